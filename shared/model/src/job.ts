@@ -1,0 +1,31 @@
+/** A job as the schedulers see it, after the workload reader's conversion (docs/workload.md). */
+export interface Job {
+  /** Unique in the run: `${workload}!${number in its source}`. */
+  readonly id: string;
+  /** The source this job came from (Batsim's workload_name). */
+  readonly workload: string;
+  /** The site whose users submitted it. */
+  readonly origin: string;
+  /** Submission time, emulated seconds. */
+  readonly submit_s: number;
+  /** Time it actually runs once started, seconds (>= 1). */
+  readonly run_s: number;
+  /** Requested wall time the schedulers plan with, seconds (>= run_s). */
+  readonly estimate_s: number;
+  /** Processors it needs, all at one site (>= 1 unless rejected). */
+  readonly procs: number;
+  readonly user?: number;
+  readonly group?: number;
+  readonly vo?: string;
+  /** Set when the job can never run (e.g. its processor count is unknown); it is REJECTED at submission. */
+  readonly rejectReason?: RejectReason;
+}
+
+export type RejectReason = 'processors_unknown' | 'wider_than_site';
+
+/** The part of a job a local scheduling policy needs. */
+export interface SchedulableJob {
+  readonly id: string;
+  readonly procs: number;
+  readonly estimate_s: number;
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument, isNode } from 'yaml';
+import { applyOverrides, parsePath, type Override } from './overrides.js';
+import { SpecError, type SpecIssue } from './spec-error.js';
+import type { ExperimentSpec } from './spec.js';
+import { validateSpec } from './validate.js';
+
+export interface LoadedSpec {
+  readonly spec: ExperimentSpec;
+  /** Absolute path of the experiment file; trace paths are relative to its folder. */
+  readonly file: string;
+}
+
+/** Reads, overrides and validates an experiment file. Throws SpecError naming every bad field and its line. */
+export function loadSpec(file: string, overrides: readonly Override[] = []): LoadedSpec {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SpecError(file, [{ path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})` }]);
+  }
+  return parseSpecText(text, file, overrides);
+}
+
+export function parseSpecText(text: string, file: string, overrides: readonly Override[] = []): LoadedSpec {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new SpecError(
+      file,
+      doc.errors.map((e) => ({ path: '', message: `not valid YAML: ${e.message.split('\n')[0]}`, line: lines.linePos(e.pos[0]).line })),
+    );
+  }
+  const raw = applyOverrides(doc.toJS(), overrides);
+  const { spec, issues } = validateSpec(raw);
+  if (!spec) {
+    throw new SpecError(file, issues.map((i) => locate(i, doc, lines, overrides)));
+  }
+  return { spec, file };
+}
+
+function locate(issue: SpecIssue, doc: ReturnType<typeof parseDocument>, lines: LineCounter, overrides: readonly Override[]): SpecIssue {
+  const path = issue.path === '' ? [] : parsePath(issue.path);
+  const fromOverride = overrides.find((o) => o.path.every((k, i) => path[i] === k));
+  if (fromOverride) return { ...issue, message: `${issue.message} (from --set ${fromOverride.text})` };
+  // The deepest node of the path that is in the file: a missing field points at its parent.
+  for (let n = path.length; n >= 0; n--) {
+    const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return { ...issue, line: lines.linePos(node.range[0]).line };
+  }
+  return issue;
+}

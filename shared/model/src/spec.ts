@@ -1,0 +1,131 @@
+/** The experiment file (DESIGN.md, "The experiment file"), after validation and defaults. */
+export interface ExperimentSpec {
+  readonly name: string;
+  readonly seed: number;
+  readonly sites: readonly SiteSpec[];
+  readonly workload: readonly WorkloadSource[];
+  readonly local: LocalSpec;
+  readonly meta: MetaSpec;
+  readonly network: NetworkSpec;
+  readonly live: LiveSpec;
+}
+
+export interface SiteSpec {
+  readonly id: string;
+  readonly cpus: number;
+}
+
+export const LOCAL_POLICIES = ['fcfs', 'easy', 'dual-easy'] as const;
+export type LocalPolicyName = (typeof LOCAL_POLICIES)[number];
+
+export interface LocalSpec {
+  readonly policy: LocalPolicyName;
+}
+
+export const META_SCHEMES = ['independent', 'unified'] as const;
+export type MetaSchemeName = (typeof META_SCHEMES)[number];
+
+export interface MetaSpec {
+  readonly scheme: MetaSchemeName;
+  readonly k: number;
+  readonly load_period_s: number;
+}
+
+export interface NetworkSpec {
+  readonly latency_ms: number;
+  readonly jitter_ms: number;
+  /** Per-link overrides: matrix[from][to] = one-way latency in ms. */
+  readonly matrix?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+export interface LiveSpec {
+  readonly speedup: number;
+}
+
+/** Options every source shares (DESIGN.md; issue 2 item 3). */
+export interface SourceCommon {
+  /** Label used as Batsim's workload_name and as the job id prefix; defaults to the site id or `w<index>`. */
+  readonly name: string;
+  /** Origin site for every job of this source; absent when the source is split over `split_sites`. */
+  readonly site?: string;
+  /** Sites a split source deals its jobs to, round-robin in submission order. */
+  readonly split_sites?: readonly string[];
+  /** Take the first `jobs` jobs after skipping `skip`. */
+  readonly jobs?: number;
+  readonly skip: number;
+  /** Time-zone shift added to every submit time, hours (paper 001 §3: up to 3 h). */
+  readonly shift_h: number;
+  /** Stretch of run and requested time (paper 001 §3: two sites ×1.7). */
+  readonly runtime_scale: number;
+  /** Replace requested time with run time (paper 001 §6: perfectly accurate estimates). */
+  readonly exact_estimates: boolean;
+}
+
+export interface SwfSource extends SourceCommon {
+  readonly kind: 'swf';
+  /** As written in the experiment file: absolute, relative to the file, or a bare archive name. */
+  readonly swf: string;
+  /** Skip and count malformed lines instead of failing. */
+  readonly lenient: boolean;
+}
+
+export interface SyntheticSource extends SourceCommon {
+  readonly kind: 'synthetic';
+  readonly synthetic: LublinParams;
+}
+
+export type WorkloadSource = SwfSource | SyntheticSource;
+
+/**
+ * Lublin & Feitelson, "The workload on parallel supercomputers: modeling the characteristics of
+ * rigid jobs", JPDC 63(11), 2003. Defaults are the published values; `batch` and `interactive`
+ * job classes each have their own parameters, and the class of each job is the one whose next
+ * arrival comes first.
+ */
+export interface LublinParams {
+  readonly model: 'lublin99';
+  readonly jobs: number;
+  /** log2 of the largest job; defaults to log2 of the origin site's CPUs. */
+  readonly uhi?: number;
+  /** Multiplies every inter-arrival time: 0.5 doubles the offered load. */
+  readonly arrival_scale: number;
+  /** Requested time = run time × this factor (>= 1). */
+  readonly estimate_factor: number;
+  /** Hour of the day the trace starts at. */
+  readonly start_hour: number;
+  readonly batch: LublinClassParams;
+  readonly interactive: LublinClassParams;
+}
+
+export interface LublinClassParams {
+  readonly serial_prob: number;
+  readonly pow2_prob: number;
+  readonly ulow: number;
+  readonly umed: number;
+  readonly uprob: number;
+  readonly a1: number;
+  readonly b1: number;
+  readonly a2: number;
+  readonly b2: number;
+  readonly pa: number;
+  readonly pb: number;
+  readonly aarr: number;
+  readonly barr: number;
+  readonly anum: number;
+  readonly bnum: number;
+  readonly arar: number;
+}
+
+/** Published parameters of the model (batch and interactive classes). */
+export const LUBLIN_DEFAULTS: { readonly batch: LublinClassParams; readonly interactive: LublinClassParams } = {
+  batch: {
+    serial_prob: 0.2927, pow2_prob: 0.6686, ulow: 1.2, umed: 5, uprob: 0.875,
+    a1: 6.57, b1: 0.823, a2: 639.1, b2: 0.0156, pa: -0.003, pb: 0.6986,
+    aarr: 6.0415, barr: 0.8531, anum: 6.1271, bnum: 5.274, arar: 1.0519,
+  },
+  interactive: {
+    serial_prob: 0.1541, pow2_prob: 0.625, ulow: 1, umed: 3, uprob: 0.705,
+    a1: 3.8351, b1: 0.6605, a2: 7.073, b2: 0.6856, pa: -0.0118, pb: 0.9156,
+    aarr: 6.551, barr: 0.6621, anum: 8.9186, bnum: 3.668, arar: 0.9797,
+  },
+};

@@ -1,0 +1,200 @@
+import {
+  FieldReader,
+  join,
+  NON_NEGATIVE,
+  NON_NEGATIVE_INTEGER,
+  POSITIVE,
+  POSITIVE_INTEGER,
+  PROBABILITY,
+} from './field-reader.js';
+import type { SpecIssue } from './spec-error.js';
+import {
+  LOCAL_POLICIES,
+  LUBLIN_DEFAULTS,
+  META_SCHEMES,
+  type ExperimentSpec,
+  type LublinClassParams,
+  type LublinParams,
+  type NetworkSpec,
+  type SiteSpec,
+  type SourceCommon,
+  type WorkloadSource,
+} from './spec.js';
+
+const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'description'] as const;
+const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'lenient'] as const;
+const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor', 'start_hour', 'batch', 'interactive'] as const;
+const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
+
+/** Checks a parsed experiment file and fills in defaults. Never throws: every problem becomes an issue. */
+export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; issues: SpecIssue[] } {
+  const r = new FieldReader();
+  const top = r.object(raw, '');
+  if (!top) return { spec: undefined, issues: r.issues };
+  r.onlyKeys(top, '', TOP_KEYS);
+
+  const name = r.string(top['name'], 'name');
+  const seed = r.number(top['seed'], 'seed', NON_NEGATIVE_INTEGER, 1);
+
+  const sites: SiteSpec[] = [];
+  const siteList = r.array(top['sites'], 'sites') ?? [];
+  if (siteList.length === 0 && Array.isArray(top['sites'])) r.fail('sites', 'must list at least one site');
+  siteList.forEach((s, i) => {
+    const path = join('sites', i);
+    const o = r.object(s, path);
+    if (!o) return;
+    r.onlyKeys(o, path, ['id', 'cpus']);
+    const id = r.string(o['id'], join(path, 'id'));
+    const cpus = r.number(o['cpus'], join(path, 'cpus'), POSITIVE_INTEGER);
+    if (sites.some((x) => x.id === id)) r.fail(join(path, 'id'), `duplicate site id "${id}"`);
+    sites.push({ id, cpus });
+  });
+  const siteIds = new Set(sites.map((s) => s.id));
+
+  const workload: WorkloadSource[] = [];
+  const sourceList = r.array(top['workload'], 'workload') ?? [];
+  if (sourceList.length === 0 && Array.isArray(top['workload'])) r.fail('workload', 'must list at least one source');
+  sourceList.forEach((w, i) => {
+    const source = readSource(r, w, join('workload', i), i, siteIds);
+    if (!source) return;
+    if (workload.some((x) => x.name === source.name)) {
+      r.fail(join(join('workload', i), 'name'), `duplicate source name "${source.name}" (job ids would clash; give each source its own name)`);
+    }
+    workload.push(source);
+  });
+
+  const localRaw = top['local'] === undefined ? {} : r.object(top['local'], 'local') ?? {};
+  r.onlyKeys(localRaw, 'local', ['policy']);
+  const local = { policy: r.oneOf(localRaw['policy'], 'local.policy', LOCAL_POLICIES, 'easy') };
+
+  const metaRaw = top['meta'] === undefined ? {} : r.object(top['meta'], 'meta') ?? {};
+  r.onlyKeys(metaRaw, 'meta', ['scheme', 'k', 'load_period_s']);
+  const meta = {
+    scheme: r.oneOf(metaRaw['scheme'], 'meta.scheme', META_SCHEMES, 'independent'),
+    k: r.number(metaRaw['k'], 'meta.k', POSITIVE_INTEGER, 1),
+    load_period_s: r.number(metaRaw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
+  };
+  if (meta.k > Math.max(1, sites.length)) r.fail('meta.k', `must be at most the number of sites (${sites.length})`);
+
+  const network = readNetwork(r, top['network'], siteIds);
+
+  const liveRaw = top['live'] === undefined ? {} : r.object(top['live'], 'live') ?? {};
+  r.onlyKeys(liveRaw, 'live', ['speedup']);
+  const live = { speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000) };
+
+  if (r.issues.length > 0) return { spec: undefined, issues: r.issues };
+  return { spec: { name, seed, sites, workload, local, meta, network, live }, issues: [] };
+}
+
+function readSource(r: FieldReader, raw: unknown, path: string, index: number, siteIds: Set<string>): WorkloadSource | undefined {
+  const o = r.object(raw, path);
+  if (!o) return undefined;
+  r.onlyKeys(o, path, SOURCE_KEYS);
+
+  let site: string | undefined;
+  let split_sites: string[] | undefined;
+  if (o['site'] !== undefined && o['sites'] !== undefined) r.fail(path, 'give either site or sites, not both');
+  if (o['site'] !== undefined) {
+    site = r.string(o['site'], join(path, 'site'));
+    if (site && !siteIds.has(site)) r.fail(join(path, 'site'), `no site with id "${site}" (sites: ${[...siteIds].join(', ')})`);
+  } else if (o['sites'] !== undefined) {
+    const list = r.array(o['sites'], join(path, 'sites')) ?? [];
+    split_sites = list.map((s, j) => r.string(s, join(join(path, 'sites'), j)));
+    split_sites.forEach((s, j) => {
+      if (!siteIds.has(s)) r.fail(join(join(path, 'sites'), j), `no site with id "${s}"`);
+    });
+    if (list.length === 0) r.fail(join(path, 'sites'), 'must list at least one site');
+  } else if (siteIds.size === 1) {
+    site = [...siteIds][0];
+  } else {
+    split_sites = [...siteIds];
+  }
+
+  const common: SourceCommon = {
+    name: r.string(o['name'], join(path, 'name'), site ?? `w${index}`),
+    ...(site !== undefined ? { site } : {}),
+    ...(split_sites !== undefined ? { split_sites } : {}),
+    ...(o['jobs'] !== undefined ? { jobs: r.number(o['jobs'], join(path, 'jobs'), POSITIVE_INTEGER) } : {}),
+    skip: r.number(o['skip'], join(path, 'skip'), NON_NEGATIVE_INTEGER, 0),
+    shift_h: r.number(o['shift_h'], join(path, 'shift_h'), NON_NEGATIVE, 0),
+    runtime_scale: r.number(o['runtime_scale'], join(path, 'runtime_scale'), POSITIVE, 1),
+    exact_estimates: r.boolean(o['exact_estimates'], join(path, 'exact_estimates'), false),
+  };
+  if (common.name.includes('!')) r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
+
+  const hasSwf = o['swf'] !== undefined;
+  const hasSynthetic = o['synthetic'] !== undefined;
+  if (hasSwf === hasSynthetic) {
+    r.fail(path, 'needs exactly one of swf (a trace file) or synthetic (a workload model)');
+    return undefined;
+  }
+  if (hasSwf) {
+    return { ...common, kind: 'swf', swf: r.string(o['swf'], join(path, 'swf')), lenient: r.boolean(o['lenient'], join(path, 'lenient'), false) };
+  }
+  if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
+  const synthetic = readLublin(r, o['synthetic'], join(path, 'synthetic'));
+  return synthetic ? { ...common, kind: 'synthetic', synthetic } : undefined;
+}
+
+function readLublin(r: FieldReader, raw: unknown, path: string): LublinParams | undefined {
+  const o = r.object(raw, path);
+  if (!o) return undefined;
+  r.onlyKeys(o, path, LUBLIN_KEYS);
+  r.oneOf(o['model'], join(path, 'model'), ['lublin99'], 'lublin99');
+  const readClass = (key: 'batch' | 'interactive'): LublinClassParams => {
+    const p = join(path, key);
+    const c = o[key] === undefined ? {} : r.object(o[key], p) ?? {};
+    r.onlyKeys(c, p, CLASS_KEYS);
+    const d = LUBLIN_DEFAULTS[key];
+    const num = (name: keyof LublinClassParams, rule = {}) => r.number(c[name], join(p, name), rule, d[name]);
+    return {
+      serial_prob: num('serial_prob', PROBABILITY),
+      pow2_prob: num('pow2_prob', PROBABILITY),
+      ulow: num('ulow', NON_NEGATIVE),
+      umed: num('umed', NON_NEGATIVE),
+      uprob: num('uprob', PROBABILITY),
+      a1: num('a1', POSITIVE),
+      b1: num('b1', POSITIVE),
+      a2: num('a2', POSITIVE),
+      b2: num('b2', POSITIVE),
+      pa: num('pa'),
+      pb: num('pb'),
+      aarr: num('aarr', POSITIVE),
+      barr: num('barr', POSITIVE),
+      anum: num('anum', POSITIVE),
+      bnum: num('bnum', POSITIVE),
+      arar: num('arar', POSITIVE),
+    };
+  };
+  return {
+    model: 'lublin99',
+    jobs: r.number(o['jobs'], join(path, 'jobs'), POSITIVE_INTEGER),
+    ...(o['uhi'] !== undefined ? { uhi: r.number(o['uhi'], join(path, 'uhi'), POSITIVE) } : {}),
+    arrival_scale: r.number(o['arrival_scale'], join(path, 'arrival_scale'), POSITIVE, 1),
+    estimate_factor: r.number(o['estimate_factor'], join(path, 'estimate_factor'), { min: 1 }, 1),
+    start_hour: r.number(o['start_hour'], join(path, 'start_hour'), { integer: true, min: 0, max: 23 }, 0),
+    batch: readClass('batch'),
+    interactive: readClass('interactive'),
+  };
+}
+
+function readNetwork(r: FieldReader, raw: unknown, siteIds: Set<string>): NetworkSpec {
+  const o = raw === undefined ? {} : r.object(raw, 'network') ?? {};
+  r.onlyKeys(o, 'network', ['latency_ms', 'jitter_ms', 'matrix']);
+  const latency_ms = r.number(o['latency_ms'], 'network.latency_ms', NON_NEGATIVE, 0);
+  const jitter_ms = r.number(o['jitter_ms'], 'network.jitter_ms', NON_NEGATIVE, 0);
+  if (o['matrix'] === undefined) return { latency_ms, jitter_ms };
+  const matrix: Record<string, Record<string, number>> = {};
+  const m = r.object(o['matrix'], 'network.matrix') ?? {};
+  for (const [from, row] of Object.entries(m)) {
+    const p = join('network.matrix', from);
+    if (!siteIds.has(from)) r.fail(p, `no site with id "${from}"`);
+    const rowObj = r.object(row, p) ?? {};
+    matrix[from] = {};
+    for (const [to, v] of Object.entries(rowObj)) {
+      if (!siteIds.has(to)) r.fail(join(p, to), `no site with id "${to}"`);
+      matrix[from]![to] = r.number(v, join(p, to), NON_NEGATIVE);
+    }
+  }
+  return { latency_ms, jitter_ms, matrix };
+}

@@ -1,0 +1,11 @@
+/** Actor addresses. A site's actors are `<site>/<role>`; run-wide actors have a bare name. */
+export type Address = string;
+
+export const DRIVER: Address = 'driver';
+
+export const siteRoles = { scheduler: 'scheduler', executor: 'executor' } as const;
+export type SiteRole = (typeof siteRoles)[keyof typeof siteRoles];
+
+export function siteAddress(site: string, role: SiteRole): Address {
+  return `${site}/${role}`;
+}

@@ -1,0 +1,51 @@
+import type { SchedulableJob } from '@gridemu/model';
+import { BasePolicy } from './base-policy.js';
+import type { JobQueue } from './job-queue.js';
+import { backfillCost, headReservation, type Reservation } from './reservation.js';
+
+/**
+ * FCFS with EASY backfilling (paper 001 §3; Lifka 1995). Each pass: start heads while they fit;
+ * give the head a reservation from running jobs' requested times; then one pass over the rest of
+ * the queue in order, starting every job that fits now and does not delay that reservation. Jobs
+ * started earlier in the pass count against later ones. An early completion is just another event:
+ * the next pass recomputes the reservation and fills the hole.
+ */
+export class EasyPolicy extends BasePolicy {
+  readonly name: string = 'easy';
+
+  protected pass(now: number): SchedulableJob[] {
+    const started: SchedulableJob[] = [];
+    this.headReservation = this.easyPass(now, this.localQueue, started);
+    return started;
+  }
+
+  /** One EASY pass over `queue`; returns the head's reservation (undefined if the queue emptied). */
+  protected easyPass(now: number, queue: JobQueue, started: SchedulableJob[]): Reservation | undefined {
+    this.startHeads(now, queue, started);
+    const head = queue.peek();
+    if (head === undefined) return undefined;
+    const res = headReservation(this.cpusInUse, head.id, head.procs, now);
+    if (queue.size > 1 && this.cpusInUse.free > 0) this.backfill(now, queue, 1, res, started);
+    return res;
+  }
+
+  /**
+   * Starts, in queue order from index `from`, every job that may run now without delaying `res`.
+   * Returns `res` with the spare processors the started jobs used taken away.
+   */
+  protected backfill(now: number, queue: JobQueue, from: number, res: Reservation | undefined, started: SchedulableJob[]): Reservation | undefined {
+    let spare = res?.spare ?? 0;
+    const chosen = new Set<string>();
+    for (let i = from; i < queue.size && this.cpusInUse.free > 0; i++) {
+      const job = queue.at(i)!;
+      const current = res === undefined ? undefined : { ...res, spare };
+      const cost = backfillCost(current, this.cpusInUse.free, job.procs, job.estimate_s, now);
+      if (cost < 0) continue;
+      spare -= cost;
+      chosen.add(job.id);
+      this.start(now, job, started);
+    }
+    if (chosen.size > 0) queue.retain((j) => !chosen.has(j.id));
+    return res === undefined ? undefined : { ...res, spare };
+  }
+}

@@ -1,0 +1,20 @@
+import type { LocalPolicyName } from '@gridemu/model';
+import { DualEasyPolicy } from './dual-easy.js';
+import { EasyPolicy } from './easy.js';
+import { FcfsPolicy } from './fcfs.js';
+import type { LocalPolicy } from './policy.js';
+
+export type { LocalPolicy, QueueKind } from './policy.js';
+export type { Reservation } from './reservation.js';
+export { FcfsPolicy, EasyPolicy, DualEasyPolicy };
+
+export function createLocalPolicy(name: LocalPolicyName, cpus: number): LocalPolicy {
+  switch (name) {
+    case 'fcfs':
+      return new FcfsPolicy(cpus);
+    case 'easy':
+      return new EasyPolicy(cpus);
+    case 'dual-easy':
+      return new DualEasyPolicy(cpus);
+  }
+}

@@ -1,0 +1,36 @@
+import type { Processors } from './running-jobs.js';
+
+/**
+ * The queue head's reservation under EASY: the earliest time enough processors are free for it,
+ * judged from running jobs' estimated ends, and how many processors will be spare at that time
+ * once the head has them ("shadow time" and "extra nodes", Mu'alem & Feitelson 2001).
+ */
+export interface Reservation {
+  readonly jobId: string;
+  readonly start_s: number;
+  /** Processors free at start_s beyond the head's need; a job running past start_s may use only these. */
+  readonly spare: number;
+}
+
+export function headReservation(cpus: Processors, jobId: string, procs: number, now: number): Reservation {
+  let available = cpus.free;
+  if (available >= procs) return { jobId, start_s: now, spare: available - procs };
+  for (const job of cpus.running()) {
+    available += job.procs;
+    if (available >= procs) {
+      return { jobId, start_s: Math.max(now, job.end_s), spare: available - procs };
+    }
+  }
+  throw new Error(`assertion: ${jobId} needs ${procs} processors, more than the site's ${cpus.total}`);
+}
+
+/**
+ * Whether a job may start now without delaying `res` (paper 001 §2, EASY): it fits in the free
+ * processors and either ends by the reserved start or uses only the spare processors.
+ * Returns how many spare processors it uses (0 when it ends in time), or -1 if it may not start.
+ */
+export function backfillCost(res: Reservation | undefined, free: number, procs: number, estimate_s: number, now: number): number {
+  if (procs > free) return -1;
+  if (res === undefined || now + estimate_s <= res.start_s) return 0;
+  return procs <= res.spare ? procs : -1;
+}
