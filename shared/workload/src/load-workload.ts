@@ -1,0 +1,127 @@
+import type { ExperimentSpec, Job, SourceCommon, SwfSource, SyntheticSource } from '@gridemu/model';
+import { Rng } from '@gridemu/runtime';
+import { bump, convertRecord, type AdjustmentCounts } from './conversion.js';
+import { generateLublin } from './lublin.js';
+import { readSwf } from './swf-reader.js';
+import type { SwfFormatError } from './swf-record.js';
+import { resolveTrace } from './trace-dir.js';
+
+/** What one source contributed, for summary.json: nothing is adjusted or skipped unseen. */
+export interface SourceReport {
+  readonly name: string;
+  readonly kind: 'swf' | 'synthetic';
+  readonly file?: string;
+  readonly jobs: number;
+  readonly adjustments: AdjustmentCounts;
+  readonly malformed_lines: number;
+  /** The first few malformed lines skipped in lenient mode, as `file:line: reason`. */
+  readonly malformed_examples: string[];
+}
+
+export interface Workload {
+  /** Every job of every source, ordered by submit time (ties: source order, then trace order). */
+  readonly jobs: Job[];
+  readonly sources: SourceReport[];
+}
+
+export interface LoadWorkloadOptions {
+  readonly specFile?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Treat every swf source as lenient (the CLI's --lenient). */
+  readonly lenient?: boolean;
+}
+
+export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOptions = {}): Promise<Workload> {
+  const perSource: Job[][] = [];
+  const sources: SourceReport[] = [];
+  for (const [index, source] of spec.workload.entries()) {
+    const { jobs, report } =
+      source.kind === 'swf' ? await loadSwfSource(source, options) : loadSyntheticSource(source, spec, index);
+    perSource.push(jobs);
+    sources.push(report);
+  }
+  const jobs = mergeBySubmit(perSource);
+  const seen = new Set<string>();
+  for (const j of jobs) {
+    if (seen.has(j.id)) throw new Error(`job id ${j.id} appears twice in source ${j.workload}: job numbers in a trace must be unique`);
+    seen.add(j.id);
+  }
+  return { jobs, sources };
+}
+
+/** Deals a source's jobs to its site, or round-robin over its sites in submission order. */
+function originFor(source: SourceCommon, n: number): string {
+  if (source.site !== undefined) return source.site;
+  const sites = source.split_sites!;
+  return sites[n % sites.length]!;
+}
+
+async function loadSwfSource(source: SwfSource, options: LoadWorkloadOptions): Promise<{ jobs: Job[]; report: SourceReport }> {
+  const file = resolveTrace(source.swf, options.specFile, options.env);
+  const adjustments: AdjustmentCounts = {};
+  const examples: string[] = [];
+  let malformed = 0;
+  const jobs: Job[] = [];
+  let records = 0;
+  const lenient = source.lenient || options.lenient === true;
+  for await (const r of readSwf(file, {
+    lenient,
+    onMalformed: (e: SwfFormatError) => {
+      malformed++;
+      if (examples.length < 5) examples.push(e.message);
+    },
+  })) {
+    records++;
+    if (records <= source.skip) continue;
+    if (source.jobs !== undefined && jobs.length >= source.jobs) break;
+    jobs.push(convertRecord(r, { origin: originFor(source, jobs.length), source }, adjustments));
+  }
+  if (source.jobs !== undefined && jobs.length < source.jobs) {
+    throw new Error(`${file}: source ${source.name} asks for ${source.jobs} jobs after skipping ${source.skip}, but the trace has only ${records} records`);
+  }
+  return {
+    jobs,
+    report: { name: source.name, kind: 'swf', file, jobs: jobs.length, adjustments, malformed_lines: malformed, malformed_examples: examples },
+  };
+}
+
+function loadSyntheticSource(source: SyntheticSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
+  const siteIds = source.site !== undefined ? [source.site] : source.split_sites!;
+  const maxProcs = Math.min(...spec.sites.filter((s) => siteIds.includes(s.id)).map((s) => s.cpus));
+  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
+  const adjustments: AdjustmentCounts = {};
+  const jobs: Job[] = [];
+  let n = 0;
+  for (const g of generateLublin({ ...source.synthetic, jobs: source.synthetic.jobs + source.skip }, maxProcs, rng)) {
+    if (n++ < source.skip) continue;
+    if (source.jobs !== undefined && jobs.length >= source.jobs) break;
+    let run = g.run_s;
+    let estimate = g.estimate_s;
+    if (source.runtime_scale !== 1) {
+      run = Math.max(1, Math.round(run * source.runtime_scale));
+      estimate = Math.max(run, Math.round(estimate * source.runtime_scale));
+    }
+    if (source.exact_estimates && estimate !== run) {
+      estimate = run;
+      bump(adjustments, 'estimate_replaced_by_runtime');
+    }
+    jobs.push({
+      id: `${source.name}!${g.number}`,
+      workload: source.name,
+      origin: originFor(source, jobs.length),
+      submit_s: g.submit_s + source.shift_h * 3600,
+      run_s: run,
+      estimate_s: estimate,
+      procs: g.procs,
+    });
+  }
+  return { jobs, report: { name: source.name, kind: 'synthetic', jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] } };
+}
+
+/** k-way merge of per-source lists that are each in submit order; stable across sources. */
+function mergeBySubmit(lists: Job[][]): Job[] {
+  const all: { job: Job; source: number; order: number }[] = [];
+  lists.forEach((list, source) => list.forEach((job, order) => all.push({ job, source, order })));
+  all.sort((a, b) => a.job.submit_s - b.job.submit_s || a.source - b.source || a.order - b.order);
+  return all.map((x) => x.job);
+}

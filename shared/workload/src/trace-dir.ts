@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+/** Where bare trace names are looked up: GRIDEMU_TRACE_DIR, else a per-user cache folder. */
+export function traceDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env['GRIDEMU_TRACE_DIR'];
+  if (configured) return resolve(configured);
+  const cache = env['XDG_CACHE_HOME'] || join(homedir(), '.cache');
+  return join(cache, 'gridemu', 'traces');
+}
+
+export class TraceNotFoundError extends Error {
+  constructor(
+    readonly trace: string,
+    readonly lookedIn: readonly string[],
+    readonly bareName: boolean,
+  ) {
+    super(
+      `trace "${trace}" not found; looked for:\n` +
+        lookedIn.map((p) => `  ${p}`).join('\n') +
+        (bareName
+          ? `\nDownload it into the trace directory with:  gridemu trace fetch ${trace}\n` +
+            `or point GRIDEMU_TRACE_DIR at a folder that has it.`
+          : ''),
+    );
+    this.name = 'TraceNotFoundError';
+  }
+}
+
+/**
+ * Resolves a trace as the experiment file names it: an absolute path; a path relative to the
+ * experiment file; or a bare archive file name, looked up beside the experiment file and then in
+ * the trace directory.
+ */
+export function resolveTrace(trace: string, specFile: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (isAbsolute(trace)) {
+    if (existsSync(trace)) return trace;
+    throw new TraceNotFoundError(trace, [trace], false);
+  }
+  const base = specFile ? dirname(resolve(specFile)) : process.cwd();
+  const relative = resolve(base, trace);
+  const bare = !trace.includes('/') && !trace.includes('\\');
+  const candidates = bare ? [relative, join(traceDirectory(env), trace)] : [relative];
+  for (const c of candidates) if (existsSync(c)) return c;
+  throw new TraceNotFoundError(trace, candidates, bare);
+}

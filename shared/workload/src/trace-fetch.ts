@@ -1,0 +1,52 @@
+import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { readSwf } from './swf-reader.js';
+
+export const PWA_BASE_URL = 'https://www.cs.huji.ac.il/labs/parallel/workload';
+
+/**
+ * The archive keeps each log under `l_<machine>/`: KTH-SP2-1996-2.1-cln.swf.gz lives in
+ * l_kth_sp2, SDSC-BLUE-2000-4.2-cln.swf.gz in l_sdsc_blue, LCG-2005-1.swf.gz in l_lcg.
+ */
+export function archiveFolder(name: string): string {
+  const m = /^(.+?)-(19|20)\d\d(-|\.|$)/.exec(name);
+  if (!m) throw new Error(`"${name}" does not look like a Parallel Workloads Archive log name (e.g. KTH-SP2-1996-2.1-cln.swf.gz)`);
+  return `l_${m[1]!.toLowerCase().replace(/-/g, '_')}`;
+}
+
+export interface FetchResult {
+  readonly path: string;
+  readonly url: string;
+  readonly bytes: number;
+  readonly records: number;
+}
+
+/**
+ * Downloads a trace from the archive into `dir`, checks that it reads as SWF to the last line,
+ * and only then moves it into place, so a broken download never poses as a trace.
+ */
+export async function fetchTrace(name: string, dir: string, baseUrl = PWA_BASE_URL): Promise<FetchResult> {
+  if (name.includes('/') || name.includes('\\')) throw new Error(`give a bare archive file name, not a path: ${name}`);
+  const url = `${baseUrl.replace(/\/$/, '')}/${archiveFolder(name)}/${name}`;
+  mkdirSync(dir, { recursive: true });
+  const target = join(dir, name);
+  const partial = `${target}.part-${process.pid}`;
+  try {
+    const res = await fetch(url);
+    if (!res.ok || !res.body) throw new Error(`GET ${url}: HTTP ${res.status} ${res.statusText}`);
+    let bytes = 0;
+    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    body.on('data', (c: Buffer) => (bytes += c.length));
+    await pipeline(body, createWriteStream(partial));
+    let records = 0;
+    for await (const _ of readSwf(partial)) records++;
+    if (records === 0) throw new Error(`${url} holds no SWF job records`);
+    renameSync(partial, target);
+    return { path: target, url, bytes, records };
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
+  }
+}
