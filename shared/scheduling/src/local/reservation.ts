@@ -15,11 +15,14 @@ export interface Reservation {
 export function headReservation(cpus: Processors, jobId: string, procs: number, now: number): Reservation {
   let available = cpus.free;
   if (available >= procs) return { jobId, start_s: now, spare: available - procs };
-  for (const job of cpus.running()) {
-    available += job.procs;
-    if (available >= procs) {
-      return { jobId, start_s: Math.max(now, job.end_s), spare: available - procs };
-    }
+  const running = cpus.running();
+  for (let i = 0; i < running.length; i++) {
+    available += running[i]!.procs;
+    if (available < procs) continue;
+    const start_s = Math.max(now, running[i]!.end_s);
+    // Every job that ends at that same instant frees its processors too: they are spare.
+    for (let j = i + 1; j < running.length && Math.max(now, running[j]!.end_s) <= start_s; j++) available += running[j]!.procs;
+    return { jobId, start_s, spare: available - procs };
   }
   throw new Error(`assertion: ${jobId} needs ${procs} processors, more than the site's ${cpus.total}`);
 }

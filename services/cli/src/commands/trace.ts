@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import { fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
+import { EXIT_OK, UsageError } from '../exit-codes.js';
+
+export const TRACE_HELP = `Usage: gridemu trace info FILE [--json] [--lenient]
+       gridemu trace fetch NAME [--dir DIR] [--base-url URL]
+
+info   jobs, time span, processors and offered load of an SWF trace (.swf or .swf.gz).
+       FILE may be a path or a bare archive name found in the trace directory.
+fetch  downloads NAME (e.g. KTH-SP2-1996-2.1-cln.swf.gz) from the Parallel Workloads Archive
+       into the trace directory (GRIDEMU_TRACE_DIR, default ~/.cache/gridemu/traces) and checks
+       that it reads as SWF. --base-url (or GRIDEMU_PWA_URL) points at a mirror.`;
+
+export async function traceCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '-h' || sub === '--help') {
+    console.log(TRACE_HELP);
+    return sub === undefined ? 2 : EXIT_OK;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' },
+      lenient: { type: 'boolean' },
+      dir: { type: 'string' },
+      'base-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(TRACE_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError(`trace ${sub} takes one argument\n\n${TRACE_HELP}`);
+  const arg = positionals[0]!;
+  switch (sub) {
+    case 'info': {
+      const info = await traceInfo(resolveTrace(arg, undefined), values.lenient === true);
+      if (values.json) {
+        console.log(JSON.stringify(info, null, 2));
+        return EXIT_OK;
+      }
+      const days = info.span_s / 86400;
+      console.log(
+        [
+          `file            ${info.file}`,
+          `jobs            ${info.records}`,
+          `span            ${info.span_s} s (${days.toFixed(1)} days), submits ${info.firstSubmit_s} .. ${info.lastSubmit_s}`,
+          `processors      ${info.machineProcs} (widest job ${info.maxProcsUsed})`,
+          `offered load    ${(info.offeredLoad * 100).toFixed(1)}% of the machine over the span`,
+          `anomalies       run<=0: ${info.anomalies.runtimeNotPositive}, no requested time: ${info.anomalies.requestedTimeMissing}, ` +
+            `run>requested: ${info.anomalies.runtimeOverRequested}, processors unknown: ${info.anomalies.processorsUnknown}`,
+          ...(info.malformedLines > 0 ? [`malformed lines ${info.malformedLines} (skipped)`] : []),
+        ].join('\n'),
+      );
+      return EXIT_OK;
+    }
+    case 'fetch': {
+      const dir = values.dir ?? traceDirectory();
+      const base = values['base-url'] ?? process.env['GRIDEMU_PWA_URL'] ?? PWA_BASE_URL;
+      console.error(`fetching ${arg} into ${dir} ...`);
+      const r = await fetchTrace(arg, dir, base);
+      console.log(`${r.path}: ${r.records} jobs, ${r.bytes} bytes from ${r.url}`);
+      return EXIT_OK;
+    }
+    default:
+      throw new UsageError(`unknown trace command "${sub}"\n\n${TRACE_HELP}`);
+  }
+}

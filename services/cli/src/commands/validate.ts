@@ -1,0 +1,25 @@
+import { parseArgs } from 'node:util';
+import { loadSpec, parseOverride } from '@gridemu/model';
+import { EXIT_OK, UsageError } from '../exit-codes.js';
+
+export const VALIDATE_HELP = `Usage: gridemu validate SPEC [--set path=value]...
+
+Checks an experiment file (after overrides) and prints it with defaults filled in, as JSON.
+Exits 2 and names every bad field, with its line, if the file is invalid.`;
+
+export function validateCommand(argv: string[]): number {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { set: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    console.log(VALIDATE_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError(`validate takes one experiment file\n\n${VALIDATE_HELP}`);
+  const { spec } = loadSpec(positionals[0]!, (values.set ?? []).map(parseOverride));
+  console.log(JSON.stringify(spec, null, 2));
+  console.error(`${positionals[0]}: valid`);
+  return EXIT_OK;
+}

@@ -1,0 +1,1 @@
+export { renderSummary } from './summary-table.js';

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+import { SpecError } from '@gridemu/model';
+import { SwfFormatError, TraceNotFoundError } from '@gridemu/workload';
+import { simulateCommand, SIMULATE_HELP } from './commands/simulate.js';
+import { traceCommand } from './commands/trace.js';
+import { validateCommand } from './commands/validate.js';
+import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
+
+const HELP = `gridemu: emulate and simulate multi-site grid scheduling
+
+Usage: gridemu <command> [options]
+
+Commands:
+  simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
+  validate SPEC     check an experiment file and print it with defaults
+  trace info FILE   jobs, span, processors and offered load of an SWF trace
+  trace fetch NAME  download a trace from the Parallel Workloads Archive
+
+Run "gridemu <command> --help" for a command's options.
+
+${SIMULATE_HELP.split('\n')[0]}`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      console.log(HELP);
+      return command === undefined ? EXIT_BAD_INPUT : EXIT_OK;
+    case 'simulate':
+      return simulateCommand(rest);
+    case 'validate':
+      return validateCommand(rest);
+    case 'trace':
+      return traceCommand(rest);
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof SpecError || err instanceof SwfFormatError || err instanceof TraceNotFoundError || err instanceof UsageError) {
+      console.error(`gridemu: ${err.message}`);
+      process.exitCode = EXIT_BAD_INPUT;
+    } else if (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      console.error(`gridemu: ${err.message}`);
+      process.exitCode = EXIT_BAD_INPUT;
+    } else {
+      console.error(`gridemu: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      process.exitCode = EXIT_FAILED;
+    }
+  },
+);

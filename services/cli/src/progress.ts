@@ -1,0 +1,33 @@
+/**
+ * A one-line progress bar on a terminal's stderr, shown only once a run has taken over a second,
+ * so quick runs and piped output stay clean.
+ */
+export class ProgressBar {
+  private readonly started = Date.now();
+  private shown = false;
+  private lastDraw = 0;
+
+  constructor(
+    private readonly label: string,
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+    private readonly enabled = Boolean(process.stderr.isTTY),
+  ) {}
+
+  update(done: number, total: number, detail = ''): void {
+    if (!this.enabled) return;
+    const now = Date.now();
+    if (now - this.started < 1000 || now - this.lastDraw < 100) return;
+    this.lastDraw = now;
+    this.shown = true;
+    const width = 30;
+    const frac = total > 0 ? Math.min(1, done / total) : 0;
+    const filled = Math.round(frac * width);
+    const elapsed = (now - this.started) / 1000;
+    const bar = '#'.repeat(filled) + '.'.repeat(width - filled);
+    this.stream.write(`\r${this.label} [${bar}] ${(frac * 100).toFixed(0).padStart(3)}% ${done}/${total} ${detail} ${elapsed.toFixed(1)}s\x1b[K`);
+  }
+
+  done(): void {
+    if (this.shown) this.stream.write('\r\x1b[K');
+  }
+}

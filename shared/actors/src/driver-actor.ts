@@ -1,0 +1,94 @@
+import type { Job } from '@gridemu/model';
+import { newRecord, type JobRecord } from '@gridemu/metrics';
+import { MessageType, type Address, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext } from '@gridemu/runtime';
+
+/**
+ * Replays the workload: submits each job to its origin site at its submission time, and keeps
+ * exactly one record per job from what the sites report. Jobs that can never run (no processor
+ * count in the trace) are recorded as REJECTED at their submission time without being sent.
+ */
+export class DriverActor implements Actor<Message> {
+  readonly records: JobRecord[];
+  private readonly byId = new Map<string, JobRecord>();
+  private next = 0;
+  private finishedCount = 0;
+
+  constructor(
+    private readonly jobs: readonly Job[],
+    private readonly submitTo: (job: Job) => Address,
+  ) {
+    this.records = jobs.map(newRecord);
+    for (const r of this.records) this.byId.set(r.job.id, r);
+  }
+
+  /** Jobs with a final outcome (finished or rejected). */
+  get finished(): number {
+    return this.finishedCount;
+  }
+
+  get total(): number {
+    return this.jobs.length;
+  }
+
+  start(ctx: ActorContext<Message>): void {
+    this.scheduleNext(ctx);
+  }
+
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    switch (msg.type) {
+      case MessageType.SubmitDue:
+        this.submitDue(ctx);
+        return;
+      case MessageType.JobStarted: {
+        const r = this.record(msg.jobId);
+        if (r.start_s !== undefined) throw new Error(`assertion: ${msg.jobId} started twice (at ${r.execSite} and ${msg.site})`);
+        r.start_s = msg.time_s;
+        r.execSite = msg.site;
+        r.resources = msg.resources;
+        return;
+      }
+      case MessageType.JobCompleted: {
+        const r = this.record(msg.jobId);
+        r.finish_s = msg.time_s;
+        this.finishedCount++;
+        return;
+      }
+      case MessageType.JobRejected: {
+        const r = this.record(msg.jobId);
+        r.rejectReason = msg.reason;
+        this.finishedCount++;
+        return;
+      }
+      default:
+        ctx.log.warn({ type: msg.type }, 'driver ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  private submitDue(ctx: ActorContext<Message>): void {
+    const now = ctx.now();
+    for (let job = this.jobs[this.next]; job !== undefined && job.submit_s <= now; job = this.jobs[this.next]) {
+      this.next++;
+      if (job.rejectReason !== undefined) {
+        this.record(job.id).rejectReason = job.rejectReason;
+        this.finishedCount++;
+        ctx.metrics.count(`jobs.rejected.${job.rejectReason}`);
+        continue;
+      }
+      ctx.send(this.submitTo(job), { type: MessageType.JobSubmit, job });
+    }
+    this.scheduleNext(ctx);
+  }
+
+  private scheduleNext(ctx: ActorContext<Message>): void {
+    const job = this.jobs[this.next];
+    if (job !== undefined) ctx.schedule(Math.max(0, job.submit_s - ctx.now()), { type: MessageType.SubmitDue });
+  }
+
+  private record(id: string): JobRecord {
+    const r = this.byId.get(id);
+    if (!r) throw new Error(`assertion: report about unknown job ${id}`);
+    return r;
+  }
+}

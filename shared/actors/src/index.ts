@@ -1,0 +1,6 @@
+export { LocalSchedulerActor } from './local-scheduler-actor.js';
+export { ExecutorActor } from './executor-actor.js';
+export { DriverActor } from './driver-actor.js';
+export { ProcessorIds, intervalSet } from './processor-ids.js';
+export { planGrid, siteActors, UNIFIED_SITE, type ActorPlacement, type GridPlan } from './grid-plan.js';
+export { simulate, type SimulationResult, type SimulateOptions, type SimulationProgress } from './simulate.js';

@@ -1,0 +1,59 @@
+import type { ExperimentSpec } from '@gridemu/model';
+import type { JobRecord } from './job-record.js';
+import { roundNumber } from './format.js';
+import { summarize, type SiteCapacity, type Summary } from './summary.js';
+
+export interface RunSummaryInput {
+  readonly spec: ExperimentSpec;
+  readonly mode: 'simulate' | 'run';
+  readonly records: readonly JobRecord[];
+  readonly execSites: readonly SiteCapacity[];
+  /** Messages sent, by type: all of them, and those that crossed a link between two sites. */
+  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number> };
+  readonly counters: Record<string, number>;
+  /** Per-source reports from the workload loader (what was read, adjusted, skipped). */
+  readonly workload: readonly object[];
+  readonly wall_s: number;
+}
+
+export type RunSummary = Summary & {
+  readonly name: string;
+  readonly mode: 'simulate' | 'run';
+  readonly scheme: string;
+  readonly local_policy: string;
+  readonly seed: number;
+  readonly messages: {
+    readonly total: number;
+    readonly per_job: number;
+    readonly by_type: Record<string, number>;
+    readonly cross_site_by_type: Record<string, number>;
+  };
+  readonly counters: Record<string, number>;
+  readonly workload: readonly object[];
+  readonly wall_time_s: number;
+  readonly spec: ExperimentSpec;
+};
+
+/** summary.json: the metrics, what the run cost in messages, where its jobs came from, and its spec. */
+export function buildRunSummary(input: RunSummaryInput): RunSummary {
+  const metrics = summarize(input.records, input.execSites);
+  const total = Object.values(input.messages.all).reduce((a, b) => a + b, 0);
+  return {
+    name: input.spec.name,
+    mode: input.mode,
+    scheme: input.spec.meta.scheme,
+    local_policy: input.spec.local.policy,
+    seed: input.spec.seed,
+    ...metrics,
+    messages: {
+      total,
+      per_job: input.records.length > 0 ? roundNumber(total / input.records.length) : 0,
+      by_type: input.messages.all,
+      cross_site_by_type: input.messages.cross_site,
+    },
+    counters: input.counters,
+    workload: input.workload,
+    wall_time_s: roundNumber(input.wall_s, 3),
+    spec: input.spec,
+  };
+}
