@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { parseOverride, parseSpecText, SpecError } from '../src/index.js';
+
+const GOOD = `name: t
+seed: 3
+sites:
+  - { id: s1, cpus: 10 }
+  - { id: s2, cpus: 20 }
+workload:
+  - { site: s1, swf: trace.swf, jobs: 100 }
+  - { sites: [s1, s2], synthetic: { jobs: 50 } }
+local: { policy: easy }
+meta: { scheme: independent }
+`;
+
+function issuesOf(text: string, sets: string[] = []) {
+  try {
+    parseSpecText(text, 'exp.yaml', sets.map(parseOverride));
+  } catch (e) {
+    if (e instanceof SpecError) return e;
+    throw e;
+  }
+  throw new Error('expected a SpecError');
+}
+
+describe('experiment file validation', () => {
+  it('accepts a good file and fills in defaults', () => {
+    const { spec } = parseSpecText(GOOD, 'exp.yaml');
+    expect(spec.seed).toBe(3);
+    expect(spec.network).toEqual({ latency_ms: 0, jitter_ms: 0 });
+    expect(spec.workload[0]).toMatchObject({ kind: 'swf', name: 's1', site: 's1', jobs: 100, skip: 0, shift_h: 0, runtime_scale: 1 });
+    expect(spec.workload[1]).toMatchObject({ kind: 'synthetic', name: 'w1', split_sites: ['s1', 's2'] });
+    if (spec.workload[1]!.kind === 'synthetic') expect(spec.workload[1]!.synthetic.batch.a2).toBe(639.1);
+  });
+
+  it('names the field, the reason and the line', () => {
+    const bad = GOOD.replace('{ id: s2, cpus: 20 }', '{ id: s2, cpus: -4 }');
+    const e = issuesOf(bad);
+    expect(e.issues).toEqual([{ path: 'sites[1].cpus', message: 'must be a positive integer (got -4)', line: 5 }]);
+    expect(e.message).toContain('exp.yaml:5: sites[1].cpus: must be a positive integer (got -4)');
+  });
+
+  it('reports every problem at once: unknown fields, bad enums, dangling site ids, duplicates', () => {
+    const bad = `name: t
+sites:
+  - { id: s1, cpus: 10 }
+  - { id: s1, cpus: 2.5 }
+workload:
+  - { site: s9, swf: a.swf, jobz: 3 }
+  - { site: s1 }
+local: { policy: lifo }
+meta: { scheme: independent, k: 5 }
+`;
+    const paths = issuesOf(bad).issues.map((i) => `${i.path}: ${i.message}`);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'sites[1].cpus: must be a positive integer (got 2.5)',
+        'sites[1].id: duplicate site id "s1"',
+        'workload[0].jobz: unknown field (expected one of: name, site, sites, swf, synthetic, jobs, skip, shift_h, runtime_scale, exact_estimates, lenient)',
+        'workload[0].site: no site with id "s9" (sites: s1)',
+        'workload[1]: needs exactly one of swf (a trace file) or synthetic (a workload model)',
+        'local.policy: must be one of: fcfs, easy, dual-easy (got "lifo")',
+        'meta.k: must be at most the number of sites (2)',
+      ]),
+    );
+  });
+
+  it('says where YAML itself is broken', () => {
+    const e = issuesOf('name: t\nsites: [\n');
+    expect(e.issues[0]!.message).toMatch(/not valid YAML/);
+    expect(e.issues[0]!.line).toBeGreaterThan(0);
+  });
+
+  it('points a missing field at its parent', () => {
+    const e = issuesOf(GOOD.replace('name: t\n', ''));
+    expect(e.issues).toEqual([{ path: 'name', message: 'is required', line: 1 }]);
+  });
+});
+
+describe('--set overrides', () => {
+  it('changes any field, by dotted path or list index', () => {
+    const { spec } = parseSpecText(GOOD, 'exp.yaml', ['meta.k=2', 'sites[1].cpus=64', 'workload.0.shift_h=2.5', 'network.latency_ms=15', 'local.policy=fcfs'].map(parseOverride));
+    expect(spec.meta.k).toBe(2);
+    expect(spec.sites[1]!.cpus).toBe(64);
+    expect(spec.workload[0]!.shift_h).toBe(2.5);
+    expect(spec.network.latency_ms).toBe(15);
+    expect(spec.local.policy).toBe('fcfs');
+  });
+
+  it('says which --set made a field invalid', () => {
+    const e = issuesOf(GOOD, ['sites[0].cpus=zero']);
+    expect(e.issues[0]).toEqual({ path: 'sites[0].cpus', message: 'must be a positive integer (got "zero") (from --set sites[0].cpus=zero)' });
+  });
+
+  it('rejects malformed overrides', () => {
+    expect(() => parseOverride('meta.k')).toThrow(/expected path=value/);
+    expect(() => parseOverride('a..b=1')).toThrow(/cannot read the path/);
+    expect(() => parseSpecText(GOOD, 'exp.yaml', [parseOverride('sites[7].cpus=1')])).toThrow(/past the end of a list/);
+  });
+});

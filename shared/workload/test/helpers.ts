@@ -1,0 +1,25 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
+export const TRACE_DIR = process.env['GRIDEMU_TRACE_DIR'] ?? resolve(REPO_ROOT, '../shared/data/traces');
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'gridemu-test-'));
+}
+
+/** Writes an SWF file from 18-field rows (numbers) and header lines; gzipped if the name ends in .gz. */
+export function writeSwf(dir: string, name: string, lines: (string | number[])[]): string {
+  const text = lines.map((l) => (typeof l === 'string' ? l : l.join(' '))).join('\n') + '\n';
+  const path = join(dir, name);
+  writeFileSync(path, name.endsWith('.gz') ? gzipSync(text) : text);
+  return path;
+}
+
+/** An SWF row: job, submit, run, procs, requested time (others -1). */
+export function row(job: number, submit: number, run: number, procs: number, req: number, reqProcs = -1): number[] {
+  return [job, submit, -1, run, procs, -1, -1, reqProcs, req, -1, 1, 7, 3, -1, -1, -1, -1, -1];
+}

@@ -1,0 +1,169 @@
+import { createServer } from 'node:http';
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SourceCommon } from '@gridemu/model';
+import {
+  archiveFolder, convertRecord, fetchTrace, readSwf, resolveTrace, SwfFormatError, traceInfo, TraceNotFoundError,
+  type AdjustmentCounts,
+} from '../src/index.js';
+import { row, tempDir, TRACE_DIR, writeSwf } from './helpers.js';
+
+async function collect(file: string, opts = {}) {
+  const out = [];
+  for await (const r of readSwf(file, opts)) out.push(r);
+  return out;
+}
+
+describe('SWF reader', () => {
+  it('reads plain and gzipped traces, skipping comments and blank lines', async () => {
+    const dir = tempDir();
+    const lines = ['; MaxProcs: 64', '; Note: x', row(1, 0, 10, 4, 20), '', row(2, 5, 30, 8, 60)];
+    for (const name of ['t.swf', 't.swf.gz']) {
+      const rs = await collect(writeSwf(dir, name, lines));
+      expect(rs.map((r) => [r.jobNumber, r.submit, r.run, r.allocatedProcs, r.requestedTime, r.line])).toEqual([
+        [1, 0, 10, 4, 20, 3],
+        [2, 5, 30, 8, 60, 5],
+      ]);
+    }
+  });
+
+  it('names the file and line of a malformed line, and fails', async () => {
+    const dir = tempDir();
+    const file = writeSwf(dir, 'bad.swf', ['; h', row(1, 0, 10, 4, 20), '2 5 30 8', row(3, 9, 1, 1, 1)]);
+    await expect(collect(file)).rejects.toThrow(new SwfFormatError(file, 3, 'expected 18 fields, found 4'));
+    const notNumber = writeSwf(dir, 'nan.swf', [row(1, 0, 10, 4, 20).join(' ').replace(/^1 0/, '1 zero')]);
+    await expect(collect(notNumber)).rejects.toThrow(`${notNumber}:1: field 2 is not a number: "zero"`);
+  });
+
+  it('in lenient mode skips and counts malformed lines', async () => {
+    const dir = tempDir();
+    const file = writeSwf(dir, 'bad.swf', [row(1, 0, 10, 4, 20), 'garbage', row(3, 9, 1, 1, 1)]);
+    const skipped: SwfFormatError[] = [];
+    const rs = await collect(file, { lenient: true, onMalformed: (e: SwfFormatError) => skipped.push(e) });
+    expect(rs.map((r) => r.jobNumber)).toEqual([1, 3]);
+    expect(skipped.map((e) => e.line)).toEqual([2]);
+  });
+
+  it('says so when a .gz file is corrupt', async () => {
+    const dir = tempDir();
+    const good = readFileSync(writeSwf(dir, 'ok.swf.gz', [row(1, 0, 10, 4, 20)]));
+    const broken = join(dir, 'broken.swf.gz');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(broken, good.subarray(0, good.length - 6));
+    await expect(collect(broken)).rejects.toThrow(/cannot read the trace/);
+  });
+});
+
+describe('conversion of trace values (docs/workload.md)', () => {
+  const source: SourceCommon = { name: 'w', site: 's', skip: 0, shift_h: 0, runtime_scale: 1, exact_estimates: false };
+  const convert = (r: number[], s: Partial<SourceCommon> = {}) => {
+    const counts: AdjustmentCounts = {};
+    const [rec] = [{ jobNumber: r[0]!, submit: r[1]!, wait: -1, run: r[3]!, allocatedProcs: r[4]!, avgCpu: -1, usedMemory: -1,
+      requestedProcs: r[7]!, requestedTime: r[8]!, requestedMemory: -1, status: 1, user: r[11]!, group: r[12]!, executable: -1,
+      queue: -1, partition: -1, precedingJob: -1, thinkTime: -1, line: 1 }];
+    return { job: convertRecord(rec!, { origin: 's', source: { ...source, ...s } }, counts), counts };
+  };
+
+  it('keeps a clean job as it is', () => {
+    expect(convert(row(5, 100, 60, 4, 120))).toEqual({
+      job: { id: 'w!5', workload: 'w', origin: 's', submit_s: 100, run_s: 60, estimate_s: 120, procs: 4, user: 7, group: 3 },
+      counts: {},
+    });
+  });
+  it('raises a run time <= 0 to 1 s', () => {
+    expect(convert(row(5, 100, 0, 4, 120))).toMatchObject({ job: { run_s: 1, estimate_s: 120 }, counts: { runtime_raised_to_1s: 1 } });
+  });
+  it('uses the run time when the requested time is missing', () => {
+    expect(convert(row(5, 100, 60, 4, -1))).toMatchObject({ job: { run_s: 60, estimate_s: 60 }, counts: { estimate_missing_set_to_runtime: 1 } });
+  });
+  it('raises the requested time to a longer run time', () => {
+    expect(convert(row(5, 100, 130, 4, 120))).toMatchObject({ job: { run_s: 130, estimate_s: 130 }, counts: { estimate_raised_to_runtime: 1 } });
+  });
+  it('takes requested processors when none were recorded as allocated, and rejects a job with neither', () => {
+    expect(convert(row(5, 100, 60, -1, 120, 16))).toMatchObject({ job: { procs: 16 }, counts: { procs_from_request: 1 } });
+    expect(convert(row(5, 100, 60, -1, 120, -1))).toMatchObject({ job: { procs: 0, rejectReason: 'processors_unknown' }, counts: { processors_unknown: 1 } });
+  });
+  it('applies runtime_scale, exact_estimates and shift_h', () => {
+    expect(convert(row(5, 100, 60, 4, 121), { runtime_scale: 1.7 }).job).toMatchObject({ run_s: 102, estimate_s: 206 });
+    expect(convert(row(5, 100, 60, 4, 121), { exact_estimates: true })).toMatchObject({ job: { estimate_s: 60 }, counts: { estimate_replaced_by_runtime: 1 } });
+    expect(convert(row(5, 100, 60, 4, 121), { shift_h: 2 }).job.submit_s).toBe(7300);
+  });
+});
+
+describe('finding traces', () => {
+  it('takes absolute paths, paths relative to the experiment file, and bare names in the trace directory', () => {
+    const dir = tempDir();
+    const specDir = tempDir();
+    const inTraceDir = writeSwf(dir, 'X-1999-1.swf', [row(1, 0, 1, 1, 1)]);
+    const beside = writeSwf(specDir, 'beside.swf', [row(1, 0, 1, 1, 1)]);
+    const env = { GRIDEMU_TRACE_DIR: dir };
+    expect(resolveTrace(inTraceDir, undefined, env)).toBe(inTraceDir);
+    expect(resolveTrace('beside.swf', join(specDir, 'exp.yaml'), env)).toBe(beside);
+    expect(resolveTrace('./beside.swf', join(specDir, 'exp.yaml'), env)).toBe(beside);
+    expect(resolveTrace('X-1999-1.swf', join(specDir, 'exp.yaml'), env)).toBe(inTraceDir);
+  });
+
+  it('says where it looked and how to fetch a missing archive trace', () => {
+    const dir = tempDir();
+    const specDir = tempDir();
+    let err: unknown;
+    try {
+      resolveTrace('CTC-SP2-1996-3.1-cln.swf.gz', join(specDir, 'exp.yaml'), { GRIDEMU_TRACE_DIR: dir });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TraceNotFoundError);
+    const msg = (err as Error).message;
+    expect(msg).toContain(join(dir, 'CTC-SP2-1996-3.1-cln.swf.gz'));
+    expect(msg).toContain(join(specDir, 'CTC-SP2-1996-3.1-cln.swf.gz'));
+    expect(msg).toContain('gridemu trace fetch CTC-SP2-1996-3.1-cln.swf.gz');
+  });
+});
+
+describe('trace fetch (against a local HTTP server standing in for the archive)', () => {
+  it('maps archive names to their folders', () => {
+    expect(archiveFolder('KTH-SP2-1996-2.1-cln.swf.gz')).toBe('l_kth_sp2');
+    expect(archiveFolder('SDSC-BLUE-2000-4.2-cln.swf.gz')).toBe('l_sdsc_blue');
+    expect(archiveFolder('LCG-2005-1.swf.gz')).toBe('l_lcg');
+    expect(() => archiveFolder('mytrace.swf')).toThrow(/does not look like/);
+  });
+
+  it('downloads, checks and installs a trace; leaves nothing behind on a 404 or a broken file', async () => {
+    const served = readFileSync(writeSwf(tempDir(), 'T.swf.gz', ['; MaxProcs: 8', row(1, 0, 5, 2, 9), row(2, 3, 5, 2, 9)]));
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.url!);
+      if (req.url === '/l_kth_sp2/KTH-SP2-1996-2.1-cln.swf.gz') res.end(served);
+      else if (req.url === '/l_lanl_cm5/LANL-CM5-1994-4.1-cln.swf.gz') res.end(served.subarray(0, 20));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = tempDir();
+    try {
+      const got = await fetchTrace('KTH-SP2-1996-2.1-cln.swf.gz', dir, base);
+      expect(got).toMatchObject({ records: 2, bytes: served.length, path: join(dir, 'KTH-SP2-1996-2.1-cln.swf.gz') });
+      expect(readFileSync(got.path)).toEqual(served);
+      await expect(fetchTrace('SDSC-BLUE-2000-4.2-cln.swf.gz', dir, base)).rejects.toThrow(/HTTP 404/);
+      await expect(fetchTrace('LANL-CM5-1994-4.1-cln.swf.gz', dir, base)).rejects.toThrow(/cannot read the trace/);
+      expect(readdirSync(dir)).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
+      expect(existsSync(join(dir, 'LANL-CM5-1994-4.1-cln.swf.gz'))).toBe(false);
+      expect(requests).toContain('/l_kth_sp2/KTH-SP2-1996-2.1-cln.swf.gz');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('trace info', () => {
+  it('describes the KTH-SP2 trace as SOURCES.md does', async () => {
+    const info = await traceInfo(join(TRACE_DIR, 'KTH-SP2-1996-2.1-cln.swf.gz'));
+    expect(info.records).toBe(28476);
+    expect(info.machineProcs).toBe(100);
+    expect(info.anomalies).toEqual({ runtimeNotPositive: 8, requestedTimeMissing: 0, runtimeOverRequested: 475, processorsUnknown: 1 });
+    expect(info.offeredLoad).toBeGreaterThan(0.5);
+    expect(info.offeredLoad).toBeLessThan(0.9);
+  });
+});

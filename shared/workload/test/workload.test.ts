@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LUBLIN_DEFAULTS, parseSpecText, type LublinParams } from '@gridemu/model';
+import { Rng } from '@gridemu/runtime';
+import { gammaCdf, generateLublin, loadWorkload } from '../src/index.js';
+import { row, tempDir, TRACE_DIR, writeSwf } from './helpers.js';
+
+const params = (jobs: number, extra: Partial<LublinParams> = {}): LublinParams => ({
+  model: 'lublin99', jobs, arrival_scale: 1, estimate_factor: 1, start_hour: 0, ...LUBLIN_DEFAULTS, ...extra,
+});
+
+describe('gamma CDF', () => {
+  it('matches known values', () => {
+    expect(gammaCdf(1, 1, 1)).toBeCloseTo(1 - Math.exp(-1), 12);
+    expect(gammaCdf(2, 2, 1)).toBeCloseTo(1 - 3 * Math.exp(-2), 12);
+    // Closed forms for integer shapes: P(3, x) = 1 - e^-x (1 + x + x^2/2); scale 2 halves x.
+    expect(gammaCdf(10, 3, 1)).toBeCloseTo(1 - 61 * Math.exp(-10), 12);
+    expect(gammaCdf(4, 2, 2)).toBeCloseTo(1 - 3 * Math.exp(-2), 12);
+    expect(gammaCdf(0.5, 3, 1)).toBeCloseTo(1 - Math.exp(-0.5) * (1 + 0.5 + 0.125), 12);
+  });
+});
+
+describe('Lublin-Feitelson synthetic source', () => {
+  const jobs = [...generateLublin(params(20000), 128, new Rng(1).fork('x'))];
+
+  it('is seeded: same seed, same jobs; another seed, other jobs', () => {
+    expect([...generateLublin(params(50), 128, new Rng(1).fork('x'))]).toEqual(jobs.slice(0, 50));
+    expect([...generateLublin(params(50), 128, new Rng(2).fork('x'))]).not.toEqual(jobs.slice(0, 50));
+  });
+
+  it('draws jobs with the model\'s shape', () => {
+    for (let i = 1; i < jobs.length; i++) expect(jobs[i]!.submit_s).toBeGreaterThanOrEqual(jobs[i - 1]!.submit_s);
+    expect(jobs.every((j) => j.procs >= 1 && j.procs <= 128 && j.run_s >= 1 && j.run_s <= Math.exp(12) && j.estimate_s === j.run_s)).toBe(true);
+    const serial = jobs.filter((j) => j.procs === 1).length / jobs.length;
+    expect(serial).toBeGreaterThan(0.15);
+    expect(serial).toBeLessThan(0.35);
+    const parallel = jobs.filter((j) => j.procs > 1);
+    const pow2 = parallel.filter((j) => (j.procs & (j.procs - 1)) === 0).length / parallel.length;
+    expect(pow2).toBeGreaterThan(0.7);
+    expect(new Set(jobs.map((j) => j.kind))).toEqual(new Set(['batch', 'interactive']));
+  });
+
+  it('has a daily cycle: more arrivals in the working day than at night', () => {
+    const byHour = new Array<number>(24).fill(0);
+    for (const j of jobs) byHour[Math.floor((j.submit_s % 86400) / 3600)]!++;
+    const day = byHour.slice(9, 18).reduce((a, b) => a + b, 0) / 9;
+    const night = byHour.slice(0, 6).reduce((a, b) => a + b, 0) / 6;
+    expect(day).toBeGreaterThan(2 * night);
+  });
+
+  it('arrival_scale 0.5 packs the same jobs into about half the time', () => {
+    const dense = [...generateLublin(params(5000, { arrival_scale: 0.5 }), 128, new Rng(1).fork('x'))];
+    const ratio = dense.at(-1)!.submit_s / jobs[4999]!.submit_s;
+    expect(ratio).toBeGreaterThan(0.4);
+    expect(ratio).toBeLessThan(0.6);
+  });
+});
+
+describe('loading a workload from the experiment file', () => {
+  it('takes jobs after skip from each source, shifts, stretches and merges them by submit time', async () => {
+    const dir = tempDir();
+    writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20), row(2, 100, 10, 2, 20), row(3, 200, 10, 2, 20), row(4, 300, 10, 2, 20)]);
+    const { spec } = parseSpecText(
+      `name: t
+sites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]
+workload:
+  - { site: s1, swf: a.swf, skip: 1, jobs: 2 }
+  - { site: s2, swf: a.swf, jobs: 2, shift_h: 0.025, runtime_scale: 1.5 }
+`,
+      join(dir, 'exp.yaml'),
+    );
+    const w = await loadWorkload(spec, { specFile: join(dir, 'exp.yaml') });
+    expect(w.jobs.map((j) => [j.id, j.origin, j.submit_s, j.run_s, j.estimate_s])).toEqual([
+      ['s2!1', 's2', 90, 15, 30],
+      ['s1!2', 's1', 100, 10, 20],
+      ['s2!2', 's2', 190, 15, 30],
+      ['s1!3', 's1', 200, 10, 20],
+    ]);
+    expect(w.sources.map((s) => s.jobs)).toEqual([2, 2]);
+  });
+
+  it('deals a split source round-robin over its sites', async () => {
+    const dir = tempDir();
+    writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20), row(2, 1, 10, 2, 20), row(3, 2, 10, 2, 20)]);
+    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }, { id: y, cpus: 4 }]\nworkload: [{ swf: a.swf }]\n`, join(dir, 'e.yaml'));
+    const w = await loadWorkload(spec, { specFile: join(dir, 'e.yaml') });
+    expect(w.jobs.map((j) => j.origin)).toEqual(['x', 'y', 'x']);
+  });
+
+  it('fails when a source asks for more jobs than the trace has', async () => {
+    const dir = tempDir();
+    writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20)]);
+    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }]\nworkload: [{ swf: a.swf, jobs: 5 }]\n`, join(dir, 'e.yaml'));
+    await expect(loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).rejects.toThrow(/asks for 5 jobs after skipping 0, but the trace has only 1 records/);
+  });
+
+  it('reports what it adjusted in a real trace', async () => {
+    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 100 }]\nworkload: [{ swf: KTH-SP2-1996-2.1-cln.swf.gz }]\n`, '/nowhere/e.yaml');
+    const w = await loadWorkload(spec, { env: { GRIDEMU_TRACE_DIR: TRACE_DIR } });
+    expect(w.jobs).toHaveLength(28476);
+    expect(w.sources[0]!.adjustments).toEqual({ runtime_raised_to_1s: 8, estimate_raised_to_runtime: 475, processors_unknown: 1 });
+  });
+});
