@@ -18,6 +18,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['test/**/*.test.ts'],
+    passWithNoTests: true,
     testTimeout: 60_000,
     pool: 'threads',
     poolOptions: { threads: { maxThreads: 2, minThreads: 1 } },

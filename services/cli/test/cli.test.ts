@@ -1,0 +1,132 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const REPO = resolve(fileURLToPath(import.meta.url), '../../../..');
+const MAIN = join(REPO, 'services/cli/dist/main.js');
+const TRACE_DIR = process.env['GRIDEMU_TRACE_DIR'] ?? resolve(REPO, '../shared/data/traces');
+
+/** Runs the built command as a user would (turbo builds before it tests). */
+function gridemu(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [MAIN, ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, GRIDEMU_TRACE_DIR: TRACE_DIR, ...env },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-cli-'));
+
+describe('gridemu simulate', () => {
+  it('runs paper 001\'s KTH set-up: 20,000 rows, a summary, and byte-identical jobs.csv on a second run', () => {
+    const a = tmp();
+    const b = tmp();
+    const first = gridemu(['simulate', 'examples/kth-independent.yaml', '--out', a]);
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toContain('kth-independent: independent / easy');
+    expect(gridemu(['simulate', 'examples/kth-independent.yaml', '--out', b, '--quiet']).code).toBe(0);
+    const csv = readFileSync(join(a, 'jobs.csv'), 'utf8');
+    expect(csv).toBe(readFileSync(join(b, 'jobs.csv'), 'utf8'));
+    const lines = csv.trim().split('\n');
+    expect(lines).toHaveLength(20001);
+    expect(lines[0]).toBe(
+      'job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,origin_site,exec_site,copies,migrations,replans,vo,group',
+    );
+    expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(20000);
+    const summary = JSON.parse(readFileSync(join(a, 'summary.json'), 'utf8'));
+    expect(summary.jobs).toMatchObject({ submitted: 20000, completed: 20000, rejected: 0, unfinished: 0 });
+    expect(Object.keys(summary.utilization.per_site)).toEqual(['s1', 's2', 's3', 's4']);
+    expect(Object.keys(summary.by_origin_site)).toEqual(['s1', 's2', 's3', 's4']);
+    expect(summary.categories.very_short_narrow.jobs).toBeGreaterThan(0);
+    expect(summary.spec.name).toBe('kth-independent');
+    // The stretched sites (s3, s4) are the heavily loaded ones, as in paper 001 §3.
+    expect(summary.by_origin_site.s3.mean_slowdown).toBeGreaterThan(summary.by_origin_site.s1.mean_slowdown);
+  });
+
+  it('runs the unified scheme on one site with all CPUs, and --set changes the spec', () => {
+    const out = tmp();
+    const r = gridemu(['simulate', 'examples/kth-unified.yaml', '--out', out, '--quiet', '--set', 'local.policy=fcfs']);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.local_policy).toBe('fcfs');
+    expect(Object.keys(summary.utilization.per_site)).toEqual(['unified']);
+  });
+
+  it('rejects, and counts, jobs wider than their site', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 't.swf'), ['1 0 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1', '2 5 -1 10 64 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1'].join('\n'));
+    writeFileSync(join(dir, 'e.yaml'), 'name: w\nsites: [{ id: s, cpus: 8 }]\nworkload: [{ swf: t.swf }]\n');
+    const r = gridemu(['simulate', join(dir, 'e.yaml'), '--out', join(dir, 'out')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('1 rejected (wider_than_site: 1)');
+    const rows = readFileSync(join(dir, 'out', 'jobs.csv'), 'utf8').trim().split('\n');
+    expect(rows[2]).toBe('s!2,s,5,64,20,0,REJECTED,,,,,,,,s,,1,0,0,,');
+  });
+
+  it('runs the quickstart with no trace at all', () => {
+    const r = gridemu(['simulate', 'examples/quickstart.yaml', '--out', join(tmp(), 'q')], { GRIDEMU_TRACE_DIR: '/nonexistent' });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('jobs 8000 submitted, 8000 completed');
+  });
+});
+
+describe('bad input: a clear message and exit code 2', () => {
+  it('names the invalid field and its line', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'e.yaml'), 'name: x\nsites:\n  - { id: a, cpus: 4 }\n  - { id: b, cpus: 4 }\n  - { id: c, cpus: 0 }\nworkload: [{ site: a, synthetic: { jobs: 5 } }]\n');
+    const r = gridemu(['validate', join(dir, 'e.yaml')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(dir, 'e.yaml')}:5: sites[2].cpus: must be a positive integer (got 0)`);
+    expect(gridemu(['simulate', join(dir, 'e.yaml')]).code).toBe(2);
+  });
+
+  it('names the file and line of a malformed trace line; --lenient skips and counts it', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 't.swf'), ['; comment', '1 0 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1', '2 oops'].join('\n'));
+    writeFileSync(join(dir, 'e.yaml'), 'name: w\nsites: [{ id: s, cpus: 8 }]\nworkload: [{ swf: t.swf }]\n');
+    const r = gridemu(['simulate', join(dir, 'e.yaml'), '--out', join(dir, 'o')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(dir, 't.swf')}:3: expected 18 fields, found 2`);
+    const lenient = gridemu(['simulate', join(dir, 'e.yaml'), '--out', join(dir, 'o'), '--lenient', '--quiet']);
+    expect(lenient.code).toBe(0);
+    const summary = JSON.parse(readFileSync(join(dir, 'o', 'summary.json'), 'utf8'));
+    expect(summary.workload[0]).toMatchObject({ jobs: 1, malformed_lines: 1 });
+  });
+
+  it('says where it looked for a missing trace and how to fetch it', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'e.yaml'), 'name: w\nsites: [{ id: s, cpus: 8 }]\nworkload: [{ swf: CTC-SP2-1996-3.1-cln.swf.gz }]\n');
+    const r = gridemu(['simulate', join(dir, 'e.yaml')], { GRIDEMU_TRACE_DIR: join(dir, 'traces') });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(join(dir, 'traces', 'CTC-SP2-1996-3.1-cln.swf.gz'));
+    expect(r.err).toContain('gridemu trace fetch CTC-SP2-1996-3.1-cln.swf.gz');
+  });
+
+  it('rejects unknown commands and options', () => {
+    expect(gridemu(['simulat']).code).toBe(2);
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--bogus']).code).toBe(2);
+  });
+});
+
+describe('help and trace info', () => {
+  it('has --help everywhere', () => {
+    for (const args of [['--help'], ['simulate', '--help'], ['validate', '--help'], ['trace', '--help'], ['trace', 'info', '--help']]) {
+      const r = gridemu(args);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/Usage: gridemu/);
+    }
+  });
+
+  it('describes a trace found by its archive name', () => {
+    const r = gridemu(['trace', 'info', 'KTH-SP2-1996-2.1-cln.swf.gz']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/jobs\s+28476/);
+    expect(r.out).toMatch(/processors\s+100/);
+    expect(r.out).toMatch(/offered load\s+\d+\.\d%/);
+  });
+});
