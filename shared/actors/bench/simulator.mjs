@@ -1,0 +1,76 @@
+// Simulator throughput: jobs scheduled per second, median of several runs (issue 2).
+// Run with `npm run bench` from the repository root (it builds first). Needs the KTH-SP2 trace
+// in GRIDEMU_TRACE_DIR (default ../shared/data/traces beside the repository).
+import { cpus } from 'node:os';
+import { resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { simulate } from '@gridemu/actors';
+import { loadSpec, parseSpecText } from '@gridemu/model';
+import { loadWorkload } from '@gridemu/workload';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const PYSS_FULL_KTH_EASY_S = 48.6; // SOURCES.md / issue 2: pyss, same input, this kind of machine
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function bench(label, spec, specFile) {
+  const t0 = performance.now();
+  const workload = await loadWorkload(spec, { specFile });
+  const load_s = (performance.now() - t0) / 1000;
+  simulate(spec, workload.jobs); // warm-up: JIT
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    const r = simulate(spec, workload.jobs);
+    times.push((performance.now() - t) / 1000);
+    if (r.records.some((x) => x.finish_s === undefined && x.rejectReason === undefined)) throw new Error(`${label}: a job did not finish`);
+  }
+  const sim_s = median(times);
+  const row = {
+    label,
+    jobs: workload.jobs.length,
+    runs: RUNS,
+    trace_load_s: +load_s.toFixed(3),
+    simulate_median_s: +sim_s.toFixed(4),
+    simulate_min_s: +Math.min(...times).toFixed(4),
+    simulate_max_s: +Math.max(...times).toFixed(4),
+    jobs_per_s_median: Math.round(workload.jobs.length / sim_s),
+    end_to_end_s: +(load_s + sim_s).toFixed(3),
+  };
+  console.log(
+    `${label.padEnd(44)} ${String(row.jobs).padStart(6)} jobs  simulate ${row.simulate_median_s.toFixed(3)} s median ` +
+      `(${row.simulate_min_s.toFixed(3)}..${row.simulate_max_s.toFixed(3)})  ${row.jobs_per_s_median.toLocaleString('en')} jobs/s  ` +
+      `+ trace read ${row.trace_load_s.toFixed(3)} s`,
+  );
+  return row;
+}
+
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}`;
+console.log(`simulator benchmark, ${RUNS} runs each after a warm-up; machine: ${machine}`);
+const single = (policy) =>
+  parseSpecText(
+    `name: kth-full-${policy}\nsites: [{ id: kth, cpus: 100 }]\nworkload: [{ site: kth, swf: KTH-SP2-1996-2.1-cln.swf.gz }]\nlocal: { policy: ${policy} }\n`,
+    resolve(repo, 'bench.yaml'),
+  ).spec;
+const rows = [];
+rows.push(await bench('full KTH-SP2, one 100-CPU site, EASY', single('easy')));
+rows.push(await bench('full KTH-SP2, one 100-CPU site, FCFS', single('fcfs')));
+for (const name of ['kth-independent', 'kth-unified']) {
+  const file = resolve(repo, `examples/${name}.yaml`);
+  rows.push(await bench(`paper 001 4-site set-up (${name})`, loadSpec(file).spec, file));
+}
+const easy = rows[0];
+console.log(
+  `\nfull KTH EASY end to end (read + simulate): ${easy.end_to_end_s.toFixed(3)} s; ` +
+    `pyss takes ${PYSS_FULL_KTH_EASY_S} s for the same input: ${(PYSS_FULL_KTH_EASY_S / easy.end_to_end_s).toFixed(0)}x faster`,
+);
+mkdirSync(resolve(repo, 'bench-results'), { recursive: true });
+const out = resolve(repo, 'bench-results/simulator.json');
+writeFileSync(out, JSON.stringify({ machine, date: new Date().toISOString(), rows }, null, 2) + '\n');
+console.log(`wrote ${out}`);
