@@ -46,6 +46,8 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
     r.onlyKeys(o, path, ['id', 'cpus']);
     const id = r.string(o['id'], join(path, 'id'));
     const cpus = r.number(o['cpus'], join(path, 'cpus'), POSITIVE_INTEGER);
+    // Site ids name actors and, in live runs, NATS subject tokens: no dots, slashes or wildcards.
+    if (id && !/^[A-Za-z0-9_-]+$/.test(id)) r.fail(join(path, 'id'), `must use only letters, digits, "_" and "-" (got "${id}")`);
     if (sites.some((x) => x.id === id)) r.fail(join(path, 'id'), `duplicate site id "${id}"`);
     sites.push({ id, cpus });
   });

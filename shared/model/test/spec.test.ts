@@ -65,6 +65,11 @@ meta: { scheme: independent, k: 5 }
     );
   });
 
+  it('keeps site ids usable as actor names and NATS subject tokens', () => {
+    const e = issuesOf(GOOD.replace('id: s2,', 'id: "s.2",').replace('[s1, s2]', '[s1]'));
+    expect(e.issues).toEqual([{ path: 'sites[1].id', message: 'must use only letters, digits, "_" and "-" (got "s.2")', line: 5 }]);
+  });
+
   it('says where YAML itself is broken', () => {
     const e = issuesOf('name: t\nsites: [\n');
     expect(e.issues[0]!.message).toMatch(/not valid YAML/);

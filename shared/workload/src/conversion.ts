@@ -48,14 +48,7 @@ export function convertRecord(r: SwfRecord, target: ConversionTarget, counts: Ad
     estimate = run;
     bump(counts, 'estimate_raised_to_runtime');
   }
-  if (source.runtime_scale !== 1) {
-    run = Math.max(1, Math.round(run * source.runtime_scale));
-    estimate = Math.max(run, Math.round(estimate * source.runtime_scale));
-  }
-  if (source.exact_estimates && estimate !== run) {
-    estimate = run;
-    bump(counts, 'estimate_replaced_by_runtime');
-  }
+  const times = sourceTimes(source, run, estimate, counts);
   let procs = r.allocatedProcs;
   let rejectReason: Job['rejectReason'];
   if (!(procs > 0)) {
@@ -78,13 +71,29 @@ export function convertRecord(r: SwfRecord, target: ConversionTarget, counts: Ad
     workload: source.name,
     origin: target.origin,
     submit_s: submit + source.shift_h * 3600,
-    run_s: run,
-    estimate_s: estimate,
+    ...times,
     procs: Math.round(procs),
     ...(r.user >= 0 ? { user: r.user } : {}),
     ...(r.group >= 0 ? { group: r.group } : {}),
     ...(rejectReason ? { rejectReason } : {}),
   };
+}
+
+/**
+ * The per-source stretch every source applies, trace or model: runtime_scale multiplies run and
+ * requested time (whole seconds, run at least 1, request never below run), then exact_estimates
+ * sets the request to the run time (paper 001 §3 and §6).
+ */
+export function sourceTimes(source: SourceCommon, run: number, estimate: number, counts: AdjustmentCounts): { run_s: number; estimate_s: number } {
+  if (source.runtime_scale !== 1) {
+    run = Math.max(1, Math.round(run * source.runtime_scale));
+    estimate = Math.max(run, Math.round(estimate * source.runtime_scale));
+  }
+  if (source.exact_estimates && estimate !== run) {
+    estimate = run;
+    bump(counts, 'estimate_replaced_by_runtime');
+  }
+  return { run_s: run, estimate_s: estimate };
 }
 
 export function bump<K extends string>(counts: Partial<Record<K, number>>, key: K, by = 1): void {

@@ -1,6 +1,6 @@
 import type { ExperimentSpec, Job, SourceCommon, SwfSource, SyntheticSource } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
-import { bump, convertRecord, type AdjustmentCounts } from './conversion.js';
+import { convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
 import { generateLublin } from './lublin.js';
 import { readSwf } from './swf-reader.js';
 import type { SwfFormatError } from './swf-record.js';
@@ -95,23 +95,12 @@ function loadSyntheticSource(source: SyntheticSource, spec: ExperimentSpec, inde
   for (const g of generateLublin({ ...source.synthetic, jobs: source.synthetic.jobs + source.skip }, maxProcs, rng)) {
     if (n++ < source.skip) continue;
     if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    let run = g.run_s;
-    let estimate = g.estimate_s;
-    if (source.runtime_scale !== 1) {
-      run = Math.max(1, Math.round(run * source.runtime_scale));
-      estimate = Math.max(run, Math.round(estimate * source.runtime_scale));
-    }
-    if (source.exact_estimates && estimate !== run) {
-      estimate = run;
-      bump(adjustments, 'estimate_replaced_by_runtime');
-    }
     jobs.push({
       id: `${source.name}!${g.number}`,
       workload: source.name,
       origin: originFor(source, jobs.length),
       submit_s: g.submit_s + source.shift_h * 3600,
-      run_s: run,
-      estimate_s: estimate,
+      ...sourceTimes(source, g.run_s, g.estimate_s, adjustments),
       procs: g.procs,
     });
   }
