@@ -17,9 +17,16 @@ export class DriverActor implements Actor<Message> {
   constructor(
     private readonly jobs: readonly Job[],
     private readonly submitTo: (job: Job) => Address,
+    /** Copies each job is sent out as (K under k-distributed and k-dual). */
+    copies = 1,
   ) {
-    this.records = jobs.map(newRecord);
+    this.records = jobs.map((j) => ({ ...newRecord(j), copies }));
     for (const r of this.records) this.byId.set(r.job.id, r);
+  }
+
+  /** Whether every job has its final outcome (finished or rejected). */
+  get done(): boolean {
+    return this.finishedCount === this.jobs.length;
   }
 
   /** Jobs with a final outcome (finished or rejected). */
@@ -45,6 +52,7 @@ export class DriverActor implements Actor<Message> {
         if (r.start_s !== undefined) throw new Error(`assertion: ${msg.jobId} started twice (at ${r.execSite} and ${msg.site})`);
         r.start_s = msg.time_s;
         r.execSite = msg.site;
+        if (msg.site !== r.job.origin) r.migrations = 1;
         r.resources = msg.resources;
         return;
       }

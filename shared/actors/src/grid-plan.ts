@@ -5,7 +5,8 @@ import type { Actor } from '@gridemu/runtime';
 import { createLocalPolicy } from '@gridemu/scheduling';
 import { DriverActor } from './driver-actor.js';
 import { ExecutorActor } from './executor-actor.js';
-import { LocalSchedulerActor } from './local-scheduler-actor.js';
+import { LocalSchedulerActor, type LocalSchedulerOptions } from './local-scheduler-actor.js';
+import { MetaschedulerActor } from './metascheduler-actor.js';
 
 /** One actor and where it lives; a runtime (simulated or live) spawns these. */
 export interface ActorPlacement {
@@ -28,6 +29,7 @@ export const UNIFIED_SITE = 'unified';
 /**
  * The actors a scheme needs. `independent`: every site schedules only its own stream.
  * `unified`: one site with every site's processors takes every stream (paper 001, Figure 6).
+ * `distributed`, `k-distributed`, `k-dual`: a metascheduler per site (paper 001 §2.1.3, §4).
  */
 export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
   switch (spec.meta.scheme) {
@@ -40,6 +42,26 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
       const driver = new DriverActor(jobs, () => siteAddress(UNIFIED_SITE, 'scheduler'));
       return { actors: [driverPlacement(driver), ...siteActors(spec, whole)], driver, execSites: [whole] };
     }
+    case 'distributed':
+    case 'k-distributed':
+    case 'k-dual': {
+      // Every site has a metascheduler that users submit to; schedulers gossip their load to all of them.
+      const scheme = spec.meta.scheme;
+      const copies = scheme === 'distributed' ? 1 : spec.meta.k;
+      const driver = new DriverActor(jobs, (job) => siteAddress(job.origin, 'meta'), copies);
+      const metas = spec.sites.map((s) => siteAddress(s.id, 'meta'));
+      const scheduling: LocalSchedulerOptions = {
+        gossipTo: metas,
+        loadPeriod_s: spec.meta.load_period_s,
+        gossipFrom_s: jobs[0]?.submit_s ?? 0,
+        claimTimeout_s: spec.meta.claim_timeout_s,
+      };
+      const actors = spec.sites.flatMap((s) => [
+        { address: siteAddress(s.id, 'meta'), site: s.id, actor: new MetaschedulerActor(s.id, { scheme, k: spec.meta.k, sites: spec.sites }) },
+        ...siteActors(spec, s, scheduling),
+      ]);
+      return { actors: [driverPlacement(driver), ...actors], driver, execSites: spec.sites };
+    }
   }
 }
 
@@ -48,9 +70,9 @@ function driverPlacement(driver: DriverActor): ActorPlacement {
 }
 
 /** A site's local scheduler and executor. */
-export function siteActors(spec: ExperimentSpec, site: SiteSpec): ActorPlacement[] {
+export function siteActors(spec: ExperimentSpec, site: SiteSpec, options: LocalSchedulerOptions = {}): ActorPlacement[] {
   return [
-    { address: siteAddress(site.id, 'scheduler'), site: site.id, actor: new LocalSchedulerActor(site.id, createLocalPolicy(spec.local.policy, site.cpus)) },
+    { address: siteAddress(site.id, 'scheduler'), site: site.id, actor: new LocalSchedulerActor(site.id, createLocalPolicy(spec.local.policy, site.cpus), options) },
     { address: siteAddress(site.id, 'executor'), site: site.id, actor: new ExecutorActor(site.id, site.cpus) },
   ];
 }

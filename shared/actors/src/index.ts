@@ -1,4 +1,5 @@
-export { LocalSchedulerActor } from './local-scheduler-actor.js';
+export { LocalSchedulerActor, type LocalSchedulerOptions } from './local-scheduler-actor.js';
+export { MetaschedulerActor, type MetaschedulerOptions, type DistributedScheme } from './metascheduler-actor.js';
 export { ExecutorActor } from './executor-actor.js';
 export { DriverActor } from './driver-actor.js';
 export { ProcessorIds, intervalSet } from './processor-ids.js';

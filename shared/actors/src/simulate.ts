@@ -33,7 +33,9 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
   for (const p of plan.actors) runtime.spawn(p.address, p.site, p.actor);
   runtime.start();
   const every = options.progressEvery ?? 20_000;
-  while (runtime.step(every)) {
+  // Periodic actors (load gossip) never run out of work: the run ends when every job has its outcome.
+  const done = () => plan.driver.done;
+  while (!done() && runtime.step(every, done)) {
     options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: runtime.now() });
   }
   options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: runtime.now() });

@@ -22,13 +22,17 @@ export interface LocalSpec {
   readonly policy: LocalPolicyName;
 }
 
-export const META_SCHEMES = ['independent', 'unified'] as const;
+export const META_SCHEMES = ['independent', 'unified', 'distributed', 'k-distributed', 'k-dual'] as const;
 export type MetaSchemeName = (typeof META_SCHEMES)[number];
 
 export interface MetaSpec {
   readonly scheme: MetaSchemeName;
+  /** Copies per job under k-distributed and k-dual (paper 001 §4). */
   readonly k: number;
+  /** How often each site publishes its load (load gossip). */
   readonly load_period_s: number;
+  /** How long a site holds processors waiting for the origin's answer to a claim before it gives up and retries. */
+  readonly claim_timeout_s: number;
 }
 
 export interface NetworkSpec {

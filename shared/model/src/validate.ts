@@ -70,12 +70,16 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
   const local = { policy: r.oneOf(localRaw['policy'], 'local.policy', LOCAL_POLICIES, 'easy') };
 
   const metaRaw = top['meta'] === undefined ? {} : r.object(top['meta'], 'meta') ?? {};
-  r.onlyKeys(metaRaw, 'meta', ['scheme', 'k', 'load_period_s']);
+  r.onlyKeys(metaRaw, 'meta', ['scheme', 'k', 'load_period_s', 'claim_timeout_s']);
   const meta = {
     scheme: r.oneOf(metaRaw['scheme'], 'meta.scheme', META_SCHEMES, 'independent'),
     k: r.number(metaRaw['k'], 'meta.k', POSITIVE_INTEGER, 1),
     load_period_s: r.number(metaRaw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
+    claim_timeout_s: r.number(metaRaw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
   };
+  if (meta.scheme === 'k-dual' && local.policy !== 'dual-easy') {
+    r.fail('local.policy', 'k-dual needs the dual-queue local policy: set local.policy to dual-easy');
+  }
   if (meta.k > Math.max(1, sites.length)) r.fail('meta.k', `must be at most the number of sites (${sites.length})`);
 
   const network = readNetwork(r, top['network'], siteIds);

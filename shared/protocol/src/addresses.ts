@@ -3,7 +3,7 @@ export type Address = string;
 
 export const DRIVER: Address = 'driver';
 
-export const siteRoles = { scheduler: 'scheduler', executor: 'executor' } as const;
+export const siteRoles = { scheduler: 'scheduler', executor: 'executor', meta: 'meta' } as const;
 export type SiteRole = (typeof siteRoles)[keyof typeof siteRoles];
 
 export function siteAddress(site: string, role: SiteRole): Address {

@@ -22,6 +22,22 @@ export const MessageType = {
   SubmitDue: 'timer.submit-due',
   /** Executor timer: a running job reaches its end. */
   JobEnds: 'timer.job-ends',
+  /** Metascheduler → a site's local scheduler: queue a copy of a job that originated elsewhere (or here). */
+  JobCopy: 'job.copy',
+  /** Local scheduler → origin metascheduler: a copy is about to start here; may it? (paper 001 §7, the job's semaphore) */
+  ClaimRequest: 'claim.request',
+  /** Origin metascheduler → claiming site: yes, start it. */
+  ClaimGrant: 'claim.grant',
+  /** Origin metascheduler → claiming site: no, another copy has it; drop yours. */
+  ClaimDeny: 'claim.deny',
+  /** Origin metascheduler → a site holding a copy: another copy started; drop yours. */
+  CopyCancel: 'copy.cancel',
+  /** Local scheduler → every metascheduler: this site's load (load gossip). */
+  LoadReport: 'load.report',
+  /** Local scheduler timer: publish the load now. */
+  LoadTick: 'timer.load-tick',
+  /** Local scheduler timer: a claim got no answer in time. */
+  ClaimTimeout: 'timer.claim-timeout',
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
@@ -41,4 +57,30 @@ export interface JobRejected { readonly type: typeof MessageType.JobRejected; re
 export interface SubmitDue { readonly type: typeof MessageType.SubmitDue }
 export interface JobEnds { readonly type: typeof MessageType.JobEnds; readonly jobId: string }
 
-export type Message = JobSubmit | JobStart | JobFinished | JobStarted | JobCompleted | JobRejected | SubmitDue | JobEnds;
+/** Which of a dual-queue site's queues a copy waits in (paper 001 §4.2). */
+export type CopyQueue = 'local' | 'remote';
+
+export interface JobCopy {
+  readonly type: typeof MessageType.JobCopy;
+  readonly job: Job;
+  readonly queue: CopyQueue;
+  /** Whether the site must win the job's semaphore at its origin before starting it. */
+  readonly claim: boolean;
+}
+export interface ClaimRequest { readonly type: typeof MessageType.ClaimRequest; readonly jobId: string; readonly site: string; readonly claimId: number }
+export interface ClaimGrant { readonly type: typeof MessageType.ClaimGrant; readonly jobId: string; readonly claimId: number }
+export interface ClaimDeny { readonly type: typeof MessageType.ClaimDeny; readonly jobId: string; readonly claimId: number }
+export interface CopyCancel { readonly type: typeof MessageType.CopyCancel; readonly jobId: string }
+export interface LoadReport {
+  readonly type: typeof MessageType.LoadReport;
+  readonly site: string;
+  /** Expected seconds to drain the site's running and queued work, from requested times (docs/metascheduling.md). */
+  readonly load: number;
+  readonly time_s: number;
+}
+export interface LoadTick { readonly type: typeof MessageType.LoadTick }
+export interface ClaimTimeout { readonly type: typeof MessageType.ClaimTimeout; readonly jobId: string; readonly claimId: number }
+
+export type Message =
+  | JobSubmit | JobStart | JobFinished | JobStarted | JobCompleted | JobRejected | SubmitDue | JobEnds
+  | JobCopy | ClaimRequest | ClaimGrant | ClaimDeny | CopyCancel | LoadReport | LoadTick | ClaimTimeout;

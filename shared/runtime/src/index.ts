@@ -2,4 +2,4 @@ export * from './actor.js';
 export { Rng, hashString } from './rng.js';
 export { EventHeap, type Scheduled } from './event-heap.js';
 export { LinkModel } from './network.js';
-export { SimRuntime, type SimRuntimeOptions } from './sim-runtime.js';
+export { SimRuntime, type SimRuntimeOptions, type SimFaults } from './sim-runtime.js';

@@ -24,6 +24,13 @@ export interface SimRuntimeOptions {
   readonly seed: number;
   readonly network: NetworkSpec;
   readonly log?: Logger;
+  readonly faults?: SimFaults;
+}
+
+/** Faults the simulator injects on purpose, for scenario tests (STYLE.md 8). */
+export interface SimFaults {
+  /** Messages for which this returns true are lost on the wire (counted as `messages.dropped`). */
+  readonly drop?: (from: Address, to: Address, msg: { readonly type: string }) => boolean;
 }
 
 /**
@@ -38,6 +45,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   private readonly networkRng: Rng;
   private readonly rootRng: Rng;
   private readonly log: Logger;
+  private readonly faults: SimFaults;
   private clock = 0;
   private seq = 0;
   private nextTimer = 1;
@@ -52,6 +60,7 @@ export class SimRuntime<M extends { readonly type: string }> {
     this.networkRng = this.rootRng.fork('network');
     this.links = new LinkModel(options.network);
     this.log = options.log ?? silentLogger;
+    this.faults = options.faults ?? {};
   }
 
   now(): number {
@@ -78,10 +87,13 @@ export class SimRuntime<M extends { readonly type: string }> {
     for (const { actor, ctx } of this.actors.values()) actor.start?.(ctx);
   }
 
-  /** Delivers messages until none are left or `maxDeliveries` have been made; returns whether any are left. */
-  step(maxDeliveries = Number.POSITIVE_INFINITY): boolean {
+  /**
+   * Delivers messages until none are left, `maxDeliveries` have been made, or `stop()` says so
+   * (checked after each delivery); returns whether any are left.
+   */
+  step(maxDeliveries = Number.POSITIVE_INFINITY, stop?: () => boolean): boolean {
     let n = 0;
-    while (n < maxDeliveries) {
+    while (n < maxDeliveries && !(stop?.() ?? false)) {
       const d = this.agenda.pop();
       if (d === undefined) return false;
       if (d.timer !== undefined && this.cancelled.delete(d.timer)) continue;
@@ -117,6 +129,10 @@ export class SimRuntime<M extends { readonly type: string }> {
         const delay = this.links.delay_s(site, target.ctx.site, this.networkRng);
         bump(this.messages.all, msg.type);
         if (site !== undefined && target.ctx.site !== undefined && site !== target.ctx.site) bump(this.messages.crossSite, msg.type);
+        if (this.faults.drop?.(self, to, msg)) {
+          bump(this.counters, 'messages.dropped');
+          return;
+        }
         this.enqueue(this.clock + delay, to, msg);
       },
       schedule: (delay_s, msg) => {

@@ -1,1 +1,2 @@
 export * from './local/index.js';
+export * from './meta/index.js';

@@ -1,0 +1,103 @@
+import type { Job } from '@gridemu/model';
+import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext } from '@gridemu/runtime';
+import { greedyTarget, JobSemaphore, leastLoadedSites } from '@gridemu/scheduling';
+
+export type DistributedScheme = 'distributed' | 'k-distributed' | 'k-dual';
+
+export interface MetaschedulerOptions {
+  readonly scheme: DistributedScheme;
+  readonly k: number;
+  /** Every site of the grid and its processors (static configuration, not state). */
+  readonly sites: readonly { readonly id: string; readonly cpus: number }[];
+}
+
+/**
+ * A site's metascheduler (paper 001 §2.1.3, §4): jobs submitted at this site come here first.
+ * It acts only on the loads it last heard by gossip, and keeps the semaphore of every job that
+ * originated here and went out as several copies.
+ */
+export class MetaschedulerActor implements Actor<Message> {
+  private readonly loads = new Map<string, number>();
+  private readonly semaphores = new Map<string, JobSemaphore>();
+
+  constructor(
+    readonly siteId: string,
+    private readonly options: MetaschedulerOptions,
+  ) {}
+
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    switch (msg.type) {
+      case MessageType.JobSubmit:
+        this.route(ctx, msg.job);
+        return;
+      case MessageType.LoadReport:
+        this.loads.set(msg.site, msg.load);
+        return;
+      case MessageType.ClaimRequest:
+        this.claim(ctx, msg.jobId, msg.site, msg.claimId);
+        return;
+      default:
+        ctx.log.warn({ type: msg.type, site: this.siteId }, 'metascheduler ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  private route(ctx: ActorContext<Message>, job: Job): void {
+    // Only sites the job fits in are candidates; if none fits, the origin rejects it.
+    const fits = this.options.sites.filter((s) => s.cpus >= job.procs).map((s) => s.id);
+    if (fits.length === 0) {
+      ctx.send(siteAddress(this.siteId, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false });
+      return;
+    }
+    const origin = this.siteId;
+    switch (this.options.scheme) {
+      case 'distributed': {
+        const target = fits.includes(origin) ? greedyTarget(fits, this.loads, origin) : leastLoadedSites(fits, this.loads, 1, origin)[0]!;
+        if (target !== origin) ctx.metrics.count('jobs.moved');
+        ctx.send(siteAddress(target, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false });
+        return;
+      }
+      case 'k-distributed': {
+        // §4.1: a copy to each of the K least-loaded sites; the first to start wins the semaphore.
+        const targets = leastLoadedSites(fits, this.loads, Math.min(this.options.k, fits.length), origin);
+        this.sendCopies(ctx, job, targets, () => 'local');
+        return;
+      }
+      case 'k-dual': {
+        // §4.2: the origin's local queue, plus the remote queues of the K-1 least-loaded other sites.
+        const others = fits.filter((s) => s !== origin);
+        const remote = leastLoadedSites(others, this.loads, Math.min(this.options.k - 1, others.length), origin);
+        const targets = fits.includes(origin) ? [origin, ...remote] : leastLoadedSites(others, this.loads, Math.min(this.options.k, others.length), origin);
+        this.sendCopies(ctx, job, targets, (site) => (site === origin ? 'local' : 'remote'));
+        return;
+      }
+    }
+  }
+
+  private sendCopies(ctx: ActorContext<Message>, job: Job, targets: string[], queueOf: (site: string) => 'local' | 'remote'): void {
+    this.semaphores.set(job.id, new JobSemaphore(targets));
+    ctx.metrics.count('copies.sent', targets.length);
+    for (const t of targets) ctx.send(siteAddress(t, 'scheduler'), { type: MessageType.JobCopy, job, queue: queueOf(t), claim: true });
+  }
+
+  /** §7: grant the first claim, deny the rest, and cancel the K-1 other copies. */
+  private claim(ctx: ActorContext<Message>, jobId: string, site: string, claimId: number): void {
+    const sem = this.semaphores.get(jobId);
+    const to = siteAddress(site, 'scheduler');
+    const verdict = sem ? sem.claim(site) : 'deny';
+    if (verdict === 'deny') {
+      ctx.metrics.count('claims.denied');
+      ctx.send(to, { type: MessageType.ClaimDeny, jobId, claimId });
+      return;
+    }
+    ctx.metrics.count(verdict === 'grant' ? 'claims.granted' : 'claims.regranted');
+    ctx.send(to, { type: MessageType.ClaimGrant, jobId, claimId });
+    if (verdict === 'grant') {
+      for (const loser of sem!.losers(site)) {
+        ctx.metrics.count('copies.cancels_sent');
+        ctx.send(siteAddress(loser, 'scheduler'), { type: MessageType.CopyCancel, jobId });
+      }
+    }
+  }
+}

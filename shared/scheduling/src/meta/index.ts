@@ -1,0 +1,2 @@
+export { leastLoadedSites, greedyTarget } from './site-selection.js';
+export { JobSemaphore, type ClaimVerdict } from './job-semaphore.js';
