@@ -57,6 +57,21 @@ describe('gridemu simulate', () => {
     expect(Object.keys(summary.utilization.per_site)).toEqual(['unified']);
   });
 
+  it('runs every scheme of paper 001 on the KTH set-up, losing no job', () => {
+    for (const scheme of ['centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual']) {
+      const out = tmp();
+      const r = gridemu(['simulate', `examples/kth-${scheme}.yaml`, '--out', out, '--quiet', '--set', 'workload[0].jobs=500', '--set', 'workload[1].jobs=500', '--set', 'workload[2].jobs=500', '--set', 'workload[3].jobs=500']);
+      expect(r.err).toBe('');
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      expect(summary.scheme).toBe(scheme);
+      expect(summary.jobs).toMatchObject({ submitted: 2000, completed: 2000, unfinished: 0 });
+      if (scheme.startsWith('k-')) {
+        expect(summary.claims.granted).toBe(2000);
+        expect(summary.messages.per_job_by_type['claim.request']).toBeGreaterThanOrEqual(1);
+      }
+    }
+  });
+
   it('rejects, and counts, jobs wider than their site', () => {
     const dir = tmp();
     writeFileSync(join(dir, 't.swf'), ['1 0 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1', '2 5 -1 10 64 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1'].join('\n'));

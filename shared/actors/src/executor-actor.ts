@@ -19,9 +19,11 @@ export class ExecutorActor implements Actor<Message> {
     readonly siteId: string,
     cpus: number,
     private readonly resultsTo: Address = DRIVER,
+    /** Who decides what runs here and must hear when processors free up (the site's scheduler, or the central one). */
+    scheduler?: Address,
   ) {
     this.ids = new ProcessorIds(cpus);
-    this.scheduler = siteAddress(siteId, 'scheduler');
+    this.scheduler = scheduler ?? siteAddress(siteId, 'scheduler');
   }
 
   receive(ctx: ActorContext<Message>, msg: Message): void {

@@ -1,12 +1,14 @@
 import type { ExperimentSpec, Job, SiteSpec } from '@gridemu/model';
 import type { SiteCapacity } from '@gridemu/metrics';
-import { DRIVER, siteAddress, type Address, type Message } from '@gridemu/protocol';
+import { CENTRAL, CENTRAL_LOCATION, DRIVER, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import type { Actor } from '@gridemu/runtime';
 import { createLocalPolicy } from '@gridemu/scheduling';
 import { DriverActor } from './driver-actor.js';
 import { ExecutorActor } from './executor-actor.js';
 import { LocalSchedulerActor, type LocalSchedulerOptions } from './local-scheduler-actor.js';
 import { MetaschedulerActor } from './metascheduler-actor.js';
+import { CentralActor } from './central-actor.js';
+import { HierarchicalActor } from './hierarchical-actor.js';
 
 /** One actor and where it lives; a runtime (simulated or live) spawns these. */
 export interface ActorPlacement {
@@ -29,6 +31,7 @@ export const UNIFIED_SITE = 'unified';
 /**
  * The actors a scheme needs. `independent`: every site schedules only its own stream.
  * `unified`: one site with every site's processors takes every stream (paper 001, Figure 6).
+ * `centralized`, `hierarchical`: one central metascheduler that users submit to (§2.1.1, §2.1.2).
  * `distributed`, `k-distributed`, `k-dual`: a metascheduler per site (paper 001 §2.1.3, §4).
  */
 export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
@@ -41,6 +44,17 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
       const whole: SiteSpec = { id: UNIFIED_SITE, cpus: spec.sites.reduce((n, s) => n + s.cpus, 0) };
       const driver = new DriverActor(jobs, () => siteAddress(UNIFIED_SITE, 'scheduler'));
       return { actors: [driverPlacement(driver), ...siteActors(spec, whole)], driver, execSites: [whole] };
+    }
+    case 'centralized': {
+      // Sites keep only an executor, which reports ends to the central metascheduler.
+      const driver = new DriverActor(jobs, () => CENTRAL);
+      const executors = spec.sites.map((s) => ({ address: siteAddress(s.id, 'executor'), site: s.id, actor: new ExecutorActor(s.id, s.cpus, DRIVER, CENTRAL) }));
+      return { actors: [driverPlacement(driver), { address: CENTRAL, site: CENTRAL_LOCATION, actor: new CentralActor(spec.sites) }, ...executors], driver, execSites: spec.sites };
+    }
+    case 'hierarchical': {
+      const driver = new DriverActor(jobs, () => CENTRAL);
+      const sites = spec.sites.flatMap((s) => siteActors(spec, s));
+      return { actors: [driverPlacement(driver), { address: CENTRAL, site: CENTRAL_LOCATION, actor: new HierarchicalActor(spec.sites) }, ...sites], driver, execSites: spec.sites };
     }
     case 'distributed':
     case 'k-distributed':

@@ -1,6 +1,6 @@
 import type { Job } from '@gridemu/model';
 import {
-  DRIVER, MessageType, siteAddress, type Address, type CopyQueue, type Message,
+  CENTRAL, DRIVER, MessageType, siteAddress, type Address, type CopyQueue, type Message,
 } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import type { LocalPolicy } from '@gridemu/scheduling';
@@ -100,6 +100,14 @@ export class LocalSchedulerActor implements Actor<Message> {
         return;
       case MessageType.LoadTick:
         this.gossip(ctx);
+        return;
+      case MessageType.StartQuery:
+        ctx.send(CENTRAL, {
+          type: MessageType.StartEstimate,
+          queryId: msg.queryId,
+          site: this.siteId,
+          start_s: this.policy.expectedStart(ctx.now(), { id: msg.jobId, procs: msg.procs, estimate_s: msg.estimate_s }),
+        });
         return;
       default:
         ctx.log.warn({ type: msg.type, site: this.siteId }, 'local scheduler ignored an unexpected message');

@@ -87,6 +87,7 @@ class ReservationLog implements LocalPolicy {
   withdraw(now: number, id: string) { return this.note(this.inner.withdraw(now, id)); }
   reservation(): Reservation | undefined { return this.inner.reservation(); }
   backlog_s(now: number) { return this.inner.backlog_s(now); }
+  expectedStart(now: number, job: SchedulableJob) { return this.inner.expectedStart(now, job); }
 }
 
 describe("EASY's reservation is never delayed when estimates are exact", () => {

@@ -9,7 +9,7 @@ import { arbitraryJobs, specOf } from './helpers.js';
 const SITES = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 4 }, { id: 'c', cpus: 6 }, { id: 'd', cpus: 8 }];
 
 describe('metascheduling schemes over random workloads, latencies and timeouts', () => {
-  for (const scheme of ['distributed', 'k-distributed', 'k-dual'] as const) {
+  for (const scheme of ['centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const) {
     it(`${scheme}: each job starts once, none is lost, no copy outlives its job, no site over capacity`, () => {
       fc.assert(
         fc.property(

@@ -26,7 +26,20 @@ export type RunSummary = Summary & {
     readonly total: number;
     readonly per_job: number;
     readonly by_type: Record<string, number>;
+    readonly per_job_by_type: Record<string, number>;
     readonly cross_site_by_type: Record<string, number>;
+  };
+  /** The K-copy protocol's cost (paper 001 §4, §7): claims and what holding processors for them cost. */
+  readonly claims: {
+    readonly sent: number;
+    readonly granted: number;
+    readonly regranted: number;
+    readonly denied: number;
+    readonly timed_out: number;
+    readonly late_grants: number;
+    readonly held_processor_s: number;
+    readonly copies_sent: number;
+    readonly copies_cancelled: number;
   };
   readonly counters: Record<string, number>;
   readonly workload: readonly object[];
@@ -38,6 +51,8 @@ export type RunSummary = Summary & {
 export function buildRunSummary(input: RunSummaryInput): RunSummary {
   const metrics = summarize(input.records, input.execSites);
   const total = Object.values(input.messages.all).reduce((a, b) => a + b, 0);
+  const jobs = Math.max(1, input.records.length);
+  const c = (name: string) => input.counters[name] ?? 0;
   return {
     name: input.spec.name,
     mode: input.mode,
@@ -49,7 +64,19 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
       total,
       per_job: input.records.length > 0 ? roundNumber(total / input.records.length) : 0,
       by_type: input.messages.all,
+      per_job_by_type: Object.fromEntries(Object.entries(input.messages.all).map(([k, v]) => [k, roundNumber(v / jobs)])),
       cross_site_by_type: input.messages.cross_site,
+    },
+    claims: {
+      sent: c('claims.sent'),
+      granted: c('claims.granted'),
+      regranted: c('claims.regranted'),
+      denied: c('claims.denied'),
+      timed_out: c('claims.timed_out'),
+      late_grants: c('claims.late_grants'),
+      held_processor_s: roundNumber(c('claims.held_processor_s')),
+      copies_sent: c('copies.sent'),
+      copies_cancelled: c('copies.cancels_sent'),
     },
     counters: input.counters,
     workload: input.workload,

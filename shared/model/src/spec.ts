@@ -22,7 +22,7 @@ export interface LocalSpec {
   readonly policy: LocalPolicyName;
 }
 
-export const META_SCHEMES = ['independent', 'unified', 'distributed', 'k-distributed', 'k-dual'] as const;
+export const META_SCHEMES = ['independent', 'unified', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const;
 export type MetaSchemeName = (typeof META_SCHEMES)[number];
 
 export interface MetaSpec {

@@ -3,6 +3,10 @@ export type Address = string;
 
 export const DRIVER: Address = 'driver';
 
+/** The central metascheduler of the centralized and hierarchical schemes; it sits at its own location, `central`. */
+export const CENTRAL: Address = 'central';
+export const CENTRAL_LOCATION = 'central';
+
 export const siteRoles = { scheduler: 'scheduler', executor: 'executor', meta: 'meta' } as const;
 export type SiteRole = (typeof siteRoles)[keyof typeof siteRoles];
 

@@ -38,6 +38,10 @@ export const MessageType = {
   LoadTick: 'timer.load-tick',
   /** Local scheduler timer: a claim got no answer in time. */
   ClaimTimeout: 'timer.claim-timeout',
+  /** Hierarchical metascheduler → site scheduler: when would this job start with you? */
+  StartQuery: 'start.query',
+  /** Site scheduler → hierarchical metascheduler: the answer to a StartQuery. */
+  StartEstimate: 'start.estimate',
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
@@ -81,6 +85,16 @@ export interface LoadReport {
 export interface LoadTick { readonly type: typeof MessageType.LoadTick }
 export interface ClaimTimeout { readonly type: typeof MessageType.ClaimTimeout; readonly jobId: string; readonly claimId: number }
 
+export interface StartQuery {
+  readonly type: typeof MessageType.StartQuery;
+  readonly queryId: number;
+  readonly jobId: string;
+  readonly procs: number;
+  readonly estimate_s: number;
+}
+export interface StartEstimate { readonly type: typeof MessageType.StartEstimate; readonly queryId: number; readonly site: string; readonly start_s: number }
+
 export type Message =
   | JobSubmit | JobStart | JobFinished | JobStarted | JobCompleted | JobRejected | SubmitDue | JobEnds
-  | JobCopy | ClaimRequest | ClaimGrant | ClaimDeny | CopyCancel | LoadReport | LoadTick | ClaimTimeout;
+  | JobCopy | ClaimRequest | ClaimGrant | ClaimDeny | CopyCancel | LoadReport | LoadTick | ClaimTimeout
+  | StartQuery | StartEstimate;

@@ -3,6 +3,7 @@ import { JobQueue } from './job-queue.js';
 import type { LocalPolicy, QueueKind } from './policy.js';
 import type { Reservation } from './reservation.js';
 import { Processors } from './running-jobs.js';
+import { AvailabilityProfile } from './availability-profile.js';
 
 /**
  * What every local policy shares: the processors, the queues, and the rule that the policy runs
@@ -53,6 +54,14 @@ export abstract class BasePolicy implements LocalPolicy {
 
   reservation(): Reservation | undefined {
     return this.headReservation;
+  }
+
+  expectedStart(now: number, job: SchedulableJob): number {
+    const profile = new AvailabilityProfile(now, this.cpusInUse.free, this.cpusInUse.running());
+    for (const queue of [this.localQueue, this.remoteQueue]) {
+      for (const q of queue) profile.reserve(profile.earliestStart(q.procs, q.estimate_s), q.procs, q.estimate_s);
+    }
+    return profile.earliestStart(job.procs, job.estimate_s);
   }
 
   backlog_s(now: number): number {

@@ -7,6 +7,9 @@ import type { LocalPolicy } from './policy.js';
 export type { LocalPolicy, QueueKind } from './policy.js';
 export type { Reservation } from './reservation.js';
 export { FcfsPolicy, EasyPolicy, DualEasyPolicy };
+export { Processors, type RunningJob } from './running-jobs.js';
+export { headReservation, backfillCost } from './reservation.js';
+export { AvailabilityProfile } from './availability-profile.js';
 
 export function createLocalPolicy(name: LocalPolicyName, cpus: number): LocalPolicy {
   switch (name) {

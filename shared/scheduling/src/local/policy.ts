@@ -23,6 +23,12 @@ export interface LocalPolicy {
   withdraw(now: number, jobId: string): { removed: boolean; starts: SchedulableJob[] };
   /** The reservation currently held by the queue head, if any (for tests and monitoring). */
   reservation(): Reservation | undefined;
+  /**
+   * When a job like this would start here if it arrived now, judged from requested times, with
+   * the queued jobs placed first in queue order (the hierarchical scheme's question, paper 001
+   * §2.1.2). Changes nothing.
+   */
+  expectedStart(now: number, job: SchedulableJob): number;
   /** Requested processor-seconds still to run or wait here, from estimates (a load measure). */
   backlog_s(now: number): number;
 }

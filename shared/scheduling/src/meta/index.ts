@@ -1,2 +1,3 @@
 export { leastLoadedSites, greedyTarget } from './site-selection.js';
 export { JobSemaphore, type ClaimVerdict } from './job-semaphore.js';
+export { CentralEasy, type Placement } from './central-easy.js';

@@ -1,0 +1,49 @@
+import type { Job } from '@gridemu/model';
+import { DRIVER, MessageType, siteAddress, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext } from '@gridemu/runtime';
+import { CentralEasy } from '@gridemu/scheduling';
+
+/**
+ * The centralized metascheduler (paper 001 §2.1.1): every job is submitted here and waits here;
+ * a site gets a job only when it can start it now, and runs it at once. Its picture of each site
+ * is exact but late: processors are taken when it dispatches and given back when the site's
+ * report of the job's end arrives.
+ */
+export class CentralActor implements Actor<Message> {
+  private readonly policy: CentralEasy;
+  private readonly waiting = new Map<string, Job>();
+
+  constructor(sites: readonly { readonly id: string; readonly cpus: number }[]) {
+    this.policy = new CentralEasy(sites);
+  }
+
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    switch (msg.type) {
+      case MessageType.JobSubmit: {
+        const { job } = msg;
+        if (!this.policy.fits(job)) {
+          ctx.metrics.count('jobs.rejected.wider_than_site');
+          ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: job.id, site: job.origin, reason: 'wider_than_site' });
+          return;
+        }
+        this.waiting.set(job.id, job);
+        this.dispatch(ctx, this.policy.submit(ctx.now(), job));
+        return;
+      }
+      case MessageType.JobFinished:
+        this.dispatch(ctx, this.policy.finish(ctx.now(), msg.jobId));
+        return;
+      default:
+        ctx.log.warn({ type: msg.type }, 'central metascheduler ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  private dispatch(ctx: ActorContext<Message>, placements: readonly { jobId: string; site: string }[]): void {
+    for (const p of placements) {
+      const job = this.waiting.get(p.jobId)!;
+      this.waiting.delete(p.jobId);
+      ctx.send(siteAddress(p.site, 'executor'), { type: MessageType.JobStart, job });
+    }
+  }
+}

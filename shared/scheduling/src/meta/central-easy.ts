@@ -1,0 +1,104 @@
+import type { SchedulableJob } from '@gridemu/model';
+import { JobQueue } from '../local/job-queue.js';
+import { backfillCost, headReservation, type Reservation } from '../local/reservation.js';
+import { Processors } from '../local/running-jobs.js';
+
+export interface Placement {
+  readonly jobId: string;
+  readonly site: string;
+}
+
+/**
+ * The centralized scheme (paper 001 §2.1.1): one queue for the whole grid and the surface of
+ * every site; sites only run what they are sent. EASY across sites: heads start wherever they fit
+ * now (the fullest site that fits, to keep large holes open); a head that fits nowhere is
+ * reserved at the site where it can start earliest; the rest of the queue backfills into any
+ * site, without delaying that reservation at its site. A job must fit in one site.
+ */
+export class CentralEasy {
+  private readonly queue = new JobQueue();
+  private readonly sites: { readonly id: string; readonly cpus: Processors }[];
+  private readonly placedAt = new Map<string, string>();
+  private reservation: (Reservation & { readonly site: string }) | undefined;
+
+  constructor(sites: readonly { readonly id: string; readonly cpus: number }[]) {
+    this.sites = sites.map((s) => ({ id: s.id, cpus: new Processors(s.cpus) }));
+  }
+
+  /** Whether some site is wide enough for the job at all. */
+  fits(job: SchedulableJob): boolean {
+    return this.sites.some((s) => s.cpus.total >= job.procs);
+  }
+
+  get queued(): number {
+    return this.queue.size;
+  }
+
+  submit(now: number, job: SchedulableJob): Placement[] {
+    if (!this.fits(job)) throw new Error(`assertion: ${job.id} fits no site`);
+    this.queue.push(job);
+    return this.pass(now);
+  }
+
+  finish(now: number, jobId: string): Placement[] {
+    const site = this.placedAt.get(jobId);
+    if (site === undefined) throw new Error(`assertion: ${jobId} finished but was never placed`);
+    this.placedAt.delete(jobId);
+    this.sites.find((s) => s.id === site)!.cpus.release(jobId);
+    return this.pass(now);
+  }
+
+  /** The head's reservation, if it has one (for tests). */
+  headReservation(): (Reservation & { readonly site: string }) | undefined {
+    return this.reservation;
+  }
+
+  private pass(now: number): Placement[] {
+    const placed: Placement[] = [];
+    for (let head = this.queue.peek(); head !== undefined; head = this.queue.peek()) {
+      const site = this.fullestFitting(head.procs);
+      if (site === undefined) break;
+      this.queue.shift();
+      this.place(now, head, site, placed);
+    }
+    const head = this.queue.peek();
+    this.reservation = undefined;
+    if (head === undefined) return placed;
+    for (const s of this.sites) {
+      if (s.cpus.total < head.procs) continue;
+      const r = headReservation(s.cpus, head.id, head.procs, now);
+      if (this.reservation === undefined || r.start_s < this.reservation.start_s) this.reservation = { ...r, site: s.id };
+    }
+    let spare = this.reservation!.spare;
+    const chosen = new Set<string>();
+    for (let i = 1; i < this.queue.size; i++) {
+      const job = this.queue.at(i)!;
+      for (const s of this.bestFitOrder(job.procs)) {
+        const atReserved = s.id === this.reservation!.site;
+        const cost = atReserved ? backfillCost({ ...this.reservation!, spare }, s.cpus.free, job.procs, job.estimate_s, now) : 0;
+        if (cost < 0) continue;
+        spare -= cost;
+        chosen.add(job.id);
+        this.place(now, job, s.id, placed);
+        break;
+      }
+    }
+    if (chosen.size > 0) this.queue.retain((j) => !chosen.has(j.id));
+    return placed;
+  }
+
+  private place(now: number, job: SchedulableJob, site: string, placed: Placement[]): void {
+    this.sites.find((s) => s.id === site)!.cpus.allocate({ id: job.id, procs: job.procs, end_s: now + job.estimate_s });
+    this.placedAt.set(job.id, site);
+    placed.push({ jobId: job.id, site });
+  }
+
+  /** Sites where `procs` fit now, fullest first (ties: grid order). */
+  private bestFitOrder(procs: number) {
+    return this.sites.filter((s) => s.cpus.free >= procs).sort((a, b) => a.cpus.free - b.cpus.free);
+  }
+
+  private fullestFitting(procs: number): string | undefined {
+    return this.bestFitOrder(procs)[0]?.id;
+  }
+}
