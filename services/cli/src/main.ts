@@ -2,6 +2,7 @@
 import { SpecError } from '@gridemu/model';
 import { SwfFormatError, TraceNotFoundError } from '@gridemu/workload';
 import { simulateCommand, SIMULATE_HELP } from './commands/simulate.js';
+import { sweepCommand } from './commands/sweep.js';
 import { traceCommand } from './commands/trace.js';
 import { validateCommand } from './commands/validate.js';
 import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
@@ -12,6 +13,7 @@ Usage: gridemu <command> [options]
 
 Commands:
   simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
+  sweep SPEC        simulate every combination of --vary values, in parallel; one table and a chart
   validate SPEC     check an experiment file and print it with defaults
   trace info FILE   jobs, span, processors and offered load of an SWF trace
   trace fetch NAME  download a trace from the Parallel Workloads Archive
@@ -31,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
       return command === undefined ? EXIT_BAD_INPUT : EXIT_OK;
     case 'simulate':
       return simulateCommand(rest);
+    case 'sweep':
+      return sweepCommand(rest);
     case 'validate':
       return validateCommand(rest);
     case 'trace':

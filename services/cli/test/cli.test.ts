@@ -90,6 +90,33 @@ describe('gridemu simulate', () => {
   });
 });
 
+describe('gridemu sweep', () => {
+  it('runs the grid of variants and seeds, and writes one table, the means and a chart', () => {
+    const out = tmp();
+    const r = gridemu([
+      'sweep', 'examples/quickstart.yaml', '--vary', 'meta.scheme=distributed,k-distributed', '--vary', 'meta.k=1,2', '--seeds', '2',
+      '--set', 'workload[0].synthetic.jobs=200', '--set', 'workload[1].synthetic.jobs=200', '--set', 'workload[2].synthetic.jobs=200', '--set', 'workload[3].synthetic.jobs=200',
+      '--out', out,
+    ]);
+    expect(r.err).toContain('[8/8]');
+    expect(r.code).toBe(0);
+    const rows = readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n');
+    expect(rows).toHaveLength(9);
+    expect(rows[0]!.startsWith('variant,meta.scheme,meta.k,seed,jobs_submitted,')).toBe(true);
+    expect(rows[1]!.startsWith('"meta.scheme=distributed,meta.k=1",distributed,1,1,800,')).toBe(true);
+    expect(rows[2]!.startsWith('"meta.scheme=distributed,meta.k=1",distributed,1,2,800,')).toBe(true);
+    const means = readFileSync(join(out, 'sweep-mean.csv'), 'utf8').trim().split('\n');
+    expect(means).toHaveLength(5);
+    expect(readFileSync(join(out, 'sweep.html'), 'utf8')).toContain('<svg');
+  });
+
+  it('checks every variant before running any', () => {
+    const r = gridemu(['sweep', 'examples/quickstart.yaml', '--vary', 'meta.k=1,9', '--out', tmp()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('meta.k: must be at most the number of sites (4) (from --set meta.k=9)');
+  });
+});
+
 describe('bad input: a clear message and exit code 2', () => {
   it('names the invalid field and its line', () => {
     const dir = tmp();
@@ -130,7 +157,7 @@ describe('bad input: a clear message and exit code 2', () => {
 
 describe('help and trace info', () => {
   it('has --help everywhere', () => {
-    for (const args of [['--help'], ['simulate', '--help'], ['validate', '--help'], ['trace', '--help'], ['trace', 'info', '--help']]) {
+    for (const args of [['--help'], ['simulate', '--help'], ['sweep', '--help'], ['validate', '--help'], ['trace', '--help'], ['trace', 'info', '--help']]) {
       const r = gridemu(args);
       expect(r.code).toBe(0);
       expect(r.out).toMatch(/Usage: gridemu/);

@@ -77,8 +77,12 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
     load_period_s: r.number(metaRaw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
     claim_timeout_s: r.number(metaRaw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
   };
-  if (meta.scheme === 'k-dual' && local.policy !== 'dual-easy') {
-    r.fail('local.policy', 'k-dual needs the dual-queue local policy: set local.policy to dual-easy');
+  // K-dual is defined on dual-queue EASY (paper 001 §4.2): an EASY site takes it as dual-easy
+  // (the normalized spec, and so summary.json, says so); FCFS has no remote queue to offer.
+  let localPolicy = local.policy;
+  if (meta.scheme === 'k-dual') {
+    if (local.policy === 'easy') localPolicy = 'dual-easy';
+    else if (local.policy === 'fcfs') r.fail('local.policy', 'k-dual needs dual-queue EASY: set local.policy to easy or dual-easy');
   }
   if (meta.k > Math.max(1, sites.length)) r.fail('meta.k', `must be at most the number of sites (${sites.length})`);
 
@@ -89,7 +93,7 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
   const live = { speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000) };
 
   if (r.issues.length > 0) return { spec: undefined, issues: r.issues };
-  return { spec: { name, seed, sites, workload, local, meta, network, live }, issues: [] };
+  return { spec: { name, seed, sites, workload, local: { policy: localPolicy }, meta, network, live }, issues: [] };
 }
 
 function readSource(r: FieldReader, raw: unknown, path: string, index: number, siteIds: Set<string>): WorkloadSource | undefined {

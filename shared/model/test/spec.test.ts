@@ -82,6 +82,14 @@ meta: { scheme: independent, k: 5 }
   });
 });
 
+describe('scheme and policy together', () => {
+  it('runs k-dual on dual-queue EASY, and refuses it on FCFS', () => {
+    expect(parseSpecText(GOOD, 'e.yaml', [parseOverride('meta.scheme=k-dual'), parseOverride('meta.k=2')]).spec.local.policy).toBe('dual-easy');
+    const e = issuesOf(GOOD, ['meta.scheme=k-dual', 'local.policy=fcfs']);
+    expect(e.issues.map((i) => i.path)).toEqual(['local.policy']);
+  });
+});
+
 describe('--set overrides', () => {
   it('changes any field, by dotted path or list index', () => {
     const { spec } = parseSpecText(GOOD, 'exp.yaml', ['meta.k=2', 'sites[1].cpus=64', 'workload.0.shift_h=2.5', 'network.latency_ms=15', 'local.policy=fcfs'].map(parseOverride));

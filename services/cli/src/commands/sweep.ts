@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { RunSummary } from '@gridemu/metrics';
+import { formatNumber } from '@gridemu/metrics';
+import { loadSpec, parseOverride } from '@gridemu/model';
+import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { barChartsHtml } from '../sweep/chart.js';
+import { flattenSummary } from '../sweep/metrics-table.js';
+import { folderName, parseAxis, variants, type Variant } from '../sweep/variants.js';
+
+export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
+                    [--parallel N] [--out DIR]
+
+Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
+in parallel, and writes:
+  DIR/sweep.csv        one row per run: the varied values, the seed, every summary metric
+  DIR/sweep-mean.csv   one row per variant: each metric's mean over the seeds
+  DIR/sweep.html       bar charts of the main metrics per variant
+  DIR/<variant>/       each run's jobs.csv and summary.json
+
+Options:
+  --vary path=v1,v2    a field and the values to try, e.g. --vary meta.scheme=distributed,k-distributed
+  --seeds N            seeds per variant (default 1)
+  --set path=value     applies to every variant
+  --parallel N         runs at once (default: the number of cores)
+  --out DIR            default results/<name>-sweep`;
+
+interface RunResult {
+  readonly variant: Variant;
+  readonly summary: RunSummary;
+}
+
+const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+
+export async function sweepCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      vary: { type: 'string', multiple: true },
+      seeds: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      parallel: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(SWEEP_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError(`sweep takes one experiment file\n\n${SWEEP_HELP}`);
+  const file = positionals[0]!;
+  const axes = (values.vary ?? []).map(parseAxis);
+  const seedCount = Number(values.seeds ?? 1);
+  const parallel = Number(values.parallel ?? availableParallelism());
+  if (!Number.isInteger(seedCount) || seedCount < 1) throw new UsageError(`--seeds must be a positive integer (got ${values.seeds})`);
+  if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel must be a positive integer (got ${values.parallel})`);
+  const common = values.set ?? [];
+  const { spec } = loadSpec(file, common.map(parseOverride));
+  const runs = variants(axes, Array.from({ length: seedCount }, (_, i) => spec.seed + i));
+  // Check every variant's spec before running any, so a bad value fails at once.
+  for (const v of runs) loadSpec(file, [...common, ...v.sets, `seed=${v.seed}`].map(parseOverride));
+  const out = resolve(values.out ?? `results/${spec.name}-sweep`);
+  mkdirSync(out, { recursive: true });
+
+  const started = Date.now();
+  const results: RunResult[] = [];
+  const failures: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < runs.length; i = next++) {
+      const v = runs[i]!;
+      const dir = join(out, folderName(v));
+      const args = [MAIN, 'simulate', file, '--out', dir, '--quiet', ...[...common, ...v.sets, `seed=${v.seed}`].flatMap((s) => ['--set', s])];
+      const { code, stderr } = await run(process.execPath, args);
+      if (code !== 0) {
+        failures.push(`${v.name} seed ${v.seed}: exit ${code}\n${stderr.trim()}`);
+        continue;
+      }
+      results.push({ variant: v, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary });
+      console.error(`[${results.length + failures.length}/${runs.length}] ${v.name} seed ${v.seed} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, runs.length) }, worker));
+  if (failures.length > 0) {
+    console.error(`gridemu sweep: ${failures.length} of ${runs.length} runs failed:\n${failures.join('\n')}`);
+    return EXIT_FAILED;
+  }
+  results.sort((a, b) => runs.indexOf(a.variant) - runs.indexOf(b.variant));
+  writeTables(out, axes.map((a) => a.path), results, spec.name);
+  console.log(`${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`);
+  return EXIT_OK;
+}
+
+function run(cmd: string, args: string[]): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolvePromise({ code: code ?? 1, stderr }));
+  });
+}
+
+function writeTables(out: string, paths: readonly string[], results: readonly RunResult[], name: string): void {
+  const rows = results.map((r) => ({ r, metrics: flattenSummary(r.summary) }));
+  const metricNames = [...new Set(rows.flatMap((x) => Object.keys(x.metrics)))];
+  const valueOf = (v: Variant, path: string) => v.sets.find((s) => s.startsWith(`${path}=`))!.slice(path.length + 1);
+  const cell = (n: number | undefined) => (n === undefined ? '' : formatNumber(n));
+  const header = ['variant', ...paths, 'seed', ...metricNames];
+  const perRun = rows.map(({ r, metrics }) => [r.variant.name, ...paths.map((p) => valueOf(r.variant, p)), String(r.variant.seed), ...metricNames.map((m) => cell(metrics[m]))]);
+  writeFileSync(join(out, 'sweep.csv'), [header, ...perRun].map((l) => l.map(csv).join(',')).join('\n') + '\n');
+
+  const names = [...new Set(rows.map((x) => x.r.variant.name))];
+  const means = names.map((n) => {
+    const group = rows.filter((x) => x.r.variant.name === n);
+    const mean = Object.fromEntries(metricNames.map((m) => [m, group.reduce((a, x) => a + (x.metrics[m] ?? 0), 0) / group.length]));
+    return { name: n, variant: group[0]!.r.variant, seeds: group.length, mean };
+  });
+  const meanHeader = ['variant', ...paths, 'seeds', ...metricNames];
+  const meanRows = means.map((m) => [m.name, ...paths.map((p) => valueOf(m.variant, p)), String(m.seeds), ...metricNames.map((k) => cell(m.mean[k]))]);
+  writeFileSync(join(out, 'sweep-mean.csv'), [meanHeader, ...meanRows].map((l) => l.map(csv).join(',')).join('\n') + '\n');
+
+  const charted = ['mean_slowdown', 'mean_bounded_slowdown', 'mean_turnaround_s', 'mean_wait_s', 'utilization', 'messages_per_job'];
+  writeFileSync(
+    join(out, 'sweep.html'),
+    barChartsHtml(`${name}: sweep (means over seeds)`, names, charted.map((m) => ({ name: m, values: means.map((x) => x.mean[m] ?? 0) }))),
+  );
+}
+
+function csv(v: string): string {
+  return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}

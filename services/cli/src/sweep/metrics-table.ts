@@ -1,0 +1,33 @@
+import type { RunSummary } from '@gridemu/metrics';
+
+/** The summary's numbers as flat columns, so one row of the sweep table holds a whole run. */
+export function flattenSummary(s: RunSummary): Record<string, number> {
+  const out: Record<string, number> = {
+    jobs_submitted: s.jobs.submitted,
+    jobs_completed: s.jobs.completed,
+    jobs_rejected: s.jobs.rejected,
+    mean_wait_s: s.mean_wait_s,
+    max_wait_s: s.max_wait_s,
+    mean_turnaround_s: s.mean_turnaround_s,
+    mean_slowdown: s.mean_slowdown,
+    mean_bounded_slowdown: s.mean_bounded_slowdown,
+    makespan_s: s.makespan_s,
+    flowtime_s: s.flowtime_s,
+    utilization: s.utilization.overall,
+    messages_total: s.messages.total,
+    messages_per_job: s.messages.per_job,
+    claims_granted: s.claims.granted,
+    claims_denied: s.claims.denied,
+    claims_timed_out: s.claims.timed_out,
+    claims_held_processor_s: s.claims.held_processor_s,
+    wall_time_s: s.wall_time_s,
+  };
+  for (const [site, u] of Object.entries(s.utilization.per_site)) out[`utilization_${site}`] = u;
+  for (const [group, g] of [...Object.entries(s.categories), ...Object.entries(s.by_origin_site).map(([k, v]) => [`from_${k}`, v] as const)]) {
+    out[`${group}_jobs`] = g.jobs;
+    out[`${group}_mean_slowdown`] = g.mean_slowdown;
+    out[`${group}_mean_bounded_slowdown`] = g.mean_bounded_slowdown;
+    out[`${group}_mean_turnaround_s`] = g.mean_turnaround_s;
+  }
+  return out;
+}

@@ -1,0 +1,30 @@
+/** One `--vary path=v1,v2,...` from the command line. */
+export interface Axis {
+  readonly path: string;
+  readonly values: readonly string[];
+}
+
+export interface Variant {
+  /** e.g. "meta.scheme=k-distributed,meta.k=2"; also the name of its results folder (made safe). */
+  readonly name: string;
+  readonly sets: readonly string[];
+  readonly seed: number;
+}
+
+export function parseAxis(text: string): Axis {
+  const eq = text.indexOf('=');
+  if (eq <= 0 || eq === text.length - 1) throw new Error(`--vary ${text}: expected path=v1,v2,... e.g. --vary meta.k=1,2,3,4`);
+  const values = text.slice(eq + 1).split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return { path: text.slice(0, eq), values };
+}
+
+/** Every combination of the axes' values (first axis slowest), each with every seed. */
+export function variants(axes: readonly Axis[], seeds: readonly number[]): Variant[] {
+  let combos: string[][] = [[]];
+  for (const axis of axes) combos = combos.flatMap((c) => axis.values.map((v) => [...c, `${axis.path}=${v}`]));
+  return combos.flatMap((sets) => seeds.map((seed) => ({ name: sets.join(',') || 'base', sets, seed })));
+}
+
+export function folderName(v: Variant): string {
+  return `${v.name.replace(/[^A-Za-z0-9_.=,-]/g, '_')}__seed${v.seed}`;
+}
