@@ -1,14 +1,24 @@
 import { DRIVER, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
-import type { Actor, ActorContext } from '@gridemu/runtime';
+import type { Job } from '@gridemu/model';
+import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { intervalSet, ProcessorIds } from './processor-ids.js';
 
 interface Running {
+  readonly job: Job;
   readonly ids: [number, number][];
+  readonly start_s: number;
+  readonly timer: TimerId;
+  /** Started optimistically and not yet confirmed: nothing is reported until it is. */
+  provisional: boolean;
+  /** When a provisional job ended, if it ended before its confirmation came. */
+  ended_s?: number;
 }
 
 /**
  * Runs jobs: gives each the lowest free processor ids, lets it run for its actual run time on the
  * runtime's clock, then frees the processors and tells the scheduler and the results collector.
+ * A job started optimistically (paper 001's K copies, `meta.claim: optimistic`) is reported only
+ * once confirmed; killed, it reports nothing, and its processor-seconds are counted as wasted.
  */
 export class ExecutorActor implements Actor<Message> {
   private readonly ids: ProcessorIds;
@@ -32,23 +42,57 @@ export class ExecutorActor implements Actor<Message> {
         const { job } = msg;
         if (this.running.has(job.id)) throw new Error(`assertion: ${job.id} started twice at ${this.siteId}`);
         const ids = this.ids.take(job.procs);
-        this.running.set(job.id, { ids });
-        ctx.schedule(job.run_s, { type: MessageType.JobEnds, jobId: job.id });
-        ctx.send(this.resultsTo, { type: MessageType.JobStarted, jobId: job.id, site: this.siteId, time_s: ctx.now(), resources: intervalSet(ids) });
+        const timer = ctx.schedule(job.run_s, { type: MessageType.JobEnds, jobId: job.id });
+        const r: Running = { job, ids, start_s: ctx.now(), timer, provisional: msg.provisional === true };
+        this.running.set(job.id, r);
+        if (!r.provisional) this.reportStart(ctx, r);
         return;
       }
       case MessageType.JobEnds: {
         const r = this.running.get(msg.jobId);
         if (!r) throw new Error(`assertion: ${msg.jobId} ended at ${this.siteId} but was not running`);
-        this.running.delete(msg.jobId);
         this.ids.give(r.ids);
         ctx.send(this.scheduler, { type: MessageType.JobFinished, jobId: msg.jobId });
+        if (r.provisional) {
+          r.ended_s = ctx.now();
+          return;
+        }
+        this.running.delete(msg.jobId);
         ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: ctx.now() });
+        return;
+      }
+      case MessageType.JobConfirm: {
+        const r = this.running.get(msg.jobId);
+        if (!r?.provisional) throw new Error(`assertion: confirmation for ${msg.jobId}, which is not provisional at ${this.siteId}`);
+        r.provisional = false;
+        this.reportStart(ctx, r);
+        if (r.ended_s !== undefined) {
+          this.running.delete(msg.jobId);
+          ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: r.ended_s });
+        }
+        return;
+      }
+      case MessageType.JobKill: {
+        const r = this.running.get(msg.jobId);
+        if (!r?.provisional) throw new Error(`assertion: kill for ${msg.jobId}, which is not provisional at ${this.siteId}`);
+        this.running.delete(msg.jobId);
+        const stopped_s = r.ended_s ?? ctx.now();
+        if (r.ended_s === undefined) {
+          ctx.cancel(r.timer);
+          this.ids.give(r.ids);
+          ctx.send(this.scheduler, { type: MessageType.JobFinished, jobId: msg.jobId });
+        }
+        ctx.metrics.count('optimistic.killed');
+        ctx.metrics.count('optimistic.wasted_processor_s', r.job.procs * (stopped_s - r.start_s));
         return;
       }
       default:
         ctx.log.warn({ type: msg.type, site: this.siteId }, 'executor ignored an unexpected message');
         ctx.metrics.count('messages.unexpected');
     }
+  }
+
+  private reportStart(ctx: ActorContext<Message>, r: Running): void {
+    ctx.send(this.resultsTo, { type: MessageType.JobStarted, jobId: r.job.id, site: this.siteId, time_s: r.start_s, resources: intervalSet(r.ids) });
   }
 }

@@ -69,6 +69,7 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
         loadPeriod_s: spec.meta.load_period_s,
         gossipFrom_s: jobs[0]?.submit_s ?? 0,
         claimTimeout_s: spec.meta.claim_timeout_s,
+        claimMode: spec.meta.claim,
       };
       const actors = spec.sites.flatMap((s) => [
         { address: siteAddress(s.id, 'meta'), site: s.id, actor: new MetaschedulerActor(s.id, { scheme, k: spec.meta.k, sites: spec.sites }) },

@@ -14,6 +14,8 @@ export interface LocalSchedulerOptions {
   readonly gossipFrom_s?: number;
   /** How long to hold processors waiting for an answer to a claim. */
   readonly claimTimeout_s?: number;
+  /** `hold` (default): claim first, then start. `optimistic`: start, then claim; a loser is killed. */
+  readonly claimMode?: 'hold' | 'optimistic';
 }
 
 /** A job (or a copy of one) this site knows about, and how far it has got here. */
@@ -22,7 +24,10 @@ interface Copy {
   readonly queue: CopyQueue;
   /** Must win the job's semaphore at its origin before it may run. */
   readonly claim: boolean;
-  state: 'queued' | 'claiming' | 'running';
+  /** claiming: holds processors, waits for the grant (hold). provisional: already running, waits for the verdict (optimistic). */
+  state: 'queued' | 'claiming' | 'provisional' | 'running';
+  /** A provisional copy whose job already ended at the executor. */
+  ended: boolean;
   claimId: number;
   claimStart_s: number;
   /** Claims made so far; each retry waits twice as long, so a round trip longer than the timeout cannot livelock. */
@@ -62,7 +67,7 @@ export class LocalSchedulerActor implements Actor<Message> {
   /** Copies still queued or claiming here (a test checks none outlives its job's start). */
   get copiesHeld(): number {
     let n = 0;
-    for (const c of this.copies.values()) if (c.state !== 'running') n++;
+    for (const c of this.copies.values()) if (c.state === 'queued' || c.state === 'claiming') n++;
     return n;
   }
 
@@ -79,10 +84,14 @@ export class LocalSchedulerActor implements Actor<Message> {
       case MessageType.JobCopy:
         this.enqueue(ctx, msg.job, msg.queue, msg.claim);
         return;
-      case MessageType.JobFinished:
-        this.copies.delete(msg.jobId);
+      case MessageType.JobFinished: {
+        // A provisional copy stays until its verdict: the executor reports it only if it won.
+        const copy = this.copies.get(msg.jobId);
+        if (copy?.state === 'provisional') copy.ended = true;
+        else this.copies.delete(msg.jobId);
         this.dispatch(ctx, this.policy.finish(ctx.now(), msg.jobId));
         return;
+      }
       case MessageType.ClaimGrant:
         this.granted(ctx, msg.jobId, msg.claimId);
         return;
@@ -131,7 +140,7 @@ export class LocalSchedulerActor implements Actor<Message> {
       return;
     }
     if (this.copies.has(job.id)) throw new Error(`assertion: ${job.id} queued twice at ${this.siteId}`);
-    this.copies.set(job.id, { job, queue, claim, state: 'queued', claimId: 0, claimStart_s: 0, attempts: 0 });
+    this.copies.set(job.id, { job, queue, claim, state: 'queued', ended: false, claimId: 0, claimStart_s: 0, attempts: 0 });
     this.dispatch(ctx, this.policy.submit(ctx.now(), job, queue));
   }
 
@@ -144,15 +153,24 @@ export class LocalSchedulerActor implements Actor<Message> {
         this.run(ctx, copy);
         continue;
       }
-      copy.state = 'claiming';
-      copy.claimId = this.nextClaimId++;
       copy.claimStart_s = ctx.now();
-      copy.attempts++;
-      ctx.metrics.count('claims.sent');
-      ctx.send(siteAddress(copy.job.origin, 'meta'), { type: MessageType.ClaimRequest, jobId: copy.job.id, site: this.siteId, claimId: copy.claimId });
-      const timeout_s = (this.options.claimTimeout_s ?? 5) * 2 ** (copy.attempts - 1);
-      ctx.schedule(timeout_s, { type: MessageType.ClaimTimeout, jobId: copy.job.id, claimId: copy.claimId });
+      if (this.options.claimMode === 'optimistic') {
+        copy.state = 'provisional';
+        ctx.send(this.executor, { type: MessageType.JobStart, job: copy.job, provisional: true });
+      } else {
+        copy.state = 'claiming';
+      }
+      this.sendClaim(ctx, copy);
     }
+  }
+
+  private sendClaim(ctx: ActorContext<Message>, copy: Copy): void {
+    copy.claimId = this.nextClaimId++;
+    copy.attempts++;
+    ctx.metrics.count('claims.sent');
+    ctx.send(siteAddress(copy.job.origin, 'meta'), { type: MessageType.ClaimRequest, jobId: copy.job.id, site: this.siteId, claimId: copy.claimId });
+    const timeout_s = (this.options.claimTimeout_s ?? 5) * 2 ** (copy.attempts - 1);
+    ctx.schedule(timeout_s, { type: MessageType.ClaimTimeout, jobId: copy.job.id, claimId: copy.claimId });
   }
 
   private run(ctx: ActorContext<Message>, copy: Copy): void {
@@ -162,6 +180,14 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   private granted(ctx: ActorContext<Message>, jobId: string, claimId: number): void {
     const copy = this.copies.get(jobId);
+    if (copy?.state === 'provisional') {
+      // Optimistic: any grant is ours (the origin never takes it back); the job counts from its start.
+      ctx.metrics.count('optimistic.confirmed');
+      ctx.send(this.executor, { type: MessageType.JobConfirm, jobId });
+      if (copy.ended) this.copies.delete(jobId);
+      else copy.state = 'running';
+      return;
+    }
     if (copy?.state === 'claiming' && copy.claimId === claimId) {
       this.noteHeld(ctx, copy);
       this.run(ctx, copy);
@@ -178,6 +204,11 @@ export class LocalSchedulerActor implements Actor<Message> {
     if (!copy || copy.state === 'running') return;
     if (claimId !== undefined && copy.state === 'claiming' && copy.claimId !== claimId) return;
     this.copies.delete(jobId);
+    if (copy.state === 'provisional') {
+      // Optimistic loser: stop it (the executor gives the processors back through job.finished).
+      ctx.send(this.executor, { type: MessageType.JobKill, jobId });
+      return;
+    }
     if (copy.state === 'claiming') {
       this.noteHeld(ctx, copy);
       this.dispatch(ctx, this.policy.finish(ctx.now(), jobId));
@@ -189,6 +220,12 @@ export class LocalSchedulerActor implements Actor<Message> {
   /** No answer in time: give the processors back and queue the copy again, to claim later. */
   private timedOut(ctx: ActorContext<Message>, jobId: string, claimId: number): void {
     const copy = this.copies.get(jobId);
+    if (copy?.state === 'provisional' && copy.claimId === claimId) {
+      // Already running: just ask again (the origin re-grants a holder).
+      ctx.metrics.count('claims.timed_out');
+      this.sendClaim(ctx, copy);
+      return;
+    }
     if (copy?.state !== 'claiming' || copy.claimId !== claimId) return;
     ctx.metrics.count('claims.timed_out');
     this.noteHeld(ctx, copy);

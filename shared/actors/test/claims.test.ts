@@ -26,11 +26,11 @@ class Reports implements Actor<Message> {
   receive(ctx: ActorContext<Message>, msg: Message): void {
     this.log.push({ t: ctx.now(), msg });
   }
-  /** Where and when a job started, times rounded to the microsecond (latencies add in floating point). */
+  /** Where and when a job started (as reported, not when the report arrived), rounded to the microsecond. */
   starts(jobId: string) {
     return this.log
       .filter((e) => e.msg.type === MessageType.JobStarted && e.msg.jobId === jobId)
-      .map((e) => ({ t: Math.round(e.t * 1e6) / 1e6, site: (e.msg as { site: string }).site }));
+      .map((e) => ({ t: Math.round((e.msg as { time_s: number }).time_s * 1e6) / 1e6, site: (e.msg as { site: string }).site }));
   }
 }
 
@@ -38,14 +38,14 @@ const job = (id: string, origin: string, procs: number, run_s: number, submit_s 
   id, workload: 'w', origin, submit_s, run_s, estimate_s: run_s, procs,
 });
 
-function grid(o: { sites: { id: string; cpus: number }[]; latency_ms: number; k: number; timeout_s?: number; faults?: SimFaults; script: { at: number; to: Address; msg: Message }[] }) {
+function grid(o: { sites: { id: string; cpus: number }[]; latency_ms: number; k: number; timeout_s?: number; optimistic?: boolean; faults?: SimFaults; script: { at: number; to: Address; msg: Message }[] }) {
   const rt = new SimRuntime<Message>({ seed: 1, network: { latency_ms: o.latency_ms, jitter_ms: 0 }, ...(o.faults ? { faults: o.faults } : {}) });
   const reports = new Reports();
   const schedulers = new Map<string, LocalSchedulerActor>();
   rt.spawn(DRIVER, undefined, reports);
   rt.spawn('script', undefined, new Script(o.script));
   for (const s of o.sites) {
-    const scheduler = new LocalSchedulerActor(s.id, createLocalPolicy('easy', s.cpus), { claimTimeout_s: o.timeout_s ?? 5 });
+    const scheduler = new LocalSchedulerActor(s.id, createLocalPolicy('easy', s.cpus), { claimTimeout_s: o.timeout_s ?? 5, claimMode: o.optimistic ? 'optimistic' : 'hold' });
     schedulers.set(s.id, scheduler);
     rt.spawn(siteAddress(s.id, 'meta'), s.id, new MetaschedulerActor(s.id, { scheme: 'k-distributed', k: o.k, sites: o.sites }));
     rt.spawn(siteAddress(s.id, 'scheduler'), s.id, scheduler);
@@ -143,5 +143,39 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     expect(starts).toHaveLength(1);
     expect(starts[0]!.site).toBe('s1');
     for (const s of r.schedulers.values()) expect(s.copiesHeld).toBe(0);
+  });
+
+  it('optimistic: both copies start at once; the later starter is killed and its processor-seconds are wasted', () => {
+    // As in the first scenario, but copies start without waiting: both start at 100.01. s1's
+    // claim wins at 100.02; s2's is denied, and the deny (and the cancel) land at 100.03, when s2's
+    // copy is killed after 0.02 s on 4 CPUs. J counts from s1's start, 100.01.
+    const r = grid({
+      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }, { id: 's2', cpus: 8 }],
+      latency_ms: 10,
+      k: 2,
+      optimistic: true,
+      script: [submit(job('J', 's0', 4, 50, 100))],
+    });
+    expect(r.reports.starts('J')).toEqual([{ t: 100.01, site: 's1' }]);
+    expect(r.counter('optimistic.killed')).toBe(1);
+    expect(r.counter('optimistic.wasted_processor_s')).toBeCloseTo(4 * 0.02, 9);
+    const done = r.reports.log.filter((e) => e.msg.type === MessageType.JobCompleted);
+    expect(done.map((e) => Math.round(e.t * 1e6) / 1e6)).toEqual([150.01]);
+  });
+
+  it('optimistic: a short job that ends before its verdict is reported only if it won', () => {
+    // 1 s links; J runs 0.5 s. Both copies run to the end before any verdict lands; s1 wins and
+    // reports start 1 and end 1.5 when the grant arrives at 3; s2's whole run is wasted.
+    const r = grid({
+      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }, { id: 's2', cpus: 8 }],
+      latency_ms: 1000,
+      k: 2,
+      optimistic: true,
+      script: [submit(job('J', 's0', 4, 0.5))],
+    });
+    expect(r.reports.starts('J')).toEqual([{ t: 1, site: 's1' }]);
+    const done = r.reports.log.filter((e) => e.msg.type === MessageType.JobCompleted);
+    expect(done.map((e) => [e.t, (e.msg as { time_s: number }).time_s])).toEqual([[3, 1.5]]);
+    expect(r.counter('optimistic.wasted_processor_s')).toBeCloseTo(4 * 0.5, 9);
   });
 });

@@ -13,7 +13,7 @@ export function specOf(partial: Partial<ExperimentSpec> & Pick<ExperimentSpec, '
     seed: 1,
     workload: [],
     local: { policy: 'easy' },
-    meta: { scheme: 'independent', k: 1, load_period_s: 60, claim_timeout_s: 5 },
+    meta: { scheme: 'independent', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' },
     network: { latency_ms: 0, jitter_ms: 0 },
     live: { speedup: 1000 },
     ...partial,

@@ -58,7 +58,7 @@ describe('simulation invariants over random workloads', () => {
   it('unified: one site with all CPUs runs every stream', () => {
     fc.assert(
       fc.property(arbitraryJobs(['a', 'b'], 12), (jobs) => {
-        const spec = specOf({ sites: [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 4 }], meta: { scheme: 'unified', k: 1, load_period_s: 60, claim_timeout_s: 5 } });
+        const spec = specOf({ sites: [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 4 }], meta: { scheme: 'unified', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' } });
         const result = simulate(spec, jobs);
         checkRun(result.records, jobs, { unified: 12 });
         expect(new Set(result.records.map((r) => r.execSite))).toEqual(new Set(['unified']));

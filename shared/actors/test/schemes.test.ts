@@ -18,12 +18,13 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
           fc.integer({ min: 0, max: 3000 }),
           fc.double({ min: 0.5, max: 10, noNaN: true }),
           fc.integer({ min: 1, max: 100 }),
-          (jobs, k, latency_ms, timeout_s, seed) => {
+          fc.constantFrom('hold' as const, 'optimistic' as const),
+          (jobs, k, latency_ms, timeout_s, seed, claim) => {
             const spec = specOf({
               sites: SITES,
               seed,
               local: { policy: scheme === 'k-dual' ? 'dual-easy' : 'easy' },
-              meta: { scheme, k, load_period_s: 7, claim_timeout_s: timeout_s },
+              meta: { scheme, k, load_period_s: 7, claim_timeout_s: timeout_s, claim },
               network: { latency_ms, jitter_ms: latency_ms / 2 },
             });
             const runtime = new SimRuntime<Message>({ seed, network: spec.network });
@@ -36,7 +37,10 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
             const records = plan.driver.records;
             for (const r of records) {
               expect(['COMPLETED_SUCCESSFULLY', 'REJECTED']).toContain(finalState(r));
-              if (r.start_s !== undefined) expect(r.start_s).toBeGreaterThanOrEqual(r.job.submit_s);
+              if (r.start_s !== undefined) {
+                expect(r.start_s).toBeGreaterThanOrEqual(r.job.submit_s);
+                expect(r.finish_s! - r.start_s).toBeCloseTo(r.job.run_s, 9);
+              }
             }
             // Give every cancel and deny time to land (two worst-case trips), then no copy may be left.
             const settle = runtime.now() + 2 * (latency_ms * 1.5) / 1000 + 1e-6;
@@ -63,7 +67,7 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
     fc.assert(
       fc.property(arbitraryJobs(['a', 'b', 'c', 'd'], 8, { maxJobs: 40 }), fc.integer({ min: 1, max: 120 }), (jobs, period) => {
         const run = (scheme: 'distributed' | 'k-distributed') =>
-          simulate(specOf({ sites: SITES, meta: { scheme, k: 1, load_period_s: period, claim_timeout_s: 5 } }), jobs).records.map((r) => [
+          simulate(specOf({ sites: SITES, meta: { scheme, k: 1, load_period_s: period, claim_timeout_s: 5, claim: 'hold' } }), jobs).records.map((r) => [
             r.job.id, r.start_s, r.execSite, finalState(r),
           ]);
         expect(run('k-distributed')).toEqual(run('distributed'));

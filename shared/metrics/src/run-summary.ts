@@ -40,6 +40,9 @@ export type RunSummary = Summary & {
     readonly held_processor_s: number;
     readonly copies_sent: number;
     readonly copies_cancelled: number;
+    /** `meta.claim: optimistic` only: copies killed after starting, and the processor-seconds they ran for nothing. */
+    readonly optimistic_killed: number;
+    readonly optimistic_wasted_processor_s: number;
   };
   readonly counters: Record<string, number>;
   readonly workload: readonly object[];
@@ -77,6 +80,8 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
       held_processor_s: roundNumber(c('claims.held_processor_s')),
       copies_sent: c('copies.sent'),
       copies_cancelled: c('copies.cancels_sent'),
+      optimistic_killed: c('optimistic.killed'),
+      optimistic_wasted_processor_s: roundNumber(c('optimistic.wasted_processor_s')),
     },
     counters: input.counters,
     workload: input.workload,

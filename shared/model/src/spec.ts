@@ -33,7 +33,15 @@ export interface MetaSpec {
   readonly load_period_s: number;
   /** How long a site holds processors waiting for the origin's answer to a claim before it gives up and retries. */
   readonly claim_timeout_s: number;
+  /**
+   * `hold`: a copy holds its processors and starts only once the origin grants the claim.
+   * `optimistic`: it starts at once and tells the origin, which kills every later starter.
+   */
+  readonly claim: ClaimMode;
 }
+
+export const CLAIM_MODES = ['hold', 'optimistic'] as const;
+export type ClaimMode = (typeof CLAIM_MODES)[number];
 
 export interface NetworkSpec {
   readonly latency_ms: number;

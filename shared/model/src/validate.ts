@@ -9,6 +9,7 @@ import {
 } from './field-reader.js';
 import type { SpecIssue } from './spec-error.js';
 import {
+  CLAIM_MODES,
   LOCAL_POLICIES,
   LUBLIN_DEFAULTS,
   META_SCHEMES,
@@ -70,12 +71,13 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
   const local = { policy: r.oneOf(localRaw['policy'], 'local.policy', LOCAL_POLICIES, 'easy') };
 
   const metaRaw = top['meta'] === undefined ? {} : r.object(top['meta'], 'meta') ?? {};
-  r.onlyKeys(metaRaw, 'meta', ['scheme', 'k', 'load_period_s', 'claim_timeout_s']);
+  r.onlyKeys(metaRaw, 'meta', ['scheme', 'k', 'load_period_s', 'claim_timeout_s', 'claim']);
   const meta = {
     scheme: r.oneOf(metaRaw['scheme'], 'meta.scheme', META_SCHEMES, 'independent'),
     k: r.number(metaRaw['k'], 'meta.k', POSITIVE_INTEGER, 1),
     load_period_s: r.number(metaRaw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
     claim_timeout_s: r.number(metaRaw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
+    claim: r.oneOf(metaRaw['claim'], 'meta.claim', CLAIM_MODES, 'hold'),
   };
   // K-dual is defined on dual-queue EASY (paper 001 §4.2): an EASY site takes it as dual-easy
   // (the normalized spec, and so summary.json, says so); FCFS has no remote queue to offer.

@@ -38,6 +38,10 @@ export const MessageType = {
   LoadTick: 'timer.load-tick',
   /** Local scheduler timer: a claim got no answer in time. */
   ClaimTimeout: 'timer.claim-timeout',
+  /** Local scheduler → executor: a copy started optimistically has won; report it. */
+  JobConfirm: 'job.confirm',
+  /** Local scheduler → executor: a copy started optimistically has lost; stop it and report nothing. */
+  JobKill: 'job.kill',
   /** Hierarchical metascheduler → site scheduler: when would this job start with you? */
   StartQuery: 'start.query',
   /** Site scheduler → hierarchical metascheduler: the answer to a StartQuery. */
@@ -46,7 +50,14 @@ export const MessageType = {
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
 export interface JobSubmit { readonly type: typeof MessageType.JobSubmit; readonly job: Job }
-export interface JobStart { readonly type: typeof MessageType.JobStart; readonly job: Job }
+export interface JobStart {
+  readonly type: typeof MessageType.JobStart;
+  readonly job: Job;
+  /** Started before its claim was granted (optimistic): report nothing until confirmed. */
+  readonly provisional?: boolean;
+}
+export interface JobConfirm { readonly type: typeof MessageType.JobConfirm; readonly jobId: string }
+export interface JobKill { readonly type: typeof MessageType.JobKill; readonly jobId: string }
 export interface JobFinished { readonly type: typeof MessageType.JobFinished; readonly jobId: string }
 export interface JobStarted {
   readonly type: typeof MessageType.JobStarted;
@@ -97,4 +108,4 @@ export interface StartEstimate { readonly type: typeof MessageType.StartEstimate
 export type Message =
   | JobSubmit | JobStart | JobFinished | JobStarted | JobCompleted | JobRejected | SubmitDue | JobEnds
   | JobCopy | ClaimRequest | ClaimGrant | ClaimDeny | CopyCancel | LoadReport | LoadTick | ClaimTimeout
-  | StartQuery | StartEstimate;
+  | StartQuery | StartEstimate | JobConfirm | JobKill;
