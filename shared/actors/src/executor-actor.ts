@@ -1,11 +1,23 @@
 import { DRIVER, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
-import type { Job } from '@gridemu/model';
+import { transferTime_s, type Job } from '@gridemu/model';
 import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { intervalSet, ProcessorIds } from './processor-ids.js';
+
+export interface ExecutorOptions {
+  /** Where job reports go (the driver). */
+  readonly resultsTo?: Address;
+  /** Who decides what runs here and must hear when processors free up (the site's scheduler, or the central one). */
+  readonly scheduler?: Address;
+  /** With a transfer cost (paper 001 §7), a job from another site first moves its memory at this rate. */
+  readonly transferBandwidth_mbps?: number;
+}
 
 interface Running {
   readonly job: Job;
   readonly ids: [number, number][];
+  /** When its processors were taken (its transfer, if any, starts then). */
+  readonly allocated_s: number;
+  /** When it starts computing: after its transfer. */
   readonly start_s: number;
   readonly timer: TimerId;
   /** Started optimistically and not yet confirmed: nothing is reported until it is. */
@@ -24,16 +36,16 @@ export class ExecutorActor implements Actor<Message> {
   private readonly ids: ProcessorIds;
   private readonly running = new Map<string, Running>();
   private readonly scheduler: Address;
+  private readonly resultsTo: Address;
 
   constructor(
     readonly siteId: string,
     cpus: number,
-    private readonly resultsTo: Address = DRIVER,
-    /** Who decides what runs here and must hear when processors free up (the site's scheduler, or the central one). */
-    scheduler?: Address,
+    private readonly options: ExecutorOptions = {},
   ) {
     this.ids = new ProcessorIds(cpus);
-    this.scheduler = scheduler ?? siteAddress(siteId, 'scheduler');
+    this.scheduler = options.scheduler ?? siteAddress(siteId, 'scheduler');
+    this.resultsTo = options.resultsTo ?? DRIVER;
   }
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
@@ -42,8 +54,14 @@ export class ExecutorActor implements Actor<Message> {
         const { job } = msg;
         if (this.running.has(job.id)) throw new Error(`assertion: ${job.id} started twice at ${this.siteId}`);
         const ids = this.ids.take(job.procs);
-        const timer = ctx.schedule(job.run_s, { type: MessageType.JobEnds, jobId: job.id });
-        const r: Running = { job, ids, start_s: ctx.now(), timer, provisional: msg.provisional === true };
+        const bandwidth = this.options.transferBandwidth_mbps;
+        const transfer_s = bandwidth !== undefined && job.origin !== this.siteId ? transferTime_s(job, bandwidth) : 0;
+        if (transfer_s > 0) {
+          ctx.metrics.count('transfers');
+          ctx.metrics.count('transfers.seconds', transfer_s);
+        }
+        const timer = ctx.schedule(transfer_s + job.run_s, { type: MessageType.JobEnds, jobId: job.id });
+        const r: Running = { job, ids, allocated_s: ctx.now(), start_s: ctx.now() + transfer_s, timer, provisional: msg.provisional === true };
         this.running.set(job.id, r);
         if (!r.provisional) this.reportStart(ctx, r);
         return;
@@ -83,7 +101,7 @@ export class ExecutorActor implements Actor<Message> {
           ctx.send(this.scheduler, { type: MessageType.JobFinished, jobId: msg.jobId });
         }
         ctx.metrics.count('optimistic.killed');
-        ctx.metrics.count('optimistic.wasted_processor_s', r.job.procs * (stopped_s - r.start_s));
+        ctx.metrics.count('optimistic.wasted_processor_s', r.job.procs * (stopped_s - r.allocated_s));
         return;
       }
       default:

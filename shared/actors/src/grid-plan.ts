@@ -48,12 +48,12 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
     case 'centralized': {
       // Sites keep only an executor, which reports ends to the central metascheduler.
       const driver = new DriverActor(jobs, () => CENTRAL);
-      const executors = spec.sites.map((s) => ({ address: siteAddress(s.id, 'executor'), site: s.id, actor: new ExecutorActor(s.id, s.cpus, DRIVER, CENTRAL) }));
+      const executors = spec.sites.map((s) => ({ address: siteAddress(s.id, 'executor'), site: s.id, actor: new ExecutorActor(s.id, s.cpus, { scheduler: CENTRAL, ...transferOf(spec) }) }));
       return { actors: [driverPlacement(driver), { address: CENTRAL, site: CENTRAL_LOCATION, actor: new CentralActor(spec.sites) }, ...executors], driver, execSites: spec.sites };
     }
     case 'hierarchical': {
       const driver = new DriverActor(jobs, () => CENTRAL);
-      const sites = spec.sites.flatMap((s) => siteActors(spec, s));
+      const sites = spec.sites.flatMap((s) => siteActors(spec, s, transferOf(spec)));
       return { actors: [driverPlacement(driver), { address: CENTRAL, site: CENTRAL_LOCATION, actor: new HierarchicalActor(spec.sites) }, ...sites], driver, execSites: spec.sites };
     }
     case 'distributed':
@@ -70,6 +70,7 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
         gossipFrom_s: jobs[0]?.submit_s ?? 0,
         claimTimeout_s: spec.meta.claim_timeout_s,
         claimMode: spec.meta.claim,
+        ...transferOf(spec),
       };
       const actors = spec.sites.flatMap((s) => [
         { address: siteAddress(s.id, 'meta'), site: s.id, actor: new MetaschedulerActor(s.id, { scheme, k: spec.meta.k, sites: spec.sites }) },
@@ -88,6 +89,11 @@ function driverPlacement(driver: DriverActor): ActorPlacement {
 export function siteActors(spec: ExperimentSpec, site: SiteSpec, options: LocalSchedulerOptions = {}): ActorPlacement[] {
   return [
     { address: siteAddress(site.id, 'scheduler'), site: site.id, actor: new LocalSchedulerActor(site.id, createLocalPolicy(spec.local.policy, site.cpus), options) },
-    { address: siteAddress(site.id, 'executor'), site: site.id, actor: new ExecutorActor(site.id, site.cpus) },
+    { address: siteAddress(site.id, 'executor'), site: site.id, actor: new ExecutorActor(site.id, site.cpus, transferOf(spec)) },
   ];
+}
+
+/** The transfer bandwidth, when the spec charges for moving jobs (paper 001 §7). */
+function transferOf(spec: ExperimentSpec): { transferBandwidth_mbps?: number } {
+  return spec.network.transfer ? { transferBandwidth_mbps: spec.network.transfer.bandwidth_mbps } : {};
 }

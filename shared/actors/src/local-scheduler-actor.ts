@@ -1,4 +1,4 @@
-import type { Job } from '@gridemu/model';
+import { transferTime_s, type Job, type SchedulableJob } from '@gridemu/model';
 import {
   CENTRAL, DRIVER, MessageType, siteAddress, type Address, type CopyQueue, type Message,
 } from '@gridemu/protocol';
@@ -16,6 +16,8 @@ export interface LocalSchedulerOptions {
   readonly claimTimeout_s?: number;
   /** `hold` (default): claim first, then start. `optimistic`: start, then claim; a loser is killed. */
   readonly claimMode?: 'hold' | 'optimistic';
+  /** With a transfer cost, a job from another site is planned to hold its processors for its transfer too. */
+  readonly transferBandwidth_mbps?: number;
 }
 
 /** A job (or a copy of one) this site knows about, and how far it has got here. */
@@ -141,7 +143,14 @@ export class LocalSchedulerActor implements Actor<Message> {
     }
     if (this.copies.has(job.id)) throw new Error(`assertion: ${job.id} queued twice at ${this.siteId}`);
     this.copies.set(job.id, { job, queue, claim, state: 'queued', ended: false, claimId: 0, claimStart_s: 0, attempts: 0 });
-    this.dispatch(ctx, this.policy.submit(ctx.now(), job, queue));
+    this.dispatch(ctx, this.policy.submit(ctx.now(), this.planned(job), queue));
+  }
+
+  /** The job as the policy plans it: its requested time, plus its transfer if it comes from elsewhere. */
+  private planned(job: Job): SchedulableJob {
+    const bandwidth = this.options.transferBandwidth_mbps;
+    if (bandwidth === undefined || job.origin === this.siteId) return job;
+    return { id: job.id, procs: job.procs, estimate_s: job.estimate_s + transferTime_s(job, bandwidth) };
   }
 
   /** The policy started these: run them, or first claim the semaphore for copies that need it. */
@@ -231,7 +240,7 @@ export class LocalSchedulerActor implements Actor<Message> {
     this.noteHeld(ctx, copy);
     copy.state = 'queued';
     const freed = this.policy.finish(ctx.now(), jobId);
-    const requeued = this.policy.submit(ctx.now(), copy.job, copy.queue);
+    const requeued = this.policy.submit(ctx.now(), this.planned(copy.job), copy.queue);
     this.dispatch(ctx, [...freed, ...requeued]);
   }
 

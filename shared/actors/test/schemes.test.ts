@@ -19,13 +19,16 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
           fc.double({ min: 0.5, max: 10, noNaN: true }),
           fc.integer({ min: 1, max: 100 }),
           fc.constantFrom('hold' as const, 'optimistic' as const),
-          (jobs, k, latency_ms, timeout_s, seed, claim) => {
+          fc.boolean(),
+          (rawJobs, k, latency_ms, timeout_s, seed, claim, transfer) => {
+            // With a transfer cost, every job carries 100 MB: 8 s to move at 100 Mbps.
+            const jobs = transfer ? rawJobs.map((j) => ({ ...j, memory_mb: 100 })) : rawJobs;
             const spec = specOf({
               sites: SITES,
               seed,
               local: { policy: scheme === 'k-dual' ? 'dual-easy' : 'easy' },
               meta: { scheme, k, load_period_s: 7, claim_timeout_s: timeout_s, claim },
-              network: { latency_ms, jitter_ms: latency_ms / 2 },
+              network: { latency_ms, jitter_ms: latency_ms / 2, ...(transfer ? { transfer: { bandwidth_mbps: 100, memory_mb_min: 100, memory_mb_max: 100 } } : {}) },
             });
             const runtime = new SimRuntime<Message>({ seed, network: spec.network });
             const plan = planGrid(spec, jobs);
@@ -62,6 +65,27 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
       );
     });
   }
+
+  it('a job that runs away from its origin starts only after its memory has moved (paper 001 §7)', () => {
+    // J (6 CPUs, 250 MB) fits only at b. Centralized: central gets it at 10, dispatches at once;
+    // the start reaches b 10 ms later, then 250 MB at 10 Mbps take 200 s: J computes from 210.01.
+    // K (3 CPUs) then fits only its own site a (b has 2 left): no transfer.
+    const jobs = [
+      { id: 'w!J', workload: 'w', origin: 'a', submit_s: 10, run_s: 30, estimate_s: 60, procs: 6, memory_mb: 250 },
+      { id: 'w!K', workload: 'w', origin: 'a', submit_s: 10, run_s: 30, estimate_s: 60, procs: 3, memory_mb: 250 },
+    ];
+    const spec = specOf({
+      sites: [{ id: 'a', cpus: 4 }, { id: 'b', cpus: 8 }],
+      meta: { scheme: 'centralized', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' },
+      network: { latency_ms: 10, jitter_ms: 0, transfer: { bandwidth_mbps: 10, memory_mb_min: 100, memory_mb_max: 1000 } },
+    });
+    const r = simulate(spec, jobs);
+    const [j, k] = r.records;
+    expect([j!.execSite, j!.start_s, j!.finish_s]).toEqual(['b', 210.01, 240.01]);
+    expect(k!.execSite).toBe('a');
+    expect(k!.start_s).toBeCloseTo(10.01, 9);
+    expect(r.counters['transfers']).toBe(1);
+  });
 
   it('with latency 0 and K = 1, k-distributed schedules exactly like distributed', () => {
     fc.assert(

@@ -17,6 +17,8 @@ export interface Job {
   readonly user?: number;
   readonly group?: number;
   readonly vo?: string;
+  /** Memory to move with the job when it runs away from its origin (only with network.transfer). */
+  readonly memory_mb?: number;
   /** Set when the job can never run (e.g. its processor count is unknown); it is REJECTED at submission. */
   readonly rejectReason?: RejectReason;
 }
@@ -28,4 +30,9 @@ export interface SchedulableJob {
   readonly id: string;
   readonly procs: number;
   readonly estimate_s: number;
+}
+
+/** Seconds to move a job's memory over a link of `bandwidth_mbps` (paper 001 §7). */
+export function transferTime_s(job: Pick<Job, 'memory_mb'>, bandwidth_mbps: number): number {
+  return ((job.memory_mb ?? 0) * 8) / bandwidth_mbps;
 }

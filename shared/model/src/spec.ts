@@ -48,6 +48,19 @@ export interface NetworkSpec {
   readonly jitter_ms: number;
   /** Per-link overrides: matrix[from][to] = one-way latency in ms. */
   readonly matrix?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Job transfer cost (paper 001 §7); absent: moving a job is free. */
+  readonly transfer?: TransferSpec;
+}
+
+/**
+ * Each job gets a memory size uniform in [memory_mb_min, memory_mb_max] (seeded, the same in every
+ * scheme); a job that runs away from its origin holds its processors for memory × 8 / bandwidth
+ * seconds of transfer before it starts.
+ */
+export interface TransferSpec {
+  readonly bandwidth_mbps: number;
+  readonly memory_mb_min: number;
+  readonly memory_mb_max: number;
 }
 
 export interface LiveSpec {

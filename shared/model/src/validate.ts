@@ -19,6 +19,7 @@ import {
   type NetworkSpec,
   type SiteSpec,
   type SourceCommon,
+  type TransferSpec,
   type WorkloadSource,
 } from './spec.js';
 
@@ -192,10 +193,21 @@ function readLublin(r: FieldReader, raw: unknown, path: string): LublinParams | 
 
 function readNetwork(r: FieldReader, raw: unknown, siteIds: Set<string>): NetworkSpec {
   const o = raw === undefined ? {} : r.object(raw, 'network') ?? {};
-  r.onlyKeys(o, 'network', ['latency_ms', 'jitter_ms', 'matrix']);
+  r.onlyKeys(o, 'network', ['latency_ms', 'jitter_ms', 'matrix', 'transfer']);
   const latency_ms = r.number(o['latency_ms'], 'network.latency_ms', NON_NEGATIVE, 0);
   const jitter_ms = r.number(o['jitter_ms'], 'network.jitter_ms', NON_NEGATIVE, 0);
-  if (o['matrix'] === undefined) return { latency_ms, jitter_ms };
+  let transfer: TransferSpec | undefined;
+  if (o['transfer'] !== undefined) {
+    const t = r.object(o['transfer'], 'network.transfer') ?? {};
+    r.onlyKeys(t, 'network.transfer', ['bandwidth_mbps', 'memory_mb_min', 'memory_mb_max']);
+    transfer = {
+      bandwidth_mbps: r.number(t['bandwidth_mbps'], 'network.transfer.bandwidth_mbps', POSITIVE),
+      memory_mb_min: r.number(t['memory_mb_min'], 'network.transfer.memory_mb_min', NON_NEGATIVE, 100),
+      memory_mb_max: r.number(t['memory_mb_max'], 'network.transfer.memory_mb_max', NON_NEGATIVE, 1000),
+    };
+    if (transfer.memory_mb_max < transfer.memory_mb_min) r.fail('network.transfer.memory_mb_max', 'must be at least memory_mb_min');
+  }
+  if (o['matrix'] === undefined) return { latency_ms, jitter_ms, ...(transfer ? { transfer } : {}) };
   const matrix: Record<string, Record<string, number>> = {};
   const m = r.object(o['matrix'], 'network.matrix') ?? {};
   for (const [from, row] of Object.entries(m)) {
@@ -208,5 +220,5 @@ function readNetwork(r: FieldReader, raw: unknown, siteIds: Set<string>): Networ
       matrix[from]![to] = r.number(v, join(p, to), NON_NEGATIVE);
     }
   }
-  return { latency_ms, jitter_ms, matrix };
+  return { latency_ms, jitter_ms, matrix, ...(transfer ? { transfer } : {}) };
 }

@@ -40,7 +40,8 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
     perSource.push(jobs);
     sources.push(report);
   }
-  const jobs = mergeBySubmit(perSource);
+  const merged = mergeBySubmit(perSource);
+  const jobs = spec.network.transfer ? withMemory(merged, spec.seed, spec.network.transfer) : merged;
   const seen = new Set<string>();
   for (const j of jobs) {
     if (seen.has(j.id)) throw new Error(`job id ${j.id} appears twice in source ${j.workload}: job numbers in a trace must be unique`);
@@ -113,4 +114,9 @@ function mergeBySubmit(lists: Job[][]): Job[] {
   lists.forEach((list, source) => list.forEach((job, order) => all.push({ job, source, order })));
   all.sort((a, b) => a.job.submit_s - b.job.submit_s || a.source - b.source || a.order - b.order);
   return all.map((x) => x.job);
+}
+
+/** Paper 001 §7: memory uniform in [min, max] MB, drawn per job from its id and the seed, so every scheme sees the same sizes. */
+function withMemory(jobs: Job[], seed: number, t: { memory_mb_min: number; memory_mb_max: number }): Job[] {
+  return jobs.map((j) => ({ ...j, memory_mb: Math.round(new Rng(seed, `memory/${j.id}`).uniform(t.memory_mb_min, t.memory_mb_max)) }));
 }
