@@ -84,6 +84,11 @@ export interface SourceCommon {
   readonly runtime_scale: number;
   /** Replace requested time with run time (paper 001 §6: perfectly accurate estimates). */
   readonly exact_estimates: boolean;
+  /**
+   * Give every job the same processor count, Σ procs·run / Σ run rounded, so the total load is
+   * about the same (paper 001 §6, Figure 14: "all jobs request an identical number of processors").
+   */
+  readonly equal_width: boolean;
 }
 
 export interface SwfSource extends SourceCommon {

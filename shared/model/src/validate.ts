@@ -24,7 +24,7 @@ import {
 } from './spec.js';
 
 const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'description'] as const;
-const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'lenient'] as const;
+const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient'] as const;
 const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor', 'start_hour', 'batch', 'interactive'] as const;
 const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
 
@@ -132,6 +132,7 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
     shift_h: r.number(o['shift_h'], join(path, 'shift_h'), NON_NEGATIVE, 0),
     runtime_scale: r.number(o['runtime_scale'], join(path, 'runtime_scale'), POSITIVE, 1),
     exact_estimates: r.boolean(o['exact_estimates'], join(path, 'exact_estimates'), false),
+    equal_width: r.boolean(o['equal_width'], join(path, 'equal_width'), false),
   };
   if (common.name.includes('!')) r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
 

@@ -12,7 +12,8 @@ export type Adjustment =
   | 'estimate_replaced_by_runtime'
   | 'procs_from_request'
   | 'processors_unknown'
-  | 'submit_unknown_set_to_0';
+  | 'submit_unknown_set_to_0'
+  | 'equal_width';
 
 export type AdjustmentCounts = Partial<Record<Adjustment, number>>;
 

@@ -1,6 +1,6 @@
 import type { ExperimentSpec, Job, SourceCommon, SwfSource, SyntheticSource } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
-import { convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
+import { bump, convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
 import { generateLublin } from './lublin.js';
 import { readSwf } from './swf-reader.js';
 import type { SwfFormatError } from './swf-record.js';
@@ -16,6 +16,8 @@ export interface SourceReport {
   readonly malformed_lines: number;
   /** The first few malformed lines skipped in lenient mode, as `file:line: reason`. */
   readonly malformed_examples: string[];
+  /** The width every job was given, with equal_width. */
+  equal_width?: number;
 }
 
 export interface Workload {
@@ -37,7 +39,7 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   for (const [index, source] of spec.workload.entries()) {
     const { jobs, report } =
       source.kind === 'swf' ? await loadSwfSource(source, options) : loadSyntheticSource(source, spec, index);
-    perSource.push(jobs);
+    perSource.push(source.equal_width ? equalWidth(jobs, report) : jobs);
     sources.push(report);
   }
   const merged = mergeBySubmit(perSource);
@@ -119,4 +121,15 @@ function mergeBySubmit(lists: Job[][]): Job[] {
 /** Paper 001 §7: memory uniform in [min, max] MB, drawn per job from its id and the seed, so every scheme sees the same sizes. */
 function withMemory(jobs: Job[], seed: number, t: { memory_mb_min: number; memory_mb_max: number }): Job[] {
   return jobs.map((j) => ({ ...j, memory_mb: Math.round(new Rng(seed, `memory/${j.id}`).uniform(t.memory_mb_min, t.memory_mb_max)) }));
+}
+
+/** Paper 001 §6 (Figure 14): every job gets the same width, chosen to keep Σ procs·run about the same. */
+function equalWidth(jobs: Job[], report: SourceReport): Job[] {
+  const runnable = jobs.filter((j) => j.rejectReason === undefined);
+  const work = runnable.reduce((a, j) => a + j.procs * j.run_s, 0);
+  const time = runnable.reduce((a, j) => a + j.run_s, 0);
+  const width = Math.max(1, Math.round(work / Math.max(1, time)));
+  bump(report.adjustments, 'equal_width', runnable.length);
+  report.equal_width = width;
+  return jobs.map((j) => (j.rejectReason === undefined ? { ...j, procs: width } : j));
 }
