@@ -37,7 +37,7 @@ async function jobsFrom(file: string, transform?: (line: string[]) => string[]):
     path = join(mkdtempSync(join(tmpdir(), 'gridemu-pyss-')), 'input.swf');
     writeFileSync(path, out.join('\n'));
   }
-  const source = { name: 'kth', site: 'kth', skip: 0, shift_h: 0, runtime_scale: 1, exact_estimates: false };
+  const source = { name: 'kth', site: 'kth', skip: 0, shift_h: 0, runtime_scale: 1, exact_estimates: false, equal_width: false };
   const jobs: Job[] = [];
   for await (const r of readSwf(path)) jobs.push(convertRecord(r, { origin: 'kth', source }, {}));
   return jobs;

@@ -57,7 +57,7 @@ describe('SWF reader', () => {
 });
 
 describe('conversion of trace values (docs/workload.md)', () => {
-  const source: SourceCommon = { name: 'w', site: 's', skip: 0, shift_h: 0, runtime_scale: 1, exact_estimates: false };
+  const source: SourceCommon = { name: 'w', site: 's', skip: 0, shift_h: 0, runtime_scale: 1, exact_estimates: false, equal_width: false };
   const convert = (r: number[], s: Partial<SourceCommon> = {}) => {
     const counts: AdjustmentCounts = {};
     const [rec] = [{ jobNumber: r[0]!, submit: r[1]!, wait: -1, run: r[3]!, allocatedProcs: r[4]!, avgCpu: -1, usedMemory: -1,
