@@ -5,7 +5,7 @@ import { finalState, type JobRecord } from '@gridemu/metrics';
 import { DRIVER, siteAddress, type Message } from '@gridemu/protocol';
 import { SimRuntime } from '@gridemu/runtime';
 import { createLocalPolicy, type LocalPolicy, type QueueKind, type Reservation } from '@gridemu/scheduling';
-import { DriverActor, ExecutorActor, LocalSchedulerActor, simulate } from '../src/index.js';
+import { DriverActor, ExecutorActor, LocalSchedulerActor, MetaschedulerActor, simulate } from '../src/index.js';
 import { arbitraryJobs, specOf } from './helpers.js';
 
 /** Checks the invariants every run must keep; returns nothing, throws on the first broken one. */
@@ -145,6 +145,39 @@ describe("EASY's reservation is never delayed when estimates are exact", () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('k-dual, whole system: a local job starts no later than its local reservation plus one claim round trip', () => {
+    // Through the real metaschedulers, claims and executors, with exact estimates. A remote copy
+    // holds its CPUs while its claim travels to its origin and back, then runs its full time, so it
+    // ends one claim round trip later than the local policy planned: that, and only that, may push
+    // back the reservation a local head got at its own site (docs/metascheduling.md).
+    fc.assert(
+      fc.property(arbitraryJobs(['a', 'b', 'c'], 8, { exact: true, maxJobs: 50 }), fc.integer({ min: 0, max: 40 }), (jobs, latency_ms) => {
+        const sites = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 6 }, { id: 'c', cpus: 8 }];
+        const runtime = new SimRuntime<Message>({ seed: 1, network: { latency_ms, jitter_ms: 0 } });
+        const driver = new DriverActor(jobs, (j) => siteAddress(j.origin, 'meta'), 2);
+        runtime.spawn(DRIVER, undefined, driver);
+        const logs = new Map<string, ReservationLog>();
+        for (const site of sites) {
+          const log = new ReservationLog(createLocalPolicy('dual-easy', site.cpus));
+          logs.set(site.id, log);
+          runtime.spawn(siteAddress(site.id, 'meta'), site.id, new MetaschedulerActor(site.id, { scheme: 'k-dual', k: 2, sites }));
+          runtime.spawn(siteAddress(site.id, 'scheduler'), site.id, new LocalSchedulerActor(site.id, log, { gossipTo: sites.map((x) => siteAddress(x.id, 'meta')), loadPeriod_s: 13 }));
+          runtime.spawn(siteAddress(site.id, 'executor'), site.id, new ExecutorActor(site.id, site.cpus));
+        }
+        runtime.start();
+        runtime.step(500_000, () => driver.done);
+        expect(driver.done).toBe(true);
+        for (const r of driver.records) {
+          if (r.execSite !== r.job.origin) continue;
+          const reserved = logs.get(r.job.origin)!.firstReservation.get(r.job.id);
+          const claimRoundTrip_s = (2 * latency_ms) / 1000;
+          if (reserved !== undefined) expect(r.start_s!).toBeLessThanOrEqual(reserved + claimRoundTrip_s + 1e-9);
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 });
