@@ -119,6 +119,23 @@ describe('dual-queue EASY (paper 001 Figure 7)', () => {
     expect(ids(easy.submit(2, job('L', 4, 1000)))).toEqual([]);
   });
 
+  it('does not let a remote job reuse spare CPUs a local backfill already took (found by the property test)', () => {
+    // 10 CPUs. A (10, est 47) runs until 201. At 201 A ends: B (4, est 2) starts; C (7) is
+    // reserved at 203 with 3 spare. Local D (1, est 15) and E (2, est 15) backfill onto those 3
+    // spare CPUs. Remote R (1, est 37) would end at 238 > 203 and no spare CPU is left: it waits,
+    // and C starts at 203 as reserved.
+    const p = new DualEasyPolicy(10);
+    p.submit(154, job('A', 10, 47), 'local');
+    p.submit(182, job('B', 4, 2), 'local');
+    p.submit(184, job('R', 1, 37), 'remote');
+    p.submit(186, job('C', 7, 27), 'local');
+    p.submit(201, job('D', 1, 15), 'local');
+    p.submit(201, job('E', 2, 15), 'local');
+    expect(ids(p.finish(201, 'A'))).toEqual(['B', 'D', 'E']);
+    expect(p.reservation()).toMatchObject({ jobId: 'C', start_s: 203 });
+    expect(ids(p.finish(203, 'B'))).toEqual(['C']);
+  });
+
   it('lets local jobs backfill before remote ones', () => {
     // 10 CPUs, A (8, est 100) runs; 2 CPUs free. Remote R (2, est 10) arrived first, then local
     // L (2, est 10); both fit, but at the pass after A ends early the local one goes first.

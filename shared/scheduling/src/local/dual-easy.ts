@@ -12,6 +12,7 @@ export class DualEasyPolicy extends EasyPolicy {
 
   protected override pass(now: number): SchedulableJob[] {
     const started: SchedulableJob[] = [];
+    // The remote pass gets only the spare processors local backfilling left.
     const res = this.easyPass(now, this.localQueue, started);
     this.headReservation = res;
     if (this.remoteQueue.size > 0 && this.cpusInUse.free > 0) this.backfill(now, this.remoteQueue, 0, res, started);

@@ -19,13 +19,17 @@ export class EasyPolicy extends BasePolicy {
     return started;
   }
 
-  /** One EASY pass over `queue`; returns the head's reservation (undefined if the queue emptied). */
+  /**
+   * One EASY pass over `queue`; returns the head's reservation (undefined if the queue emptied),
+   * with the spare processors that this pass's backfilled jobs took already taken away, so a
+   * later pass (dual-queue's remote jobs) cannot use them again.
+   */
   protected easyPass(now: number, queue: JobQueue, started: SchedulableJob[]): Reservation | undefined {
     this.startHeads(now, queue, started);
     const head = queue.peek();
     if (head === undefined) return undefined;
     const res = headReservation(this.cpusInUse, head.id, head.procs, now);
-    if (queue.size > 1 && this.cpusInUse.free > 0) this.backfill(now, queue, 1, res, started);
+    if (queue.size > 1 && this.cpusInUse.free > 0) return this.backfill(now, queue, 1, res, started);
     return res;
   }
 
