@@ -68,9 +68,14 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   /** Copies still queued or claiming here (a test checks none outlives its job's start). */
   get copiesHeld(): number {
-    let n = 0;
-    for (const c of this.copies.values()) if (c.state === 'queued' || c.state === 'claiming') n++;
-    return n;
+    return this.waitingCopies().length;
+  }
+
+  /** Ids of the jobs with a copy still queued or claiming here. */
+  waitingCopies(): string[] {
+    const ids: string[] = [];
+    for (const [id, c] of this.copies) if (c.state === 'queued' || c.state === 'claiming') ids.push(id);
+    return ids;
   }
 
   /** Expected seconds to drain this site's running and queued work, judged from requested times. */

@@ -34,8 +34,21 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
             const plan = planGrid(spec, jobs);
             for (const p of plan.actors) runtime.spawn(p.address, p.site, p.actor);
             runtime.start();
-            // A job started twice throws (driver and executor assert it); run to the last outcome.
-            runtime.step(200_000, () => plan.driver.done);
+            // A job started twice throws (driver and executor assert it). Deliver one message at a
+            // time; after each, no site may still hold a waiting copy of a job that started longer
+            // ago than two worst-case trips (time for the cancel, or the deny, to land).
+            const settle_s = (2 * latency_ms * 1.5) / 1000 + 1e-6;
+            const byId = new Map(plan.driver.records.map((r) => [r.job.id, r]));
+            const schedulers = plan.actors.flatMap((p) => (p.actor instanceof LocalSchedulerActor ? [p.actor] : []));
+            let deliveries = 0;
+            while (!plan.driver.done && deliveries++ < 200_000 && runtime.step(1)) {
+              for (const s of schedulers) {
+                for (const id of s.waitingCopies()) {
+                  const started = byId.get(id)!.start_s;
+                  if (started !== undefined) expect(runtime.now() - started, `a copy of ${id} outlived its start at ${s.siteId}`).toBeLessThanOrEqual(settle_s);
+                }
+              }
+            }
             expect(plan.driver.done, 'the run did not finish within 200,000 deliveries (livelock?)').toBe(true);
             const records = plan.driver.records;
             for (const r of records) {
@@ -45,8 +58,8 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
                 expect(r.finish_s! - r.start_s).toBeCloseTo(r.job.run_s, 9);
               }
             }
-            // Give every cancel and deny time to land (two worst-case trips), then no copy may be left.
-            const settle = runtime.now() + 2 * (latency_ms * 1.5) / 1000 + 1e-6;
+            // Give the last cancels and denies time to land, then no copy may be left at all.
+            const settle = runtime.now() + settle_s;
             runtime.step(Number.POSITIVE_INFINITY, () => runtime.now() > settle);
             for (const p of plan.actors) if (p.actor instanceof LocalSchedulerActor) expect(p.actor.copiesHeld).toBe(0);
             // Capacity, from the records.
