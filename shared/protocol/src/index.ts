@@ -1,2 +1,4 @@
 export * from './messages.js';
 export * from './addresses.js';
+export { encodeEnvelope, decodeEnvelope, PROTOCOL_VERSION, MAX_MESSAGE_BYTES, type Envelope, type Decoded } from './codec.js';
+export { messageProblem, isMessage } from './validate-message.js';

@@ -67,6 +67,11 @@ describe('EASY backfilling, hand-checked', () => {
     expect(p.queued).toBe(0);
   });
 
+  it('treats a job sent to its remote queue as an ordinary arrival (only dual-queue EASY keeps them apart)', () => {
+    expect(ids(new EasyPolicy(8).submit(0, job('R', 8, 10), 'remote'))).toEqual(['R']);
+    expect(ids(new FcfsPolicy(8).submit(0, job('R', 8, 10), 'remote'))).toEqual(['R']);
+  });
+
   it('refuses a job wider than the site (the site must reject it first)', () => {
     expect(() => new EasyPolicy(4).submit(0, job('W', 5, 10))).toThrow(/needs 5 processors; this site has 4/);
   });

@@ -16,6 +16,8 @@ export abstract class BasePolicy implements LocalPolicy {
   protected readonly localQueue = new JobQueue();
   protected readonly remoteQueue = new JobQueue();
   protected headReservation: Reservation | undefined;
+  /** Whether remote jobs wait in a queue of their own (dual-queue EASY, paper 001 Figure 7). */
+  protected readonly hasRemoteQueue: boolean = false;
 
   constructor(readonly cpus: number) {
     if (!Number.isInteger(cpus) || cpus < 1) throw new Error(`assertion: a site needs a positive number of processors, got ${cpus}`);
@@ -38,7 +40,8 @@ export abstract class BasePolicy implements LocalPolicy {
     if (job.procs < 1 || job.procs > this.cpus) {
       throw new Error(`assertion: ${job.id} needs ${job.procs} processors; this site has ${this.cpus}`);
     }
-    (queue === 'remote' ? this.remoteQueue : this.localQueue).push(job);
+    // Only a dual-queue policy keeps remote jobs apart; for FCFS and EASY every job is an arrival.
+    (queue === 'remote' && this.hasRemoteQueue ? this.remoteQueue : this.localQueue).push(job);
     return this.pass(now);
   }
 

@@ -9,6 +9,7 @@ import { EasyPolicy } from './easy.js';
  */
 export class DualEasyPolicy extends EasyPolicy {
   override readonly name = 'dual-easy';
+  protected override readonly hasRemoteQueue = true;
 
   protected override pass(now: number): SchedulableJob[] {
     const started: SchedulableJob[] = [];

@@ -1,0 +1,50 @@
+import { decode, encode } from '@msgpack/msgpack';
+import type { Address } from './addresses.js';
+import type { Message } from './messages.js';
+import { messageProblem } from './validate-message.js';
+
+/** Bumped on any incompatible change to the catalogue; a message of another version is dropped. */
+export const PROTOCOL_VERSION = 1;
+
+/** Larger payloads are refused before they are decoded (a job message is a few hundred bytes). */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** What goes on the wire: the message, stamped with who sent it, for whom, in which run, in which version. */
+export interface Envelope {
+  readonly v: number;
+  readonly run: string;
+  readonly from: Address;
+  readonly to: Address;
+  readonly msg: Message;
+}
+
+export function encodeEnvelope(e: Omit<Envelope, 'v'>): Uint8Array {
+  return encode({ v: PROTOCOL_VERSION, run: e.run, from: e.from, to: e.to, msg: e.msg }, { ignoreUndefined: true });
+}
+
+export type Decoded = { readonly ok: true; readonly envelope: Envelope } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Decodes and validates bytes from the bus. Never throws: anything wrong (not msgpack, too big,
+ * another version or run, a malformed message) comes back as a reason, for the receiver to count,
+ * log and drop (DESIGN.md, "What the bus carries").
+ */
+export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string): Decoded {
+  if (bytes.byteLength > MAX_MESSAGE_BYTES) return { ok: false, reason: `payload of ${bytes.byteLength} bytes is over the ${MAX_MESSAGE_BYTES}-byte limit` };
+  let raw: unknown;
+  try {
+    raw = decode(bytes, { maxStrLength: MAX_MESSAGE_BYTES, maxBinLength: MAX_MESSAGE_BYTES, maxArrayLength: 4096, maxMapLength: 256, maxExtLength: 0 });
+  } catch (err) {
+    return { ok: false, reason: `not msgpack: ${(err as Error).message.slice(0, 120)}` };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'envelope is not a map' };
+  const e = raw as Record<string, unknown>;
+  if (e['v'] !== PROTOCOL_VERSION) return { ok: false, reason: `protocol version ${JSON.stringify(e['v'])?.slice(0, 20)} (this process speaks ${PROTOCOL_VERSION})` };
+  for (const field of ['run', 'from', 'to'] as const) {
+    if (typeof e[field] !== 'string' || (e[field] as string).length === 0) return { ok: false, reason: `envelope.${field} must be a non-empty string` };
+  }
+  if (expectedRun !== undefined && e['run'] !== expectedRun) return { ok: false, reason: `message of run "${String(e['run']).slice(0, 60)}", not of this run` };
+  const problem = messageProblem(e['msg']);
+  if (problem) return { ok: false, reason: problem };
+  return { ok: true, envelope: { v: PROTOCOL_VERSION, run: e['run'] as string, from: e['from'] as string, to: e['to'] as string, msg: e['msg'] as Message } };
+}

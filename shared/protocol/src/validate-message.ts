@@ -1,0 +1,100 @@
+import { MessageType, type Message } from './messages.js';
+
+/** A field's rule: its type, and whether it may be absent. */
+type Rule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'queue' | 'reason' | 'optional-boolean';
+
+/** What each message type must carry (shared/protocol/src/messages.ts is the catalogue). */
+const SHAPES: Record<MessageType, Record<string, Rule>> = {
+  [MessageType.JobSubmit]: { job: 'job' },
+  [MessageType.JobStart]: { job: 'job', provisional: 'optional-boolean' },
+  [MessageType.JobFinished]: { jobId: 'string' },
+  [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: 'string' },
+  [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number' },
+  [MessageType.JobRejected]: { jobId: 'string', site: 'string', reason: 'reason' },
+  [MessageType.SubmitDue]: {},
+  [MessageType.JobEnds]: { jobId: 'string' },
+  [MessageType.JobCopy]: { job: 'job', queue: 'queue', claim: 'boolean' },
+  [MessageType.ClaimRequest]: { jobId: 'string', site: 'string', claimId: 'count' },
+  [MessageType.ClaimGrant]: { jobId: 'string', claimId: 'count' },
+  [MessageType.ClaimDeny]: { jobId: 'string', claimId: 'count' },
+  [MessageType.CopyCancel]: { jobId: 'string' },
+  [MessageType.LoadReport]: { site: 'string', load: 'number', time_s: 'number' },
+  [MessageType.LoadTick]: {},
+  [MessageType.ClaimTimeout]: { jobId: 'string', claimId: 'count' },
+  [MessageType.StartQuery]: { queryId: 'count', jobId: 'string', procs: 'count', estimate_s: 'number' },
+  [MessageType.StartEstimate]: { queryId: 'count', site: 'string', start_s: 'number' },
+  [MessageType.JobConfirm]: { jobId: 'string' },
+  [MessageType.JobKill]: { jobId: 'string' },
+};
+
+const KNOWN_TYPES = new Set<string>(Object.values(MessageType));
+const JOB_FIELDS: Record<string, 'string' | 'number' | 'count'> = {
+  id: 'string', workload: 'string', origin: 'string', submit_s: 'number', run_s: 'number', estimate_s: 'number', procs: 'count',
+};
+const JOB_OPTIONAL: Record<string, 'string' | 'number' | 'count'> = {
+  user: 'count', group: 'count', vo: 'string', memory_mb: 'number', rejectReason: 'string',
+};
+
+/** Checks that `value` is a well-formed message; returns why not, or undefined if it is. */
+export function messageProblem(value: unknown): string | undefined {
+  if (!isRecord(value)) return 'message is not a map';
+  const type = value['type'];
+  if (typeof type !== 'string') return 'message has no string "type"';
+  if (!KNOWN_TYPES.has(type)) return `unknown message type "${type.slice(0, 60)}"`;
+  const shape = SHAPES[type as MessageType];
+  for (const [field, rule] of Object.entries(shape)) {
+    const problem = fieldProblem(value[field], rule);
+    if (problem) return `${type}.${field} ${problem}`;
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== 'type' && !(key in shape)) return `${type} has an unexpected field "${key.slice(0, 60)}"`;
+  }
+  return undefined;
+}
+
+/** Narrows after messageProblem said nothing. */
+export function isMessage(value: unknown): value is Message {
+  return messageProblem(value) === undefined;
+}
+
+function fieldProblem(v: unknown, rule: Rule): string | undefined {
+  switch (rule) {
+    case 'string':
+      return typeof v === 'string' && v.length > 0 && v.length <= 1024 ? undefined : 'must be a non-empty string (at most 1024 characters)';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a finite number';
+    case 'count':
+      return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? undefined : 'must be a non-negative integer';
+    case 'boolean':
+      return typeof v === 'boolean' ? undefined : 'must be true or false';
+    case 'optional-boolean':
+      return v === undefined || typeof v === 'boolean' ? undefined : 'must be true or false when present';
+    case 'queue':
+      return v === 'local' || v === 'remote' ? undefined : 'must be "local" or "remote"';
+    case 'reason':
+      return v === 'processors_unknown' || v === 'wider_than_site' ? undefined : 'must be a known reject reason';
+    case 'job':
+      return jobProblem(v);
+  }
+}
+
+function jobProblem(v: unknown): string | undefined {
+  if (!isRecord(v)) return 'must be a job map';
+  for (const [field, rule] of Object.entries(JOB_FIELDS)) {
+    const p = fieldProblem(v[field], rule);
+    if (p) return `.${field} ${p}`;
+  }
+  for (const [field, rule] of Object.entries(JOB_OPTIONAL)) {
+    if (v[field] === undefined) continue;
+    const p = fieldProblem(v[field], rule);
+    if (p) return `.${field} ${p}`;
+  }
+  for (const key of Object.keys(v)) {
+    if (!(key in JOB_FIELDS) && !(key in JOB_OPTIONAL)) return `has an unexpected field "${key.slice(0, 60)}"`;
+  }
+  return undefined;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+}

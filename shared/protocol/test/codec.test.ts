@@ -1,0 +1,64 @@
+import { encode } from '@msgpack/msgpack';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeEnvelope, encodeEnvelope, MAX_MESSAGE_BYTES, MessageType, PROTOCOL_VERSION, type Message } from '../src/index.js';
+
+const job = { id: 's1!15', workload: 's1', origin: 's1', submit_s: 599850, run_s: 3477, estimate_s: 53940, procs: 4, group: 12 };
+const envelope = (msg: Message) => ({ run: 'r1', from: 's1/meta', to: 's2/scheduler', msg });
+
+describe('the wire codec', () => {
+  it('round-trips a message with its envelope', () => {
+    const msg: Message = { type: MessageType.JobCopy, job, queue: 'remote', claim: true };
+    const d = decodeEnvelope(encodeEnvelope(envelope(msg)), 'r1');
+    expect(d).toEqual({ ok: true, envelope: { v: PROTOCOL_VERSION, ...envelope(msg) } });
+  });
+
+  it('refuses, with a reason, what is not a valid message of this run and version', () => {
+    const bad = (value: unknown, run?: string) => {
+      const d = decodeEnvelope(encode(value), run);
+      expect(d.ok).toBe(false);
+      return d.ok ? '' : d.reason;
+    };
+    const ok = { v: PROTOCOL_VERSION, run: 'r1', from: 'a', to: 'b', msg: { type: 'job.finished', jobId: 'x!1' } };
+    expect(bad({ ...ok, v: 2 })).toMatch(/protocol version 2/);
+    expect(bad(ok, 'r2')).toMatch(/not of this run/);
+    expect(bad({ ...ok, msg: { type: 'job.exploded' } })).toMatch(/unknown message type "job.exploded"/);
+    expect(bad({ ...ok, msg: { type: 'job.finished', jobId: 7 } })).toMatch(/job.finished.jobId must be a non-empty string/);
+    expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, procs: '4' } } })).toMatch(/job.submit.job .procs must be a non-negative integer/);
+    expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, run_s: Infinity } } })).toMatch(/run_s must be a finite number/);
+    expect(bad({ ...ok, msg: { type: 'job.finished', jobId: 'x', extra: 1 } })).toMatch(/unexpected field "extra"/);
+    expect(bad({ ...ok, from: '' })).toMatch(/envelope.from/);
+    expect(bad([1, 2, 3])).toMatch(/envelope is not a map/);
+    const huge = new Uint8Array(MAX_MESSAGE_BYTES + 1);
+    expect(decodeEnvelope(huge)).toEqual({ ok: false, reason: `payload of ${MAX_MESSAGE_BYTES + 1} bytes is over the ${MAX_MESSAGE_BYTES}-byte limit` });
+  });
+
+  it('never throws on random bytes or random values (fuzz)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2048 }), (bytes) => {
+        const d = decodeEnvelope(bytes);
+        expect(d.ok).toBe(false);
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        let bytes: Uint8Array;
+        try {
+          bytes = encode(value);
+        } catch {
+          return; // not encodable by msgpack: nothing to send
+        }
+        expect(decodeEnvelope(bytes).ok).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.record({ type: fc.constantFrom(...Object.values(MessageType)), jobId: fc.anything(), claimId: fc.anything(), job: fc.anything() }), (msg) => {
+        // A known type with arbitrary fields: decoding says yes or no, but never throws.
+        decodeEnvelope(encode({ v: PROTOCOL_VERSION, run: 'r', from: 'a', to: 'b', msg }));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
