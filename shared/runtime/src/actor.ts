@@ -39,3 +39,13 @@ export interface MetricsSink {
 }
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** A logger that adds `fields` (run, site, actor) to every line it writes. */
+export function withFields(log: Logger, fields: Record<string, unknown>): Logger {
+  return {
+    debug: (f, m) => log.debug({ ...fields, ...f }, m),
+    info: (f, m) => log.info({ ...fields, ...f }, m),
+    warn: (f, m) => log.warn({ ...fields, ...f }, m),
+    error: (f, m) => log.error({ ...fields, ...f }, m),
+  };
+}

@@ -1,0 +1,98 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { encode } from '@msgpack/msgpack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finalState } from '@gridemu/metrics';
+import type { Job, MetaSchemeName } from '@gridemu/model';
+import { PROTOCOL_VERSION, siteAddress } from '@gridemu/protocol';
+import { actorSubject, LiveRuntime, silentLogger } from '@gridemu/runtime';
+import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
+import { planGrid } from '../src/index.js';
+import { specOf } from './helpers.js';
+
+/** The same actors as in simulation, over a real nats-server (issue 4). */
+let nats: NatsServerHandle;
+let nc: NatsConnection;
+beforeAll(async () => {
+  nats = await startNatsServer();
+  nc = await connect({ servers: nats.url, name: 'gridemu-live-test' });
+});
+afterAll(async () => {
+  await nc?.drain();
+  await nats?.stop();
+});
+
+const SITES = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 6 }, { id: 'c', cpus: 8 }];
+
+/** 40 jobs over 400 emulated seconds, a few too wide for site b. */
+function workload(): Job[] {
+  const jobs: Job[] = [];
+  for (let i = 0; i < 40; i++) {
+    const run = 5 + ((i * 37) % 60);
+    jobs.push({ id: `w!${i}`, workload: 'w', origin: SITES[i % 3]!.id, submit_s: 10 * i, run_s: run, estimate_s: run + ((i * 13) % 40), procs: 1 + ((i * 5) % 8) });
+  }
+  return jobs;
+}
+
+async function runLive(scheme: MetaSchemeName, run: string, during?: (rt: LiveRuntime) => void) {
+  const jobs = workload();
+  const spec = specOf({
+    sites: SITES,
+    local: { policy: scheme === 'k-dual' ? 'dual-easy' : 'easy' },
+    meta: { scheme, k: 2, load_period_s: 20, claim_timeout_s: 5, claim: 'hold' },
+  });
+  const plan = planGrid(spec, jobs);
+  let fatal: Error | undefined;
+  const rt = new LiveRuntime({ nc, run, seed: 1, log: silentLogger, onFatal: (e) => (fatal = e) });
+  for (const p of plan.actors) rt.spawn(p.address, p.site, p.actor);
+  await rt.ready();
+  rt.start(0, 2000); // 400 emulated seconds of submissions in 0.2 s of wall time
+  during?.(rt);
+  const deadline = Date.now() + 30_000;
+  while (!plan.driver.done && !fatal && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await rt.stop();
+  if (fatal) throw fatal;
+  expect(plan.driver.done, `${scheme}: not every job finished within 30 s`).toBe(true);
+  return { records: plan.driver.records, rt, jobs };
+}
+
+describe('live runtime over a real nats-server', () => {
+  for (const scheme of ['independent', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const) {
+    it(`${scheme}: every job ends with one outcome; each ran at exactly one site, within capacity`, async () => {
+      const { records, rt, jobs } = await runLive(scheme, `live-${scheme}`);
+      expect(records.map((r) => r.job.id)).toEqual(jobs.map((j) => j.id));
+      for (const r of records) {
+        expect(['COMPLETED_SUCCESSFULLY', 'REJECTED']).toContain(finalState(r));
+        if (r.start_s !== undefined) expect(r.start_s).toBeGreaterThanOrEqual(r.job.submit_s - 1e-6);
+      }
+      expect(rt.counters.get('messages.malformed') ?? 0).toBe(0);
+      expect(rt.counters.get('actor.errors') ?? 0).toBe(0);
+      expect([...rt.messages.all.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(jobs.length * 4);
+    });
+  }
+
+  it("counts and drops malformed messages on the run's subjects, and keeps running", async () => {
+    const run = 'live-fuzz';
+    const target = actorSubject(run, siteAddress('a', 'scheduler'));
+    const garbage: Uint8Array[] = [
+      new Uint8Array([0xc1, 0xff, 0x00]), // not msgpack
+      encode({ hello: 'world' }), // not an envelope
+      encode({ v: PROTOCOL_VERSION + 7, run, from: 'x', to: 'a/scheduler', msg: { type: 'job.finished', jobId: 'w!1' } }), // unknown version
+      encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 'a/scheduler', msg: { type: 'job.finished', jobId: 42 } }), // wrong type
+      encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 'a/scheduler', msg: { type: 'job.teleport' } }), // unknown message
+      new Uint8Array(200 * 1024), // huge
+    ];
+    const { records, rt } = await runLive('k-distributed', run, () => {
+      for (let i = 0; i < 5; i++) for (const g of garbage) nc.publish(target, g);
+      for (let i = 0; i < 200; i++) nc.publish(target, crypto.getRandomValues(new Uint8Array(1 + (i % 64))));
+    });
+    expect(rt.counters.get('messages.malformed')).toBe(5 * garbage.length + 200);
+    expect(records.every((r) => finalState(r) !== 'COMPLETED_KILLED')).toBe(true);
+  });
+
+  it('keeps two runs on one server apart', async () => {
+    const [x, y] = await Promise.all([runLive('distributed', 'live-apart-x'), runLive('distributed', 'live-apart-y')]);
+    expect(x.rt.counters.get('messages.malformed') ?? 0).toBe(0);
+    expect(y.rt.counters.get('messages.malformed') ?? 0).toBe(0);
+    expect(x.records.filter((r) => r.finish_s !== undefined).length).toBe(y.records.filter((r) => r.finish_s !== undefined).length);
+  });
+});

@@ -1,0 +1,162 @@
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import PQueue from 'p-queue';
+import { decodeEnvelope, encodeEnvelope, type Address, type Message } from '@gridemu/protocol';
+import { withFields, type Actor, type ActorContext, type Logger, type MetricsSink, type TimerId } from './actor.js';
+import { EmulatedClock } from './emulated-clock.js';
+import { Rng } from './rng.js';
+import { actorSubject, checkRunId, siteOf } from './subjects.js';
+
+export interface LiveRuntimeOptions {
+  readonly nc: NatsConnection;
+  readonly run: string;
+  readonly seed: number;
+  readonly log: Logger;
+  /** Called once if an actor throws (a broken invariant): the run cannot be trusted any more. */
+  readonly onFatal?: (err: Error) => void;
+}
+
+interface Hosted {
+  readonly actor: Actor<Message>;
+  readonly ctx: ActorContext<Message>;
+  /** One message at a time, in arrival order (DESIGN.md: p-queue mailbox per actor). */
+  readonly mailbox: PQueue;
+  readonly subscription: Subscription;
+}
+
+/** The first malformed messages are logged in full; after that they are only counted. */
+const MALFORMED_LOG_LIMIT = 20;
+
+/**
+ * The live runtime: the same actor API as SimRuntime, over NATS. A send is a msgpack envelope
+ * published on the receiver's subject; every actor has a mailbox that runs one message at a time;
+ * timers run on the emulated clock. A message from the bus that fails to decode or validate is
+ * counted (`messages.malformed`), logged and dropped; the actors never see it.
+ */
+export class LiveRuntime {
+  private readonly hosted = new Map<Address, Hosted>();
+  private readonly timers = new Map<TimerId, NodeJS.Timeout>();
+  private readonly rootRng: Rng;
+  private clock: EmulatedClock | undefined;
+  private nextTimer = 1;
+  private malformedLogged = 0;
+  private fatal = false;
+  readonly run: string;
+  /** Messages sent, by type; `crossSite` only those between two sites. */
+  readonly messages = { all: new Map<string, number>(), crossSite: new Map<string, number>() };
+  readonly counters = new Map<string, number>();
+
+  constructor(private readonly options: LiveRuntimeOptions) {
+    this.run = checkRunId(options.run);
+    this.rootRng = new Rng(options.seed);
+  }
+
+  /** Subscribes the actor; what arrives waits in its mailbox until start(). */
+  spawn(address: Address, site: string | undefined, actor: Actor<Message>): void {
+    if (this.hosted.has(address)) throw new Error(`actor ${address} already exists`);
+    const mailbox = new PQueue({ concurrency: 1, autoStart: false });
+    const ctx = this.makeContext(address, site, mailbox);
+    const subscription = this.options.nc.subscribe(actorSubject(this.run, address), {
+      callback: (err, m) => {
+        if (err) {
+          this.options.log.error({ address, err: err.message }, 'subscription error');
+          return;
+        }
+        const decoded = decodeEnvelope(m.data, this.run);
+        if (!decoded.ok || decoded.envelope.to !== address) {
+          this.malformed(m.subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received by ${address}` : decoded.reason, m.data.byteLength);
+          return;
+        }
+        const msg = decoded.envelope.msg;
+        void mailbox.add(() => this.deliver(address, actor, ctx, msg));
+      },
+    });
+    this.hosted.set(address, { actor, ctx, mailbox, subscription });
+  }
+
+  /** Resolves once the server has registered every subscription made so far. */
+  async ready(): Promise<void> {
+    await this.options.nc.flush();
+  }
+
+  /** Starts the clock at `epoch_s` emulated seconds as of wall time `wallEpoch_ms`, then every actor. */
+  start(epoch_s: number, speedup: number, wallEpoch_ms = Date.now()): void {
+    this.clock = new EmulatedClock(epoch_s, wallEpoch_ms, speedup);
+    for (const [address, h] of this.hosted) {
+      void h.mailbox.add(() => this.guard(address, () => h.actor.start?.(h.ctx)));
+      h.mailbox.start();
+    }
+  }
+
+  now(): number {
+    if (!this.clock) throw new Error('the live runtime has not started');
+    return this.clock.now_s();
+  }
+
+  /** Stops timers and subscriptions, and waits for messages already in mailboxes. */
+  async stop(): Promise<void> {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const h of this.hosted.values()) h.subscription.unsubscribe();
+    await Promise.all([...this.hosted.values()].map((h) => h.mailbox.onIdle()));
+  }
+
+  private deliver(address: Address, actor: Actor<Message>, ctx: ActorContext<Message>, msg: Message): void {
+    this.guard(address, () => actor.receive(ctx, msg));
+  }
+
+  private guard(address: Address, fn: () => void): void {
+    if (this.fatal) return;
+    try {
+      fn();
+    } catch (err) {
+      this.fatal = true;
+      bump(this.counters, 'actor.errors');
+      const e = err instanceof Error ? err : new Error(String(err));
+      this.options.log.error({ address, err: e.message }, 'actor failed: stopping this process');
+      this.options.onFatal?.(e);
+    }
+  }
+
+  private malformed(subject: string, reason: string, bytes: number): void {
+    bump(this.counters, 'messages.malformed');
+    if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
+  }
+
+  private makeContext(self: Address, site: string | undefined, mailbox: PQueue): ActorContext<Message> {
+    const metrics: MetricsSink = { count: (name, by = 1) => bump(this.counters, name, by) };
+    return {
+      self,
+      site,
+      now: () => this.now(),
+      send: (to, msg) => {
+        bump(this.messages.all, msg.type);
+        const toSite = siteOf(to);
+        if (site !== undefined && toSite !== undefined && site !== toSite) bump(this.messages.crossSite, msg.type);
+        this.options.nc.publish(actorSubject(this.run, to), encodeEnvelope({ run: this.run, from: self, to, msg }));
+      },
+      schedule: (delay_s, msg) => {
+        if (!(delay_s >= 0)) throw new Error(`${self} scheduled ${msg.type} with delay ${delay_s}`);
+        const id = this.nextTimer++;
+        const due_s = this.now() + delay_s;
+        const handle = setTimeout(() => {
+          this.timers.delete(id);
+          void mailbox.add(() => this.guard(self, () => this.hosted.get(self)!.actor.receive(this.hosted.get(self)!.ctx, msg)));
+        }, this.clock!.wallDelay_ms(due_s));
+        this.timers.set(id, handle);
+        return id;
+      },
+      cancel: (timer) => {
+        const handle = this.timers.get(timer);
+        if (handle) clearTimeout(handle);
+        this.timers.delete(timer);
+      },
+      rng: this.rootRng.fork(self),
+      log: withFields(this.options.log, { run: this.run, site, actor: self }),
+      metrics,
+    };
+  }
+}
+
+function bump(m: Map<string, number>, key: string, by = 1): void {
+  m.set(key, (m.get(key) ?? 0) + by);
+}
