@@ -6,3 +6,4 @@ export { SimRuntime, type SimRuntimeOptions, type SimFaults } from './sim-runtim
 export { LiveRuntime, type LiveRuntimeOptions } from './live-runtime.js';
 export { EmulatedClock } from './emulated-clock.js';
 export { actorSubject, runWildcard, checkRunId, siteOf } from './subjects.js';
+export { pinoLogger } from './pino-logger.js';

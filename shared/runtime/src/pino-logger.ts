@@ -1,0 +1,17 @@
+import { pino, type DestinationStream, type Logger as Pino } from 'pino';
+import type { Logger } from './actor.js';
+
+/**
+ * The runtime's Logger on pino: one JSON line per event, with the run id (and, through
+ * withFields, the site and actor) on every line (issue 4, DESIGN.md).
+ */
+export function pinoLogger(run: string, options: { level?: string; destination?: DestinationStream } = {}): Logger & { readonly pino: Pino } {
+  const p = pino({ level: options.level ?? 'info', base: { run } }, options.destination);
+  return {
+    pino: p,
+    debug: (f, m) => p.debug(f, m),
+    info: (f, m) => p.info(f, m),
+    warn: (f, m) => p.warn(f, m),
+    error: (f, m) => p.error(f, m),
+  };
+}
