@@ -7,3 +7,4 @@ export { LiveRuntime, type LiveRuntimeOptions } from './live-runtime.js';
 export { EmulatedClock } from './emulated-clock.js';
 export { actorSubject, runWildcard, checkRunId, siteOf } from './subjects.js';
 export { pinoLogger } from './pino-logger.js';
+export { RunCounters } from './run-counters.js';

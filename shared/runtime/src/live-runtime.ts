@@ -1,9 +1,10 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import PQueue from 'p-queue';
 import { decodeEnvelope, encodeEnvelope, type Address, type Message } from '@gridemu/protocol';
-import { withFields, type Actor, type ActorContext, type Logger, type MetricsSink, type TimerId } from './actor.js';
+import { withFields, type Actor, type ActorContext, type Logger, type TimerId } from './actor.js';
 import { EmulatedClock } from './emulated-clock.js';
 import { Rng } from './rng.js';
+import { RunCounters } from './run-counters.js';
 import { actorSubject, checkRunId, siteOf } from './subjects.js';
 
 export interface LiveRuntimeOptions {
@@ -41,9 +42,10 @@ export class LiveRuntime {
   private malformedLogged = 0;
   private fatal = false;
   readonly run: string;
+  private readonly tally = new RunCounters();
   /** Messages sent, by type; `crossSite` only those between two sites. */
-  readonly messages = { all: new Map<string, number>(), crossSite: new Map<string, number>() };
-  readonly counters = new Map<string, number>();
+  readonly messages = this.tally.messages;
+  readonly counters = this.tally.counters;
 
   constructor(private readonly options: LiveRuntimeOptions) {
     this.run = checkRunId(options.run);
@@ -110,7 +112,7 @@ export class LiveRuntime {
       fn();
     } catch (err) {
       this.fatal = true;
-      bump(this.counters, 'actor.errors');
+      this.tally.count('actor.errors');
       const e = err instanceof Error ? err : new Error(String(err));
       this.options.log.error({ address, err: e.message }, 'actor failed: stopping this process');
       this.options.onFatal?.(e);
@@ -118,20 +120,17 @@ export class LiveRuntime {
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {
-    bump(this.counters, 'messages.malformed');
+    this.tally.count('messages.malformed');
     if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
   }
 
   private makeContext(self: Address, site: string | undefined, mailbox: PQueue): ActorContext<Message> {
-    const metrics: MetricsSink = { count: (name, by = 1) => bump(this.counters, name, by) };
     return {
       self,
       site,
       now: () => this.now(),
       send: (to, msg) => {
-        bump(this.messages.all, msg.type);
-        const toSite = siteOf(to);
-        if (site !== undefined && toSite !== undefined && site !== toSite) bump(this.messages.crossSite, msg.type);
+        this.tally.sent(msg.type, site, siteOf(to));
         this.options.nc.publish(actorSubject(this.run, to), encodeEnvelope({ run: this.run, from: self, to, msg }));
       },
       schedule: (delay_s, msg) => {
@@ -140,7 +139,8 @@ export class LiveRuntime {
         const due_s = this.now() + delay_s;
         const handle = setTimeout(() => {
           this.timers.delete(id);
-          void mailbox.add(() => this.guard(self, () => this.hosted.get(self)!.actor.receive(this.hosted.get(self)!.ctx, msg)));
+          const h = this.hosted.get(self)!;
+          void mailbox.add(() => this.deliver(self, h.actor, h.ctx, msg));
         }, this.clock!.wallDelay_ms(due_s));
         this.timers.set(id, handle);
         return id;
@@ -152,11 +152,7 @@ export class LiveRuntime {
       },
       rng: this.rootRng.fork(self),
       log: withFields(this.options.log, { run: this.run, site, actor: self }),
-      metrics,
+      metrics: this.tally.sink,
     };
   }
-}
-
-function bump(m: Map<string, number>, key: string, by = 1): void {
-  m.set(key, (m.get(key) ?? 0) + by);
 }

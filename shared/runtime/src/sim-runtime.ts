@@ -1,9 +1,10 @@
 import type { Address } from '@gridemu/protocol';
-import type { Actor, ActorContext, Logger, MetricsSink, TimerId } from './actor.js';
+import type { Actor, ActorContext, Logger, TimerId } from './actor.js';
 import { silentLogger } from './actor.js';
 import { EventHeap } from './event-heap.js';
 import { LinkModel } from './network.js';
 import { Rng } from './rng.js';
+import { RunCounters } from './run-counters.js';
 import type { NetworkSpec } from '@gridemu/model';
 
 interface Delivery<M> {
@@ -50,10 +51,11 @@ export class SimRuntime<M extends { readonly type: string }> {
   private seq = 0;
   private nextTimer = 1;
   private delivered = 0;
+  private readonly tally = new RunCounters();
   /** Messages sent, by type; `crossSite` only those that crossed a link between two sites. */
-  readonly messages = { all: new Map<string, number>(), crossSite: new Map<string, number>() };
+  readonly messages = this.tally.messages;
   /** Counters bumped by actors through ctx.metrics. */
-  readonly counters = new Map<string, number>();
+  readonly counters = this.tally.counters;
 
   constructor(options: SimRuntimeOptions) {
     this.rootRng = new Rng(options.seed);
@@ -116,9 +118,6 @@ export class SimRuntime<M extends { readonly type: string }> {
   }
 
   private makeContext(self: Address, site: string | undefined): ActorContext<M> {
-    const metrics: MetricsSink = {
-      count: (name, by = 1) => this.counters.set(name, (this.counters.get(name) ?? 0) + by),
-    };
     return {
       self,
       site,
@@ -127,10 +126,9 @@ export class SimRuntime<M extends { readonly type: string }> {
         const target = this.actors.get(to);
         if (!target) throw new Error(`${self} sent ${msg.type} to unknown actor ${to}`);
         const delay = this.links.delay_s(site, target.ctx.site, this.networkRng);
-        bump(this.messages.all, msg.type);
-        if (site !== undefined && target.ctx.site !== undefined && site !== target.ctx.site) bump(this.messages.crossSite, msg.type);
+        this.tally.sent(msg.type, site, target.ctx.site);
         if (this.faults.drop?.(self, to, msg)) {
-          bump(this.counters, 'messages.dropped');
+          this.tally.count('messages.dropped');
           return;
         }
         this.enqueue(this.clock + delay, to, msg);
@@ -146,11 +144,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       },
       rng: this.rootRng.fork(self),
       log: this.log,
-      metrics,
+      metrics: this.tally.sink,
     };
   }
-}
-
-function bump(m: Map<string, number>, key: string): void {
-  m.set(key, (m.get(key) ?? 0) + 1);
 }

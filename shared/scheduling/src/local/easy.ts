@@ -42,8 +42,7 @@ export class EasyPolicy extends BasePolicy {
     const chosen = new Set<string>();
     for (let i = from; i < queue.size && this.cpusInUse.free > 0; i++) {
       const job = queue.at(i)!;
-      const current = res === undefined ? undefined : { ...res, spare };
-      const cost = backfillCost(current, this.cpusInUse.free, job.procs, job.estimate_s, now);
+      const cost = backfillCost(res?.start_s, spare, this.cpusInUse.free, job.procs, job.estimate_s, now);
       if (cost < 0) continue;
       spare -= cost;
       chosen.add(job.id);

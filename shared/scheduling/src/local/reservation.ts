@@ -28,12 +28,14 @@ export function headReservation(cpus: Processors, jobId: string, procs: number, 
 }
 
 /**
- * Whether a job may start now without delaying `res` (paper 001 §2, EASY): it fits in the free
- * processors and either ends by the reserved start or uses only the spare processors.
+ * Whether a job may start now without delaying a reservation at `reservedStart_s` (paper 001 §2,
+ * EASY): it fits in the free processors and either ends by the reserved start or uses only the
+ * `spare` processors. With no reservation (`reservedStart_s` undefined) fitting is enough.
  * Returns how many spare processors it uses (0 when it ends in time), or -1 if it may not start.
+ * Plain numbers, not a Reservation, because this runs for every queued job on every pass.
  */
-export function backfillCost(res: Reservation | undefined, free: number, procs: number, estimate_s: number, now: number): number {
+export function backfillCost(reservedStart_s: number | undefined, spare: number, free: number, procs: number, estimate_s: number, now: number): number {
   if (procs > free) return -1;
-  if (res === undefined || now + estimate_s <= res.start_s) return 0;
-  return procs <= res.spare ? procs : -1;
+  if (reservedStart_s === undefined || now + estimate_s <= reservedStart_s) return 0;
+  return procs <= spare ? procs : -1;
 }

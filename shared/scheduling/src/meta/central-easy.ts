@@ -69,13 +69,14 @@ export class CentralEasy {
       const r = headReservation(s.cpus, head.id, head.procs, now);
       if (this.reservation === undefined || r.start_s < this.reservation.start_s) this.reservation = { ...r, site: s.id };
     }
-    let spare = this.reservation!.spare;
+    const reserved = this.reservation!;
+    let spare = reserved.spare;
     const chosen = new Set<string>();
     for (let i = 1; i < this.queue.size; i++) {
       const job = this.queue.at(i)!;
       for (const s of this.bestFitOrder(job.procs)) {
-        const atReserved = s.id === this.reservation!.site;
-        const cost = atReserved ? backfillCost({ ...this.reservation!, spare }, s.cpus.free, job.procs, job.estimate_s, now) : 0;
+        const atReserved = s.id === reserved.site;
+        const cost = atReserved ? backfillCost(reserved.start_s, spare, s.cpus.free, job.procs, job.estimate_s, now) : 0;
         if (cost < 0) continue;
         spare -= cost;
         chosen.add(job.id);
