@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { SpecError } from '@gridemu/model';
 import { SwfFormatError, TraceNotFoundError } from '@gridemu/workload';
+import { runCommand } from './commands/run.js';
 import { simulateCommand, SIMULATE_HELP } from './commands/simulate.js';
 import { sweepCommand } from './commands/sweep.js';
 import { traceCommand } from './commands/trace.js';
@@ -12,6 +13,7 @@ const HELP = `gridemu: emulate and simulate multi-site grid scheduling
 Usage: gridemu <command> [options]
 
 Commands:
+  run SPEC          run an experiment live: a process per site over NATS, real latency, compressed time
   simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
   sweep SPEC        simulate every combination of --vary values, in parallel; one table and a chart
   validate SPEC     check an experiment file and print it with defaults
@@ -33,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
       return command === undefined ? EXIT_BAD_INPUT : EXIT_OK;
     case 'simulate':
       return simulateCommand(rest);
+    case 'run':
+      return runCommand(rest);
     case 'sweep':
       return sweepCommand(rest);
     case 'validate':

@@ -6,16 +6,26 @@ export class ProgressBar {
   private readonly started = Date.now();
   private shown = false;
   private lastDraw = 0;
+  private lastLine = Date.now();
 
   constructor(
     private readonly label: string,
     private readonly stream: NodeJS.WriteStream = process.stderr,
     private readonly enabled = Boolean(process.stderr.isTTY),
+    /** Off a terminal, write a plain progress line this often (0: never), so long runs in logs show life. */
+    private readonly lineEvery_ms = 0,
   ) {}
 
   update(done: number, total: number, detail = ''): void {
-    if (!this.enabled) return;
     const now = Date.now();
+    if (!this.enabled) {
+      if (this.lineEvery_ms > 0 && now - this.lastLine >= this.lineEvery_ms) {
+        this.lastLine = now;
+        this.stream.write(`${this.label}: ${done}/${total} ${detail} (${((now - this.started) / 1000).toFixed(0)} s)
+`);
+      }
+      return;
+    }
     if (now - this.started < 1000 || now - this.lastDraw < 100) return;
     this.lastDraw = now;
     this.shown = true;

@@ -1,6 +1,8 @@
 import type { RunSummary } from '@gridemu/metrics';
 
-function fmt(n: number, digits = 2): string {
+function fmt(n: number | null | undefined, digits = 2): string {
+  // summary.json read back has null where a metric had no jobs to average over.
+  if (n === null || n === undefined || Number.isNaN(n)) return '-';
   if (Math.abs(n) >= 1e6) return n.toExponential(3);
   return n.toFixed(digits);
 }
@@ -30,4 +32,43 @@ export function renderSummary(s: RunSummary): string {
     rows.push([cat.replace(/_/g, ' '), String(g.jobs), fmt(g.mean_wait_s), fmt(g.mean_turnaround_s), fmt(g.mean_slowdown), fmt(g.mean_bounded_slowdown)]);
   }
   return head.join('\n') + table(rows) + '\n';
+}
+
+interface LatencyLine {
+  count: number;
+  mean_ms: number;
+  p50_ms: number;
+  p95_ms: number;
+  max_ms: number;
+}
+
+/** What a live run adds: latency seen on the wire, timer lag, and the processes' memory. */
+export function renderLiveSummary(s: RunSummary): string {
+  const live = s.live as
+    | {
+        speedup: number;
+        run_wall_s: number;
+        aborted?: string;
+        latency_ms: LatencyLine & { links: Record<string, LatencyLine> };
+        emulated_latency_mean_s: number;
+        timer_lag_ms: LatencyLine;
+        processes: Record<string, { pid: number; rss_mb?: number; peak_rss_mb?: number; cpu_s?: number }>;
+      }
+    | undefined;
+  if (!live) return '';
+  const l = live.latency_ms;
+  const lines = [
+    '',
+    `live: speed-up ${live.speedup}, ${fmt(live.run_wall_s, 1)} s wall${live.aborted ? `, ABORTED: ${live.aborted}` : ''}`,
+    l.count > 0
+      ? `one-way latency seen: mean ${fmt(l.mean_ms)} ms, p50 ${fmt(l.p50_ms)}, p95 ${fmt(l.p95_ms)}, max ${fmt(l.max_ms)} over ${l.count} cross-site messages (${fmt(live.emulated_latency_mean_s)} emulated s each)`
+      : 'one-way latency seen: no cross-site messages',
+    `timer lag: mean ${fmt(live.timer_lag_ms.mean_ms)} ms, p95 ${fmt(live.timer_lag_ms.p95_ms)}, max ${fmt(live.timer_lag_ms.max_ms)}`,
+    '',
+  ];
+  const rows: string[][] = [['process', 'pid', 'rss MiB', 'peak MiB', 'cpu s']];
+  for (const [name, p] of Object.entries(live.processes)) {
+    rows.push([name, String(p.pid), p.rss_mb === undefined ? '-' : fmt(p.rss_mb, 1), p.peak_rss_mb === undefined ? '-' : fmt(p.peak_rss_mb, 1), p.cpu_s === undefined ? '-' : fmt(p.cpu_s, 1)]);
+  }
+  return lines.join('\n') + table(rows) + '\n';
 }

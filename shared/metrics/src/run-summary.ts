@@ -14,6 +14,8 @@ export interface RunSummaryInput {
   /** Per-source reports from the workload loader (what was read, adjusted, skipped). */
   readonly workload: readonly object[];
   readonly wall_s: number;
+  /** `gridemu run` only: timing, latency seen on the wire, the processes and their memory. */
+  readonly live?: object;
 }
 
 export type RunSummary = Summary & {
@@ -47,6 +49,7 @@ export type RunSummary = Summary & {
   readonly counters: Record<string, number>;
   readonly workload: readonly object[];
   readonly wall_time_s: number;
+  readonly live?: object;
   readonly spec: ExperimentSpec;
 };
 
@@ -86,6 +89,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
     counters: input.counters,
     workload: input.workload,
     wall_time_s: roundNumber(input.wall_s, 3),
+    ...(input.live ? { live: input.live } : {}),
     spec: input.spec,
   };
 }

@@ -16,10 +16,12 @@ export interface Envelope {
   readonly from: Address;
   readonly to: Address;
   readonly msg: Message;
+  /** Wall-clock send time (ms since the Unix epoch, fractional), for measuring one-way latency live. */
+  readonly sent_ms?: number;
 }
 
 export function encodeEnvelope(e: Omit<Envelope, 'v'>): Uint8Array {
-  return encode({ v: PROTOCOL_VERSION, run: e.run, from: e.from, to: e.to, msg: e.msg }, { ignoreUndefined: true });
+  return encode({ v: PROTOCOL_VERSION, run: e.run, from: e.from, to: e.to, msg: e.msg, sent_ms: e.sent_ms }, { ignoreUndefined: true });
 }
 
 export type Decoded = { readonly ok: true; readonly envelope: Envelope } | { readonly ok: false; readonly reason: string };
@@ -44,7 +46,10 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string): Decoded
     if (typeof e[field] !== 'string' || (e[field] as string).length === 0) return { ok: false, reason: `envelope.${field} must be a non-empty string` };
   }
   if (expectedRun !== undefined && e['run'] !== expectedRun) return { ok: false, reason: `message of run "${String(e['run']).slice(0, 60)}", not of this run` };
+  const sent = e['sent_ms'];
+  if (sent !== undefined && (typeof sent !== 'number' || !Number.isFinite(sent))) return { ok: false, reason: 'envelope.sent_ms must be a finite number' };
   const problem = messageProblem(e['msg']);
   if (problem) return { ok: false, reason: problem };
-  return { ok: true, envelope: { v: PROTOCOL_VERSION, run: e['run'] as string, from: e['from'] as string, to: e['to'] as string, msg: e['msg'] as Message } };
+  const envelope: Envelope = { v: PROTOCOL_VERSION, run: e['run'] as string, from: e['from'] as string, to: e['to'] as string, msg: e['msg'] as Message };
+  return { ok: true, envelope: sent === undefined ? envelope : { ...envelope, sent_ms: sent } };
 }

@@ -8,3 +8,4 @@ export { EmulatedClock } from './emulated-clock.js';
 export { actorSubject, runWildcard, checkRunId, siteOf } from './subjects.js';
 export { pinoLogger } from './pino-logger.js';
 export { RunCounters } from './run-counters.js';
+export { LatencyHistogram, type LatencyStats } from './latency-histogram.js';

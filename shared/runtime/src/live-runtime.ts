@@ -3,6 +3,7 @@ import PQueue from 'p-queue';
 import { decodeEnvelope, encodeEnvelope, type Address, type Message } from '@gridemu/protocol';
 import { withFields, type Actor, type ActorContext, type Logger, type TimerId } from './actor.js';
 import { EmulatedClock } from './emulated-clock.js';
+import { LatencyHistogram } from './latency-histogram.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
 import { actorSubject, checkRunId, siteOf } from './subjects.js';
@@ -46,6 +47,10 @@ export class LiveRuntime {
   /** Messages sent, by type; `crossSite` only those between two sites. */
   readonly messages = this.tally.messages;
   readonly counters = this.tally.counters;
+  /** One-way wall latency of messages received from another site, per link `from->to` (issue 4, item 6). */
+  readonly latency = new Map<string, LatencyHistogram>();
+  /** How late timers fired against their wall deadline: event-loop lag plus timer granularity. */
+  readonly timerLag = new LatencyHistogram();
 
   constructor(private readonly options: LiveRuntimeOptions) {
     this.run = checkRunId(options.run);
@@ -68,7 +73,8 @@ export class LiveRuntime {
           this.malformed(m.subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received by ${address}` : decoded.reason, m.data.byteLength);
           return;
         }
-        const msg = decoded.envelope.msg;
+        const { msg, from, sent_ms } = decoded.envelope;
+        if (sent_ms !== undefined) this.recordLatency(from, address, wallNow_ms() - sent_ms);
         void mailbox.add(() => this.deliver(address, actor, ctx, msg));
       },
     });
@@ -119,6 +125,16 @@ export class LiveRuntime {
     }
   }
 
+  private recordLatency(from: Address, to: Address, ms: number): void {
+    const a = siteOf(from);
+    const b = siteOf(to);
+    if (a === undefined || b === undefined || a === b) return;
+    const link = `${a}->${b}`;
+    let h = this.latency.get(link);
+    if (!h) this.latency.set(link, (h = new LatencyHistogram()));
+    h.record(ms);
+  }
+
   private malformed(subject: string, reason: string, bytes: number): void {
     this.tally.count('messages.malformed');
     if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
@@ -131,17 +147,20 @@ export class LiveRuntime {
       now: () => this.now(),
       send: (to, msg) => {
         this.tally.sent(msg.type, site, siteOf(to));
-        this.options.nc.publish(actorSubject(this.run, to), encodeEnvelope({ run: this.run, from: self, to, msg }));
+        this.options.nc.publish(actorSubject(this.run, to), encodeEnvelope({ run: this.run, from: self, to, msg, sent_ms: wallNow_ms() }));
       },
       schedule: (delay_s, msg) => {
         if (!(delay_s >= 0)) throw new Error(`${self} scheduled ${msg.type} with delay ${delay_s}`);
         const id = this.nextTimer++;
         const due_s = this.now() + delay_s;
+        const wait_ms = this.clock!.wallDelay_ms(due_s);
+        const dueWall_ms = Date.now() + wait_ms;
         const handle = setTimeout(() => {
           this.timers.delete(id);
+          this.timerLag.record(Date.now() - dueWall_ms);
           const h = this.hosted.get(self)!;
           void mailbox.add(() => this.deliver(self, h.actor, h.ctx, msg));
-        }, this.clock!.wallDelay_ms(due_s));
+        }, wait_ms);
         this.timers.set(id, handle);
         return id;
       },
@@ -155,4 +174,9 @@ export class LiveRuntime {
       metrics: this.tally.sink,
     };
   }
+}
+
+/** Wall-clock milliseconds with sub-millisecond resolution, comparable between processes on one host. */
+function wallNow_ms(): number {
+  return performance.timeOrigin + performance.now();
 }

@@ -1,1 +1,2 @@
-export { startNatsServer, natsServerBinary, freePort, INSTALL_HINT, type NatsServerHandle, type NatsServerOptions } from './nats-server.js';
+export { startNatsServer, type NatsServerHandle, type NatsServerOptions } from './nats-server.js';
+export { natsServerBinary, freePort, INSTALL_HINT } from '@gridemu/nats-server';

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { RunSummary } from '@gridemu/metrics';
+import { loadSpec, parseOverride } from '@gridemu/model';
+import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
+import { checkRunId } from '@gridemu/runtime';
+import { loadWorkload } from '@gridemu/workload';
+import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { runLive, type LiveStatus } from '../live/live-run.js';
+import { ProgressBar } from '../progress.js';
+import { renderLiveSummary, renderSummary } from '../summary-table.js';
+
+export const RUN_HELP = `Usage: gridemu run SPEC [--out DIR] [--nats URL] [--speedup S] [--set path=value]... [options]
+
+Runs the experiment as a distributed system: one process per site (and one for the central
+metascheduler of centralized and hierarchical), a driver that replays the workload, NATS between
+them, the spec's link latency applied on the wire by a delay proxy per process, and time
+compressed by the speed-up (emulated time = epoch + wall time x S). Writes the same
+DIR/jobs.csv and DIR/summary.json as simulate, plus summary.live (latency seen, timer lag,
+processes and their memory) and every process's log in DIR/logs/.
+
+Options:
+  --out DIR            where to write results (default: results/<name>-live)
+  --nats URL           use this NATS server; without it, nats-server from PATH is started on a
+                       free loopback port and stopped at the end
+  --speedup S          emulated seconds per wall second (default: live.speedup of SPEC, 1000)
+  --set path=value     override a field of SPEC, e.g. --set meta.k=4
+  --run ID             run id (default: <name>-<random>); runs on one server never mix
+  --timeout S          stop the run if it has not ended after S wall seconds (default: no limit)
+  --lenient            skip and count malformed trace lines instead of failing
+  --quiet              print no summary table
+  -h, --help           this help
+
+A process that dies, Ctrl-C or --timeout stop the whole run; the driver still writes what it has
+(summary.json marks it with live.aborted) and the exit code is 1.`;
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      nats: { type: 'string' },
+      speedup: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      run: { type: 'string' },
+      timeout: { type: 'string' },
+      lenient: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(RUN_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError(`run takes one experiment file\n\n${RUN_HELP}`);
+  const file = resolve(positionals[0]!);
+  const sets = [...(values.set ?? [])];
+  if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
+  const { spec } = loadSpec(file, sets.map(parseOverride));
+  const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
+  if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
+  // Fail fast on a bad trace here rather than in the driver's log.
+  const workload = await loadWorkload(spec, { specFile: file, lenient: values.lenient === true });
+  if (!values.nats && !natsServerBinary()) {
+    console.error(`gridemu: ${INSTALL_HINT}, or give --nats URL`);
+    return EXIT_FAILED;
+  }
+  const run = checkRunId(values.run ?? `${spec.name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`);
+  const out = resolve(values.out ?? `results/${spec.name}-live`);
+  const say = (line: string) => {
+    if (!values.quiet) console.error(line);
+  };
+  say(`gridemu run ${spec.name}: ${workload.jobs.length} jobs, ${spec.meta.scheme}, speed-up ${spec.live.speedup}`);
+  const bar = new ProgressBar(`run ${spec.name}`, process.stderr, Boolean(process.stderr.isTTY) && !values.quiet, values.quiet ? 0 : 10_000);
+  const result = await runLive({
+    specFile: file,
+    spec,
+    sets,
+    out,
+    run,
+    ...(values.nats ? { nats: values.nats } : {}),
+    lenient: values.lenient === true,
+    timeout_s,
+    say: (line) => {
+      bar.done();
+      say(line);
+    },
+    onStatus: (s: LiveStatus) => {
+      if (s.phase === 'joining') bar.update(s.ready, s.expected, 'processes ready');
+      else bar.update(s.finished, s.total, `emulated ${formatDuration(s.now_s - (workload.jobs[0]?.submit_s ?? 0))}, wall ${s.wall_s.toFixed(0)} s`);
+    },
+  });
+  bar.done();
+  const summaryFile = resolve(out, 'summary.json');
+  if (result.failure) console.error(`gridemu: run failed: ${result.failure}`);
+  if (existsSync(summaryFile)) {
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+    if (!values.quiet && result.code !== 2) {
+      process.stdout.write(renderSummary(summary));
+      process.stdout.write(renderLiveSummary(summary));
+      console.log(`\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}\n      ${result.logs}/`);
+    }
+  }
+  return result.code;
+}
+
+function formatDuration(s: number): string {
+  if (s < 3600) return `${(s / 60).toFixed(1)} min`;
+  if (s < 86_400 * 2) return `${(s / 3600).toFixed(1)} h`;
+  return `${(s / 86_400).toFixed(1)} d`;
+}

@@ -1,0 +1,136 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { ControlBus, DelayProxy, isCentral, liveMembers, type LiveProgress } from '@gridemu/live';
+import type { ExperimentSpec } from '@gridemu/model';
+import { startLocalNatsServer } from '@gridemu/nats-server';
+import { silentLogger } from '@gridemu/runtime';
+import { RunProcess, serviceMain } from './member-process.js';
+
+export interface LiveRunOptions {
+  readonly specFile: string;
+  readonly spec: ExperimentSpec;
+  /** The --set texts, passed on to the driver, which loads the spec itself. */
+  readonly sets: readonly string[];
+  readonly out: string;
+  readonly run: string;
+  /** An existing server; without it a local nats-server is started on a free port. */
+  readonly nats?: string;
+  readonly lenient?: boolean;
+  /** Stop the run if it has not ended after this many wall seconds (0: no limit). */
+  readonly timeout_s?: number;
+  readonly onStatus?: (s: LiveStatus) => void;
+  /** Lines for the user (what started, what failed). */
+  readonly say?: (line: string) => void;
+}
+
+export type LiveStatus = { readonly phase: 'joining'; readonly ready: number; readonly expected: number } | ({ readonly phase: 'running' } & LiveProgress);
+
+export interface LiveRunResult {
+  /** 0 done, 1 failed or interrupted, 2 the driver refused its input. */
+  readonly code: number;
+  readonly failure?: string;
+  readonly logs: string;
+}
+
+/**
+ * `gridemu run`'s orchestration: a nats-server (unless one is given), a delay proxy per location
+ * when the spec has latency, one process per site (and central), and the driver that leads the run.
+ * A process that dies makes the run stop with a report naming it; so do Ctrl-C and --timeout.
+ * Everything started here is stopped here, whatever happens.
+ */
+export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
+  const say = o.say ?? (() => undefined);
+  const logs = join(o.out, 'logs');
+  // A failed run must not leave an earlier run's results looking like its own.
+  for (const old of [logs, join(o.out, 'jobs.csv'), join(o.out, 'summary.json')]) rmSync(old, { recursive: true, force: true });
+  mkdirSync(logs, { recursive: true });
+  const cleanup: (() => Promise<unknown>)[] = [];
+  const processes: RunProcess[] = [];
+  try {
+    const server = o.nats ? undefined : await startLocalNatsServer();
+    if (server) cleanup.push(() => server.stop());
+    const url = o.nats ?? server!.url;
+    say(server ? `nats-server started on ${url}` : `using NATS at ${url}`);
+    const nc: NatsConnection = await connect({ servers: url, name: `gridemu-${o.run}-orchestrator` });
+    cleanup.push(() => nc.close());
+    const bus = new ControlBus(nc, o.run, silentLogger);
+    const members = liveMembers(o.spec);
+    const ready = new Set<string>();
+    bus.on('ready', (m) => {
+      ready.add(m.member);
+      o.onStatus?.({ phase: 'joining', ready: ready.size, expected: members.length });
+    });
+    bus.on('progress', (p) => o.onStatus?.({ phase: 'running', finished: p.finished, total: p.total, now_s: p.now_s, wall_s: p.wall_s }));
+    await nc.flush();
+
+    const memberUrl = new Map<string, string>();
+    if (hasLatency(o.spec)) {
+      const target = new URL(url.split(',')[0]!.replace(/^nats:/, 'http:'));
+      for (const m of members) {
+        const proxy = new DelayProxy({ from: m, run: o.run, network: o.spec.network, target: { host: target.hostname, port: Number(target.port || 4222) }, seed: o.spec.seed });
+        memberUrl.set(m, await proxy.listen());
+        cleanup.push(() => proxy.close());
+      }
+      say(`link latency ${o.spec.network.latency_ms} ms ± ${o.spec.network.jitter_ms} ms through a delay proxy per process`);
+    }
+
+    const driver = new RunProcess('driver', join(logs, 'driver.log'), serviceMain('driver'), [
+      '--nats', url, '--run', o.run, '--spec', o.specFile, '--out', o.out,
+      '--speedup', String(o.spec.live.speedup),
+      ...o.sets.flatMap((s) => ['--set', s]),
+      ...(o.lenient ? ['--lenient'] : []),
+    ]);
+    processes.push(driver);
+    for (const m of members) {
+      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', ...(isCentral(m) ? [] : ['--site', m])];
+      processes.push(new RunProcess(m, join(logs, `${m}.log`), serviceMain(isCentral(m) ? 'central' : 'site'), args));
+    }
+    say(`run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`);
+
+    let failure: string | undefined;
+    const fail = (reason: string) => {
+      if (failure !== undefined || !driver.running) return;
+      failure = reason;
+      say(`stopping: ${reason}`);
+      driver.kill('SIGTERM'); // the driver aborts the run, tells every process, and writes what it has
+    };
+    for (const p of processes.slice(1)) {
+      void p.exited.then(() => {
+        if (p.exit?.code === 0 || !driver.running) return;
+        const what = `${isCentral(p.name) ? 'the central process' : `site process ${p.name}`} (pid ${p.pid}) ${p.describeExit()} during the run`;
+        bus.publish({ kind: 'failed', member: p.name, error: `process ${p.describeExit()}` });
+        fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`);
+      });
+    }
+    const onSignal = (signal: string) => fail(`interrupted by ${signal}`);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    cleanup.push(async () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    });
+    const limit = (o.timeout_s ?? 0) > 0 ? setTimeout(() => fail(`the run did not end within --timeout ${o.timeout_s} s`), o.timeout_s! * 1000) : undefined;
+    cleanup.push(async () => clearTimeout(limit));
+
+    await driver.exited;
+    const code = driver.exit?.code ?? 1;
+    if (code !== 0 && failure === undefined) {
+      failure = code === 2 ? `the driver refused its input:\n${driver.tail(4)}` : `the driver ${driver.describeExit()}; last lines of ${driver.logFile}:\n${driver.tail()}`;
+    }
+    // Members leave on the driver's `end` or `abort`; give them a moment, then stop any that linger.
+    const grace = Date.now() + 10_000;
+    while (processes.some((p) => p.running) && Date.now() < grace) await new Promise((r) => setTimeout(r, 50));
+    const lingering = processes.filter((p) => p.running);
+    if (lingering.length > 0) say(`stopping ${lingering.map((p) => p.name).join(', ')}, still running after the driver ended`);
+    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs };
+  } finally {
+    await Promise.all(processes.map((p) => p.stop(3000)));
+    for (const c of cleanup.reverse()) await c().catch(() => undefined);
+  }
+}
+
+function hasLatency(spec: ExperimentSpec): boolean {
+  const n = spec.network;
+  return n.latency_ms > 0 || n.jitter_ms > 0 || Object.values(n.matrix ?? {}).some((row) => Object.values(row).some((v) => v > 0));
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { leadRun, liveResults } from '@gridemu/live';
+import { buildRunSummary, writeResults } from '@gridemu/metrics';
+import { loadSpec, parseOverride, SpecError } from '@gridemu/model';
+import { checkRunId, pinoLogger } from '@gridemu/runtime';
+import { loadWorkload, SwfFormatError, TraceNotFoundError } from '@gridemu/workload';
+
+const HELP = `Usage: gridemu-driver --run RUN --spec FILE --out DIR [--nats URL] [--speedup S] [--set path=value]...
+
+Leads a live run: answers the site processes' hello with the plan, waits until all are ready, starts
+every clock at one epoch, submits each job to its origin at its emulated submission time, and when
+every job has its outcome writes DIR/jobs.csv and DIR/summary.json (the same writers as simulate).
+If the run is aborted (a process failed or went silent) it still writes what it has, marks
+summary.json with live.aborted, and exits 1.
+
+Options (each also from the environment):
+  --nats URL             NATS server                    NATS_URL (default nats://127.0.0.1:4222)
+  --user, --password     NATS credentials               NATS_USER, NATS_PASSWORD
+  --token TOKEN          NATS token                     NATS_TOKEN
+  --run RUN              run id                         GRIDEMU_RUN
+  --spec FILE            experiment file                GRIDEMU_SPEC
+  --out DIR              results folder                 GRIDEMU_OUT (default results/<name>-live)
+  --set path=value       override a field of the spec
+  --speedup S            emulated seconds per wall second (live.speedup)
+  --lenient              skip malformed trace lines
+  --ready-timeout S      wait this long for every process (default 60)
+  --heartbeat-timeout S  a process silent this long stops the run (default 10)
+  --log-level L          pino level                     GRIDEMU_LOG_LEVEL (default info)`;
+
+async function main(argv: string[]): Promise<number> {
+  const env = process.env;
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      nats: { type: 'string', default: env['NATS_URL'] ?? 'nats://127.0.0.1:4222' },
+      user: { type: 'string', default: env['NATS_USER'] },
+      password: { type: 'string', default: env['NATS_PASSWORD'] },
+      token: { type: 'string', default: env['NATS_TOKEN'] },
+      run: { type: 'string', default: env['GRIDEMU_RUN'] },
+      spec: { type: 'string', default: env['GRIDEMU_SPEC'] },
+      out: { type: 'string', default: env['GRIDEMU_OUT'] },
+      set: { type: 'string', multiple: true },
+      speedup: { type: 'string' },
+      lenient: { type: 'boolean' },
+      'ready-timeout': { type: 'string', default: '60' },
+      'heartbeat-timeout': { type: 'string', default: '10' },
+      'log-level': { type: 'string', default: env['GRIDEMU_LOG_LEVEL'] ?? 'info' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (!values.run || !values.spec) throw new UsageError('--run and --spec are required');
+  checkRunId(values.run);
+  const sets = [...(values.set ?? [])];
+  if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
+  const { spec } = loadSpec(values.spec, sets.map(parseOverride));
+  const specText = readFileSync(values.spec, 'utf8');
+  const workload = await loadWorkload(spec, { specFile: values.spec, lenient: values.lenient === true });
+  const log = pinoLogger(values.run, { level: values['log-level'] ?? 'info', site: 'driver' });
+  const nc = await connect({
+    servers: values.nats,
+    name: `gridemu-${values.run}-driver`,
+    ...(values.user ? { user: values.user, pass: values.password ?? '' } : {}),
+    ...(values.token ? { token: values.token } : {}),
+  });
+  const started = Date.now();
+  let stopping: string | undefined;
+  process.once('SIGTERM', () => (stopping = 'SIGTERM'));
+  process.once('SIGINT', () => (stopping = 'SIGINT'));
+  let lastLogged = 0;
+  const result = await leadRun({
+    nc,
+    run: values.run,
+    spec,
+    specText,
+    sets,
+    jobs: workload.jobs,
+    log,
+    readyTimeout_s: Number(values['ready-timeout']),
+    heartbeatTimeout_s: Number(values['heartbeat-timeout']),
+    shouldStop: () => (stopping ? `the driver got ${stopping}` : undefined),
+    onProgress: (p) => {
+      if (p.wall_s - lastLogged < 10 && p.finished < p.total) return;
+      lastLogged = p.wall_s;
+      log.info({ finished: p.finished, total: p.total, now_s: Math.round(p.now_s), wall_s: Math.round(p.wall_s) }, 'progress');
+    },
+  });
+  await nc.drain();
+  const { live, messages, counters } = liveResults(result, spec.live.speedup);
+  const summary = buildRunSummary({
+    spec,
+    mode: 'run',
+    records: result.driver.records,
+    execSites: result.execSites,
+    messages,
+    counters,
+    workload: workload.sources,
+    wall_s: (Date.now() - started) / 1000,
+    live,
+  });
+  const out = resolve(values.out ?? `results/${spec.name}-live`);
+  const written = writeResults(out, result.driver.records, summary);
+  log.info({ jobs_csv: written.jobsCsv, summary_json: written.summaryJson, aborted: result.aborted }, 'results written');
+  return result.aborted ? 1 : 0;
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (err: unknown) => {
+    const bad = err instanceof SpecError || err instanceof SwfFormatError || err instanceof TraceNotFoundError || err instanceof UsageError;
+    console.error(`gridemu-driver: ${err instanceof Error ? (bad ? err.message : (err.stack ?? err.message)) : String(err)}${err instanceof UsageError ? `\n\n${HELP}` : ''}`);
+    process.exitCode = bad ? 2 : 1;
+  },
+);

@@ -1,0 +1,121 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { NetworkSpec } from '@gridemu/model';
+import { LinkModel, Rng, siteOf } from '@gridemu/runtime';
+import { NatsFrameSplitter } from './nats-frames.js';
+
+export interface DelayProxyOptions {
+  /** The location (site id or `central`) whose connection this proxy carries. */
+  readonly from: string;
+  readonly run: string;
+  readonly network: NetworkSpec;
+  /** The nats-server to forward to. */
+  readonly target: { readonly host: string; readonly port: number };
+  readonly seed: number;
+}
+
+interface Pending {
+  readonly due_ms: number;
+  readonly bytes: Buffer;
+}
+
+/**
+ * A TCP proxy on one location's connection to nats-server that applies the spec's link latency on
+ * the way out (kernel netem is missing here; DESIGN.md, "Real parts"). It reads the NATS protocol so
+ * each publish to another location's actor waits that link's latency plus jitter; everything else
+ * (subscriptions, pings, control messages, messages to the driver, which sits next to every site as
+ * in SimRuntime) passes at once. Delaying only the sender's side gives each ordered pair of
+ * locations its own latency, so a `network.matrix` works too. Like TCP, a link never reorders: a
+ * message leaves no earlier than the one before it on the same link.
+ */
+export class DelayProxy {
+  private server: Server | undefined;
+  private readonly links: LinkModel;
+  private readonly rng: Rng;
+  private readonly sockets = new Set<Socket>();
+  private readonly prefix: string;
+
+  constructor(private readonly options: DelayProxyOptions) {
+    this.links = new LinkModel(options.network);
+    this.rng = new Rng(options.seed).fork(`proxy/${options.from}`);
+    this.prefix = `gridemu.${options.run}.`;
+  }
+
+  /** Listens on a free loopback port; returns the URL to give the location's process. */
+  async listen(): Promise<string> {
+    const server = createServer((client) => this.carry(client));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const addr = server.address();
+    if (typeof addr !== 'object' || addr === null) throw new Error('delay proxy has no address');
+    return `nats://127.0.0.1:${addr.port}`;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Wall milliseconds a publish on `subject` waits here (0 for anything not addressed to another location). */
+  delayOf(subject: string | undefined): { link: string; ms: number } | undefined {
+    if (subject === undefined || !subject.startsWith(this.prefix)) return undefined;
+    const to = siteOf(subject.slice(this.prefix.length).replace('.', '/'));
+    if (to === undefined || to === this.options.from) return undefined;
+    return { link: to, ms: this.links.delay_s(this.options.from, to, this.rng) * 1000 };
+  }
+
+  private carry(client: Socket): void {
+    const upstream = connect(this.options.target.port, this.options.target.host);
+    this.sockets.add(client).add(upstream);
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
+    const splitter = new NatsFrameSplitter();
+    const queues = new Map<string, Pending[]>();
+    const timers = new Map<string, NodeJS.Timeout>();
+    const lastDue = new Map<string, number>();
+    const flush = (link: string) => {
+      timers.delete(link);
+      const q = queues.get(link)!;
+      const now = performance.now();
+      while (q.length > 0 && q[0]!.due_ms <= now + 0.5) upstream.write(q.shift()!.bytes);
+      if (q.length > 0) timers.set(link, setTimeout(() => flush(link), q[0]!.due_ms - now));
+    };
+    const close = () => {
+      for (const t of timers.values()) clearTimeout(t);
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    client.on('data', (chunk: Buffer) => {
+      let frames;
+      try {
+        frames = splitter.push(chunk);
+      } catch {
+        close(); // not NATS: a real network would not fix it either
+        return;
+      }
+      const now = performance.now();
+      for (const f of frames) {
+        const delay = this.delayOf(f.subject);
+        if (!delay) {
+          upstream.write(f.bytes);
+          continue;
+        }
+        const due = Math.max(now + delay.ms, lastDue.get(delay.link) ?? 0);
+        lastDue.set(delay.link, due);
+        let q = queues.get(delay.link);
+        if (!q) queues.set(delay.link, (q = []));
+        q.push({ due_ms: due, bytes: f.bytes });
+        if (!timers.has(delay.link)) timers.set(delay.link, setTimeout(() => flush(delay.link), due - now));
+      }
+    });
+    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    client.on('close', close);
+    upstream.on('close', close);
+    client.on('error', close);
+    upstream.on('error', close);
+  }
+}

@@ -1,0 +1,10 @@
+export { NatsFrameSplitter, type NatsFrame } from './nats-frames.js';
+export { DelayProxy, type DelayProxyOptions } from './delay-proxy.js';
+export { ControlBus } from './control-bus.js';
+export { liveMembers, memberActors, driverPlan, isCentral } from './members.js';
+export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase } from './member.js';
+export { leadRun, type LeaderOptions, type LeaderResult, type LiveProgress, type MemberInfo } from './leader.js';
+export { liveResults, type LiveSection } from './live-summary.js';
+export { startHealthServer, type HealthServer } from './health-server.js';
+export { memberMain, type MemberMainOptions } from './member-main.js';
+export { rss_mb, cpu_s } from './process-stats.js';

@@ -1,0 +1,176 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { ExperimentSpec, Job } from '@gridemu/model';
+import type { DriverActor } from '@gridemu/actors';
+import type { MemberReport } from '@gridemu/protocol';
+import { LiveRuntime, type Logger } from '@gridemu/runtime';
+import { ControlBus } from './control-bus.js';
+import { driverPlan, liveMembers } from './members.js';
+
+export interface LeaderOptions {
+  readonly nc: NatsConnection;
+  readonly run: string;
+  readonly spec: ExperimentSpec;
+  /** The experiment file's text and the overrides that made `spec`: what members build their actors from. */
+  readonly specText: string;
+  readonly sets: readonly string[];
+  readonly jobs: readonly Job[];
+  readonly log: Logger;
+  /** How long to wait for every member's `ready` (processes start, connect and subscribe). */
+  readonly readyTimeout_s?: number;
+  /** A member silent for this long is taken for dead and the run stops. */
+  readonly heartbeatTimeout_s?: number;
+  readonly reportTimeout_s?: number;
+  /** Wall time between `start` and the epoch, so every process has the message before its clock runs. */
+  readonly startMargin_ms?: number;
+  readonly onProgress?: (p: LiveProgress) => void;
+  /** Polled while the run is on; a reason stops it (the driver got a signal). */
+  readonly shouldStop?: () => string | undefined;
+}
+
+export interface LiveProgress {
+  readonly finished: number;
+  readonly total: number;
+  readonly now_s: number;
+  readonly wall_s: number;
+}
+
+export interface MemberInfo {
+  pid: number;
+  http: string;
+  lastSeen_ms: number;
+  report?: MemberReport;
+}
+
+export interface LeaderResult {
+  readonly driver: DriverActor;
+  readonly execSites: ReturnType<typeof driverPlan>['plan']['execSites'];
+  readonly runtime: LiveRuntime;
+  readonly members: ReadonlyMap<string, MemberInfo>;
+  readonly epoch_s: number;
+  /** Wall seconds from start to every member ready, and from the epoch to the last outcome. */
+  readonly join_wall_s: number;
+  readonly run_wall_s: number;
+  readonly end_s: number;
+  /** Why the run stopped early; undefined if every job got its outcome. */
+  readonly aborted?: string;
+  readonly missingReports: readonly string[];
+  readonly controlMalformed: number;
+}
+
+/**
+ * The driver's side of a live run: serves the plan, waits until every member is ready (their
+ * subscriptions are on the server), sets one epoch for all clocks, replays the workload, and when
+ * every job has its outcome ends the run and gathers the members' reports. A member that fails,
+ * is stopped, or goes silent stops the run with a reason naming it.
+ */
+export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
+  const { nc, run, spec, jobs, log } = options;
+  const bus = new ControlBus(nc, run, log);
+  const expected = liveMembers(spec);
+  const members = new Map<string, MemberInfo>();
+  let aborted: string | undefined;
+
+  bus.on('hello', (m, raw) => {
+    log.info({ member: m.member }, 'member asked for the plan');
+    bus.reply(raw, { kind: 'plan', spec: options.specText, sets: options.sets });
+  });
+  bus.on('ready', (m) => {
+    if (!expected.includes(m.member)) {
+      log.warn({ member: m.member }, 'a process that is not part of this run said ready');
+      return;
+    }
+    const info = members.get(m.member);
+    members.set(m.member, { ...info, pid: m.pid, http: m.http, lastSeen_ms: Date.now() });
+  });
+  bus.on('heartbeat', (m) => {
+    const info = members.get(m.member);
+    if (info) info.lastSeen_ms = Date.now();
+  });
+  bus.on('failed', (m) => {
+    aborted ??= `process "${m.member}" failed: ${m.error}`;
+  });
+  bus.on('report', (m) => {
+    const info = members.get(m.member);
+    if (info) info.report = m.report;
+  });
+
+  const { plan, driver } = driverPlan(spec, jobs);
+  const rt = new LiveRuntime({ nc, run, seed: spec.seed, log, onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
+  rt.spawn(driver.address, driver.site, driver.actor);
+  await rt.ready();
+  await nc.flush();
+
+  const joinStarted = Date.now();
+  const readyDeadline = joinStarted + (options.readyTimeout_s ?? 60) * 1000;
+  while (!aborted && members.size < expected.length) {
+    aborted ??= options.shouldStop?.();
+    if (Date.now() > readyDeadline) {
+      aborted = `not ready within ${options.readyTimeout_s ?? 60} s: ${expected.filter((m) => !members.has(m)).join(', ')}`;
+      break;
+    }
+    await sleep(20);
+  }
+  const join_wall_s = (Date.now() - joinStarted) / 1000;
+
+  const epoch_s = jobs.reduce((min, j) => Math.min(min, j.submit_s), jobs[0]?.submit_s ?? 0);
+  const wallEpoch_ms = Date.now() + (options.startMargin_ms ?? 300);
+  const speedup = spec.live.speedup;
+  const heartbeatTimeout_ms = (options.heartbeatTimeout_s ?? 10) * 1000;
+  let started = false;
+  if (!aborted) {
+    bus.publish({ kind: 'start', epoch_s, wallEpoch_ms, speedup });
+    rt.start(epoch_s, speedup, wallEpoch_ms);
+    started = true;
+    log.info({ epoch_s, speedup, members: expected }, 'run started');
+    let lastProgress = 0;
+    for (;;) {
+      if (plan.driver.done || aborted) break;
+      aborted ??= options.shouldStop?.();
+      const now = Date.now();
+      for (const [name, info] of members) {
+        if (now - info.lastSeen_ms > heartbeatTimeout_ms) aborted ??= `process "${name}" (pid ${info.pid}) has been silent for ${heartbeatTimeout_ms / 1000} s`;
+      }
+      if (now - lastProgress >= 1000 && now >= wallEpoch_ms) {
+        lastProgress = now;
+        const p = { finished: plan.driver.finished, total: plan.driver.total, now_s: rt.now(), wall_s: (now - wallEpoch_ms) / 1000 };
+        bus.publish({ kind: 'progress', ...p });
+        options.onProgress?.(p);
+      }
+      await sleep(25);
+    }
+  }
+  const end_s = started ? rt.now() : epoch_s;
+  const run_wall_s = Math.max(0, (Date.now() - wallEpoch_ms) / 1000);
+  let missingReports: string[] = [];
+  if (aborted) {
+    log.error({ reason: aborted }, 'run aborted');
+    bus.publish({ kind: 'abort', reason: aborted });
+  } else {
+    options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: end_s, wall_s: run_wall_s });
+    bus.publish({ kind: 'end' });
+    const deadline = Date.now() + (options.reportTimeout_s ?? 15) * 1000;
+    while (Date.now() < deadline && [...members.values()].some((m) => !m.report)) await sleep(20);
+    missingReports = expected.filter((m) => !members.get(m)?.report);
+    if (missingReports.length > 0) log.warn({ missing: missingReports }, 'some processes sent no report');
+  }
+  await rt.stop();
+  await nc.flush();
+  bus.close();
+  return {
+    driver: plan.driver,
+    execSites: plan.execSites,
+    runtime: rt,
+    members,
+    epoch_s,
+    join_wall_s,
+    run_wall_s,
+    end_s,
+    ...(aborted ? { aborted } : {}),
+    missingReports,
+    controlMalformed: bus.malformed,
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

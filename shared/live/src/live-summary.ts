@@ -1,0 +1,73 @@
+import type { LatencyState } from '@gridemu/protocol';
+import { LatencyHistogram, type LatencyStats } from '@gridemu/runtime';
+import type { LeaderResult } from './leader.js';
+import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
+
+export interface LiveSection {
+  readonly speedup: number;
+  readonly epoch_s: number;
+  readonly emulated_s: number;
+  /** Wall seconds for every process to be ready, and from the epoch to the last outcome. */
+  readonly join_wall_s: number;
+  readonly run_wall_s: number;
+  readonly aborted?: string;
+  /** One-way latency the actors saw on the wire, in wall ms: all cross-site messages, then per link. */
+  readonly latency_ms: LatencyStats & { readonly links: Record<string, LatencyStats> };
+  /** The same latency in emulated seconds (wall × speed-up): what the schedule actually felt. */
+  readonly emulated_latency_mean_s: number;
+  /** How late timers fired (event-loop lag and timer granularity), in wall ms, over every process. */
+  readonly timer_lag_ms: LatencyStats;
+  readonly processes: Record<string, { pid: number; http: string; rss_mb?: number; peak_rss_mb?: number; cpu_s?: number }>;
+  readonly missing_reports: readonly string[];
+}
+
+/** What a live run adds to summary.json, and the message counts of every process added up. */
+export function liveResults(r: LeaderResult, speedup: number) {
+  const all = new Map<string, number>();
+  const crossSite = new Map<string, number>();
+  const counters = new Map<string, number>();
+  const add = (into: Map<string, number>, from: Iterable<[string, number]>) => {
+    for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v);
+  };
+  add(all, r.runtime.messages.all);
+  add(crossSite, r.runtime.messages.crossSite);
+  add(counters, r.runtime.counters);
+  if (r.controlMalformed > 0) add(counters, [['control.malformed', r.controlMalformed]]);
+  const links = new Map<string, LatencyHistogram>();
+  const overall = new LatencyHistogram();
+  const timerLag = LatencyHistogram.from(r.runtime.timerLag.state());
+  const mergeLink = (link: string, s: LatencyState) => {
+    let h = links.get(link);
+    if (!h) links.set(link, (h = new LatencyHistogram()));
+    h.merge(s);
+    overall.merge(s);
+  };
+  for (const [link, h] of r.runtime.latency) mergeLink(link, h.state());
+  // This runs in the driver process: its own figures sit beside the members' reports.
+  const processes: Record<string, LiveSection['processes'][string]> = { driver: { pid: process.pid, http: '', rss_mb: rss_mb(), peak_rss_mb: rss_mb(), cpu_s: cpu_s() } };
+  for (const [name, m] of [...r.members].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    processes[name] = { pid: m.pid, http: m.http };
+    if (!m.report) continue;
+    add(all, Object.entries(m.report.messages.all));
+    add(crossSite, Object.entries(m.report.messages.cross_site));
+    add(counters, Object.entries(m.report.counters));
+    for (const [link, s] of Object.entries(m.report.latency)) mergeLink(link, s);
+    timerLag.merge(m.report.timer_lag);
+    processes[name] = { ...processes[name]!, rss_mb: m.report.rss_mb, peak_rss_mb: m.report.peak_rss_mb, cpu_s: m.report.cpu_s };
+  }
+  const overallStats = overall.stats();
+  const live: LiveSection = {
+    speedup,
+    epoch_s: r.epoch_s,
+    emulated_s: Math.round((r.end_s - r.epoch_s) * 1000) / 1000,
+    join_wall_s: r.join_wall_s,
+    run_wall_s: r.run_wall_s,
+    ...(r.aborted ? { aborted: r.aborted } : {}),
+    latency_ms: { ...overallStats, links: Object.fromEntries([...links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.stats()])) },
+    emulated_latency_mean_s: Math.round(((overallStats.mean_ms * speedup) / 1000) * 1000) / 1000,
+    timer_lag_ms: timerLag.stats(),
+    processes,
+    missing_reports: r.missingReports,
+  };
+  return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite) }, counters: sortedRecord(counters) };
+}

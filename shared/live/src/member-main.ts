@@ -1,0 +1,100 @@
+import { parseArgs } from 'node:util';
+import { connect } from '@nats-io/transport-node';
+import { checkRunId, pinoLogger } from '@gridemu/runtime';
+import { startHealthServer } from './health-server.js';
+import { MemberProcess } from './member.js';
+
+export interface MemberMainOptions {
+  /** The command's name in help and errors. */
+  readonly command: string;
+  /** Fixed location (the central service); otherwise --site / GRIDEMU_SITE. */
+  readonly member?: string;
+}
+
+function help(o: MemberMainOptions): string {
+  return `Usage: ${o.command} --run RUN${o.member ? '' : ' --site ID'} [--nats URL] [--http-port N] [options]
+
+Hosts ${o.member ? 'the central metascheduler' : "one grid site's local scheduler, metascheduler and executor"} in a live run.
+It asks the run's driver for the plan, says ready once subscribed, and runs until the driver ends
+the run. SIGTERM or SIGINT drains the mailboxes and exits.
+
+Options (each also from the environment):
+  --nats URL         NATS server                       NATS_URL (default nats://127.0.0.1:4222)
+  --user NAME        NATS user                         NATS_USER
+  --password PASS    NATS password                     NATS_PASSWORD
+  --token TOKEN      NATS token                        NATS_TOKEN
+  --run RUN          run id                            GRIDEMU_RUN${o.member ? '' : '\n  --site ID          site id                           GRIDEMU_SITE'}
+  --http-port N      /healthz and /metrics; 0: any     GRIDEMU_HTTP_PORT (default 9464)
+  --log-level L      pino level                        GRIDEMU_LOG_LEVEL (default info)
+  --join-timeout S   give up if no driver answers      GRIDEMU_JOIN_TIMEOUT (default 120)`;
+}
+
+/** The site and central processes' main: flags and environment, health endpoint, signals. Returns the exit code. */
+export async function memberMain(argv: string[], o: MemberMainOptions): Promise<number> {
+  const env = process.env;
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      nats: { type: 'string', default: env['NATS_URL'] ?? 'nats://127.0.0.1:4222' },
+      user: { type: 'string', default: env['NATS_USER'] },
+      password: { type: 'string', default: env['NATS_PASSWORD'] },
+      token: { type: 'string', default: env['NATS_TOKEN'] },
+      run: { type: 'string', default: env['GRIDEMU_RUN'] },
+      site: { type: 'string', default: env['GRIDEMU_SITE'] },
+      'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9464' },
+      'log-level': { type: 'string', default: env['GRIDEMU_LOG_LEVEL'] ?? 'info' },
+      'join-timeout': { type: 'string', default: env['GRIDEMU_JOIN_TIMEOUT'] ?? '120' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(help(o));
+    return 0;
+  }
+  const fail = (message: string) => {
+    console.error(`${o.command}: ${message}\n\n${help(o)}`);
+    return 2;
+  };
+  if (!values.run) return fail('--run (or GRIDEMU_RUN) is required');
+  try {
+    checkRunId(values.run);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  const member = o.member ?? values.site;
+  if (!member) return fail('--site (or GRIDEMU_SITE) is required');
+  const httpPort = Number(values['http-port']);
+  if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) return fail(`--http-port must be a port number, got "${values['http-port']}"`);
+  const joinTimeout_s = Number(values['join-timeout']);
+  if (!(joinTimeout_s > 0)) return fail(`--join-timeout must be a positive number of seconds, got "${values['join-timeout']}"`);
+
+  const log = pinoLogger(values.run, { level: values['log-level'] ?? 'info', site: member });
+  const nc = await connect({
+    servers: values.nats,
+    name: `gridemu-${values.run}-${member}`,
+    ...(values.user ? { user: values.user, pass: values.password ?? '' } : {}),
+    ...(values.token ? { token: values.token } : {}),
+    maxReconnectAttempts: -1,
+  }).catch((err: unknown) => {
+    log.error({ nats: values.nats, error: (err as Error).message }, 'cannot connect to NATS');
+    return undefined;
+  });
+  if (!nc) return 1;
+  const proc: { current?: MemberProcess } = {};
+  const source = { get phase() { return proc.current?.phase ?? 'joining'; }, get runtime() { return proc.current?.runtime; } };
+  const health = await startHealthServer(httpPort, { run: values.run, site: member }, source);
+  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s });
+  proc.current = member_;
+  const onSignal = (signal: string) => {
+    log.info({ signal }, 'draining and exiting');
+    void member_.stop();
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  log.info({ nats: values.nats, http: health.address, pid: process.pid }, 'member process up');
+  const outcome = await member_.run();
+  log.info({ phase: outcome.phase, reason: outcome.reason }, 'member process exiting');
+  await nc.drain().catch(() => undefined);
+  await health.close();
+  return outcome.phase === 'done' || outcome.phase === 'stopped' ? 0 : 1;
+}

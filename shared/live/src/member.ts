@@ -1,0 +1,162 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { parseOverride, parseSpecText, type ExperimentSpec } from '@gridemu/model';
+import type { MemberReport } from '@gridemu/protocol';
+import { LiveRuntime, type Logger } from '@gridemu/runtime';
+import { ControlBus } from './control-bus.js';
+import { memberActors } from './members.js';
+import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
+
+export interface MemberOptions {
+  readonly nc: NatsConnection;
+  readonly run: string;
+  /** The location this process hosts: a site id, or `central`. */
+  readonly member: string;
+  readonly log: Logger;
+  /** Where this process serves /healthz and /metrics, told to the driver with `ready`. */
+  readonly http?: string;
+  /** How long to keep asking for the plan before giving up (the driver may start later). */
+  readonly joinTimeout_s?: number;
+}
+
+export type MemberPhase = 'joining' | 'ready' | 'running' | 'done' | 'aborted' | 'failed' | 'stopped';
+
+export interface MemberOutcome {
+  readonly phase: MemberPhase;
+  readonly reason?: string;
+}
+
+const HEARTBEAT_MS = 1000;
+/** The driver publishes progress every second of a run; this long without it, it is taken for dead. */
+const DRIVER_SILENCE_MS = 15_000;
+
+/**
+ * One member process of a live run (a site, or the central metascheduler): asks the driver for the
+ * plan, hosts its location's actors in a LiveRuntime, says `ready` once its subscriptions are on the
+ * server, starts its clock on `start`, beats every second, and hands in its report on `end`.
+ */
+export class MemberProcess {
+  phase: MemberPhase = 'joining';
+  runtime: LiveRuntime | undefined;
+  spec: ExperimentSpec | undefined;
+  private readonly bus: ControlBus;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private peakRss = 0;
+  private lastFromDriver_ms = Date.now();
+  private finish!: (o: MemberOutcome) => void;
+  private readonly outcome = new Promise<MemberOutcome>((resolve) => (this.finish = resolve));
+
+  constructor(private readonly options: MemberOptions) {
+    this.bus = new ControlBus(options.nc, options.run, options.log);
+  }
+
+  /** Runs to the end of the run (or an abort, a failure, or stop()). */
+  async run(): Promise<MemberOutcome> {
+    const { member, log } = this.options;
+    this.bus.on('start', (m) => {
+      if (this.phase !== 'ready' || !this.runtime) return;
+      this.phase = 'running';
+      this.lastFromDriver_ms = Date.now();
+      log.info({ epoch_s: m.epoch_s, speedup: m.speedup, wallEpoch_ms: m.wallEpoch_ms }, 'clock started');
+      this.runtime.start(m.epoch_s, m.speedup, m.wallEpoch_ms);
+    });
+    this.bus.on('end', () => void this.end());
+    this.bus.on('progress', () => (this.lastFromDriver_ms = Date.now()));
+    this.bus.on('abort', (m) => void this.leave('aborted', `the driver aborted the run: ${m.reason}`));
+    this.heartbeat = setInterval(() => {
+      this.bus.publish({ kind: 'heartbeat', member, rss_mb: this.sampleRss() });
+      this.watchDriver();
+    }, HEARTBEAT_MS);
+
+    const plan = await this.join();
+    if (!plan) return this.outcome;
+    let actors;
+    try {
+      this.spec = parseSpecText(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
+      actors = memberActors(this.spec, member);
+      const rt = new LiveRuntime({ nc: this.options.nc, run: this.options.run, seed: this.spec.seed, log, onFatal: (e) => void this.fail(e.message) });
+      for (const p of actors) rt.spawn(p.address, p.site, p.actor);
+      await rt.ready();
+      this.runtime = rt;
+    } catch (err) {
+      await this.fail((err as Error).message);
+      return this.outcome;
+    }
+    if (this.phase === 'joining') {
+      this.phase = 'ready';
+      this.lastFromDriver_ms = Date.now();
+      this.bus.publish({ kind: 'ready', member, pid: process.pid, http: this.options.http ?? '' });
+      log.info({ actors: actors.map((a) => a.address) }, 'ready: subscriptions are on the server');
+    }
+    return this.outcome;
+  }
+
+  /** SIGTERM: stop taking messages, let the mailboxes drain, tell the driver if the run was still on. */
+  async stop(): Promise<MemberOutcome> {
+    if (this.phase === 'running' || this.phase === 'ready') this.bus.publish({ kind: 'failed', member: this.options.member, error: 'stopped by a signal during the run' });
+    await this.leave('stopped', 'stopped by a signal');
+    return this.outcome;
+  }
+
+  /** A member never outlives its driver: without it the run can neither end nor report. */
+  private watchDriver(): void {
+    const silent_ms = Date.now() - this.lastFromDriver_ms;
+    if (this.phase === 'running' && silent_ms > DRIVER_SILENCE_MS) void this.fail(`the driver has been silent for ${DRIVER_SILENCE_MS / 1000} s`);
+    if (this.phase === 'ready' && silent_ms > (this.options.joinTimeout_s ?? 120) * 1000) void this.fail(`no start from the driver within ${this.options.joinTimeout_s ?? 120} s of being ready`);
+  }
+
+  private async join(): Promise<{ spec: string; sets: readonly string[] } | undefined> {
+    const deadline = Date.now() + (this.options.joinTimeout_s ?? 120) * 1000;
+    while (this.phase === 'joining') {
+      const plan = await this.bus.request({ kind: 'hello', member: this.options.member }, 'plan', 1000);
+      if (plan) return plan;
+      if (Date.now() > deadline) {
+        await this.fail(`no driver answered on gridemu-ctl.${this.options.run}.hello within ${this.options.joinTimeout_s ?? 120} s`);
+        return undefined;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return undefined;
+  }
+
+  private async end(): Promise<void> {
+    if (this.phase !== 'running' || !this.runtime) return;
+    await this.runtime.stop();
+    this.bus.publish({ kind: 'report', member: this.options.member, report: this.report(this.runtime) });
+    await this.leave('done');
+  }
+
+  private async fail(error: string): Promise<void> {
+    this.options.log.error({ error }, 'member failed');
+    this.bus.publish({ kind: 'failed', member: this.options.member, error });
+    await this.leave('failed', error);
+  }
+
+  private async leave(phase: MemberPhase, reason?: string): Promise<void> {
+    if (this.phase === 'done' || this.phase === 'aborted' || this.phase === 'failed' || this.phase === 'stopped') return;
+    this.phase = phase;
+    clearInterval(this.heartbeat);
+    await this.runtime?.stop();
+    this.bus.close();
+    await this.options.nc.flush().catch(() => undefined);
+    this.finish(reason === undefined ? { phase } : { phase, reason });
+  }
+
+  private sampleRss(): number {
+    const r = rss_mb();
+    this.peakRss = Math.max(this.peakRss, r);
+    return r;
+  }
+
+  private report(rt: LiveRuntime): MemberReport {
+    return {
+      pid: process.pid,
+      rss_mb: this.sampleRss(),
+      peak_rss_mb: this.peakRss,
+      cpu_s: cpu_s(),
+      messages: { all: sortedRecord(rt.messages.all), cross_site: sortedRecord(rt.messages.crossSite) },
+      counters: sortedRecord(new Map([...rt.counters, ...(this.bus.malformed > 0 ? [['control.malformed', this.bus.malformed] as const] : [])])),
+      latency: Object.fromEntries([...rt.latency].map(([link, h]) => [link, h.state()])),
+      timer_lag: rt.timerLag.state(),
+    };
+  }
+}

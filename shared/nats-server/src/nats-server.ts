@@ -1,0 +1,88 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A nats-server this process started, and how to stop it. */
+export interface LocalNatsServer {
+  readonly url: string;
+  readonly port: number;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export const INSTALL_HINT = 'nats-server is not on PATH: install it with `apt-get install -y nats-server` (Debian) or from https://nats.io';
+
+export function natsServerBinary(): string | undefined {
+  const r = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
+  const path = r.stdout.trim();
+  return r.status === 0 && path !== '' ? path : undefined;
+}
+
+/** Starts `nats-server` from PATH on a free loopback port, with JetStream in a scratch store it removes on stop. */
+export async function startLocalNatsServer(): Promise<LocalNatsServer> {
+  const binary = natsServerBinary();
+  if (!binary) throw new Error(INSTALL_HINT);
+  const port = await freePort();
+  const storeDir = join(tmpdir(), `gridemu-nats-${process.pid}-${port}`);
+  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  try {
+    await waitForPort(port, child, 10_000);
+  } catch (err) {
+    child.kill('SIGKILL');
+    rmSync(storeDir, { recursive: true, force: true });
+    throw new Error(`nats-server did not start on 127.0.0.1:${port}: ${(err as Error).message}\n${stderr}`);
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    process: child,
+    stop: async () => {
+      await stopProcess(child);
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, timeout_ms: number): Promise<void> {
+  const deadline = Date.now() + timeout_ms;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    if (await canConnect(port)) return;
+    if (Date.now() > deadline) throw new Error(`not accepting connections after ${timeout_ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** SIGTERM, then SIGKILL after `grace_ms`; resolves when the process has exited. */
+export function stopProcess(child: ChildProcess, grace_ms = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), grace_ms);
+    child.once('exit', () => (clearTimeout(timer), resolve()));
+    child.kill('SIGTERM');
+  });
+}

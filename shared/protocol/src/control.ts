@@ -1,0 +1,130 @@
+import { decode, encode } from '@msgpack/msgpack';
+import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './codec.js';
+
+/**
+ * The control plane of a live run: how its processes find each other, agree on the clock's epoch,
+ * and hand in what they counted. The driver leads; every other process (a site, the central
+ * metascheduler) is a member. Subjects are `gridemu-ctl.<run>.<kind>`, apart from the actors'
+ * `gridemu.<run>.…`, so no site id can collide with them.
+ *
+ *   member → driver   hello (request; the reply is the plan: the experiment file's text and --set overrides)
+ *   member → driver   ready, heartbeat, failed, report
+ *   driver → all      start (epoch, speed-up), progress, end, abort
+ */
+export type ControlMessage =
+  | { readonly kind: 'hello'; readonly member: string }
+  | { readonly kind: 'plan'; readonly spec: string; readonly sets: readonly string[] }
+  | { readonly kind: 'ready'; readonly member: string; readonly pid: number; readonly http: string }
+  | { readonly kind: 'start'; readonly epoch_s: number; readonly wallEpoch_ms: number; readonly speedup: number }
+  | { readonly kind: 'heartbeat'; readonly member: string; readonly rss_mb: number }
+  | { readonly kind: 'failed'; readonly member: string; readonly error: string }
+  | { readonly kind: 'progress'; readonly finished: number; readonly total: number; readonly now_s: number; readonly wall_s: number }
+  | { readonly kind: 'end' }
+  | { readonly kind: 'abort'; readonly reason: string }
+  | { readonly kind: 'report'; readonly member: string; readonly report: MemberReport };
+
+export type ControlKind = ControlMessage['kind'];
+
+/** What a member counted during the run, handed to the driver at the end for summary.json. */
+export interface MemberReport {
+  readonly pid: number;
+  /** Resident memory at the end of the run, and its peak as sampled by heartbeats. */
+  readonly rss_mb: number;
+  readonly peak_rss_mb: number;
+  readonly cpu_s: number;
+  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number> };
+  readonly counters: Record<string, number>;
+  /** One-way latency seen by this member's actors, per link `from->to`: a LatencyHistogram's state. */
+  readonly latency: Record<string, LatencyState>;
+  /** How late timers fired, in wall milliseconds (event-loop lag and timer granularity). */
+  readonly timer_lag: LatencyState;
+}
+
+/** A mergeable latency summary: exact count, sum, min and max; log-spaced buckets for percentiles. */
+export interface LatencyState {
+  readonly count: number;
+  readonly sum_ms: number;
+  readonly min_ms: number;
+  readonly max_ms: number;
+  /** bucket index → count (see LatencyHistogram in @gridemu/runtime). */
+  readonly buckets: Record<string, number>;
+}
+
+export function controlSubject(run: string, kind: ControlKind): string {
+  return `gridemu-ctl.${run}.${kind}`;
+}
+
+export function encodeControl(run: string, msg: ControlMessage): Uint8Array {
+  return encode({ v: PROTOCOL_VERSION, run, ...msg }, { ignoreUndefined: true });
+}
+
+export type DecodedControl = { readonly ok: true; readonly msg: ControlMessage } | { readonly ok: false; readonly reason: string };
+
+type FieldRule = 'string' | 'number' | 'record' | 'strings';
+const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
+  hello: { member: 'string' },
+  plan: { spec: 'string', sets: 'strings' },
+  ready: { member: 'string', pid: 'number', http: 'string' },
+  start: { epoch_s: 'number', wallEpoch_ms: 'number', speedup: 'number' },
+  heartbeat: { member: 'string', rss_mb: 'number' },
+  failed: { member: 'string', error: 'string' },
+  progress: { finished: 'number', total: 'number', now_s: 'number', wall_s: 'number' },
+  end: {},
+  abort: { reason: 'string' },
+  report: { member: 'string', report: 'record' },
+};
+
+/** Decodes a control message of `run`; never throws (a bad one is counted and dropped by the caller). */
+export function decodeControl(bytes: Uint8Array, run: string): DecodedControl {
+  // A plan carries the whole spec, so control messages may be larger than actor messages.
+  if (bytes.byteLength > 16 * MAX_MESSAGE_BYTES) return { ok: false, reason: `control payload of ${bytes.byteLength} bytes is too large` };
+  let raw: unknown;
+  try {
+    raw = decode(bytes, { maxExtLength: 0 });
+  } catch (err) {
+    return { ok: false, reason: `not msgpack: ${(err as Error).message.slice(0, 120)}` };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'control message is not a map' };
+  const m = raw as Record<string, unknown>;
+  if (m['v'] !== PROTOCOL_VERSION) return { ok: false, reason: `protocol version ${JSON.stringify(m['v'])?.slice(0, 20)} (this process speaks ${PROTOCOL_VERSION})` };
+  if (m['run'] !== run) return { ok: false, reason: 'control message of another run' };
+  const kind = m['kind'];
+  if (typeof kind !== 'string' || !Object.hasOwn(CONTROL_SHAPES, kind)) return { ok: false, reason: `unknown control kind ${JSON.stringify(kind)?.slice(0, 40)}` };
+  for (const [field, rule] of Object.entries(CONTROL_SHAPES[kind as ControlKind])) {
+    const v = m[field];
+    const fine =
+      rule === 'string' ? typeof v === 'string'
+      : rule === 'number' ? typeof v === 'number' && Number.isFinite(v)
+      : rule === 'strings' ? Array.isArray(v) && v.every((x) => typeof x === 'string')
+      : typeof v === 'object' && v !== null && !Array.isArray(v);
+    if (!fine) return { ok: false, reason: `${kind}.${field} must be a ${rule}` };
+  }
+  const { v: _v, run: _run, ...msg } = m;
+  if (kind === 'report') {
+    const problem = reportProblem(m['report'] as Record<string, unknown>);
+    if (problem) return { ok: false, reason: `report.${problem}` };
+  }
+  return { ok: true, msg: msg as unknown as ControlMessage };
+}
+
+function reportProblem(r: Record<string, unknown>): string | undefined {
+  for (const f of ['pid', 'rss_mb', 'peak_rss_mb', 'cpu_s'] as const) if (typeof r[f] !== 'number') return `${f} must be a number`;
+  const messages = r['messages'] as Record<string, unknown> | undefined;
+  if (!isCountMap(messages?.['all']) || !isCountMap(messages?.['cross_site'])) return 'messages must map types to counts';
+  if (!isCountMap(r['counters'])) return 'counters must map names to numbers';
+  const latency = r['latency'];
+  if (typeof latency !== 'object' || latency === null) return 'latency must be a map';
+  for (const [link, s] of Object.entries(latency)) if (!isLatencyState(s)) return `latency.${link} is malformed`;
+  if (!isLatencyState(r['timer_lag'])) return 'timer_lag is malformed';
+  return undefined;
+}
+
+function isCountMap(v: unknown): v is Record<string, number> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'number' && Number.isFinite(x));
+}
+
+function isLatencyState(v: unknown): v is LatencyState {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Record<string, unknown>;
+  return ['count', 'sum_ms', 'min_ms', 'max_ms'].every((f) => typeof s[f] === 'number') && isCountMap(s['buckets']);
+}

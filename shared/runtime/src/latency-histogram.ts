@@ -1,0 +1,90 @@
+import type { LatencyState } from '@gridemu/protocol';
+
+/** Buckets are log-spaced, 16 per doubling (about 4.4% wide), from 1 µs up. */
+const PER_DOUBLING = 16;
+const FLOOR_MS = 0.001;
+
+export interface LatencyStats {
+  readonly count: number;
+  readonly mean_ms: number;
+  readonly min_ms: number;
+  readonly p50_ms: number;
+  readonly p95_ms: number;
+  readonly p99_ms: number;
+  readonly max_ms: number;
+}
+
+/**
+ * Latency samples in milliseconds, mergeable across processes: count, sum, min and max are exact;
+ * percentiles come from log-spaced buckets and are within about 2% of the true value.
+ */
+export class LatencyHistogram {
+  private count = 0;
+  private sum = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private readonly buckets = new Map<number, number>();
+
+  static from(state: LatencyState): LatencyHistogram {
+    const h = new LatencyHistogram();
+    h.merge(state);
+    return h;
+  }
+
+  record(ms: number): void {
+    const v = Math.max(0, ms);
+    this.count++;
+    this.sum += v;
+    if (v < this.min) this.min = v;
+    if (v > this.max) this.max = v;
+    const b = v <= FLOOR_MS ? 0 : Math.ceil(Math.log2(v / FLOOR_MS) * PER_DOUBLING);
+    this.buckets.set(b, (this.buckets.get(b) ?? 0) + 1);
+  }
+
+  merge(state: LatencyState): void {
+    if (state.count === 0) return;
+    this.count += state.count;
+    this.sum += state.sum_ms;
+    this.min = Math.min(this.min, state.min_ms);
+    this.max = Math.max(this.max, state.max_ms);
+    for (const [b, n] of Object.entries(state.buckets)) this.buckets.set(Number(b), (this.buckets.get(Number(b)) ?? 0) + n);
+  }
+
+  state(): LatencyState {
+    return {
+      count: this.count,
+      sum_ms: this.sum,
+      min_ms: this.count > 0 ? this.min : 0,
+      max_ms: this.count > 0 ? this.max : 0,
+      buckets: Object.fromEntries([...this.buckets].map(([b, n]) => [String(b), n])),
+    };
+  }
+
+  stats(): LatencyStats {
+    if (this.count === 0) return { count: 0, mean_ms: 0, min_ms: 0, p50_ms: 0, p95_ms: 0, p99_ms: 0, max_ms: 0 };
+    const round = (x: number) => Math.round(x * 1000) / 1000;
+    return {
+      count: this.count,
+      mean_ms: round(this.sum / this.count),
+      min_ms: round(this.min),
+      p50_ms: round(this.quantile(0.5)),
+      p95_ms: round(this.quantile(0.95)),
+      p99_ms: round(this.quantile(0.99)),
+      max_ms: round(this.max),
+    };
+  }
+
+  /** The bucket's geometric middle, clamped to the exact min and max. */
+  private quantile(q: number): number {
+    const target = q * this.count;
+    let seen = 0;
+    for (const b of [...this.buckets.keys()].sort((x, y) => x - y)) {
+      seen += this.buckets.get(b)!;
+      if (seen >= target) {
+        const mid = b === 0 ? FLOOR_MS : FLOOR_MS * 2 ** ((b - 0.5) / PER_DOUBLING);
+        return Math.min(this.max, Math.max(this.min, mid));
+      }
+    }
+    return this.max;
+  }
+}
