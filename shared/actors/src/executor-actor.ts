@@ -111,6 +111,8 @@ export class ExecutorActor implements Actor<Message> {
   }
 
   private reportStart(ctx: ActorContext<Message>, r: Running): void {
+    // One line per start in a live site's log: the evidence, besides jobs.csv, that a job ran once.
+    ctx.log.info({ event: 'job.started', jobId: r.job.id, time_s: r.start_s, procs: r.job.procs }, 'job started');
     ctx.send(this.resultsTo, { type: MessageType.JobStarted, jobId: r.job.id, site: this.siteId, time_s: r.start_s, resources: intervalSet(r.ids) });
   }
 }

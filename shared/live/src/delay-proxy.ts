@@ -79,8 +79,9 @@ export class DelayProxy {
       timers.delete(link);
       const q = queues.get(link)!;
       const now = performance.now();
-      while (q.length > 0 && q[0]!.due_ms <= now + 0.5) upstream.write(q.shift()!.bytes);
-      if (q.length > 0) timers.set(link, setTimeout(() => flush(link), q[0]!.due_ms - now));
+      while (q.length > 0 && q[0]!.due_ms <= now) upstream.write(q.shift()!.bytes);
+      // libuv measures timers from the loop's cached time, so they can fire early: re-arm, never send early.
+      if (q.length > 0) timers.set(link, setTimeout(() => flush(link), Math.max(1, Math.ceil(q[0]!.due_ms - now))));
     };
     const close = () => {
       for (const t of timers.values()) clearTimeout(t);
@@ -109,7 +110,7 @@ export class DelayProxy {
         let q = queues.get(delay.link);
         if (!q) queues.set(delay.link, (q = []));
         q.push({ due_ms: due, bytes: f.bytes });
-        if (!timers.has(delay.link)) timers.set(delay.link, setTimeout(() => flush(delay.link), due - now));
+        if (!timers.has(delay.link)) timers.set(delay.link, setTimeout(() => flush(delay.link), Math.ceil(due - now)));
       }
     });
     upstream.on('data', (chunk: Buffer) => client.write(chunk));

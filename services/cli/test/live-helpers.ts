@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = resolve(fileURLToPath(import.meta.url), '../../../..');
+const MAIN = join(REPO, 'services/cli/dist/main.js');
+
+export interface Finished {
+  readonly code: number | null;
+  readonly out: string;
+  readonly err: string;
+}
+
+/** Starts the built `gridemu` as a user would; `done` resolves when it exits. */
+export function gridemuLive(args: string[]): { child: ChildProcess; done: Promise<Finished> } {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: REPO, env: process.env });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const done = new Promise<Finished>((r) => child.once('exit', (code) => r({ code, out, err })));
+  return { child, done };
+}
+
+export const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-live-'));
+
+/** A small synthetic experiment file: `sites` sites of 32 processors, `jobs` Lublin jobs each. */
+export function smallSpec(dir: string, o: { sites?: number; jobs?: number; scheme?: string; k?: number; latency_ms?: number; jitter_ms?: number; speedup?: number; policy?: string } = {}): string {
+  const n = o.sites ?? 3;
+  const ids = Array.from({ length: n }, (_, i) => `s${i + 1}`);
+  const text = [
+    `name: live-test`,
+    `seed: 7`,
+    `sites:`,
+    ...ids.map((id) => `  - { id: ${id}, cpus: 32 }`),
+    `workload:`,
+    ...ids.map((id, i) => `  - { site: ${id}, synthetic: { jobs: ${o.jobs ?? 30}, uhi: 5 }, shift_h: ${i % 3} }`),
+    `local: { policy: ${o.policy ?? 'easy'} }`,
+    `meta: { scheme: ${o.scheme ?? 'k-distributed'}, k: ${o.k ?? 2}, load_period_s: 120 }`,
+    `network: { latency_ms: ${o.latency_ms ?? 0}, jitter_ms: ${o.jitter_ms ?? 0} }`,
+    `live: { speedup: ${o.speedup ?? 50000} }`,
+  ].join('\n');
+  const file = join(dir, 'spec.yaml');
+  writeFileSync(file, text + '\n');
+  return file;
+}
+
+export interface JobRow {
+  readonly id: string;
+  readonly state: string;
+  readonly start: string;
+  readonly origin: string;
+  readonly exec: string;
+}
+
+export function readJobs(dir: string): JobRow[] {
+  const [header, ...lines] = readFileSync(join(dir, 'jobs.csv'), 'utf8').trim().split('\n');
+  const cols = header!.split(',');
+  const at = (name: string) => cols.indexOf(name);
+  return lines.map((l) => {
+    const f = l.split(',');
+    return { id: f[at('job_id')]!, state: f[at('final_state')]!, start: f[at('starting_time')]!, origin: f[at('origin_site')]!, exec: f[at('exec_site')]! };
+  });
+}
+
+/** Every `job.started` line in the processes' logs: job id → the sites whose executor started it. */
+export function startsInLogs(logs: string): Map<string, string[]> {
+  const starts = new Map<string, string[]>();
+  for (const file of readdirSync(logs)) {
+    for (const line of readFileSync(join(logs, file), 'utf8').split('\n')) {
+      if (!line.includes('"job.started"')) continue;
+      const e = JSON.parse(line) as { jobId: string; site: string };
+      starts.set(e.jobId, [...(starts.get(e.jobId) ?? []), e.site]);
+    }
+  }
+  return starts;
+}
+
+export function readSummary(dir: string): Record<string, any> {
+  return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+}

@@ -1,0 +1,146 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
+import { join } from 'node:path';
+import { encode } from '@msgpack/msgpack';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROTOCOL_VERSION, controlSubject } from '@gridemu/protocol';
+import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
+import { gridemuLive, readJobs, readSummary, REPO, smallSpec, startsInLogs, tmp } from './live-helpers.js';
+
+let nats: NatsServerHandle;
+let nc: NatsConnection;
+beforeAll(async () => {
+  nats = await startNatsServer();
+  nc = await connect({ servers: nats.url, name: 'gridemu-fault-test' });
+});
+afterAll(async () => {
+  await nc?.drain();
+  await nats?.stop();
+});
+
+/** Resolves at the first progress message of `run`: the clocks are running. */
+function running(run: string): Promise<void> {
+  return new Promise((resolve) => {
+    const sub = nc.subscribe(controlSubject(run, 'progress'), { max: 1, callback: () => resolve() });
+    void sub;
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = netConnect(port, '127.0.0.1');
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('gridemu run under faults', () => {
+  it("counts and drops malformed messages on every process's subjects; no process crashes", async () => {
+    const dir = tmp();
+    const run = 'fuzz-procs';
+    const spec = smallSpec(dir, { sites: 3, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 20000 });
+    const out = join(dir, 'out');
+    const live = gridemuLive(['run', spec, '--out', out, '--nats', nats.url, '--run', run, '--timeout', '90']);
+    await running(run);
+    const garbage: Uint8Array[] = [
+      new Uint8Array([0xc1, 0xff, 0x00]), // not msgpack
+      encode({ hello: 'world' }), // not an envelope
+      encode({ v: PROTOCOL_VERSION + 7, run, from: 'x', to: 's1/scheduler', msg: { type: 'job.finished', jobId: 'w!1' } }), // unknown version
+      encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 's1/scheduler', msg: { type: 'job.finished', jobId: 42 } }), // wrong type
+      encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 's1/scheduler', msg: { type: 'job.teleport' } }), // unknown message
+      new Uint8Array(200 * 1024), // huge
+    ];
+    const targets = ['s1.scheduler', 's2.meta', 's3.executor', 'driver'].map((a) => `gridemu.${run}.${a}`);
+    let actorGarbage = 0;
+    for (const t of targets) {
+      for (const g of garbage) nc.publish(t, g), actorGarbage++;
+      for (let i = 0; i < 25; i++) nc.publish(t, crypto.getRandomValues(new Uint8Array(1 + i * 3))), actorGarbage++;
+    }
+    // The heartbeat subject is the driver's alone; start and progress reach every member.
+    for (const g of garbage) nc.publish(controlSubject(run, 'heartbeat'), g);
+    for (const g of garbage) nc.publish(controlSubject(run, 'start'), g);
+    await nc.flush();
+    const { code, err } = await live.done;
+    expect(code, err).toBe(0);
+    const s = readSummary(out);
+    expect(s.counters['messages.malformed']).toBe(actorGarbage);
+    expect(s.counters['control.malformed']).toBe(garbage.length * 4); // the driver once, each of 3 members once
+    expect(s.counters['actor.errors'] ?? 0).toBe(0);
+    expect(s.jobs.unfinished).toBe(0);
+    expect(readJobs(out).every((j) => j.state === 'COMPLETED_SUCCESSFULLY' || j.state === 'REJECTED')).toBe(true);
+  });
+
+  it('a site process that dies stops the run with a report naming it; nothing is left running', async () => {
+    const dir = tmp();
+    const run = 'kill-site';
+    const spec = smallSpec(dir, { sites: 3, jobs: 200, scheme: 'k-distributed', k: 2, speedup: 500 });
+    const out = join(dir, 'out');
+    const live = gridemuLive(['run', spec, '--out', out, '--nats', nats.url, '--run', run]);
+    await running(run);
+    const pidOf = (name: string) => Number(/"pid":(\d+)/.exec(readFileSync(join(out, 'logs', `${name}.log`), 'utf8'))![1]);
+    const victim = pidOf('s2');
+    const others = [pidOf('s1'), pidOf('s3')];
+    const killedAt = Date.now();
+    process.kill(victim, 'SIGKILL');
+    const { code, err } = await live.done;
+    expect(Date.now() - killedAt).toBeLessThan(20_000);
+    expect(code).toBe(1);
+    expect(err).toContain('site process s2');
+    expect(err).toContain('SIGKILL');
+    const s = readSummary(out);
+    expect(s.live.aborted).toContain('s2');
+    // Nothing lost: every job still has its row, finished or not.
+    expect(readJobs(out)).toHaveLength(600);
+    for (const pid of others) expect(alive(pid), `process ${pid} outlived the run`).toBe(false);
+  });
+
+  it('a site process serves /healthz and /metrics, and exits cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, [join(REPO, 'services/site/dist/main.js'), '--site', 's1', '--run', 'health-check', '--http-port', '0'], {
+      env: { ...process.env, NATS_URL: nats.url },
+    });
+    let log = '';
+    child.stdout.on('data', (d: Buffer) => (log += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    const deadline = Date.now() + 10_000;
+    while (!/"http":"([^"]+)"/.test(log) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const http = /"http":"([^"]+)"/.exec(log)![1];
+    const health = await fetch(`http://${http}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', phase: 'joining', site: 's1', run: 'health-check' });
+    const metrics = await (await fetch(`http://${http}/metrics`)).text();
+    expect(metrics).toContain('process_cpu_user_seconds_total');
+    expect(metrics).toContain('nodejs_eventloop_lag_seconds');
+    expect(metrics).toContain('gridemu_emulated_time_seconds');
+    const stoppedAt = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(5000);
+    expect(log).toContain('draining and exiting');
+  });
+});
+
+describe('gridemu run without a server', () => {
+  it('starts its own nats-server and stops it at the end', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 2, jobs: 10, scheme: 'distributed', speedup: 50000 });
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive(['run', spec, '--out', out]).done;
+    expect(code, err).toBe(0);
+    const port = /nats-server started on nats:\/\/127\.0\.0\.1:(\d+)/.exec(err)?.[1];
+    expect(port).toBeDefined();
+    expect(existsSync(join(out, 'jobs.csv'))).toBe(true);
+    expect(startsInLogs(join(out, 'logs')).size).toBe(readJobs(out).filter((j) => j.state === 'COMPLETED_SUCCESSFULLY').length);
+    expect(await accepts(Number(port)), 'the nats-server is still listening').toBe(false);
+  });
+});
