@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { SpecError } from '@gridemu/model';
 import { SwfFormatError, TraceNotFoundError } from '@gridemu/workload';
+import { compareCommand } from './commands/compare.js';
 import { runCommand } from './commands/run.js';
 import { simulateCommand, SIMULATE_HELP } from './commands/simulate.js';
 import { sweepCommand } from './commands/sweep.js';
@@ -16,6 +17,7 @@ Commands:
   run SPEC          run an experiment live: a process per site over NATS, real latency, compressed time
   simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
   sweep SPEC        simulate every combination of --vary values, in parallel; one table and a chart
+  compare A B       metric and per-job start differences of two results folders; --tolerance fails past a limit
   validate SPEC     check an experiment file and print it with defaults
   trace info FILE   jobs, span, processors and offered load of an SWF trace
   trace fetch NAME  download a trace from the Parallel Workloads Archive
@@ -39,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
       return runCommand(rest);
     case 'sweep':
       return sweepCommand(rest);
+    case 'compare':
+      return compareCommand(rest);
     case 'validate':
       return validateCommand(rest);
     case 'trace':

@@ -1,13 +1,13 @@
 import type { RunSummary } from '@gridemu/metrics';
 
-function fmt(n: number | null | undefined, digits = 2): string {
+export function fmt(n: number | null | undefined, digits = 2): string {
   // summary.json read back has null where a metric had no jobs to average over.
   if (n === null || n === undefined || Number.isNaN(n)) return '-';
   if (Math.abs(n) >= 1e6) return n.toExponential(3);
   return n.toFixed(digits);
 }
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n');
 }

@@ -1,0 +1,79 @@
+import { parseArgs } from 'node:util';
+import { CHECKED_BY_DEFAULT, COMPARED_METRICS, compareResults, type MetricDiff } from '../compare/compare-results.js';
+import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { fmt, table } from '../summary-table.js';
+
+export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--json]
+
+Compares two results folders (of simulate or run, in any mix): each metric of summary.json side by
+side with its difference, then the jobs' start times job by job (jobs.csv).
+
+Options:
+  --tolerance PCT      exit 1 if a checked metric differs by more than PCT percent of DIR_A's value
+  --metrics a,b,...    the metrics --tolerance checks (default: ${CHECKED_BY_DEFAULT.join(', ')});
+                       any number in summary.json by its dotted path, e.g. live.latency_ms.mean_ms
+  --max-start-diff S   exit 1 if any job started more than S seconds apart in the two runs
+  --json               print the comparison as JSON
+  -h, --help           this help`;
+
+export async function compareCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      tolerance: { type: 'string' },
+      metrics: { type: 'string' },
+      'max-start-diff': { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(COMPARE_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 2) throw new UsageError(`compare takes two results folders\n\n${COMPARE_HELP}`);
+  const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance.replace(/%$/, ''));
+  if (tolerance !== undefined && !(tolerance >= 0)) throw new UsageError(`--tolerance must be a percentage, got "${values.tolerance}"`);
+  const maxStart = values['max-start-diff'] === undefined ? undefined : Number(values['max-start-diff']);
+  if (maxStart !== undefined && !(maxStart >= 0)) throw new UsageError(`--max-start-diff must be seconds, got "${values['max-start-diff']}"`);
+  const checked = values.metrics ? values.metrics.split(',').map((m) => m.trim()).filter(Boolean) : CHECKED_BY_DEFAULT;
+  const [dirA, dirB] = positionals as [string, string];
+  const c = compareResults(dirA, dirB, checked.filter((m) => !(COMPARED_METRICS as readonly string[]).includes(m)));
+
+  const failures: string[] = [];
+  if (tolerance !== undefined) {
+    for (const name of checked) {
+      const m = c.metrics.find((d) => d.metric === name);
+      if (!m || m.a === undefined || m.b === undefined) {
+        failures.push(`${name}: not a number in both summaries`);
+        continue;
+      }
+      const rel = m.relative ?? Infinity;
+      if (Math.abs(rel) * 100 > tolerance) failures.push(`${name}: ${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
+    }
+  }
+  if (maxStart !== undefined && c.starts.max_abs_s > maxStart) failures.push(`job start times differ by up to ${fmt(c.starts.max_abs_s)} s (limit ${maxStart} s)`);
+
+  if (values.json) {
+    console.log(JSON.stringify({ a: dirA, b: dirB, ...c, failures }, null, 2));
+  } else {
+    const rows = [['metric', 'A', 'B', 'B - A', 'change', ''], ...c.metrics.map((m) => [m.metric, fmt(m.a), fmt(m.b), fmt(m.diff), pct(m), checked.includes(m.metric) ? 'checked' : ''])];
+    const s = c.starts;
+    console.log(`A: ${dirA}\nB: ${dirB}\n\n${table(rows)}\n`);
+    console.log(
+      `job starts: ${s.compared} jobs started in both (${s.onlyA} only in A, ${s.onlyB} only in B); ${s.identical} at the same second, ${s.sameSite} at the same site\n` +
+        `  |B - A| mean ${fmt(s.mean_abs_s)} s, median ${fmt(s.median_abs_s)} s, p95 ${fmt(s.p95_abs_s)} s, max ${fmt(s.max_abs_s)} s`,
+    );
+    if (s.largest.length > 0 && s.max_abs_s > 0) {
+      console.log(table([['largest', 'A start', 'B start', 'B - A'], ...s.largest.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.diff)])]));
+    }
+    for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
+  }
+  return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+function pct(m: MetricDiff): string {
+  if (m.relative === undefined) return m.diff === undefined ? '-' : 'n/a';
+  return `${m.relative >= 0 ? '+' : ''}${(m.relative * 100).toFixed(2)}%`;
+}

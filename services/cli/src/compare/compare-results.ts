@@ -1,0 +1,131 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../exit-codes.js';
+
+/** The metrics compared by default: what the papers report, plus what a run cost in messages. */
+export const COMPARED_METRICS = [
+  'jobs.completed',
+  'jobs.rejected',
+  'mean_wait_s',
+  'mean_turnaround_s',
+  'mean_bounded_slowdown',
+  'mean_slowdown',
+  'max_wait_s',
+  'makespan_s',
+  'flowtime_s',
+  'utilization.overall',
+  'messages.total',
+  'claims.denied',
+] as const;
+
+/** Checked against --tolerance unless --metrics names others. */
+export const CHECKED_BY_DEFAULT = ['mean_wait_s', 'mean_turnaround_s', 'mean_bounded_slowdown', 'utilization.overall'];
+
+export interface MetricDiff {
+  readonly metric: string;
+  readonly a: number | undefined;
+  readonly b: number | undefined;
+  readonly diff: number | undefined;
+  /** (b - a) / |a|; undefined when a is 0 or either is missing. */
+  readonly relative: number | undefined;
+}
+
+export interface StartDiffs {
+  /** Jobs that started in both runs. */
+  readonly compared: number;
+  readonly identical: number;
+  readonly sameSite: number;
+  /** Jobs that started in only one of the runs. */
+  readonly onlyA: number;
+  readonly onlyB: number;
+  readonly mean_abs_s: number;
+  readonly median_abs_s: number;
+  readonly p95_abs_s: number;
+  readonly max_abs_s: number;
+  /** The largest differences, largest first. */
+  readonly largest: readonly { readonly job: string; readonly a: number; readonly b: number; readonly diff: number }[];
+}
+
+export interface Comparison {
+  readonly metrics: readonly MetricDiff[];
+  readonly starts: StartDiffs;
+}
+
+/** The difference between two results folders (simulate or run): metric by metric, and job by job. */
+export function compareResults(dirA: string, dirB: string, extraMetrics: readonly string[] = []): Comparison {
+  const [sa, sb] = [readSummary(dirA), readSummary(dirB)];
+  const metrics = [...COMPARED_METRICS, ...extraMetrics].map((m) => metricDiff(m, pick(sa, m), pick(sb, m)));
+  return { metrics, starts: startDiffs(readStarts(dirA), readStarts(dirB)) };
+}
+
+export function metricDiff(metric: string, a: number | undefined, b: number | undefined): MetricDiff {
+  const diff = a !== undefined && b !== undefined ? b - a : undefined;
+  const relative = diff !== undefined && a !== 0 ? diff / Math.abs(a!) : diff === 0 ? 0 : undefined;
+  return { metric, a, b, diff, relative };
+}
+
+function readSummary(dir: string): Record<string, unknown> {
+  const file = join(dir, 'summary.json');
+  if (!existsSync(file)) throw new UsageError(`${file}: not found (is ${dir} a results folder of gridemu simulate or run?)`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new UsageError(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** A number at a dotted path of summary.json (null, for a metric over no jobs, reads as undefined). */
+export function pick(summary: Record<string, unknown>, path: string): number | undefined {
+  let v: unknown = summary;
+  for (const key of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'number' ? v : undefined;
+}
+
+interface Start {
+  readonly start: number;
+  readonly site: string;
+}
+
+function readStarts(dir: string): Map<string, Start> {
+  const file = join(dir, 'jobs.csv');
+  if (!existsSync(file)) throw new UsageError(`${file}: not found`);
+  const [header, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const cols = (header ?? '').split(',');
+  const [id, start, site] = ['job_id', 'starting_time', 'exec_site'].map((c) => cols.indexOf(c));
+  if (id! < 0 || start! < 0 || site! < 0) throw new UsageError(`${file}:1: needs the columns job_id, starting_time and exec_site`);
+  const starts = new Map<string, Start>();
+  lines.forEach((line, i) => {
+    const f = line.split(','); // our job ids and these columns never hold commas
+    if (f.length !== cols.length) throw new UsageError(`${file}:${i + 2}: ${f.length} fields, the header has ${cols.length}`);
+    if (f[start!] === '') return;
+    const t = Number(f[start!]);
+    if (!Number.isFinite(t)) throw new UsageError(`${file}:${i + 2}: starting_time "${f[start!]}" is not a number`);
+    starts.set(f[id!]!, { start: t, site: f[site!]! });
+  });
+  return starts;
+}
+
+export function startDiffs(a: ReadonlyMap<string, Start>, b: ReadonlyMap<string, Start>): StartDiffs {
+  const diffs: { job: string; a: number; b: number; diff: number }[] = [];
+  let sameSite = 0;
+  for (const [job, sa] of a) {
+    const sb = b.get(job);
+    if (!sb) continue;
+    diffs.push({ job, a: sa.start, b: sb.start, diff: sb.start - sa.start });
+    if (sa.site === sb.site) sameSite++;
+  }
+  const abs = diffs.map((d) => Math.abs(d.diff)).sort((x, y) => x - y);
+  const q = (p: number) => (abs.length === 0 ? 0 : abs[Math.min(abs.length - 1, Math.floor(p * abs.length))]!);
+  return {
+    compared: diffs.length,
+    identical: abs.filter((d) => d < 1e-6).length,
+    sameSite,
+    onlyA: [...a.keys()].filter((j) => !b.has(j)).length,
+    onlyB: [...b.keys()].filter((j) => !a.has(j)).length,
+    mean_abs_s: abs.length === 0 ? 0 : abs.reduce((s, x) => s + x, 0) / abs.length,
+    median_abs_s: q(0.5),
+    p95_abs_s: q(0.95),
+    max_abs_s: abs.length === 0 ? 0 : abs[abs.length - 1]!,
+    largest: [...diffs].sort((x, y) => Math.abs(y.diff) - Math.abs(x.diff)).slice(0, 5),
+  };
+}

@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO, smallSpec, tmp } from './live-helpers.js';
+import { metricDiff, startDiffs } from '../src/compare/compare-results.js';
+
+function gridemu(args: string[]) {
+  const r = spawnSync(process.execPath, [join(REPO, 'services/cli/dist/main.js'), ...args], { cwd: REPO, encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('gridemu compare', () => {
+  const dir = tmp();
+  const spec = smallSpec(dir, { sites: 3, jobs: 60, scheme: 'k-distributed', k: 2 });
+  const [a, b, c] = ['a', 'b', 'c'].map((n) => join(dir, n)) as [string, string, string];
+  expect(gridemu(['simulate', spec, '--out', a, '--quiet']).code).toBe(0);
+  expect(gridemu(['simulate', spec, '--out', b, '--quiet']).code).toBe(0);
+  expect(gridemu(['simulate', spec, '--out', c, '--quiet', '--set', 'meta.k=3']).code).toBe(0);
+
+  it('finds no difference between two runs of one seed, and passes a zero tolerance', () => {
+    const r = gridemu(['compare', a, b, '--tolerance', '0', '--max-start-diff', '0']);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/job starts: 180 jobs started in both \(0 only in A, 0 only in B\); 180 at the same second, 180 at the same site/);
+    expect(r.out).not.toContain('OVER TOLERANCE');
+  });
+
+  it('reports the differences of another K, and exits 1 past the tolerance', () => {
+    const r = gridemu(['compare', a, c, '--tolerance', '0.01', '--json']);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out);
+    expect(j.failures.length).toBeGreaterThan(0);
+    expect(j.starts.compared).toBe(180);
+    expect(j.starts.identical).toBeLessThan(180);
+    const loose = gridemu(['compare', a, c, '--tolerance', '1000000']);
+    expect(loose.code, loose.out).toBe(0);
+  });
+
+  it('checks any metric by its path, and names a folder that is not a results folder', () => {
+    expect(gridemu(['compare', a, b, '--tolerance', '0', '--metrics', 'claims.denied,messages.total']).code).toBe(0);
+    const missing = gridemu(['compare', a, join(dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(join(dir, 'nope', 'summary.json'));
+  });
+
+  it('computes relative differences and start statistics by hand', () => {
+    expect(metricDiff('x', 10, 11)).toMatchObject({ diff: 1, relative: 0.1 });
+    expect(metricDiff('x', 0, 0).relative).toBe(0);
+    expect(metricDiff('x', 0, 1).relative).toBeUndefined();
+    const s = startDiffs(
+      new Map([['j1', { start: 0, site: 'a' }], ['j2', { start: 10, site: 'a' }], ['j3', { start: 5, site: 'b' }]]),
+      new Map([['j1', { start: 0, site: 'a' }], ['j2', { start: 14, site: 'b' }], ['j4', { start: 1, site: 'b' }]]),
+    );
+    expect(s).toMatchObject({ compared: 2, identical: 1, sameSite: 1, onlyA: 1, onlyB: 1, mean_abs_s: 2, max_abs_s: 4 });
+    expect(s.largest[0]).toEqual({ job: 'j2', a: 10, b: 14, diff: 4 });
+  });
+});
