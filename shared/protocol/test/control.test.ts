@@ -1,0 +1,44 @@
+import { encode } from '@msgpack/msgpack';
+import { describe, expect, it } from 'vitest';
+import { decodeControl, encodeControl, PROTOCOL_VERSION, type ControlMessage } from '../src/index.js';
+
+const report = {
+  pid: 7, rss_mb: 80, peak_rss_mb: 81, cpu_s: 1.5,
+  messages: { all: { 'load.report': 3 }, cross_site: {} },
+  counters: { 'claims.denied': 2 },
+  latency: { 'a->b': { count: 1, sum_ms: 20, min_ms: 20, max_ms: 20, buckets: { '229': 1 } } },
+  timer_lag: { count: 0, sum_ms: 0, min_ms: 0, max_ms: 0, buckets: {} },
+};
+
+describe('control messages', () => {
+  it('round-trip every kind', () => {
+    const all: ControlMessage[] = [
+      { kind: 'hello', member: 's1' },
+      { kind: 'plan', spec: 'name: x', sets: ['meta.k=2'] },
+      { kind: 'ready', member: 's1', pid: 1, http: '127.0.0.1:9464' },
+      { kind: 'start', epoch_s: 0, wallEpoch_ms: 1e12, speedup: 1000 },
+      { kind: 'heartbeat', member: 's1', rss_mb: 80 },
+      { kind: 'failed', member: 's1', error: 'boom' },
+      { kind: 'progress', finished: 1, total: 2, now_s: 3, wall_s: 4 },
+      { kind: 'end' },
+      { kind: 'abort', reason: 'why' },
+      { kind: 'report', member: 's1', report },
+    ];
+    for (const m of all) expect(decodeControl(encodeControl('r', m), 'r')).toEqual({ ok: true, msg: m });
+  });
+
+  it('refuses another run, another version, unknown kinds, wrong fields and malformed reports', () => {
+    const reason = (bytes: Uint8Array) => {
+      const d = decodeControl(bytes, 'r');
+      return d.ok ? 'accepted' : d.reason;
+    };
+    expect(reason(encodeControl('other', { kind: 'end' }))).toMatch(/another run/);
+    expect(reason(encode({ v: PROTOCOL_VERSION + 1, run: 'r', kind: 'end' }))).toMatch(/protocol version/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'reboot' }))).toMatch(/unknown control kind/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'ready', member: 's1', pid: '1', http: '' }))).toMatch(/ready.pid/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'plan', spec: 'x', sets: [1] }))).toMatch(/plan.sets/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'report', member: 's1', report: { ...report, counters: { x: 'y' } } }))).toMatch(/report.counters/);
+    expect(reason(new Uint8Array([0xc1]))).toMatch(/not msgpack/);
+    expect(reason(encode([1, 2]))).toMatch(/not a map/);
+  });
+});
