@@ -65,3 +65,18 @@ describe('gridemu run: races under real latency', () => {
     expect(s.live.latency_ms.links['s1->s2'].min_ms).toBeGreaterThanOrEqual(17.9);
   });
 });
+
+describe('gridemu run at scale', () => {
+  it('sixteen site processes run a K = 4 experiment to the end on this machine', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 16, jobs: 12, scheme: 'k-distributed', k: 4, latency_ms: 1, speedup: 20000 });
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=200', '--timeout', '150']).done;
+    expect(code, err).toBe(0);
+    const jobs = checkExactlyOnce(out);
+    expect(jobs).toHaveLength(16 * 12);
+    const s = readSummary(out);
+    expect(Object.keys(s.live.processes)).toHaveLength(17);
+    expect(s.claims.granted).toBeGreaterThan(0);
+  });
+});

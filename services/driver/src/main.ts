@@ -6,7 +6,7 @@ import { connect } from '@nats-io/transport-node';
 import { leadRun, liveResults } from '@gridemu/live';
 import { buildRunSummary, writeResults } from '@gridemu/metrics';
 import { loadSpec, parseOverride, SpecError } from '@gridemu/model';
-import { checkRunId, pinoLogger } from '@gridemu/runtime';
+import { checkRunId, pinoLogger, withFields } from '@gridemu/runtime';
 import { loadWorkload, SwfFormatError, TraceNotFoundError } from '@gridemu/workload';
 
 const HELP = `Usage: gridemu-driver --run RUN --spec FILE --out DIR [--nats URL] [--speedup S] [--set path=value]...
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
   const { spec } = loadSpec(values.spec, sets.map(parseOverride));
   const specText = readFileSync(values.spec, 'utf8');
   const workload = await loadWorkload(spec, { specFile: values.spec, lenient: values.lenient === true });
-  const log = pinoLogger(values.run, { level: values['log-level'] ?? 'info', site: 'driver' });
+  const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });
   const nc = await connect({
     servers: values.nats,
     name: `gridemu-${values.run}-driver`,

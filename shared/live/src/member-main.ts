@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
-import { checkRunId, pinoLogger } from '@gridemu/runtime';
+import { checkRunId, pinoLogger, withFields } from '@gridemu/runtime';
 import { startHealthServer } from './health-server.js';
 import { MemberProcess } from './member.js';
 
@@ -68,7 +68,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const joinTimeout_s = Number(values['join-timeout']);
   if (!(joinTimeout_s > 0)) return fail(`--join-timeout must be a positive number of seconds, got "${values['join-timeout']}"`);
 
-  const log = pinoLogger(values.run, { level: values['log-level'] ?? 'info', site: member });
+  const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: member });
   const nc = await connect({
     servers: values.nats,
     name: `gridemu-${values.run}-${member}`,

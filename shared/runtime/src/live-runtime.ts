@@ -4,6 +4,7 @@ import { decodeEnvelope, encodeEnvelope, type Address, type Message } from '@gri
 import { withFields, type Actor, type ActorContext, type Logger, type TimerId } from './actor.js';
 import { EmulatedClock } from './emulated-clock.js';
 import { LatencyHistogram } from './latency-histogram.js';
+import { PreciseTimer, wallNow_ms } from './precise-timer.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
 import { actorSubject, checkRunId, siteOf } from './subjects.js';
@@ -36,11 +37,12 @@ const MALFORMED_LOG_LIMIT = 20;
  */
 export class LiveRuntime {
   private readonly hosted = new Map<Address, Hosted>();
-  private readonly timers = new Map<TimerId, NodeJS.Timeout>();
+  private readonly timers = new Map<TimerId, PreciseTimer>();
   private readonly rootRng: Rng;
   private clock: EmulatedClock | undefined;
   private nextTimer = 1;
   private malformedLogged = 0;
+  private delivered = 0;
   private fatal = false;
   readonly run: string;
   private readonly tally = new RunCounters();
@@ -87,7 +89,7 @@ export class LiveRuntime {
   }
 
   /** Starts the clock at `epoch_s` emulated seconds as of wall time `wallEpoch_ms`, then every actor. */
-  start(epoch_s: number, speedup: number, wallEpoch_ms = Date.now()): void {
+  start(epoch_s: number, speedup: number, wallEpoch_ms = wallNow_ms()): void {
     this.clock = new EmulatedClock(epoch_s, wallEpoch_ms, speedup);
     for (const [address, h] of this.hosted) {
       void h.mailbox.add(() => this.guard(address, () => h.actor.start?.(h.ctx)));
@@ -102,13 +104,19 @@ export class LiveRuntime {
 
   /** Stops timers and subscriptions, and waits for messages already in mailboxes. */
   async stop(): Promise<void> {
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
     for (const h of this.hosted.values()) h.subscription.unsubscribe();
     await Promise.all([...this.hosted.values()].map((h) => h.mailbox.onIdle()));
   }
 
+  /** Messages and timers handed to actors so far. */
+  get deliveries(): number {
+    return this.delivered;
+  }
+
   private deliver(address: Address, actor: Actor<Message>, ctx: ActorContext<Message>, msg: Message): void {
+    this.delivered++;
     this.guard(address, () => actor.receive(ctx, msg));
   }
 
@@ -153,30 +161,24 @@ export class LiveRuntime {
         if (!(delay_s >= 0)) throw new Error(`${self} scheduled ${msg.type} with delay ${delay_s}`);
         const id = this.nextTimer++;
         const due_s = this.now() + delay_s;
-        const wait_ms = this.clock!.wallDelay_ms(due_s);
-        const dueWall_ms = Date.now() + wait_ms;
-        const handle = setTimeout(() => {
+        const timer = new PreciseTimer(this.clock!.wall_ms(due_s), (late_ms) => {
           this.timers.delete(id);
-          this.timerLag.record(Date.now() - dueWall_ms);
+          this.timerLag.record(late_ms);
           const h = this.hosted.get(self)!;
           void mailbox.add(() => this.deliver(self, h.actor, h.ctx, msg));
-        }, wait_ms);
-        this.timers.set(id, handle);
+        });
+        this.timers.set(id, timer);
         return id;
       },
       cancel: (timer) => {
-        const handle = this.timers.get(timer);
-        if (handle) clearTimeout(handle);
+        this.timers.get(timer)?.cancel();
         this.timers.delete(timer);
       },
       rng: this.rootRng.fork(self),
-      log: withFields(this.options.log, { run: this.run, site, actor: self }),
+      // The run id is on every line already (pinoLogger's base); site and actor are per actor.
+      log: withFields(this.options.log, { site, actor: self }),
       metrics: this.tally.sink,
     };
   }
 }
 
-/** Wall-clock milliseconds with sub-millisecond resolution, comparable between processes on one host. */
-function wallNow_ms(): number {
-  return performance.timeOrigin + performance.now();
-}

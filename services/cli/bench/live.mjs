@@ -1,0 +1,100 @@
+// Live benchmarks (issue 4), on a local nats-server:
+//  1. protocol round trip on loopback: an actor envelope encoded, published, decoded, answered and
+//     decoded again, between two NATS connections (median and p99 over many round trips);
+//  2. messages per second through a site: load reports published as fast as the client can to one
+//     site's metascheduler, hosted in a LiveRuntime, until every one has been handled;
+//  3. jobs per second `gridemu run` sustains: a synthetic 4-site K=2 run at rising speed-ups,
+//     checking exactly-once (jobs.csv and the sites' logs) at each; the highest that holds counts.
+import { spawnSync } from 'node:child_process';
+import { cpus, tmpdir } from 'node:os';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect } from '@nats-io/transport-node';
+import { startLocalNatsServer } from '@gridemu/nats-server';
+import { decodeEnvelope, encodeEnvelope, MessageType, siteAddress } from '@gridemu/protocol';
+import { LiveRuntime, silentLogger, actorSubject } from '@gridemu/runtime';
+import { memberActors } from '@gridemu/live';
+import { parseSpecText } from '@gridemu/model';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}`;
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const results = { machine, date: new Date().toISOString() };
+const server = await startLocalNatsServer();
+try {
+  // 1. Round trip.
+  const a = await connect({ servers: server.url });
+  const b = await connect({ servers: server.url });
+  const job = { id: 'bench!1', workload: 'bench', origin: 's1', submit_s: 0, run_s: 100, estimate_s: 200, procs: 4 };
+  b.subscribe('bench.rt', {
+    callback: (_e, m) => {
+      const d = decodeEnvelope(m.data, 'bench');
+      m.respond(encodeEnvelope({ run: 'bench', from: 's2/meta', to: 's1/meta', msg: { type: MessageType.ClaimGrant, jobId: d.envelope.msg.job.id, claimId: 1 } }));
+    },
+  });
+  await b.flush();
+  const rtts = [];
+  for (let i = 0; i < 3000; i++) {
+    const t = performance.now();
+    const reply = await a.request('bench.rt', encodeEnvelope({ run: 'bench', from: 's1/meta', to: 's2/meta', msg: { type: MessageType.JobCopy, job, queue: 'remote', claim: true } }));
+    if (!decodeEnvelope(reply.data, 'bench').ok) throw new Error('bad reply');
+    if (i >= 200) rtts.push((performance.now() - t) * 1000);
+  }
+  results.round_trip_us = { median: Math.round(quantile(rtts, 0.5)), p99: Math.round(quantile(rtts, 0.99)), n: rtts.length };
+  console.log(`protocol round trip on loopback (encode, NATS, decode, reply): median ${results.round_trip_us.median} µs, p99 ${results.round_trip_us.p99} µs over ${rtts.length} (${machine})`);
+
+  // 2. Messages per second through one site's metascheduler.
+  const { spec } = parseSpecText('name: b\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 64 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n', 'bench');
+  const rt = new LiveRuntime({ nc: b, run: 'benchsite', seed: 1, log: silentLogger });
+  for (const p of memberActors(spec, 's1')) rt.spawn(p.address, p.site, p.actor);
+  await rt.ready();
+  rt.start(0, 1);
+  const N = 100_000;
+  const subject = actorSubject('benchsite', siteAddress('s1', 'meta'));
+  const base = rt.deliveries;
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) {
+    a.publish(subject, encodeEnvelope({ run: 'benchsite', from: 's2/scheduler', to: 's1/meta', msg: { type: MessageType.LoadReport, site: 's2', load: i % 1000, time_s: 0 } }));
+    if (i % 5000 === 0) await a.flush();
+  }
+  await a.flush();
+  while (rt.deliveries - base < N) await new Promise((r) => setTimeout(r, 5));
+  const perSecond = Math.round(N / ((performance.now() - t0) / 1000));
+  await rt.stop();
+  results.site_messages_per_s = perSecond;
+  console.log(`messages through a site (load reports to its metascheduler, decoded, validated, handled): ${perSecond.toLocaleString('en')} msg/s over ${N.toLocaleString('en')}`);
+  await a.close();
+  await b.close();
+} finally {
+  await server.stop();
+}
+
+// 3. Jobs per second of a live run, at rising speed-ups, with exactly-once checked at each.
+const dir = mkdtempSync(join(tmpdir(), 'gridemu-bench-live-'));
+const spec = join(dir, 'spec.yaml');
+writeFileSync(spec, ['name: bench-live', 'seed: 3', 'sites:', ...[1, 2, 3, 4].map((i) => `  - { id: s${i}, cpus: 128 }`), 'workload:',
+  ...[1, 2, 3, 4].map((i) => `  - { site: s${i}, synthetic: { jobs: 500 }, shift_h: ${i - 1} }`),
+  'local: { policy: easy }', 'meta: { scheme: k-distributed, k: 2, load_period_s: 600, claim_timeout_s: 600 }', 'network: { latency_ms: 0, jitter_ms: 0 }'].join('\n') + '\n');
+results.live_runs = [];
+for (const speedup of (process.env.BENCH_LIVE_SPEEDUPS ?? '20000,50000,100000,200000,500000').split(',').map(Number)) {
+  const out = join(dir, `run-${speedup}`);
+  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', spec, '--out', out, '--quiet', '--speedup', String(speedup), '--timeout', '600'], { encoding: 'utf8' });
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+  const rows = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const starts = new Map();
+  for (const f of readdirSync(join(out, 'logs'))) {
+    for (const line of readFileSync(join(out, 'logs', f), 'utf8').split('\n')) if (line.includes('"job.started"')) { const e = JSON.parse(line); starts.set(e.jobId, (starts.get(e.jobId) ?? 0) + 1); }
+  }
+  const completed = rows.filter((f) => f[6] === 'COMPLETED_SUCCESSFULLY').length;
+  const exactlyOnce = r.status === 0 && summary.jobs.unfinished === 0 && completed === starts.size && [...starts.values()].every((n) => n === 1);
+  const jobsPerS = Math.round(rows.length / summary.live.run_wall_s);
+  const bsld = summary.mean_bounded_slowdown;
+  results.live_runs.push({ speedup, jobs: rows.length, wall_s: summary.live.run_wall_s, jobs_per_s: jobsPerS, exactly_once: exactlyOnce, bsld, timer_lag_p95_ms: summary.live.timer_lag_ms.p95_ms });
+  console.log(`live run, 4 sites K=2, ${rows.length} jobs at speed-up ${speedup}: ${summary.live.run_wall_s.toFixed(1)} s wall, ${jobsPerS} jobs/s, exactly-once ${exactlyOnce ? 'held' : 'BROKEN'}, bsld ${bsld.toFixed(2)}, timer lag p95 ${summary.live.timer_lag_ms.p95_ms} ms`);
+  if (!exactlyOnce) break;
+}
+const best = results.live_runs.filter((r) => r.exactly_once).at(-1);
+if (best) console.log(`highest sustained: ${best.jobs_per_s} jobs/s at speed-up ${best.speedup} with exactly-once holding`);
+mkdirSync(join(repo, 'bench-results'), { recursive: true });
+writeFileSync(join(repo, 'bench-results/live.json'), JSON.stringify(results, null, 2) + '\n');
