@@ -94,7 +94,9 @@ for (const speedup of (process.env.BENCH_LIVE_SPEEDUPS ?? '20000,50000,100000,20
   console.log(`live run, 4 sites K=2, ${rows.length} jobs at speed-up ${speedup}: ${summary.live.run_wall_s.toFixed(1)} s wall, ${jobsPerS} jobs/s, exactly-once ${exactlyOnce ? 'held' : 'BROKEN'}, bsld ${bsld.toFixed(2)}, timer lag p95 ${summary.live.timer_lag_ms.p95_ms} ms`);
   if (!exactlyOnce) break;
 }
-const best = results.live_runs.filter((r) => r.exactly_once).at(-1);
-if (best) console.log(`highest sustained: ${best.jobs_per_s} jobs/s at speed-up ${best.speedup} with exactly-once holding`);
+// Past some speed-up the processes cannot keep up and wall time stops shrinking: the best rate counts.
+const best = results.live_runs.filter((r) => r.exactly_once).sort((a, b) => b.jobs_per_s - a.jobs_per_s)[0];
+if (best) console.log(`highest sustained: ${best.jobs_per_s} jobs/s (at speed-up ${best.speedup}) with exactly-once holding`);
+results.best = best;
 mkdirSync(join(repo, 'bench-results'), { recursive: true });
 writeFileSync(join(repo, 'bench-results/live.json'), JSON.stringify(results, null, 2) + '\n');
