@@ -78,6 +78,10 @@ export function startsInLogs(logs: string): Map<string, string[]> {
   return starts;
 }
 
-export function readSummary(dir: string): Record<string, any> {
-  return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+/** summary.json as the tests read it: loosely typed, since it is checked field by field. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type LooseSummary = Record<string, any>;
+
+export function readSummary(dir: string): LooseSummary {
+  return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as LooseSummary;
 }

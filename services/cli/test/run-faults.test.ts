@@ -64,8 +64,14 @@ describe('gridemu run under faults', () => {
     const targets = ['s1.scheduler', 's2.meta', 's3.executor', 'driver'].map((a) => `gridemu.${run}.${a}`);
     let actorGarbage = 0;
     for (const t of targets) {
-      for (const g of garbage) nc.publish(t, g), actorGarbage++;
-      for (let i = 0; i < 25; i++) nc.publish(t, crypto.getRandomValues(new Uint8Array(1 + i * 3))), actorGarbage++;
+      for (const g of garbage) {
+        nc.publish(t, g);
+        actorGarbage++;
+      }
+      for (let i = 0; i < 25; i++) {
+        nc.publish(t, crypto.getRandomValues(new Uint8Array(1 + i * 3)));
+        actorGarbage++;
+      }
     }
     // The heartbeat subject is the driver's alone; start and progress reach every member.
     for (const g of garbage) nc.publish(controlSubject(run, 'heartbeat'), g);

@@ -38,7 +38,7 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
       const processes = Object.keys(s.live.processes).sort();
       const expected = scheme === 'unified' ? ['driver', 'unified'] : ['driver', 's1', 's2', 's3', ...(scheme === 'centralized' || scheme === 'hierarchical' ? ['central'] : [])];
       expect(processes).toEqual(expected.sort());
-      for (const p of Object.values<any>(s.live.processes)) expect(p.rss_mb).toBeGreaterThan(10);
+      for (const p of Object.values(s.live.processes as Record<string, { rss_mb: number }>)) expect(p.rss_mb).toBeGreaterThan(10);
       if (scheme !== 'independent' && scheme !== 'unified') {
         // The proxies apply 2 ± 1 ms on every cross-site link; loopback and the event loops add a little.
         expect(s.live.latency_ms.count).toBeGreaterThan(0);
