@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { leadRun, liveResults } from '@gridemu/live';
+import { leadRun, liveResults, natsConnectOptions, natsFlagOptions } from '@gridemu/live';
 import { buildRunSummary, writeResults } from '@gridemu/metrics';
 import { loadSpec, parseOverride, SpecError } from '@gridemu/model';
 import { checkRunId, pinoLogger, withFields } from '@gridemu/runtime';
@@ -36,11 +36,7 @@ async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      nats: { type: 'string', default: env['NATS_URL'] ?? 'nats://127.0.0.1:4222' },
-      user: { type: 'string', default: env['NATS_USER'] },
-      password: { type: 'string', default: env['NATS_PASSWORD'] },
-      token: { type: 'string', default: env['NATS_TOKEN'] },
-      run: { type: 'string', default: env['GRIDEMU_RUN'] },
+      ...natsFlagOptions(env),
       spec: { type: 'string', default: env['GRIDEMU_SPEC'] },
       out: { type: 'string', default: env['GRIDEMU_OUT'] },
       set: { type: 'string', multiple: true },
@@ -48,7 +44,6 @@ async function main(argv: string[]): Promise<number> {
       lenient: { type: 'boolean' },
       'ready-timeout': { type: 'string', default: '60' },
       'heartbeat-timeout': { type: 'string', default: '10' },
-      'log-level': { type: 'string', default: env['GRIDEMU_LOG_LEVEL'] ?? 'info' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -64,12 +59,7 @@ async function main(argv: string[]): Promise<number> {
   const specText = readFileSync(values.spec, 'utf8');
   const workload = await loadWorkload(spec, { specFile: values.spec, lenient: values.lenient === true });
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });
-  const nc = await connect({
-    servers: values.nats,
-    name: `gridemu-${values.run}-driver`,
-    ...(values.user ? { user: values.user, pass: values.password ?? '' } : {}),
-    ...(values.token ? { token: values.token } : {}),
-  });
+  const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-driver`));
   const started = Date.now();
   let stopping: string | undefined;
   process.once('SIGTERM', () => (stopping = 'SIGTERM'));

@@ -3,6 +3,7 @@ import { connect } from '@nats-io/transport-node';
 import { checkRunId, pinoLogger, withFields } from '@gridemu/runtime';
 import { startHealthServer } from './health-server.js';
 import { MemberProcess } from './member.js';
+import { natsConnectOptions, natsFlagOptions } from './nats-flags.js';
 
 export interface MemberMainOptions {
   /** The command's name in help and errors. */
@@ -35,14 +36,9 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const { values } = parseArgs({
     args: argv,
     options: {
-      nats: { type: 'string', default: env['NATS_URL'] ?? 'nats://127.0.0.1:4222' },
-      user: { type: 'string', default: env['NATS_USER'] },
-      password: { type: 'string', default: env['NATS_PASSWORD'] },
-      token: { type: 'string', default: env['NATS_TOKEN'] },
-      run: { type: 'string', default: env['GRIDEMU_RUN'] },
+      ...natsFlagOptions(env),
       site: { type: 'string', default: env['GRIDEMU_SITE'] },
       'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9464' },
-      'log-level': { type: 'string', default: env['GRIDEMU_LOG_LEVEL'] ?? 'info' },
       'join-timeout': { type: 'string', default: env['GRIDEMU_JOIN_TIMEOUT'] ?? '120' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -69,13 +65,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   if (!(joinTimeout_s > 0)) return fail(`--join-timeout must be a positive number of seconds, got "${values['join-timeout']}"`);
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: member });
-  const nc = await connect({
-    servers: values.nats,
-    name: `gridemu-${values.run}-${member}`,
-    ...(values.user ? { user: values.user, pass: values.password ?? '' } : {}),
-    ...(values.token ? { token: values.token } : {}),
-    maxReconnectAttempts: -1,
-  }).catch((err: unknown) => {
+  const nc = await connect({ ...natsConnectOptions(values, `gridemu-${values.run}-${member}`), maxReconnectAttempts: -1 }).catch((err: unknown) => {
     log.error({ nats: values.nats, error: (err as Error).message }, 'cannot connect to NATS');
     return undefined;
   });
