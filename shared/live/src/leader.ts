@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { DriverActor } from '@gridemu/actors';
 import type { MemberReport } from '@gridemu/protocol';
-import { LiveRuntime, type Logger } from '@gridemu/runtime';
+import { LiveRuntime, wallNow_ms, type Logger } from '@gridemu/runtime';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
 
@@ -113,7 +113,8 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   const join_wall_s = (Date.now() - joinStarted) / 1000;
 
   const epoch_s = jobs.reduce((min, j) => Math.min(min, j.submit_s), jobs[0]?.submit_s ?? 0);
-  const wallEpoch_ms = Date.now() + (options.startMargin_ms ?? 300);
+  // On the clock every LiveRuntime reads (sub-ms), so the driver and members count from the same instant.
+  const wallEpoch_ms = wallNow_ms() + (options.startMargin_ms ?? 300);
   const speedup = spec.live.speedup;
   const heartbeatTimeout_ms = (options.heartbeatTimeout_s ?? 10) * 1000;
   let started = false;
@@ -130,9 +131,10 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
       for (const [name, info] of members) {
         if (now - info.lastSeen_ms > heartbeatTimeout_ms) aborted ??= `process "${name}" (pid ${info.pid}) has been silent for ${heartbeatTimeout_ms / 1000} s`;
       }
-      if (now - lastProgress >= 1000 && now >= wallEpoch_ms) {
+      const wall = wallNow_ms();
+      if (now - lastProgress >= 1000 && wall >= wallEpoch_ms) {
         lastProgress = now;
-        const p = { finished: plan.driver.finished, total: plan.driver.total, now_s: rt.now(), wall_s: (now - wallEpoch_ms) / 1000 };
+        const p = { finished: plan.driver.finished, total: plan.driver.total, now_s: rt.now(), wall_s: (wall - wallEpoch_ms) / 1000 };
         bus.publish({ kind: 'progress', ...p });
         options.onProgress?.(p);
       }
@@ -140,7 +142,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     }
   }
   const end_s = started ? rt.now() : epoch_s;
-  const run_wall_s = Math.max(0, (Date.now() - wallEpoch_ms) / 1000);
+  const run_wall_s = Math.max(0, (wallNow_ms() - wallEpoch_ms) / 1000);
   let missingReports: string[] = [];
   if (aborted) {
     log.error({ reason: aborted }, 'run aborted');

@@ -44,7 +44,7 @@ export function liveResults(r: LeaderResult, speedup: number) {
   };
   for (const [link, h] of r.runtime.latency) mergeLink(link, h.state());
   // This runs in the driver process: its own figures sit beside the members' reports.
-  const processes: Record<string, LiveSection['processes'][string]> = { driver: { pid: process.pid, http: '', rss_mb: rss_mb(), peak_rss_mb: rss_mb(), cpu_s: cpu_s() } };
+  const processes: Record<string, LiveSection['processes'][string]> = { driver: { pid: process.pid, http: '', rss_mb: rss_mb(), cpu_s: cpu_s() } };
   for (const [name, m] of [...r.members].sort(([a], [b]) => (a < b ? -1 : 1))) {
     processes[name] = { pid: m.pid, http: m.http };
     if (!m.report) continue;

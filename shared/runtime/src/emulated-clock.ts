@@ -1,4 +1,4 @@
-import { wallNow_ms } from './precise-timer.js';
+import { wallNow_ms } from './wall-clock.js';
 
 /**
  * Emulated time in a live run: epoch + wall time elapsed × speed-up (DESIGN.md). Every process

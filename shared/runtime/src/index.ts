@@ -5,6 +5,7 @@ export { LinkModel } from './network.js';
 export { SimRuntime, type SimRuntimeOptions, type SimFaults } from './sim-runtime.js';
 export { LiveRuntime, type LiveRuntimeOptions } from './live-runtime.js';
 export { EmulatedClock } from './emulated-clock.js';
+export { wallNow_ms } from './wall-clock.js';
 export { actorSubject, runWildcard, checkRunId, siteOf } from './subjects.js';
 export { pinoLogger } from './pino-logger.js';
 export { RunCounters } from './run-counters.js';

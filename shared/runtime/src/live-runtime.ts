@@ -4,7 +4,8 @@ import { decodeEnvelope, encodeEnvelope, type Address, type Message } from '@gri
 import { withFields, type Actor, type ActorContext, type Logger, type TimerId } from './actor.js';
 import { EmulatedClock } from './emulated-clock.js';
 import { LatencyHistogram } from './latency-histogram.js';
-import { PreciseTimer, wallNow_ms } from './precise-timer.js';
+import { PreciseTimer } from './precise-timer.js';
+import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
 import { actorSubject, checkRunId, siteOf } from './subjects.js';

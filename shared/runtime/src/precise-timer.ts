@@ -1,7 +1,4 @@
-/** Wall-clock milliseconds with sub-millisecond resolution, comparable between processes on one host. */
-export function wallNow_ms(): number {
-  return performance.timeOrigin + performance.now();
-}
+import { wallNow_ms } from './wall-clock.js';
 
 /** Below this many ms before the deadline, a timer stops sleeping and yields turn by turn instead. */
 const FINE_MS = 2;

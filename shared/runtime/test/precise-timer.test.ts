@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PreciseTimer, wallNow_ms } from '../src/precise-timer.js';
+import { PreciseTimer } from '../src/precise-timer.js';
+import { wallNow_ms } from '../src/wall-clock.js';
 
 describe('PreciseTimer', () => {
   it('fires at its wall deadline, not before, and to well under setTimeout’s millisecond', async () => {

@@ -5,7 +5,7 @@ import { ControlBus, DelayProxy, isCentral, liveMembers, type LiveProgress } fro
 import type { ExperimentSpec } from '@gridemu/model';
 import { startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
-import { RunProcess, serviceMain } from './member-process.js';
+import { RunProcess, serviceMain } from './run-process.js';
 
 export interface LiveRunOptions {
   readonly specFile: string;
@@ -89,18 +89,23 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     say(`run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`);
 
     let failure: string | undefined;
-    const fail = (reason: string) => {
+    /** Stops the run once. A dead member is reported to the driver, which aborts naming it; anything else signals the driver. */
+    const fail = (reason: string, dead?: { member: string; error: string }) => {
       if (failure !== undefined || !driver.running) return;
       failure = reason;
       say(`stopping: ${reason}`);
-      driver.kill('SIGTERM'); // the driver aborts the run, tells every process, and writes what it has
+      if (dead) {
+        bus.publish({ kind: 'failed', ...dead });
+        setTimeout(() => driver.kill('SIGTERM'), 15_000).unref(); // should the driver not react
+      } else {
+        driver.kill('SIGTERM'); // the driver aborts the run, tells every process, and writes what it has
+      }
     };
     for (const p of processes.slice(1)) {
       void p.exited.then(() => {
         if (p.exit?.code === 0 || !driver.running) return;
         const what = `${isCentral(p.name) ? 'the central process' : `site process ${p.name}`} (pid ${p.pid}) ${p.describeExit()} during the run`;
-        bus.publish({ kind: 'failed', member: p.name, error: `process ${p.describeExit()}` });
-        fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`);
+        fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`, { member: p.name, error: `process ${p.describeExit()}` });
       });
     }
     const onSignal = (signal: string) => fail(`interrupted by ${signal}`);

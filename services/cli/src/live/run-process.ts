@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { stopProcess } from '@gridemu/nats-server';
 
 /** Where each service's entry point is (resolved from the workspace packages). */
 export function serviceMain(service: 'site' | 'central' | 'driver'): string {
@@ -59,11 +60,7 @@ export class RunProcess {
   }
 
   /** SIGTERM, then SIGKILL after `grace_ms`. */
-  async stop(grace_ms = 5000): Promise<void> {
-    if (!this.running) return;
-    this.kill('SIGTERM');
-    const timer = setTimeout(() => this.kill('SIGKILL'), grace_ms);
-    await this.exited;
-    clearTimeout(timer);
+  stop(grace_ms = 5000): Promise<void> {
+    return stopProcess(this.child, grace_ms);
   }
 }
