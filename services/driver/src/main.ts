@@ -4,10 +4,10 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { leadRun, liveResults, natsConnectOptions, natsFlagOptions } from '@gridemu/live';
-import { buildRunSummary, writeResults } from '@gridemu/metrics';
-import { loadSpec, parseOverride, SpecError } from '@gridemu/model';
+import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, jobsCsv, writeResults } from '@gridemu/metrics';
+import { InputError, loadSpec, parseOverride } from '@gridemu/model';
 import { checkRunId, pinoLogger, withFields } from '@gridemu/runtime';
-import { loadWorkload, SwfFormatError, TraceNotFoundError } from '@gridemu/workload';
+import { loadWorkload } from '@gridemu/workload';
 
 const HELP = `Usage: gridemu-driver --run RUN --spec FILE --out DIR [--nats URL] [--speedup S] [--set path=value]...
 
@@ -95,18 +95,27 @@ async function main(argv: string[]): Promise<number> {
     wall_s: (Date.now() - started) / 1000,
     live,
   });
+  // Issue 16: every live run checks, from jobs.csv as written, that its schedule could have happened.
+  const check = checkSchedule(executedJobsFromCsv(jobsCsv(result.driver.records)), new Map(result.execSites.map((s) => [s.id, s.cpus])));
   const out = resolve(values.out ?? `results/${spec.name}-live`);
-  const written = writeResults(out, result.driver.records, summary);
-  log.info({ jobs_csv: written.jobsCsv, summary_json: written.summaryJson, aborted: result.aborted }, 'results written');
+  const written = writeResults(out, result.driver.records, { ...summary, schedule_check: check });
+  log.info({ jobs_csv: written.jobsCsv, summary_json: written.summaryJson, aborted: result.aborted, schedule_ok: check.ok }, 'results written');
+  if (!check.ok) {
+    for (const line of describeScheduleCheck(check)) log.error({ event: 'schedule.impossible' }, line);
+    return EXIT_SCHEDULE_IMPOSSIBLE;
+  }
   return result.aborted ? 1 : 0;
 }
 
-class UsageError extends Error {}
+class UsageError extends InputError {}
+
+/** jobs.csv records a schedule that cannot have happened (a site over capacity, a processor held twice). */
+const EXIT_SCHEDULE_IMPOSSIBLE = 3;
 
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (err: unknown) => {
-    const bad = err instanceof SpecError || err instanceof SwfFormatError || err instanceof TraceNotFoundError || err instanceof UsageError;
+    const bad = err instanceof InputError;
     console.error(`gridemu-driver: ${err instanceof Error ? (bad ? err.message : (err.stack ?? err.message)) : String(err)}${err instanceof UsageError ? `\n\n${HELP}` : ''}`);
     process.exitCode = bad ? 2 : 1;
   },

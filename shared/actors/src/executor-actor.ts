@@ -20,8 +20,6 @@ interface Running {
   /** When it starts computing: after its transfer. */
   readonly start_s: number;
   readonly timer: TimerId;
-  /** When the job's end is due (start + run): what its record says, whenever the runtime notices. */
-  readonly ends_s: number;
   /** Started optimistically and not yet confirmed: nothing is reported until it is. */
   provisional: boolean;
   /** When a provisional job ended, if it ended before its confirmation came. */
@@ -63,8 +61,8 @@ export class ExecutorActor implements Actor<Message> {
           ctx.metrics.count('transfers.seconds', transfer_s);
         }
         const timer = ctx.schedule(transfer_s + job.run_s, { type: MessageType.JobEnds, jobId: job.id });
-        const ends_s = ctx.now() + (transfer_s + job.run_s);
-        const r: Running = { job, ids, allocated_s: ctx.now(), start_s: ctx.now() + transfer_s, ends_s, timer, provisional: msg.provisional === true };
+        // Processors are taken now, and given back when JobEnds is handled: the record says the same.
+        const r: Running = { job, ids, allocated_s: ctx.now(), start_s: ctx.now() + transfer_s, timer, provisional: msg.provisional === true };
         this.running.set(job.id, r);
         if (!r.provisional) this.reportStart(ctx, r);
         return;
@@ -74,15 +72,15 @@ export class ExecutorActor implements Actor<Message> {
         if (!r) throw new Error(`assertion: ${msg.jobId} ended at ${this.siteId} but was not running`);
         this.ids.give(r.ids);
         ctx.send(this.scheduler, { type: MessageType.JobFinished, jobId: msg.jobId });
-        // The job ended when its timer was due. A live runtime notices that a little late (timer and
-        // event-loop lag x speed-up); the lateness belongs where it happens, in when the scheduler
-        // frees the processors, not in the job's own run time. In simulation the two are equal.
+        // The end is recorded at the time the processors are given back. Both runtimes hand a timer
+        // to its actor at the time it was due, so this is start + run; live, the wall-clock lag of
+        // the timer shows in when the scheduler hears of it, not in the job's own run time.
         if (r.provisional) {
-          r.ended_s = r.ends_s;
+          r.ended_s = ctx.now();
           return;
         }
         this.running.delete(msg.jobId);
-        ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: r.ends_s });
+        ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: ctx.now() });
         return;
       }
       case MessageType.JobConfirm: {

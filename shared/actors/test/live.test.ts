@@ -3,8 +3,8 @@ import { encode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalState } from '@gridemu/metrics';
 import type { Job, MetaSchemeName } from '@gridemu/model';
-import { PROTOCOL_VERSION, siteAddress } from '@gridemu/protocol';
-import { actorSubject, LiveRuntime, silentLogger } from '@gridemu/runtime';
+import { MessageType, PROTOCOL_VERSION, siteAddress, type Message } from '@gridemu/protocol';
+import { actorSubject, LiveRuntime, silentLogger, type Actor } from '@gridemu/runtime';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
 import { planGrid } from '../src/index.js';
 import { specOf } from './helpers.js';
@@ -94,5 +94,34 @@ describe('live runtime over a real nats-server', () => {
     expect(x.rt.counters.get('messages.malformed') ?? 0).toBe(0);
     expect(y.rt.counters.get('messages.malformed') ?? 0).toBe(0);
     expect(x.records.filter((r) => r.finish_s !== undefined).length).toBe(y.records.filter((r) => r.finish_s !== undefined).length);
+  });
+
+  it("gives every clock read inside one handler the same time, and handles a timer at the time it was due (issue 16)", async () => {
+    // At speed-up 100,000 the 5 ms spent inside the handler are 500 emulated seconds.
+    const seen: { kind: string; first: number; second: number }[] = [];
+    const probe: Actor<Message> = {
+      receive(ctx, msg) {
+        const first = ctx.now();
+        const until = performance.now() + 5;
+        while (performance.now() < until) {
+          // busy: the wall clock moves on, the handler's time must not
+        }
+        seen.push({ kind: msg.type, first, second: ctx.now() });
+        if (msg.type === MessageType.SubmitDue) ctx.schedule(100, { type: MessageType.LoadTick });
+      },
+    };
+    const rt = new LiveRuntime({ nc, run: 'live-clock', seed: 1, log: silentLogger });
+    rt.spawn('probe', undefined, probe);
+    await rt.ready();
+    rt.start(0, 100_000);
+    nc.publish(actorSubject('live-clock', 'probe'), encode({ v: PROTOCOL_VERSION, run: 'live-clock', from: 'test', to: 'probe', msg: { type: MessageType.SubmitDue } }));
+    const deadline = Date.now() + 5000;
+    while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await rt.stop();
+    expect(seen.map((s) => s.kind)).toEqual([MessageType.SubmitDue, MessageType.LoadTick]);
+    for (const s of seen) expect(s.second).toBe(s.first);
+    // The timer fired well over 100 emulated seconds late in wall time (the handler alone took 500),
+    // yet the actor handles it at its due time.
+    expect(seen[1]!.first).toBe(seen[0]!.first + 100);
   });
 });

@@ -4,3 +4,4 @@ export { JOBS_CSV_COLUMNS, jobsCsv, jobsCsvRow } from './jobs-csv.js';
 export { summarize, jobCategories, type Summary, type GroupStats, type JobCategory, type SiteCapacity } from './summary.js';
 export { writeResults } from './write-results.js';
 export { buildRunSummary, type RunSummary, type RunSummaryInput } from './run-summary.js';
+export { checkSchedule, executedJobsFromCsv, parseIntervalSet, describeScheduleCheck, type ScheduleCheck, type ExecutedJob } from './schedule-check.js';

@@ -25,6 +25,11 @@ interface Hosted {
   /** One message at a time, in arrival order (DESIGN.md: p-queue mailbox per actor). */
   readonly mailbox: PQueue;
   readonly subscription: Subscription;
+  /**
+   * The actor's clock: the emulated time of the delivery it is handling, read once when the delivery
+   * starts, never earlier than its previous delivery's (issue 16; see deliver()).
+   */
+  now_s: number;
 }
 
 /** The first malformed messages are logged in full; after that they are only counted. */
@@ -78,10 +83,10 @@ export class LiveRuntime {
         }
         const { msg, from, sent_ms } = decoded.envelope;
         if (sent_ms !== undefined) this.recordLatency(from, address, wallNow_ms() - sent_ms);
-        void mailbox.add(() => this.deliver(address, actor, ctx, msg));
+        void mailbox.add(() => this.deliver(address, msg));
       },
     });
-    this.hosted.set(address, { actor, ctx, mailbox, subscription });
+    this.hosted.set(address, { actor, ctx, mailbox, subscription, now_s: Number.NEGATIVE_INFINITY });
   }
 
   /** Resolves once the server has registered every subscription made so far. */
@@ -93,7 +98,7 @@ export class LiveRuntime {
   start(epoch_s: number, speedup: number, wallEpoch_ms = wallNow_ms()): void {
     this.clock = new EmulatedClock(epoch_s, wallEpoch_ms, speedup);
     for (const [address, h] of this.hosted) {
-      void h.mailbox.add(() => this.guard(address, () => h.actor.start?.(h.ctx)));
+      void h.mailbox.add(() => this.guard(address, h, undefined, () => h.actor.start?.(h.ctx)));
       h.mailbox.start();
     }
   }
@@ -116,13 +121,26 @@ export class LiveRuntime {
     return this.delivered;
   }
 
-  private deliver(address: Address, actor: Actor<Message>, ctx: ActorContext<Message>, msg: Message): void {
+  /** Hands `msg` to the actor; a timer passes its due time as `at_s`. */
+  private deliver(address: Address, msg: Message, at_s?: number): void {
+    const h = this.hosted.get(address);
+    if (!h) return;
     this.delivered++;
-    this.guard(address, () => actor.receive(ctx, msg));
+    this.guard(address, h, at_s, () => h.actor.receive(h.ctx, msg));
   }
 
-  private guard(address: Address, fn: () => void): void {
+  /**
+   * Runs one delivery with the actor's clock set once (issue 16). The clock used to be read afresh
+   * at every ctx.now(): the executor scheduled a job's end from one read and recorded its start and
+   * end from later ones, and a pause of a fraction of a millisecond inside the handler (a GC, at
+   * speed-up 100,000 tens of emulated seconds) made the record say the job ended later than the
+   * timer that freed its processors, so the next job on them overlapped it in jobs.csv. Now every
+   * read inside a handler gives the same time, a timer is handled at the time it was due (its lag
+   * shows in wall time, not in the schedule), and an actor's clock never goes back.
+   */
+  private guard(address: Address, h: Hosted, at_s: number | undefined, fn: () => void): void {
     if (this.fatal) return;
+    h.now_s = Math.max(h.now_s, at_s ?? this.now());
     try {
       fn();
     } catch (err) {
@@ -132,6 +150,12 @@ export class LiveRuntime {
       this.options.log.error({ address, err: e.message }, 'actor failed: stopping this process');
       this.options.onFatal?.(e);
     }
+  }
+
+  /** The time of the delivery `self` is handling; outside one (never in practice), the clock's. */
+  private actorNow(self: Address): number {
+    const t = this.hosted.get(self)?.now_s ?? Number.NEGATIVE_INFINITY;
+    return t === Number.NEGATIVE_INFINITY ? this.now() : t;
   }
 
   private recordLatency(from: Address, to: Address, ms: number): void {
@@ -153,7 +177,7 @@ export class LiveRuntime {
     return {
       self,
       site,
-      now: () => this.now(),
+      now: () => this.actorNow(self),
       send: (to, msg) => {
         this.tally.sent(msg.type, site, siteOf(to));
         this.options.nc.publish(actorSubject(this.run, to), encodeEnvelope({ run: this.run, from: self, to, msg, sent_ms: wallNow_ms() }));
@@ -161,14 +185,12 @@ export class LiveRuntime {
       schedule: (delay_s, msg) => {
         if (!(delay_s >= 0)) throw new Error(`${self} scheduled ${msg.type} with delay ${delay_s}`);
         const id = this.nextTimer++;
-        const due_s = this.now() + delay_s;
-        const timer = new PreciseTimer(this.clock!.wall_ms(due_s), (late_ms) => {
+        const due_s = this.actorNow(self) + delay_s;
+        this.timers.set(id, new PreciseTimer(this.clock!.wall_ms(due_s), (late_ms) => {
           this.timers.delete(id);
           this.timerLag.record(late_ms);
-          const h = this.hosted.get(self)!;
-          void mailbox.add(() => this.deliver(self, h.actor, h.ctx, msg));
-        });
-        this.timers.set(id, timer);
+          void mailbox.add(() => this.deliver(self, msg, due_s));
+        }));
         return id;
       },
       cancel: (timer) => {

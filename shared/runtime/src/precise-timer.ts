@@ -16,7 +16,8 @@ export class PreciseTimer {
     private readonly due_ms: number,
     private readonly fire: (late_ms: number) => void,
   ) {
-    this.arm();
+    // Never fire inside the constructor: the caller has not yet recorded the timer.
+    this.handle = setImmediate(this.arm);
   }
 
   cancel(): void {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RunSummary } from '@gridemu/metrics';
+import { describeScheduleCheck, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
 import { loadSpec, parseOverride } from '@gridemu/model';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
@@ -98,11 +98,15 @@ export async function runCommand(argv: string[]): Promise<number> {
   const summaryFile = resolve(out, 'summary.json');
   if (result.failure) console.error(`gridemu: run failed: ${result.failure}`);
   if (existsSync(summaryFile)) {
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary;
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary & { schedule_check?: ScheduleCheck };
     if (!values.quiet && result.code !== 2) {
       process.stdout.write(renderSummary(summary));
       process.stdout.write(renderLiveSummary(summary));
       console.log(`\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}\n      ${result.logs}/`);
+    }
+    if (summary.schedule_check && !summary.schedule_check.ok) {
+      console.error(`gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`);
+      return EXIT_FAILED;
     }
   }
   return result.code;

@@ -121,7 +121,9 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     await driver.exited;
     const code = driver.exit?.code ?? 1;
     if (code !== 0 && failure === undefined) {
-      failure = code === 2 ? `the driver refused its input:\n${driver.tail(4)}` : `the driver ${driver.describeExit()}; last lines of ${driver.logFile}:\n${driver.tail()}`;
+      failure = code === 2 ? `the driver refused its input:\n${driver.tail(4)}`
+        : code === 3 ? 'the schedule check failed (summary.json, schedule_check)'
+        : `the driver ${driver.describeExit()}; last lines of ${driver.logFile}:\n${driver.tail()}`;
     }
     // Members leave on the driver's `end` or `abort`; give them a moment, then stop any that linger.
     const grace = Date.now() + 10_000;

@@ -1,0 +1,53 @@
+// The slower integration tests, kept out of `npm test` (CI runs both): whole `gridemu run`s,
+// repeated, that a single run cannot vouch for.
+//
+// Issue 16: live runs at speed-ups 100,000 and 200,000 once recorded two jobs on the same processors
+// in about one run in four. Each run here must end with every job completed and its schedule check
+// (summary.json, schedule_check) passing; RUNS runs at each speed-up miss a 1-in-4 failure with
+// probability (3/4)^(2 x RUNS). Prints one "N passed, N failed" line; exits 1 on any failure.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(repo, 'services/cli/dist/main.js');
+const spec = join(repo, 'services/cli/test/fixtures/issue-16-k4.yaml');
+const runs = Number(process.env.GRIDEMU_SLOW_RUNS ?? 10);
+const speedups = [100_000, 200_000];
+
+let passed = 0;
+let failed = 0;
+const work = mkdtempSync(join(tmpdir(), 'gridemu-slow-'));
+try {
+  for (const speedup of speedups) {
+    for (let i = 1; i <= runs; i++) {
+      const out = join(work, `s${speedup}-${i}`);
+      const t0 = Date.now();
+      const r = spawnSync(process.execPath, [cli, 'run', spec, '--speedup', String(speedup), '--out', out, '--quiet', '--timeout', '300'], { encoding: 'utf8' });
+      const problems = [];
+      if (r.status !== 0) problems.push(`exit ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-12).join('\n')}`);
+      try {
+        const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+        if (s.jobs.completed !== s.jobs.submitted) problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
+        if (!s.schedule_check?.ok) problems.push(`schedule check: ${JSON.stringify(s.schedule_check).slice(0, 800)}`);
+      } catch (err) {
+        problems.push(`no summary.json: ${err.message}`);
+      }
+      const name = `issue 16: live k-distributed K=4 at speed-up ${speedup}, run ${i}/${runs}`;
+      if (problems.length === 0) {
+        passed++;
+        console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        rmSync(out, { recursive: true, force: true });
+      } else {
+        failed++;
+        console.log(`✗ ${name}: results kept in ${out}\n  ${problems.join('\n  ')}`);
+      }
+    }
+  }
+} finally {
+  if (failed === 0) rmSync(work, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
