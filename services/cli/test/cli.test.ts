@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { needTraces } from '@gridemu/testkit';
 
 const REPO = resolve(fileURLToPath(import.meta.url), '../../../..');
 const MAIN = join(REPO, 'services/cli/dist/main.js');
-const TRACE_DIR = process.env['GRIDEMU_TRACE_DIR'] ?? resolve(REPO, '../shared/data/traces');
+const kth = needTraces('KTH-SP2-1996-2.1-cln.swf.gz');
+const TRACE_DIR = kth.dir;
 
 /** Runs the built command as a user would (turbo builds before it tests). */
 function gridemu(args: string[], env: Record<string, string> = {}) {
@@ -22,7 +24,7 @@ function gridemu(args: string[], env: Record<string, string> = {}) {
 const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-cli-'));
 
 describe('gridemu simulate', () => {
-  it('runs paper 001\'s KTH set-up: 20,000 rows, a summary, and byte-identical jobs.csv on a second run', () => {
+  it.skipIf(kth.skip)(kth.title('runs paper 001\'s KTH set-up: 20,000 rows, a summary, and byte-identical jobs.csv on a second run'), () => {
     const a = tmp();
     const b = tmp();
     const first = gridemu(['simulate', 'examples/kth-independent.yaml', '--out', a]);
@@ -48,7 +50,7 @@ describe('gridemu simulate', () => {
     expect(summary.by_origin_site.s3.mean_slowdown).toBeGreaterThan(summary.by_origin_site.s1.mean_slowdown);
   });
 
-  it('runs the unified scheme on one site with all CPUs, and --set changes the spec', () => {
+  it.skipIf(kth.skip)(kth.title('runs the unified scheme on one site with all CPUs, and --set changes the spec'), () => {
     const out = tmp();
     const r = gridemu(['simulate', 'examples/kth-unified.yaml', '--out', out, '--quiet', '--set', 'local.policy=fcfs']);
     expect(r.code).toBe(0);
@@ -57,7 +59,7 @@ describe('gridemu simulate', () => {
     expect(Object.keys(summary.utilization.per_site)).toEqual(['unified']);
   });
 
-  it('runs every scheme of paper 001 on the KTH set-up, losing no job', () => {
+  it.skipIf(kth.skip)(kth.title('runs every scheme of paper 001 on the KTH set-up, losing no job'), () => {
     for (const scheme of ['centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual']) {
       const out = tmp();
       const r = gridemu(['simulate', `examples/kth-${scheme}.yaml`, '--out', out, '--quiet', '--set', 'workload[0].jobs=500', '--set', 'workload[1].jobs=500', '--set', 'workload[2].jobs=500', '--set', 'workload[3].jobs=500']);
@@ -164,7 +166,7 @@ describe('help and trace info', () => {
     }
   });
 
-  it('describes a trace found by its archive name', () => {
+  it.skipIf(kth.skip)(kth.title('describes a trace found by its archive name'), () => {
     const r = gridemu(['trace', 'info', 'KTH-SP2-1996-2.1-cln.swf.gz']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/jobs\s+28476/);

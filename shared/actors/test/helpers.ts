@@ -5,7 +5,7 @@ import fc from 'fast-check';
 
 export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
 /** Tests and CI read traces from ../shared/data/traces unless GRIDEMU_TRACE_DIR says otherwise. */
-export const TRACE_DIR = process.env['GRIDEMU_TRACE_DIR'] ?? resolve(REPO_ROOT, '../shared/data/traces');
+export { TEST_TRACE_DIR as TRACE_DIR } from '@gridemu/testkit';
 
 export function specOf(partial: Partial<ExperimentSpec> & Pick<ExperimentSpec, 'sites'>): ExperimentSpec {
   return {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
-export const TRACE_DIR = process.env['GRIDEMU_TRACE_DIR'] ?? resolve(REPO_ROOT, '../shared/data/traces');
+export { TEST_TRACE_DIR as TRACE_DIR } from '@gridemu/testkit';
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'gridemu-test-'));
