@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import { SpecError } from '@gridemu/model';
-import { SwfFormatError, TraceNotFoundError } from '@gridemu/workload';
+import { InputError } from '@gridemu/model';
 import { compareCommand } from './commands/compare.js';
 import { runCommand } from './commands/run.js';
 import { simulateCommand, SIMULATE_HELP } from './commands/simulate.js';
@@ -57,7 +56,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof SpecError || err instanceof SwfFormatError || err instanceof TraceNotFoundError || err instanceof UsageError) {
+    if (err instanceof InputError) {
       console.error(`gridemu: ${err.message}`);
       process.exitCode = EXIT_BAD_INPUT;
     } else if (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {

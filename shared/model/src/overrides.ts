@@ -1,4 +1,5 @@
 import { parse as parseYaml } from 'yaml';
+import { OverrideError } from './input-error.js';
 
 /** One `--set path=value` from the command line; the value is read as YAML (`3`, `true`, `[a, b]`). */
 export interface Override {
@@ -12,7 +13,7 @@ export function parsePath(path: string): (string | number)[] {
   const parts: (string | number)[] = [];
   for (const piece of path.split('.')) {
     const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(piece);
-    if (!m || (m[1] === '' && m[2] === '')) throw new Error(`--set: cannot read the path "${path}" (use e.g. meta.k or sites[1].cpus)`);
+    if (!m || (m[1] === '' && m[2] === '')) throw new OverrideError(`--set: cannot read the path "${path}" (use e.g. meta.k or sites[1].cpus)`);
     if (m[1] !== '') parts.push(/^\d+$/.test(m[1]!) ? Number(m[1]) : m[1]!);
     for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) parts.push(Number(idx[1]));
   }
@@ -21,8 +22,14 @@ export function parsePath(path: string): (string | number)[] {
 
 export function parseOverride(text: string): Override {
   const eq = text.indexOf('=');
-  if (eq <= 0) throw new Error(`--set ${text}: expected path=value, e.g. --set meta.k=3`);
-  const value: unknown = parseYaml(text.slice(eq + 1));
+  if (eq <= 0) throw new OverrideError(`--set ${text}: expected path=value, e.g. --set meta.k=3`);
+  let value: unknown;
+  try {
+    value = parseYaml(text.slice(eq + 1));
+  } catch (err) {
+    const why = (err as Error).message.split('\n')[0];
+    throw new OverrideError(`--set ${text}: the value is not YAML (${why})`, { cause: err });
+  }
   return { path: parsePath(text.slice(0, eq)), text, value };
 }
 
@@ -33,10 +40,10 @@ export function applyOverrides(raw: unknown, overrides: readonly Override[]): un
     let node = root as Record<string | number, unknown>;
     o.path.forEach((key, i) => {
       const last = i === o.path.length - 1;
-      if (node === null || typeof node !== 'object') throw new Error(`--set ${o.text}: ${o.path.slice(0, i).join('.')} is not a mapping or list`);
-      if (typeof key === 'number' && !Array.isArray(node)) throw new Error(`--set ${o.text}: ${o.path.slice(0, i).join('.')} is not a list`);
+      if (node === null || typeof node !== 'object') throw new OverrideError(`--set ${o.text}: ${o.path.slice(0, i).join('.')} is not a mapping or list`);
+      if (typeof key === 'number' && !Array.isArray(node)) throw new OverrideError(`--set ${o.text}: ${o.path.slice(0, i).join('.')} is not a list`);
       if (Array.isArray(node) && typeof key === 'number' && key > node.length) {
-        throw new Error(`--set ${o.text}: index ${key} is past the end of a list of ${node.length}`);
+        throw new OverrideError(`--set ${o.text}: index ${key} is past the end of a list of ${node.length}`);
       }
       if (last) {
         node[key] = o.value;

@@ -1,3 +1,5 @@
+import { InputError } from './input-error.js';
+
 /** One thing wrong with an experiment file, named by its field path (`sites[2].cpus`). */
 export interface SpecIssue {
   readonly path: string;
@@ -7,7 +9,7 @@ export interface SpecIssue {
 }
 
 /** An experiment file that cannot be run. The CLI prints every issue and exits with code 2. */
-export class SpecError extends Error {
+export class SpecError extends InputError {
   constructor(
     readonly file: string,
     readonly issues: readonly SpecIssue[],

@@ -1,4 +1,4 @@
-import type { ExperimentSpec, Job, SourceCommon, SwfSource, SyntheticSource } from '@gridemu/model';
+import { InputError, type ExperimentSpec, type Job, type SourceCommon, type SwfSource, type SyntheticSource } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import { bump, convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
 import { generateLublin } from './lublin.js';
@@ -37,8 +37,15 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   const perSource: Job[][] = [];
   const sources: SourceReport[] = [];
   for (const [index, source] of spec.workload.entries()) {
-    const { jobs, report } =
-      source.kind === 'swf' ? await loadSwfSource(source, options) : loadSyntheticSource(source, spec, index);
+    let loaded: { jobs: Job[]; report: SourceReport };
+    try {
+      loaded = source.kind === 'swf' ? await loadSwfSource(source, options) : loadSyntheticSource(source, spec, index);
+    } catch (err) {
+      if (err instanceof InputError) throw err;
+      // A file that cannot be opened or read (a folder, no permission): one line, the cause kept.
+      throw new InputError(`workload[${index}] (${source.name}): cannot load it: ${(err as Error).message}`, { cause: err });
+    }
+    const { jobs, report } = loaded;
     perSource.push(source.equal_width ? equalWidth(jobs, report) : jobs);
     sources.push(report);
   }
@@ -46,7 +53,7 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   const jobs = spec.network.transfer ? withMemory(merged, spec.seed, spec.network.transfer) : merged;
   const seen = new Set<string>();
   for (const j of jobs) {
-    if (seen.has(j.id)) throw new Error(`job id ${j.id} appears twice in source ${j.workload}: job numbers in a trace must be unique`);
+    if (seen.has(j.id)) throw new InputError(`job id ${j.id} appears twice in source ${j.workload}: job numbers in a trace must be unique`);
     seen.add(j.id);
   }
   return { jobs, sources };

@@ -33,7 +33,7 @@ export async function* readSwf(file: string, options: SwfReadOptions = {}): Asyn
     try {
       record = parseSwfLine(trimmed, lineNo);
     } catch (err) {
-      const e = new SwfFormatError(file, lineNo, (err as Error).message);
+      const e = new SwfFormatError(file, lineNo, (err as Error).message, { cause: err });
       if (!options.lenient) throw e;
       options.onMalformed?.(e);
       continue;
@@ -53,7 +53,7 @@ async function* lines(stream: Readable, file: string): AsyncGenerator<string> {
       yield* parts;
     }
   } catch (err) {
-    throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`);
+    throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`, { cause: err });
   }
   rest += decoder.end();
   if (rest !== '') yield rest;

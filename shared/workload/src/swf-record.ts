@@ -1,3 +1,5 @@
+import { InputError } from '@gridemu/model';
+
 /** One data line of a Standard Workload Format trace (Parallel Workloads Archive; -1 = unknown). */
 export interface SwfRecord {
   readonly jobNumber: number;
@@ -30,13 +32,14 @@ export interface SwfHeader {
 export const SWF_FIELD_COUNT = 18;
 
 /** A line that is not SWF: names the file and line. */
-export class SwfFormatError extends Error {
+export class SwfFormatError extends InputError {
   constructor(
     readonly file: string,
     readonly line: number,
     readonly reason: string,
+    options?: { cause?: unknown },
   ) {
-    super(`${file}:${line}: ${reason}`);
+    super(`${file}:${line}: ${reason}`, options);
     this.name = 'SwfFormatError';
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { InputError } from '@gridemu/model';
 
 /** Where bare trace names are looked up: GRIDEMU_TRACE_DIR, else a per-user cache folder. */
 export function traceDirectory(env: NodeJS.ProcessEnv = process.env): string {
@@ -10,7 +11,7 @@ export function traceDirectory(env: NodeJS.ProcessEnv = process.env): string {
   return join(cache, 'gridemu', 'traces');
 }
 
-export class TraceNotFoundError extends Error {
+export class TraceNotFoundError extends InputError {
   constructor(
     readonly trace: string,
     readonly lookedIn: readonly string[],

@@ -1,3 +1,5 @@
+import { OverrideError } from '@gridemu/model';
+
 /** One `--vary path=v1,v2,...` from the command line. */
 export interface Axis {
   readonly path: string;
@@ -13,7 +15,7 @@ export interface Variant {
 
 export function parseAxis(text: string): Axis {
   const eq = text.indexOf('=');
-  if (eq <= 0 || eq === text.length - 1) throw new Error(`--vary ${text}: expected path=v1,v2,... e.g. --vary meta.k=1,2,3,4`);
+  if (eq <= 0 || eq === text.length - 1) throw new OverrideError(`--vary ${text}: expected path=v1,v2,... e.g. --vary meta.k=1,2,3,4`);
   const values = text.slice(eq + 1).split(',').map((v) => v.trim()).filter((v) => v !== '');
   return { path: text.slice(0, eq), values };
 }
