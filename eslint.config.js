@@ -42,4 +42,11 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', ...impureSyntax],
     },
   },
+  {
+    // The runtime core knows no NATS: the live transport is @gridemu/transport-nats (STYLE.md 1).
+    files: ['**/runtime/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['nats', 'nats/*', '@nats-io/*'], message: 'The runtime core depends on the Transport interface, not on NATS.' }] }],
+    },
+  },
 );

@@ -12,8 +12,9 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { startLocalNatsServer } from '@gridemu/nats-server';
-import { decodeEnvelope, encodeEnvelope, MessageType, siteAddress } from '@gridemu/protocol';
-import { LiveRuntime, silentLogger, actorSubject } from '@gridemu/runtime';
+import { decodeEnvelope, encodeEnvelope, LOAD_TOPIC, MessageType } from '@gridemu/protocol';
+import { LiveRuntime, silentLogger, topicRecipient } from '@gridemu/runtime';
+import { NatsTransport, topicSubject } from '@gridemu/transport-nats';
 import { memberActors } from '@gridemu/live';
 import { parseSpecText } from '@gridemu/model';
 
@@ -46,16 +47,16 @@ try {
 
   // 2. Messages per second through one site's metascheduler.
   const { spec } = parseSpecText('name: b\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 64 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n', 'bench');
-  const rt = new LiveRuntime({ nc: b, run: 'benchsite', seed: 1, log: silentLogger });
-  for (const p of memberActors(spec, 's1')) rt.spawn(p.address, p.site, p.actor);
+  const rt = new LiveRuntime({ transport: new NatsTransport(b, 'benchsite'), run: 'benchsite', seed: 1, log: silentLogger });
+  for (const p of memberActors(spec, 's1')) rt.spawn(p);
   await rt.ready();
   rt.start(0, 1);
   const N = 100_000;
-  const subject = actorSubject('benchsite', siteAddress('s1', 'meta'));
+  const subject = topicSubject('benchsite', LOAD_TOPIC);
   const base = rt.deliveries;
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    a.publish(subject, encodeEnvelope({ run: 'benchsite', from: 's2/scheduler', to: 's1/meta', msg: { type: MessageType.LoadReport, site: 's2', load: i % 1000, time_s: 0 } }));
+    a.publish(subject, encodeEnvelope({ run: 'benchsite', from: 's2/scheduler', to: topicRecipient(LOAD_TOPIC), msg: { type: MessageType.LoadReport, site: 's2', load: i % 1000, time_s: 0 } }));
     if (i % 5000 === 0) await a.flush();
   }
   await a.flush();

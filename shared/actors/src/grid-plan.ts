@@ -1,7 +1,7 @@
 import type { ExperimentSpec, Job, SiteSpec } from '@gridemu/model';
 import type { SiteCapacity } from '@gridemu/metrics';
-import { CENTRAL, CENTRAL_LOCATION, DRIVER, siteAddress, type Address, type Message } from '@gridemu/protocol';
-import type { Actor } from '@gridemu/runtime';
+import { CENTRAL, CENTRAL_LOCATION, DRIVER, LOAD_TOPIC, siteAddress, type Message } from '@gridemu/protocol';
+import type { ActorPlacement as RuntimePlacement } from '@gridemu/runtime';
 import { createLocalPolicy } from '@gridemu/scheduling';
 import { DriverActor } from './driver-actor.js';
 import { ExecutorActor } from './executor-actor.js';
@@ -11,12 +11,7 @@ import { CentralActor } from './central-actor.js';
 import { HierarchicalActor } from './hierarchical-actor.js';
 
 /** One actor and where it lives; a runtime (simulated or live) spawns these. */
-export interface ActorPlacement {
-  readonly address: Address;
-  /** The grid site the actor belongs to (link latency applies between sites), or undefined. */
-  readonly site: string | undefined;
-  readonly actor: Actor<Message>;
-}
+export type ActorPlacement = RuntimePlacement<Message>;
 
 export interface GridPlan {
   readonly actors: readonly ActorPlacement[];
@@ -48,13 +43,13 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
     case 'centralized': {
       // Sites keep only an executor, which reports ends to the central metascheduler.
       const driver = new DriverActor(jobs, () => CENTRAL);
-      const executors = spec.sites.map((s) => ({ address: siteAddress(s.id, 'executor'), site: s.id, actor: new ExecutorActor(s.id, s.cpus, { scheduler: CENTRAL, ...transferOf(spec) }) }));
-      return { actors: [driverPlacement(driver), { address: CENTRAL, site: CENTRAL_LOCATION, actor: new CentralActor(spec.sites) }, ...executors], driver, execSites: spec.sites };
+      const executors = spec.sites.map((s) => ({ address: siteAddress(s.id, 'executor'), location: s.id, actor: new ExecutorActor(s.id, s.cpus, { scheduler: CENTRAL, ...transferOf(spec) }) }));
+      return { actors: [driverPlacement(driver), { address: CENTRAL, location: CENTRAL_LOCATION, actor: new CentralActor(spec.sites) }, ...executors], driver, execSites: spec.sites };
     }
     case 'hierarchical': {
       const driver = new DriverActor(jobs, () => CENTRAL);
       const sites = spec.sites.flatMap((s) => siteActors(spec, s, transferOf(spec)));
-      return { actors: [driverPlacement(driver), { address: CENTRAL, site: CENTRAL_LOCATION, actor: new HierarchicalActor(spec.sites) }, ...sites], driver, execSites: spec.sites };
+      return { actors: [driverPlacement(driver), { address: CENTRAL, location: CENTRAL_LOCATION, actor: new HierarchicalActor(spec.sites) }, ...sites], driver, execSites: spec.sites };
     }
     case 'distributed':
     case 'k-distributed':
@@ -63,9 +58,8 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
       const scheme = spec.meta.scheme;
       const copies = scheme === 'distributed' ? 1 : spec.meta.k;
       const driver = new DriverActor(jobs, (job) => siteAddress(job.origin, 'meta'), copies);
-      const metas = spec.sites.map((s) => siteAddress(s.id, 'meta'));
       const scheduling: LocalSchedulerOptions = {
-        gossipTo: metas,
+        gossip: true,
         loadPeriod_s: spec.meta.load_period_s,
         gossipFrom_s: jobs[0]?.submit_s ?? 0,
         claimTimeout_s: spec.meta.claim_timeout_s,
@@ -73,7 +67,7 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
         ...transferOf(spec),
       };
       const actors = spec.sites.flatMap((s) => [
-        { address: siteAddress(s.id, 'meta'), site: s.id, actor: new MetaschedulerActor(s.id, { scheme, k: spec.meta.k, sites: spec.sites }) },
+        { address: siteAddress(s.id, 'meta'), location: s.id, topics: [LOAD_TOPIC], actor: new MetaschedulerActor(s.id, { scheme, k: spec.meta.k, sites: spec.sites }) },
         ...siteActors(spec, s, scheduling),
       ]);
       return { actors: [driverPlacement(driver), ...actors], driver, execSites: spec.sites };
@@ -82,14 +76,14 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
 }
 
 function driverPlacement(driver: DriverActor): ActorPlacement {
-  return { address: DRIVER, site: undefined, actor: driver };
+  return { address: DRIVER, location: undefined, actor: driver };
 }
 
 /** A site's local scheduler and executor. */
 export function siteActors(spec: ExperimentSpec, site: SiteSpec, options: LocalSchedulerOptions = {}): ActorPlacement[] {
   return [
-    { address: siteAddress(site.id, 'scheduler'), site: site.id, actor: new LocalSchedulerActor(site.id, createLocalPolicy(spec.local.policy, site.cpus), options) },
-    { address: siteAddress(site.id, 'executor'), site: site.id, actor: new ExecutorActor(site.id, site.cpus, transferOf(spec)) },
+    { address: siteAddress(site.id, 'scheduler'), location: site.id, actor: new LocalSchedulerActor(site.id, createLocalPolicy(spec.local.policy, site.cpus), options) },
+    { address: siteAddress(site.id, 'executor'), location: site.id, actor: new ExecutorActor(site.id, site.cpus, transferOf(spec)) },
   ];
 }
 

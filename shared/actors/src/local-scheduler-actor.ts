@@ -1,6 +1,6 @@
 import { transferTime_s, type Job, type SchedulableJob } from '@gridemu/model';
 import {
-  CENTRAL, DRIVER, MessageType, siteAddress, type Address, type CopyQueue, type Message,
+  DRIVER, LOAD_TOPIC, MessageType, siteAddress, type Address, type CopyQueue, type Message,
 } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import type { LocalPolicy } from '@gridemu/scheduling';
@@ -8,8 +8,8 @@ import type { LocalPolicy } from '@gridemu/scheduling';
 export interface LocalSchedulerOptions {
   /** Where job reports go (the driver). */
   readonly resultsTo?: Address;
-  /** Metaschedulers this site publishes its load to, every `loadPeriod_s` from `gossipFrom_s`. */
-  readonly gossipTo?: readonly Address[];
+  /** Publish this site's load on the `load` topic, every `loadPeriod_s` from `gossipFrom_s` (load gossip). */
+  readonly gossip?: boolean;
   readonly loadPeriod_s?: number;
   readonly gossipFrom_s?: number;
   /** How long to hold processors waiting for an answer to a claim. */
@@ -61,7 +61,7 @@ export class LocalSchedulerActor implements Actor<Message> {
   }
 
   start(ctx: ActorContext<Message>): void {
-    if ((this.options.gossipTo?.length ?? 0) > 0) {
+    if (this.options.gossip === true) {
       ctx.schedule(Math.max(0, (this.options.gossipFrom_s ?? 0) - ctx.now()), { type: MessageType.LoadTick });
     }
   }
@@ -83,7 +83,7 @@ export class LocalSchedulerActor implements Actor<Message> {
     return this.policy.backlog_s(now) / this.policy.cpus;
   }
 
-  receive(ctx: ActorContext<Message>, msg: Message): void {
+  receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case MessageType.JobSubmit:
         this.enqueue(ctx, msg.job, 'local', false);
@@ -118,7 +118,7 @@ export class LocalSchedulerActor implements Actor<Message> {
         this.gossip(ctx);
         return;
       case MessageType.StartQuery:
-        ctx.send(CENTRAL, {
+        ctx.send(from, {
           type: MessageType.StartEstimate,
           queryId: msg.queryId,
           site: this.siteId,
@@ -256,7 +256,7 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   private gossip(ctx: ActorContext<Message>): void {
     const report = { type: MessageType.LoadReport, site: this.siteId, load: this.load(ctx.now()), time_s: ctx.now() } as const;
-    for (const to of this.options.gossipTo ?? []) ctx.send(to, report);
+    ctx.publish(LOAD_TOPIC, report);
     ctx.schedule(this.options.loadPeriod_s ?? 60, { type: MessageType.LoadTick });
   }
 }

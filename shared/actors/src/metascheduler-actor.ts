@@ -1,5 +1,5 @@
 import type { Job } from '@gridemu/model';
-import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
+import { MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { greedyTarget, JobSemaphore, leastLoadedSites } from '@gridemu/scheduling';
 
@@ -26,7 +26,7 @@ export class MetaschedulerActor implements Actor<Message> {
     private readonly options: MetaschedulerOptions,
   ) {}
 
-  receive(ctx: ActorContext<Message>, msg: Message): void {
+  receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case MessageType.JobSubmit:
         this.route(ctx, msg.job);
@@ -35,7 +35,7 @@ export class MetaschedulerActor implements Actor<Message> {
         this.loads.set(msg.site, msg.load);
         return;
       case MessageType.ClaimRequest:
-        this.claim(ctx, msg.jobId, msg.site, msg.claimId);
+        this.claim(ctx, msg.jobId, msg.site, msg.claimId, from);
         return;
       default:
         ctx.log.warn({ type: msg.type, site: this.siteId }, 'metascheduler ignored an unexpected message');
@@ -82,9 +82,8 @@ export class MetaschedulerActor implements Actor<Message> {
   }
 
   /** §7: grant the first claim, deny the rest, and cancel the K-1 other copies. */
-  private claim(ctx: ActorContext<Message>, jobId: string, site: string, claimId: number): void {
+  private claim(ctx: ActorContext<Message>, jobId: string, site: string, claimId: number, to: Address): void {
     const sem = this.semaphores.get(jobId);
-    const to = siteAddress(site, 'scheduler');
     const verdict = sem ? sem.claim(site) : 'deny';
     if (verdict === 'deny') {
       ctx.metrics.count('claims.denied');

@@ -30,7 +30,7 @@ export interface SimulateOptions {
 export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: SimulateOptions = {}): SimulationResult {
   const runtime = new SimRuntime<Message>({ seed: spec.seed, network: spec.network, ...(options.log ? { log: options.log } : {}) });
   const plan = planGrid(spec, jobs);
-  for (const p of plan.actors) runtime.spawn(p.address, p.site, p.actor);
+  for (const p of plan.actors) runtime.spawn(p);
   runtime.start();
   const every = options.progressEvery ?? 20_000;
   // Periodic actors (load gossip) never run out of work: the run ends when every job has its outcome.

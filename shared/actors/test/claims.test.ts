@@ -42,14 +42,14 @@ function grid(o: { sites: { id: string; cpus: number }[]; latency_ms: number; k:
   const rt = new SimRuntime<Message>({ seed: 1, network: { latency_ms: o.latency_ms, jitter_ms: 0 }, ...(o.faults ? { faults: o.faults } : {}) });
   const reports = new Reports();
   const schedulers = new Map<string, LocalSchedulerActor>();
-  rt.spawn(DRIVER, undefined, reports);
-  rt.spawn('script', undefined, new Script(o.script));
+  rt.spawn({ address: DRIVER, location: undefined, actor: reports });
+  rt.spawn({ address: 'script', location: undefined, actor: new Script(o.script) });
   for (const s of o.sites) {
     const scheduler = new LocalSchedulerActor(s.id, createLocalPolicy('easy', s.cpus), { claimTimeout_s: o.timeout_s ?? 5, claimMode: o.optimistic ? 'optimistic' : 'hold' });
     schedulers.set(s.id, scheduler);
-    rt.spawn(siteAddress(s.id, 'meta'), s.id, new MetaschedulerActor(s.id, { scheme: 'k-distributed', k: o.k, sites: o.sites }));
-    rt.spawn(siteAddress(s.id, 'scheduler'), s.id, scheduler);
-    rt.spawn(siteAddress(s.id, 'executor'), s.id, new ExecutorActor(s.id, s.cpus));
+    rt.spawn({ address: siteAddress(s.id, 'meta'), location: s.id, actor: new MetaschedulerActor(s.id, { scheme: 'k-distributed', k: o.k, sites: o.sites }) });
+    rt.spawn({ address: siteAddress(s.id, 'scheduler'), location: s.id, actor: scheduler });
+    rt.spawn({ address: siteAddress(s.id, 'executor'), location: s.id, actor: new ExecutorActor(s.id, s.cpus) });
   }
   rt.start();
   rt.run();

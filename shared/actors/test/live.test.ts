@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalState } from '@gridemu/metrics';
 import type { Job, MetaSchemeName } from '@gridemu/model';
 import { MessageType, PROTOCOL_VERSION, siteAddress, type Message } from '@gridemu/protocol';
-import { actorSubject, LiveRuntime, silentLogger, type Actor } from '@gridemu/runtime';
+import { LiveRuntime, silentLogger, wallNow_ms, type Actor } from '@gridemu/runtime';
+import { actorSubject, NatsTransport } from '@gridemu/transport-nats';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
 import { planGrid } from '../src/index.js';
 import { specOf } from './helpers.js';
@@ -33,7 +34,19 @@ function workload(): Job[] {
   return jobs;
 }
 
-async function runLive(scheme: MetaSchemeName, run: string, during?: (rt: LiveRuntime) => void) {
+/** The counters of several runtimes added up. */
+function totals(rts: readonly LiveRuntime[]) {
+  const counters = new Map<string, number>();
+  const messages = new Map<string, number>();
+  for (const rt of rts) {
+    for (const [k, v] of rt.counters) counters.set(k, (counters.get(k) ?? 0) + v);
+    for (const [k, v] of rt.messages.all) messages.set(k, (messages.get(k) ?? 0) + v);
+  }
+  return { counters, messages };
+}
+
+/** One LiveRuntime per location, as the site processes of a live run have: what crosses locations crosses the server. */
+async function runLive(scheme: MetaSchemeName, run: string, during?: () => void) {
   const jobs = workload();
   const spec = specOf({
     sites: SITES,
@@ -42,31 +55,44 @@ async function runLive(scheme: MetaSchemeName, run: string, during?: (rt: LiveRu
   });
   const plan = planGrid(spec, jobs);
   let fatal: Error | undefined;
-  const rt = new LiveRuntime({ nc, run, seed: 1, log: silentLogger, onFatal: (e) => (fatal = e) });
-  for (const p of plan.actors) rt.spawn(p.address, p.site, p.actor);
-  await rt.ready();
-  rt.start(0, 2000); // 400 emulated seconds of submissions in 0.2 s of wall time
-  during?.(rt);
+  const byLocation = new Map<string, LiveRuntime>();
+  for (const p of plan.actors) {
+    const where = p.location ?? 'driver';
+    let rt = byLocation.get(where);
+    if (!rt) byLocation.set(where, (rt = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, onFatal: (e) => (fatal = e) })));
+    rt.spawn(p);
+  }
+  const rts = [...byLocation.values()];
+  for (const rt of rts) await rt.ready();
+  const epoch_ms = wallNow_ms() + 50;
+  for (const rt of rts) rt.start(0, 2000, epoch_ms); // 400 emulated seconds of submissions in 0.2 s of wall time
+  during?.();
   const deadline = Date.now() + 30_000;
   while (!plan.driver.done && !fatal && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  await rt.stop();
+  for (const rt of rts) await rt.stop();
   if (fatal) throw fatal;
   expect(plan.driver.done, `${scheme}: not every job finished within 30 s`).toBe(true);
-  return { records: plan.driver.records, rt, jobs };
+  return { records: plan.driver.records, ...totals(rts), jobs };
 }
 
 describe('live runtime over a real nats-server', () => {
   for (const scheme of ['independent', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const) {
     it(`${scheme}: every job ends with one outcome; each ran at exactly one site, within capacity`, async () => {
-      const { records, rt, jobs } = await runLive(scheme, `live-${scheme}`);
+      const { records, counters, messages, jobs } = await runLive(scheme, `live-${scheme}`);
       expect(records.map((r) => r.job.id)).toEqual(jobs.map((j) => j.id));
       for (const r of records) {
         expect(['COMPLETED_SUCCESSFULLY', 'REJECTED']).toContain(finalState(r));
         if (r.start_s !== undefined) expect(r.start_s).toBeGreaterThanOrEqual(r.job.submit_s - 1e-6);
       }
-      expect(rt.counters.get('messages.malformed') ?? 0).toBe(0);
-      expect(rt.counters.get('actor.errors') ?? 0).toBe(0);
-      expect([...rt.messages.all.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(jobs.length * 4);
+      expect(counters.get('messages.malformed') ?? 0).toBe(0);
+      expect(counters.get('actor.errors') ?? 0).toBe(0);
+      expect([...messages.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(jobs.length * 4);
+      // Messages between actors of one location stay off the server; the rest cross it.
+      expect(counters.get('bus.published') ?? 0).toBeGreaterThan(0);
+      const all = [...messages.values()].reduce((a, b) => a + b, 0);
+      // Centralized: every message is between the central scheduler, the executors and the driver.
+      if (scheme === 'centralized') expect(counters.get('bus.published')).toBe(all);
+      else expect(counters.get('bus.published') ?? 0).toBeLessThan(all);
     });
   }
 
@@ -81,18 +107,18 @@ describe('live runtime over a real nats-server', () => {
       encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 'a/scheduler', msg: { type: 'job.teleport' } }), // unknown message
       new Uint8Array(200 * 1024), // huge
     ];
-    const { records, rt } = await runLive('k-distributed', run, () => {
+    const { records, counters } = await runLive('k-distributed', run, () => {
       for (let i = 0; i < 5; i++) for (const g of garbage) nc.publish(target, g);
       for (let i = 0; i < 200; i++) nc.publish(target, crypto.getRandomValues(new Uint8Array(1 + (i % 64))));
     });
-    expect(rt.counters.get('messages.malformed')).toBe(5 * garbage.length + 200);
+    expect(counters.get('messages.malformed')).toBe(5 * garbage.length + 200);
     expect(records.every((r) => finalState(r) !== 'COMPLETED_KILLED')).toBe(true);
   });
 
   it('keeps two runs on one server apart', async () => {
     const [x, y] = await Promise.all([runLive('distributed', 'live-apart-x'), runLive('distributed', 'live-apart-y')]);
-    expect(x.rt.counters.get('messages.malformed') ?? 0).toBe(0);
-    expect(y.rt.counters.get('messages.malformed') ?? 0).toBe(0);
+    expect(x.counters.get('messages.malformed') ?? 0).toBe(0);
+    expect(y.counters.get('messages.malformed') ?? 0).toBe(0);
     expect(x.records.filter((r) => r.finish_s !== undefined).length).toBe(y.records.filter((r) => r.finish_s !== undefined).length);
   });
 
@@ -110,8 +136,8 @@ describe('live runtime over a real nats-server', () => {
         if (msg.type === MessageType.SubmitDue) ctx.schedule(100, { type: MessageType.LoadTick });
       },
     };
-    const rt = new LiveRuntime({ nc, run: 'live-clock', seed: 1, log: silentLogger });
-    rt.spawn('probe', undefined, probe);
+    const rt = new LiveRuntime({ transport: new NatsTransport(nc, 'live-clock'), run: 'live-clock', seed: 1, log: silentLogger });
+    rt.spawn({ address: 'probe', location: undefined, actor: probe });
     await rt.ready();
     rt.start(0, 100_000);
     nc.publish(actorSubject('live-clock', 'probe'), encode({ v: PROTOCOL_VERSION, run: 'live-clock', from: 'test', to: 'probe', msg: { type: MessageType.SubmitDue } }));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Job, SchedulableJob } from '@gridemu/model';
 import { finalState, type JobRecord } from '@gridemu/metrics';
-import { DRIVER, siteAddress, type Message } from '@gridemu/protocol';
+import { DRIVER, LOAD_TOPIC, siteAddress, type Message } from '@gridemu/protocol';
 import { SimRuntime } from '@gridemu/runtime';
 import { createLocalPolicy, type LocalPolicy, type QueueKind, type Reservation } from '@gridemu/scheduling';
 import { DriverActor, ExecutorActor, LocalSchedulerActor, MetaschedulerActor, simulate } from '../src/index.js';
@@ -97,9 +97,9 @@ describe("EASY's reservation is never delayed when estimates are exact", () => {
         const runtime = new SimRuntime<Message>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 } });
         const policy = new ReservationLog(createLocalPolicy('easy', 10));
         const driver = new DriverActor(jobs, () => siteAddress('s', 'scheduler'));
-        runtime.spawn(DRIVER, undefined, driver);
-        runtime.spawn(siteAddress('s', 'scheduler'), 's', new LocalSchedulerActor('s', policy));
-        runtime.spawn(siteAddress('s', 'executor'), 's', new ExecutorActor('s', 10));
+        runtime.spawn({ address: DRIVER, location: undefined, actor: driver });
+        runtime.spawn({ address: siteAddress('s', 'scheduler'), location: 's', actor: new LocalSchedulerActor('s', policy) });
+        runtime.spawn({ address: siteAddress('s', 'executor'), location: 's', actor: new ExecutorActor('s', 10) });
         runtime.start();
         runtime.run();
         checkRun(driver.records, jobs, { s: 10 });
@@ -158,14 +158,14 @@ describe("EASY's reservation is never delayed when estimates are exact", () => {
         const sites = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 6 }, { id: 'c', cpus: 8 }];
         const runtime = new SimRuntime<Message>({ seed: 1, network: { latency_ms, jitter_ms: 0 } });
         const driver = new DriverActor(jobs, (j) => siteAddress(j.origin, 'meta'), 2);
-        runtime.spawn(DRIVER, undefined, driver);
+        runtime.spawn({ address: DRIVER, location: undefined, actor: driver });
         const logs = new Map<string, ReservationLog>();
         for (const site of sites) {
           const log = new ReservationLog(createLocalPolicy('dual-easy', site.cpus));
           logs.set(site.id, log);
-          runtime.spawn(siteAddress(site.id, 'meta'), site.id, new MetaschedulerActor(site.id, { scheme: 'k-dual', k: 2, sites }));
-          runtime.spawn(siteAddress(site.id, 'scheduler'), site.id, new LocalSchedulerActor(site.id, log, { gossipTo: sites.map((x) => siteAddress(x.id, 'meta')), loadPeriod_s: 13 }));
-          runtime.spawn(siteAddress(site.id, 'executor'), site.id, new ExecutorActor(site.id, site.cpus));
+          runtime.spawn({ address: siteAddress(site.id, 'meta'), location: site.id, topics: [LOAD_TOPIC], actor: new MetaschedulerActor(site.id, { scheme: 'k-dual', k: 2, sites }) });
+          runtime.spawn({ address: siteAddress(site.id, 'scheduler'), location: site.id, actor: new LocalSchedulerActor(site.id, log, { gossip: true, loadPeriod_s: 13 }) });
+          runtime.spawn({ address: siteAddress(site.id, 'executor'), location: site.id, actor: new ExecutorActor(site.id, site.cpus) });
         }
         runtime.start();
         runtime.step(500_000, () => driver.done);

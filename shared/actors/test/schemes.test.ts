@@ -32,7 +32,7 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
             });
             const runtime = new SimRuntime<Message>({ seed, network: spec.network });
             const plan = planGrid(spec, jobs);
-            for (const p of plan.actors) runtime.spawn(p.address, p.site, p.actor);
+            for (const p of plan.actors) runtime.spawn(p);
             runtime.start();
             // A job started twice throws (driver and executor assert it). Deliver one message at a
             // time; after each, no site may still hold a waiting copy of a job that started longer

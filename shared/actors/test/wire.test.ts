@@ -29,7 +29,7 @@ describe('what actors send is valid on the wire', () => {
           };
           const runtime = new SimRuntime<Message>({ seed: 1, network: spec.network, faults: { drop: tap } });
           const plan = planGrid(spec, jobs.map((j) => ({ ...j, memory_mb: 100 })));
-          for (const p of plan.actors) runtime.spawn(p.address, p.site, p.actor);
+          for (const p of plan.actors) runtime.spawn(p);
           runtime.start();
           runtime.step(100_000, () => plan.driver.done);
           expect(plan.driver.done).toBe(true);

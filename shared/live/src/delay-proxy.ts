@@ -61,7 +61,13 @@ export class DelayProxy {
   /** Wall milliseconds a publish on `subject` waits here (0 for anything not addressed to another location). */
   delayOf(subject: string | undefined): { link: string; ms: number } | undefined {
     if (subject === undefined || !subject.startsWith(this.prefix)) return undefined;
-    const to = siteOf(subject.slice(this.prefix.length).replace('.', '/'));
+    const rest = subject.slice(this.prefix.length);
+    if (rest.startsWith('topic.')) {
+      // A topic message is one publish for every subscriber, so it waits once, the spec's default
+      // link latency plus jitter (a matrix's per-link figures are not applied to topics live).
+      return { link: 'topic', ms: this.links.delay_s(this.options.from, 'topic', this.rng) * 1000 };
+    }
+    const to = siteOf(rest.replace('.', '/'));
     if (to === undefined || to === this.options.from) return undefined;
     return { link: to, ms: this.links.delay_s(this.options.from, to, this.rng) * 1000 };
   }

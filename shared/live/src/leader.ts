@@ -3,6 +3,7 @@ import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { DriverActor } from '@gridemu/actors';
 import type { MemberReport } from '@gridemu/protocol';
 import { LiveRuntime, wallNow_ms, type Logger } from '@gridemu/runtime';
+import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
 
@@ -95,8 +96,9 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   });
 
   const { plan, driver } = driverPlan(spec, jobs);
-  const rt = new LiveRuntime({ nc, run, seed: spec.seed, log, onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
-  rt.spawn(driver.address, driver.site, driver.actor);
+  const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
+  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
+  rt.spawn(driver);
   await rt.ready();
   await nc.flush();
 

@@ -2,6 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { parseOverride, parseSpecText, type ExperimentSpec } from '@gridemu/model';
 import type { MemberReport } from '@gridemu/protocol';
 import { LiveRuntime, type Logger } from '@gridemu/runtime';
+import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { memberActors } from './members.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
@@ -73,8 +74,9 @@ export class MemberProcess {
     try {
       this.spec = parseSpecText(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
       actors = memberActors(this.spec, member);
-      const rt = new LiveRuntime({ nc: this.options.nc, run: this.options.run, seed: this.spec.seed, log, onFatal: (e) => void this.fail(e.message) });
-      for (const p of actors) rt.spawn(p.address, p.site, p.actor);
+      const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
+      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, onFatal: (e) => void this.fail(e.message) });
+      for (const p of actors) rt.spawn(p);
       await rt.ready();
       this.runtime = rt;
     } catch (err) {

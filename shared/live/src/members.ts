@@ -9,7 +9,7 @@ import { CENTRAL_LOCATION } from '@gridemu/protocol';
  */
 export function liveMembers(spec: ExperimentSpec): string[] {
   const seen = new Set<string>();
-  for (const p of planGrid(spec, []).actors) if (p.site !== undefined) seen.add(p.site);
+  for (const p of planGrid(spec, []).actors) if (p.location !== undefined) seen.add(p.location);
   return [...seen];
 }
 
@@ -22,7 +22,7 @@ export function isCentral(member: string): boolean {
  * when the clock starts, which the driver sets to the first submission, as in SimRuntime.
  */
 export function memberActors(spec: ExperimentSpec, member: string): ActorPlacement[] {
-  const actors = planGrid(spec, []).actors.filter((p) => p.site === member);
+  const actors = planGrid(spec, []).actors.filter((p) => p.location === member);
   if (actors.length === 0) {
     throw new Error(`"${member}" hosts no actors under scheme ${spec.meta.scheme}; the run's processes are ${liveMembers(spec).join(', ')}`);
   }
@@ -32,7 +32,7 @@ export function memberActors(spec: ExperimentSpec, member: string): ActorPlaceme
 /** The driver's side of the plan: the same grid, of which the driver process hosts only the driver. */
 export function driverPlan(spec: ExperimentSpec, jobs: readonly Job[]) {
   const plan = planGrid(spec, jobs);
-  const driver = plan.actors.find((p) => p.site === undefined);
+  const driver = plan.actors.find((p) => p.location === undefined);
   if (!driver) throw new Error('assertion: every plan has a driver');
   return { plan, driver };
 }

@@ -29,6 +29,9 @@ const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor',
 const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
 
 /** Checks a parsed experiment file and fills in defaults. Never throws: every problem becomes an issue. */
+/** Ids a site may not take: they are bus subjects and run-wide locations. */
+const RESERVED_SITE_IDS = ['topic', 'central', 'driver', 'unified'];
+
 export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; issues: SpecIssue[] } {
   const r = new FieldReader();
   const top = r.object(raw, '');
@@ -50,6 +53,8 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
     const cpus = r.number(o['cpus'], join(path, 'cpus'), POSITIVE_INTEGER);
     // Site ids name actors and, in live runs, NATS subject tokens: no dots, slashes or wildcards.
     if (id && !/^[A-Za-z0-9_-]+$/.test(id)) r.fail(join(path, 'id'), `must use only letters, digits, "_" and "-" (got "${id}")`);
+    // `topic`, `central` and `driver` name other things on the bus and in results.
+    if (RESERVED_SITE_IDS.includes(id)) r.fail(join(path, 'id'), `"${id}" is reserved (${RESERVED_SITE_IDS.join(', ')}); choose another id`);
     if (sites.some((x) => x.id === id)) r.fail(join(path, 'id'), `duplicate site id "${id}"`);
     sites.push({ id, cpus });
   });

@@ -7,6 +7,9 @@ export const DRIVER: Address = 'driver';
 export const CENTRAL: Address = 'central';
 export const CENTRAL_LOCATION = 'central';
 
+/** The topic sites publish their load on; metaschedulers subscribe to it (load gossip). */
+export const LOAD_TOPIC = 'load';
+
 export const siteRoles = { scheduler: 'scheduler', executor: 'executor', meta: 'meta' } as const;
 export type SiteRole = (typeof siteRoles)[keyof typeof siteRoles];
 

@@ -6,12 +6,20 @@ export type TimerId = number;
 /** What an actor may do: everything that touches time, randomness or the outside world goes here. */
 export interface ActorContext<M extends { readonly type: string }> {
   readonly self: Address;
-  /** The grid site this actor belongs to, or undefined for run-wide actors (the driver). */
-  readonly site: string | undefined;
-  /** Emulated seconds. */
+  /**
+   * Where this actor is placed (its ActorPlacement): a site id, `central`, a scheme's own service,
+   * or undefined for run-wide actors (the driver), which sit next to every location.
+   */
+  readonly location: string | undefined;
+  /** Emulated seconds: the time of the delivery being handled, the same at every read inside it. */
   now(): number;
-  /** Sends a message; between two sites it arrives after the link's latency. */
+  /** Sends a message; between two locations it arrives after the link's latency. */
   send(to: Address, msg: M): void;
+  /**
+   * One message for every actor subscribed to `topic` (placement's `topics`), each after the
+   * latency of its own link: load reports, monitor reports, availability samples.
+   */
+  publish(topic: string, msg: M): void;
   /** Delivers `msg` back to this actor after `delay_s` emulated seconds. */
   schedule(delay_s: number, msg: M): TimerId;
   cancel(timer: TimerId): void;
@@ -23,7 +31,18 @@ export interface ActorContext<M extends { readonly type: string }> {
 /** A state machine that handles one message at a time. */
 export interface Actor<M extends { readonly type: string }> {
   start?(ctx: ActorContext<M>): void;
-  receive(ctx: ActorContext<M>, msg: M): void;
+  /** `from` is the sender's address (the actor itself for its timers), so a reply goes to whoever asked. */
+  receive(ctx: ActorContext<M>, msg: M, from: Address): void;
+}
+
+/** One actor and where a plan puts it; both runtimes spawn these. */
+export interface ActorPlacement<M extends { readonly type: string }> {
+  readonly address: Address;
+  /** The location hosting it (a site id, `central`, a scheme's service), or undefined for run-wide actors. */
+  readonly location: string | undefined;
+  readonly actor: Actor<M>;
+  /** Topics it hears (ctx.publish). */
+  readonly topics?: readonly string[];
 }
 
 export interface Logger {

@@ -6,7 +6,10 @@ export { SimRuntime, type SimRuntimeOptions, type SimFaults } from './sim-runtim
 export { LiveRuntime, type LiveRuntimeOptions } from './live-runtime.js';
 export { EmulatedClock } from './emulated-clock.js';
 export { wallNow_ms } from './wall-clock.js';
-export { actorSubject, runWildcard, checkRunId, siteOf } from './subjects.js';
+export { checkRunId, siteOf } from './subjects.js';
+export { makeContext, type ContextHost } from './context.js';
+export { topicRecipient, type Transport, type BusTarget, type BusSubscription } from './transport.js';
+export { SimulationError, type SimulationFailure } from './simulation-error.js';
 export { pinoLogger } from './pino-logger.js';
 export { RunCounters } from './run-counters.js';
 export { LatencyHistogram, type LatencyStats } from './latency-histogram.js';

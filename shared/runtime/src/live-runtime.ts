@@ -1,17 +1,18 @@
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import PQueue from 'p-queue';
 import { decodeEnvelope, encodeEnvelope, type Address, type Message } from '@gridemu/protocol';
-import { withFields, type Actor, type ActorContext, type Logger, type TimerId } from './actor.js';
+import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger, type TimerId } from './actor.js';
+import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { PreciseTimer } from './precise-timer.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
-import { actorSubject, checkRunId, siteOf } from './subjects.js';
+import { checkRunId, siteOf } from './subjects.js';
+import { topicRecipient, type BusSubscription, type Transport } from './transport.js';
 
 export interface LiveRuntimeOptions {
-  readonly nc: NatsConnection;
+  readonly transport: Transport;
   readonly run: string;
   readonly seed: number;
   readonly log: Logger;
@@ -20,14 +21,14 @@ export interface LiveRuntimeOptions {
 }
 
 interface Hosted {
+  readonly placement: ActorPlacement<Message>;
   readonly actor: Actor<Message>;
   readonly ctx: ActorContext<Message>;
   /** One message at a time, in arrival order (DESIGN.md: p-queue mailbox per actor). */
   readonly mailbox: PQueue;
-  readonly subscription: Subscription;
   /**
    * The actor's clock: the emulated time of the delivery it is handling, read once when the delivery
-   * starts, never earlier than its previous delivery's (issue 16; see deliver()).
+   * starts, never earlier than its previous delivery's (issue 16; see guard()).
    */
   now_s: number;
 }
@@ -36,15 +37,21 @@ interface Hosted {
 const MALFORMED_LOG_LIMIT = 20;
 
 /**
- * The live runtime: the same actor API as SimRuntime, over NATS. A send is a msgpack envelope
- * published on the receiver's subject; every actor has a mailbox that runs one message at a time;
- * timers run on the emulated clock. A message from the bus that fails to decode or validate is
- * counted (`messages.malformed`), logged and dropped; the actors never see it.
+ * The live runtime: the same actor API as SimRuntime, over a message bus (NATS in a live run). A
+ * message to an actor this process hosts goes straight to its mailbox; one to an actor elsewhere is
+ * a msgpack envelope published on the bus; a topic message is one publish that every interested
+ * process hears. Every actor has a mailbox that runs one message at a time; timers run on the
+ * emulated clock. A message from the bus that fails to decode or validate is counted
+ * (`messages.malformed`), logged and dropped; the actors never see it.
  */
 export class LiveRuntime {
   private readonly hosted = new Map<Address, Hosted>();
+  /** Each topic's subscribers in this process. */
+  private readonly topicSubscribers = new Map<string, Hosted[]>();
+  private readonly subscriptions: BusSubscription[] = [];
   private readonly timers = new Map<TimerId, PreciseTimer>();
   private readonly rootRng: Rng;
+  private readonly host: ContextHost<Message>;
   private clock: EmulatedClock | undefined;
   private nextTimer = 1;
   private malformedLogged = 0;
@@ -52,7 +59,7 @@ export class LiveRuntime {
   private fatal = false;
   readonly run: string;
   private readonly tally = new RunCounters();
-  /** Messages sent, by type; `crossSite` only those between two sites. */
+  /** Messages sent, by type; `crossSite` only those between two locations. */
   readonly messages = this.tally.messages;
   readonly counters = this.tally.counters;
   /** One-way wall latency of messages received from another site, per link `from->to` (issue 4, item 6). */
@@ -63,42 +70,77 @@ export class LiveRuntime {
   constructor(private readonly options: LiveRuntimeOptions) {
     this.run = checkRunId(options.run);
     this.rootRng = new Rng(options.seed);
+    this.host = {
+      now: (self) => this.actorNow(self),
+      send: (from, to, msg) => {
+        this.tally.sent(msg.type, from.location, this.hosted.get(to)?.placement.location ?? siteOf(to));
+        const local = this.hosted.get(to);
+        if (local) this.enqueue(local, msg, from.address);
+        else this.toBus({ actor: to }, from.address, to, msg);
+      },
+      publish: (from, topic, msg) => {
+        const here = this.topicSubscribers.get(topic) ?? [];
+        for (const h of here) {
+          this.tally.sent(msg.type, from.location, h.placement.location);
+          this.enqueue(h, msg, from.address);
+        }
+        // One publish for the subscribers in other processes (their deliveries are counted there).
+        this.toBus({ topic }, from.address, topicRecipient(topic), msg);
+      },
+      schedule: (self, delay_s, msg) => {
+        const id = this.nextTimer++;
+        const due_s = this.actorNow(self.address) + delay_s;
+        const h = this.hosted.get(self.address)!;
+        this.timers.set(id, new PreciseTimer(this.clock!.wall_ms(due_s), (late_ms) => {
+          this.timers.delete(id);
+          this.timerLag.record(late_ms);
+          this.enqueue(h, msg, self.address, due_s);
+        }));
+        return id;
+      },
+      cancel: (_self, timer) => {
+        this.timers.get(timer)?.cancel();
+        this.timers.delete(timer);
+      },
+    };
   }
 
-  /** Subscribes the actor; what arrives waits in its mailbox until start(). */
-  spawn(address: Address, site: string | undefined, actor: Actor<Message>): void {
+  /** Subscribes the actor (and its topics); what arrives waits in its mailbox until start(). */
+  spawn(placement: ActorPlacement<Message>): void {
+    const address = placement.address;
     if (this.hosted.has(address)) throw new Error(`actor ${address} already exists`);
     const mailbox = new PQueue({ concurrency: 1, autoStart: false });
-    const ctx = this.makeContext(address, site, mailbox);
-    const subscription = this.options.nc.subscribe(actorSubject(this.run, address), {
-      callback: (err, m) => {
-        if (err) {
-          this.options.log.error({ address, err: err.message }, 'subscription error');
-          return;
-        }
-        const decoded = decodeEnvelope(m.data, this.run);
-        if (!decoded.ok || decoded.envelope.to !== address) {
-          this.malformed(m.subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received by ${address}` : decoded.reason, m.data.byteLength);
-          return;
-        }
-        const { msg, from, sent_ms } = decoded.envelope;
-        if (sent_ms !== undefined) this.recordLatency(from, address, wallNow_ms() - sent_ms);
-        void mailbox.add(() => this.deliver(address, msg));
-      },
-    });
-    this.hosted.set(address, { actor, ctx, mailbox, subscription, now_s: Number.NEGATIVE_INFINITY });
+    // The run id is on every line already (pinoLogger's base); location and actor are per actor.
+    const log = withFields(this.options.log, { site: placement.location, actor: address });
+    const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sink);
+    const h: Hosted = { placement, actor: placement.actor, ctx, mailbox, now_s: Number.NEGATIVE_INFINITY };
+    this.hosted.set(address, h);
+    this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject) => this.fromBus(bytes, subject, address, (from, msg) => this.enqueue(h, msg, from))));
+    for (const topic of placement.topics ?? []) {
+      let list = this.topicSubscribers.get(topic);
+      if (!list) {
+        this.topicSubscribers.set(topic, (list = []));
+        const recipient = topicRecipient(topic);
+        this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject) => this.fromBus(bytes, subject, recipient, (from, msg) => {
+          // This process's own subscribers already had it from publish().
+          if (this.hosted.has(from)) return;
+          for (const s of list!) this.enqueue(s, msg, from);
+        })));
+      }
+      list.push(h);
+    }
   }
 
-  /** Resolves once the server has registered every subscription made so far. */
+  /** Resolves once the bus has registered every subscription made so far. */
   async ready(): Promise<void> {
-    await this.options.nc.flush();
+    await this.options.transport.flush();
   }
 
   /** Starts the clock at `epoch_s` emulated seconds as of wall time `wallEpoch_ms`, then every actor. */
   start(epoch_s: number, speedup: number, wallEpoch_ms = wallNow_ms()): void {
     this.clock = new EmulatedClock(epoch_s, wallEpoch_ms, speedup);
-    for (const [address, h] of this.hosted) {
-      void h.mailbox.add(() => this.guard(address, h, undefined, () => h.actor.start?.(h.ctx)));
+    for (const h of this.hosted.values()) {
+      void h.mailbox.add(() => this.guard(h, undefined, () => h.actor.start?.(h.ctx)));
       h.mailbox.start();
     }
   }
@@ -112,7 +154,8 @@ export class LiveRuntime {
   async stop(): Promise<void> {
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
-    for (const h of this.hosted.values()) h.subscription.unsubscribe();
+    for (const s of this.subscriptions) s.unsubscribe();
+    this.subscriptions.length = 0;
     await Promise.all([...this.hosted.values()].map((h) => h.mailbox.onIdle()));
   }
 
@@ -121,12 +164,29 @@ export class LiveRuntime {
     return this.delivered;
   }
 
-  /** Hands `msg` to the actor; a timer passes its due time as `at_s`. */
-  private deliver(address: Address, msg: Message, at_s?: number): void {
-    const h = this.hosted.get(address);
-    if (!h) return;
-    this.delivered++;
-    this.guard(address, h, at_s, () => h.actor.receive(h.ctx, msg));
+  private toBus(target: { actor: Address } | { topic: string }, from: Address, to: string, msg: Message): void {
+    this.tally.count('bus.published');
+    this.options.transport.publish(target, encodeEnvelope({ run: this.run, from, to, msg, sent_ms: wallNow_ms() }));
+  }
+
+  /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
+  private fromBus(bytes: Uint8Array, subject: string, recipient: string, accept: (from: Address, msg: Message) => void): void {
+    const decoded = decodeEnvelope(bytes, this.run);
+    if (!decoded.ok || decoded.envelope.to !== recipient) {
+      this.malformed(subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received as ${recipient}` : decoded.reason, bytes.byteLength);
+      return;
+    }
+    const { msg, from, sent_ms } = decoded.envelope;
+    if (sent_ms !== undefined) this.recordLatency(from, recipient, wallNow_ms() - sent_ms);
+    accept(from, msg);
+  }
+
+  /** Queues a delivery in the actor's mailbox; a timer passes its due time as `at_s`. */
+  private enqueue(h: Hosted, msg: Message, from: Address, at_s?: number): void {
+    void h.mailbox.add(() => {
+      this.delivered++;
+      this.guard(h, at_s, () => h.actor.receive(h.ctx, msg, from));
+    });
   }
 
   /**
@@ -138,7 +198,7 @@ export class LiveRuntime {
    * read inside a handler gives the same time, a timer is handled at the time it was due (its lag
    * shows in wall time, not in the schedule), and an actor's clock never goes back.
    */
-  private guard(address: Address, h: Hosted, at_s: number | undefined, fn: () => void): void {
+  private guard(h: Hosted, at_s: number | undefined, fn: () => void): void {
     if (this.fatal) return;
     h.now_s = Math.max(h.now_s, at_s ?? this.now());
     try {
@@ -147,7 +207,7 @@ export class LiveRuntime {
       this.fatal = true;
       this.tally.count('actor.errors');
       const e = err instanceof Error ? err : new Error(String(err));
-      this.options.log.error({ address, err: e.message }, 'actor failed: stopping this process');
+      this.options.log.error({ address: h.placement.address, err: e.message }, 'actor failed: stopping this process');
       this.options.onFatal?.(e);
     }
   }
@@ -158,9 +218,9 @@ export class LiveRuntime {
     return t === Number.NEGATIVE_INFINITY ? this.now() : t;
   }
 
-  private recordLatency(from: Address, to: Address, ms: number): void {
+  private recordLatency(from: Address, to: string, ms: number): void {
     const a = siteOf(from);
-    const b = siteOf(to);
+    const b = this.hosted.get(to)?.placement.location ?? siteOf(to) ?? [...this.hosted.values()][0]?.placement.location;
     if (a === undefined || b === undefined || a === b) return;
     const link = `${a}->${b}`;
     let h = this.latency.get(link);
@@ -172,36 +232,4 @@ export class LiveRuntime {
     this.tally.count('messages.malformed');
     if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
   }
-
-  private makeContext(self: Address, site: string | undefined, mailbox: PQueue): ActorContext<Message> {
-    return {
-      self,
-      site,
-      now: () => this.actorNow(self),
-      send: (to, msg) => {
-        this.tally.sent(msg.type, site, siteOf(to));
-        this.options.nc.publish(actorSubject(this.run, to), encodeEnvelope({ run: this.run, from: self, to, msg, sent_ms: wallNow_ms() }));
-      },
-      schedule: (delay_s, msg) => {
-        if (!(delay_s >= 0)) throw new Error(`${self} scheduled ${msg.type} with delay ${delay_s}`);
-        const id = this.nextTimer++;
-        const due_s = this.actorNow(self) + delay_s;
-        this.timers.set(id, new PreciseTimer(this.clock!.wall_ms(due_s), (late_ms) => {
-          this.timers.delete(id);
-          this.timerLag.record(late_ms);
-          void mailbox.add(() => this.deliver(self, msg, due_s));
-        }));
-        return id;
-      },
-      cancel: (timer) => {
-        this.timers.get(timer)?.cancel();
-        this.timers.delete(timer);
-      },
-      rng: this.rootRng.fork(self),
-      // The run id is on every line already (pinoLogger's base); site and actor are per actor.
-      log: withFields(this.options.log, { site, actor: self }),
-      metrics: this.tally.sink,
-    };
-  }
 }
-

@@ -1,22 +1,26 @@
 import type { Address } from '@gridemu/protocol';
-import type { Actor, ActorContext, Logger, TimerId } from './actor.js';
+import type { NetworkSpec } from '@gridemu/model';
+import type { Actor, ActorContext, ActorPlacement, Logger, TimerId } from './actor.js';
 import { silentLogger } from './actor.js';
+import { makeContext, type ContextHost } from './context.js';
 import { EventHeap } from './event-heap.js';
 import { LinkModel } from './network.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
-import type { NetworkSpec } from '@gridemu/model';
+import { SimulationError } from './simulation-error.js';
 
 interface Delivery<M> {
   readonly time: number;
   readonly seq: number;
   readonly to: Address;
+  readonly from: Address;
   readonly msg: M;
   /** Set for timers, so a cancelled timer is skipped when it comes up. */
   readonly timer?: TimerId;
 }
 
 interface Registered<M extends { readonly type: string }> {
+  readonly placement: ActorPlacement<M>;
   readonly actor: Actor<M>;
   readonly ctx: ActorContext<M>;
 }
@@ -41,28 +45,50 @@ export interface SimFaults {
 export class SimRuntime<M extends { readonly type: string }> {
   private readonly agenda = new EventHeap<Delivery<M>>();
   private readonly actors = new Map<Address, Registered<M>>();
+  /** Each topic's subscribers, in spawn order (the order their copies are sent in). */
+  private readonly topics = new Map<string, Registered<M>[]>();
   private readonly cancelled = new Set<TimerId>();
   private readonly links: LinkModel;
   private readonly networkRng: Rng;
   private readonly rootRng: Rng;
   private readonly log: Logger;
   private readonly faults: SimFaults;
+  private readonly host: ContextHost<M>;
   private clock = 0;
   private seq = 0;
   private nextTimer = 1;
   private delivered = 0;
   private readonly tally = new RunCounters();
-  /** Messages sent, by type; `crossSite` only those that crossed a link between two sites. */
+  /** Messages sent, by type; `crossSite` only those that crossed a link between two locations. */
   readonly messages = this.tally.messages;
   /** Counters bumped by actors through ctx.metrics. */
   readonly counters = this.tally.counters;
 
-  constructor(options: SimRuntimeOptions) {
+  constructor(private readonly options: SimRuntimeOptions) {
     this.rootRng = new Rng(options.seed);
     this.networkRng = this.rootRng.fork('network');
     this.links = new LinkModel(options.network);
     this.log = options.log ?? silentLogger;
     this.faults = options.faults ?? {};
+    this.host = {
+      now: () => this.clock,
+      send: (from, to, msg) => {
+        const target = this.actors.get(to);
+        if (!target) throw new Error(`${from.address} sent ${msg.type} to unknown actor ${to}`);
+        this.transmit(from, target, msg);
+      },
+      publish: (from, topic, msg) => {
+        for (const target of this.topics.get(topic) ?? []) this.transmit(from, target, msg);
+      },
+      schedule: (self, delay_s, msg) => {
+        const id = this.nextTimer++;
+        this.enqueue(this.clock + delay_s, self.address, self.address, msg, id);
+        return id;
+      },
+      cancel: (_self, timer) => {
+        this.cancelled.add(timer);
+      },
+    };
   }
 
   now(): number {
@@ -78,15 +104,21 @@ export class SimRuntime<M extends { readonly type: string }> {
     return this.agenda.size;
   }
 
-  spawn(address: Address, site: string | undefined, actor: Actor<M>): void {
-    if (this.actors.has(address)) throw new Error(`actor ${address} already exists`);
-    const ctx = this.makeContext(address, site);
-    this.actors.set(address, { actor, ctx });
+  spawn(placement: ActorPlacement<M>): void {
+    if (this.actors.has(placement.address)) throw new Error(`actor ${placement.address} already exists`);
+    const ctx = makeContext(this.host, placement, this.rootRng.fork(placement.address), this.log, this.tally.sink);
+    const registered = { placement, actor: placement.actor, ctx };
+    this.actors.set(placement.address, registered);
+    for (const topic of placement.topics ?? []) {
+      const list = this.topics.get(topic) ?? [];
+      if (list.length === 0) this.topics.set(topic, list);
+      list.push(registered);
+    }
   }
 
   /** Calls every actor's start hook, in spawn order. */
   start(): void {
-    for (const { actor, ctx } of this.actors.values()) actor.start?.(ctx);
+    for (const r of this.actors.values()) this.guarded(r, undefined, () => r.actor.start?.(r.ctx));
   }
 
   /**
@@ -102,7 +134,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       this.clock = d.time;
       const target = this.actors.get(d.to);
       if (!target) throw new Error(`message ${d.msg.type} to unknown actor ${d.to} at t=${d.time}`);
-      target.actor.receive(target.ctx, d.msg);
+      this.guarded(target, d, () => target.actor.receive(target.ctx, d.msg, d.from));
       this.delivered++;
       n++;
     }
@@ -113,38 +145,27 @@ export class SimRuntime<M extends { readonly type: string }> {
     this.step();
   }
 
-  private enqueue(time: number, to: Address, msg: M, timer?: TimerId): void {
-    this.agenda.push(timer === undefined ? { time, seq: this.seq++, to, msg } : { time, seq: this.seq++, to, msg, timer });
+  /** An actor that throws is a broken invariant: say where, when and with what, and the seed (STYLE.md 7, 9). */
+  private guarded(target: Registered<M>, d: Delivery<M> | undefined, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof SimulationError) throw err;
+      throw new SimulationError({ seed: this.options.seed, time_s: this.clock, actor: target.placement.address, ...(d ? { message: d.msg, from: d.from } : {}) }, err);
+    }
   }
 
-  private makeContext(self: Address, site: string | undefined): ActorContext<M> {
-    return {
-      self,
-      site,
-      now: () => this.clock,
-      send: (to, msg) => {
-        const target = this.actors.get(to);
-        if (!target) throw new Error(`${self} sent ${msg.type} to unknown actor ${to}`);
-        const delay = this.links.delay_s(site, target.ctx.site, this.networkRng);
-        this.tally.sent(msg.type, site, target.ctx.site);
-        if (this.faults.drop?.(self, to, msg)) {
-          this.tally.count('messages.dropped');
-          return;
-        }
-        this.enqueue(this.clock + delay, to, msg);
-      },
-      schedule: (delay_s, msg) => {
-        if (!(delay_s >= 0)) throw new Error(`${self} scheduled ${msg.type} with delay ${delay_s}`);
-        const id = this.nextTimer++;
-        this.enqueue(this.clock + delay_s, self, msg, id);
-        return id;
-      },
-      cancel: (timer) => {
-        this.cancelled.add(timer);
-      },
-      rng: this.rootRng.fork(self),
-      log: this.log,
-      metrics: this.tally.sink,
-    };
+  private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M): void {
+    const delay = this.links.delay_s(from.location, target.placement.location, this.networkRng);
+    this.tally.sent(msg.type, from.location, target.placement.location);
+    if (this.faults.drop?.(from.address, target.placement.address, msg)) {
+      this.tally.count('messages.dropped');
+      return;
+    }
+    this.enqueue(this.clock + delay, target.placement.address, from.address, msg);
+  }
+
+  private enqueue(time: number, to: Address, from: Address, msg: M, timer?: TimerId): void {
+    this.agenda.push(timer === undefined ? { time, seq: this.seq++, to, from, msg } : { time, seq: this.seq++, to, from, msg, timer });
   }
 }

@@ -56,8 +56,8 @@ describe('SimRuntime', () => {
   it('fires timers due at the same time in the order they were set, and skips cancelled ones', () => {
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 } });
     const rec = new Recorder();
-    rt.spawn('r', undefined, rec);
-    rt.spawn('t', undefined, {
+    rt.spawn({ address: 'r', location: undefined, actor: rec });
+    rt.spawn({ address: 't', location: undefined, actor: {
       start(ctx) {
         ctx.schedule(10, { type: 'tick', label: 'first' });
         const gone = ctx.schedule(10, { type: 'tick', label: 'cancelled' });
@@ -68,7 +68,7 @@ describe('SimRuntime', () => {
       receive(ctx, msg) {
         ctx.send('r', msg);
       },
-    });
+    } });
     rt.start();
     rt.run();
     expect(rec.got.map((g) => [g.t, (g.msg as { label: string }).label])).toEqual([
@@ -81,12 +81,12 @@ describe('SimRuntime', () => {
     const atB = new Recorder();
     const atA = new Recorder();
     const atC = new Recorder();
-    rt.spawn('a/pinger', 'a', new Pinger('b/rec', 50));
-    rt.spawn('a/pinger2', 'a', new Pinger('a/rec', 3));
-    rt.spawn('a/pinger3', 'a', new Pinger('c/rec', 1));
-    rt.spawn('b/rec', 'b', atB);
-    rt.spawn('a/rec', 'a', atA);
-    rt.spawn('c/rec', 'c', atC);
+    rt.spawn({ address: 'a/pinger', location: 'a', actor: new Pinger('b/rec', 50) });
+    rt.spawn({ address: 'a/pinger2', location: 'a', actor: new Pinger('a/rec', 3) });
+    rt.spawn({ address: 'a/pinger3', location: 'a', actor: new Pinger('c/rec', 1) });
+    rt.spawn({ address: 'b/rec', location: 'b', actor: atB });
+    rt.spawn({ address: 'a/rec', location: 'a', actor: atA });
+    rt.spawn({ address: 'c/rec', location: 'c', actor: atC });
     rt.start();
     rt.run();
     expect(atB.got).toHaveLength(50);
@@ -107,8 +107,8 @@ describe('SimRuntime', () => {
     const run = () => {
       const rt = new SimRuntime<Msg>({ seed: 42, network: { latency_ms: 10, jitter_ms: 9 } });
       const rec = new Recorder();
-      rt.spawn('a/p', 'a', new Pinger('b/r', 30));
-      rt.spawn('b/r', 'b', rec);
+      rt.spawn({ address: 'a/p', location: 'a', actor: new Pinger('b/r', 30) });
+      rt.spawn({ address: 'b/r', location: 'b', actor: rec });
       rt.start();
       rt.run();
       return rec.got;
@@ -118,7 +118,7 @@ describe('SimRuntime', () => {
 
   it('refuses a message to an actor that does not exist', () => {
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 } });
-    rt.spawn('a', undefined, new Pinger('nobody', 1));
+    rt.spawn({ address: 'a', location: undefined, actor: new Pinger('nobody', 1) });
     expect(() => rt.start()).toThrow(/unknown actor nobody/);
   });
 });

@@ -1,0 +1,25 @@
+import type { Address } from '@gridemu/protocol';
+
+/** Where bytes go on a bus: one actor's inbox, or a topic every interested process hears. */
+export type BusTarget = { readonly actor: Address } | { readonly topic: string };
+
+export interface BusSubscription {
+  unsubscribe(): void;
+}
+
+/**
+ * What LiveRuntime needs from a message bus (STYLE.md 1: the core never sees sockets). It moves
+ * bytes only: the codec (shared/protocol) makes and checks them. The NATS implementation is the
+ * package @gridemu/transport-nats; a runtime never sends through it to an actor it hosts itself.
+ */
+export interface Transport {
+  publish(target: BusTarget, bytes: Uint8Array): void;
+  subscribe(target: BusTarget, onBytes: (bytes: Uint8Array, subject: string) => void): BusSubscription;
+  /** Resolves once the bus has every subscription made so far. */
+  flush(): Promise<void>;
+}
+
+/** The envelope's `to` for a topic message (an actor address never starts with `#`). */
+export function topicRecipient(topic: string): string {
+  return `#${topic}`;
+}

@@ -1,0 +1,2 @@
+export { NatsTransport } from './nats-transport.js';
+export { actorSubject, topicSubject, runWildcard, subjectOf } from './subjects.js';
