@@ -1,5 +1,5 @@
 import type { Job } from '@gridemu/model';
-import { DRIVER, MessageType, siteAddress, type Message } from '@gridemu/protocol';
+import { DRIVER, FRESH_TRAIL, MessageType, siteAddress, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { CentralEasy } from '@gridemu/scheduling';
 
@@ -43,7 +43,8 @@ export class CentralActor implements Actor<Message> {
     for (const p of placements) {
       const job = this.waiting.get(p.jobId)!;
       this.waiting.delete(p.jobId);
-      ctx.send(siteAddress(p.site, 'executor'), { type: MessageType.JobStart, job });
+      // Sending a job to run at a site other than its origin is this actor's move.
+      ctx.send(siteAddress(p.site, 'executor'), { type: MessageType.JobStart, job, trail: { ...FRESH_TRAIL, migrations: p.site === job.origin ? 0 : 1 } });
     }
   }
 }

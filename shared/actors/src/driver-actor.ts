@@ -17,10 +17,8 @@ export class DriverActor implements Actor<Message> {
   constructor(
     private readonly jobs: readonly Job[],
     private readonly submitTo: (job: Job) => Address,
-    /** Copies each job is sent out as (K under k-distributed and k-dual). */
-    copies = 1,
   ) {
-    this.records = jobs.map((j) => ({ ...newRecord(j), copies }));
+    this.records = jobs.map((j) => newRecord(j));
     for (const r of this.records) this.byId.set(r.job.id, r);
   }
 
@@ -52,8 +50,11 @@ export class DriverActor implements Actor<Message> {
         if (r.start_s !== undefined) throw new Error(`assertion: ${msg.jobId} started twice (at ${r.execSite} and ${msg.site})`);
         r.start_s = msg.time_s;
         r.execSite = msg.site;
-        if (msg.site !== r.job.origin) r.migrations = 1;
         r.resources = msg.resources;
+        // What the actors did to the job on its way here, as they reported it (DESIGN.md, "Results").
+        r.copies = msg.trail.copies;
+        r.migrations = msg.trail.migrations;
+        r.replans = msg.trail.replans;
         return;
       }
       case MessageType.JobCompleted: {

@@ -1,4 +1,4 @@
-import { DRIVER, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
+import { DRIVER, MessageType, siteAddress, type Address, type JobTrail, type Message } from '@gridemu/protocol';
 import { transferTime_s, type Job } from '@gridemu/model';
 import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { intervalSet, ProcessorIds } from './processor-ids.js';
@@ -14,6 +14,7 @@ export interface ExecutorOptions {
 
 interface Running {
   readonly job: Job;
+  readonly trail: JobTrail;
   readonly ids: [number, number][];
   /** When its processors were taken (its transfer, if any, starts then). */
   readonly allocated_s: number;
@@ -62,7 +63,7 @@ export class ExecutorActor implements Actor<Message> {
         }
         const timer = ctx.schedule(transfer_s + job.run_s, { type: MessageType.JobEnds, jobId: job.id });
         // Processors are taken now, and given back when JobEnds is handled: the record says the same.
-        const r: Running = { job, ids, allocated_s: ctx.now(), start_s: ctx.now() + transfer_s, timer, provisional: msg.provisional === true };
+        const r: Running = { job, trail: msg.trail, ids, allocated_s: ctx.now(), start_s: ctx.now() + transfer_s, timer, provisional: msg.provisional === true };
         this.running.set(job.id, r);
         if (!r.provisional) this.reportStart(ctx, r);
         return;
@@ -117,6 +118,6 @@ export class ExecutorActor implements Actor<Message> {
   private reportStart(ctx: ActorContext<Message>, r: Running): void {
     // One line per start in a live site's log: the evidence, besides jobs.csv, that a job ran once.
     ctx.log.info({ event: 'job.started', jobId: r.job.id, time_s: r.start_s, procs: r.job.procs }, 'job started');
-    ctx.send(this.resultsTo, { type: MessageType.JobStarted, jobId: r.job.id, site: this.siteId, time_s: r.start_s, resources: intervalSet(r.ids) });
+    ctx.send(this.resultsTo, { type: MessageType.JobStarted, jobId: r.job.id, site: this.siteId, time_s: r.start_s, resources: intervalSet(r.ids), trail: r.trail });
   }
 }

@@ -56,8 +56,7 @@ export function planGrid(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
     case 'k-dual': {
       // Every site has a metascheduler that users submit to; schedulers gossip their load to all of them.
       const scheme = spec.meta.scheme;
-      const copies = scheme === 'distributed' ? 1 : spec.meta.k;
-      const driver = new DriverActor(jobs, (job) => siteAddress(job.origin, 'meta'), copies);
+      const driver = new DriverActor(jobs, (job) => siteAddress(job.origin, 'meta'));
       const scheduling: LocalSchedulerOptions = {
         gossip: true,
         loadPeriod_s: spec.meta.load_period_s,

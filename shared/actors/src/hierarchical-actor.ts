@@ -1,5 +1,5 @@
 import type { Job } from '@gridemu/model';
-import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
+import { FRESH_TRAIL, MessageType, siteAddress, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 
 interface Pending {
@@ -45,7 +45,7 @@ export class HierarchicalActor implements Actor<Message> {
         const order = (site: string) => this.sites.findIndex((s) => s.id === site);
         const best = [...p.answers].sort((a, b) => a.start_s - b.start_s || order(a.site) - order(b.site))[0]!;
         if (best.site !== p.job.origin) ctx.metrics.count('jobs.moved');
-        ctx.send(siteAddress(best.site, 'scheduler'), { type: MessageType.JobCopy, job: p.job, queue: 'local', claim: false });
+        ctx.send(siteAddress(best.site, 'scheduler'), { type: MessageType.JobCopy, job: p.job, queue: 'local', claim: false, trail: FRESH_TRAIL });
         return;
       }
       default:

@@ -1,6 +1,6 @@
 import { transferTime_s, type Job, type SchedulableJob } from '@gridemu/model';
 import {
-  DRIVER, LOAD_TOPIC, MessageType, siteAddress, type Address, type CopyQueue, type Message,
+  DRIVER, FRESH_TRAIL, LOAD_TOPIC, MessageType, siteAddress, type Address, type CopyQueue, type JobTrail, type Message,
 } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import type { LocalPolicy } from '@gridemu/scheduling';
@@ -24,6 +24,10 @@ export interface LocalSchedulerOptions {
 interface Copy {
   readonly job: Job;
   readonly queue: CopyQueue;
+  /** What was done to the job before it got here. */
+  readonly trail: JobTrail;
+  /** Sent here by a metascheduler (not submitted here by a user): running it away from its origin is a move. */
+  readonly sent: boolean;
   /** Must win the job's semaphore at its origin before it may run. */
   readonly claim: boolean;
   /** claiming: holds processors, waits for the grant (hold). provisional: already running, waits for the verdict (optimistic). */
@@ -86,10 +90,10 @@ export class LocalSchedulerActor implements Actor<Message> {
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case MessageType.JobSubmit:
-        this.enqueue(ctx, msg.job, 'local', false);
+        this.enqueue(ctx, msg.job, 'local', false, FRESH_TRAIL, false);
         return;
       case MessageType.JobCopy:
-        this.enqueue(ctx, msg.job, msg.queue, msg.claim);
+        this.enqueue(ctx, msg.job, msg.queue, msg.claim, msg.trail, true);
         return;
       case MessageType.JobFinished: {
         // A provisional copy stays until its verdict: the executor reports it only if it won.
@@ -131,7 +135,7 @@ export class LocalSchedulerActor implements Actor<Message> {
     }
   }
 
-  private enqueue(ctx: ActorContext<Message>, job: Job, queue: CopyQueue, claim: boolean): void {
+  private enqueue(ctx: ActorContext<Message>, job: Job, queue: CopyQueue, claim: boolean, trail: JobTrail, sent: boolean): void {
     if (job.procs > this.policy.cpus) {
       if (claim) {
         // A copy that can never run here just bows out; the origin still has others.
@@ -147,7 +151,7 @@ export class LocalSchedulerActor implements Actor<Message> {
       return;
     }
     if (this.copies.has(job.id)) throw new Error(`assertion: ${job.id} queued twice at ${this.siteId}`);
-    this.copies.set(job.id, { job, queue, claim, state: 'queued', ended: false, claimId: 0, claimStart_s: 0, attempts: 0 });
+    this.copies.set(job.id, { job, queue, claim, trail, sent, state: 'queued', ended: false, claimId: 0, claimStart_s: 0, attempts: 0 });
     this.dispatch(ctx, this.policy.submit(ctx.now(), this.planned(job), queue));
   }
 
@@ -170,7 +174,7 @@ export class LocalSchedulerActor implements Actor<Message> {
       copy.claimStart_s = ctx.now();
       if (this.options.claimMode === 'optimistic') {
         copy.state = 'provisional';
-        ctx.send(this.executor, { type: MessageType.JobStart, job: copy.job, provisional: true });
+        ctx.send(this.executor, { type: MessageType.JobStart, job: copy.job, trail: this.trailHere(copy), provisional: true });
       } else {
         copy.state = 'claiming';
       }
@@ -189,7 +193,13 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   private run(ctx: ActorContext<Message>, copy: Copy): void {
     copy.state = 'running';
-    ctx.send(this.executor, { type: MessageType.JobStart, job: copy.job });
+    ctx.send(this.executor, { type: MessageType.JobStart, job: copy.job, trail: this.trailHere(copy) });
+  }
+
+  /** The job's trail as it starts here: one more move if a metascheduler sent it away from its origin. */
+  private trailHere(copy: Copy): JobTrail {
+    const moved = copy.sent && copy.job.origin !== this.siteId;
+    return moved ? { ...copy.trail, migrations: copy.trail.migrations + 1 } : copy.trail;
   }
 
   private granted(ctx: ActorContext<Message>, jobId: string, claimId: number): void {

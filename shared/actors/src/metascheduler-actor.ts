@@ -1,5 +1,5 @@
 import type { Job } from '@gridemu/model';
-import { MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
+import { FRESH_TRAIL, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { greedyTarget, JobSemaphore, leastLoadedSites } from '@gridemu/scheduling';
 
@@ -47,7 +47,7 @@ export class MetaschedulerActor implements Actor<Message> {
     // Only sites the job fits in are candidates; if none fits, the origin rejects it.
     const fits = this.options.sites.filter((s) => s.cpus >= job.procs).map((s) => s.id);
     if (fits.length === 0) {
-      ctx.send(siteAddress(this.siteId, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false });
+      ctx.send(siteAddress(this.siteId, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
       return;
     }
     const origin = this.siteId;
@@ -55,7 +55,7 @@ export class MetaschedulerActor implements Actor<Message> {
       case 'distributed': {
         const target = fits.includes(origin) ? greedyTarget(fits, this.loads, origin) : leastLoadedSites(fits, this.loads, 1, origin)[0]!;
         if (target !== origin) ctx.metrics.count('jobs.moved');
-        ctx.send(siteAddress(target, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false });
+        ctx.send(siteAddress(target, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
         return;
       }
       case 'k-distributed': {
@@ -78,7 +78,8 @@ export class MetaschedulerActor implements Actor<Message> {
   private sendCopies(ctx: ActorContext<Message>, job: Job, targets: string[], queueOf: (site: string) => 'local' | 'remote'): void {
     this.semaphores.set(job.id, new JobSemaphore(targets));
     ctx.metrics.count('copies.sent', targets.length);
-    for (const t of targets) ctx.send(siteAddress(t, 'scheduler'), { type: MessageType.JobCopy, job, queue: queueOf(t), claim: true });
+    const trail = { ...FRESH_TRAIL, copies: targets.length };
+    for (const t of targets) ctx.send(siteAddress(t, 'scheduler'), { type: MessageType.JobCopy, job, queue: queueOf(t), claim: true, trail });
   }
 
   /** §7: grant the first claim, deny the rest, and cancel the K-1 other copies. */

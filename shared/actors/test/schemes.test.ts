@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { finalState } from '@gridemu/metrics';
+import { checkSchedule, describeScheduleCheck, finalState } from '@gridemu/metrics';
 import type { Message } from '@gridemu/protocol';
 import { SimRuntime } from '@gridemu/runtime';
 import { LocalSchedulerActor, planGrid, simulate } from '../src/index.js';
@@ -72,6 +72,16 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
               used[e.s] = (used[e.s] ?? 0) + e.d;
               expect(used[e.s]!).toBeLessThanOrEqual(SITES.find((x) => x.id === e.s)!.cpus);
             }
+            // No processor id holds two jobs at once (the check every live run makes, issue 16).
+            const executed = records.filter((r) => r.start_s !== undefined).map((r) => ({ jobId: r.job.id, site: r.execSite!, procs: r.job.procs, start_s: r.start_s!, finish_s: r.finish_s!, resources: r.resources! }));
+            expect(describeScheduleCheck(checkSchedule(executed, new Map(SITES.map((x) => [x.id, x.cpus]))))).toEqual([]);
+            // What the actors reported doing: copies only to sites the job fits, at most K; one move at most.
+            for (const r of records.filter((x) => x.start_s !== undefined)) {
+              const fits = SITES.filter((x) => x.cpus >= r.job.procs).length;
+              expect(r.copies, `copies of ${r.job.id}`).toBe(scheme.startsWith('k-') ? Math.min(k, fits) : 1);
+              expect(r.migrations, `migrations of ${r.job.id}`).toBe(r.execSite === r.job.origin ? 0 : 1);
+              expect(r.replans).toBe(0);
+            }
           },
         ),
         { numRuns: 80 },
@@ -98,6 +108,18 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
     expect(k!.execSite).toBe('a');
     expect(k!.start_s).toBeCloseTo(10.01, 9);
     expect(r.counters['transfers']).toBe(1);
+  });
+
+  it('reports no moves under unified and independent, whatever runs where', () => {
+    fc.assert(
+      fc.property(arbitraryJobs(['a', 'b', 'c', 'd'], 4, { maxJobs: 30 }), (jobs) => {
+        for (const scheme of ['unified', 'independent'] as const) {
+          const records = simulate(specOf({ sites: SITES, meta: { scheme, k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' } }), jobs).records;
+          for (const r of records) expect([r.copies, r.migrations, r.replans]).toEqual([1, 0, 0]);
+        }
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('with latency 0 and K = 1, k-distributed schedules exactly like distributed', () => {

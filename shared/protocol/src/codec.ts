@@ -4,7 +4,7 @@ import type { Message } from './messages.js';
 import { messageProblem } from './validate-message.js';
 
 /** Bumped on any incompatible change to the catalogue; a message of another version is dropped. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Larger payloads are refused before they are decoded (a job message is a few hundred bytes). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

@@ -50,9 +50,27 @@ export const MessageType = {
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
 export interface JobSubmit { readonly type: typeof MessageType.JobSubmit; readonly job: Job }
+
+/**
+ * What actors did to a job on its way to the processors, carried with it and reported to the
+ * driver in job.started (jobs.csv's copies, migrations, replans: DESIGN.md, "Results"). Each actor
+ * adds what it did; nothing is derived from the configuration.
+ */
+export interface JobTrail {
+  /** Copies of the job actually sent out (K under k-distributed, fewer if fewer sites fit it). */
+  readonly copies: number;
+  /** Moves an actor made: sending the job to run at a site other than its origin. */
+  readonly migrations: number;
+  /** Times its placement was planned again. */
+  readonly replans: number;
+}
+
+/** A job that has not been anywhere yet. */
+export const FRESH_TRAIL: JobTrail = { copies: 1, migrations: 0, replans: 0 };
 export interface JobStart {
   readonly type: typeof MessageType.JobStart;
   readonly job: Job;
+  readonly trail: JobTrail;
   /** Started before its claim was granted (optimistic): report nothing until confirmed. */
   readonly provisional?: boolean;
 }
@@ -66,6 +84,7 @@ export interface JobStarted {
   readonly time_s: number;
   /** Processor ids in Batsim's interval-set notation, e.g. "0-3 8". */
   readonly resources: string;
+  readonly trail: JobTrail;
 }
 export interface JobCompleted { readonly type: typeof MessageType.JobCompleted; readonly jobId: string; readonly site: string; readonly time_s: number }
 export interface JobRejected { readonly type: typeof MessageType.JobRejected; readonly jobId: string; readonly site: string; readonly reason: RejectReason }
@@ -81,6 +100,7 @@ export interface JobCopy {
   readonly queue: CopyQueue;
   /** Whether the site must win the job's semaphore at its origin before starting it. */
   readonly claim: boolean;
+  readonly trail: JobTrail;
 }
 export interface ClaimRequest { readonly type: typeof MessageType.ClaimRequest; readonly jobId: string; readonly site: string; readonly claimId: number }
 export interface ClaimGrant { readonly type: typeof MessageType.ClaimGrant; readonly jobId: string; readonly claimId: number }

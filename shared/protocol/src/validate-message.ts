@@ -1,19 +1,19 @@
 import { MessageType, type Message } from './messages.js';
 
 /** A field's rule: its type, and whether it may be absent. */
-type Rule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'queue' | 'reason' | 'optional-boolean';
+type Rule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'queue' | 'reason' | 'optional-boolean' | 'trail';
 
 /** What each message type must carry (shared/protocol/src/messages.ts is the catalogue). */
 const SHAPES: Record<MessageType, Record<string, Rule>> = {
   [MessageType.JobSubmit]: { job: 'job' },
-  [MessageType.JobStart]: { job: 'job', provisional: 'optional-boolean' },
+  [MessageType.JobStart]: { job: 'job', trail: 'trail', provisional: 'optional-boolean' },
   [MessageType.JobFinished]: { jobId: 'string' },
-  [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: 'string' },
+  [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: 'string', trail: 'trail' },
   [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number' },
   [MessageType.JobRejected]: { jobId: 'string', site: 'string', reason: 'reason' },
   [MessageType.SubmitDue]: {},
   [MessageType.JobEnds]: { jobId: 'string' },
-  [MessageType.JobCopy]: { job: 'job', queue: 'queue', claim: 'boolean' },
+  [MessageType.JobCopy]: { job: 'job', queue: 'queue', claim: 'boolean', trail: 'trail' },
   [MessageType.ClaimRequest]: { jobId: 'string', site: 'string', claimId: 'count' },
   [MessageType.ClaimGrant]: { jobId: 'string', claimId: 'count' },
   [MessageType.ClaimDeny]: { jobId: 'string', claimId: 'count' },
@@ -75,6 +75,8 @@ function fieldProblem(v: unknown, rule: Rule): string | undefined {
       return v === 'processors_unknown' || v === 'wider_than_site' ? undefined : 'must be a known reject reason';
     case 'job':
       return jobProblem(v);
+    case 'trail':
+      return trailProblem(v);
   }
 }
 
@@ -93,6 +95,16 @@ function jobProblem(v: unknown): string | undefined {
     if (!(key in JOB_FIELDS) && !(key in JOB_OPTIONAL)) return `has an unexpected field "${key.slice(0, 60)}"`;
   }
   return undefined;
+}
+
+function trailProblem(v: unknown): string | undefined {
+  if (!isRecord(v)) return 'must be a map of copies, migrations and replans';
+  for (const field of ['copies', 'migrations', 'replans']) {
+    const p = fieldProblem(v[field], 'count');
+    if (p) return `.${field} ${p}`;
+  }
+  const extra = Object.keys(v).find((k) => k !== 'copies' && k !== 'migrations' && k !== 'replans');
+  return extra === undefined ? undefined : `has an unexpected field "${extra.slice(0, 60)}"`;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

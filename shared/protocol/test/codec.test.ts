@@ -8,7 +8,7 @@ const envelope = (msg: Message) => ({ run: 'r1', from: 's1/meta', to: 's2/schedu
 
 describe('the wire codec', () => {
   it('round-trips a message with its envelope', () => {
-    const msg: Message = { type: MessageType.JobCopy, job, queue: 'remote', claim: true };
+    const msg: Message = { type: MessageType.JobCopy, job, queue: 'remote', claim: true, trail: { copies: 3, migrations: 0, replans: 0 } };
     const d = decodeEnvelope(encodeEnvelope(envelope(msg)), 'r1');
     expect(d).toEqual({ ok: true, envelope: { v: PROTOCOL_VERSION, ...envelope(msg) } });
   });
@@ -20,7 +20,10 @@ describe('the wire codec', () => {
       return d.ok ? '' : d.reason;
     };
     const ok = { v: PROTOCOL_VERSION, run: 'r1', from: 'a', to: 'b', msg: { type: 'job.finished', jobId: 'x!1' } };
-    expect(bad({ ...ok, v: 2 })).toMatch(/protocol version 2/);
+    expect(bad({ ...ok, v: PROTOCOL_VERSION + 1 })).toMatch(new RegExp(`protocol version ${PROTOCOL_VERSION + 1}`));
+    const copy = { type: 'job.copy', job, queue: 'local', claim: true };
+    expect(bad({ ...ok, msg: copy })).toMatch(/job.copy.trail must be a map of copies, migrations and replans/);
+    expect(bad({ ...ok, msg: { ...copy, trail: { copies: 2, migrations: -1, replans: 0 } } })).toMatch(/job.copy.trail .migrations must be a non-negative integer/);
     expect(bad(ok, 'r2')).toMatch(/not of this run/);
     expect(bad({ ...ok, msg: { type: 'job.exploded' } })).toMatch(/unknown message type "job.exploded"/);
     expect(bad({ ...ok, msg: { type: 'job.finished', jobId: 7 } })).toMatch(/job.finished.jobId must be a non-empty string/);

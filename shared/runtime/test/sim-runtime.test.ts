@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventHeap, Rng, SimRuntime, type Actor, type ActorContext } from '../src/index.js';
+import { EventHeap, Rng, SimRuntime, SimulationError, type Actor, type ActorContext } from '../src/index.js';
 
 type Msg = { type: 'ping'; n: number } | { type: 'tick'; label: string };
 
@@ -120,5 +120,31 @@ describe('SimRuntime', () => {
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 } });
     rt.spawn({ address: 'a', location: undefined, actor: new Pinger('nobody', 1) });
     expect(() => rt.start()).toThrow(/unknown actor nobody/);
+  });
+});
+
+describe('SimRuntime failures', () => {
+  it('names the seed, the time, the actor and the message when an actor throws, and keeps the cause', () => {
+    const rt = new SimRuntime<Msg>({ seed: 77, network: { latency_ms: 0, jitter_ms: 0 } });
+    rt.spawn({ address: 'boom', location: 'a', actor: {
+      start(ctx) {
+        ctx.schedule(12.5, { type: 'tick', label: 'x' });
+      },
+      receive() {
+        throw new Error('assertion: broken');
+      },
+    } });
+    rt.start();
+    let caught: unknown;
+    try {
+      rt.run();
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(SimulationError);
+    const e = caught as SimulationError;
+    expect(e.message).toBe('boom failed at t=12.5 s (seed 77) handling {"type":"tick","label":"x"} from boom: assertion: broken');
+    expect(e.failure).toMatchObject({ seed: 77, time_s: 12.5, actor: 'boom', from: 'boom' });
+    expect((e.cause as Error).message).toBe('assertion: broken');
   });
 });

@@ -4,7 +4,8 @@ import { simulate } from '@gridemu/actors';
 import { buildRunSummary, writeResults } from '@gridemu/metrics';
 import { loadSpec, parseOverride } from '@gridemu/model';
 import { loadWorkload } from '@gridemu/workload';
-import { EXIT_OK, UsageError } from '../exit-codes.js';
+import { SimulationError } from '@gridemu/runtime';
+import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
 
@@ -45,9 +46,19 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const started = Date.now();
   const workload = await loadWorkload(spec, { specFile: file, lenient: values.lenient === true });
   const bar = new ProgressBar(`simulate ${spec.name}`);
-  const result = simulate(spec, workload.jobs, {
-    onProgress: (p) => bar.update(p.finished, p.total, `t=${Math.round(p.now_s)}s`),
-  });
+  let result;
+  try {
+    result = simulate(spec, workload.jobs, {
+      onProgress: (p) => bar.update(p.finished, p.total, `t=${Math.round(p.now_s)}s`),
+    });
+  } catch (err) {
+    bar.done();
+    if (!(err instanceof SimulationError)) throw err;
+    // A broken invariant: say where, and how to get back to the same instant (STYLE.md 7).
+    const sets = [...(values.set ?? []).filter((x) => !x.startsWith('seed=')), `seed=${err.failure.seed}`];
+    console.error(`gridemu: ${err.message}\nreproduce with: gridemu simulate ${file} ${sets.map((x) => `--set '${x}'`).join(' ')}`);
+    return EXIT_FAILED;
+  }
   bar.done();
   const summary = buildRunSummary({
     spec,
