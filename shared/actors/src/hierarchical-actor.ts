@@ -1,56 +1,65 @@
-import type { Job } from '@gridemu/model';
-import { FRESH_TRAIL, MessageType, siteAddress, type Message } from '@gridemu/protocol';
-import type { Actor, ActorContext } from '@gridemu/runtime';
+import { FRESH_TRAIL } from '@gridemu/model';
+import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
+import { StartQueryRound, type QueryDecision } from '@gridemu/scheduling';
 
-interface Pending {
-  readonly job: Job;
-  readonly asked: number;
-  readonly answers: { site: string; start_s: number }[];
-}
+/** Without `meta.query_timeout_s`: long against any link's round trip in simulation. */
+export const DEFAULT_QUERY_TIMEOUT_S = 60;
 
 /**
- * The hierarchical metascheduler (paper 001 §2.1.2): every job is submitted here; at submission
- * it asks each site wide enough for the job when it would start there, and sends the job to the
- * site that answers with the earliest start (ties: grid order). The job then stays there.
+ * The hierarchical metascheduler (paper 001 §2.1.2): every job is submitted here; a query round
+ * (shared/scheduling's StartQueryRound) asks each site wide enough when the job would start there,
+ * and the job goes to the earliest answer, or to the best in hand when the round times out. The job
+ * then stays there.
  */
 export class HierarchicalActor implements Actor<Message> {
-  private readonly pending = new Map<number, Pending>();
-  private nextQuery = 1;
+  private readonly round: StartQueryRound;
+  private readonly timers = new Map<number, TimerId>();
 
-  constructor(private readonly sites: readonly { readonly id: string; readonly cpus: number }[]) {}
+  constructor(sites: readonly { readonly id: string; readonly cpus: number }[], timeout_s = DEFAULT_QUERY_TIMEOUT_S) {
+    this.round = new StartQueryRound({ sites, timeout_s });
+  }
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
     switch (msg.type) {
-      case MessageType.JobSubmit: {
-        const { job } = msg;
-        const candidates = this.sites.filter((s) => s.cpus >= job.procs);
-        if (candidates.length === 0) {
-          // Nowhere wide enough: the origin site rejects it, as it would any job too wide for it.
-          ctx.send(siteAddress(job.origin, 'scheduler'), { type: MessageType.JobSubmit, job });
-          return;
-        }
-        const queryId = this.nextQuery++;
-        this.pending.set(queryId, { job, asked: candidates.length, answers: [] });
-        for (const s of candidates) {
-          ctx.send(siteAddress(s.id, 'scheduler'), { type: MessageType.StartQuery, queryId, jobId: job.id, procs: job.procs, estimate_s: job.estimate_s });
-        }
-        return;
-      }
-      case MessageType.StartEstimate: {
-        const p = this.pending.get(msg.queryId);
-        if (!p) return;
-        p.answers.push({ site: msg.site, start_s: msg.start_s });
-        if (p.answers.length < p.asked) return;
-        this.pending.delete(msg.queryId);
-        const order = (site: string) => this.sites.findIndex((s) => s.id === site);
-        const best = [...p.answers].sort((a, b) => a.start_s - b.start_s || order(a.site) - order(b.site))[0]!;
-        if (best.site !== p.job.origin) ctx.metrics.count('jobs.moved');
-        ctx.send(siteAddress(best.site, 'scheduler'), { type: MessageType.JobCopy, job: p.job, queue: 'local', claim: false, trail: FRESH_TRAIL });
-        return;
-      }
+      case MessageType.JobSubmit:
+        return this.carryOut(ctx, this.round.submit(msg.job));
+      case MessageType.StartEstimate:
+        return this.carryOut(ctx, this.round.answer(msg.queryId, msg.site, msg.start_s));
+      case MessageType.QueryTimeout:
+        this.timers.delete(msg.queryId);
+        return this.carryOut(ctx, this.round.timeout(msg.queryId));
       default:
         ctx.log.warn({ type: msg.type }, 'hierarchical metascheduler ignored an unexpected message');
         ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  private carryOut(ctx: ActorContext<Message>, decisions: readonly QueryDecision[]): void {
+    for (const d of decisions) {
+      switch (d.kind) {
+        case 'forward-to-origin':
+          // Nowhere wide enough: the origin site rejects it, as it would any job too wide for it.
+          ctx.send(siteAddress(d.job.origin, 'scheduler'), { type: MessageType.JobSubmit, job: d.job });
+          break;
+        case 'ask':
+          ctx.send(siteAddress(d.site, 'scheduler'), { type: MessageType.StartQuery, queryId: d.queryId, jobId: d.job.id, procs: d.job.procs, estimate_s: d.job.estimate_s });
+          break;
+        case 'wait':
+          this.timers.set(d.queryId, ctx.schedule(d.timeout_s, { type: MessageType.QueryTimeout, queryId: d.queryId }));
+          break;
+        case 'place': {
+          const timer = this.timers.get(d.queryId);
+          if (d.cancelTimer && timer !== undefined) ctx.cancel(timer);
+          this.timers.delete(d.queryId);
+          if (d.site !== d.job.origin) ctx.metrics.count('jobs.moved');
+          ctx.send(siteAddress(d.site, 'scheduler'), { type: MessageType.JobCopy, job: d.job, queue: 'local', claim: false, trail: FRESH_TRAIL });
+          break;
+        }
+        case 'count':
+          ctx.metrics.count(d.name);
+          break;
+      }
     }
   }
 }

@@ -110,6 +110,25 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
     expect(r.counters['transfers']).toBe(1);
   });
 
+  it('hierarchical: a lost estimate does not hang the run; the round times out and places the job', () => {
+    const jobs = [
+      { id: 'w!1', workload: 'w', origin: 'a', submit_s: 0, run_s: 10, estimate_s: 20, procs: 2 },
+      { id: 'w!2', workload: 'w', origin: 'b', submit_s: 5, run_s: 10, estimate_s: 20, procs: 2 },
+    ];
+    const spec = specOf({ sites: SITES, meta: { scheme: 'hierarchical', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' }, network: { latency_ms: 10, jitter_ms: 0 } });
+    let dropped = 0;
+    const runtime = new SimRuntime<Message>({ seed: 1, network: spec.network, faults: { drop: (_f, _t, m) => m.type === 'start.estimate' && dropped++ === 0 } });
+    const plan = planGrid(spec, jobs);
+    for (const p of plan.actors) runtime.spawn(p);
+    runtime.start();
+    runtime.step(Number.POSITIVE_INFINITY, () => plan.driver.done);
+    expect(plan.driver.done).toBe(true);
+    expect(runtime.counters.get('queries.timed_out')).toBe(1);
+    // w!1's round lost one of four answers: placed when its 60 s timeout fired, not before.
+    expect(plan.driver.records[0]!.start_s).toBeCloseTo(60.01, 6);
+    expect(plan.driver.records[1]!.start_s).toBeCloseTo(5.03, 6);
+  });
+
   it('reports no moves under unified and independent, whatever runs where', () => {
     fc.assert(
       fc.property(arbitraryJobs(['a', 'b', 'c', 'd'], 4, { maxJobs: 30 }), (jobs) => {

@@ -23,6 +23,23 @@ export interface Job {
   readonly rejectReason?: RejectReason;
 }
 
+/**
+ * What actors did to a job on its way to the processors, carried with it and reported to the
+ * driver when it starts (jobs.csv's copies, migrations, replans: DESIGN.md, "Results"). Each actor
+ * adds what it did; nothing is derived from the configuration.
+ */
+export interface JobTrail {
+  /** Copies of the job actually sent out (K under k-distributed, fewer if fewer sites fit it). */
+  readonly copies: number;
+  /** Moves an actor made: sending the job to run at a site other than its origin. */
+  readonly migrations: number;
+  /** Times its placement was planned again. */
+  readonly replans: number;
+}
+
+/** A job that has not been anywhere yet. */
+export const FRESH_TRAIL: JobTrail = { copies: 1, migrations: 0, replans: 0 };
+
 export type RejectReason = 'processors_unknown' | 'wider_than_site';
 
 /** The part of a job a local scheduling policy needs. */

@@ -1,4 +1,4 @@
-import type { Job, RejectReason } from '@gridemu/model';
+import type { Job, JobTrail, RejectReason } from '@gridemu/model';
 
 /**
  * The message catalogue: every message an actor may send or schedule to itself. Each carries its
@@ -46,27 +46,14 @@ export const MessageType = {
   StartQuery: 'start.query',
   /** Site scheduler → hierarchical metascheduler: the answer to a StartQuery. */
   StartEstimate: 'start.estimate',
+  /** Hierarchical metascheduler timer: a query round has waited long enough. */
+  QueryTimeout: 'timer.query-timeout',
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
 export interface JobSubmit { readonly type: typeof MessageType.JobSubmit; readonly job: Job }
 
-/**
- * What actors did to a job on its way to the processors, carried with it and reported to the
- * driver in job.started (jobs.csv's copies, migrations, replans: DESIGN.md, "Results"). Each actor
- * adds what it did; nothing is derived from the configuration.
- */
-export interface JobTrail {
-  /** Copies of the job actually sent out (K under k-distributed, fewer if fewer sites fit it). */
-  readonly copies: number;
-  /** Moves an actor made: sending the job to run at a site other than its origin. */
-  readonly migrations: number;
-  /** Times its placement was planned again. */
-  readonly replans: number;
-}
-
-/** A job that has not been anywhere yet. */
-export const FRESH_TRAIL: JobTrail = { copies: 1, migrations: 0, replans: 0 };
+export { FRESH_TRAIL, type JobTrail } from '@gridemu/model';
 export interface JobStart {
   readonly type: typeof MessageType.JobStart;
   readonly job: Job;
@@ -124,8 +111,9 @@ export interface StartQuery {
   readonly estimate_s: number;
 }
 export interface StartEstimate { readonly type: typeof MessageType.StartEstimate; readonly queryId: number; readonly site: string; readonly start_s: number }
+export interface QueryTimeout { readonly type: typeof MessageType.QueryTimeout; readonly queryId: number }
 
 export type Message =
   | JobSubmit | JobStart | JobFinished | JobStarted | JobCompleted | JobRejected | SubmitDue | JobEnds
   | JobCopy | ClaimRequest | ClaimGrant | ClaimDeny | CopyCancel | LoadReport | LoadTick | ClaimTimeout
-  | StartQuery | StartEstimate | JobConfirm | JobKill;
+  | StartQuery | StartEstimate | QueryTimeout | JobConfirm | JobKill;

@@ -23,6 +23,7 @@ const SHAPES: Record<MessageType, Record<string, Rule>> = {
   [MessageType.ClaimTimeout]: { jobId: 'string', claimId: 'count' },
   [MessageType.StartQuery]: { queryId: 'count', jobId: 'string', procs: 'count', estimate_s: 'number' },
   [MessageType.StartEstimate]: { queryId: 'count', site: 'string', start_s: 'number' },
+  [MessageType.QueryTimeout]: { queryId: 'count' },
   [MessageType.JobConfirm]: { jobId: 'string' },
   [MessageType.JobKill]: { jobId: 'string' },
 };

@@ -1,2 +1,3 @@
 export * from './local/index.js';
 export * from './meta/index.js';
+export * from './claims/index.js';

@@ -1,0 +1,216 @@
+import type { Job, JobTrail } from '@gridemu/model';
+
+/** Which of a dual-queue site's queues a copy waits in (paper 001 §4.2). */
+export type CopyQueueKind = 'local' | 'remote';
+
+/**
+ * `hold` (paper 001 §7): a copy the local policy starts keeps its processors and asks the origin
+ * for the job's semaphore; it runs once granted. `optimistic`: it runs at once and asks; a loser
+ * is killed.
+ */
+export type ClaimMode = 'hold' | 'optimistic';
+
+export interface ClaimProtocolOptions {
+  readonly site: string;
+  readonly cpus: number;
+  /** How long to hold processors waiting for the origin's answer; each retry waits twice as long. */
+  readonly claimTimeout_s: number;
+  readonly mode: ClaimMode;
+}
+
+/** What happens at a site, as the claim protocol sees it. */
+export type ClaimEvent =
+  /** A job or a copy arrives: submitted here by a user (`sent` false) or sent by a metascheduler. */
+  | { readonly kind: 'arrived'; readonly job: Job; readonly queue: CopyQueueKind; readonly claim: boolean; readonly trail: JobTrail; readonly sent: boolean }
+  /** The local policy started this job now (its processors are taken in the policy). */
+  | { readonly kind: 'policy-started'; readonly jobId: string }
+  /** The executor gave the job's processors back. */
+  | { readonly kind: 'finished'; readonly jobId: string }
+  | { readonly kind: 'grant'; readonly jobId: string; readonly claimId: number }
+  | { readonly kind: 'deny'; readonly jobId: string; readonly claimId: number }
+  /** The origin cancels this site's copy: another copy has the job. */
+  | { readonly kind: 'cancel'; readonly jobId: string }
+  | { readonly kind: 'timeout'; readonly jobId: string; readonly claimId: number };
+
+/** What the site must do; the actor carries these out in order. */
+export type ClaimDecision =
+  /** Put the job in the local policy's queue (the policy may start it at once). */
+  | { readonly kind: 'enqueue'; readonly job: Job; readonly queue: CopyQueueKind }
+  /** Give the job's processors back to the local policy (a claim that failed or timed out). */
+  | { readonly kind: 'release'; readonly jobId: string }
+  /** Take a queued copy out of the local policy's queue. */
+  | { readonly kind: 'withdraw'; readonly jobId: string }
+  /** Start the job on the executor; a provisional start reports nothing until confirmed. */
+  | { readonly kind: 'run'; readonly job: Job; readonly trail: JobTrail; readonly provisional: boolean }
+  /** Ask the origin for the job's semaphore, and set a timer for the answer. */
+  | { readonly kind: 'claim'; readonly jobId: string; readonly origin: string; readonly claimId: number; readonly timeout_s: number }
+  | { readonly kind: 'confirm'; readonly jobId: string }
+  | { readonly kind: 'kill'; readonly jobId: string }
+  /** The job can never run here, and there is no other copy: tell the results collector. */
+  | { readonly kind: 'reject'; readonly jobId: string; readonly reason: 'wider_than_site' }
+  | { readonly kind: 'count'; readonly name: string; readonly by: number };
+
+/** A job (or a copy of one) this site knows about, and how far it has got here. */
+interface Copy {
+  readonly job: Job;
+  readonly queue: CopyQueueKind;
+  /** Must win the job's semaphore at its origin before it may run. */
+  readonly claim: boolean;
+  readonly trail: JobTrail;
+  readonly sent: boolean;
+  /** claiming: holds processors, waits for the grant (hold). provisional: already running, waits for the verdict (optimistic). */
+  state: 'queued' | 'claiming' | 'provisional' | 'running';
+  /** A provisional copy whose job already ended at the executor. */
+  ended: boolean;
+  claimId: number;
+  claimStart_s: number;
+  /** Claims made so far; each retry waits twice as long, so a round trip longer than the timeout cannot livelock. */
+  attempts: number;
+}
+
+/**
+ * The site side of paper 001's claim protocol (§4, §7) as a step function: it takes an event and
+ * returns decisions, with no clock but `now` and no I/O, so it is tested with hand-built events.
+ * It keeps every copy's state: queued, claiming (holding processors for the grant), provisional
+ * (running before the verdict, optimistic mode) or running. A denial, a cancel or a timeout gives
+ * held processors back; a cancel that overtakes its copy on the wire drops the copy when it lands;
+ * a grant for a claim no longer waited for is only counted (the origin re-grants its holder).
+ */
+export class ClaimProtocol {
+  private readonly copies = new Map<string, Copy>();
+  /** Cancels that overtook their copy on the wire (jitter reorders messages): drop the copy when it lands. */
+  private readonly cancelledBeforeArrival = new Set<string>();
+  private nextClaimId = 1;
+
+  constructor(private readonly options: ClaimProtocolOptions) {}
+
+  /** Ids of the jobs with a copy still queued or claiming here. */
+  waitingCopies(): string[] {
+    const ids: string[] = [];
+    for (const [id, c] of this.copies) if (c.state === 'queued' || c.state === 'claiming') ids.push(id);
+    return ids;
+  }
+
+  handle(now: number, event: ClaimEvent): ClaimDecision[] {
+    switch (event.kind) {
+      case 'arrived':
+        return this.arrived(event);
+      case 'policy-started':
+        return this.started(now, event.jobId);
+      case 'finished': {
+        // A provisional copy stays until its verdict: the executor reports it only if it won.
+        const copy = this.copies.get(event.jobId);
+        if (copy?.state === 'provisional') copy.ended = true;
+        else this.copies.delete(event.jobId);
+        return [{ kind: 'release', jobId: event.jobId }];
+      }
+      case 'grant':
+        return this.granted(now, event.jobId, event.claimId);
+      case 'deny':
+        return [count('claims.denied_here'), ...this.drop(now, event.jobId, event.claimId)];
+      case 'cancel':
+        if (!this.copies.has(event.jobId)) this.cancelledBeforeArrival.add(event.jobId);
+        return [count('copies.cancelled'), ...this.drop(now, event.jobId, undefined)];
+      case 'timeout':
+        return this.timedOut(now, event.jobId, event.claimId);
+    }
+  }
+
+  private arrived(e: Extract<ClaimEvent, { kind: 'arrived' }>): ClaimDecision[] {
+    const { job } = e;
+    if (job.procs > this.options.cpus) {
+      // A copy that can never run here just bows out; the origin still has others.
+      if (e.claim) return [count('copies.too_wide')];
+      return [count('jobs.rejected.wider_than_site'), { kind: 'reject', jobId: job.id, reason: 'wider_than_site' }];
+    }
+    if (e.claim && this.cancelledBeforeArrival.delete(job.id)) return [count('copies.arrived_after_cancel')];
+    if (this.copies.has(job.id)) throw new Error(`assertion: ${job.id} queued twice at ${this.options.site}`);
+    this.copies.set(job.id, { job, queue: e.queue, claim: e.claim, trail: e.trail, sent: e.sent, state: 'queued', ended: false, claimId: 0, claimStart_s: 0, attempts: 0 });
+    return [{ kind: 'enqueue', job, queue: e.queue }];
+  }
+
+  /** The local policy started this copy: run it, or first claim the semaphore if it needs it. */
+  private started(now: number, jobId: string): ClaimDecision[] {
+    const copy = this.copies.get(jobId);
+    if (!copy || copy.state !== 'queued') throw new Error(`assertion: policy at ${this.options.site} started ${jobId}, which is not waiting here`);
+    if (!copy.claim) {
+      copy.state = 'running';
+      return [this.run(copy, false)];
+    }
+    copy.claimStart_s = now;
+    if (this.options.mode === 'optimistic') {
+      copy.state = 'provisional';
+      return [this.run(copy, true), ...this.claim(copy)];
+    }
+    copy.state = 'claiming';
+    return this.claim(copy);
+  }
+
+  private claim(copy: Copy): ClaimDecision[] {
+    copy.claimId = this.nextClaimId++;
+    copy.attempts++;
+    // Bug 3 of paper 001's property tests: with a fixed timeout, a round trip longer than it
+    // livelocked; doubling on each retry lets the answer arrive eventually.
+    const timeout_s = this.options.claimTimeout_s * 2 ** (copy.attempts - 1);
+    return [count('claims.sent'), { kind: 'claim', jobId: copy.job.id, origin: copy.job.origin, claimId: copy.claimId, timeout_s }];
+  }
+
+  private run(copy: Copy, provisional: boolean): ClaimDecision {
+    // Moving a job that a metascheduler sent here away from its origin is one move.
+    const moved = copy.sent && copy.job.origin !== this.options.site;
+    const trail = moved ? { ...copy.trail, migrations: copy.trail.migrations + 1 } : copy.trail;
+    return { kind: 'run', job: copy.job, trail, provisional };
+  }
+
+  private granted(now: number, jobId: string, claimId: number): ClaimDecision[] {
+    const copy = this.copies.get(jobId);
+    if (copy?.state === 'provisional') {
+      // Optimistic: any grant is ours (the origin never takes it back); the job counts from its start.
+      if (copy.ended) this.copies.delete(jobId);
+      else copy.state = 'running';
+      return [count('optimistic.confirmed'), { kind: 'confirm', jobId }];
+    }
+    if (copy?.state === 'claiming' && copy.claimId === claimId) {
+      copy.state = 'running';
+      return [this.held(now, copy), this.run(copy, false)];
+    }
+    // Bug 1: a grant for a claim we stopped waiting for. The semaphore stays ours, and the copy
+    // (queued again, or claiming anew) is granted again when it next claims; acting on this one
+    // could run the job while its processors were given to another.
+    return [count('claims.late_grants')];
+  }
+
+  /** Drops a copy after a denial (of `claimId`) or a cancel (any state but running). */
+  private drop(now: number, jobId: string, claimId: number | undefined): ClaimDecision[] {
+    const copy = this.copies.get(jobId);
+    if (!copy || copy.state === 'running') return [];
+    // A denial of an earlier claim of a copy that is claiming anew says nothing about the new claim.
+    if (claimId !== undefined && copy.state === 'claiming' && copy.claimId !== claimId) return [];
+    this.copies.delete(jobId);
+    // Optimistic loser: stop it (the executor gives the processors back through job.finished).
+    if (copy.state === 'provisional') return [{ kind: 'kill', jobId }];
+    if (copy.state === 'claiming') return [this.held(now, copy), { kind: 'release', jobId }];
+    return [{ kind: 'withdraw', jobId }];
+  }
+
+  /** No answer in time: give the processors back and queue the copy again, to claim later. */
+  private timedOut(now: number, jobId: string, claimId: number): ClaimDecision[] {
+    const copy = this.copies.get(jobId);
+    if (copy?.state === 'provisional' && copy.claimId === claimId) {
+      // Already running: just ask again (the origin re-grants a holder).
+      return [count('claims.timed_out'), ...this.claim(copy)];
+    }
+    if (copy?.state !== 'claiming' || copy.claimId !== claimId) return [];
+    copy.state = 'queued';
+    return [count('claims.timed_out'), this.held(now, copy), { kind: 'release', jobId }, { kind: 'enqueue', job: copy.job, queue: copy.queue }];
+  }
+
+  /** Processor-seconds held while waiting for the origin's answer. */
+  private held(now: number, copy: Copy): ClaimDecision {
+    return count('claims.held_processor_s', copy.job.procs * (now - copy.claimStart_s));
+  }
+}
+
+function count(name: string, by = 1): ClaimDecision {
+  return { kind: 'count', name, by };
+}
