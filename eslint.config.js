@@ -35,7 +35,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/scheduling/src/**/*.ts', '**/actors/src/**/*.ts'],
+    files: ['**/scheduling/src/**/*.ts', '**/actors/src/**/*.ts', '**/schemes/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', impureModules],
       'no-restricted-globals': ['error', ...impureGlobals],

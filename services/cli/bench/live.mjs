@@ -16,7 +16,7 @@ import { decodeEnvelope, encodeEnvelope, LOAD_TOPIC, MessageType } from '@gridem
 import { LiveRuntime, silentLogger, topicRecipient } from '@gridemu/runtime';
 import { NatsTransport, topicSubject } from '@gridemu/transport-nats';
 import { memberActors } from '@gridemu/live';
-import { parseSpecText } from '@gridemu/model';
+import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}`;
@@ -46,8 +46,8 @@ try {
   console.log(`protocol round trip on loopback (encode, NATS, decode, reply): median ${results.round_trip_us.median} µs, p99 ${results.round_trip_us.p99} µs over ${rtts.length} (${machine})`);
 
   // 2. Messages per second through one site's metascheduler.
-  const { spec } = parseSpecText('name: b\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 64 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n', 'bench');
-  const rt = new LiveRuntime({ transport: new NatsTransport(b, 'benchsite'), run: 'benchsite', seed: 1, log: silentLogger });
+  const { spec } = parseExperiment('name: b\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 64 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n', 'bench');
+  const rt = new LiveRuntime({ transport: new NatsTransport(b, 'benchsite'), run: 'benchsite', seed: 1, log: silentLogger, check: MESSAGE_CHECK });
   for (const p of memberActors(spec, 's1')) rt.spawn(p);
   await rt.ready();
   rt.start(0, 1);

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { leadRun, liveResults, natsConnectOptions, natsFlagOptions } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, jobsCsv, writeResults } from '@gridemu/metrics';
-import { InputError, loadSpec, parseOverride } from '@gridemu/model';
+import { InputError, parseOverride } from '@gridemu/model';
+import { loadExperiment, schemeSummary } from '@gridemu/schemes';
 import { checkRunId, pinoLogger, withFields } from '@gridemu/runtime';
 import { loadWorkload } from '@gridemu/workload';
 
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
   checkRunId(values.run);
   const sets = [...(values.set ?? [])];
   if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
-  const { spec } = loadSpec(values.spec, sets.map(parseOverride));
+  const { spec } = loadExperiment(values.spec, sets.map(parseOverride));
   const specText = readFileSync(values.spec, 'utf8');
   const workload = await loadWorkload(spec, { specFile: values.spec, lenient: values.lenient === true });
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });
@@ -94,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
     workload: workload.sources,
     wall_s: (Date.now() - started) / 1000,
     live,
+    scheme: schemeSummary(spec, counters),
   });
   // Issue 16: every live run checks, from jobs.csv as written, that its schedule could have happened.
   const check = checkSchedule(executedJobsFromCsv(jobsCsv(result.driver.records)), new Map(result.execSites.map((s) => [s.id, s.cpus])));

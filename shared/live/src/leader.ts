@@ -3,6 +3,7 @@ import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { DriverActor } from '@gridemu/actors';
 import type { MemberReport } from '@gridemu/protocol';
 import { LiveRuntime, wallNow_ms, type Logger } from '@gridemu/runtime';
+import { MESSAGE_CHECK } from '@gridemu/schemes';
 import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
@@ -97,7 +98,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
 
   const { plan, driver } = driverPlan(spec, jobs);
   const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
-  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
+  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
   rt.spawn(driver);
   await rt.ready();
   await nc.flush();

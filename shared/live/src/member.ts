@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { parseOverride, parseSpecText, type ExperimentSpec } from '@gridemu/model';
+import { parseOverride, type ExperimentSpec } from '@gridemu/model';
+import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
 import type { MemberReport } from '@gridemu/protocol';
 import { LiveRuntime, type Logger } from '@gridemu/runtime';
 import { NatsTransport } from '@gridemu/transport-nats';
@@ -72,10 +73,10 @@ export class MemberProcess {
     if (!plan) return this.outcome;
     let actors;
     try {
-      this.spec = parseSpecText(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
+      this.spec = parseExperiment(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
       actors = memberActors(this.spec, member);
       const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
-      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, onFatal: (e) => void this.fail(e.message) });
+      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, onFatal: (e) => void this.fail(e.message) });
       for (const p of actors) rt.spawn(p);
       await rt.ready();
       this.runtime = rt;

@@ -1,27 +1,25 @@
 import type { ExperimentSpec, Job } from '@gridemu/model';
-import { planGrid, type ActorPlacement } from '@gridemu/actors';
-import { CENTRAL_LOCATION } from '@gridemu/protocol';
+import { liveLocations, planGrid, type GridActor } from '@gridemu/schemes';
 
 /**
- * The processes a live run needs besides the driver: one per location that hosts actors, that is
- * one per site (`unified`: one site with every processor) and `central` under the centralized and
- * hierarchical schemes. Their names are the location ids.
+ * The processes a live run needs besides the driver: one per location that hosts actors (every
+ * site, and a scheme's own services such as `central`), named by the location, with the process
+ * kind that hosts it (services/<kind>).
  */
 export function liveMembers(spec: ExperimentSpec): string[] {
-  const seen = new Set<string>();
-  for (const p of planGrid(spec, []).actors) if (p.location !== undefined) seen.add(p.location);
-  return [...seen];
+  return liveLocations(spec).map((l) => l.location);
 }
 
-export function isCentral(member: string): boolean {
-  return member === CENTRAL_LOCATION;
+/** The process kind (`site`, `central`, ...) that hosts `member` under the spec's scheme. */
+export function memberService(spec: ExperimentSpec, member: string): string {
+  return liveLocations(spec).find((l) => l.location === member)?.service ?? 'site';
 }
 
 /**
  * The actors one member process hosts. Built from the spec alone (no jobs): sites start gossiping
  * when the clock starts, which the driver sets to the first submission, as in SimRuntime.
  */
-export function memberActors(spec: ExperimentSpec, member: string): ActorPlacement[] {
+export function memberActors(spec: ExperimentSpec, member: string): GridActor[] {
   const actors = planGrid(spec, []).actors.filter((p) => p.location === member);
   if (actors.length === 0) {
     throw new Error(`"${member}" hosts no actors under scheme ${spec.meta.scheme}; the run's processes are ${liveMembers(spec).join(', ')}`);

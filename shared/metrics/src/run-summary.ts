@@ -16,8 +16,11 @@ export interface RunSummaryInput {
   readonly wall_s: number;
   /** `gridemu run` only: timing, latency seen on the wire, the processes and their memory. */
   readonly live?: object;
+  /** The scheme module's own part (paper 001: `claims`), from shared/schemes' schemeSummary. */
+  readonly scheme?: Record<string, unknown>;
 }
 
+/** summary.json. Keys besides these come from the scheme module (paper 001: `claims`). */
 export type RunSummary = Summary & {
   readonly name: string;
   readonly mode: 'simulate' | 'run';
@@ -31,26 +34,12 @@ export type RunSummary = Summary & {
     readonly per_job_by_type: Record<string, number>;
     readonly cross_site_by_type: Record<string, number>;
   };
-  /** The K-copy protocol's cost (paper 001 §4, §7): claims and what holding processors for them cost. */
-  readonly claims: {
-    readonly sent: number;
-    readonly granted: number;
-    readonly regranted: number;
-    readonly denied: number;
-    readonly timed_out: number;
-    readonly late_grants: number;
-    readonly held_processor_s: number;
-    readonly copies_sent: number;
-    readonly copies_cancelled: number;
-    /** `meta.claim: optimistic` only: copies killed after starting, and the processor-seconds they ran for nothing. */
-    readonly optimistic_killed: number;
-    readonly optimistic_wasted_processor_s: number;
-  };
   readonly counters: Record<string, number>;
   readonly workload: readonly object[];
   readonly wall_time_s: number;
   readonly live?: object;
   readonly spec: ExperimentSpec;
+  readonly [schemeSection: string]: unknown;
 };
 
 /** summary.json: the metrics, what the run cost in messages, where its jobs came from, and its spec. */
@@ -58,7 +47,6 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
   const metrics = summarize(input.records, input.execSites);
   const total = Object.values(input.messages.all).reduce((a, b) => a + b, 0);
   const jobs = Math.max(1, input.records.length);
-  const c = (name: string) => input.counters[name] ?? 0;
   return {
     name: input.spec.name,
     mode: input.mode,
@@ -73,19 +61,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
       per_job_by_type: Object.fromEntries(Object.entries(input.messages.all).map(([k, v]) => [k, roundNumber(v / jobs)])),
       cross_site_by_type: input.messages.cross_site,
     },
-    claims: {
-      sent: c('claims.sent'),
-      granted: c('claims.granted'),
-      regranted: c('claims.regranted'),
-      denied: c('claims.denied'),
-      timed_out: c('claims.timed_out'),
-      late_grants: c('claims.late_grants'),
-      held_processor_s: roundNumber(c('claims.held_processor_s')),
-      copies_sent: c('copies.sent'),
-      copies_cancelled: c('copies.cancels_sent'),
-      optimistic_killed: c('optimistic.killed'),
-      optimistic_wasted_processor_s: roundNumber(c('optimistic.wasted_processor_s')),
-    },
+    ...(input.scheme ?? {}),
     counters: input.counters,
     workload: input.workload,
     wall_time_s: roundNumber(input.wall_s, 3),

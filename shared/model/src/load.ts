@@ -3,6 +3,7 @@ import { LineCounter, parseDocument, isNode } from 'yaml';
 import { applyOverrides, parsePath, type Override } from './overrides.js';
 import { SpecError, type SpecIssue } from './spec-error.js';
 import type { ExperimentSpec } from './spec.js';
+import type { MetaSchemes } from './meta-schemes.js';
 import { validateSpec } from './validate.js';
 
 export interface LoadedSpec {
@@ -12,17 +13,17 @@ export interface LoadedSpec {
 }
 
 /** Reads, overrides and validates an experiment file. Throws SpecError naming every bad field and its line. */
-export function loadSpec(file: string, overrides: readonly Override[] = []): LoadedSpec {
+export function loadSpec(file: string, schemes: MetaSchemes, overrides: readonly Override[] = []): LoadedSpec {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new SpecError(file, [{ path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})` }]);
   }
-  return parseSpecText(text, file, overrides);
+  return parseSpecText(text, file, schemes, overrides);
 }
 
-export function parseSpecText(text: string, file: string, overrides: readonly Override[] = []): LoadedSpec {
+export function parseSpecText(text: string, file: string, schemes: MetaSchemes, overrides: readonly Override[] = []): LoadedSpec {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -32,7 +33,7 @@ export function parseSpecText(text: string, file: string, overrides: readonly Ov
     );
   }
   const raw = applyOverrides(doc.toJS(), overrides);
-  const { spec, issues } = validateSpec(raw);
+  const { spec, issues } = validateSpec(raw, schemes);
   if (!spec) {
     throw new SpecError(file, issues.map((i) => locate(i, doc, lines, overrides)));
   }

@@ -22,26 +22,14 @@ export interface LocalSpec {
   readonly policy: LocalPolicyName;
 }
 
-export const META_SCHEMES = ['independent', 'unified', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const;
-export type MetaSchemeName = (typeof META_SCHEMES)[number];
-
+/**
+ * `meta:` as the scheme module that owns `scheme` read and defaulted it. Each module narrows it to
+ * its own options, so across modules it is a union discriminated by `scheme` (shared/schemes).
+ */
 export interface MetaSpec {
-  readonly scheme: MetaSchemeName;
-  /** Copies per job under k-distributed and k-dual (paper 001 §4). */
-  readonly k: number;
-  /** How often each site publishes its load (load gossip). */
-  readonly load_period_s: number;
-  /** How long a site holds processors waiting for the origin's answer to a claim before it gives up and retries. */
-  readonly claim_timeout_s: number;
-  /**
-   * `hold`: a copy holds its processors and starts only once the origin grants the claim.
-   * `optimistic`: it starts at once and tells the origin, which kills every later starter.
-   */
-  readonly claim: ClaimMode;
+  readonly scheme: string;
+  readonly [option: string]: unknown;
 }
-
-export const CLAIM_MODES = ['hold', 'optimistic'] as const;
-export type ClaimMode = (typeof CLAIM_MODES)[number];
 
 export interface NetworkSpec {
   readonly latency_ms: number;

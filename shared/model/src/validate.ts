@@ -8,11 +8,10 @@ import {
   PROBABILITY,
 } from './field-reader.js';
 import type { SpecIssue } from './spec-error.js';
+import type { MetaSchemes } from './meta-schemes.js';
 import {
-  CLAIM_MODES,
   LOCAL_POLICIES,
   LUBLIN_DEFAULTS,
-  META_SCHEMES,
   type ExperimentSpec,
   type LublinClassParams,
   type LublinParams,
@@ -28,11 +27,15 @@ const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'jobs', 'skip'
 const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor', 'start_hour', 'batch', 'interactive'] as const;
 const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
 
-/** Checks a parsed experiment file and fills in defaults. Never throws: every problem becomes an issue. */
-/** Ids a site may not take: they are bus subjects and run-wide locations. */
-const RESERVED_SITE_IDS = ['topic', 'central', 'driver', 'unified'];
+/** Ids a site may not take: bus subject tokens and the run-wide driver (the schemes add their own). */
+const RESERVED_SITE_IDS = ['topic', 'driver'];
 
-export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; issues: SpecIssue[] } {
+/**
+ * Checks a parsed experiment file and fills in defaults; `meta:` is read by the scheme module that
+ * owns its scheme. Never throws: every problem becomes an issue.
+ */
+export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: ExperimentSpec | undefined; issues: SpecIssue[] } {
+  const reserved = [...RESERVED_SITE_IDS, ...schemes.reservedLocations];
   const r = new FieldReader();
   const top = r.object(raw, '');
   if (!top) return { spec: undefined, issues: r.issues };
@@ -54,7 +57,7 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
     // Site ids name actors and, in live runs, NATS subject tokens: no dots, slashes or wildcards.
     if (id && !/^[A-Za-z0-9_-]+$/.test(id)) r.fail(join(path, 'id'), `must use only letters, digits, "_" and "-" (got "${id}")`);
     // `topic`, `central` and `driver` name other things on the bus and in results.
-    if (RESERVED_SITE_IDS.includes(id)) r.fail(join(path, 'id'), `"${id}" is reserved (${RESERVED_SITE_IDS.join(', ')}); choose another id`);
+    if (reserved.includes(id)) r.fail(join(path, 'id'), `"${id}" is reserved (${reserved.join(', ')}); choose another id`);
     if (sites.some((x) => x.id === id)) r.fail(join(path, 'id'), `duplicate site id "${id}"`);
     sites.push({ id, cpus });
   });
@@ -77,22 +80,9 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
   const local = { policy: r.oneOf(localRaw['policy'], 'local.policy', LOCAL_POLICIES, 'easy') };
 
   const metaRaw = top['meta'] === undefined ? {} : r.object(top['meta'], 'meta') ?? {};
-  r.onlyKeys(metaRaw, 'meta', ['scheme', 'k', 'load_period_s', 'claim_timeout_s', 'claim']);
-  const meta = {
-    scheme: r.oneOf(metaRaw['scheme'], 'meta.scheme', META_SCHEMES, 'independent'),
-    k: r.number(metaRaw['k'], 'meta.k', POSITIVE_INTEGER, 1),
-    load_period_s: r.number(metaRaw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
-    claim_timeout_s: r.number(metaRaw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
-    claim: r.oneOf(metaRaw['claim'], 'meta.claim', CLAIM_MODES, 'hold'),
-  };
-  // K-dual is defined on dual-queue EASY (paper 001 §4.2): an EASY site takes it as dual-easy
-  // (the normalized spec, and so summary.json, says so); FCFS has no remote queue to offer.
-  let localPolicy = local.policy;
-  if (meta.scheme === 'k-dual') {
-    if (local.policy === 'easy') localPolicy = 'dual-easy';
-    else if (local.policy === 'fcfs') r.fail('local.policy', 'k-dual needs dual-queue EASY: set local.policy to easy or dual-easy');
-  }
-  if (meta.k > Math.max(1, sites.length)) r.fail('meta.k', `must be at most the number of sites (${sites.length})`);
+  const before = r.issues.length;
+  const scheme = r.oneOf(metaRaw['scheme'], 'meta.scheme', schemes.names, schemes.defaultScheme);
+  const { meta, local: localSpec } = r.issues.length > before ? { meta: { scheme }, local } : schemes.readMeta(scheme, metaRaw, r, { sites, local });
 
   const network = readNetwork(r, top['network'], siteIds);
 
@@ -101,7 +91,7 @@ export function validateSpec(raw: unknown): { spec: ExperimentSpec | undefined; 
   const live = { speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000) };
 
   if (r.issues.length > 0) return { spec: undefined, issues: r.issues };
-  return { spec: { name, seed, sites, workload, local: { policy: localPolicy }, meta, network, live }, issues: [] };
+  return { spec: { name, seed, sites, workload, local: localSpec, meta, network, live }, issues: [] };
 }
 
 function readSource(r: FieldReader, raw: unknown, path: string, index: number, siteIds: Set<string>): WorkloadSource | undefined {

@@ -1,11 +1,10 @@
-/** Actor addresses. A site's actors are `<site>/<role>`; run-wide actors have a bare name. */
+/**
+ * Actor addresses. An actor placed at a location (a site, or a scheme's own service such as
+ * `central`) is `<location>/<role>`; run-wide actors (the driver) have a bare name.
+ */
 export type Address = string;
 
 export const DRIVER: Address = 'driver';
-
-/** The central metascheduler of the centralized and hierarchical schemes; it sits at its own location, `central`. */
-export const CENTRAL: Address = 'central';
-export const CENTRAL_LOCATION = 'central';
 
 /** The topic sites publish their load on; metaschedulers subscribe to it (load gossip). */
 export const LOAD_TOPIC = 'load';

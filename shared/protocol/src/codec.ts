@@ -1,7 +1,7 @@
 import { decode, encode } from '@msgpack/msgpack';
 import type { Address } from './addresses.js';
 import type { Message } from './messages.js';
-import { messageProblem } from './validate-message.js';
+import { messageProblem, type MessageCheck } from './validate-message.js';
 
 /** Bumped on any incompatible change to the catalogue; a message of another version is dropped. */
 export const PROTOCOL_VERSION = 2;
@@ -31,7 +31,7 @@ export type Decoded = { readonly ok: true; readonly envelope: Envelope } | { rea
  * another version or run, a malformed message) comes back as a reason, for the receiver to count,
  * log and drop (DESIGN.md, "What the bus carries").
  */
-export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string): Decoded {
+export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: MessageCheck = messageProblem): Decoded {
   if (bytes.byteLength > MAX_MESSAGE_BYTES) return { ok: false, reason: `payload of ${bytes.byteLength} bytes is over the ${MAX_MESSAGE_BYTES}-byte limit` };
   let raw: unknown;
   try {
@@ -48,7 +48,7 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string): Decoded
   if (expectedRun !== undefined && e['run'] !== expectedRun) return { ok: false, reason: `message of run "${String(e['run']).slice(0, 60)}", not of this run` };
   const sent = e['sent_ms'];
   if (sent !== undefined && (typeof sent !== 'number' || !Number.isFinite(sent))) return { ok: false, reason: 'envelope.sent_ms must be a finite number' };
-  const problem = messageProblem(e['msg']);
+  const problem = check(e['msg']);
   if (problem) return { ok: false, reason: problem };
   const envelope: Envelope = { v: PROTOCOL_VERSION, run: e['run'] as string, from: e['from'] as string, to: e['to'] as string, msg: e['msg'] as Message };
   return { ok: true, envelope: sent === undefined ? envelope : { ...envelope, sent_ms: sent } };

@@ -46,8 +46,6 @@ export const MessageType = {
   StartQuery: 'start.query',
   /** Site scheduler → hierarchical metascheduler: the answer to a StartQuery. */
   StartEstimate: 'start.estimate',
-  /** Hierarchical metascheduler timer: a query round has waited long enough. */
-  QueryTimeout: 'timer.query-timeout',
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
@@ -111,9 +109,33 @@ export interface StartQuery {
   readonly estimate_s: number;
 }
 export interface StartEstimate { readonly type: typeof MessageType.StartEstimate; readonly queryId: number; readonly site: string; readonly start_s: number }
-export interface QueryTimeout { readonly type: typeof MessageType.QueryTimeout; readonly queryId: number }
 
-export type Message =
-  | JobSubmit | JobStart | JobFinished | JobStarted | JobCompleted | JobRejected | SubmitDue | JobEnds
-  | JobCopy | ClaimRequest | ClaimGrant | ClaimDeny | CopyCancel | LoadReport | LoadTick | ClaimTimeout
-  | StartQuery | StartEstimate | QueryTimeout | JobConfirm | JobKill;
+/**
+ * Every message by its type tag. A scheme module adds its own by augmenting this interface
+ * (`declare module '@gridemu/protocol' { interface MessageCatalogue { ... } }`) and registering
+ * their shapes with the validator, so `Message` grows without this file changing.
+ */
+export interface MessageCatalogue {
+  'job.submit': JobSubmit;
+  'job.start': JobStart;
+  'job.finished': JobFinished;
+  'job.started': JobStarted;
+  'job.completed': JobCompleted;
+  'job.rejected': JobRejected;
+  'timer.submit-due': SubmitDue;
+  'timer.job-ends': JobEnds;
+  'job.copy': JobCopy;
+  'claim.request': ClaimRequest;
+  'claim.grant': ClaimGrant;
+  'claim.deny': ClaimDeny;
+  'copy.cancel': CopyCancel;
+  'load.report': LoadReport;
+  'timer.load-tick': LoadTick;
+  'timer.claim-timeout': ClaimTimeout;
+  'start.query': StartQuery;
+  'start.estimate': StartEstimate;
+  'job.confirm': JobConfirm;
+  'job.kill': JobKill;
+}
+
+export type Message = MessageCatalogue[keyof MessageCatalogue];

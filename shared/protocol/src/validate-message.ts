@@ -1,10 +1,14 @@
 import { MessageType, type Message } from './messages.js';
 
 /** A field's rule: its type, and whether it may be absent. */
-type Rule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'queue' | 'reason' | 'optional-boolean' | 'trail';
+export type FieldRule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'queue' | 'reason' | 'optional-boolean' | 'trail';
 
-/** What each message type must carry (shared/protocol/src/messages.ts is the catalogue). */
-const SHAPES: Record<MessageType, Record<string, Rule>> = {
+/** What one message type must carry, field by field (`type` aside). */
+export type MessageShape = Readonly<Record<string, FieldRule>>;
+export type MessageShapes = Readonly<Record<string, MessageShape>>;
+
+/** The messages every site speaks (shared/protocol/src/messages.ts is their catalogue). */
+export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobSubmit]: { job: 'job' },
   [MessageType.JobStart]: { job: 'job', trail: 'trail', provisional: 'optional-boolean' },
   [MessageType.JobFinished]: { jobId: 'string' },
@@ -23,26 +27,46 @@ const SHAPES: Record<MessageType, Record<string, Rule>> = {
   [MessageType.ClaimTimeout]: { jobId: 'string', claimId: 'count' },
   [MessageType.StartQuery]: { queryId: 'count', jobId: 'string', procs: 'count', estimate_s: 'number' },
   [MessageType.StartEstimate]: { queryId: 'count', site: 'string', start_s: 'number' },
-  [MessageType.QueryTimeout]: { queryId: 'count' },
   [MessageType.JobConfirm]: { jobId: 'string' },
   [MessageType.JobKill]: { jobId: 'string' },
 };
 
-const KNOWN_TYPES = new Set<string>(Object.values(MessageType));
-const JOB_FIELDS: Record<string, 'string' | 'number' | 'count'> = {
-  id: 'string', workload: 'string', origin: 'string', submit_s: 'number', run_s: 'number', estimate_s: 'number', procs: 'count',
-};
-const JOB_OPTIONAL: Record<string, 'string' | 'number' | 'count'> = {
-  user: 'count', group: 'count', vo: 'string', memory_mb: 'number', rejectReason: 'string',
-};
+/** Says why a value is not a well-formed message of a catalogue; the codec drops what it refuses. */
+export type MessageCheck = (value: unknown) => string | undefined;
 
-/** Checks that `value` is a well-formed message; returns why not, or undefined if it is. */
+/**
+ * A validator for the core messages plus those the scheme modules add. A type two catalogues both
+ * define is a programming error, refused at once.
+ */
+export function messageValidator(...extra: readonly MessageShapes[]): MessageCheck {
+  const shapes: Record<string, MessageShape> = { ...CORE_MESSAGE_SHAPES };
+  for (const more of extra) {
+    for (const [type, shape] of Object.entries(more)) {
+      if (type in shapes) throw new Error(`assertion: message type "${type}" is defined twice`);
+      shapes[type] = shape;
+    }
+  }
+  return (value) => problemIn(shapes, value);
+}
+
+const coreCheck = messageValidator();
+
+/** Checks that `value` is a well-formed core message; returns why not, or undefined if it is. */
 export function messageProblem(value: unknown): string | undefined {
+  return coreCheck(value);
+}
+
+/** Narrows after messageProblem said nothing. */
+export function isMessage(value: unknown): value is Message {
+  return messageProblem(value) === undefined;
+}
+
+function problemIn(shapes: Readonly<Record<string, MessageShape>>, value: unknown): string | undefined {
   if (!isRecord(value)) return 'message is not a map';
   const type = value['type'];
   if (typeof type !== 'string') return 'message has no string "type"';
-  if (!KNOWN_TYPES.has(type)) return `unknown message type "${type.slice(0, 60)}"`;
-  const shape = SHAPES[type as MessageType];
+  const shape = Object.prototype.hasOwnProperty.call(shapes, type) ? shapes[type] : undefined;
+  if (!shape) return `unknown message type "${type.slice(0, 60)}"`;
   for (const [field, rule] of Object.entries(shape)) {
     const problem = fieldProblem(value[field], rule);
     if (problem) return `${type}.${field} ${problem}`;
@@ -53,12 +77,14 @@ export function messageProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Narrows after messageProblem said nothing. */
-export function isMessage(value: unknown): value is Message {
-  return messageProblem(value) === undefined;
-}
+const JOB_FIELDS: Record<string, 'string' | 'number' | 'count'> = {
+  id: 'string', workload: 'string', origin: 'string', submit_s: 'number', run_s: 'number', estimate_s: 'number', procs: 'count',
+};
+const JOB_OPTIONAL: Record<string, 'string' | 'number' | 'count'> = {
+  user: 'count', group: 'count', vo: 'string', memory_mb: 'number', rejectReason: 'string',
+};
 
-function fieldProblem(v: unknown, rule: Rule): string | undefined {
+function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
   switch (rule) {
     case 'string':
       return typeof v === 'string' && v.length > 0 && v.length <= 1024 ? undefined : 'must be a non-empty string (at most 1024 characters)';

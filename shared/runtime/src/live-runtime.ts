@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { decodeEnvelope, encodeEnvelope, type Address, type Message } from '@gridemu/protocol';
+import { decodeEnvelope, encodeEnvelope, type Address, type Message, type MessageCheck } from '@gridemu/protocol';
 import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger, type TimerId } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
@@ -18,6 +18,8 @@ export interface LiveRuntimeOptions {
   readonly log: Logger;
   /** Called once if an actor throws (a broken invariant): the run cannot be trusted any more. */
   readonly onFatal?: (err: Error) => void;
+  /** The message catalogue to accept from the bus: the core's plus the schemes' (default: the core's). */
+  readonly check?: MessageCheck;
 }
 
 interface Hosted {
@@ -171,7 +173,7 @@ export class LiveRuntime {
 
   /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
   private fromBus(bytes: Uint8Array, subject: string, recipient: string, accept: (from: Address, msg: Message) => void): void {
-    const decoded = decodeEnvelope(bytes, this.run);
+    const decoded = decodeEnvelope(bytes, this.run, this.options.check);
     if (!decoded.ok || decoded.envelope.to !== recipient) {
       this.malformed(subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received as ${recipient}` : decoded.reason, bytes.byteLength);
       return;

@@ -5,9 +5,8 @@ export function checkRunId(run: string): string {
   return run;
 }
 
-/** The site an address belongs to, for latency and message accounting (`central` is its own place). */
+/** The location of an address `<location>/<role>`; undefined for a run-wide actor (a bare name). */
 export function siteOf(address: Address): string | undefined {
   const slash = address.indexOf('/');
-  if (slash > 0) return address.slice(0, slash);
-  return address === 'central' ? 'central' : undefined;
+  return slash > 0 ? address.slice(0, slash) : undefined;
 }

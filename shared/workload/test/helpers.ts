@@ -3,9 +3,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { MetaSchemes } from '@gridemu/model';
 
 export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
 export { TEST_TRACE_DIR as TRACE_DIR } from '@gridemu/testkit';
+
+/** The workload reader does not care about the scheme: one with no options stands in for them all. */
+export const NO_SCHEMES: MetaSchemes = {
+  names: ['none'],
+  defaultScheme: 'none',
+  reservedLocations: [],
+  readMeta: (scheme, _raw, _r, context) => ({ meta: { scheme }, local: context.local }),
+};
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'gridemu-test-'));

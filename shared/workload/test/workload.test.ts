@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LUBLIN_DEFAULTS, parseSpecText, type LublinParams } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import { gammaCdf, generateLublin, loadWorkload } from '../src/index.js';
-import { row, tempDir, TRACE_DIR, writeSwf } from './helpers.js';
+import { NO_SCHEMES, row, tempDir, TRACE_DIR, writeSwf } from './helpers.js';
 import { needTraces } from '@gridemu/testkit';
 
 const kth = needTraces('KTH-SP2-1996-2.1-cln.swf.gz');
@@ -71,6 +71,7 @@ workload:
   - { site: s2, swf: a.swf, jobs: 2, shift_h: 0.025, runtime_scale: 1.5 }
 `,
       join(dir, 'exp.yaml'),
+      NO_SCHEMES,
     );
     const w = await loadWorkload(spec, { specFile: join(dir, 'exp.yaml') });
     expect(w.jobs.map((j) => [j.id, j.origin, j.submit_s, j.run_s, j.estimate_s])).toEqual([
@@ -85,7 +86,7 @@ workload:
   it('deals a split source round-robin over its sites', async () => {
     const dir = tempDir();
     writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20), row(2, 1, 10, 2, 20), row(3, 2, 10, 2, 20)]);
-    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }, { id: y, cpus: 4 }]\nworkload: [{ swf: a.swf }]\n`, join(dir, 'e.yaml'));
+    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }, { id: y, cpus: 4 }]\nworkload: [{ swf: a.swf }]\n`, join(dir, 'e.yaml'), NO_SCHEMES);
     const w = await loadWorkload(spec, { specFile: join(dir, 'e.yaml') });
     expect(w.jobs.map((j) => j.origin)).toEqual(['x', 'y', 'x']);
   });
@@ -93,12 +94,12 @@ workload:
   it('fails when a source asks for more jobs than the trace has', async () => {
     const dir = tempDir();
     writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20)]);
-    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }]\nworkload: [{ swf: a.swf, jobs: 5 }]\n`, join(dir, 'e.yaml'));
+    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }]\nworkload: [{ swf: a.swf, jobs: 5 }]\n`, join(dir, 'e.yaml'), NO_SCHEMES);
     await expect(loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).rejects.toThrow(/asks for 5 jobs after skipping 0, but the trace has only 1 records/);
   });
 
   it.skipIf(kth.skip)(kth.title('reports what it adjusted in a real trace'), async () => {
-    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 100 }]\nworkload: [{ swf: KTH-SP2-1996-2.1-cln.swf.gz }]\n`, '/nowhere/e.yaml');
+    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 100 }]\nworkload: [{ swf: KTH-SP2-1996-2.1-cln.swf.gz }]\n`, '/nowhere/e.yaml', NO_SCHEMES);
     const w = await loadWorkload(spec, { env: { GRIDEMU_TRACE_DIR: TRACE_DIR } });
     expect(w.jobs).toHaveLength(28476);
     expect(w.sources[0]!.adjustments).toEqual({ runtime_raised_to_1s: 8, estimate_raised_to_runtime: 475, processors_unknown: 1 });

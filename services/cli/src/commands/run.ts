@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeScheduleCheck, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
-import { loadSpec, parseOverride } from '@gridemu/model';
+import { parseOverride } from '@gridemu/model';
+import { loadExperiment } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
 import { loadWorkload } from '@gridemu/workload';
@@ -60,7 +61,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const file = resolve(positionals[0]!);
   const sets = [...(values.set ?? [])];
   if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
-  const { spec } = loadSpec(file, sets.map(parseOverride));
+  const { spec } = loadExperiment(file, sets.map(parseOverride));
   const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
   // Fail fast on a bad trace here rather than in the driver's log.

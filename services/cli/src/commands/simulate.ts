@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { simulate } from '@gridemu/actors';
 import { buildRunSummary, writeResults } from '@gridemu/metrics';
-import { loadSpec, parseOverride } from '@gridemu/model';
+import { parseOverride } from '@gridemu/model';
+import { loadExperiment, schemeSummary, simulate } from '@gridemu/schemes';
 import { loadWorkload } from '@gridemu/workload';
 import { SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -42,7 +42,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError(`simulate takes one experiment file\n\n${SIMULATE_HELP}`);
   const file = positionals[0]!;
-  const { spec } = loadSpec(file, (values.set ?? []).map(parseOverride));
+  const { spec } = loadExperiment(file, (values.set ?? []).map(parseOverride));
   const started = Date.now();
   const workload = await loadWorkload(spec, { specFile: file, lenient: values.lenient === true });
   const bar = new ProgressBar(`simulate ${spec.name}`);
@@ -69,6 +69,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     counters: result.counters,
     workload: workload.sources,
     wall_s: (Date.now() - started) / 1000,
+    scheme: schemeSummary(spec, result.counters),
   });
   const out = resolve(values.out ?? `results/${spec.name}`);
   const written = writeResults(out, result.records, summary);

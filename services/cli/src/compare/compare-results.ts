@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
 
-/** The metrics compared by default: what the papers report, plus what a run cost in messages. */
+/** The metrics compared by default: what the papers report, plus what a run cost in messages; the schemes add their own. */
 export const COMPARED_METRICS = [
   'jobs.completed',
   'jobs.rejected',
@@ -15,7 +16,6 @@ export const COMPARED_METRICS = [
   'flowtime_s',
   'utilization.overall',
   'messages.total',
-  'claims.denied',
 ] as const;
 
 /** Checked against --tolerance unless --metrics names others. */
@@ -54,7 +54,9 @@ export interface Comparison {
 /** The difference between two results folders (simulate or run): metric by metric, and job by job. */
 export function compareResults(dirA: string, dirB: string, extraMetrics: readonly string[] = []): Comparison {
   const [sa, sb] = [readSummary(dirA), readSummary(dirB)];
-  const metrics = [...COMPARED_METRICS, ...extraMetrics].map((m) => metricDiff(m, pick(sa, m), pick(sb, m)));
+  const own = [sa, sb].flatMap((s) => schemeMetrics(String(s['scheme'])).filter((m) => m.compared === true).map((m) => m.path));
+  const names = [...new Set<string>([...COMPARED_METRICS, ...own, ...extraMetrics])];
+  const metrics = names.map((m) => metricDiff(m, pick(sa, m), pick(sb, m)));
   return { metrics, starts: startDiffs(readStarts(dirA), readStarts(dirB)) };
 }
 

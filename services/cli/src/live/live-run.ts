@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ControlBus, DelayProxy, isCentral, liveMembers, type LiveProgress } from '@gridemu/live';
+import { ControlBus, DelayProxy, liveMembers, memberService, type LiveProgress } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
 import { startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
@@ -83,8 +83,9 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     ]);
     processes.push(driver);
     for (const m of members) {
-      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', ...(isCentral(m) ? [] : ['--site', m])];
-      processes.push(new RunProcess(m, join(logs, `${m}.log`), serviceMain(isCentral(m) ? 'central' : 'site'), args));
+      const service = memberService(o.spec, m);
+      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', ...(service === 'site' ? ['--site', m] : [])];
+      processes.push(new RunProcess(m, join(logs, `${m}.log`), serviceMain(service), args));
     }
     say(`run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`);
 
@@ -104,7 +105,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     for (const p of processes.slice(1)) {
       void p.exited.then(() => {
         if (p.exit?.code === 0 || !driver.running) return;
-        const what = `${isCentral(p.name) ? 'the central process' : `site process ${p.name}`} (pid ${p.pid}) ${p.describeExit()} during the run`;
+        const what = `${memberService(o.spec, p.name)} process ${p.name} (pid ${p.pid}) ${p.describeExit()} during the run`;
         fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`, { member: p.name, error: `process ${p.describeExit()}` });
       });
     }

@@ -3,9 +3,17 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stopProcess } from '@gridemu/nats-server';
 
-/** Where each service's entry point is (resolved from the workspace packages). */
-export function serviceMain(service: 'site' | 'central' | 'driver'): string {
-  return fileURLToPath(import.meta.resolve(`@gridemu/${service}/main`));
+/**
+ * Where a service's entry point is: the workspace package services/<kind> (`site`, `central`,
+ * `driver`, or a scheme's own service named by its plan).
+ */
+export function serviceMain(service: string): string {
+  if (!/^[a-z][a-z0-9-]*$/.test(service)) throw new Error(`assertion: "${service}" is not a service name`);
+  try {
+    return fileURLToPath(import.meta.resolve(`@gridemu/${service}/main`));
+  } catch (err) {
+    throw new Error(`no service "${service}" is installed (expected the workspace package services/${service})`, { cause: err });
+  }
 }
 
 /** A child process of a live run, its output going to its own log file. */
@@ -15,7 +23,7 @@ export class RunProcess {
   readonly exited: Promise<void>;
 
   constructor(
-    /** `driver`, a site id, or `central`. */
+    /** `driver`, or the location it hosts (a site id, `central`). */
     readonly name: string,
     readonly logFile: string,
     script: string,

@@ -1,4 +1,6 @@
 import type { RunSummary } from '@gridemu/metrics';
+import { schemeMetrics } from '@gridemu/schemes';
+import { pick } from '../compare/compare-results.js';
 
 /** The summary's numbers as flat columns, so one row of the sweep table holds a whole run. */
 export function flattenSummary(s: RunSummary): Record<string, number> {
@@ -16,12 +18,13 @@ export function flattenSummary(s: RunSummary): Record<string, number> {
     utilization: s.utilization.overall,
     messages_total: s.messages.total,
     messages_per_job: s.messages.per_job,
-    claims_granted: s.claims.granted,
-    claims_denied: s.claims.denied,
-    claims_timed_out: s.claims.timed_out,
-    claims_held_processor_s: s.claims.held_processor_s,
-    wall_time_s: s.wall_time_s,
   };
+  // The scheme's own figures (paper 001: its claims), from the module that owns it.
+  for (const m of schemeMetrics(s.scheme)) {
+    const v = pick(s as unknown as Record<string, unknown>, m.path);
+    if (v !== undefined) out[m.column] = v;
+  }
+  out['wall_time_s'] = s.wall_time_s;
   for (const [site, u] of Object.entries(s.utilization.per_site)) out[`utilization_${site}`] = u;
   for (const [group, g] of [...Object.entries(s.categories), ...Object.entries(s.by_origin_site).map(([k, v]) => [`from_${k}`, v] as const)]) {
     out[`${group}_jobs`] = g.jobs;

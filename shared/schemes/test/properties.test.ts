@@ -5,7 +5,9 @@ import { finalState, type JobRecord } from '@gridemu/metrics';
 import { DRIVER, LOAD_TOPIC, siteAddress, type Message } from '@gridemu/protocol';
 import { SimRuntime } from '@gridemu/runtime';
 import { createLocalPolicy, type LocalPolicy, type QueueKind, type Reservation } from '@gridemu/scheduling';
-import { DriverActor, ExecutorActor, LocalSchedulerActor, MetaschedulerActor, simulate } from '../src/index.js';
+import { DriverActor, ExecutorActor, LocalSchedulerActor } from '@gridemu/actors';
+import { simulate } from '../src/index.js';
+import { MetaschedulerActor } from '../src/paper-001/index.js';
 import { arbitraryJobs, specOf } from './helpers.js';
 
 /** Checks the invariants every run must keep; returns nothing, throws on the first broken one. */
@@ -157,7 +159,7 @@ describe("EASY's reservation is never delayed when estimates are exact", () => {
       fc.property(arbitraryJobs(['a', 'b', 'c'], 8, { exact: true, maxJobs: 50 }), fc.integer({ min: 0, max: 40 }), (jobs, latency_ms) => {
         const sites = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 6 }, { id: 'c', cpus: 8 }];
         const runtime = new SimRuntime<Message>({ seed: 1, network: { latency_ms, jitter_ms: 0 } });
-        const driver = new DriverActor(jobs, (j) => siteAddress(j.origin, 'meta'), 2);
+        const driver = new DriverActor(jobs, (j) => siteAddress(j.origin, 'meta'));
         runtime.spawn({ address: DRIVER, location: undefined, actor: driver });
         const logs = new Map<string, ReservationLog>();
         for (const site of sites) {

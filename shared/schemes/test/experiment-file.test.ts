@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseOverride, parseSpecText, SpecError } from '../src/index.js';
+import { parseOverride, SpecError } from '@gridemu/model';
+import { parseExperiment as parseSpecText } from '../src/index.js';
 
 const GOOD = `name: t
 seed: 3

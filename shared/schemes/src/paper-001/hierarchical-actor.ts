@@ -2,6 +2,9 @@ import { FRESH_TRAIL } from '@gridemu/model';
 import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { StartQueryRound, type QueryDecision } from '@gridemu/scheduling';
+import type {} from './messages.js';
+
+const QUERY_TIMEOUT = 'timer.query-timeout';
 
 /** Without `meta.query_timeout_s`: long against any link's round trip in simulation. */
 export const DEFAULT_QUERY_TIMEOUT_S = 60;
@@ -26,7 +29,7 @@ export class HierarchicalActor implements Actor<Message> {
         return this.carryOut(ctx, this.round.submit(msg.job));
       case MessageType.StartEstimate:
         return this.carryOut(ctx, this.round.answer(msg.queryId, msg.site, msg.start_s));
-      case MessageType.QueryTimeout:
+      case QUERY_TIMEOUT:
         this.timers.delete(msg.queryId);
         return this.carryOut(ctx, this.round.timeout(msg.queryId));
       default:
@@ -46,7 +49,7 @@ export class HierarchicalActor implements Actor<Message> {
           ctx.send(siteAddress(d.site, 'scheduler'), { type: MessageType.StartQuery, queryId: d.queryId, jobId: d.job.id, procs: d.job.procs, estimate_s: d.job.estimate_s });
           break;
         case 'wait':
-          this.timers.set(d.queryId, ctx.schedule(d.timeout_s, { type: MessageType.QueryTimeout, queryId: d.queryId }));
+          this.timers.set(d.queryId, ctx.schedule(d.timeout_s, { type: QUERY_TIMEOUT, queryId: d.queryId }));
           break;
         case 'place': {
           const timer = this.timers.get(d.queryId);

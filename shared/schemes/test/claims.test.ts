@@ -3,7 +3,8 @@ import type { Job } from '@gridemu/model';
 import { DRIVER, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import { SimRuntime, type Actor, type ActorContext, type SimFaults } from '@gridemu/runtime';
 import { createLocalPolicy } from '@gridemu/scheduling';
-import { ExecutorActor, LocalSchedulerActor, MetaschedulerActor } from '../src/index.js';
+import { ExecutorActor, LocalSchedulerActor } from '@gridemu/actors';
+import { MetaschedulerActor } from '../src/paper-001/index.js';
 
 /** Sends each scripted message at its time (a stand-in for users and for the driver). */
 class Script implements Actor<Message> {

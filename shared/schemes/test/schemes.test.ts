@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { checkSchedule, describeScheduleCheck, finalState } from '@gridemu/metrics';
 import type { Message } from '@gridemu/protocol';
 import { SimRuntime } from '@gridemu/runtime';
-import { LocalSchedulerActor, planGrid, simulate } from '../src/index.js';
+import { LocalSchedulerActor } from '@gridemu/actors';
+import { planGrid, simulate } from '../src/index.js';
 import { arbitraryJobs, specOf } from './helpers.js';
 
 const SITES = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 4 }, { id: 'c', cpus: 6 }, { id: 'd', cpus: 8 }];

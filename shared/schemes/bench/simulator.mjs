@@ -5,8 +5,7 @@ import { cpus } from 'node:os';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { simulate } from '@gridemu/actors';
-import { loadSpec, parseSpecText } from '@gridemu/model';
+import { loadExperiment, parseExperiment, simulate } from '@gridemu/schemes';
 import { loadWorkload } from '@gridemu/workload';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -54,7 +53,7 @@ async function bench(label, spec, specFile) {
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}`;
 console.log(`simulator benchmark, ${RUNS} runs each after a warm-up; machine: ${machine}`);
 const single = (policy) =>
-  parseSpecText(
+  parseExperiment(
     `name: kth-full-${policy}\nsites: [{ id: kth, cpus: 100 }]\nworkload: [{ site: kth, swf: KTH-SP2-1996-2.1-cln.swf.gz }]\nlocal: { policy: ${policy} }\n`,
     resolve(repo, 'bench.yaml'),
   ).spec;
@@ -63,7 +62,7 @@ rows.push(await bench('full KTH-SP2, one 100-CPU site, EASY', single('easy')));
 rows.push(await bench('full KTH-SP2, one 100-CPU site, FCFS', single('fcfs')));
 for (const name of ['kth-independent', 'kth-unified']) {
   const file = resolve(repo, `examples/${name}.yaml`);
-  rows.push(await bench(`paper 001 4-site set-up (${name})`, loadSpec(file).spec, file));
+  rows.push(await bench(`paper 001 4-site set-up (${name})`, loadExperiment(file).spec, file));
 }
 const easy = rows[0];
 console.log(

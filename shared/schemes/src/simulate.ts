@@ -2,7 +2,7 @@ import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
 import type { Message } from '@gridemu/protocol';
 import { SimRuntime, type Logger } from '@gridemu/runtime';
-import { planGrid } from './grid-plan.js';
+import { planGrid } from './plan.js';
 
 export interface SimulationProgress {
   readonly finished: number;

@@ -2,12 +2,13 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { encode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalState } from '@gridemu/metrics';
-import type { Job, MetaSchemeName } from '@gridemu/model';
+import type { Job } from '@gridemu/model';
 import { MessageType, PROTOCOL_VERSION, siteAddress, type Message } from '@gridemu/protocol';
 import { LiveRuntime, silentLogger, wallNow_ms, type Actor } from '@gridemu/runtime';
 import { actorSubject, NatsTransport } from '@gridemu/transport-nats';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
-import { planGrid } from '../src/index.js';
+import { MESSAGE_CHECK, planGrid } from '../src/index.js';
+import type { Paper001Scheme } from '../src/paper-001/index.js';
 import { specOf } from './helpers.js';
 
 /** The same actors as in simulation, over a real nats-server (issue 4). */
@@ -46,7 +47,7 @@ function totals(rts: readonly LiveRuntime[]) {
 }
 
 /** One LiveRuntime per location, as the site processes of a live run have: what crosses locations crosses the server. */
-async function runLive(scheme: MetaSchemeName, run: string, during?: () => void) {
+async function runLive(scheme: Paper001Scheme, run: string, during?: () => void) {
   const jobs = workload();
   const spec = specOf({
     sites: SITES,
@@ -59,7 +60,7 @@ async function runLive(scheme: MetaSchemeName, run: string, during?: () => void)
   for (const p of plan.actors) {
     const where = p.location ?? 'driver';
     let rt = byLocation.get(where);
-    if (!rt) byLocation.set(where, (rt = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, onFatal: (e) => (fatal = e) })));
+    if (!rt) byLocation.set(where, (rt = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, onFatal: (e) => (fatal = e) })));
     rt.spawn(p);
   }
   const rts = [...byLocation.values()];

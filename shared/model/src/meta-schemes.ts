@@ -1,0 +1,27 @@
+import type { FieldReader } from './field-reader.js';
+import type { LocalSpec, MetaSpec, SiteSpec } from './spec.js';
+
+/** What a module reading `meta:` may look at besides it. */
+export interface MetaContext {
+  readonly sites: readonly SiteSpec[];
+  readonly local: LocalSpec;
+}
+
+/**
+ * How the experiment file's `meta:` is read: the scheme registry (shared/schemes) implements this,
+ * so the model knows no particular scheme. Each module reads, defaults and validates its own
+ * options; one that belongs to another module is an error naming the field.
+ */
+export interface MetaSchemes {
+  /** Every scheme name. */
+  readonly names: readonly string[];
+  /** The scheme of a file that names none. */
+  readonly defaultScheme: string;
+  /** Location ids the schemes use for processes of their own (`central`), which no site may take. */
+  readonly reservedLocations: readonly string[];
+  /**
+   * Reads `meta` (every field but `scheme` is the module's) through `r`, recording an issue per bad
+   * field; returns the meta and the local policy to use (a scheme may require a particular one).
+   */
+  readMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: MetaSpec; local: LocalSpec };
+}

@@ -1,0 +1,27 @@
+import type { SchemeModule } from '../scheme-module.js';
+import { PAPER_001_MESSAGES } from './messages.js';
+import { readPaper001Meta } from './meta.js';
+import { CENTRAL_LOCATION, PAPER_001_SCHEMES, UNIFIED_SITE } from './names.js';
+import { planPaper001 } from './plan.js';
+import { claimsSummary, PAPER_001_METRICS } from './summary.js';
+
+/**
+ * Paper 001 (Subramani et al., multiple simultaneous requests): independent, unified,
+ * centralized, hierarchical, greedy distributed, K-distributed and K-dual.
+ */
+export const paper001: SchemeModule = {
+  family: 'paper-001',
+  schemes: PAPER_001_SCHEMES,
+  locations: [CENTRAL_LOCATION, UNIFIED_SITE],
+  readMeta: readPaper001Meta,
+  plan: planPaper001,
+  messages: PAPER_001_MESSAGES,
+  summary: claimsSummary,
+  metrics: PAPER_001_METRICS,
+};
+
+export { CENTRAL, CENTRAL_LOCATION, UNIFIED_SITE, PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';
+export { paper001Meta, type Paper001Meta } from './meta.js';
+export { MetaschedulerActor, type MetaschedulerOptions, type DistributedScheme } from './metascheduler-actor.js';
+export { CentralActor } from './central-actor.js';
+export { HierarchicalActor } from './hierarchical-actor.js';

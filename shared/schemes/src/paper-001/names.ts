@@ -1,0 +1,10 @@
+/** Paper 001's schemes (§2.1, §4), in the order its report lists them. */
+export const PAPER_001_SCHEMES = ['independent', 'unified', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const;
+export type Paper001Scheme = (typeof PAPER_001_SCHEMES)[number];
+
+/** The location of the central metascheduler (centralized, hierarchical), hosted by the `central` service. */
+export const CENTRAL_LOCATION = 'central';
+/** The central metascheduler's address. */
+export const CENTRAL = `${CENTRAL_LOCATION}/scheduler`;
+/** The site that stands for the whole grid under `unified` (§3: all streams, all CPUs). */
+export const UNIFIED_SITE = 'unified';

@@ -1,0 +1,37 @@
+import type { MetaSchemes } from '@gridemu/model';
+import { messageValidator, type MessageCheck } from '@gridemu/protocol';
+import type { SchemeModule } from './scheme-module.js';
+import { paper001 } from './paper-001/index.js';
+
+/** Every scheme family gridemu knows. A new family is a folder beside paper-001/ and a line here. */
+export const SCHEME_MODULES: readonly SchemeModule[] = [paper001];
+
+const byScheme = new Map<string, SchemeModule>();
+for (const m of SCHEME_MODULES) {
+  for (const s of m.schemes) {
+    const other = byScheme.get(s);
+    if (other) throw new Error(`assertion: scheme "${s}" is claimed by both ${other.family} and ${m.family}`);
+    byScheme.set(s, m);
+  }
+}
+
+/** Every scheme name, in registry order. */
+export const SCHEME_NAMES: readonly string[] = SCHEME_MODULES.flatMap((m) => m.schemes);
+
+/** The module that owns `scheme`. */
+export function schemeModule(scheme: string): SchemeModule {
+  const m = byScheme.get(scheme);
+  if (!m) throw new Error(`unknown scheme "${scheme}" (known: ${SCHEME_NAMES.join(', ')})`);
+  return m;
+}
+
+/** How the experiment file's `meta:` is read: each module reads its own schemes' options. */
+export const META_SCHEMES: MetaSchemes = {
+  names: SCHEME_NAMES,
+  defaultScheme: SCHEME_NAMES[0]!,
+  reservedLocations: SCHEME_MODULES.flatMap((m) => m.locations ?? []),
+  readMeta: (scheme, raw, r, context) => schemeModule(scheme).readMeta(scheme, raw, r, context),
+};
+
+/** The bus's message catalogue: the core's and every module's. */
+export const MESSAGE_CHECK: MessageCheck = messageValidator(...SCHEME_MODULES.flatMap((m) => (m.messages ? [m.messages] : [])));

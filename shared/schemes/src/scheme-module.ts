@@ -1,0 +1,57 @@
+import type { DriverActor } from '@gridemu/actors';
+import type { ExperimentSpec, FieldReader, Job, LocalSpec, MetaContext, MetaSpec } from '@gridemu/model';
+import type { SiteCapacity } from '@gridemu/metrics';
+import type { Message, MessageShapes } from '@gridemu/protocol';
+import type { ActorPlacement } from '@gridemu/runtime';
+
+/** One actor and where it lives; a runtime (simulated or live) spawns these. */
+export type GridActor = ActorPlacement<Message>;
+
+/** What a scheme's plan puts where. */
+export interface GridPlan {
+  readonly actors: readonly GridActor[];
+  /** The actor that submits the workload and records every job's outcome. */
+  readonly driver: DriverActor;
+  /** The sites that execute jobs, for utilization. */
+  readonly execSites: readonly SiteCapacity[];
+  /**
+   * The process kind hosting each location that is not a grid site (`central`: the central
+   * service); every site's location is hosted by a `site` process. Live runs start one process
+   * per location (services/<kind>).
+   */
+  readonly services: Readonly<Record<string, string>>;
+}
+
+/** A figure of the scheme's own that `compare` and `sweep` know: a path in summary.json and a flat column name. */
+export interface SchemeMetric {
+  readonly path: string;
+  readonly column: string;
+  /** Compared by `gridemu compare` by default. */
+  readonly compared?: boolean;
+}
+
+/**
+ * A family of schemes: everything a scheme is lives in its module, found through the registry
+ * (registry.ts). Adding a family adds a folder and a line there (docs/architecture.md).
+ */
+export interface SchemeModule {
+  /** The family, e.g. `paper-001`. */
+  readonly family: string;
+  /** The `meta.scheme` names it answers to. */
+  readonly schemes: readonly string[];
+  /** Locations of its own processes (`central`), which no site may be named. */
+  readonly locations?: readonly string[];
+  /**
+   * Reads, defaults and validates `meta:` for one of its schemes; an unknown field (one of another
+   * module's) is an issue naming it. May require a local policy (k-dual needs dual-queue EASY).
+   */
+  readMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: MetaSpec; local: LocalSpec };
+  /** The actors the scheme needs for this grid and workload, and where each lives. */
+  plan(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan;
+  /** Messages its actors add to the core catalogue, with their shapes (the bus validates them). */
+  readonly messages?: MessageShapes;
+  /** Its part of summary.json, from the counters its actors bumped. */
+  summary?(counters: Readonly<Record<string, number>>, spec: ExperimentSpec): Record<string, unknown>;
+  /** Its figures that `compare` and `sweep` know. */
+  readonly metrics?: readonly SchemeMetric[];
+}

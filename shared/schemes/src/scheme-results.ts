@@ -1,0 +1,13 @@
+import type { ExperimentSpec } from '@gridemu/model';
+import { SCHEME_MODULES, schemeModule } from './registry.js';
+import type { SchemeMetric } from './scheme-module.js';
+
+/** The spec's scheme's part of summary.json. */
+export function schemeSummary(spec: ExperimentSpec, counters: Readonly<Record<string, number>>): Record<string, unknown> {
+  return schemeModule(spec.meta.scheme).summary?.(counters, spec) ?? {};
+}
+
+/** The figures of a scheme's own that compare and sweep know (none for a scheme no module owns). */
+export function schemeMetrics(scheme: string): readonly SchemeMetric[] {
+  return SCHEME_MODULES.find((m) => m.schemes.includes(scheme))?.metrics ?? [];
+}
