@@ -1,11 +1,5 @@
 #!/usr/bin/env node
 import { InputError } from '@gridemu/model';
-import { compareCommand } from './commands/compare.js';
-import { runCommand } from './commands/run.js';
-import { simulateCommand, SIMULATE_HELP } from './commands/simulate.js';
-import { sweepCommand } from './commands/sweep.js';
-import { traceCommand } from './commands/trace.js';
-import { validateCommand } from './commands/validate.js';
 import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
 
 const HELP = `gridemu: emulate and simulate multi-site grid scheduling
@@ -23,7 +17,7 @@ Commands:
 
 Run "gridemu <command> --help" for a command's options.
 
-${SIMULATE_HELP.split('\n')[0]}`;
+Usage of the main one: gridemu simulate SPEC [--out DIR] [--set path=value]... [--lenient] [--quiet]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -34,18 +28,19 @@ async function main(argv: string[]): Promise<number> {
     case 'help':
       console.log(HELP);
       return command === undefined ? EXIT_BAD_INPUT : EXIT_OK;
+    // Each command is loaded when asked for, so `simulate` never loads NATS, pino or prom-client.
     case 'simulate':
-      return simulateCommand(rest);
+      return (await import('./commands/simulate.js')).simulateCommand(rest);
     case 'run':
-      return runCommand(rest);
+      return (await import('./commands/run.js')).runCommand(rest);
     case 'sweep':
-      return sweepCommand(rest);
+      return (await import('./commands/sweep.js')).sweepCommand(rest);
     case 'compare':
-      return compareCommand(rest);
+      return (await import('./commands/compare.js')).compareCommand(rest);
     case 'validate':
-      return validateCommand(rest);
+      return (await import('./commands/validate.js')).validateCommand(rest);
     case 'trace':
-      return traceCommand(rest);
+      return (await import('./commands/trace.js')).traceCommand(rest);
     default:
       throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
   }

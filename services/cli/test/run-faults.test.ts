@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { encode } from '@msgpack/msgpack';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROTOCOL_VERSION, controlSubject } from '@gridemu/protocol';
+import { PROTOCOL_VERSION, controlSubject } from '@gridemu/protocol/wire';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
 import { gridemuLive, readJobs, readSummary, REPO, smallSpec, startsInLogs, tmp } from './live-helpers.js';
 

@@ -7,7 +7,8 @@ import { leadRun, liveResults, natsConnectOptions, natsFlagOptions } from '@grid
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, jobsCsv, writeResults } from '@gridemu/metrics';
 import { InputError, parseOverride } from '@gridemu/model';
 import { loadExperiment, schemeSummary } from '@gridemu/schemes';
-import { checkRunId, pinoLogger, withFields } from '@gridemu/runtime';
+import { checkRunId, withFields } from '@gridemu/runtime';
+import { pinoLogger } from '@gridemu/runtime/live';
 import { loadWorkload } from '@gridemu/workload';
 
 const HELP = `Usage: gridemu-driver --run RUN --spec FILE --out DIR [--nats URL] [--speedup S] [--set path=value]...

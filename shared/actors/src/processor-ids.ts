@@ -12,13 +12,14 @@ export class ProcessorIds {
   take(n: number): [number, number][] {
     const taken: [number, number][] = [];
     let need = n;
+    let used = 0;
     while (need > 0) {
-      const first = this.free[0];
+      const first = this.free[used];
       if (!first) throw new Error(`assertion: no free processor ids left for ${n} processors`);
       const size = first[1] - first[0] + 1;
       if (size <= need) {
-        taken.push(first);
-        this.free.shift();
+        taken.push([first[0], first[1]]);
+        used++;
         need -= size;
       } else {
         taken.push([first[0], first[0] + need - 1]);
@@ -26,20 +27,34 @@ export class ProcessorIds {
         need = 0;
       }
     }
+    if (used > 0) this.free.splice(0, used);
     return taken;
   }
 
+  /** Gives intervals back, merging each with its neighbours: a binary search per interval, no sort. */
   give(intervals: readonly [number, number][]): void {
-    const merged = [...this.free, ...intervals.map(([a, b]) => [a, b] as [number, number])].sort((x, y) => x[0] - y[0]);
-    const out: [number, number][] = [];
-    for (const iv of merged) {
-      const last = out[out.length - 1];
-      if (last && iv[0] <= last[1] + 1) {
-        if (iv[0] <= last[1]) throw new Error(`assertion: processor ${iv[0]} freed twice`);
-        last[1] = Math.max(last[1], iv[1]);
-      } else out.push([iv[0], iv[1]]);
+    for (const [a, b] of intervals) {
+      const free = this.free;
+      // The first free interval that starts after `a`.
+      let lo = 0;
+      let hi = free.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (free[mid]![0] > a) hi = mid;
+        else lo = mid + 1;
+      }
+      const before = free[lo - 1];
+      const after = free[lo];
+      if ((before && before[1] >= a) || (after && after[0] <= b)) throw new Error(`assertion: processor ${before && before[1] >= a ? a : after![0]} freed twice`);
+      const joinsBefore = before !== undefined && before[1] + 1 === a;
+      const joinsAfter = after !== undefined && after[0] === b + 1;
+      if (joinsBefore && joinsAfter) {
+        before[1] = after[1];
+        free.splice(lo, 1);
+      } else if (joinsBefore) before[1] = b;
+      else if (joinsAfter) after[0] = a;
+      else free.splice(lo, 0, [a, b]);
     }
-    this.free = out;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
-import { controlSubject, decodeControl, encodeControl, type ControlKind, type ControlMessage } from '@gridemu/protocol';
+import { controlSubject, decodeControl, encodeControl, type ControlKind, type ControlMessage } from '@gridemu/protocol/wire';
 import type { Logger } from '@gridemu/runtime';
 
 type Of<K extends ControlKind> = Extract<ControlMessage, { kind: K }>;

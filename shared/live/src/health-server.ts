@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { LiveRuntime } from '@gridemu/runtime';
+import type { LiveRuntime } from '@gridemu/runtime/live';
 
 export interface HealthSource {
   readonly phase: string;

@@ -1,5 +1,5 @@
 import type { LatencyState } from '@gridemu/protocol';
-import { LatencyHistogram, type LatencyStats } from '@gridemu/runtime';
+import { LatencyHistogram, type LatencyStats } from '@gridemu/runtime/live';
 import type { LeaderResult } from './leader.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
-import { checkRunId, pinoLogger, withFields } from '@gridemu/runtime';
+import { checkRunId, withFields } from '@gridemu/runtime';
+import { pinoLogger } from '@gridemu/runtime/live';
 import { startHealthServer } from './health-server.js';
 import { MemberProcess } from './member.js';
 import { natsConnectOptions, natsFlagOptions } from './nats-flags.js';

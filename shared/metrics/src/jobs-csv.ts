@@ -8,43 +8,42 @@ export const JOBS_CSV_COLUMNS = [
   'allocated_resources', 'origin_site', 'exec_site', 'copies', 'migrations', 'replans', 'vo', 'group',
 ] as const;
 
+/** Quotes a text field that needs it (numbers never do). */
 function csvField(v: string): string {
-  return /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 34 || c === 44 || c === 10 || c === 13) return `"${v.replace(/"/g, '""')}"`;
+  }
+  return v;
 }
 
 export function jobsCsvRow(r: JobRecord): string {
   const t = timing(r);
   const num = (n: number | undefined): string => (n === undefined ? '' : formatNumber(n));
   const state = finalState(r);
-  const fields = [
-    r.job.id,
-    r.job.workload,
-    num(r.job.submit_s),
-    String(r.job.procs),
-    num(r.job.estimate_s),
-    state === 'COMPLETED_SUCCESSFULLY' ? '1' : '0',
-    state,
-    num(r.start_s),
-    num(t?.run_s),
-    num(r.finish_s),
-    num(t?.wait_s),
-    num(t?.turnaround_s),
-    num(t?.slowdown),
-    r.resources ?? '',
-    r.job.origin,
-    r.execSite ?? '',
-    String(r.copies),
-    String(r.migrations),
-    String(r.replans),
-    r.job.vo ?? '',
-    r.job.group === undefined ? '' : String(r.job.group),
-  ];
-  return fields.map(csvField).join(',');
+  return (
+    `${csvField(r.job.id)},${csvField(r.job.workload)},${num(r.job.submit_s)},${r.job.procs},${num(r.job.estimate_s)},` +
+    `${state === 'COMPLETED_SUCCESSFULLY' ? '1' : '0'},${state},${num(r.start_s)},${num(t?.run_s)},${num(r.finish_s)},` +
+    `${num(t?.wait_s)},${num(t?.turnaround_s)},${num(t?.slowdown)},${r.resources ?? ''},${csvField(r.job.origin)},` +
+    `${csvField(r.execSite ?? '')},${r.copies},${r.migrations},${r.replans},${csvField(r.job.vo ?? '')},${r.job.group ?? ''}`
+  );
 }
 
 /** The whole file as text: header first, one row per submitted job, in the order given. */
-export function jobsCsv(records: Iterable<JobRecord>): string {
-  const lines = [JOBS_CSV_COLUMNS.join(',')];
-  for (const r of records) lines.push(jobsCsvRow(r));
-  return lines.join('\n') + '\n';
+export function jobsCsv(records: readonly JobRecord[]): string {
+  return [...jobsCsvChunks(records)].join('');
+}
+
+/**
+ * The same text in pieces of `rows` rows, for writing a large file without holding it whole: a
+ * full archive trace is tens of thousands of rows, and one string of them all is garbage to collect.
+ */
+export function* jobsCsvChunks(records: readonly JobRecord[], rows = 2048): Generator<string> {
+  yield JOBS_CSV_COLUMNS.join(',') + '\n';
+  for (let i = 0; i < records.length; i += rows) {
+    let chunk = '';
+    const end = Math.min(records.length, i + rows);
+    for (let j = i; j < end; j++) chunk += jobsCsvRow(records[j]!) + '\n';
+    yield chunk;
+  }
 }

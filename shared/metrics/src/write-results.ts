@@ -1,6 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { jobsCsv } from './jobs-csv.js';
+import { jobsCsvChunks } from './jobs-csv.js';
 import type { JobRecord } from './job-record.js';
 
 /**
@@ -11,13 +11,18 @@ export function writeResults(dir: string, records: readonly JobRecord[], summary
   mkdirSync(dir, { recursive: true });
   const jobsPath = join(dir, 'jobs.csv');
   const summaryPath = join(dir, 'summary.json');
-  writeAtomically(jobsPath, jobsCsv(records));
-  writeAtomically(summaryPath, JSON.stringify(summary, null, 2) + '\n');
+  writeAtomically(jobsPath, jobsCsvChunks(records));
+  writeAtomically(summaryPath, [JSON.stringify(summary, null, 2) + '\n']);
   return { jobsCsv: jobsPath, summaryJson: summaryPath };
 }
 
-function writeAtomically(path: string, text: string): void {
+function writeAtomically(path: string, pieces: Iterable<string>): void {
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
+  const fd = openSync(tmp, 'w');
+  try {
+    for (const piece of pieces) writeSync(fd, piece);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(tmp, path);
 }

@@ -1,7 +1,8 @@
 import { encode } from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeEnvelope, encodeEnvelope, MAX_MESSAGE_BYTES, MessageType, PROTOCOL_VERSION, type Message } from '../src/index.js';
+import { MessageType, type Message } from '../src/index.js';
+import { decodeEnvelope, encodeEnvelope, MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '../src/wire.js';
 
 const job = { id: 's1!15', workload: 's1', origin: 's1', submit_s: 599850, run_s: 3477, estimate_s: 53940, procs: 4, group: 12 };
 const envelope = (msg: Message) => ({ run: 'r1', from: 's1/meta', to: 's2/scheduler', msg });

@@ -1,6 +1,6 @@
 import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
-import { decodeControl, encodeControl, PROTOCOL_VERSION, type ControlMessage } from '../src/index.js';
+import { decodeControl, encodeControl, PROTOCOL_VERSION, type ControlMessage } from '../src/wire.js';
 
 const report = {
   pid: 7, rss_mb: 80, peak_rss_mb: 81, cpu_s: 1.5,

@@ -1,15 +1,12 @@
+// The runtime core: the actor API, the simulator and the Transport seam. It loads no I/O library,
+// so the simulator starts fast; the live runtime is @gridemu/runtime/live.
 export * from './actor.js';
 export { Rng, hashString } from './rng.js';
 export { EventHeap, type Scheduled } from './event-heap.js';
 export { LinkModel } from './network.js';
 export { SimRuntime, type SimRuntimeOptions, type SimFaults } from './sim-runtime.js';
-export { LiveRuntime, type LiveRuntimeOptions } from './live-runtime.js';
-export { EmulatedClock } from './emulated-clock.js';
-export { wallNow_ms } from './wall-clock.js';
 export { checkRunId, siteOf } from './subjects.js';
 export { makeContext, type ContextHost } from './context.js';
 export { topicRecipient, type Transport, type BusTarget, type BusSubscription } from './transport.js';
 export { SimulationError, type SimulationFailure } from './simulation-error.js';
-export { pinoLogger } from './pino-logger.js';
 export { RunCounters } from './run-counters.js';
-export { LatencyHistogram, type LatencyStats } from './latency-histogram.js';

@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
-import { decodeEnvelope, encodeEnvelope, type Address, type Message, type MessageCheck } from '@gridemu/protocol';
+import type { Address, Message, MessageCheck } from '@gridemu/protocol';
+import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger, type TimerId } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';

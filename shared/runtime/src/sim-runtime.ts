@@ -9,14 +9,15 @@ import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
 import { SimulationError } from './simulation-error.js';
 
-interface Delivery<M> {
+interface Delivery<M extends { readonly type: string }> {
   readonly time: number;
   readonly seq: number;
-  readonly to: Address;
+  /** The receiving actor itself, so a delivery needs no look-up. */
+  readonly to: Registered<M>;
   readonly from: Address;
   readonly msg: M;
-  /** Set for timers, so a cancelled timer is skipped when it comes up. */
-  readonly timer?: TimerId;
+  /** A timer's id, so a cancelled timer is skipped when it comes up; 0 for a message. */
+  readonly timer: TimerId;
 }
 
 interface Registered<M extends { readonly type: string }> {
@@ -82,7 +83,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       },
       schedule: (self, delay_s, msg) => {
         const id = this.nextTimer++;
-        this.enqueue(this.clock + delay_s, self.address, self.address, msg, id);
+        this.enqueue(this.clock + delay_s, this.actors.get(self.address)!, self.address, msg, id);
         return id;
       },
       cancel: (_self, timer) => {
@@ -118,7 +119,13 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   /** Calls every actor's start hook, in spawn order. */
   start(): void {
-    for (const r of this.actors.values()) this.guarded(r, undefined, () => r.actor.start?.(r.ctx));
+    for (const r of this.actors.values()) {
+      try {
+        r.actor.start?.(r.ctx);
+      } catch (err) {
+        this.failed(r, undefined, err);
+      }
+    }
   }
 
   /**
@@ -130,11 +137,14 @@ export class SimRuntime<M extends { readonly type: string }> {
     while (n < maxDeliveries && !(stop?.() ?? false)) {
       const d = this.agenda.pop();
       if (d === undefined) return false;
-      if (d.timer !== undefined && this.cancelled.delete(d.timer)) continue;
+      if (d.timer !== 0 && this.cancelled.size > 0 && this.cancelled.delete(d.timer)) continue;
       this.clock = d.time;
-      const target = this.actors.get(d.to);
-      if (!target) throw new Error(`message ${d.msg.type} to unknown actor ${d.to} at t=${d.time}`);
-      this.guarded(target, d, () => target.actor.receive(target.ctx, d.msg, d.from));
+      const target = d.to;
+      try {
+        target.actor.receive(target.ctx, d.msg, d.from);
+      } catch (err) {
+        this.failed(target, d, err);
+      }
       this.delivered++;
       n++;
     }
@@ -146,13 +156,9 @@ export class SimRuntime<M extends { readonly type: string }> {
   }
 
   /** An actor that throws is a broken invariant: say where, when and with what, and the seed (STYLE.md 7, 9). */
-  private guarded(target: Registered<M>, d: Delivery<M> | undefined, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      if (err instanceof SimulationError) throw err;
-      throw new SimulationError({ seed: this.options.seed, time_s: this.clock, actor: target.placement.address, ...(d ? { message: d.msg, from: d.from } : {}) }, err);
-    }
+  private failed(target: Registered<M>, d: Delivery<M> | undefined, err: unknown): never {
+    if (err instanceof SimulationError) throw err;
+    throw new SimulationError({ seed: this.options.seed, time_s: this.clock, actor: target.placement.address, ...(d ? { message: d.msg, from: d.from } : {}) }, err);
   }
 
   private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M): void {
@@ -162,10 +168,10 @@ export class SimRuntime<M extends { readonly type: string }> {
       this.tally.count('messages.dropped');
       return;
     }
-    this.enqueue(this.clock + delay, target.placement.address, from.address, msg);
+    this.enqueue(this.clock + delay, target, from.address, msg, 0);
   }
 
-  private enqueue(time: number, to: Address, from: Address, msg: M, timer?: TimerId): void {
-    this.agenda.push(timer === undefined ? { time, seq: this.seq++, to, from, msg } : { time, seq: this.seq++, to, from, msg, timer });
+  private enqueue(time: number, to: Registered<M>, from: Address, msg: M, timer: TimerId): void {
+    this.agenda.push({ time, seq: this.seq++, to, from, msg, timer });
   }
 }

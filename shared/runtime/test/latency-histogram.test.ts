@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyHistogram, Rng } from '../src/index.js';
+import { Rng } from '../src/index.js';
+import { LatencyHistogram } from '../src/live.js';
 
 describe('LatencyHistogram', () => {
   it('gives exact count, mean, min and max, and percentiles within 3%', () => {

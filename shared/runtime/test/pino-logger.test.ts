@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { pinoLogger, withFields } from '../src/index.js';
+import { withFields } from '../src/index.js';
+import { pinoLogger } from '../src/live.js';
 
 describe('pino logger', () => {
   it('writes one JSON line per event with the run, site and actor', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEnvelope, encodeEnvelope, type Message } from '@gridemu/protocol';
+import { type Message } from '@gridemu/protocol';
+import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { SimRuntime } from '@gridemu/runtime';
 import { planGrid } from '../src/index.js';
 import { arbitraryJobs, specOf } from './helpers.js';

@@ -1,5 +1,5 @@
 export * from './swf-record.js';
-export { readSwf, type SwfReadOptions } from './swf-reader.js';
+export { readSwf, readSwfBatches, type SwfReadOptions } from './swf-reader.js';
 export { convertRecord, type Adjustment, type AdjustmentCounts } from './conversion.js';
 export { traceDirectory, resolveTrace, TraceNotFoundError } from './trace-dir.js';
 export { fetchTrace, archiveFolder, PWA_BASE_URL, type FetchResult } from './trace-fetch.js';

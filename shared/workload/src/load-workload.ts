@@ -2,7 +2,7 @@ import { InputError, type ExperimentSpec, type Job, type SourceCommon, type SwfS
 import { Rng } from '@gridemu/runtime';
 import { bump, convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
 import { generateLublin } from './lublin.js';
-import { readSwf } from './swf-reader.js';
+import { readSwfBatches } from './swf-reader.js';
 import type { SwfFormatError } from './swf-record.js';
 import { resolveTrace } from './trace-dir.js';
 
@@ -74,17 +74,25 @@ async function loadSwfSource(source: SwfSource, options: LoadWorkloadOptions): P
   const jobs: Job[] = [];
   let records = 0;
   const lenient = source.lenient || options.lenient === true;
-  for await (const r of readSwf(file, {
+  const batches = readSwfBatches(file, {
     lenient,
     onMalformed: (e: SwfFormatError) => {
       malformed++;
       if (examples.length < 5) examples.push(e.message);
     },
-  })) {
-    records++;
-    if (records <= source.skip) continue;
-    if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    jobs.push(convertRecord(r, { origin: originFor(source, jobs.length), source }, adjustments));
+  });
+  const full = () => source.jobs !== undefined && jobs.length >= source.jobs;
+  for await (const batch of batches) {
+    for (const r of batch) {
+      records++;
+      if (records <= source.skip) continue;
+      if (full()) break;
+      jobs.push(convertRecord(r, { origin: originFor(source, jobs.length), source }, adjustments));
+    }
+    if (full()) {
+      await batches.return(undefined);
+      break;
+    }
   }
   if (source.jobs !== undefined && jobs.length < source.jobs) {
     throw new Error(`${file}: source ${source.name} asks for ${source.jobs} jobs after skipping ${source.skip}, but the trace has only ${records} records`);
@@ -117,12 +125,12 @@ function loadSyntheticSource(source: SyntheticSource, spec: ExperimentSpec, inde
   return { jobs, report: { name: source.name, kind: 'synthetic', jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] } };
 }
 
-/** k-way merge of per-source lists that are each in submit order; stable across sources. */
+/**
+ * Every source's jobs by submit time; ties keep source order, then trace order (the sources are
+ * concatenated in order and Array.prototype.sort is stable).
+ */
 function mergeBySubmit(lists: Job[][]): Job[] {
-  const all: { job: Job; source: number; order: number }[] = [];
-  lists.forEach((list, source) => list.forEach((job, order) => all.push({ job, source, order })));
-  all.sort((a, b) => a.job.submit_s - b.job.submit_s || a.source - b.source || a.order - b.order);
-  return all.map((x) => x.job);
+  return lists.flat().sort((a, b) => a.submit_s - b.submit_s);
 }
 
 /** Paper 001 §7: memory uniform in [min, max] MB, drawn per job from its id and the seed, so every scheme sees the same sizes. */

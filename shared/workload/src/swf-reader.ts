@@ -1,9 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { StringDecoder } from 'node:string_decoder';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { parseSwfLine, SwfFormatError, type SwfHeader, type SwfRecord } from './swf-record.js';
+
+const gunzipAsync = promisify(gunzip);
 
 export interface SwfReadOptions {
   /** Skip and count malformed lines instead of throwing SwfFormatError. */
@@ -19,44 +22,82 @@ export interface SwfReadOptions {
  * one line at a time, so a million-line trace is never held as text.
  */
 export async function* readSwf(file: string, options: SwfReadOptions = {}): AsyncGenerator<SwfRecord> {
+  for await (const batch of readSwfBatches(file, options)) yield* batch;
+}
+
+/**
+ * The same records, a batch per chunk read from the file: a caller that loads a whole trace pays
+ * one await per chunk rather than one per line.
+ */
+export async function* readSwfBatches(file: string, options: SwfReadOptions = {}): AsyncGenerator<SwfRecord[]> {
   let lineNo = 0;
-  for await (const text of lines(await openTrace(file), file)) {
-    lineNo++;
-    const trimmed = text.trim();
-    if (trimmed === '') continue;
-    if (trimmed.startsWith(';')) {
-      const m = /^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*)$/.exec(trimmed);
-      if (m && options.header && !options.header.fields.has(m[1]!)) options.header.fields.set(m[1]!, m[2]!.trim());
-      continue;
+  for await (const lines of lineBatches(file)) {
+    const records: SwfRecord[] = [];
+    for (const text of lines) {
+      lineNo++;
+      const trimmed = text.trim();
+      if (trimmed === '') continue;
+      if (trimmed.startsWith(';')) {
+        const m = /^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*)$/.exec(trimmed);
+        if (m && options.header && !options.header.fields.has(m[1]!)) options.header.fields.set(m[1]!, m[2]!.trim());
+        continue;
+      }
+      try {
+        records.push(parseSwfLine(trimmed, lineNo));
+      } catch (err) {
+        const e = new SwfFormatError(file, lineNo, (err as Error).message, { cause: err });
+        if (!options.lenient) throw e;
+        options.onMalformed?.(e);
+      }
     }
-    let record: SwfRecord;
-    try {
-      record = parseSwfLine(trimmed, lineNo);
-    } catch (err) {
-      const e = new SwfFormatError(file, lineNo, (err as Error).message, { cause: err });
-      if (!options.lenient) throw e;
-      options.onMalformed?.(e);
-      continue;
-    }
-    yield record;
+    if (records.length > 0) yield records;
   }
 }
 
-async function* lines(stream: Readable, file: string): AsyncGenerator<string> {
+/** Files up to this size are read whole (one read, one gunzip); larger ones are streamed. */
+const WHOLE_FILE_BYTES = 8 << 20;
+const LINES_PER_BATCH = 8192;
+
+/** The text's lines in batches: per chunk when streamed (the last line of a chunk waits for the next). */
+async function* lineBatches(file: string): AsyncGenerator<string[]> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (err) {
+    throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`, { cause: err });
+  }
+  if (size <= WHOLE_FILE_BYTES) {
+    // Most archive traces: a whole read is one await instead of hundreds of stream chunks.
+    let text: string;
+    try {
+      const bytes = await readFile(file);
+      text = (isGzip(bytes) ? await gunzipAsync(bytes) : bytes).toString('utf8');
+    } catch (err) {
+      throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`, { cause: err });
+    }
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    for (let i = 0; i < lines.length; i += LINES_PER_BATCH) yield lines.slice(i, i + LINES_PER_BATCH);
+    return;
+  }
   const decoder = new StringDecoder('utf8');
   let rest = '';
   try {
-    for await (const chunk of stream) {
+    for await (const chunk of await openTrace(file)) {
       const text = rest + decoder.write(chunk as Buffer);
       const parts = text.split('\n');
       rest = parts.pop()!;
-      yield* parts;
+      yield parts;
     }
   } catch (err) {
     throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`, { cause: err });
   }
   rest += decoder.end();
-  if (rest !== '') yield rest;
+  if (rest !== '') yield [rest];
+}
+
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
 async function openTrace(file: string): Promise<Readable> {
@@ -68,7 +109,7 @@ async function openTrace(file: string): Promise<Readable> {
     await fh.close();
   }
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
-  if (magic[0] !== 0x1f || magic[1] !== 0x8b) return raw;
+  if (!isGzip(magic)) return raw;
   const gunzip = createGunzip();
   raw.on('error', (e) => gunzip.destroy(e));
   return raw.pipe(gunzip);

@@ -1,0 +1,7 @@
+// The live runtime: mailboxes, the emulated clock and its timers, logs and latency figures, over
+// any Transport (@gridemu/transport-nats in a live run).
+export { LiveRuntime, type LiveRuntimeOptions } from './live-runtime.js';
+export { EmulatedClock } from './emulated-clock.js';
+export { wallNow_ms } from './wall-clock.js';
+export { pinoLogger } from './pino-logger.js';
+export { LatencyHistogram, type LatencyStats } from './latency-histogram.js';
