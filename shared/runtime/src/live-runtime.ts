@@ -1,11 +1,11 @@
-import PQueue from 'p-queue';
 import type { Address, Message, MessageCheck } from '@gridemu/protocol';
 import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
-import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger, type TimerId } from './actor.js';
+import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
 import { LatencyHistogram } from './latency-histogram.js';
-import { PreciseTimer } from './precise-timer.js';
+import { Mailboxes } from './mailboxes.js';
+import { TimerQueue } from './timer-queue.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
@@ -23,12 +23,19 @@ export interface LiveRuntimeOptions {
   readonly check?: MessageCheck;
 }
 
+/** A message (or a timer, with its due time) waiting for its actor. */
+interface Delivery {
+  readonly msg: Message;
+  readonly from: Address;
+  readonly at_s: number | undefined;
+}
+
 interface Hosted {
   readonly placement: ActorPlacement<Message>;
   readonly actor: Actor<Message>;
   readonly ctx: ActorContext<Message>;
-  /** One message at a time, in arrival order (DESIGN.md: p-queue mailbox per actor). */
-  readonly mailbox: PQueue;
+  /** One message at a time, in arrival order (DESIGN.md: a mailbox per actor). */
+  readonly inbox: ReturnType<Mailboxes<Delivery>['inbox']>;
   /**
    * The actor's clock: the emulated time of the delivery it is handling, read once when the delivery
    * starts, never earlier than its previous delivery's (issue 16; see guard()).
@@ -52,11 +59,14 @@ export class LiveRuntime {
   /** Each topic's subscribers in this process. */
   private readonly topicSubscribers = new Map<string, Hosted[]>();
   private readonly subscriptions: BusSubscription[] = [];
-  private readonly timers = new Map<TimerId, PreciseTimer>();
+  private readonly mailboxes = new Mailboxes<Delivery>();
+  private readonly timers = new TimerQueue<{ h: Hosted; msg: Message; due_s: number }>((t, late_ms) => {
+    this.timerLag.record(late_ms);
+    this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s);
+  });
   private readonly rootRng: Rng;
   private readonly host: ContextHost<Message>;
   private clock: EmulatedClock | undefined;
-  private nextTimer = 1;
   private malformedLogged = 0;
   private delivered = 0;
   private fatal = false;
@@ -91,20 +101,10 @@ export class LiveRuntime {
         this.toBus({ topic }, from.address, topicRecipient(topic), msg);
       },
       schedule: (self, delay_s, msg) => {
-        const id = this.nextTimer++;
         const due_s = this.actorNow(self.address) + delay_s;
-        const h = this.hosted.get(self.address)!;
-        this.timers.set(id, new PreciseTimer(this.clock!.wall_ms(due_s), (late_ms) => {
-          this.timers.delete(id);
-          this.timerLag.record(late_ms);
-          this.enqueue(h, msg, self.address, due_s);
-        }));
-        return id;
+        return this.timers.set(this.clock!.wall_ms(due_s), { h: this.hosted.get(self.address)!, msg, due_s });
       },
-      cancel: (_self, timer) => {
-        this.timers.get(timer)?.cancel();
-        this.timers.delete(timer);
-      },
+      cancel: (_self, timer) => this.timers.cancel(timer),
     };
   }
 
@@ -112,11 +112,19 @@ export class LiveRuntime {
   spawn(placement: ActorPlacement<Message>): void {
     const address = placement.address;
     if (this.hosted.has(address)) throw new Error(`actor ${address} already exists`);
-    const mailbox = new PQueue({ concurrency: 1, autoStart: false });
     // The run id is on every line already (pinoLogger's base); location and actor are per actor.
     const log = withFields(this.options.log, { site: placement.location, actor: address });
     const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sink);
-    const h: Hosted = { placement, actor: placement.actor, ctx, mailbox, now_s: Number.NEGATIVE_INFINITY };
+    const h: Hosted = {
+      placement,
+      actor: placement.actor,
+      ctx,
+      inbox: this.mailboxes.inbox((d) => {
+        this.delivered++;
+        this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from));
+      }),
+      now_s: Number.NEGATIVE_INFINITY,
+    };
     this.hosted.set(address, h);
     this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject) => this.fromBus(bytes, subject, address, (from, msg) => this.enqueue(h, msg, from))));
     for (const topic of placement.topics ?? []) {
@@ -142,10 +150,9 @@ export class LiveRuntime {
   /** Starts the clock at `epoch_s` emulated seconds as of wall time `wallEpoch_ms`, then every actor. */
   start(epoch_s: number, speedup: number, wallEpoch_ms = wallNow_ms()): void {
     this.clock = new EmulatedClock(epoch_s, wallEpoch_ms, speedup);
-    for (const h of this.hosted.values()) {
-      void h.mailbox.add(() => this.guard(h, undefined, () => h.actor.start?.(h.ctx)));
-      h.mailbox.start();
-    }
+    this.mailboxes.start(() => {
+      for (const h of this.hosted.values()) this.guard(h, undefined, () => h.actor.start?.(h.ctx));
+    });
   }
 
   now(): number {
@@ -155,11 +162,10 @@ export class LiveRuntime {
 
   /** Stops timers and subscriptions, and waits for messages already in mailboxes. */
   async stop(): Promise<void> {
-    for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions.length = 0;
-    await Promise.all([...this.hosted.values()].map((h) => h.mailbox.onIdle()));
+    await this.mailboxes.idle();
   }
 
   /** Messages and timers handed to actors so far. */
@@ -186,10 +192,7 @@ export class LiveRuntime {
 
   /** Queues a delivery in the actor's mailbox; a timer passes its due time as `at_s`. */
   private enqueue(h: Hosted, msg: Message, from: Address, at_s?: number): void {
-    void h.mailbox.add(() => {
-      this.delivered++;
-      this.guard(h, at_s, () => h.actor.receive(h.ctx, msg, from));
-    });
+    this.mailboxes.post(h.inbox, { msg, from, at_s });
   }
 
   /**

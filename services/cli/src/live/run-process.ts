@@ -30,7 +30,9 @@ export class RunProcess {
     args: readonly string[],
   ) {
     const fd = openSync(logFile, 'a');
-    this.child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', fd, fd], env: process.env });
+    // GRIDEMU_NODE_ARGS passes Node options to every process of a run (e.g. --cpu-prof to profile one).
+    const nodeArgs = (process.env['GRIDEMU_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
+    this.child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', fd, fd], env: process.env });
     closeSync(fd);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
