@@ -16,13 +16,17 @@ export function pinoLogger(run: string, options: { level?: string; destination?:
   };
 }
 
+/** How often buffered log lines are written out even if a block is not full. */
+const LOG_FLUSH_MS = 100;
+
 /**
  * Standard output, written in blocks of a few KiB rather than one write per line (a live site logs a
- * line per job start, thousands a second at high speed-ups), and flushed when the process exits.
- * A process killed with SIGKILL loses at most the last block.
+ * line per job start, thousands a second at high speed-ups), at least every LOG_FLUSH_MS, and when
+ * the process exits. A process killed with SIGKILL loses at most its last 0.1 s of lines.
  */
 function bufferedStdout(): DestinationStream {
   const dest = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => dest.flush(), LOG_FLUSH_MS).unref();
   process.once('exit', () => {
     try {
       dest.flushSync();
