@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { leadRun, liveResults, natsConnectOptions, natsFlagOptions } from '@gridemu/live';
+import { leadRun, liveResults, natsConnectOptions, natsFlagOptions, timerSpinOf } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, jobsCsv, writeResults } from '@gridemu/metrics';
 import { InputError, parseOverride } from '@gridemu/model';
 import { loadExperiment, schemeSummary } from '@gridemu/schemes';
@@ -31,7 +31,8 @@ Options (each also from the environment):
   --lenient              skip malformed trace lines
   --ready-timeout S      wait this long for every process (default 60)
   --heartbeat-timeout S  a process silent this long stops the run (default 10)
-  --log-level L          pino level                     GRIDEMU_LOG_LEVEL (default info)`;
+  --log-level L          pino level                     GRIDEMU_LOG_LEVEL (default info)
+  --timer-spin-ms MS     spin this long before a timer  GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)`;
 
 async function main(argv: string[]): Promise<number> {
   const env = process.env;
@@ -60,6 +61,8 @@ async function main(argv: string[]): Promise<number> {
   const { spec } = loadExperiment(values.spec, sets.map(parseOverride));
   const specText = readFileSync(values.spec, 'utf8');
   const workload = await loadWorkload(spec, { specFile: values.spec, lenient: values.lenient === true });
+  const timerSpin_ms = timerSpinOf(values);
+  if (typeof timerSpin_ms === 'string') throw new UsageError(timerSpin_ms);
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-driver`));
   const started = Date.now();
@@ -78,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
     readyTimeout_s: Number(values['ready-timeout']),
     heartbeatTimeout_s: Number(values['heartbeat-timeout']),
     shouldStop: () => (stopping ? `the driver got ${stopping}` : undefined),
+    timerSpin_ms,
     onProgress: (p) => {
       if (p.wall_s - lastLogged < 10 && p.finished < p.total) return;
       lastLogged = p.wall_s;
@@ -85,7 +89,9 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   await nc.drain();
-  const { live, messages, counters } = liveResults(result, spec.live.speedup);
+  const results = liveResults(result, spec.live.speedup);
+  const { messages, counters } = results;
+  const live = { ...results.live, timer_spin_ms: timerSpin_ms };
   const summary = buildRunSummary({
     spec,
     mode: 'run',

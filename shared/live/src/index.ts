@@ -8,4 +8,4 @@ export { liveResults, type LiveSection } from './live-summary.js';
 export { startHealthServer, type HealthServer } from './health-server.js';
 export { memberMain, type MemberMainOptions } from './member-main.js';
 export { rss_mb, cpu_s } from './process-stats.js';
-export { natsFlagOptions, natsConnectOptions } from './nats-flags.js';
+export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';

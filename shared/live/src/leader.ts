@@ -28,6 +28,8 @@ export interface LeaderOptions {
   readonly onProgress?: (p: LiveProgress) => void;
   /** Polled while the run is on; a reason stops it (the driver got a signal). */
   readonly shouldStop?: () => string | undefined;
+  /** How long before a timer's deadline the driver spins (0: never; see PreciseTimer). */
+  readonly timerSpin_ms?: number;
 }
 
 export interface LiveProgress {
@@ -99,7 +101,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
 
   const { plan, driver } = driverPlan(spec, jobs);
   const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
-  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
+  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}), onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
   rt.spawn(driver);
   await rt.ready();
   await nc.flush();

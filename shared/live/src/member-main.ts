@@ -4,7 +4,7 @@ import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger } from '@gridemu/runtime/live';
 import { startHealthServer } from './health-server.js';
 import { MemberProcess } from './member.js';
-import { natsConnectOptions, natsFlagOptions } from './nats-flags.js';
+import { natsConnectOptions, natsFlagOptions, timerSpinOf } from './nats-flags.js';
 
 export interface MemberMainOptions {
   /** The command's name in help and errors. */
@@ -28,6 +28,7 @@ Options (each also from the environment):
   --run RUN          run id                            GRIDEMU_RUN${o.member ? '' : '\n  --site ID          site id                           GRIDEMU_SITE'}
   --http-port N      /healthz and /metrics; 0: any     GRIDEMU_HTTP_PORT (default 9464)
   --log-level L      pino level                        GRIDEMU_LOG_LEVEL (default info)
+  --timer-spin-ms MS spin this long before a timer     GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)
   --join-timeout S   give up if no driver answers      GRIDEMU_JOIN_TIMEOUT (default 120)`;
 }
 
@@ -64,6 +65,8 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) return fail(`--http-port must be a port number, got "${values['http-port']}"`);
   const joinTimeout_s = Number(values['join-timeout']);
   if (!(joinTimeout_s > 0)) return fail(`--join-timeout must be a positive number of seconds, got "${values['join-timeout']}"`);
+  const timerSpin_ms = timerSpinOf(values);
+  if (typeof timerSpin_ms === 'string') return fail(timerSpin_ms);
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: member });
   const nc = await connect({ ...natsConnectOptions(values, `gridemu-${values.run}-${member}`), maxReconnectAttempts: -1 }).catch((err: unknown) => {
@@ -74,7 +77,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const proc: { current?: MemberProcess } = {};
   const source = { get phase() { return proc.current?.phase ?? 'joining'; }, get runtime() { return proc.current?.runtime; } };
   const health = await startHealthServer(httpPort, { run: values.run, site: member }, source);
-  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s });
+  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms });
   proc.current = member_;
   const onSignal = (signal: string) => {
     log.info({ signal }, 'draining and exiting');

@@ -19,6 +19,8 @@ export interface MemberOptions {
   readonly http?: string;
   /** How long to keep asking for the plan before giving up (the driver may start later). */
   readonly joinTimeout_s?: number;
+  /** How long before a timer's deadline the process spins (0: never; see PreciseTimer). */
+  readonly timerSpin_ms?: number;
 }
 
 export type MemberPhase = 'joining' | 'ready' | 'running' | 'done' | 'aborted' | 'failed' | 'stopped';
@@ -77,7 +79,7 @@ export class MemberProcess {
       this.spec = parseExperiment(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
       actors = memberActors(this.spec, member);
       const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
-      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, onFatal: (e) => void this.fail(e.message) });
+      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}), onFatal: (e) => void this.fail(e.message) });
       for (const p of actors) rt.spawn(p);
       await rt.ready();
       this.runtime = rt;

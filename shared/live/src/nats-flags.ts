@@ -1,4 +1,5 @@
 import type { ConnectionOptions } from '@nats-io/transport-node';
+import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
 
 /** The command-line options every live process shares, each defaulting to its environment variable. */
 export function natsFlagOptions(env: NodeJS.ProcessEnv = process.env) {
@@ -9,7 +10,14 @@ export function natsFlagOptions(env: NodeJS.ProcessEnv = process.env) {
     token: { type: 'string', default: env['NATS_TOKEN'] },
     run: { type: 'string', default: env['GRIDEMU_RUN'] },
     'log-level': { type: 'string', default: env['GRIDEMU_LOG_LEVEL'] ?? 'info' },
+    'timer-spin-ms': { type: 'string', default: env['GRIDEMU_TIMER_SPIN_MS'] ?? String(DEFAULT_TIMER_SPIN_MS) },
   } as const;
+}
+
+/** --timer-spin-ms as a number of milliseconds, or a message saying what is wrong with it. */
+export function timerSpinOf(v: { 'timer-spin-ms'?: string }): number | string {
+  const ms = Number(v['timer-spin-ms'] ?? DEFAULT_TIMER_SPIN_MS);
+  return Number.isFinite(ms) && ms >= 0 && ms <= 100 ? ms : `--timer-spin-ms must be a number of milliseconds from 0 to 100, got "${v['timer-spin-ms']}"`;
 }
 
 /** How to connect, from those options: the server, credentials, and a name naming the process. */

@@ -21,6 +21,8 @@ export interface LiveRuntimeOptions {
   readonly onFatal?: (err: Error) => void;
   /** The message catalogue to accept from the bus: the core's plus the schemes' (default: the core's). */
   readonly check?: MessageCheck;
+  /** How long before a timer's deadline the process spins rather than sleeps (PreciseTimer; 0: never). */
+  readonly timerSpin_ms?: number;
 }
 
 /** A message (or a timer, with its due time) waiting for its actor. */
@@ -60,10 +62,7 @@ export class LiveRuntime {
   private readonly topicSubscribers = new Map<string, Hosted[]>();
   private readonly subscriptions: BusSubscription[] = [];
   private readonly mailboxes = new Mailboxes<Delivery>();
-  private readonly timers = new TimerQueue<{ h: Hosted; msg: Message; due_s: number }>((t, late_ms) => {
-    this.timerLag.record(late_ms);
-    this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s);
-  });
+  private readonly timers: TimerQueue<{ h: Hosted; msg: Message; due_s: number }>;
   private readonly rootRng: Rng;
   private readonly host: ContextHost<Message>;
   private clock: EmulatedClock | undefined;
@@ -83,6 +82,10 @@ export class LiveRuntime {
   constructor(private readonly options: LiveRuntimeOptions) {
     this.run = checkRunId(options.run);
     this.rootRng = new Rng(options.seed);
+    this.timers = new TimerQueue((t, late_ms) => {
+      this.timerLag.record(late_ms);
+      this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s);
+    }, options.timerSpin_ms);
     this.host = {
       now: (self) => this.actorNow(self),
       send: (from, to, msg) => {

@@ -3,5 +3,6 @@
 export { LiveRuntime, type LiveRuntimeOptions } from './live-runtime.js';
 export { EmulatedClock } from './emulated-clock.js';
 export { wallNow_ms } from './wall-clock.js';
+export { DEFAULT_TIMER_SPIN_MS } from './precise-timer.js';
 export { pinoLogger } from './pino-logger.js';
 export { LatencyHistogram, type LatencyStats } from './latency-histogram.js';

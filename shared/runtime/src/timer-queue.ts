@@ -24,7 +24,11 @@ export class TimerQueue<T> {
   private seq = 0;
   private nextId = 1;
 
-  constructor(private readonly fire: (item: T, late_ms: number) => void) {}
+  constructor(
+    private readonly fire: (item: T, late_ms: number) => void,
+    /** How long before a deadline the wake-up stops sleeping and spins (PreciseTimer). */
+    private readonly spin_ms?: number,
+  ) {}
 
   get size(): number {
     return this.heap.size - this.cancelled.size;
@@ -55,7 +59,7 @@ export class TimerQueue<T> {
   private arm(due_ms: number): void {
     this.wake?.cancel();
     this.wakeAt = due_ms;
-    this.wake = new PreciseTimer(due_ms, () => this.fireDue());
+    this.wake = new PreciseTimer(due_ms, () => this.fireDue(), this.spin_ms);
   }
 
   private fireDue(): void {

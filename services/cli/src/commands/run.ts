@@ -30,6 +30,9 @@ Options:
   --set path=value     override a field of SPEC, e.g. --set meta.k=4
   --run ID             run id (default: <name>-<random>); runs on one server never mix
   --timeout S          stop the run if it has not ended after S wall seconds (default: no limit)
+  --timer-spin-ms MS   how long each process spins before a timer's deadline, for sub-millisecond
+                       timers (default: 2, or 0 when the run has more processes than this machine
+                       has cores, where spinning starves the other processes)
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -48,6 +51,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       set: { type: 'string', multiple: true },
       run: { type: 'string' },
       timeout: { type: 'string' },
+      'timer-spin-ms': { type: 'string' },
       lenient: { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -64,6 +68,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { spec } = loadExperiment(file, sets.map(parseOverride));
   const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
+  const timerSpin_ms = values['timer-spin-ms'] === undefined ? undefined : Number(values['timer-spin-ms']);
+  if (timerSpin_ms !== undefined && !(timerSpin_ms >= 0 && timerSpin_ms <= 100)) throw new UsageError(`--timer-spin-ms must be milliseconds from 0 to 100, got "${values['timer-spin-ms']}"`);
   // Fail fast on a bad trace here rather than in the driver's log.
   const workload = await loadWorkload(spec, { specFile: file, lenient: values.lenient === true });
   if (!values.nats && !natsServerBinary()) {
@@ -86,6 +92,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     ...(values.nats ? { nats: values.nats } : {}),
     lenient: values.lenient === true,
     timeout_s,
+    ...(timerSpin_ms !== undefined ? { timerSpin_ms } : {}),
     say: (line) => {
       bar.done();
       say(line);

@@ -1,10 +1,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ControlBus, DelayProxy, liveMembers, memberService, type LiveProgress } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
 import { startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
+import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
 import { RunProcess, serviceMain } from './run-process.js';
 
 export interface LiveRunOptions {
@@ -19,6 +21,8 @@ export interface LiveRunOptions {
   readonly lenient?: boolean;
   /** Stop the run if it has not ended after this many wall seconds (0: no limit). */
   readonly timeout_s?: number;
+  /** Force how long timers spin before their deadlines; by default 2 ms, or 0 with more processes than cores. */
+  readonly timerSpin_ms?: number;
   readonly onStatus?: (s: LiveStatus) => void;
   /** Lines for the user (what started, what failed). */
   readonly say?: (line: string) => void;
@@ -75,8 +79,14 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       say(`link latency ${o.spec.network.latency_ms} ms ± ${o.spec.network.jitter_ms} ms through a delay proxy per process`);
     }
 
+    // Timers spin just before their deadlines for precision, but where more processes than cores
+    // share this machine the spinning starves the others and makes every timer later (PreciseTimer).
+    const processCount = members.length + 1 + (o.nats ? 0 : 1);
+    const cores = availableParallelism();
+    const timerSpin = String(o.timerSpin_ms ?? (processCount > cores ? 0 : DEFAULT_TIMER_SPIN_MS));
+    if (o.timerSpin_ms === undefined && timerSpin === '0') say(`timers sleep to their deadlines (no spinning): ${processCount} processes on ${cores} cores`);
     const driver = new RunProcess('driver', join(logs, 'driver.log'), serviceMain('driver'), [
-      '--nats', url, '--run', o.run, '--spec', o.specFile, '--out', o.out,
+      '--nats', url, '--run', o.run, '--spec', o.specFile, '--out', o.out, '--timer-spin-ms', timerSpin,
       '--speedup', String(o.spec.live.speedup),
       ...o.sets.flatMap((s) => ['--set', s]),
       ...(o.lenient ? ['--lenient'] : []),
@@ -84,7 +94,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     processes.push(driver);
     for (const m of members) {
       const service = memberService(o.spec, m);
-      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', ...(service === 'site' ? ['--site', m] : [])];
+      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', '--timer-spin-ms', timerSpin, ...(service === 'site' ? ['--site', m] : [])];
       processes.push(new RunProcess(m, join(logs, `${m}.log`), serviceMain(service), args));
     }
     say(`run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`);
