@@ -46,6 +46,14 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A closed pipe (`gridemu run ... | head`) must not kill a run half way, leaving its processes behind:
+// output that cannot be written is dropped, and the run ends and cleans up as usual.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

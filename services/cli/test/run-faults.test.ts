@@ -118,21 +118,29 @@ describe('gridemu run under faults', () => {
     let log = '';
     child.stdout.on('data', (d: Buffer) => (log += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-    const deadline = Date.now() + 10_000;
-    while (!/"http":"([^"]+)"/.test(log) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const http = /"http":"([^"]+)"/.exec(log)![1];
-    const health = await fetch(`http://${http}/healthz`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'ok', phase: 'joining', site: 's1', run: 'health-check' });
-    const metrics = await (await fetch(`http://${http}/metrics`)).text();
-    expect(metrics).toContain('process_cpu_user_seconds_total');
-    expect(metrics).toContain('nodejs_eventloop_lag_seconds');
-    expect(metrics).toContain('gridemu_emulated_time_seconds');
-    const stoppedAt = Date.now();
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(Date.now() - stoppedAt).toBeLessThan(5000);
-    expect(log).toContain('draining and exiting');
+    try {
+      await healthAndTerm();
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); // a failed check leaves nothing behind
+    }
+
+    async function healthAndTerm() {
+      const deadline = Date.now() + 10_000;
+      while (!/"http":"([^"]+)"/.test(log) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const http = /"http":"([^"]+)"/.exec(log)![1];
+      const health = await fetch(`http://${http}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', phase: 'joining', site: 's1', run: 'health-check' });
+      const metrics = await (await fetch(`http://${http}/metrics`)).text();
+      expect(metrics).toContain('process_cpu_user_seconds_total');
+      expect(metrics).toContain('nodejs_eventloop_lag_seconds');
+      expect(metrics).toContain('gridemu_emulated_time_seconds');
+      const stoppedAt = Date.now();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(Date.now() - stoppedAt).toBeLessThan(5000);
+      expect(log).toContain('draining and exiting');
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { connect } from '@nats-io/transport-node';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger } from '@gridemu/runtime/live';
 import { startHealthServer } from './health-server.js';
-import { MemberProcess } from './member.js';
+import { MemberProcess, within } from './member.js';
 import { natsConnectOptions, natsFlagOptions, timerSpinOf } from './nats-flags.js';
 
 export interface MemberMainOptions {
@@ -88,7 +88,9 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   log.info({ nats: values.nats, http: health.address, pid: process.pid }, 'member process up');
   const outcome = await member_.run();
   log.info({ phase: outcome.phase, reason: outcome.reason }, 'member process exiting');
-  await nc.drain().catch(() => undefined);
+  // A drain needs the server; if it is gone, close the connection so its reconnect loop stops.
+  await within(3000, nc.drain().catch(() => undefined));
+  if (!nc.isClosed()) await within(1000, nc.close().catch(() => undefined));
   await health.close();
   return outcome.phase === 'done' || outcome.phase === 'stopped' ? 0 : 1;
 }

@@ -31,6 +31,13 @@ export interface MemberOutcome {
 }
 
 const HEARTBEAT_MS = 1000;
+
+/** Waits for `p`, or `ms`, whichever comes first. */
+export async function within(ms: number, p: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 /** The driver publishes progress every second of a run; this long without it, it is taken for dead. */
 const DRIVER_SILENCE_MS = 15_000;
 
@@ -143,7 +150,8 @@ export class MemberProcess {
     clearInterval(this.heartbeat);
     await this.runtime?.stop();
     this.bus.close();
-    await this.options.nc.flush().catch(() => undefined);
+    // With the server gone (the run's nats-server or proxy died) a flush never answers: do not wait for ever.
+    await within(2000, this.options.nc.flush().catch(() => undefined));
     this.finish(reason === undefined ? { phase } : { phase, reason });
   }
 

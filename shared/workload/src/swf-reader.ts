@@ -35,15 +35,17 @@ export async function* readSwfBatches(file: string, options: SwfReadOptions = {}
     const records: SwfRecord[] = [];
     for (const text of lines) {
       lineNo++;
-      const trimmed = text.trim();
-      if (trimmed === '') continue;
-      if (trimmed.startsWith(';')) {
-        const m = /^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*)$/.exec(trimmed);
+      // The first visible character says what the line is, without trimming a copy of it.
+      let first = 0;
+      while (first < text.length && text.charCodeAt(first) <= 32) first++;
+      if (first === text.length) continue;
+      if (text.charCodeAt(first) === 59 /* ; */) {
+        const m = /^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*)$/.exec(text.trim());
         if (m && options.header && !options.header.fields.has(m[1]!)) options.header.fields.set(m[1]!, m[2]!.trim());
         continue;
       }
       try {
-        records.push(parseSwfLine(trimmed, lineNo));
+        records.push(parseSwfLine(text, lineNo));
       } catch (err) {
         const e = new SwfFormatError(file, lineNo, (err as Error).message, { cause: err });
         if (!options.lenient) throw e;
