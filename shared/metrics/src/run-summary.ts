@@ -47,6 +47,9 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
   const metrics = summarize(input.records, input.execSites);
   const total = Object.values(input.messages.all).reduce((a, b) => a + b, 0);
   const jobs = Math.max(1, input.records.length);
+  const core = new Set([...Object.keys(metrics), 'name', 'mode', 'scheme', 'local_policy', 'seed', 'messages', 'counters', 'workload', 'wall_time_s', 'live', 'spec']);
+  const clash = Object.keys(input.scheme ?? {}).find((k) => core.has(k));
+  if (clash !== undefined) throw new Error(`assertion: the scheme's summary section "${clash}" would overwrite summary.json's own`);
   return {
     name: input.spec.name,
     mode: input.mode,

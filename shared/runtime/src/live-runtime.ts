@@ -138,7 +138,11 @@ export class LiveRuntime {
         this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject) => this.fromBus(bytes, subject, recipient, (from, msg) => {
           // This process's own subscribers already had it from publish().
           if (this.hosted.has(from)) return;
-          for (const s of list!) this.enqueue(s, msg, from);
+          for (const s of list!) {
+            // Counted here, once per receiver, as the simulator counts a topic message.
+            this.tally.sent(msg.type, siteOf(from), s.placement.location);
+            this.enqueue(s, msg, from);
+          }
         })));
       }
       list.push(h);
