@@ -38,9 +38,9 @@ export class Mailboxes<D> {
     }
   }
 
-  /** Runs `fn` on the loop before any message (start hooks), then lets messages through. */
+  /** Runs `fn` on the loop before any message, even those already waiting (start hooks), then lets messages through. */
   start(fn: () => void): void {
-    void this.loop.add(fn);
+    void this.loop.add(fn, { priority: 1 });
     this.loop.start();
   }
 
@@ -57,8 +57,14 @@ export class Mailboxes<D> {
         const d = box.items[box.head]!;
         box.head++;
         // Round robin: back of the line if it has more, so no actor starves the others.
-        if (box.head < box.items.length) this.runnable.push(box);
-        else {
+        if (box.head < box.items.length) {
+          this.runnable.push(box);
+          // An actor that never catches up must not grow its inbox for ever.
+          if (box.head > 1024 && box.head * 2 > box.items.length) {
+            box.items.splice(0, box.head);
+            box.head = 0;
+          }
+        } else {
           box.items.length = 0;
           box.head = 0;
         }

@@ -18,6 +18,8 @@ interface Due<T> {
  */
 export class TimerQueue<T> {
   private readonly heap = new EventHeap<Due<T>>();
+  /** Timers set and neither fired nor cancelled. */
+  private readonly pending = new Set<TimerId>();
   private readonly cancelled = new Set<TimerId>();
   private wake: PreciseTimer | undefined;
   private wakeAt = Number.POSITIVE_INFINITY;
@@ -31,18 +33,20 @@ export class TimerQueue<T> {
   ) {}
 
   get size(): number {
-    return this.heap.size - this.cancelled.size;
+    return this.pending.size;
   }
 
   set(due_ms: number, item: T): TimerId {
     const id = this.nextId++;
+    this.pending.add(id);
     this.heap.push({ time: due_ms, seq: this.seq++, id, item });
     if (due_ms < this.wakeAt) this.arm(due_ms);
     return id;
   }
 
+  /** Cancels a timer that has not fired; one that has, or an unknown id, is ignored. */
   cancel(id: TimerId): void {
-    this.cancelled.add(id);
+    if (this.pending.delete(id)) this.cancelled.add(id);
   }
 
   /** Drops every timer. */
@@ -53,6 +57,7 @@ export class TimerQueue<T> {
     while (this.heap.pop()) {
       // drain
     }
+    this.pending.clear();
     this.cancelled.clear();
   }
 
@@ -69,6 +74,7 @@ export class TimerQueue<T> {
     for (let next = this.heap.peek(); next !== undefined && next.time <= now; next = this.heap.peek()) {
       this.heap.pop();
       if (this.cancelled.delete(next.id)) continue;
+      this.pending.delete(next.id);
       this.fire(next.item, now - next.time);
     }
     const next = this.heap.peek();
