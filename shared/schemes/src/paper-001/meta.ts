@@ -1,4 +1,4 @@
-import { fieldPath, POSITIVE, POSITIVE_INTEGER, type ExperimentSpec, type FieldReader, type LocalSpec, type MetaContext, type MetaSpec } from '@gridemu/model';
+import { POSITIVE, POSITIVE_INTEGER, type ExperimentSpec, type FieldReader, type LocalSpec, type MetaContext, type MetaSpec } from '@gridemu/model';
 import { PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';
 
 export const CLAIM_MODES = ['hold', 'optimistic'] as const;
@@ -31,7 +31,7 @@ export function readPaper001Meta(scheme: string, raw: Readonly<Record<string, un
     load_period_s: r.number(raw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
     claim_timeout_s: r.number(raw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
     claim: r.oneOf(raw['claim'], 'meta.claim', CLAIM_MODES, 'hold'),
-    query_timeout_s: r.number(raw['query_timeout_s'], fieldPath('meta', 'query_timeout_s'), POSITIVE, 60),
+    query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 60),
   };
   if (meta.k > Math.max(1, context.sites.length)) r.fail('meta.k', `must be at most the number of sites (${context.sites.length})`);
   // K-dual is defined on dual-queue EASY (§4.2): an EASY site takes it as dual-easy (the normalized
