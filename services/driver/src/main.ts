@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { leadRun, liveResults, natsConnectOptions, natsFlagOptions, timerSpinOf } from '@gridemu/live';
-import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, jobsCsv, writeResults } from '@gridemu/metrics';
+import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
 import { InputError, parseOverride } from '@gridemu/model';
 import { loadExperiment, schemeSummary } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
@@ -105,10 +105,11 @@ async function main(argv: string[]): Promise<number> {
     scheme: schemeSummary(spec, counters),
   });
   // Issue 16: every live run checks, from jobs.csv as written, that its schedule could have happened.
-  const check = checkSchedule(executedJobsFromCsv(jobsCsv(result.driver.records)), new Map(result.execSites.map((s) => [s.id, s.cpus])));
   const out = resolve(values.out ?? `results/${spec.name}-live`);
-  const written = writeResults(out, result.driver.records, { ...summary, schedule_check: check });
-  log.info({ jobs_csv: written.jobsCsv, summary_json: written.summaryJson, aborted: result.aborted, schedule_ok: check.ok }, 'results written');
+  const jobsPath = writeJobsCsv(out, result.driver.records);
+  const check = checkSchedule(executedJobsFromCsv(readFileSync(jobsPath, 'utf8'), jobsPath), new Map(result.execSites.map((s) => [s.id, s.cpus])));
+  const summaryPath = writeSummary(out, { ...summary, schedule_check: check });
+  log.info({ jobs_csv: jobsPath, summary_json: summaryPath, aborted: result.aborted, schedule_ok: check.ok }, 'results written');
   if (!check.ok) {
     for (const line of describeScheduleCheck(check)) log.error({ event: 'schedule.impossible' }, line);
     return EXIT_SCHEDULE_IMPOSSIBLE;

@@ -1,7 +1,7 @@
 export { NatsFrameSplitter, type NatsFrame } from './nats-frames.js';
 export { DelayProxy, type DelayProxyOptions } from './delay-proxy.js';
 export { ControlBus } from './control-bus.js';
-export { liveMembers, memberActors, memberService, driverPlan } from './members.js';
+export { liveMembers, liveLocations, memberActors, driverPlan } from './members.js';
 export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase } from './member.js';
 export { leadRun, type LeaderOptions, type LeaderResult, type LiveProgress, type MemberInfo } from './leader.js';
 export { liveResults, type LiveSection } from './live-summary.js';

@@ -3,13 +3,17 @@ import { connect } from '@nats-io/transport-node';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger } from '@gridemu/runtime/live';
 import { startHealthServer } from './health-server.js';
-import { MemberProcess, within } from './member.js';
+import { MemberProcess } from './member.js';
+import { within } from './within.js';
 import { natsConnectOptions, natsFlagOptions, timerSpinOf } from './nats-flags.js';
 
 export interface MemberMainOptions {
   /** The command's name in help and errors. */
   readonly command: string;
-  /** Fixed location (the central service); otherwise --site / GRIDEMU_SITE. */
+  /**
+   * The location this service hosts when not told (the central service: `central`); --member (or
+   * --site for a site, GRIDEMU_MEMBER / GRIDEMU_SITE) names it.
+   */
   readonly member?: string;
 }
 
@@ -25,7 +29,7 @@ Options (each also from the environment):
   --user NAME        NATS user                         NATS_USER
   --password PASS    NATS password                     NATS_PASSWORD
   --token TOKEN      NATS token                        NATS_TOKEN
-  --run RUN          run id                            GRIDEMU_RUN${o.member ? '' : '\n  --site ID          site id                           GRIDEMU_SITE'}
+  --run RUN          run id                            GRIDEMU_RUN${o.member ? `\n  --member NAME      the location hosted               GRIDEMU_MEMBER (default ${o.member})` : '\n  --site ID          site id                           GRIDEMU_SITE'}
   --http-port N      /healthz and /metrics; 0: any     GRIDEMU_HTTP_PORT (default 9464)
   --log-level L      pino level                        GRIDEMU_LOG_LEVEL (default info)
   --timer-spin-ms MS spin this long before a timer     GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)
@@ -40,6 +44,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
     options: {
       ...natsFlagOptions(env),
       site: { type: 'string', default: env['GRIDEMU_SITE'] },
+      member: { type: 'string', default: env['GRIDEMU_MEMBER'] },
       'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9464' },
       'join-timeout': { type: 'string', default: env['GRIDEMU_JOIN_TIMEOUT'] ?? '120' },
       help: { type: 'boolean', short: 'h' },
@@ -59,7 +64,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   } catch (err) {
     return fail((err as Error).message);
   }
-  const member = o.member ?? values.site;
+  const member = values.member ?? values.site ?? o.member;
   if (!member) return fail('--site (or GRIDEMU_SITE) is required');
   const httpPort = Number(values['http-port']);
   if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) return fail(`--http-port must be a port number, got "${values['http-port']}"`);

@@ -6,6 +6,7 @@ import { type Logger } from '@gridemu/runtime';
 import { LiveRuntime } from '@gridemu/runtime/live';
 import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
+import { within } from './within.js';
 import { memberActors } from './members.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 
@@ -32,12 +33,6 @@ export interface MemberOutcome {
 
 const HEARTBEAT_MS = 1000;
 
-/** Waits for `p`, or `ms`, whichever comes first. */
-export async function within(ms: number, p: Promise<unknown>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
 /** The driver publishes progress every second of a run; this long without it, it is taken for dead. */
 const DRIVER_SILENCE_MS = 15_000;
 

@@ -1,6 +1,8 @@
 import type { ExperimentSpec, Job } from '@gridemu/model';
 import { liveLocations, planGrid, type GridActor } from '@gridemu/schemes';
 
+export { liveLocations };
+
 /**
  * The processes a live run needs besides the driver: one per location that hosts actors (every
  * site, and a scheme's own services such as `central`), named by the location, with the process
@@ -8,11 +10,6 @@ import { liveLocations, planGrid, type GridActor } from '@gridemu/schemes';
  */
 export function liveMembers(spec: ExperimentSpec): string[] {
   return liveLocations(spec).map((l) => l.location);
-}
-
-/** The process kind (`site`, `central`, ...) that hosts `member` under the spec's scheme. */
-export function memberService(spec: ExperimentSpec, member: string): string {
-  return liveLocations(spec).find((l) => l.location === member)?.service ?? 'site';
 }
 
 /**

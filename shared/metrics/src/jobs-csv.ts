@@ -29,14 +29,10 @@ export function jobsCsvRow(r: JobRecord): string {
   );
 }
 
-/** The whole file as text: header first, one row per submitted job, in the order given. */
-export function jobsCsv(records: readonly JobRecord[]): string {
-  return [...jobsCsvChunks(records)].join('');
-}
-
 /**
- * The same text in pieces of `rows` rows, for writing a large file without holding it whole: a
- * full archive trace is tens of thousands of rows, and one string of them all is garbage to collect.
+ * The whole file, header first, one row per submitted job in the order given, in pieces of `rows`
+ * rows: a full archive trace is tens of thousands of rows, and one string of them all is garbage to
+ * collect.
  */
 export function* jobsCsvChunks(records: readonly JobRecord[], rows = 2048): Generator<string> {
   yield JOBS_CSV_COLUMNS.join(',') + '\n';

@@ -8,12 +8,22 @@ import type { JobRecord } from './job-record.js';
  * temporary name and renamed, so an interrupted run never leaves a half file that looks complete.
  */
 export function writeResults(dir: string, records: readonly JobRecord[], summary: object): { jobsCsv: string; summaryJson: string } {
+  return { jobsCsv: writeJobsCsv(dir, records), summaryJson: writeSummary(dir, summary) };
+}
+
+/** DIR/jobs.csv alone (a live run checks it, as written, before its summary is written). */
+export function writeJobsCsv(dir: string, records: readonly JobRecord[]): string {
   mkdirSync(dir, { recursive: true });
-  const jobsPath = join(dir, 'jobs.csv');
-  const summaryPath = join(dir, 'summary.json');
-  writeAtomically(jobsPath, jobsCsvChunks(records));
-  writeAtomically(summaryPath, [JSON.stringify(summary, null, 2) + '\n']);
-  return { jobsCsv: jobsPath, summaryJson: summaryPath };
+  const path = join(dir, 'jobs.csv');
+  writeAtomically(path, jobsCsvChunks(records));
+  return path;
+}
+
+export function writeSummary(dir: string, summary: object): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'summary.json');
+  writeAtomically(path, [JSON.stringify(summary, null, 2) + '\n']);
+  return path;
 }
 
 function writeAtomically(path: string, pieces: Iterable<string>): void {

@@ -56,7 +56,7 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
     const cpus = r.number(o['cpus'], join(path, 'cpus'), POSITIVE_INTEGER);
     // Site ids name actors and, in live runs, NATS subject tokens: no dots, slashes or wildcards.
     if (id && !/^[A-Za-z0-9_-]+$/.test(id)) r.fail(join(path, 'id'), `must use only letters, digits, "_" and "-" (got "${id}")`);
-    // `topic`, `central` and `driver` name other things on the bus and in results.
+    // Reserved ids name other things on the bus and in results (`topic`, `driver`, the schemes' own locations).
     if (reserved.includes(id)) r.fail(join(path, 'id'), `"${id}" is reserved (${reserved.join(', ')}); choose another id`);
     if (sites.some((x) => x.id === id)) r.fail(join(path, 'id'), `duplicate site id "${id}"`);
     sites.push({ id, cpus });

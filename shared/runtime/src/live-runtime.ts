@@ -4,7 +4,7 @@ import { withFields, type Actor, type ActorContext, type ActorPlacement, type Lo
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
 import { LatencyHistogram } from './latency-histogram.js';
-import { Mailboxes } from './mailboxes.js';
+import { Mailboxes, type Inbox } from './mailboxes.js';
 import { TimerQueue } from './timer-queue.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
@@ -37,7 +37,7 @@ interface Hosted {
   readonly actor: Actor<Message>;
   readonly ctx: ActorContext<Message>;
   /** One message at a time, in arrival order (DESIGN.md: a mailbox per actor). */
-  readonly inbox: ReturnType<Mailboxes<Delivery>['inbox']>;
+  readonly inbox: Inbox<Delivery>;
   /**
    * The actor's clock: the emulated time of the delivery it is handling, read once when the delivery
    * starts, never earlier than its previous delivery's (issue 16; see guard()).
@@ -89,8 +89,8 @@ export class LiveRuntime {
     this.host = {
       now: (self) => this.actorNow(self),
       send: (from, to, msg) => {
-        this.tally.sent(msg.type, from.location, this.hosted.get(to)?.placement.location ?? siteOf(to));
         const local = this.hosted.get(to);
+        this.tally.sent(msg.type, from.location, local ? local.placement.location : siteOf(to));
         if (local) this.enqueue(local, msg, from.address);
         else this.toBus({ actor: to }, from.address, to, msg);
       },

@@ -3,7 +3,8 @@ import PQueue from 'p-queue';
 /** How many deliveries one turn of the run loop makes before it lets I/O in. */
 const DELIVERIES_PER_TURN = 1024;
 
-interface Inbox<D> {
+/** One actor's queue of waiting messages. */
+export interface Inbox<D> {
   readonly items: D[];
   head: number;
   readonly deliver: (d: D) => void;

@@ -4,4 +4,3 @@ export { planGrid, liveLocations } from './plan.js';
 export { loadExperiment, parseExperiment } from './experiment.js';
 export { schemeSummary, schemeMetrics } from './scheme-results.js';
 export { simulate, type SimulationResult, type SimulateOptions, type SimulationProgress } from './simulate.js';
-export * as paper001 from './paper-001/index.js';

@@ -18,6 +18,11 @@ for (const m of SCHEME_MODULES) {
 /** Every scheme name, in registry order. */
 export const SCHEME_NAMES: readonly string[] = SCHEME_MODULES.flatMap((m) => m.schemes);
 
+/** The module that owns `scheme`, if one does. */
+export function findSchemeModule(scheme: string): SchemeModule | undefined {
+  return byScheme.get(scheme);
+}
+
 /** The module that owns `scheme`. */
 export function schemeModule(scheme: string): SchemeModule {
   const m = byScheme.get(scheme);

@@ -1,5 +1,5 @@
 import type { ExperimentSpec } from '@gridemu/model';
-import { SCHEME_MODULES, schemeModule } from './registry.js';
+import { findSchemeModule, schemeModule } from './registry.js';
 import type { SchemeMetric } from './scheme-module.js';
 
 /** The spec's scheme's part of summary.json. */
@@ -9,5 +9,5 @@ export function schemeSummary(spec: ExperimentSpec, counters: Readonly<Record<st
 
 /** The figures of a scheme's own that compare and sweep know (none for a scheme no module owns). */
 export function schemeMetrics(scheme: string): readonly SchemeMetric[] {
-  return SCHEME_MODULES.find((m) => m.schemes.includes(scheme))?.metrics ?? [];
+  return findSchemeModule(scheme)?.metrics ?? [];
 }

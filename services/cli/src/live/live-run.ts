@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ControlBus, DelayProxy, liveMembers, memberService, type LiveProgress } from '@gridemu/live';
+import { ControlBus, DelayProxy, liveLocations, type LiveProgress } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
 import { startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
@@ -59,7 +59,9 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     const nc: NatsConnection = await connect({ servers: url, name: `gridemu-${o.run}-orchestrator` });
     cleanup.push(() => nc.close());
     const bus = new ControlBus(nc, o.run, silentLogger);
-    const members = liveMembers(o.spec);
+    // Each location the plan names, and the process kind (services/<kind>) that hosts it.
+    const serviceOf = new Map(liveLocations(o.spec).map((l) => [l.location, l.service]));
+    const members = [...serviceOf.keys()];
     const ready = new Set<string>();
     bus.on('ready', (m) => {
       ready.add(m.member);
@@ -93,8 +95,8 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     ]);
     processes.push(driver);
     for (const m of members) {
-      const service = memberService(o.spec, m);
-      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', '--timer-spin-ms', timerSpin, ...(service === 'site' ? ['--site', m] : [])];
+      const service = serviceOf.get(m)!;
+      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', '--timer-spin-ms', timerSpin, service === 'site' ? '--site' : '--member', m];
       processes.push(new RunProcess(m, join(logs, `${m}.log`), serviceMain(service), args));
     }
     say(`run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`);
@@ -115,7 +117,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     for (const p of processes.slice(1)) {
       void p.exited.then(() => {
         if (p.exit?.code === 0 || !driver.running) return;
-        const what = `${memberService(o.spec, p.name)} process ${p.name} (pid ${p.pid}) ${p.describeExit()} during the run`;
+        const what = `${serviceOf.get(p.name)} process ${p.name} (pid ${p.pid}) ${p.describeExit()} during the run`;
         fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`, { member: p.name, error: `process ${p.describeExit()}` });
       });
     }

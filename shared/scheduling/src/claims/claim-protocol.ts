@@ -1,14 +1,13 @@
 import type { Job, JobTrail } from '@gridemu/model';
-
-/** Which of a dual-queue site's queues a copy waits in (paper 001 §4.2). */
-export type CopyQueueKind = 'local' | 'remote';
+import type { QueueKind } from '../local/policy.js';
 
 /**
  * `hold` (paper 001 §7): a copy the local policy starts keeps its processors and asks the origin
  * for the job's semaphore; it runs once granted. `optimistic`: it runs at once and asks; a loser
  * is killed.
  */
-export type ClaimMode = 'hold' | 'optimistic';
+export const CLAIM_MODES = ['hold', 'optimistic'] as const;
+export type ClaimMode = (typeof CLAIM_MODES)[number];
 
 export interface ClaimProtocolOptions {
   readonly site: string;
@@ -21,7 +20,7 @@ export interface ClaimProtocolOptions {
 /** What happens at a site, as the claim protocol sees it. */
 export type ClaimEvent =
   /** A job or a copy arrives: submitted here by a user (`sent` false) or sent by a metascheduler. */
-  | { readonly kind: 'arrived'; readonly job: Job; readonly queue: CopyQueueKind; readonly claim: boolean; readonly trail: JobTrail; readonly sent: boolean }
+  | { readonly kind: 'arrived'; readonly job: Job; readonly queue: QueueKind; readonly claim: boolean; readonly trail: JobTrail; readonly sent: boolean }
   /** The local policy started this job now (its processors are taken in the policy). */
   | { readonly kind: 'policy-started'; readonly jobId: string }
   /** The executor gave the job's processors back. */
@@ -35,7 +34,7 @@ export type ClaimEvent =
 /** What the site must do; the actor carries these out in order. */
 export type ClaimDecision =
   /** Put the job in the local policy's queue (the policy may start it at once). */
-  | { readonly kind: 'enqueue'; readonly job: Job; readonly queue: CopyQueueKind }
+  | { readonly kind: 'enqueue'; readonly job: Job; readonly queue: QueueKind }
   /** Give the job's processors back to the local policy (a claim that failed or timed out). */
   | { readonly kind: 'release'; readonly jobId: string }
   /** Take a queued copy out of the local policy's queue. */
@@ -53,7 +52,7 @@ export type ClaimDecision =
 /** A job (or a copy of one) this site knows about, and how far it has got here. */
 interface Copy {
   readonly job: Job;
-  readonly queue: CopyQueueKind;
+  readonly queue: QueueKind;
   /** Must win the job's semaphore at its origin before it may run. */
   readonly claim: boolean;
   readonly trail: JobTrail;

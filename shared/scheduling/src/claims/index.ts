@@ -1,1 +1,1 @@
-export { ClaimProtocol, type ClaimEvent, type ClaimDecision, type ClaimProtocolOptions, type ClaimMode as SiteClaimMode, type CopyQueueKind } from './claim-protocol.js';
+export { ClaimProtocol, CLAIM_MODES, type ClaimEvent, type ClaimDecision, type ClaimProtocolOptions, type ClaimMode } from './claim-protocol.js';

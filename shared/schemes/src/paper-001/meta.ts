@@ -1,7 +1,6 @@
 import { POSITIVE, POSITIVE_INTEGER, type ExperimentSpec, type FieldReader, type LocalSpec, type MetaContext, type MetaSpec } from '@gridemu/model';
+import { CLAIM_MODES, type ClaimMode } from '@gridemu/scheduling';
 import { PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';
-
-export const CLAIM_MODES = ['hold', 'optimistic'] as const;
 
 /** `meta:` under paper 001's schemes. One set of options for the family, so a sweep over its schemes shares a spec; a scheme ignores those it does not use. */
 export interface Paper001Meta extends MetaSpec {
@@ -16,7 +15,7 @@ export interface Paper001Meta extends MetaSpec {
    * `hold`: a copy holds its processors and starts only once the origin grants the claim.
    * `optimistic`: it starts at once and tells the origin, which kills every later starter.
    */
-  readonly claim: (typeof CLAIM_MODES)[number];
+  readonly claim: ClaimMode;
   /** Hierarchical: how long the central metascheduler waits for every site's start estimate. */
   readonly query_timeout_s: number;
 }
