@@ -102,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
     workload: workload.sources,
     wall_s: (Date.now() - started) / 1000,
     live,
-    scheme: schemeSummary(spec, counters),
+    scheme: schemeSummary(spec, counters, result.driver.records),
   });
   // Issue 16: every live run checks, from jobs.csv as written, that its schedule could have happened.
   const out = resolve(values.out ?? `results/${spec.name}-live`);

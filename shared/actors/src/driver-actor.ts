@@ -63,6 +63,17 @@ export class DriverActor implements Actor<Message> {
         this.finishedCount++;
         return;
       }
+      case MessageType.JobFailed: {
+        const r = this.record(msg.jobId);
+        if (r.finish_s !== undefined || r.failReason !== undefined) throw new Error(`assertion: ${msg.jobId} given up after it had an outcome`);
+        r.failReason = msg.reason;
+        r.failed_s = msg.time_s;
+        r.copies = msg.trail.copies;
+        r.migrations = msg.trail.migrations;
+        r.replans = msg.trail.replans;
+        this.finishedCount++;
+        return;
+      }
       case MessageType.JobRejected: {
         const r = this.record(msg.jobId);
         r.rejectReason = msg.reason;

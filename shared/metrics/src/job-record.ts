@@ -12,6 +12,10 @@ export interface JobRecord {
   /** Processor ids in Batsim's interval-set notation. */
   resources?: string;
   rejectReason?: string;
+  /** Why the job was given up without completing (it never runs again). */
+  failReason?: string;
+  /** When it was given up. */
+  failed_s?: number;
   copies: number;
   migrations: number;
   replans: number;
@@ -23,6 +27,7 @@ export function newRecord(job: Job): JobRecord {
 
 export function finalState(r: JobRecord): FinalState {
   if (r.rejectReason !== undefined) return 'REJECTED';
+  if (r.failReason !== undefined) return 'COMPLETED_FAILED';
   if (r.start_s !== undefined && r.finish_s !== undefined) return 'COMPLETED_SUCCESSFULLY';
   // Started but never finished, or never started, when the run ended.
   return 'COMPLETED_KILLED';

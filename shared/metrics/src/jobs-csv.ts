@@ -5,7 +5,7 @@ import { finalState, timing, type JobRecord } from './job-record.js';
 export const JOBS_CSV_COLUMNS = [
   'job_id', 'workload_name', 'submission_time', 'requested_number_of_resources', 'requested_time', 'success',
   'final_state', 'starting_time', 'execution_time', 'finish_time', 'waiting_time', 'turnaround_time', 'stretch',
-  'allocated_resources', 'origin_site', 'exec_site', 'copies', 'migrations', 'replans', 'vo', 'group',
+  'allocated_resources', 'origin_site', 'exec_site', 'copies', 'migrations', 'replans', 'vo', 'group', 'reason',
 ] as const;
 
 /** Quotes a text field that needs it (numbers never do). */
@@ -25,7 +25,7 @@ export function jobsCsvRow(r: JobRecord): string {
     `${csvField(r.job.id)},${csvField(r.job.workload)},${num(r.job.submit_s)},${r.job.procs},${num(r.job.estimate_s)},` +
     `${state === 'COMPLETED_SUCCESSFULLY' ? '1' : '0'},${state},${num(r.start_s)},${num(t?.run_s)},${num(r.finish_s)},` +
     `${num(t?.wait_s)},${num(t?.turnaround_s)},${num(t?.slowdown)},${r.resources ?? ''},${csvField(r.job.origin)},` +
-    `${csvField(r.execSite ?? '')},${r.copies},${r.migrations},${r.replans},${csvField(r.job.vo ?? '')},${r.job.group ?? ''}`
+    `${csvField(r.execSite ?? '')},${r.copies},${r.migrations},${r.replans},${csvField(r.job.vo ?? '')},${csvField(String(r.job.group ?? ''))},${csvField(r.rejectReason ?? r.failReason ?? '')}`
   );
 }
 

@@ -15,9 +15,12 @@ export interface Summary {
     readonly submitted: number;
     readonly completed: number;
     readonly rejected: number;
+    /** Given up by the scheme (COMPLETED_FAILED: its retries ran out). */
+    readonly failed: number;
     /** Still queued or running when the run ended. */
     readonly unfinished: number;
     readonly rejected_by_reason: Record<string, number>;
+    readonly failed_by_reason: Record<string, number>;
   };
   readonly mean_wait_s: number;
   readonly max_wait_s: number;
@@ -92,6 +95,8 @@ export function summarize(records: readonly JobRecord[], sites: readonly SiteCap
   const byOrigin = new Map<string, Accumulator>();
   const work = new Map<string, number>(sites.map((s) => [s.id, 0]));
   const rejected: Record<string, number> = {};
+  const failedBy: Record<string, number> = {};
+  let failed = 0;
   let firstSubmit = Number.POSITIVE_INFINITY;
   let lastFinish = Number.NEGATIVE_INFINITY;
   let maxWait = 0;
@@ -104,6 +109,11 @@ export function summarize(records: readonly JobRecord[], sites: readonly SiteCap
     const state = finalState(r);
     if (state === 'REJECTED') {
       rejected[r.rejectReason!] = (rejected[r.rejectReason!] ?? 0) + 1;
+      continue;
+    }
+    if (state === 'COMPLETED_FAILED') {
+      failed++;
+      failedBy[r.failReason!] = (failedBy[r.failReason!] ?? 0) + 1;
       continue;
     }
     const t = timing(r);
@@ -135,7 +145,15 @@ export function summarize(records: readonly JobRecord[], sites: readonly SiteCap
   }
   const overall = all.stats();
   return {
-    jobs: { submitted: records.length, completed, rejected: records.length - completed - unfinished, unfinished, rejected_by_reason: rejected },
+    jobs: {
+      submitted: records.length,
+      completed,
+      rejected: records.length - completed - unfinished - failed,
+      failed,
+      unfinished,
+      rejected_by_reason: rejected,
+      failed_by_reason: failedBy,
+    },
     mean_wait_s: overall.mean_wait_s,
     max_wait_s: roundNumber(maxWait),
     mean_turnaround_s: overall.mean_turnaround_s,

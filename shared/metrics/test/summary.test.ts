@@ -14,10 +14,20 @@ describe('summary metrics, hand-checked', () => {
   const a = ran(job('a', 'x', 0, 5, 2), 10, 'x');
   const b = ran(job('b', 'y', 5, 100, 16), 5, 'x');
   const c: JobRecord = { ...newRecord(job('c', 'y', 7, 1, 99)), rejectReason: 'wider_than_site' };
-  const s = summarize([a, b, c], [{ id: 'x', cpus: 20 }, { id: 'y', cpus: 20 }]);
+  // d: given up by its scheme after it was re-planned twice.
+  const d: JobRecord = { ...newRecord({ ...job('d', 'y', 3, 1, 1), vo: 'ivdgl', group: 'g1' }), failReason: 'retry_limit:gram', failed_s: 50, replans: 2 };
+  const s = summarize([a, b, c, d], [{ id: 'x', cpus: 20 }, { id: 'y', cpus: 20 }]);
 
   it('computes waits, slowdowns, makespan, flowtime and utilization', () => {
-    expect(s.jobs).toEqual({ submitted: 3, completed: 2, rejected: 1, unfinished: 0, rejected_by_reason: { wider_than_site: 1 } });
+    expect(s.jobs).toEqual({
+      submitted: 4,
+      completed: 2,
+      rejected: 1,
+      failed: 1,
+      unfinished: 0,
+      rejected_by_reason: { wider_than_site: 1 },
+      failed_by_reason: { 'retry_limit:gram': 1 },
+    });
     expect(s.mean_wait_s).toBe(5);
     expect(s.mean_turnaround_s).toBe(57.5);
     expect(s.mean_slowdown).toBe(2);
@@ -40,7 +50,12 @@ describe('summary metrics, hand-checked', () => {
   });
 
   it('writes a Batsim-compatible row; a job that never started has empty times', () => {
-    expect(jobsCsvRow(a)).toBe('a,w,0,2,10,1,COMPLETED_SUCCESSFULLY,10,5,15,10,15,3,0-1,x,x,1,0,0,,');
-    expect(jobsCsvRow(newRecord(job('q', 'x', 1.5, 3, 1)))).toBe('q,w,1.5,1,6,0,COMPLETED_KILLED,,,,,,,,x,,1,0,0,,');
+    expect(jobsCsvRow(a)).toBe('a,w,0,2,10,1,COMPLETED_SUCCESSFULLY,10,5,15,10,15,3,0-1,x,x,1,0,0,,,');
+    expect(jobsCsvRow(newRecord(job('q', 'x', 1.5, 3, 1)))).toBe('q,w,1.5,1,6,0,COMPLETED_KILLED,,,,,,,,x,,1,0,0,,,');
+  });
+
+  it('says why a job was rejected or given up, in the reason column', () => {
+    expect(jobsCsvRow(c)).toBe('c,w,7,99,2,0,REJECTED,,,,,,,,y,,1,0,0,,,wider_than_site');
+    expect(jobsCsvRow(d)).toBe('d,w,3,1,2,0,COMPLETED_FAILED,,,,,,,,y,,1,0,2,ivdgl,g1,retry_limit:gram');
   });
 });

@@ -15,8 +15,11 @@ export interface Job {
   /** Processors it needs, all at one site (>= 1 unless rejected). */
   readonly procs: number;
   readonly user?: number;
-  readonly group?: number;
+  /** A trace's group number, or a named group of a VO (GRUBER, paper 002). */
+  readonly group?: number | string;
   readonly vo?: string;
+  /** Disk the job needs at the site that runs it, MB (its input and output; GRUBER's disk SLA). */
+  readonly disk_mb?: number;
   /** Memory to move with the job when it runs away from its origin (only with network.transfer). */
   readonly memory_mb?: number;
   /** Set when the job can never run (e.g. its processor count is unknown); it is REJECTED at submission. */

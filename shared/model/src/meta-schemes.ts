@@ -1,10 +1,12 @@
 import type { FieldReader } from './field-reader.js';
-import type { LocalSpec, MetaSpec, SiteSpec } from './spec.js';
+import type { LocalSpec, MetaSpec, SiteSpec, WorkloadSource } from './spec.js';
 
 /** What a module reading `meta:` may look at besides it. */
 export interface MetaContext {
   readonly sites: readonly SiteSpec[];
   readonly local: LocalSpec;
+  /** The sources, so a scheme can check what they name (a VO or group its policy must know). */
+  readonly workload: readonly WorkloadSource[];
 }
 
 /**

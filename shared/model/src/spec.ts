@@ -13,6 +13,10 @@ export interface ExperimentSpec {
 export interface SiteSpec {
   readonly id: string;
   readonly cpus: number;
+  /** CPU speed relative to the grid's reference CPU (GRUBER, paper 002: a job runs run_s / speed there); 1 when not given. */
+  readonly speed?: number;
+  /** Disk the site offers to grid jobs, GB; unlimited when not given. */
+  readonly disk_gb?: number;
 }
 
 export const LOCAL_POLICIES = ['fcfs', 'easy', 'dual-easy'] as const;
@@ -77,6 +81,10 @@ export interface SourceCommon {
    * about the same (paper 001 §6, Figure 14: "all jobs request an identical number of processors").
    */
   readonly equal_width: boolean;
+  /** The virtual organization every job of the source belongs to (GRUBER's usage SLAs, paper 002). */
+  readonly vo?: string;
+  /** The group, within its VO, every job of the source belongs to. */
+  readonly group?: string;
 }
 
 export interface SwfSource extends SourceCommon {
@@ -92,7 +100,36 @@ export interface SyntheticSource extends SourceCommon {
   readonly synthetic: LublinParams;
 }
 
-export type WorkloadSource = SwfSource | SyntheticSource;
+/**
+ * A bag of BLAST tasks (paper 002 §3.2): `submitters` users each submit `jobs` independent
+ * one-CPU jobs of about `runtime_s` on the reference CPU, with tiny input and output; each
+ * submitter is its own group of `vo`.
+ */
+export interface BlastSource extends SourceCommon {
+  readonly kind: 'blast';
+  readonly blast: BlastParams;
+}
+
+export interface BlastParams {
+  readonly submitters: number;
+  /** Jobs per submitter. */
+  readonly jobs: number;
+  readonly vo: string;
+  /** One group name per submitter; default `<source name>-<n>`. */
+  readonly groups: readonly string[];
+  /** Run time on a CPU of speed 1, seconds (about 40 minutes). */
+  readonly runtime_s: number;
+  /** Each job's run time is runtime_s × (1 ± spread), uniform. */
+  readonly runtime_spread: number;
+  /** Seconds between one submitter's submissions (0: all at once, the paper's small workloads). */
+  readonly interval_s: number;
+  /** Input staged in per job, kB (uniform in the range). */
+  readonly input_kb: readonly [number, number];
+  /** Output staged out per job, MB (uniform in the range). */
+  readonly output_mb: readonly [number, number];
+}
+
+export type WorkloadSource = SwfSource | SyntheticSource | BlastSource;
 
 /**
  * Lublin & Feitelson, "The workload on parallel supercomputers: modeling the characteristics of

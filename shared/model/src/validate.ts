@@ -12,6 +12,7 @@ import type { MetaSchemes } from './meta-schemes.js';
 import {
   LOCAL_POLICIES,
   LUBLIN_DEFAULTS,
+  type BlastParams,
   type ExperimentSpec,
   type LublinClassParams,
   type LublinParams,
@@ -23,7 +24,8 @@ import {
 } from './spec.js';
 
 const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'description'] as const;
-const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient'] as const;
+const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'blast', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
+const BLAST_KEYS = ['submitters', 'jobs', 'vo', 'groups', 'runtime_s', 'runtime_spread', 'interval_s', 'input_kb', 'output_mb'] as const;
 const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor', 'start_hour', 'batch', 'interactive'] as const;
 const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
 
@@ -51,15 +53,19 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
     const path = join('sites', i);
     const o = r.object(s, path);
     if (!o) return;
-    r.onlyKeys(o, path, ['id', 'cpus']);
+    r.onlyKeys(o, path, ['id', 'cpus', 'speed', 'disk_gb']);
     const id = r.string(o['id'], join(path, 'id'));
     const cpus = r.number(o['cpus'], join(path, 'cpus'), POSITIVE_INTEGER);
+    const extra = {
+      ...(o['speed'] !== undefined ? { speed: r.number(o['speed'], join(path, 'speed'), POSITIVE) } : {}),
+      ...(o['disk_gb'] !== undefined ? { disk_gb: r.number(o['disk_gb'], join(path, 'disk_gb'), NON_NEGATIVE) } : {}),
+    };
     // Site ids name actors and, in live runs, NATS subject tokens: no dots, slashes or wildcards.
     if (id && !/^[A-Za-z0-9_-]+$/.test(id)) r.fail(join(path, 'id'), `must use only letters, digits, "_" and "-" (got "${id}")`);
     // Reserved ids name other things on the bus and in results (`topic`, `driver`, the schemes' own locations).
     if (reserved.includes(id)) r.fail(join(path, 'id'), `"${id}" is reserved (${reserved.join(', ')}); choose another id`);
     if (sites.some((x) => x.id === id)) r.fail(join(path, 'id'), `duplicate site id "${id}"`);
-    sites.push({ id, cpus });
+    sites.push({ id, cpus, ...extra });
   });
   const siteIds = new Set(sites.map((s) => s.id));
 
@@ -82,7 +88,7 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
   const metaRaw = top['meta'] === undefined ? {} : r.object(top['meta'], 'meta') ?? {};
   const before = r.issues.length;
   const scheme = r.oneOf(metaRaw['scheme'], 'meta.scheme', schemes.names, schemes.defaultScheme);
-  const { meta, local: localSpec } = r.issues.length > before ? { meta: { scheme }, local } : schemes.readMeta(scheme, metaRaw, r, { sites, local });
+  const { meta, local: localSpec } = r.issues.length > before ? { meta: { scheme }, local } : schemes.readMeta(scheme, metaRaw, r, { sites, local, workload });
 
   const network = readNetwork(r, top['network'], siteIds);
 
@@ -128,14 +134,22 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
     runtime_scale: r.number(o['runtime_scale'], join(path, 'runtime_scale'), POSITIVE, 1),
     exact_estimates: r.boolean(o['exact_estimates'], join(path, 'exact_estimates'), false),
     equal_width: r.boolean(o['equal_width'], join(path, 'equal_width'), false),
+    ...(o['vo'] !== undefined ? { vo: r.string(o['vo'], join(path, 'vo')) } : {}),
+    ...(o['group'] !== undefined ? { group: r.string(o['group'], join(path, 'group')) } : {}),
   };
   if (common.name.includes('!')) r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
 
-  const hasSwf = o['swf'] !== undefined;
-  const hasSynthetic = o['synthetic'] !== undefined;
-  if (hasSwf === hasSynthetic) {
-    r.fail(path, 'needs exactly one of swf (a trace file) or synthetic (a workload model)');
+  const kinds = (['swf', 'synthetic', 'blast'] as const).filter((k) => o[k] !== undefined);
+  if (kinds.length !== 1) {
+    r.fail(path, 'needs exactly one of swf (a trace file), synthetic (a workload model) or blast (a bag of BLAST tasks)');
     return undefined;
+  }
+  const hasSwf = kinds[0] === 'swf';
+  if (kinds[0] === 'blast') {
+    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
+    for (const k of ['vo', 'group'] as const) if (o[k] !== undefined) r.fail(join(path, k), `a blast source names its VO and groups under blast (blast.vo, blast.groups)`);
+    const blast = readBlast(r, o['blast'], join(path, 'blast'), common.name);
+    return blast ? { ...common, kind: 'blast', blast } : undefined;
   }
   if (hasSwf) {
     return { ...common, kind: 'swf', swf: r.string(o['swf'], join(path, 'swf')), lenient: r.boolean(o['lenient'], join(path, 'lenient'), false) };
@@ -143,6 +157,44 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
   if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
   const synthetic = readLublin(r, o['synthetic'], join(path, 'synthetic'));
   return synthetic ? { ...common, kind: 'synthetic', synthetic } : undefined;
+}
+
+function readBlast(r: FieldReader, raw: unknown, path: string, sourceName: string): BlastParams | undefined {
+  const o = r.object(raw, path);
+  if (!o) return undefined;
+  r.onlyKeys(o, path, BLAST_KEYS);
+  const submitters = r.number(o['submitters'], join(path, 'submitters'), POSITIVE_INTEGER, 1);
+  let groups = Array.from({ length: submitters }, (_, i) => `${sourceName}-${i + 1}`);
+  if (o['groups'] !== undefined) {
+    const list = r.array(o['groups'], join(path, 'groups')) ?? [];
+    groups = list.map((g, i) => r.string(g, join(join(path, 'groups'), i)));
+    if (list.length !== submitters) r.fail(join(path, 'groups'), `must name one group per submitter (${submitters}), got ${list.length}`);
+    if (new Set(groups).size !== groups.length) r.fail(join(path, 'groups'), 'must not name a group twice: each submitter is its own group');
+  }
+  const range = (key: 'input_kb' | 'output_mb', fallback: [number, number]): [number, number] => {
+    if (o[key] === undefined) return fallback;
+    const list = r.array(o[key], join(path, key)) ?? [];
+    if (list.length !== 2) {
+      r.fail(join(path, key), 'must be [min, max]');
+      return fallback;
+    }
+    const lo = r.number(list[0], join(join(path, key), 0), NON_NEGATIVE);
+    const hi = r.number(list[1], join(join(path, key), 1), NON_NEGATIVE);
+    if (hi < lo) r.fail(join(path, key), 'max must be at least min');
+    return [lo, hi];
+  };
+  return {
+    submitters,
+    jobs: r.number(o['jobs'], join(path, 'jobs'), POSITIVE_INTEGER),
+    vo: r.string(o['vo'], join(path, 'vo')),
+    groups,
+    runtime_s: r.number(o['runtime_s'], join(path, 'runtime_s'), POSITIVE, 2400),
+    runtime_spread: r.number(o['runtime_spread'], join(path, 'runtime_spread'), { min: 0, max: 0.9 }, 0.1),
+    interval_s: r.number(o['interval_s'], join(path, 'interval_s'), NON_NEGATIVE, 0),
+    // §3.2: a BLAST job reads 10-33 kB and writes 0.7-1.5 MB.
+    input_kb: range('input_kb', [10, 33]),
+    output_mb: range('output_mb', [0.7, 1.5]),
+  };
 }
 
 function readLublin(r: FieldReader, raw: unknown, path: string): LublinParams | undefined {

@@ -18,6 +18,8 @@ export const MessageType = {
   JobCompleted: 'job.completed',
   /** Site → driver: the job can never run there. */
   JobRejected: 'job.rejected',
+  /** A scheme's planner → driver: the job was given up (its retries ran out); it will not run. */
+  JobFailed: 'job.failed',
   /** Driver timer: submit the jobs due now. */
   SubmitDue: 'timer.submit-due',
   /** Executor timer: a running job reaches its end. */
@@ -73,6 +75,14 @@ export interface JobStarted {
 }
 export interface JobCompleted { readonly type: typeof MessageType.JobCompleted; readonly jobId: string; readonly site: string; readonly time_s: number }
 export interface JobRejected { readonly type: typeof MessageType.JobRejected; readonly jobId: string; readonly site: string; readonly reason: RejectReason }
+export interface JobFailed {
+  readonly type: typeof MessageType.JobFailed;
+  readonly jobId: string;
+  readonly time_s: number;
+  /** Why, for jobs.csv's `reason` column (e.g. `retry_limit:application`). */
+  readonly reason: string;
+  readonly trail: JobTrail;
+}
 export interface SubmitDue { readonly type: typeof MessageType.SubmitDue }
 export interface JobEnds { readonly type: typeof MessageType.JobEnds; readonly jobId: string }
 
@@ -122,6 +132,7 @@ export interface MessageCatalogue {
   'job.started': JobStarted;
   'job.completed': JobCompleted;
   'job.rejected': JobRejected;
+  'job.failed': JobFailed;
   'timer.submit-due': SubmitDue;
   'timer.job-ends': JobEnds;
   'job.copy': JobCopy;

@@ -1,7 +1,8 @@
 import { MessageType, type Message } from './messages.js';
 
-/** A field's rule: its type, and whether it may be absent. */
-export type FieldRule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'queue' | 'reason' | 'optional-boolean' | 'trail';
+/** A field's rule: its type, and whether it may be absent; or a module's own check, which says what is wrong or nothing. */
+export type FieldRule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'queue' | 'reason' | 'optional-boolean' | 'trail' | FieldCheck;
+export type FieldCheck = (value: unknown) => string | undefined;
 
 /** What one message type must carry, field by field (`type` aside). */
 export type MessageShape = Readonly<Record<string, FieldRule>>;
@@ -15,6 +16,7 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: 'string', trail: 'trail' },
   [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number' },
   [MessageType.JobRejected]: { jobId: 'string', site: 'string', reason: 'reason' },
+  [MessageType.JobFailed]: { jobId: 'string', time_s: 'number', reason: 'string', trail: 'trail' },
   [MessageType.SubmitDue]: {},
   [MessageType.JobEnds]: { jobId: 'string' },
   [MessageType.JobCopy]: { job: 'job', queue: 'queue', claim: 'boolean', trail: 'trail' },
@@ -77,14 +79,21 @@ function problemIn(shapes: Readonly<Record<string, MessageShape>>, value: unknow
   return undefined;
 }
 
-const JOB_FIELDS: Record<string, 'string' | 'number' | 'count'> = {
+const JOB_FIELDS: Record<string, FieldRule> = {
   id: 'string', workload: 'string', origin: 'string', submit_s: 'number', run_s: 'number', estimate_s: 'number', procs: 'count',
 };
-const JOB_OPTIONAL: Record<string, 'string' | 'number' | 'count'> = {
-  user: 'count', group: 'count', vo: 'string', memory_mb: 'number', rejectReason: 'string',
+const JOB_OPTIONAL: Record<string, FieldRule> = {
+  user: 'count',
+  // A trace's group number, or a VO's named group.
+  group: (v) => (typeof v === 'string' ? fieldProblem(v, 'string') : fieldProblem(v, 'count')),
+  vo: 'string',
+  memory_mb: 'number',
+  disk_mb: 'number',
+  rejectReason: 'string',
 };
 
 function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
+  if (typeof rule === 'function') return rule(v);
   switch (rule) {
     case 'string':
       return typeof v === 'string' && v.length > 0 && v.length <= 1024 ? undefined : 'must be a non-empty string (at most 1024 characters)';

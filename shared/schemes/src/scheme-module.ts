@@ -1,6 +1,6 @@
 import type { DriverActor } from '@gridemu/actors';
 import type { ExperimentSpec, FieldReader, Job, LocalSpec, MetaContext, MetaSpec } from '@gridemu/model';
-import type { SiteCapacity } from '@gridemu/metrics';
+import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
 import type { Message, MessageShapes } from '@gridemu/protocol';
 import type { ActorPlacement } from '@gridemu/runtime';
 
@@ -50,8 +50,8 @@ export interface SchemeModule {
   plan(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan;
   /** Messages its actors add to the core catalogue, with their shapes (the bus validates them). */
   readonly messages?: MessageShapes;
-  /** Its part of summary.json, from the counters its actors bumped. */
-  summary?(counters: Readonly<Record<string, number>>, spec: ExperimentSpec): Record<string, unknown>;
+  /** Its part of summary.json, from the counters its actors bumped and the jobs' records. */
+  summary?(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown>;
   /** Its figures that `compare` and `sweep` know. */
   readonly metrics?: readonly SchemeMetric[];
 }

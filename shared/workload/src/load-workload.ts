@@ -1,6 +1,7 @@
-import { InputError, type ExperimentSpec, type Job, type SourceCommon, type SwfSource, type SyntheticSource } from '@gridemu/model';
+import { InputError, type BlastSource, type ExperimentSpec, type Job, type SourceCommon, type SwfSource, type SyntheticSource } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import { bump, convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
+import { generateBlast } from './blast.js';
 import { generateLublin } from './lublin.js';
 import { readSwfBatches } from './swf-reader.js';
 import type { SwfFormatError } from './swf-record.js';
@@ -9,7 +10,7 @@ import { resolveTrace } from './trace-dir.js';
 /** What one source contributed, for summary.json: nothing is adjusted or skipped unseen. */
 export interface SourceReport {
   readonly name: string;
-  readonly kind: 'swf' | 'synthetic';
+  readonly kind: 'swf' | 'synthetic' | 'blast';
   readonly file?: string;
   readonly jobs: number;
   readonly adjustments: AdjustmentCounts;
@@ -39,13 +40,15 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   for (const [index, source] of spec.workload.entries()) {
     let loaded: { jobs: Job[]; report: SourceReport };
     try {
-      loaded = source.kind === 'swf' ? await loadSwfSource(source, options) : loadSyntheticSource(source, spec, index);
+      loaded =
+        source.kind === 'swf' ? await loadSwfSource(source, options) : source.kind === 'blast' ? loadBlastSource(source, spec, index) : loadSyntheticSource(source, spec, index);
     } catch (err) {
       if (err instanceof InputError) throw err;
       // A file that cannot be opened or read (a folder, no permission): one line, the cause kept.
       throw new InputError(`workload[${index}] (${source.name}): cannot load it: ${(err as Error).message}`, { cause: err });
     }
-    const { jobs, report } = loaded;
+    const { report } = loaded;
+    const jobs = withMembership(loaded.jobs, source);
     perSource.push(source.equal_width ? equalWidth(jobs, report) : jobs);
     sources.push(report);
   }
@@ -123,6 +126,34 @@ function loadSyntheticSource(source: SyntheticSource, spec: ExperimentSpec, inde
     });
   }
   return { jobs, report: { name: source.name, kind: 'synthetic', jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] } };
+}
+
+function loadBlastSource(source: BlastSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
+  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
+  const adjustments: AdjustmentCounts = {};
+  const jobs: Job[] = [];
+  const generated = generateBlast(source.blast, rng);
+  for (const g of generated.slice(source.skip)) {
+    if (source.jobs !== undefined && jobs.length >= source.jobs) break;
+    jobs.push({
+      id: `${source.name}!${g.number}`,
+      workload: source.name,
+      origin: originFor(source, jobs.length),
+      submit_s: g.submit_s + source.shift_h * 3600,
+      ...sourceTimes(source, g.run_s, g.run_s, adjustments),
+      procs: 1,
+      vo: source.blast.vo,
+      group: g.group,
+      disk_mb: g.disk_mb,
+    });
+  }
+  return { jobs, report: { name: source.name, kind: 'blast', jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] } };
+}
+
+/** A source's `vo:` and `group:` given to each of its jobs (a trace's own group number is replaced). */
+function withMembership(jobs: Job[], source: SourceCommon): Job[] {
+  if (source.vo === undefined && source.group === undefined) return jobs;
+  return jobs.map((j) => ({ ...j, ...(source.vo !== undefined ? { vo: source.vo } : {}), ...(source.group !== undefined ? { group: source.group } : {}) }));
 }
 
 /**

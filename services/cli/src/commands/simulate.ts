@@ -69,7 +69,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     counters: result.counters,
     workload: workload.sources,
     wall_s: (Date.now() - started) / 1000,
-    scheme: schemeSummary(spec, result.counters),
+    scheme: schemeSummary(spec, result.counters, result.records),
   });
   const out = resolve(values.out ?? `results/${spec.name}`);
   const written = writeResults(out, result.records, summary);
