@@ -2,9 +2,10 @@ import type { MetaSchemes } from '@gridemu/model';
 import { messageValidator, type MessageCheck } from '@gridemu/protocol';
 import type { SchemeModule } from './scheme-module.js';
 import { paper001 } from './paper-001/index.js';
+import { gruber } from './gruber/index.js';
 
 /** Every scheme family gridemu knows. A new family is a folder beside paper-001/ and a line here. */
-export const SCHEME_MODULES: readonly SchemeModule[] = [paper001];
+export const SCHEME_MODULES: readonly SchemeModule[] = [paper001, gruber];
 
 const byScheme = new Map<string, SchemeModule>();
 for (const m of SCHEME_MODULES) {

@@ -1,0 +1,26 @@
+import type { SchemeModule } from '../scheme-module.js';
+import { GRUBER_MESSAGES } from './messages.js';
+import { readGruberMeta } from './meta.js';
+import { ENGINE_LOCATIONS, GRUBER_SCHEMES } from './names.js';
+import { planGruber } from './plan.js';
+import { GRUBER_METRICS, gruberSummary } from './summary.js';
+
+/** Paper 002 (Dumitrescu, Raicu, Foster: usage SLA-based scheduling in Grids): GRUBER and its site selectors. */
+export const gruber: SchemeModule = {
+  family: 'paper-002',
+  schemes: GRUBER_SCHEMES,
+  locations: ENGINE_LOCATIONS,
+  readMeta: readGruberMeta,
+  plan: planGruber,
+  messages: GRUBER_MESSAGES,
+  summary: gruberSummary,
+  metrics: GRUBER_METRICS,
+};
+
+export { gruberMeta, groupCap, voAggregate, cpusOf, type GruberMeta, type VoSitePolicy, type VoPolicy, type FailureSpec } from './meta.js';
+export { SELECTORS, type SelectorName, lrmAddress, monitorAddress, engineAddress, submitHostAddress } from './names.js';
+export { SiteSelector } from './selector.js';
+export { availableSites, type SiteView, type Candidate } from './availability.js';
+export { SiteQueue } from './site-queue.js';
+export { attemptFate, FAILURE_CATEGORIES, TABLE_XI_SHARES, TABLE_XII_SHARES } from './failures.js';
+export { paperMetrics, type PaperMetrics } from './summary.js';

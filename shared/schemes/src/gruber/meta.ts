@@ -1,0 +1,252 @@
+import {
+  NON_NEGATIVE,
+  POSITIVE,
+  POSITIVE_INTEGER,
+  PROBABILITY,
+  fieldPath as join,
+  type ExperimentSpec,
+  type FieldReader,
+  type LocalSpec,
+  type MetaContext,
+  type MetaSpec,
+  type SiteSpec,
+} from '@gridemu/model';
+import { FAILURE_CATEGORIES, TABLE_XII_SHARES, type FailureCategory } from './failures.js';
+import { GRUBER_SCHEMES, MAX_DECISION_POINTS, SELECTORS, type SelectorName } from './names.js';
+
+/** A VO's usage SLA at one site (§1.2.2 site policy statement; §2.2's EP, BP and IP), in % of the site. */
+export interface VoSitePolicy {
+  /** Burst allocation BP: the CPUs the VO may hold at once. */
+  readonly cpu: number;
+  /** Epoch allocation EP: its share of the site's CPU-time over an epoch. */
+  readonly epoch: number;
+  /** Instantaneous disk allocation IP. */
+  readonly disk: number;
+  /**
+   * What the site's resource manager lets it reach when others leave CPUs idle; above `cpu`
+   * the allocation is extensible (§2.2: "extensible BP_i").
+   */
+  readonly burst: number;
+}
+
+/** A VO policy statement (§1.2.2): each group's share of the VO's aggregate, in %. */
+export interface VoPolicy {
+  readonly groups: Readonly<Record<string, number>>;
+  /** The share of any group not listed. */
+  readonly group_share: number;
+}
+
+export interface FailureSpec {
+  /** Chance that an attempt at a site fails for a transient reason (Tables XI, XII). */
+  readonly rate: number;
+  /** Per-site rates that replace `rate`. */
+  readonly site_rates: Readonly<Record<string, number>>;
+  /** Relative weights of the transient categories. */
+  readonly categories: Readonly<Record<FailureCategory, number>>;
+  /** Sites without the application's environment: every grid job fails there at once (§4.2.3). */
+  readonly misconfigured: readonly string[];
+}
+
+/** `meta:` under `gruber`. */
+export interface GruberMeta extends MetaSpec {
+  readonly scheme: 'gruber';
+  readonly selector: SelectorName;
+  /** How often each site monitor publishes its per-VO usage. */
+  readonly monitor_period_s: number;
+  /** Length of the epoch over which EA and EP are measured. */
+  readonly epoch_s: number;
+  /** A job not started this long after it was sent to a site is withdrawn and planned again (§3.2: 20 min). */
+  readonly starvation_timeout_s: number;
+  /** Unsuccessful submissions after which a job is failed (§3.2: 10; 5 for the large workloads). */
+  readonly retries: number;
+  /** When no site is available, how long a submit host waits before asking again. */
+  readonly retry_wait_s: number;
+  /** How long a submit host waits for the engine's answer before asking again. */
+  readonly query_timeout_s: number;
+  /** DI-GRUBER: engines that share the submit hosts and tell each other what they dispatch. */
+  readonly decision_points: number;
+  readonly vos: Readonly<Record<string, VoPolicy>>;
+  /** Per site, each VO's usage SLA. */
+  readonly site_policy: Readonly<Record<string, Readonly<Record<string, VoSitePolicy>>>>;
+  readonly failures: FailureSpec;
+}
+
+const OPTIONS = ['scheme', 'selector', 'monitor_period_s', 'epoch_s', 'starvation_timeout_s', 'retries', 'retry_wait_s', 'query_timeout_s', 'decision_points', 'vos', 'site_policy', 'failures'];
+const NAME = /^[A-Za-z0-9_-]+$/;
+const PERCENT = { min: 0, max: 100 };
+
+export function readGruberMeta(_scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: GruberMeta; local: LocalSpec } {
+  r.onlyKeys(raw, 'meta', OPTIONS);
+  const vos = readVos(r, raw['vos']);
+  const site_policy = readSitePolicy(r, raw['site_policy'], context.sites, vos);
+  const meta: GruberMeta = {
+    scheme: 'gruber',
+    selector: r.oneOf(raw['selector'], 'meta.selector', SELECTORS, 'G-LU'),
+    monitor_period_s: r.number(raw['monitor_period_s'], 'meta.monitor_period_s', POSITIVE, 60),
+    epoch_s: r.number(raw['epoch_s'], 'meta.epoch_s', POSITIVE, 86_400),
+    starvation_timeout_s: r.number(raw['starvation_timeout_s'], 'meta.starvation_timeout_s', POSITIVE, 1200),
+    retries: r.number(raw['retries'], 'meta.retries', POSITIVE_INTEGER, 10),
+    retry_wait_s: r.number(raw['retry_wait_s'], 'meta.retry_wait_s', POSITIVE, 60),
+    query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 30),
+    decision_points: r.number(raw['decision_points'], 'meta.decision_points', { integer: true, min: 1, max: MAX_DECISION_POINTS }, 1),
+    vos,
+    site_policy,
+    failures: readFailures(r, raw['failures'], context.sites),
+  };
+  checkMembership(r, context, meta);
+  return { meta, local: context.local };
+}
+
+function readVos(r: FieldReader, raw: unknown): Record<string, VoPolicy> {
+  const vos: Record<string, VoPolicy> = {};
+  if (raw === undefined) {
+    r.fail('meta.vos', 'is required: the VOs and their groups (e.g. vos: { ivdgl: { group_share: 25 } })');
+    return vos;
+  }
+  const o = r.object(raw, 'meta.vos') ?? {};
+  const owner = new Map<string, string>();
+  for (const [vo, v] of Object.entries(o)) {
+    const path = join('meta.vos', vo);
+    if (!NAME.test(vo)) r.fail(path, 'a VO name uses only letters, digits, "_" and "-"');
+    const p = v === null || v === undefined ? {} : r.object(v, path) ?? {};
+    r.onlyKeys(p, path, ['groups', 'group_share']);
+    const groups: Record<string, number> = {};
+    const g = p['groups'] === undefined ? {} : r.object(p['groups'], join(path, 'groups')) ?? {};
+    let total = 0;
+    for (const [name, share] of Object.entries(g)) {
+      const gp = join(join(path, 'groups'), name);
+      if (!NAME.test(name)) r.fail(gp, 'a group name uses only letters, digits, "_" and "-"');
+      const other = owner.get(name);
+      if (other !== undefined) r.fail(gp, `group "${name}" is already a group of VO "${other}": a group belongs to one VO`);
+      owner.set(name, vo);
+      groups[name] = r.number(share, gp, PERCENT);
+      total += groups[name];
+    }
+    if (total > 100 + 1e-9) r.fail(join(path, 'groups'), `group shares add up to ${total}%, over 100% of the VO's aggregate`);
+    vos[vo] = { groups, group_share: r.number(p['group_share'], join(path, 'group_share'), PERCENT, 100) };
+  }
+  if (Object.keys(vos).length === 0) r.fail('meta.vos', 'must name at least one VO');
+  return vos;
+}
+
+function readSitePolicy(r: FieldReader, raw: unknown, sites: readonly SiteSpec[], vos: Record<string, VoPolicy>): Record<string, Record<string, VoSitePolicy>> {
+  const out: Record<string, Record<string, VoSitePolicy>> = {};
+  if (raw === undefined) {
+    r.fail('meta.site_policy', 'is required: each VO\'s share of each site (use "*" for every site)');
+    return out;
+  }
+  const o = r.object(raw, 'meta.site_policy') ?? {};
+  const ids = new Set(sites.map((s) => s.id));
+  const read = (entry: unknown, path: string): Record<string, VoSitePolicy> => {
+    const m = r.object(entry, path) ?? {};
+    const policy: Record<string, VoSitePolicy> = {};
+    let cpu = 0;
+    let disk = 0;
+    for (const [vo, v] of Object.entries(m)) {
+      const p = join(path, vo);
+      if (!(vo in vos)) r.fail(p, `no VO "${vo}" in meta.vos (VOs: ${Object.keys(vos).join(', ')})`);
+      const x = r.object(v, p) ?? {};
+      r.onlyKeys(x, p, ['cpu', 'epoch', 'disk', 'burst']);
+      const c = r.number(x['cpu'], join(p, 'cpu'), PERCENT);
+      const b = r.number(x['burst'], join(p, 'burst'), PERCENT, c);
+      if (b < c) r.fail(join(p, 'burst'), `must be at least cpu (${c}%): burst is how far an extensible allocation may stretch`);
+      policy[vo] = { cpu: c, epoch: r.number(x['epoch'], join(p, 'epoch'), PERCENT, c), disk: r.number(x['disk'], join(p, 'disk'), PERCENT, c), burst: b };
+      cpu += c;
+      disk += policy[vo].disk;
+    }
+    if (cpu > 100 + 1e-9) r.fail(path, `CPU shares add up to ${cpu}%, over 100% of the site`);
+    if (disk > 100 + 1e-9) r.fail(path, `disk shares add up to ${disk}%, over 100% of the site`);
+    return policy;
+  };
+  const fallback = o['*'] === undefined ? undefined : read(o['*'], join('meta.site_policy', '*'));
+  for (const key of Object.keys(o)) {
+    if (key !== '*' && !ids.has(key)) r.fail(join('meta.site_policy', key), `no site with id "${key}" (sites: ${[...ids].join(', ')})`);
+  }
+  for (const s of sites) {
+    const own = o[s.id] === undefined ? fallback : read(o[s.id], join('meta.site_policy', s.id));
+    if (own === undefined) r.fail('meta.site_policy', `says nothing about site "${s.id}": give it an entry, or a "*" entry for every site`);
+    out[s.id] = own ?? {};
+  }
+  return out;
+}
+
+function readFailures(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]): FailureSpec {
+  const o = raw === undefined ? {} : r.object(raw, 'meta.failures') ?? {};
+  r.onlyKeys(o, 'meta.failures', ['rate', 'site_rates', 'categories', 'misconfigured']);
+  const ids = new Set(sites.map((s) => s.id));
+  const site_rates: Record<string, number> = {};
+  const sr = o['site_rates'] === undefined ? {} : r.object(o['site_rates'], 'meta.failures.site_rates') ?? {};
+  for (const [site, v] of Object.entries(sr)) {
+    const p = join('meta.failures.site_rates', site);
+    if (!ids.has(site)) r.fail(p, `no site with id "${site}"`);
+    site_rates[site] = r.number(v, p, PROBABILITY);
+  }
+  let categories: Record<FailureCategory, number> = { ...TABLE_XII_SHARES };
+  if (o['categories'] !== undefined) {
+    const c = r.object(o['categories'], 'meta.failures.categories') ?? {};
+    r.onlyKeys(c, 'meta.failures.categories', FAILURE_CATEGORIES);
+    categories = Object.fromEntries(FAILURE_CATEGORIES.map((k) => [k, r.number(c[k], join('meta.failures.categories', k), NON_NEGATIVE, 0)])) as Record<FailureCategory, number>;
+    if (Object.values(categories).every((w) => w === 0)) r.fail('meta.failures.categories', 'must give at least one category a positive weight');
+  }
+  const misconfigured = (o['misconfigured'] === undefined ? [] : r.array(o['misconfigured'], 'meta.failures.misconfigured') ?? []).map((s, i) => {
+    const id = r.string(s, join('meta.failures.misconfigured', i));
+    if (!ids.has(id)) r.fail(join('meta.failures.misconfigured', i), `no site with id "${id}"`);
+    return id;
+  });
+  return { rate: r.number(o['rate'], 'meta.failures.rate', PROBABILITY, 0), site_rates, categories, misconfigured };
+}
+
+/** Every source names a known VO, and each group it names belongs to that VO. */
+function checkMembership(r: FieldReader, context: MetaContext, meta: GruberMeta): void {
+  const groupVo = new Map<string, string>();
+  for (const [vo, p] of Object.entries(meta.vos)) for (const g of Object.keys(p.groups)) groupVo.set(g, vo);
+  context.workload.forEach((source, i) => {
+    const path = join('workload', i);
+    const [vo, voPath, groups, groupPath] =
+      source.kind === 'blast'
+        ? [source.blast.vo, join(join(path, 'blast'), 'vo'), source.blast.groups, join(join(path, 'blast'), 'groups')]
+        : [source.vo, join(path, 'vo'), source.group === undefined ? [] : [source.group], join(path, 'group')];
+    if (vo === undefined) {
+      r.fail(voPath, 'under gruber every source names its VO (vo: ...)');
+      return;
+    }
+    if (!(vo in meta.vos)) {
+      r.fail(voPath, `no VO "${vo}" in meta.vos (VOs: ${Object.keys(meta.vos).join(', ')})`);
+      return;
+    }
+    for (const g of groups) {
+      const owner = groupVo.get(g);
+      if (owner !== undefined && owner !== vo) r.fail(groupPath, `group "${g}" belongs to VO "${owner}", not "${vo}"`);
+    }
+    // Local load runs where its users are: its VO needs a share there.
+    if (source.kind !== 'blast') {
+      const local = source.site !== undefined ? [source.site] : (source.split_sites ?? []);
+      for (const s of local) {
+        if (!(vo in (meta.site_policy[s] ?? {}))) r.fail(voPath, `VO "${vo}" has no share at site "${s}" (meta.site_policy), so its local jobs could never run there`);
+      }
+    }
+  });
+}
+
+/** The spec's meta as the gruber module read it. */
+export function gruberMeta(spec: ExperimentSpec): GruberMeta {
+  if (!(GRUBER_SCHEMES as readonly string[]).includes(spec.meta.scheme)) throw new Error(`assertion: scheme ${spec.meta.scheme} is not GRUBER's`);
+  return spec.meta as GruberMeta;
+}
+
+/** Whole CPUs of a percentage of a site (a share of 0.62% of 76 CPUs is no CPU at all). */
+export function cpusOf(percent: number, cpus: number): number {
+  return Math.floor((percent * cpus) / 100 + 1e-9);
+}
+
+/** A VO's aggregate: the CPUs its burst allocations add up to over every site (§1.2.2). */
+export function voAggregate(meta: GruberMeta, sites: readonly SiteSpec[], vo: string): number {
+  return sites.reduce((n, s) => n + cpusOf(meta.site_policy[s.id]?.[vo]?.cpu ?? 0, s.cpus), 0);
+}
+
+/** The CPUs a group may hold at once across the grid: its share of its VO's aggregate. */
+export function groupCap(meta: GruberMeta, sites: readonly SiteSpec[], vo: string, group: string): number {
+  const policy = meta.vos[vo];
+  if (!policy) return 0;
+  return cpusOf(policy.groups[group] ?? policy.group_share, voAggregate(meta, sites, vo));
+}

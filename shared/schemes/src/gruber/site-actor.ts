@@ -1,0 +1,197 @@
+import { FRESH_TRAIL, type Job, type SiteSpec } from '@gridemu/model';
+import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext } from '@gridemu/runtime';
+import { intervalSet, ProcessorIds } from '@gridemu/actors';
+import { attemptFate, type AttemptFate, type FailureDraw } from './failures.js';
+import type { VoUsage } from './messages.js';
+import { cpusOf, type GruberMeta } from './meta.js';
+import { SiteQueue } from './site-queue.js';
+
+interface Entry {
+  readonly job: Job;
+  /** 0 for a local user's job (from the driver); else the submit host's attempt number. */
+  readonly attempt: number;
+  /** Who hears of it: the submit host that sent it, or the driver for local jobs. */
+  readonly owner: Address;
+  readonly queued_s: number;
+  readonly fate: AttemptFate | undefined;
+  ids?: [number, number][];
+}
+
+/**
+ * A site's local resource manager (Condor, PBS or LSF on Grid3): queues the jobs sent to it,
+ * starts them within each VO's limit (its burst share of the site), runs each for its run time
+ * over the site's CPU speed, and fails the attempts the failure model says fail, at submission,
+ * at stage-in or part-way through the run (Tables XI, XII). Local users' jobs come from the driver
+ * and never fail; grid jobs come from submit hosts, which hear of every start, end and failure.
+ */
+export class GruberSiteActor implements Actor<Message> {
+  private readonly queue: SiteQueue;
+  private readonly ids: ProcessorIds;
+  private readonly entries = new Map<string, Entry>();
+  private readonly speed: number;
+  private readonly disk: Map<string, number> = new Map();
+  private readonly epochCpu = new Map<string, number>();
+  private accounted_s = 0;
+  private readonly draw: FailureDraw;
+
+  constructor(
+    private readonly site: SiteSpec,
+    private readonly meta: GruberMeta,
+    seed: number,
+  ) {
+    const policy = meta.site_policy[site.id] ?? {};
+    this.queue = new SiteQueue(site.cpus, new Map(Object.entries(policy).map(([vo, p]) => [vo, cpusOf(p.burst, site.cpus)])));
+    this.ids = new ProcessorIds(site.cpus);
+    this.speed = site.speed ?? 1;
+    this.draw = {
+      seed,
+      rate: meta.failures.site_rates[site.id] ?? meta.failures.rate,
+      categories: meta.failures.categories,
+      misconfigured: meta.failures.misconfigured.includes(site.id),
+    };
+  }
+
+  receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
+    switch (msg.type) {
+      case MessageType.JobSubmit:
+        return this.arrive(ctx, { job: msg.job, attempt: 0, owner: DRIVER, queued_s: ctx.now(), fate: undefined });
+      case 'gruber.submit': {
+        const fate = attemptFate(this.draw, this.site.id, msg.job.id, msg.attempt);
+        if (fate?.stage === 'submit') {
+          // Refused at the gatekeeper: it never reaches the queue.
+          ctx.metrics.count(`gruber.failures.${fate.category}`);
+          ctx.send(from, { type: 'gruber.failed', jobId: msg.job.id, attempt: msg.attempt, site: this.site.id, time_s: ctx.now(), category: fate.category });
+          return;
+        }
+        return this.arrive(ctx, { job: msg.job, attempt: msg.attempt, owner: from, queued_s: ctx.now(), fate });
+      }
+      case 'gruber.withdraw': {
+        const e = this.entries.get(msg.jobId);
+        if (!e || e.attempt !== msg.attempt || !this.queue.withdraw(msg.jobId)) return; // it started, or is gone: its owner hears that instead
+        this.entries.delete(msg.jobId);
+        this.releaseDisk(e);
+        ctx.send(from, { type: 'gruber.withdrawn', jobId: msg.jobId, attempt: msg.attempt });
+        return;
+      }
+      case MessageType.JobEnds:
+        return this.ended(ctx, msg.jobId, undefined);
+      case 'timer.gruber-run-fails':
+        return this.ended(ctx, msg.jobId, 'application');
+      case 'gruber.usage-query':
+        ctx.send(from, this.usage(ctx.now()));
+        return;
+      default:
+        ctx.log.warn({ type: msg.type, site: this.site.id }, 'resource manager ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  /** The site's usage by VO now, as its monitor reports it. */
+  usage(now: number): Message {
+    this.account(now);
+    const vos = new Map<string, { running_cpus: number; queued_cpus: number; queued_jobs: number; disk_mb: number }>();
+    const of = (vo: string) => {
+      let u = vos.get(vo);
+      if (!u) vos.set(vo, (u = { running_cpus: this.queue.runningCpus(vo), queued_cpus: 0, queued_jobs: 0, disk_mb: this.disk.get(vo) ?? 0 }));
+      return u;
+    };
+    for (const vo of Object.keys(this.meta.site_policy[this.site.id] ?? {})) of(vo);
+    for (const j of this.queue.queued) {
+      const u = of(j.vo);
+      u.queued_cpus += j.procs;
+      u.queued_jobs++;
+    }
+    const list: VoUsage[] = [...vos].map(([vo, u]) => ({ vo, ...u, epoch_cpu_s: this.epochCpu.get(vo) ?? 0 }));
+    return { type: 'gruber.usage', site: this.site.id, time_s: now, cpus: this.site.cpus, free_cpus: this.queue.freeCpus, vos: list };
+  }
+
+  private arrive(ctx: ActorContext<Message>, e: Entry): void {
+    const vo = e.job.vo ?? '';
+    if (this.entries.has(e.job.id)) throw new Error(`assertion: ${e.job.id} arrived twice at ${this.site.id}`);
+    if (!this.queue.fits({ id: e.job.id, vo, procs: e.job.procs })) {
+      if (e.attempt === 0) {
+        ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: e.job.id, site: this.site.id, reason: 'wider_than_site' });
+      } else {
+        ctx.metrics.count('gruber.failures.too_wide');
+        ctx.send(e.owner, { type: 'gruber.failed', jobId: e.job.id, attempt: e.attempt, site: this.site.id, time_s: ctx.now(), category: 'too_wide' });
+      }
+      return;
+    }
+    this.entries.set(e.job.id, e);
+    this.disk.set(vo, (this.disk.get(vo) ?? 0) + (e.job.disk_mb ?? 0));
+    this.queue.add({ id: e.job.id, vo, procs: e.job.procs });
+    this.startWhatFits(ctx);
+  }
+
+  private startWhatFits(ctx: ActorContext<Message>): void {
+    const now = ctx.now();
+    this.account(now);
+    // A failed stage-in gives its CPUs straight back, which may start another: go round until nothing starts.
+    for (let starts = this.queue.startable(); starts.length > 0; starts = this.queue.startable()) {
+      for (const q of starts) this.launch(ctx, this.entries.get(q.id)!, now);
+    }
+  }
+
+  private launch(ctx: ActorContext<Message>, e: Entry, now: number): void {
+    const id = e.job.id;
+    if (e.fate?.stage === 'stage-in') {
+      // Stage-in failed (RLS, GridFTP, or no application environment here): the slot is given back at once.
+      this.queue.finish(id);
+      this.entries.delete(id);
+      this.releaseDisk(e);
+      ctx.metrics.count(`gruber.failures.${e.fate.category}`);
+      ctx.send(e.owner, { type: 'gruber.failed', jobId: id, attempt: e.attempt, site: this.site.id, time_s: now, category: e.fate.category });
+      return;
+    }
+    e.ids = this.ids.take(e.job.procs);
+    const run_s = e.job.run_s / this.speed;
+    if (e.fate?.stage === 'run') ctx.schedule(run_s * e.fate.at, { type: 'timer.gruber-run-fails', jobId: id });
+    else ctx.schedule(run_s, { type: MessageType.JobEnds, jobId: id });
+    const resources = intervalSet(e.ids);
+    if (e.attempt === 0) {
+      ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: id, site: this.site.id, time_s: now, resources, trail: FRESH_TRAIL });
+    } else {
+      ctx.send(e.owner, { type: 'gruber.started', jobId: id, attempt: e.attempt, site: this.site.id, time_s: now, queued_s: e.queued_s, resources });
+    }
+  }
+
+  private ended(ctx: ActorContext<Message>, jobId: string, failure: 'application' | undefined): void {
+    const e = this.entries.get(jobId);
+    if (!e?.ids) throw new Error(`assertion: ${jobId} ended at ${this.site.id} but was not running`);
+    this.account(ctx.now());
+    this.ids.give(e.ids);
+    this.queue.finish(jobId);
+    this.entries.delete(jobId);
+    this.releaseDisk(e);
+    if (e.attempt === 0) {
+      ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.site.id, time_s: ctx.now() });
+    } else if (failure) {
+      ctx.metrics.count(`gruber.failures.${failure}`);
+      ctx.send(e.owner, { type: 'gruber.failed', jobId, attempt: e.attempt, site: this.site.id, time_s: ctx.now(), category: failure });
+    } else {
+      ctx.send(e.owner, { type: 'gruber.ended', jobId, attempt: e.attempt, site: this.site.id, time_s: ctx.now() });
+    }
+    this.startWhatFits(ctx);
+  }
+
+  private releaseDisk(e: Entry): void {
+    const vo = e.job.vo ?? '';
+    this.disk.set(vo, Math.max(0, (this.disk.get(vo) ?? 0) - (e.job.disk_mb ?? 0)));
+  }
+
+  /** Adds each VO's CPU-seconds since the last call to the current epoch (EA, §2.2); a new epoch starts from zero. */
+  private account(now: number): void {
+    const epoch = this.meta.epoch_s;
+    const from = Math.max(this.accounted_s, Math.floor(now / epoch) * epoch);
+    if (Math.floor(now / epoch) !== Math.floor(this.accounted_s / epoch)) this.epochCpu.clear();
+    const dt = now - from;
+    if (dt > 0) {
+      for (const vo of Object.keys(this.meta.site_policy[this.site.id] ?? {})) {
+        const running = this.queue.runningCpus(vo);
+        if (running > 0) this.epochCpu.set(vo, (this.epochCpu.get(vo) ?? 0) + running * dt);
+      }
+    }
+    this.accounted_s = now;
+  }
+}

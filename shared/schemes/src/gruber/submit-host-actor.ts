@@ -1,0 +1,221 @@
+import type { Job } from '@gridemu/model';
+import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
+import type { Candidate } from './availability.js';
+import { lrmAddress } from './names.js';
+import type { SiteSelector } from './selector.js';
+
+export interface SubmitHostOptions {
+  /** The group this host submits for, and its cap: CPUs its jobs may hold or ask for at once. */
+  readonly group: string;
+  readonly cap: number;
+  readonly engine: Address;
+  readonly sites: readonly string[];
+  readonly starvation_timeout_s: number;
+  readonly retries: number;
+  readonly retry_wait_s: number;
+  readonly query_timeout_s: number;
+}
+
+type Phase = 'querying' | 'waiting' | 'sent' | 'withdrawing' | 'running';
+
+interface Plan {
+  readonly job: Job;
+  phase: Phase;
+  /** Attempts sent to sites so far (each a numbered submission). */
+  attempt: number;
+  /** Unsuccessful submissions: failures and starvation withdrawals (§3.2's retry count). */
+  unsuccessful: number;
+  replans: number;
+  /** Sites it failed at: never again for this job (§4.2.4). */
+  readonly excluded: Set<string>;
+  site?: string;
+  queryId: number;
+  retryToken: number;
+  timer?: TimerId;
+  lastReason?: string;
+  started?: { time_s: number; queued_s: number; resources: string; site: string };
+}
+
+/**
+ * A submit host (Euryale's planner with a GRUBER site selector, §2.1): the driver hands it its
+ * group's jobs; it keeps at most the group's cap of CPUs in play (§3.2: "no one group can get
+ * more than 25% of iVDGL CPUs"), asks its decision point which sites are available, lets the
+ * selector choose, and sends the job there. A job not started within the starvation timeout is
+ * withdrawn and planned again; a job that failed at a site never goes back there; after `retries`
+ * unsuccessful submissions it is failed. The driver hears each job's outcome once, at its end.
+ */
+export class SubmitHostActor implements Actor<Message> {
+  private readonly waiting: Job[] = [];
+  private readonly plans = new Map<string, Plan>();
+  private inPlay = 0;
+  private nextQuery = 1;
+
+  constructor(
+    private readonly selector: SiteSelector,
+    private readonly options: SubmitHostOptions,
+  ) {}
+
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    switch (msg.type) {
+      case MessageType.JobSubmit:
+        this.waiting.push(msg.job);
+        return this.pump(ctx);
+      case 'gruber.available': {
+        const p = this.planFor(msg.queryId);
+        if (!p) return; // an answer to a query already given up on
+        this.stopTimer(ctx, p);
+        const candidates: Candidate[] = msg.sites.map((site, i) => ({ site, used: msg.used[i] ?? 0 })).filter((c) => !p.excluded.has(c.site));
+        return this.choose(ctx, p, candidates);
+      }
+      case 'timer.gruber-query-timeout': {
+        const p = this.plans.get(msg.jobId);
+        if (p?.phase !== 'querying' || p.queryId !== msg.queryId) return;
+        ctx.metrics.count('gruber.queries_timed_out');
+        return this.plan(ctx, p);
+      }
+      case 'timer.gruber-retry': {
+        const p = this.plans.get(msg.jobId);
+        if (p?.phase !== 'waiting' || p.retryToken !== msg.token) return;
+        return this.plan(ctx, p);
+      }
+      case 'timer.gruber-starved': {
+        const p = this.plans.get(msg.jobId);
+        if (p?.phase !== 'sent' || p.attempt !== msg.attempt) return;
+        p.timer = undefined;
+        p.phase = 'withdrawing';
+        ctx.send(lrmAddress(p.site!), { type: 'gruber.withdraw', jobId: msg.jobId, attempt: msg.attempt });
+        return;
+      }
+      case 'gruber.withdrawn': {
+        const p = this.current(msg.jobId, msg.attempt);
+        if (!p) return;
+        this.selector.returned(p.site!);
+        ctx.metrics.count('gruber.starved');
+        return this.unsuccessful(ctx, p, 'scheduling_timeout', false);
+      }
+      case 'gruber.started': {
+        const p = this.current(msg.jobId, msg.attempt);
+        if (!p) return;
+        this.stopTimer(ctx, p);
+        p.phase = 'running';
+        p.started = { time_s: msg.time_s, queued_s: msg.queued_s, resources: msg.resources, site: msg.site };
+        this.selector.started(msg.site);
+        return;
+      }
+      case 'gruber.ended': {
+        const p = this.current(msg.jobId, msg.attempt);
+        if (!p?.started) return;
+        const trail = { copies: 1, migrations: 0, replans: p.replans };
+        ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: p.job.id, site: p.started.site, time_s: p.started.time_s, resources: p.started.resources, trail });
+        ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: p.job.id, site: p.started.site, time_s: msg.time_s });
+        // Delay (§3.1): from reaching the provider's queue to starting, for the run that completed.
+        ctx.metrics.count('gruber.delay_s', p.started.time_s - p.started.queued_s);
+        ctx.metrics.count('gruber.completed');
+        return this.done(ctx, p);
+      }
+      case 'gruber.failed': {
+        const p = this.current(msg.jobId, msg.attempt);
+        if (!p) return;
+        this.stopTimer(ctx, p);
+        if (p.phase !== 'running') this.selector.returned(msg.site);
+        p.started = undefined;
+        return this.unsuccessful(ctx, p, msg.category, true);
+      }
+      default:
+        ctx.log.warn({ type: msg.type, group: this.options.group }, 'submit host ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  /** Starts planning waiting jobs while the group's cap allows (§3.2: submitted in steps). */
+  private pump(ctx: ActorContext<Message>): void {
+    while (this.waiting.length > 0) {
+      const job = this.waiting[0]!;
+      if (job.procs > this.options.cap) {
+        this.waiting.shift();
+        ctx.send(DRIVER, { type: MessageType.JobFailed, jobId: job.id, time_s: ctx.now(), reason: 'wider_than_group_cap', trail: { copies: 0, migrations: 0, replans: 0 } });
+        continue;
+      }
+      if (this.inPlay + job.procs > this.options.cap) return;
+      this.waiting.shift();
+      this.inPlay += job.procs;
+      const p: Plan = { job, phase: 'querying', attempt: 0, unsuccessful: 0, replans: 0, excluded: new Set(), queryId: 0, retryToken: 0 };
+      this.plans.set(job.id, p);
+      this.plan(ctx, p);
+    }
+  }
+
+  /** Asks for available sites (or, for S-RA, picks among every site left). */
+  private plan(ctx: ActorContext<Message>, p: Plan): void {
+    const left = this.options.sites.filter((s) => !p.excluded.has(s));
+    if (left.length === 0) return this.fail(ctx, p, `no_site_left:${p.lastReason ?? 'none'}`);
+    if (!this.selector.asksEngine) return this.choose(ctx, p, left.map((site) => ({ site, used: 0 })));
+    p.phase = 'querying';
+    p.queryId = this.nextQuery++;
+    const job = p.job;
+    ctx.send(this.options.engine, { type: 'gruber.query', queryId: p.queryId, jobId: job.id, vo: job.vo ?? '', cpus: job.procs, disk_mb: job.disk_mb ?? 0, exclude: [...p.excluded] });
+    p.timer = ctx.schedule(this.options.query_timeout_s, { type: 'timer.gruber-query-timeout', jobId: job.id, queryId: p.queryId });
+  }
+
+  private choose(ctx: ActorContext<Message>, p: Plan, candidates: readonly Candidate[]): void {
+    const site = this.selector.choose(candidates);
+    if (site === undefined) {
+      // Nothing available now: the job waits at the submit host and asks again.
+      p.phase = 'waiting';
+      p.retryToken++;
+      ctx.metrics.count('gruber.waits');
+      p.timer = ctx.schedule(this.options.retry_wait_s, { type: 'timer.gruber-retry', jobId: p.job.id, token: p.retryToken });
+      return;
+    }
+    p.attempt++;
+    p.site = site;
+    p.phase = 'sent';
+    this.selector.dispatched(site, ctx.now());
+    ctx.send(lrmAddress(site), { type: 'gruber.submit', job: p.job, attempt: p.attempt });
+    if (this.selector.asksEngine) ctx.send(this.options.engine, { type: 'gruber.chosen', site, vo: p.job.vo ?? '', cpus: p.job.procs, disk_mb: p.job.disk_mb ?? 0 });
+    ctx.metrics.count('gruber.submissions');
+    p.timer = ctx.schedule(this.options.starvation_timeout_s, { type: 'timer.gruber-starved', jobId: p.job.id, attempt: p.attempt });
+  }
+
+  /** A submission came to nothing: plan again, or give up after the retry limit. */
+  private unsuccessful(ctx: ActorContext<Message>, p: Plan, reason: string, siteFailed: boolean): void {
+    p.unsuccessful++;
+    p.lastReason = reason;
+    if (siteFailed) p.excluded.add(p.site!);
+    if (p.unsuccessful >= this.options.retries) return this.fail(ctx, p, `retry_limit:${reason}`);
+    p.replans++;
+    ctx.metrics.count('gruber.replans');
+    ctx.metrics.count(`gruber.replans.${reason}`);
+    this.plan(ctx, p);
+  }
+
+  private fail(ctx: ActorContext<Message>, p: Plan, reason: string): void {
+    ctx.metrics.count('gruber.failed_jobs');
+    ctx.send(DRIVER, { type: MessageType.JobFailed, jobId: p.job.id, time_s: ctx.now(), reason, trail: { copies: 1, migrations: 0, replans: p.replans } });
+    this.done(ctx, p);
+  }
+
+  private done(ctx: ActorContext<Message>, p: Plan): void {
+    this.stopTimer(ctx, p);
+    this.plans.delete(p.job.id);
+    this.inPlay -= p.job.procs;
+    this.pump(ctx);
+  }
+
+  private stopTimer(ctx: ActorContext<Message>, p: Plan): void {
+    if (p.timer !== undefined) ctx.cancel(p.timer);
+    p.timer = undefined;
+  }
+
+  /** The plan still waiting on attempt `attempt` of the job (reports about older attempts are stale). */
+  private current(jobId: string, attempt: number): Plan | undefined {
+    const p = this.plans.get(jobId);
+    return p && p.attempt === attempt && (p.phase === 'sent' || p.phase === 'withdrawing' || p.phase === 'running') ? p : undefined;
+  }
+
+  private planFor(queryId: number): Plan | undefined {
+    for (const p of this.plans.values()) if (p.phase === 'querying' && p.queryId === queryId) return p;
+    return undefined;
+  }
+}

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { jobsCsvChunks, checkSchedule, executedJobsFromCsv } from '@gridemu/metrics';
+import { loadWorkload } from '@gridemu/workload';
+import { parseOverride, SpecError, type ExperimentSpec } from '@gridemu/model';
+import { parseExperiment, schemeSummary, simulate } from '../src/index.js';
+import { cpusOf, groupCap, gruberMeta } from '../src/gruber/index.js';
+
+const SPEC = `
+name: g
+seed: 1
+sites:
+  - { id: a, cpus: 8, speed: 1 }
+  - { id: b, cpus: 8, speed: 2 }
+  - { id: c, cpus: 16, speed: 0.5, disk_gb: 1 }
+workload:
+  - { name: blast, blast: { vo: ivdgl, submitters: 2, jobs: 20 } }
+  - { name: local, site: c, vo: atlas, synthetic: { jobs: 40, uhi: 2 } }
+meta:
+  scheme: gruber
+  selector: G-LU
+  vos: { ivdgl: { group_share: 50 }, atlas: {} }
+  site_policy:
+    "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }
+`;
+
+function parse(text: string, sets: string[] = []): ExperimentSpec {
+  return parseExperiment(text, '/tmp/g.yaml', sets.map(parseOverride)).spec;
+}
+
+async function run(spec: ExperimentSpec) {
+  const { jobs } = await loadWorkload(spec, {});
+  const result = simulate(spec, jobs);
+  const csv = [...jobsCsvChunks(result.records)].join('');
+  return { jobs, result, csv, summary: schemeSummary(spec, result.counters, result.records)['gruber'] as Record<string, unknown> };
+}
+
+function issues(text: string): string[] {
+  try {
+    parse(text);
+    return [];
+  } catch (err) {
+    if (err instanceof SpecError) return err.issues.map((i) => `${i.path}: ${i.message}`);
+    throw err;
+  }
+}
+
+/** jobs.csv rows as maps of column to text. */
+function rows(csv: string): Record<string, string>[] {
+  const [head, ...lines] = csv.trim().split('\n');
+  const cols = head!.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
+}
+
+/**
+ * The usage-SLA invariant, from jobs.csv and the spec alone: at no instant does a VO hold more
+ * CPUs at a site than its burst policy lets it, nor a group more across the grid than its cap.
+ */
+function checkShares(csv: string, spec: ExperimentSpec): void {
+  const meta = gruberMeta(spec);
+  const events: { t: number; d: number; site: string; vo: string; group: string }[] = [];
+  for (const r of rows(csv)) {
+    if (r['starting_time'] === '' || r['finish_time'] === '') continue;
+    const base = { site: r['exec_site']!, vo: r['vo']!, group: r['group']! };
+    const procs = Number(r['requested_number_of_resources']);
+    events.push({ ...base, t: Number(r['starting_time']), d: procs }, { ...base, t: Number(r['finish_time']), d: -procs });
+  }
+  events.sort((a, b) => a.t - b.t || a.d - b.d);
+  const byVo = new Map<string, number>();
+  const byGroup = new Map<string, number>();
+  const grid = new Set(spec.workload.flatMap((s) => (s.kind === 'blast' ? s.blast.groups : [])));
+  for (const e of events) {
+    const k = `${e.site}/${e.vo}`;
+    byVo.set(k, (byVo.get(k) ?? 0) + e.d);
+    const site = spec.sites.find((s) => s.id === e.site)!;
+    expect(byVo.get(k)!, `${e.vo} at ${e.site} at ${e.t}`).toBeLessThanOrEqual(cpusOf(meta.site_policy[e.site]![e.vo]!.burst, site.cpus));
+    if (!grid.has(e.group)) continue;
+    byGroup.set(e.group, (byGroup.get(e.group) ?? 0) + e.d);
+    expect(byGroup.get(e.group)!, `group ${e.group} at ${e.t}`).toBeLessThanOrEqual(groupCap(meta, spec.sites, e.vo, e.group));
+  }
+}
+
+describe('GRUBER in the experiment file', () => {
+  it('reads the model: speeds, disks, VOs, groups, site policies, with defaults', () => {
+    const spec = parse(SPEC);
+    const meta = gruberMeta(spec);
+    expect(spec.sites[2]).toEqual({ id: 'c', cpus: 16, speed: 0.5, disk_gb: 1 });
+    expect(meta.site_policy['b']!['ivdgl']).toEqual({ cpu: 50, epoch: 50, disk: 50, burst: 75 });
+    expect(meta).toMatchObject({ selector: 'G-LU', starvation_timeout_s: 1200, retries: 10, decision_points: 1 });
+    // ivdgl's aggregate is 4 + 4 + 8 = 16 CPUs; each group may hold half.
+    expect(groupCap(meta, spec.sites, 'ivdgl', 'blast-1')).toBe(8);
+  });
+
+  it('names the field of an invalid policy', () => {
+    const bad = SPEC.replace('"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }', '"*": { ivdgl: { cpu: 60 }, atlas: { cpu: 50 }, cms: { cpu: 1 } }\n    z: {}')
+      .replace('{ ivdgl: { group_share: 50 }, atlas: {} }', '{ ivdgl: { groups: { g1: 70, g2: 40 } }, atlas: { groups: { g1: 10 } } }')
+      .replace('vo: atlas, synthetic', 'vo: lhc, synthetic');
+    expect(issues(bad)).toEqual(
+      expect.arrayContaining([
+        'meta.site_policy.*.cms: no VO "cms" in meta.vos (VOs: ivdgl, atlas)',
+        'meta.site_policy.*: CPU shares add up to 111%, over 100% of the site',
+        'meta.site_policy.z: no site with id "z" (sites: a, b, c)',
+        'meta.vos.ivdgl.groups: group shares add up to 110%, over 100% of the VO\'s aggregate',
+        'meta.vos.atlas.groups.g1: group "g1" is already a group of VO "ivdgl": a group belongs to one VO',
+        'workload[1].vo: no VO "lhc" in meta.vos (VOs: ivdgl, atlas)',
+      ]),
+    );
+    expect(issues(SPEC.replace('selector: G-LU', 'selector: G-LU\n  k: 2'))).toEqual([expect.stringMatching(/^meta\.k: unknown field/)]);
+    expect(issues(SPEC.replace('{ ivdgl: { group_share: 50 }, atlas: {} }', '{ ivdgl: { groups: { g1: 50 } }, atlas: {} }').replace('submitters: 2,', 'submitters: 1, groups: [g1],').replace('vo: atlas, synthetic', 'vo: atlas, group: g1, synthetic'))).toEqual([
+      'workload[1].group: group "g1" belongs to VO "ivdgl", not "atlas"',
+    ]);
+  });
+});
+
+describe('GRUBER in simulation', () => {
+  it('completes every job of a failure-free grid, within every share, and its schedule holds', async () => {
+    const spec = parse(SPEC);
+    const { csv, summary, result } = await run(spec);
+    expect(summary).toMatchObject({ jobs: 40, comp_pct: 100 });
+    checkShares(csv, spec);
+    const check = checkSchedule(executedJobsFromCsv(csv, 'jobs.csv'), new Map(spec.sites.map((s) => [s.id, s.cpus])));
+    expect(check.ok).toBe(true);
+    // A job at b (speed 2) runs half its reference time.
+    const atB = rows(csv).find((r) => r['exec_site'] === 'b' && r['workload_name'] === 'blast')!;
+    expect(Number(atB['execution_time'])).toBe(Number(atB['requested_time']) / 2);
+    expect(result.records.every((r) => r.copies === 1 && r.migrations === 0)).toBe(true);
+  });
+
+  it('S-RA sends jobs where GRUBER would not; G-LU never does', async () => {
+    // Site a gives ivdgl nothing: GRUBER never offers it; S-RA does not ask.
+    const text = SPEC.replace('"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }', '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }\n    a: { atlas: { cpu: 50 } }');
+    const lu = await run(parse(text));
+    const sra = await run(parse(text, ['meta.selector=S-RA']));
+    expect(lu.result.counters['gruber.failures.too_wide'] ?? 0).toBe(0);
+    expect(sra.result.counters['gruber.failures.too_wide']).toBeGreaterThan(0);
+    expect(sra.result.counters['gruber.queries'] ?? 0).toBe(0);
+    expect(rows(sra.csv).some((r) => r['exec_site'] === 'a' && r['workload_name'] === 'blast')).toBe(false);
+  });
+
+  it('fails every job of a grid whose sites all lack the environment, with the reason in jobs.csv', async () => {
+    const spec = parse(SPEC, ['meta.failures.misconfigured=[a, b, c]', 'meta.retries=2']);
+    const { csv, summary } = await run(spec);
+    const grid = rows(csv).filter((r) => r['workload_name'] === 'blast');
+    expect(grid.every((r) => r['final_state'] === 'COMPLETED_FAILED' && r['reason'] === 'retry_limit:unset_environment' && r['replans'] === '1')).toBe(true);
+    expect(summary).toMatchObject({ comp_pct: 0, replan: 40 });
+  });
+
+  it('re-plans starving jobs when local load fills a site the engine last saw empty', async () => {
+    // Monitors report at 0 and then every 5000 s. At 200, local atlas users fill all 16 CPUs of c
+    // for 10 h; the grid jobs come at 3600, when the engine still believes c is empty.
+    const dir = mkdtempSync(join(tmpdir(), 'gruber-'));
+    const swf = (lines: string[]) => lines.map((l) => `${l} 1 1 1 1 1 1 -1 -1`).join('\n') + '\n';
+    writeFileSync(join(dir, 'a.swf'), swf(['1 0 -1 10 1 -1 -1 1 10 -1']));
+    writeFileSync(join(dir, 'c.swf'), swf(Array.from({ length: 16 }, (_, i) => `${i + 1} 200 -1 36000 1 -1 -1 1 36000 -1`)));
+    const text = SPEC.replace('selector: G-LU', 'selector: G-RR\n  monitor_period_s: 5000')
+      .replace('- { name: local, site: c, vo: atlas, synthetic: { jobs: 40, uhi: 2 } }', '- { name: la, site: a, vo: atlas, swf: a.swf }\n  - { name: lc, site: c, vo: atlas, swf: c.swf }')
+      .replace('blast: { vo: ivdgl', 'shift_h: 1, blast: { vo: ivdgl')
+      .replace('"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }', '"*": { ivdgl: { cpu: 50, burst: 100 }, atlas: { cpu: 50, burst: 100 } }');
+    const spec = parseExperiment(text, join(dir, 'g.yaml')).spec;
+    const { jobs } = await loadWorkload(spec, { specFile: join(dir, 'g.yaml') });
+    const result = simulate(spec, jobs);
+    const csv = [...jobsCsvChunks(result.records)].join('');
+    // G-RR sends every third job to c; each starves there for 20 min and is planned again.
+    expect(result.counters['gruber.starved']).toBeGreaterThan(0);
+    expect(result.counters['gruber.replans.scheduling_timeout']).toBe(result.counters['gruber.starved']);
+    const grid = rows(csv).filter((r) => r['workload_name'] === 'blast');
+    expect(grid.every((r) => r['final_state'] === 'COMPLETED_SUCCESSFULLY' && r['exec_site'] !== 'c')).toBe(true);
+    const first = grid.find((r) => r['replans'] !== '0')!;
+    expect(Number(first['starting_time'])).toBeGreaterThanOrEqual(3600 + 1200);
+    checkShares(csv, spec);
+  });
+
+  it('is deterministic: the same spec and seed give the same jobs.csv', async () => {
+    const spec = parse(SPEC, ['meta.failures.rate=0.3', 'meta.selector=G-RA']);
+    expect((await run(spec)).csv).toBe((await run(spec)).csv);
+  });
+
+  it('keeps every usage share, whatever the selector, failures and load (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 10_000 }),
+          selector: fc.constantFrom('G-RA', 'G-RR', 'G-LU', 'G-LRU', 'G-Obs', 'S-RA'),
+          rate: fc.constantFrom(0, 0.1, 0.4),
+          burst: fc.constantFrom(50, 75, 100),
+          jobs: fc.integer({ min: 5, max: 40 }),
+          decisionPoints: fc.integer({ min: 1, max: 3 }),
+        }),
+        async (p) => {
+          const spec = parse(SPEC, [
+            `seed=${p.seed}`,
+            `meta.selector=${p.selector}`,
+            `meta.failures.rate=${p.rate}`,
+            `meta.decision_points=${p.decisionPoints}`,
+            `meta.site_policy.*.ivdgl.burst=${p.burst}`,
+            `workload[0].blast.jobs=${p.jobs}`,
+            'network.latency_ms=20',
+          ]);
+          const { csv, result } = await run(spec);
+          checkShares(csv, spec);
+          // No job lost, none started twice: every grid job completed or was given up, once.
+          expect(result.records.every((r) => r.failReason !== undefined || r.rejectReason !== undefined || r.finish_s !== undefined)).toBe(true);
+          expect(checkSchedule(executedJobsFromCsv(csv, 'jobs.csv'), new Map(spec.sites.map((s) => [s.id, s.cpus]))).ok).toBe(true);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
