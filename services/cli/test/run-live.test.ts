@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridemuLive, readJobs, readSummary, smallSpec, startsInLogs, tmp } from './live-helpers.js';
@@ -47,6 +48,47 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
       }
     });
   }
+});
+
+describe('gridemu run: GRUBER (paper 002) with two decision points over 20 ms links', () => {
+  it('monitor reports and queries cross NATS; the engines\' view is as old as the latency makes it; every job runs once', async () => {
+    const dir = tmp();
+    const spec = join(dir, 'gruber.yaml');
+    writeFileSync(
+      spec,
+      [
+        'name: live-gruber',
+        'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8, speed: 2 }, { id: s3, cpus: 16, speed: 0.5 }]',
+        'workload:',
+        '  - { name: blast, blast: { vo: ivdgl, submitters: 2, jobs: 15, runtime_s: 600 } }',
+        '  - { name: local, site: s3, vo: atlas, synthetic: { jobs: 20, uhi: 2 } }',
+        'meta:',
+        '  scheme: gruber',
+        '  selector: G-LU',
+        '  decision_points: 2',
+        '  monitor_period_s: 60',
+        "  query_timeout_s: 600 # a round trip is 200 emulated s here: 20 ms each way at speed-up 5000",
+        '  vos: { ivdgl: { group_share: 50 }, atlas: {} }',
+        '  site_policy: { "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } } }',
+        'network: { latency_ms: 20 }',
+        'live: { speedup: 5000 }',
+      ].join('\n') + '\n',
+    );
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--timeout', '120']).done;
+    expect(code, err).toBe(0);
+    checkExactlyOnce(out);
+    const s = readSummary(out);
+    expect(Object.keys(s.live.processes).sort()).toEqual(['driver', 'gruber', 'gruber-2', 's1', 's2', 's3', 'submit']);
+    expect(s.gruber.comp_pct).toBe(100);
+    expect(s.messages.cross_site_by_type['gruber.usage']).toBeGreaterThan(0);
+    expect(s.messages.cross_site_by_type['gruber.query']).toBeGreaterThan(0);
+    expect(s.messages.cross_site_by_type['gruber.decision']).toBeGreaterThan(0);
+    // 20 ms one way is 100 emulated seconds at this speed-up: no report can be younger when used.
+    expect(s.gruber.view_age.decisions).toBeGreaterThan(0);
+    expect(s.gruber.view_age.mean_s).toBeGreaterThan(90);
+    expect(s.live.latency_ms.mean_ms).toBeGreaterThan(19);
+  });
 });
 
 describe('gridemu run: races under real latency', () => {

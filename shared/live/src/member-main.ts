@@ -15,12 +15,14 @@ export interface MemberMainOptions {
    * --site for a site, GRIDEMU_MEMBER / GRIDEMU_SITE) names it.
    */
   readonly member?: string;
+  /** What the process hosts, for its help (default: a grid site's actors). */
+  readonly hosts?: string;
 }
 
 function help(o: MemberMainOptions): string {
   return `Usage: ${o.command} --run RUN${o.member ? '' : ' --site ID'} [--nats URL] [--http-port N] [options]
 
-Hosts ${o.member ? 'the central metascheduler' : "one grid site's local scheduler, metascheduler and executor"} in a live run.
+Hosts ${o.hosts ?? "the actors one grid site runs (its local scheduler, metascheduler and executor, or its scheme's)"} in a live run.
 It asks the run's driver for the plan, says ready once subscribed, and runs until the driver ends
 the run. SIGTERM or SIGINT drains the mailboxes and exits.
 

@@ -1,7 +1,7 @@
 import type { SchemeModule } from '../scheme-module.js';
 import { GRUBER_MESSAGES } from './messages.js';
 import { readGruberMeta } from './meta.js';
-import { ENGINE_LOCATIONS, GRUBER_SCHEMES } from './names.js';
+import { ENGINE_LOCATIONS, GRUBER_SCHEMES, SUBMIT_LOCATION } from './names.js';
 import { planGruber } from './plan.js';
 import { GRUBER_METRICS, gruberSummary } from './summary.js';
 
@@ -9,7 +9,7 @@ import { GRUBER_METRICS, gruberSummary } from './summary.js';
 export const gruber: SchemeModule = {
   family: 'paper-002',
   schemes: GRUBER_SCHEMES,
-  locations: ENGINE_LOCATIONS,
+  locations: [...ENGINE_LOCATIONS, SUBMIT_LOCATION],
   readMeta: readGruberMeta,
   plan: planGruber,
   messages: GRUBER_MESSAGES,

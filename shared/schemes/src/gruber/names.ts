@@ -33,9 +33,16 @@ export function monitorAddress(site: string): Address {
   return `${site}/monitor`;
 }
 
-/** Submit host n (1-based): a planner in the driver's process, one per submitting group. */
+/**
+ * Where the submit hosts (Euryale's planners with GRUBER's site selectors) run: a location of
+ * their own, so their queries and submissions cross the network as they did on Grid3; live, a
+ * `gruber` service process hosts it.
+ */
+export const SUBMIT_LOCATION = 'submit';
+
+/** Submit host n (1-based), one per submitting group. */
 export function submitHostAddress(n: number): Address {
-  return `submit-host-${n}`;
+  return `${SUBMIT_LOCATION}/host-${n}`;
 }
 
 /** The topic site monitors publish per-VO usage on; every decision point hears it. */

@@ -6,15 +6,15 @@ import type { GridActor, GridPlan } from '../scheme-module.js';
 import { EngineActor } from './engine-actor.js';
 import { gruberMeta, groupCap } from './meta.js';
 import { MonitorActor } from './monitor-actor.js';
-import { DECISIONS_TOPIC, engineAddress, engineLocation, lrmAddress, monitorAddress, submitHostAddress, USAGE_TOPIC } from './names.js';
+import { DECISIONS_TOPIC, engineAddress, engineLocation, lrmAddress, monitorAddress, SUBMIT_LOCATION, submitHostAddress, USAGE_TOPIC } from './names.js';
 import { SiteSelector } from './selector.js';
 import { GruberSiteActor } from './site-actor.js';
 import { SubmitHostActor } from './submit-host-actor.js';
 
 /**
  * GRUBER's grid (§2, Figure 1): each site runs its resource manager and a monitor; the engine, or
- * `decision_points` of them (DI-GRUBER), run as `gruber` services; a submit host per BLAST
- * submitter sits with the driver, which hands each its group's jobs. Jobs of other sources are
+ * `decision_points` of them (DI-GRUBER), run as `gruber` services; so do the submit hosts, one
+ * per BLAST submitter, at a location of their own; the driver hands each its group's jobs. Jobs of other sources are
  * local users' load, submitted straight to their site's resource manager.
  */
 export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
@@ -53,7 +53,8 @@ export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
         retry_wait_s: meta.retry_wait_s,
         query_timeout_s: meta.query_timeout_s,
       });
-      actors.push({ address, location: undefined, actor: host });
+      actors.push({ address, location: SUBMIT_LOCATION, actor: host });
+      services[SUBMIT_LOCATION] = 'gruber';
     }
   }
   const driver = new DriverActor(jobs, (job) => (brokered.has(job.workload) ? hostOf.get(String(job.group))! : lrmAddress(job.origin)));

@@ -149,6 +149,8 @@ export class GruberSiteActor implements Actor<Message> {
     if (e.fate?.stage === 'run') ctx.schedule(run_s * e.fate.at, { type: 'timer.gruber-run-fails', jobId: id });
     else ctx.schedule(run_s, { type: MessageType.JobEnds, jobId: id });
     const resources = intervalSet(e.ids);
+    // One line per start in the site's log, as the executor writes: evidence, besides jobs.csv, of where each run was.
+    ctx.log.info({ event: 'job.started', jobId: id, time_s: now, procs: e.job.procs, attempt: e.attempt }, 'job started');
     if (e.attempt === 0) {
       ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: id, site: this.site.id, time_s: now, resources, trail: FRESH_TRAIL });
     } else {

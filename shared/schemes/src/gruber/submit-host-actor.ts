@@ -31,6 +31,8 @@ interface Plan {
   readonly excluded: Set<string>;
   site?: string;
   queryId: number;
+  /** Queries still unanswered. */
+  readonly asked: number[];
   retryToken: number;
   timer?: TimerId;
   lastReason?: string;
@@ -48,6 +50,8 @@ interface Plan {
 export class SubmitHostActor implements Actor<Message> {
   private readonly waiting: Job[] = [];
   private readonly plans = new Map<string, Plan>();
+  /** Which job each query asked about, until the job stops waiting for an answer. */
+  private readonly queries = new Map<number, string>();
   private inPlay = 0;
   private nextQuery = 1;
 
@@ -62,8 +66,11 @@ export class SubmitHostActor implements Actor<Message> {
         this.waiting.push(msg.job);
         return this.pump(ctx);
       case 'gruber.available': {
-        const p = this.planFor(msg.queryId);
-        if (!p) return; // an answer to a query already given up on
+        // A late answer to a query that timed out is still an answer: the first one in is used.
+        const jobId = this.queries.get(msg.queryId);
+        const p = jobId === undefined ? undefined : this.plans.get(jobId);
+        if (p?.phase !== 'querying') return;
+        this.forgetQueries(p);
         this.stopTimer(ctx, p);
         const candidates: Candidate[] = msg.sites.map((site, i) => ({ site, used: msg.used[i] ?? 0 })).filter((c) => !p.excluded.has(c.site));
         return this.choose(ctx, p, candidates);
@@ -140,7 +147,7 @@ export class SubmitHostActor implements Actor<Message> {
       if (this.inPlay + job.procs > this.options.cap) return;
       this.waiting.shift();
       this.inPlay += job.procs;
-      const p: Plan = { job, phase: 'querying', attempt: 0, unsuccessful: 0, replans: 0, excluded: new Set(), queryId: 0, retryToken: 0 };
+      const p: Plan = { job, phase: 'querying', attempt: 0, unsuccessful: 0, replans: 0, excluded: new Set(), queryId: 0, asked: [], retryToken: 0 };
       this.plans.set(job.id, p);
       this.plan(ctx, p);
     }
@@ -153,6 +160,8 @@ export class SubmitHostActor implements Actor<Message> {
     if (!this.selector.asksEngine) return this.choose(ctx, p, left.map((site) => ({ site, used: 0 })));
     p.phase = 'querying';
     p.queryId = this.nextQuery++;
+    p.asked.push(p.queryId);
+    this.queries.set(p.queryId, p.job.id);
     const job = p.job;
     ctx.send(this.options.engine, { type: 'gruber.query', queryId: p.queryId, jobId: job.id, vo: job.vo ?? '', cpus: job.procs, disk_mb: job.disk_mb ?? 0, exclude: [...p.excluded] });
     p.timer = ctx.schedule(this.options.query_timeout_s, { type: 'timer.gruber-query-timeout', jobId: job.id, queryId: p.queryId });
@@ -198,6 +207,7 @@ export class SubmitHostActor implements Actor<Message> {
 
   private done(ctx: ActorContext<Message>, p: Plan): void {
     this.stopTimer(ctx, p);
+    this.forgetQueries(p);
     this.plans.delete(p.job.id);
     this.inPlay -= p.job.procs;
     this.pump(ctx);
@@ -214,8 +224,8 @@ export class SubmitHostActor implements Actor<Message> {
     return p && p.attempt === attempt && (p.phase === 'sent' || p.phase === 'withdrawing' || p.phase === 'running') ? p : undefined;
   }
 
-  private planFor(queryId: number): Plan | undefined {
-    for (const p of this.plans.values()) if (p.phase === 'querying' && p.queryId === queryId) return p;
-    return undefined;
+  private forgetQueries(p: Plan): void {
+    for (const q of p.asked) this.queries.delete(q);
+    p.asked.length = 0;
   }
 }
