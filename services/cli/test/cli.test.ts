@@ -24,6 +24,25 @@ function gridemu(args: string[], env: Record<string, string> = {}) {
 const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-cli-'));
 
 describe('gridemu simulate', () => {
+  it('runs GRUBER\'s Grid3 example over several seeds: a folder per seed, and means with 90% intervals', () => {
+    const dir = tmp();
+    const r = gridemu(['simulate', 'examples/gruber-grid3.yaml', '--set', 'workload[0].blast.jobs=10', '--seeds', '3', '--out', dir, '--quiet']);
+    expect(r.code, r.err).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'seeds.json'), 'utf8'));
+    expect(json.seeds).toEqual([1, 2, 3]);
+    const rows = readFileSync(join(dir, 'seeds.csv'), 'utf8').trim().split('\n');
+    expect(rows).toHaveLength(4);
+    const speedups = rows.slice(1).map((l) => Number(l.split(',')[rows[0]!.split(',').indexOf('speedup')]));
+    const mean = speedups.reduce((a, b) => a + b, 0) / 3;
+    expect(json.metrics.speedup.mean).toBeCloseTo(mean, 3);
+    expect(json.metrics.speedup.confidence).toBe(0.9);
+    // Each seed's run is the run `--set seed=S` gives: same jobs.csv.
+    const single = tmp();
+    expect(gridemu(['simulate', 'examples/gruber-grid3.yaml', '--set', 'workload[0].blast.jobs=10', '--set', 'seed=2', '--out', single, '--quiet']).code).toBe(0);
+    expect(readFileSync(join(dir, 'seed-2', 'jobs.csv'), 'utf8')).toBe(readFileSync(join(single, 'jobs.csv'), 'utf8'));
+    expect(gridemu(['simulate', 'examples/gruber-grid3.yaml', '--seeds', '0']).code).toBe(2);
+  });
+
   it.skipIf(kth.skip)(kth.title('runs paper 001\'s KTH set-up: 20,000 rows, a summary, and byte-identical jobs.csv on a second run'), () => {
     const a = tmp();
     const b = tmp();
@@ -109,6 +128,10 @@ describe('gridemu sweep', () => {
     expect(rows[2]!.startsWith('"meta.scheme=distributed,meta.k=1",distributed,1,2,800,')).toBe(true);
     const means = readFileSync(join(out, 'sweep-mean.csv'), 'utf8').trim().split('\n');
     expect(means).toHaveLength(5);
+    // Each metric's mean, then its 90% interval's half-width: two seeds that agree have none.
+    const head = means[0]!.split(',');
+    expect(head.slice(4, 6)).toEqual(['jobs_submitted', 'jobs_submitted_ci90']);
+    expect(means[1]!.split(',')[head.indexOf('jobs_submitted_ci90') + 1]).toBe('0');
     expect(readFileSync(join(out, 'sweep.html'), 'utf8')).toContain('<svg');
   });
 

@@ -1,15 +1,17 @@
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
-import { buildRunSummary, writeResults } from '@gridemu/metrics';
-import { parseOverride } from '@gridemu/model';
-import { loadExperiment, schemeSummary, simulate } from '@gridemu/schemes';
+import { join, resolve } from 'node:path';
+import { buildRunSummary, formatNumber, meanWithInterval, roundNumber, writeResults, type MeanWithInterval, type RunSummary } from '@gridemu/metrics';
+import { parseOverride, type ExperimentSpec } from '@gridemu/model';
+import { loadExperiment, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { loadWorkload } from '@gridemu/workload';
 import { SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
+import { flattenSummary } from '../sweep/metrics-table.js';
 
-export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--lenient] [--quiet]
+export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--lenient] [--quiet]
 
 Runs the experiment file SPEC in the deterministic single-process simulator and writes
 DIR/jobs.csv (one row per submitted job) and DIR/summary.json. The same SPEC and seed give a
@@ -18,6 +20,9 @@ byte-identical jobs.csv.
 Options:
   --out DIR            where to write results (default: results/<name>)
   --set path=value     override a field of SPEC, e.g. --set meta.k=3 --set sites[0].cpus=64
+  --seeds N            run seeds S, S+1, ... S+N-1 (S: the spec's seed), each into DIR/seed-<s>/, and
+                       write DIR/seeds.csv (a row per seed) and DIR/seeds.json (every metric's mean
+                       with its 90% confidence interval, as paper 002 reports them)
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -33,6 +38,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       set: { type: 'string', multiple: true },
       lenient: { type: 'boolean' },
       quiet: { type: 'boolean' },
+      seeds: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -42,9 +48,44 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError(`simulate takes one experiment file\n\n${SIMULATE_HELP}`);
   const file = positionals[0]!;
-  const { spec } = loadExperiment(file, (values.set ?? []).map(parseOverride));
+  const sets = values.set ?? [];
+  const seeds = values.seeds === undefined ? undefined : Number(values.seeds);
+  if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1)) throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
+  const { spec } = loadExperiment(file, sets.map(parseOverride));
+  const out = resolve(values.out ?? `results/${spec.name}`);
+  if (seeds === undefined) {
+    const summary = await simulateOnce(spec, file, sets, values.lenient === true, out);
+    if (!summary) return EXIT_FAILED;
+    if (!values.quiet) {
+      process.stdout.write(renderSummary(summary));
+      console.log(`\nwrote ${join(out, 'jobs.csv')}\n      ${join(out, 'summary.json')}`);
+    }
+    return EXIT_OK;
+  }
+  const rows: Record<string, number>[] = [];
+  for (let k = 0; k < seeds; k++) {
+    const seed = spec.seed + k;
+    const summary = await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], values.lenient === true, join(out, `seed-${seed}`));
+    if (!summary) return EXIT_FAILED;
+    rows.push({ seed, ...flattenSummary(summary) });
+    if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
+  }
+  const written = writeSeedTables(out, rows);
+  if (!values.quiet) {
+    const shown = ['mean_wait_s', 'mean_bounded_slowdown', 'utilization', ...schemeMetrics(spec.meta.scheme).map((m) => m.column)];
+    for (const m of shown) {
+      const ci = written.metrics[m];
+      if (ci) console.log(`${m.padEnd(24)} ${formatNumber(roundNumber(ci.mean, 4))} ± ${formatNumber(roundNumber(ci.half_width, 4))} (90%, n=${ci.n})`);
+    }
+    console.log(`\nwrote ${written.csv}\n      ${written.json}`);
+  }
+  return EXIT_OK;
+}
+
+/** One run: simulate, then DIR/jobs.csv and DIR/summary.json; undefined (after saying why) if an actor broke an invariant. */
+async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly string[], lenient: boolean, out: string): Promise<RunSummary | undefined> {
   const started = Date.now();
-  const workload = await loadWorkload(spec, { specFile: file, lenient: values.lenient === true });
+  const workload = await loadWorkload(spec, { specFile: file, lenient });
   const bar = new ProgressBar(`simulate ${spec.name}`);
   let result;
   try {
@@ -55,9 +96,9 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     bar.done();
     if (!(err instanceof SimulationError)) throw err;
     // A broken invariant: say where, and how to get back to the same instant (STYLE.md 7).
-    const sets = [...(values.set ?? []).filter((x) => !x.startsWith('seed=')), `seed=${err.failure.seed}`];
-    console.error(`gridemu: ${err.message}\nreproduce with: gridemu simulate ${file} ${sets.map((x) => `--set '${x}'`).join(' ')}`);
-    return EXIT_FAILED;
+    const again = [...sets.filter((x) => !x.startsWith('seed=')), `seed=${err.failure.seed}`];
+    console.error(`gridemu: ${err.message}\nreproduce with: gridemu simulate ${file} ${again.map((x) => `--set '${x}'`).join(' ')}`);
+    return undefined;
   }
   bar.done();
   const summary = buildRunSummary({
@@ -71,11 +112,22 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     wall_s: (Date.now() - started) / 1000,
     scheme: schemeSummary(spec, result.counters, result.records),
   });
-  const out = resolve(values.out ?? `results/${spec.name}`);
-  const written = writeResults(out, result.records, summary);
-  if (!values.quiet) {
-    process.stdout.write(renderSummary(summary));
-    console.log(`\nwrote ${written.jobsCsv}\n      ${written.summaryJson}`);
+  writeResults(out, result.records, summary);
+  return summary;
+}
+
+/** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */
+function writeSeedTables(out: string, rows: readonly Record<string, number>[]): { csv: string; json: string; metrics: Record<string, MeanWithInterval> } {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const csv = join(out, 'seeds.csv');
+  writeFileSync(csv, [columns.join(','), ...rows.map((r) => columns.map((c) => (r[c] === undefined ? '' : formatNumber(r[c]!))).join(','))].join('\n') + '\n');
+  const metrics: Record<string, MeanWithInterval> = {};
+  for (const c of columns) {
+    if (c === 'seed') continue;
+    const xs = rows.map((r) => r[c]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+    if (xs.length === rows.length) metrics[c] = meanWithInterval(xs, 0.9);
   }
-  return EXIT_OK;
+  const json = join(out, 'seeds.json');
+  writeFileSync(json, JSON.stringify({ seeds: rows.map((r) => r['seed']), confidence: 0.9, metrics }, null, 2) + '\n');
+  return { csv, json, metrics };
 }

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RunSummary } from '@gridemu/metrics';
-import { formatNumber } from '@gridemu/metrics';
+import { formatNumber, meanWithInterval, roundNumber } from '@gridemu/metrics';
 import { parseOverride } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -19,7 +19,8 @@ export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--va
 Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
 in parallel, and writes:
   DIR/sweep.csv        one row per run: the varied values, the seed, every summary metric
-  DIR/sweep-mean.csv   one row per variant: each metric's mean over the seeds
+  DIR/sweep-mean.csv   one row per variant: each metric's mean over the seeds, and the half-width
+                       of its 90% confidence interval (<metric>_ci90)
   DIR/sweep.html       bar charts of the main metrics per variant
   DIR/<variant>/       each run's jobs.csv and summary.json
 
@@ -119,11 +120,14 @@ function writeTables(out: string, paths: readonly string[], results: readonly Ru
   const names = [...new Set(rows.map((x) => x.r.variant.name))];
   const means = names.map((n) => {
     const group = rows.filter((x) => x.r.variant.name === n);
-    const mean = Object.fromEntries(metricNames.map((m) => [m, group.reduce((a, x) => a + (x.metrics[m] ?? 0), 0) / group.length]));
-    return { name: n, variant: group[0]!.r.variant, seeds: group.length, mean };
+    const intervals = Object.fromEntries(metricNames.map((m) => [m, meanWithInterval(group.map((x) => x.metrics[m] ?? 0), 0.9)]));
+    const mean = Object.fromEntries(metricNames.map((m) => [m, intervals[m]!.mean]));
+    const ci90 = Object.fromEntries(metricNames.map((m) => [m, roundNumber(intervals[m]!.half_width)]));
+    return { name: n, variant: group[0]!.r.variant, seeds: group.length, mean, ci90 };
   });
-  const meanHeader = ['variant', ...paths, 'seeds', ...metricNames];
-  const meanRows = means.map((m) => [m.name, ...paths.map((p) => valueOf(m.variant, p)), String(m.seeds), ...metricNames.map((k) => cell(m.mean[k]))]);
+  // Each metric's mean, then the half-width of its 90% confidence interval (paper 002's "± x").
+  const meanHeader = ['variant', ...paths, 'seeds', ...metricNames.flatMap((m) => [m, `${m}_ci90`])];
+  const meanRows = means.map((m) => [m.name, ...paths.map((p) => valueOf(m.variant, p)), String(m.seeds), ...metricNames.flatMap((k) => [cell(m.mean[k]), cell(m.ci90[k])])]);
   writeFileSync(join(out, 'sweep-mean.csv'), [meanHeader, ...meanRows].map((l) => l.map(csv).join(',')).join('\n') + '\n');
 
   const charted = ['mean_slowdown', 'mean_bounded_slowdown', 'mean_turnaround_s', 'mean_wait_s', 'utilization', 'messages_per_job'];

@@ -8,6 +8,7 @@ export function flattenSummary(s: RunSummary): Record<string, number> {
     jobs_submitted: s.jobs.submitted,
     jobs_completed: s.jobs.completed,
     jobs_rejected: s.jobs.rejected,
+    jobs_failed: s.jobs.failed,
     mean_wait_s: s.mean_wait_s,
     max_wait_s: s.max_wait_s,
     mean_turnaround_s: s.mean_turnaround_s,
