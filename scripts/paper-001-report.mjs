@@ -3,10 +3,11 @@
 //   node scripts/paper-001-report.mjs --seeds 3
 // Every number in the report comes from the runs this script makes (under results/paper-001/).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readCsv } from './lib/read-csv.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -35,26 +36,10 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
   console.error(`== ${id}: gridemu ${args.slice(1).join(' ')}`);
   const r = spawnSync(process.execPath, args, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) throw new Error(`experiment ${id} failed (exit ${r.status})`);
-  data[id] = readMeans(join(out, 'sweep-mean.csv'));
+  data[id] = readCsv(join(out, 'sweep-mean.csv'));
 }
 const wall = (Date.now() - started) / 1000;
 
-function readMeans(file) {
-  const [head, ...rows] = readFileSync(file, 'utf8').trim().split('\n').map(splitCsv);
-  return rows.map((r) => Object.fromEntries(head.map((h, i) => [h, /^-?[\d.e+-]+$/.test(r[i]) ? Number(r[i]) : r[i]])));
-}
-function splitCsv(line) {
-  const out = [];
-  let cur = '';
-  let q = false;
-  for (const ch of line) {
-    if (ch === '"') q = !q;
-    else if (ch === ',' && !q) (out.push(cur), (cur = ''));
-    else cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
 
 const by = (rows, key, value) => rows.find((r) => String(r[key]) === String(value));
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');

@@ -99,10 +99,10 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     if (info) info.report = m.report;
   });
 
-  const { plan, hosted } = driverPlan(spec, jobs);
+  const { plan, driver } = driverPlan(spec, jobs);
   const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
   const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}), onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
-  for (const p of hosted) rt.spawn(p);
+  rt.spawn(driver);
   await rt.ready();
   await nc.flush();
 

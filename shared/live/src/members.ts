@@ -24,13 +24,10 @@ export function memberActors(spec: ExperimentSpec, member: string): GridActor[] 
   return actors;
 }
 
-/**
- * The driver's side of the plan: the same grid, of which the driver process hosts the run-wide
- * actors: the driver, and any a scheme puts beside it (GRUBER's submit hosts).
- */
+/** The driver's side of the plan: the same grid, of which the driver process hosts only the driver. */
 export function driverPlan(spec: ExperimentSpec, jobs: readonly Job[]) {
   const plan = planGrid(spec, jobs);
-  const hosted = plan.actors.filter((p) => p.location === undefined);
-  if (!hosted.some((p) => p.actor === plan.driver)) throw new Error('assertion: every plan has a driver');
-  return { plan, hosted };
+  const driver = plan.actors.find((p) => p.location === undefined);
+  if (!driver) throw new Error('assertion: every plan has a driver');
+  return { plan, driver };
 }

@@ -44,8 +44,8 @@ class ScriptedLrm implements Actor<Message> {
 
 const job: Job = { id: 'b!1', workload: 'b', origin: 'a', submit_s: 0, run_s: 100, estimate_s: 100, procs: 1, vo: 'ivdgl', group: 'g' };
 
-function run(lrms: Record<string, Behaviour>, answers: string[][], retries = 10) {
-  const rt = new SimRuntime<Message>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 } });
+function run(lrms: Record<string, Behaviour>, answers: string[][], retries = 10, latency_ms = 0) {
+  const rt = new SimRuntime<Message>({ seed: 1, network: { latency_ms, jitter_ms: 0 } });
   const driver = new DriverActor([job], () => submitHostAddress(1));
   const engine = new ScriptedEngine(answers);
   const sites = Object.keys(lrms);
@@ -54,7 +54,7 @@ function run(lrms: Record<string, Behaviour>, answers: string[][], retries = 10)
   });
   const scripted = Object.fromEntries(sites.map((s) => [s, new ScriptedLrm(s, lrms[s]!)]));
   rt.spawn({ address: DRIVER, location: undefined, actor: driver });
-  rt.spawn({ address: submitHostAddress(1), location: undefined, actor: host });
+  rt.spawn({ address: submitHostAddress(1), location: 'submit', actor: host });
   rt.spawn({ address: engineAddress(1), location: 'gruber', actor: engine });
   for (const s of sites) rt.spawn({ address: lrmAddress(s), location: s, actor: scripted[s]! });
   rt.start();
@@ -90,6 +90,14 @@ describe('GRUBER submit host: re-planning and failures (paper 002 §3.2, §4.2.4
   it('fails the job when no site is left to try', () => {
     const { record } = run({ a: 'fail', b: 'fail' }, [['a', 'b']], 10);
     expect(record).toMatchObject({ failReason: 'no_site_left:gram', replans: 2 });
+  });
+
+  it('uses a late answer to a query that timed out', () => {
+    // 100 s links: the first answer comes back at 200, after the 30 s query timeout has re-asked at
+    // 30, 60, ..., 180; it is used, the job reaches a at 300 and runs to 400.
+    const { record, engine } = run({ a: 'start' }, [['a']], 10, 100_000);
+    expect(engine.queries).toHaveLength(7);
+    expect(record).toMatchObject({ start_s: 300, finish_s: 400, execSite: 'a', replans: 0 });
   });
 
   it('waits and asks again while no site is available', () => {

@@ -3,11 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { jobsCsvChunks, checkSchedule, executedJobsFromCsv } from '@gridemu/metrics';
+import { jobsCsvChunks, checkSchedule, executedJobsFromCsv, newRecord, type JobRecord } from '@gridemu/metrics';
 import { loadWorkload } from '@gridemu/workload';
 import { parseOverride, SpecError, type ExperimentSpec } from '@gridemu/model';
 import { parseExperiment, schemeSummary, simulate } from '../src/index.js';
-import { cpusOf, groupCap, gruberMeta } from '../src/gruber/index.js';
+import { cpusOf, groupCap, gruberMeta, paperMetrics } from '../src/gruber/index.js';
 
 const SPEC = `
 name: g
@@ -115,6 +115,20 @@ describe('GRUBER in the experiment file', () => {
   });
 });
 
+describe("paper 002's metrics (§3.1), hand-checked", () => {
+  it('Comp, Replan, Util, Delay, Time, Speedup and Spdup75', () => {
+    const job = (id: string) => ({ id, workload: 'b', origin: 'a', submit_s: 0, run_s: 100, estimate_s: 100, procs: 1, vo: 'v', group: 'g' });
+    const rec = (id: string, start: number | undefined, finish: number | undefined, replans: number, failReason?: string): JobRecord => ({
+      ...newRecord(job(id)), start_s: start, finish_s: finish, replans, ...(failReason ? { failReason } : {}),
+    });
+    // j2 ran on a CPU of speed 2; j4 was given up. Done by finish: j2 (50), j1 (100), j3 (200).
+    const m = paperMetrics([rec('j1', 0, 100, 0), rec('j2', 0, 50, 0), rec('j3', 100, 200, 2), rec('j4', undefined, undefined, 4, 'retry_limit:gram')], 2, { sum_s: 30, jobs: 3 });
+    // Time 200; CPU time 250 of 2 CPUs x 200 s; serial time 300 (3 jobs x 100 s on a speed-1 CPU);
+    // 75% of 4 jobs is 3, the third finished at 200.
+    expect(m).toEqual({ jobs: 4, comp_pct: 75, replan: 6, util_pct: 62.5, delay_s: 10, time_s: 200, speedup: 1.5, spdup75: 1.5 });
+  });
+});
+
 describe('GRUBER in simulation', () => {
   it('completes every job of a failure-free grid, within every share, and its schedule holds', async () => {
     const spec = parse(SPEC);
@@ -145,7 +159,9 @@ describe('GRUBER in simulation', () => {
     const { csv, summary } = await run(spec);
     const grid = rows(csv).filter((r) => r['workload_name'] === 'blast');
     expect(grid.every((r) => r['final_state'] === 'COMPLETED_FAILED' && r['reason'] === 'retry_limit:unset_environment' && r['replans'] === '1')).toBe(true);
-    expect(summary).toMatchObject({ comp_pct: 0, replan: 40 });
+    // Two submitters of 20 jobs, each job re-planned once: 20 re-plans per submitter (the paper's per-submitter mean).
+    expect(summary).toMatchObject({ comp_pct: 0, replan: 20 });
+    expect(Object.values(summary['per_submitter'] as Record<string, { replan: number }>).map((m) => m.replan)).toEqual([20, 20]);
   });
 
   it('re-plans starving jobs when local load fills a site the engine last saw empty', async () => {

@@ -36,6 +36,8 @@ interface Plan {
   retryToken: number;
   timer?: TimerId;
   lastReason?: string;
+  /** When it was first sent to a provider (Delay counts from here). */
+  firstSent_s?: number;
   started?: { time_s: number; queued_s: number; resources: string; site: string };
 }
 
@@ -116,9 +118,14 @@ export class SubmitHostActor implements Actor<Message> {
         const trail = { copies: 1, migrations: 0, replans: p.replans };
         ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: p.job.id, site: p.started.site, time_s: p.started.time_s, resources: p.started.resources, trail });
         ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: p.job.id, site: p.started.site, time_s: msg.time_s });
-        // Delay (§3.1): from reaching the provider's queue to starting, for the run that completed.
-        ctx.metrics.count('gruber.delay_s', p.started.time_s - p.started.queued_s);
+        // Delay (§3.1): from when the job was first sent to a provider's queue until it started,
+        // its starved and failed attempts included (the paper's Delays track its Replans: Table IV).
+        const delay = p.started.time_s - p.firstSent_s!;
+        ctx.metrics.count('gruber.delay_s', delay);
         ctx.metrics.count('gruber.completed');
+        ctx.metrics.count(`gruber.delay_s.group.${this.options.group}`, delay);
+        ctx.metrics.count('gruber.site_queue_s', p.started.time_s - p.started.queued_s);
+        ctx.metrics.count(`gruber.completed.group.${this.options.group}`);
         return this.done(ctx, p);
       }
       case 'gruber.failed': {
@@ -178,6 +185,7 @@ export class SubmitHostActor implements Actor<Message> {
       return;
     }
     p.attempt++;
+    p.firstSent_s ??= ctx.now();
     p.site = site;
     p.phase = 'sent';
     this.selector.dispatched(site, ctx.now());

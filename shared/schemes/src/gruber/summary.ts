@@ -14,7 +14,7 @@ export interface PaperMetrics {
   readonly replan: number;
   /** Util: Σ ET_i / (#cpus × Δt) × 100, #cpus the grid VOs' aggregate, Δt the workload's Time. */
   readonly util_pct: number;
-  /** Delay: mean time from reaching a provider's queue to starting, over completed jobs. */
+  /** Delay: mean time from first being sent to a provider's queue to starting, over completed jobs. */
   readonly delay_s: number | null;
   /** Time: first submission to last completion. */
   readonly time_s: number | null;
@@ -24,7 +24,7 @@ export interface PaperMetrics {
   readonly spdup75: number | null;
 }
 
-/** §3.1's metrics from the grid jobs' records; `cpus` is #cpus. */
+/** §3.1's metrics from one submitter's jobs' records; `cpus` is #cpus. */
 export function paperMetrics(grid: readonly JobRecord[], cpus: number, delay: { sum_s: number; jobs: number }): PaperMetrics {
   const done = grid.filter((r) => r.start_s !== undefined && r.finish_s !== undefined && r.failReason === undefined).sort((a, b) => a.finish_s! - b.finish_s!);
   const first = grid.reduce((m, r) => Math.min(m, r.job.submit_s), Infinity);
@@ -47,6 +47,39 @@ export function paperMetrics(grid: readonly JobRecord[], cpus: number, delay: { 
   };
 }
 
+/**
+ * §3.1's metrics per submitter (group), then their mean, as Table IX reports 4 × 1000: "the
+ * means across the four submitters". With one submitter the two are the same.
+ */
+export function perSubmitterMetrics(grid: readonly JobRecord[], cpus: number, counters: Readonly<Record<string, number>>): { mean: PaperMetrics; per_group: Record<string, PaperMetrics> } {
+  const c = (name: string) => counters[name] ?? 0;
+  const delay = { sum_s: c('gruber.delay_s'), jobs: c('gruber.completed') };
+  const groups = [...new Set(grid.map((r) => String(r.job.group)))];
+  const per_group = Object.fromEntries(
+    groups.map((g) => [g, paperMetrics(grid.filter((r) => String(r.job.group) === g), cpus, { sum_s: c(`gruber.delay_s.group.${g}`), jobs: c(`gruber.completed.group.${g}`) })]),
+  );
+  const all = Object.values(per_group);
+  if (all.length <= 1) return { mean: all[0] ?? paperMetrics(grid, cpus, delay), per_group };
+  const avg = (k: keyof PaperMetrics): number | null => {
+    const xs = all.map((m) => m[k]).filter((x): x is number => typeof x === 'number');
+    return xs.length === all.length ? roundNumber(xs.reduce((a, b) => a + b, 0) / xs.length, 4) : null;
+  };
+  return {
+    mean: {
+      jobs: grid.length,
+      comp_pct: avg('comp_pct') ?? 0,
+      replan: avg('replan') ?? 0,
+      util_pct: avg('util_pct') ?? 0,
+      // Delay is counted over every completed job, not per submitter.
+      delay_s: delay.jobs > 0 ? roundNumber(delay.sum_s / delay.jobs, 3) : null,
+      time_s: avg('time_s'),
+      speedup: avg('speedup'),
+      spdup75: avg('spdup75'),
+    },
+    per_group,
+  };
+}
+
 /** GRUBER's part of summary.json: the paper's metrics, and what failed, starved and was re-planned. */
 export function gruberSummary(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown> {
   const meta = gruberMeta(spec);
@@ -56,6 +89,7 @@ export function gruberSummary(counters: Readonly<Record<string, number>>, spec: 
   const cpus = vos.reduce((n, vo) => n + voAggregate(meta, spec.sites, vo), 0);
   const grid = records.filter((r) => names.has(r.job.workload));
   const c = (name: string) => counters[name] ?? 0;
+  const metrics = perSubmitterMetrics(grid, cpus, counters);
   const byPrefix = (prefix: string) =>
     Object.fromEntries(Object.entries(counters).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
   return {
@@ -63,7 +97,10 @@ export function gruberSummary(counters: Readonly<Record<string, number>>, spec: 
       selector: meta.selector,
       decision_points: meta.decision_points,
       grid_cpus: cpus,
-      ...paperMetrics(grid, cpus, { sum_s: c('gruber.delay_s'), jobs: c('gruber.completed') }),
+      ...metrics.mean,
+      per_submitter: metrics.per_group,
+      // Of Delay, the part the completed run waited in its site's queue.
+      site_queue_s: c('gruber.completed') > 0 ? roundNumber(c('gruber.site_queue_s') / c('gruber.completed'), 3) : null,
       submissions: c('gruber.submissions'),
       starved: c('gruber.starved'),
       waits_for_a_site: c('gruber.waits'),
