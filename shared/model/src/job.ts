@@ -43,7 +43,8 @@ export interface JobTrail {
 /** A job that has not been anywhere yet. */
 export const FRESH_TRAIL: JobTrail = { copies: 1, migrations: 0, replans: 0 };
 
-export type RejectReason = 'processors_unknown' | 'wider_than_site';
+/** Why a job can never run: no processor count, wider than its site, or wider than its VO may hold there (GRUBER). */
+export type RejectReason = 'processors_unknown' | 'wider_than_site' | 'wider_than_vo_limit';
 
 /** The part of a job a local scheduling policy needs. */
 export interface SchedulableJob {

@@ -108,7 +108,7 @@ function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
     case 'queue':
       return v === 'local' || v === 'remote' ? undefined : 'must be "local" or "remote"';
     case 'reason':
-      return v === 'processors_unknown' || v === 'wider_than_site' ? undefined : 'must be a known reject reason';
+      return v === 'processors_unknown' || v === 'wider_than_site' || v === 'wider_than_vo_limit' ? undefined : 'must be a known reject reason';
     case 'job':
       return jobProblem(v);
     case 'trail':

@@ -111,7 +111,9 @@ export class GruberSiteActor implements Actor<Message> {
     if (this.entries.has(e.job.id)) throw new Error(`assertion: ${e.job.id} arrived twice at ${this.site.id}`);
     if (!this.queue.fits({ id: e.job.id, vo, procs: e.job.procs })) {
       if (e.attempt === 0) {
-        ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: e.job.id, site: this.site.id, reason: 'wider_than_site' });
+        const reason = e.job.procs > this.site.cpus ? 'wider_than_site' : 'wider_than_vo_limit';
+        ctx.metrics.count(`jobs.rejected.${reason}`);
+        ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: e.job.id, site: this.site.id, reason });
       } else {
         ctx.metrics.count('gruber.failures.too_wide');
         ctx.send(e.owner, { type: 'gruber.failed', jobId: e.job.id, attempt: e.attempt, site: this.site.id, time_s: ctx.now(), category: 'too_wide' });
