@@ -8,3 +8,4 @@ export { generateBlast, type BlastJob } from './blast.js';
 export { gammaCdf, lnGamma } from './gamma-cdf.js';
 export { loadWorkload, type Workload, type SourceReport, type LoadWorkloadOptions } from './load-workload.js';
 export { traceInfo, type TraceInfo } from './trace-info.js';
+export { generateTaskStream, TASK_STREAM_DEFAULTS, type TaskStreamParams, type GeneratedTask } from './task-stream.js';
