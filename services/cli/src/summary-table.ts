@@ -19,7 +19,7 @@ export function renderSummary(s: RunSummary): string {
     `${s.name}: ${s.scheme} / ${s.local_policy}, seed ${s.seed}`,
     `jobs ${j.submitted} submitted, ${j.completed} completed, ${j.rejected} rejected${
       j.rejected > 0 ? ` (${Object.entries(j.rejected_by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''
-    }, ${j.unfinished} unfinished`,
+    }${j.failed > 0 ? `, ${j.failed} failed (${Object.entries(j.failed_by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}, ${j.unfinished} unfinished`,
     `makespan ${fmt(s.makespan_s, 0)} s, utilization ${fmt(s.utilization.overall * 100, 1)}%, messages ${s.messages.total} (${fmt(s.messages.per_job)} per job), wall ${fmt(s.wall_time_s, 2)} s`,
     '',
   ];
