@@ -116,16 +116,9 @@ function loadSyntheticSource(source: SyntheticSource, spec: ExperimentSpec, inde
   for (const g of generateLublin({ ...source.synthetic, jobs: source.synthetic.jobs + source.skip }, maxProcs, rng)) {
     if (n++ < source.skip) continue;
     if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    jobs.push({
-      id: `${source.name}!${g.number}`,
-      workload: source.name,
-      origin: originFor(source, jobs.length),
-      submit_s: g.submit_s + source.shift_h * 3600,
-      ...sourceTimes(source, g.run_s, g.estimate_s, adjustments),
-      procs: g.procs,
-    });
+    jobs.push({ ...generatedJob(source, jobs.length, g), ...sourceTimes(source, g.run_s, g.estimate_s, adjustments), procs: g.procs });
   }
-  return { jobs, report: { name: source.name, kind: 'synthetic', jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] } };
+  return { jobs, report: generatedReport(source, 'synthetic', jobs, adjustments) };
 }
 
 function loadBlastSource(source: BlastSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
@@ -135,19 +128,18 @@ function loadBlastSource(source: BlastSource, spec: ExperimentSpec, index: numbe
   const generated = generateBlast(source.blast, rng);
   for (const g of generated.slice(source.skip)) {
     if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    jobs.push({
-      id: `${source.name}!${g.number}`,
-      workload: source.name,
-      origin: originFor(source, jobs.length),
-      submit_s: g.submit_s + source.shift_h * 3600,
-      ...sourceTimes(source, g.run_s, g.run_s, adjustments),
-      procs: 1,
-      vo: source.blast.vo,
-      group: g.group,
-      disk_mb: g.disk_mb,
-    });
+    jobs.push({ ...generatedJob(source, jobs.length, g), ...sourceTimes(source, g.run_s, g.run_s, adjustments), procs: 1, vo: source.blast.vo, group: g.group, disk_mb: g.disk_mb });
   }
-  return { jobs, report: { name: source.name, kind: 'blast', jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] } };
+  return { jobs, report: generatedReport(source, 'blast', jobs, adjustments) };
+}
+
+/** What every generated job shares: its id, source, origin (dealt in order) and shifted submit time. */
+function generatedJob(source: SourceCommon, dealt: number, g: { readonly number: number; readonly submit_s: number }) {
+  return { id: `${source.name}!${g.number}`, workload: source.name, origin: originFor(source, dealt), submit_s: g.submit_s + source.shift_h * 3600 };
+}
+
+function generatedReport(source: SourceCommon, kind: 'synthetic' | 'blast', jobs: readonly Job[], adjustments: AdjustmentCounts): SourceReport {
+  return { name: source.name, kind, jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] };
 }
 
 /** A source's `vo:` and `group:` given to each of its jobs (a trace's own group number is replaced). */
