@@ -1,50 +1,5 @@
 #!/usr/bin/env node
-import { InputError } from '@gridemu/model';
-import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError } from './exit-codes.js';
-
-const HELP = `gridemu: emulate and simulate multi-site grid scheduling
-
-Usage: gridemu <command> [options]
-
-Commands:
-  run SPEC          run an experiment live: a process per site over NATS, real latency, compressed time
-  simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
-  sweep SPEC        simulate every combination of --vary values, in parallel; one table and a chart
-  compare A B       metric and per-job start differences of two results folders; --tolerance fails past a limit
-  validate SPEC     check an experiment file and print it with defaults
-  trace info FILE   jobs, span, processors and offered load of an SWF trace
-  trace fetch NAME  download a trace from the Parallel Workloads Archive
-
-Run "gridemu <command> --help" for a command's options.
-
-Usage of the main one: gridemu simulate SPEC [--out DIR] [--set path=value]... [--lenient] [--quiet]`;
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case undefined:
-    case '-h':
-    case '--help':
-    case 'help':
-      console.log(HELP);
-      return command === undefined ? EXIT_BAD_INPUT : EXIT_OK;
-    // Each command is loaded when asked for, so `simulate` never loads NATS, pino or prom-client.
-    case 'simulate':
-      return (await import('./commands/simulate.js')).simulateCommand(rest);
-    case 'run':
-      return (await import('./commands/run.js')).runCommand(rest);
-    case 'sweep':
-      return (await import('./commands/sweep.js')).sweepCommand(rest);
-    case 'compare':
-      return (await import('./commands/compare.js')).compareCommand(rest);
-    case 'validate':
-      return (await import('./commands/validate.js')).validateCommand(rest);
-    case 'trace':
-      return (await import('./commands/trace.js')).traceCommand(rest);
-    default:
-      throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
-  }
-}
+import { simulateBundle } from './simulate-bundle.js';
 
 // A closed pipe (`gridemu run ... | head`) must not kill a run half way, leaving its processes behind:
 // output that cannot be written is dropped, and the run ends and cleans up as usual.
@@ -54,20 +9,14 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    if (err instanceof InputError) {
-      console.error(`gridemu: ${err.message}`);
-      process.exitCode = EXIT_BAD_INPUT;
-    } else if (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      console.error(`gridemu: ${err.message}`);
-      process.exitCode = EXIT_BAD_INPUT;
-    } else {
-      console.error(`gridemu: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      process.exitCode = EXIT_FAILED;
-    }
-  },
-);
+async function main(argv: string[]): Promise<number> {
+  // `simulate`, the command sweeps and scripts run thousands of times, starts from one cached
+  // script when the build made it; every other command loads its modules as it needs them.
+  const bundle = argv[0] === 'simulate' ? simulateBundle() : undefined;
+  if (bundle) return bundle.runSimulate(argv.slice(1));
+  return (await import('./dispatch.js')).runCli(argv);
+}
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,0 +1,55 @@
+import { EXIT_BAD_INPUT, EXIT_OK, UsageError } from './exit-codes.js';
+import { reportFailure } from './exit-status.js';
+
+const HELP = `gridemu: emulate and simulate multi-site grid scheduling
+
+Usage: gridemu <command> [options]
+
+Commands:
+  run SPEC          run an experiment live: a process per site over NATS, real latency, compressed time
+  simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
+  sweep SPEC        simulate every combination of --vary values, in parallel; one table and a chart
+  compare A B       metric and per-job start differences of two results folders; --tolerance fails past a limit
+  validate SPEC     check an experiment file and print it with defaults
+  trace info FILE   jobs, span, processors and offered load of an SWF trace
+  trace fetch NAME  download a trace from the Parallel Workloads Archive
+
+Run "gridemu <command> --help" for a command's options.
+
+Usage of the main one: gridemu simulate SPEC [--out DIR] [--set path=value]... [--lenient] [--quiet]`;
+
+/** Runs one gridemu command line and returns its exit code; a failure is reported, never thrown. */
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (err) {
+    return reportFailure(err);
+  }
+}
+
+async function dispatch(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      console.log(HELP);
+      return command === undefined ? EXIT_BAD_INPUT : EXIT_OK;
+    // Each command is loaded when asked for, so `simulate` never loads NATS, pino or prom-client.
+    case 'simulate':
+      return (await import('./commands/simulate.js')).simulateCommand(rest);
+    case 'run':
+      return (await import('./commands/run.js')).runCommand(rest);
+    case 'sweep':
+      return (await import('./commands/sweep.js')).sweepCommand(rest);
+    case 'compare':
+      return (await import('./commands/compare.js')).compareCommand(rest);
+    case 'validate':
+      return (await import('./commands/validate.js')).validateCommand(rest);
+    case 'trace':
+      return (await import('./commands/trace.js')).traceCommand(rest);
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${HELP}`);
+  }
+}
