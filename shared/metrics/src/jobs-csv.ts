@@ -17,15 +17,20 @@ function csvField(v: string): string {
   return v;
 }
 
+/** A number cell; empty when unknown. */
+function num(n: number | undefined): string {
+  return n === undefined ? '' : formatNumber(n);
+}
+
 export function jobsCsvRow(r: JobRecord): string {
+  const { job } = r;
   const t = timing(r);
-  const num = (n: number | undefined): string => (n === undefined ? '' : formatNumber(n));
   const state = finalState(r);
   return (
-    `${csvField(r.job.id)},${csvField(r.job.workload)},${num(r.job.submit_s)},${r.job.procs},${num(r.job.estimate_s)},` +
+    `${csvField(job.id)},${csvField(job.workload)},${num(job.submit_s)},${job.procs},${num(job.estimate_s)},` +
     `${state === 'COMPLETED_SUCCESSFULLY' ? '1' : '0'},${state},${num(r.start_s)},${num(t?.run_s)},${num(r.finish_s)},` +
-    `${num(t?.wait_s)},${num(t?.turnaround_s)},${num(t?.slowdown)},${r.resources ?? ''},${csvField(r.job.origin)},` +
-    `${csvField(r.execSite ?? '')},${r.copies},${r.migrations},${r.replans},${csvField(r.job.vo ?? '')},${csvField(String(r.job.group ?? ''))},${csvField(r.rejectReason ?? r.failReason ?? '')}`
+    `${num(t?.wait_s)},${num(t?.turnaround_s)},${num(t?.slowdown)},${r.resources ?? ''},${csvField(job.origin)},` +
+    `${csvField(r.execSite ?? '')},${r.copies},${r.migrations},${r.replans},${csvField(job.vo ?? '')},${csvField(String(job.group ?? ''))},${csvField(r.rejectReason ?? r.failReason ?? '')}`
   );
 }
 

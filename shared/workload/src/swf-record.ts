@@ -44,64 +44,48 @@ export class SwfFormatError extends InputError {
   }
 }
 
-/** Field boundaries of the line being parsed (one line at a time: the reader is synchronous per chunk). */
-const starts = new Int32Array(SWF_FIELD_COUNT + 1);
-const ends = new Int32Array(SWF_FIELD_COUNT + 1);
 // A plain array: small integers stay unboxed (a Float64Array would box each value read out of it).
 const values: number[] = new Array<number>(SWF_FIELD_COUNT).fill(0);
-
-/**
- * A plain decimal (`-1`, `3600`, `12.5`) read from its characters without making a string; NaN
- * for anything else. Integers are exact; a fraction is parsed by Number from its text, as before.
- */
-function plainNumber(text: string, from: number, to: number): number {
-  let i = from;
-  const negative = text.charCodeAt(i) === 45;
-  if (negative || text.charCodeAt(i) === 43) i++;
-  if (i >= to) return Number.NaN;
-  let v = 0;
-  for (; i < to; i++) {
-    const d = text.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) break;
-    v = v * 10 + d;
-  }
-  if (i === to) return v <= Number.MAX_SAFE_INTEGER ? (negative ? -v : v) : Number.NaN;
-  return Number.NaN;
-}
 
 function isBlank(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
 }
 
 /**
- * Parses one non-comment line; throws a plain message (the reader adds file and line). It scans
- * the fields by hand rather than splitting on a regular expression: a full archive trace has
- * hundreds of thousands of lines.
+ * Parses one non-comment line; throws a plain message (the reader adds file and line). One pass
+ * over the characters reads each field's digits as it finds the field, without making a string: a
+ * full archive trace has hundreds of thousands of lines. A field that is not a plain integer (a
+ * fraction, an exponent) is handed to Number from its text.
  */
 export function parseSwfLine(text: string, line: number): SwfRecord {
+  const length = text.length;
   let fields = 0;
-  for (let i = 0; i < text.length; ) {
-    while (i < text.length && isBlank(text.charCodeAt(i))) i++;
-    if (i >= text.length) break;
+  let i = 0;
+  for (;;) {
+    while (i < length && isBlank(text.charCodeAt(i))) i++;
+    if (i >= length) break;
     const start = i;
-    while (i < text.length && !isBlank(text.charCodeAt(i))) i++;
-    if (fields <= SWF_FIELD_COUNT) {
-      starts[fields] = start;
-      ends[fields] = i;
+    let c = text.charCodeAt(i);
+    const negative = c === 45;
+    if (negative || c === 43) c = text.charCodeAt(++i);
+    let v = 0;
+    let digits = 0;
+    while (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      digits++;
+      c = ++i < length ? text.charCodeAt(i) : 32;
     }
+    if (digits === 0 || !isBlank(c) || v > Number.MAX_SAFE_INTEGER) {
+      // Not a plain integer: let Number decide, and say which field if it cannot.
+      while (i < length && !isBlank(text.charCodeAt(i))) i++;
+      const s = text.slice(start, i);
+      v = Number(s);
+      if (!Number.isFinite(v)) throw new Error(`field ${fields + 1} is not a number: ${JSON.stringify(s)}`);
+    } else if (negative) v = -v;
+    if (fields < SWF_FIELD_COUNT) values[fields] = v;
     fields++;
   }
   if (fields !== SWF_FIELD_COUNT) throw new Error(`expected ${SWF_FIELD_COUNT} fields, found ${fields}`);
-  for (let k = 0; k < SWF_FIELD_COUNT; k++) {
-    let v = plainNumber(text, starts[k]!, ends[k]!);
-    if (Number.isNaN(v)) {
-      // Not a plain decimal (an exponent, say): let Number decide, and say which field if it cannot.
-      const s = text.slice(starts[k], ends[k]);
-      v = Number(s);
-      if (!Number.isFinite(v)) throw new Error(`field ${k + 1} is not a number: ${JSON.stringify(s)}`);
-    }
-    values[k] = v;
-  }
   const n = values;
   return {
     jobNumber: n[0]!, submit: n[1]!, wait: n[2]!, run: n[3]!, allocatedProcs: n[4]!, avgCpu: n[5]!,
