@@ -22,6 +22,8 @@ export interface Job {
   readonly disk_mb?: number;
   /** Memory to move with the job when it runs away from its origin (only with network.transfer). */
   readonly memory_mb?: number;
+  /** A divisible task (paper 000) split into this many jobs wherever it runs in parallel. */
+  readonly split_jobs?: number;
   /** Set when the job can never run (e.g. its processor count is unknown); it is REJECTED at submission. */
   readonly rejectReason?: RejectReason;
 }
@@ -44,7 +46,7 @@ export interface JobTrail {
 export const FRESH_TRAIL: JobTrail = { copies: 1, migrations: 0, replans: 0 };
 
 /** Why a job can never run: no processor count, wider than its site, or wider than its VO may hold there (GRUBER). */
-export type RejectReason = 'processors_unknown' | 'wider_than_site' | 'wider_than_vo_limit';
+export type RejectReason = 'processors_unknown' | 'wider_than_site' | 'wider_than_vo_limit' | 'beyond_last_level';
 
 /** The part of a job a local scheduling policy needs. */
 export interface SchedulableJob {

@@ -129,7 +129,62 @@ export interface BlastParams {
   readonly output_mb: readonly [number, number];
 }
 
-export type WorkloadSource = SwfSource | SyntheticSource | BlastSource;
+/**
+ * Divisible tasks (paper 000): a generated stream biased to short tasks and arriving in bursts
+ * (Figure 7), and/or tasks listed one by one (Table 1's long and short task). Work is seconds on
+ * one reference CPU (P = 1); a listed task may fix how many jobs it splits into.
+ */
+export interface TasksSource extends SourceCommon {
+  readonly kind: 'tasks';
+  readonly tasks: TasksParams;
+}
+
+export interface TasksParams {
+  /** The generated stream (workload/src/task-stream.ts); absent when only `list` is given. */
+  readonly stream?: TaskStreamSpec;
+  readonly list: readonly ListedTask[];
+}
+
+/** A stream of divisible tasks as paper 000's Superlink-online saw them (§5, Figure 7). */
+export interface TaskStreamSpec {
+  readonly tasks: number;
+  /** Share of tasks lasting a few minutes (Figure 7: about 60%), log-uniform in [short_min_s, short_max_s]. */
+  readonly short_share: number;
+  readonly short_min_s: number;
+  readonly short_max_s: number;
+  /** Share up to a few hours (Figure 7: about 28%), log-uniform in [short_max_s, medium_max_s]. */
+  readonly medium_share: number;
+  readonly medium_max_s: number;
+  /** The rest: a Pareto tail from medium_max_s with this shape (smaller: heavier), capped at tail_max_s. */
+  readonly tail_shape: number;
+  readonly tail_max_s: number;
+  /** Mean seconds between bursts, and mean tasks per burst (geometric); tasks of a burst come seconds apart. */
+  readonly burst_gap_s: number;
+  readonly burst_size: number;
+  readonly within_burst_gap_s: number;
+}
+
+export const TASK_STREAM_DEFAULTS: Omit<TaskStreamSpec, 'tasks'> = {
+  short_share: 0.6,
+  short_min_s: 30,
+  short_max_s: 600,
+  medium_share: 0.28,
+  medium_max_s: 3 * 3600,
+  tail_shape: 1.2,
+  tail_max_s: 20 * 24 * 3600,
+  burst_gap_s: 1800,
+  burst_size: 4,
+  within_burst_gap_s: 20,
+};
+
+export interface ListedTask {
+  readonly submit_s: number;
+  readonly work_s: number;
+  /** Jobs it is split into wherever it runs in parallel (else each queue splits by its job size). */
+  readonly jobs?: number;
+}
+
+export type WorkloadSource = SwfSource | SyntheticSource | BlastSource | TasksSource;
 
 /**
  * Lublin & Feitelson, "The workload on parallel supercomputers: modeling the characteristics of

@@ -12,6 +12,7 @@ import type { MetaSchemes } from './meta-schemes.js';
 import {
   LOCAL_POLICIES,
   LUBLIN_DEFAULTS,
+  TASK_STREAM_DEFAULTS,
   type BlastParams,
   type ExperimentSpec,
   type LublinClassParams,
@@ -19,13 +20,17 @@ import {
   type NetworkSpec,
   type SiteSpec,
   type SourceCommon,
+  type TasksParams,
+  type ListedTask,
   type TransferSpec,
   type WorkloadSource,
 } from './spec.js';
 
 const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'description'] as const;
-const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'blast', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
+const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'blast', 'tasks', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
 const BLAST_KEYS = ['submitters', 'jobs', 'vo', 'groups', 'runtime_s', 'runtime_spread', 'interval_s', 'input_kb', 'output_mb'] as const;
+const TASKS_KEYS = ['stream', 'list'] as const;
+const LISTED_TASK_KEYS = ['submit_s', 'work_s', 'jobs'] as const;
 const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor', 'start_hour', 'batch', 'interactive'] as const;
 const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
 
@@ -139,12 +144,17 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
   };
   if (common.name.includes('!')) r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
 
-  const kinds = (['swf', 'synthetic', 'blast'] as const).filter((k) => o[k] !== undefined);
+  const kinds = (['swf', 'synthetic', 'blast', 'tasks'] as const).filter((k) => o[k] !== undefined);
   if (kinds.length !== 1) {
-    r.fail(path, 'needs exactly one of swf (a trace file), synthetic (a workload model) or blast (a bag of BLAST tasks)');
+    r.fail(path, 'needs exactly one of swf (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks) or tasks (divisible tasks)');
     return undefined;
   }
   const hasSwf = kinds[0] === 'swf';
+  if (kinds[0] === 'tasks') {
+    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
+    const tasks = readTasks(r, o['tasks'], join(path, 'tasks'));
+    return tasks ? { ...common, kind: 'tasks', tasks } : undefined;
+  }
   if (kinds[0] === 'blast') {
     if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
     for (const k of ['vo', 'group'] as const) if (o[k] !== undefined) r.fail(join(path, k), `a blast source names its VO and groups under blast (blast.vo, blast.groups)`);
@@ -157,6 +167,54 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
   if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
   const synthetic = readLublin(r, o['synthetic'], join(path, 'synthetic'));
   return synthetic ? { ...common, kind: 'synthetic', synthetic } : undefined;
+}
+
+function readTasks(r: FieldReader, raw: unknown, path: string): TasksParams | undefined {
+  const o = r.object(raw, path);
+  if (!o) return undefined;
+  r.onlyKeys(o, path, TASKS_KEYS);
+  if (o['stream'] === undefined && o['list'] === undefined) {
+    r.fail(path, 'needs a stream (generated tasks), a list (tasks one by one), or both');
+    return undefined;
+  }
+  let stream: TasksParams['stream'];
+  if (o['stream'] !== undefined) {
+    const sp = join(path, 'stream');
+    const so = r.object(o['stream'], sp) ?? {};
+    r.onlyKeys(so, sp, ['tasks', ...Object.keys(TASK_STREAM_DEFAULTS)]);
+    const d = TASK_STREAM_DEFAULTS;
+    const num = (k: keyof typeof d, rule = {}) => r.number(so[k], join(sp, k), rule, d[k]);
+    stream = {
+      tasks: r.number(so['tasks'], join(sp, 'tasks'), POSITIVE_INTEGER),
+      short_share: num('short_share', PROBABILITY),
+      short_min_s: num('short_min_s', POSITIVE),
+      short_max_s: num('short_max_s', POSITIVE),
+      medium_share: num('medium_share', PROBABILITY),
+      medium_max_s: num('medium_max_s', POSITIVE),
+      tail_shape: num('tail_shape', POSITIVE),
+      tail_max_s: num('tail_max_s', POSITIVE),
+      burst_gap_s: num('burst_gap_s', POSITIVE),
+      burst_size: num('burst_size', { min: 1 }),
+      within_burst_gap_s: num('within_burst_gap_s', NON_NEGATIVE),
+    };
+    if (stream.short_share + stream.medium_share > 1) r.fail(join(sp, 'medium_share'), 'short_share + medium_share must be at most 1');
+    if (!(stream.short_min_s < stream.short_max_s && stream.short_max_s < stream.medium_max_s && stream.medium_max_s <= stream.tail_max_s)) {
+      r.fail(sp, 'needs short_min_s < short_max_s < medium_max_s <= tail_max_s');
+    }
+  }
+  const list: ListedTask[] = [];
+  if (o['list'] !== undefined) {
+    const lp = join(path, 'list');
+    for (const [i, item] of (r.array(o['list'], lp) ?? []).entries()) {
+      const ip = join(lp, i);
+      const t = r.object(item, ip);
+      if (!t) continue;
+      r.onlyKeys(t, ip, LISTED_TASK_KEYS);
+      const jobs = t['jobs'] === undefined ? undefined : r.number(t['jobs'], join(ip, 'jobs'), POSITIVE_INTEGER);
+      list.push({ submit_s: r.number(t['submit_s'], join(ip, 'submit_s'), NON_NEGATIVE, 0), work_s: r.number(t['work_s'], join(ip, 'work_s'), POSITIVE), ...(jobs !== undefined ? { jobs } : {}) });
+    }
+  }
+  return { ...(stream ? { stream } : {}), list };
 }
 
 function readBlast(r: FieldReader, raw: unknown, path: string, sourceName: string): BlastParams | undefined {

@@ -13,7 +13,8 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobSubmit]: { job: 'job' },
   [MessageType.JobStart]: { job: 'job', trail: 'trail', provisional: 'optional-boolean' },
   [MessageType.JobFinished]: { jobId: 'string' },
-  [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: 'string', trail: 'trail' },
+  // Empty for a job that holds no fixed processors (a divisible task of paper 000: its jobs take what they get).
+  [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: (v) => (typeof v === 'string' && v.length <= 1024 ? undefined : 'must be a string (at most 1024 characters)'), trail: 'trail' },
   [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number' },
   [MessageType.JobRejected]: { jobId: 'string', site: 'string', reason: 'reason' },
   [MessageType.JobFailed]: { jobId: 'string', time_s: 'number', reason: 'string', trail: 'trail' },
@@ -88,6 +89,7 @@ const JOB_OPTIONAL: Record<string, FieldRule> = {
   group: (v) => (typeof v === 'string' ? fieldProblem(v, 'string') : fieldProblem(v, 'count')),
   vo: 'string',
   memory_mb: 'number',
+  split_jobs: 'count',
   disk_mb: 'number',
   rejectReason: 'string',
 };
@@ -108,7 +110,7 @@ function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
     case 'queue':
       return v === 'local' || v === 'remote' ? undefined : 'must be "local" or "remote"';
     case 'reason':
-      return v === 'processors_unknown' || v === 'wider_than_site' || v === 'wider_than_vo_limit' ? undefined : 'must be a known reject reason';
+      return v === 'processors_unknown' || v === 'wider_than_site' || v === 'wider_than_vo_limit' || v === 'beyond_last_level' ? undefined : 'must be a known reject reason';
     case 'job':
       return jobProblem(v);
     case 'trail':

@@ -1,8 +1,9 @@
-import { InputError, type BlastSource, type ExperimentSpec, type Job, type SourceCommon, type SwfSource, type SyntheticSource } from '@gridemu/model';
+import { InputError, type TasksSource, type BlastSource, type ExperimentSpec, type Job, type SourceCommon, type SwfSource, type SyntheticSource } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import { bump, convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
 import { generateBlast } from './blast.js';
 import { generateLublin } from './lublin.js';
+import { generateTaskStream } from './task-stream.js';
 import { readSwfBatches } from './swf-reader.js';
 import type { SwfFormatError } from './swf-record.js';
 import { resolveTrace } from './trace-dir.js';
@@ -10,7 +11,7 @@ import { resolveTrace } from './trace-dir.js';
 /** What one source contributed, for summary.json: nothing is adjusted or skipped unseen. */
 export interface SourceReport {
   readonly name: string;
-  readonly kind: 'swf' | 'synthetic' | 'blast';
+  readonly kind: 'swf' | 'synthetic' | 'blast' | 'tasks';
   readonly file?: string;
   readonly jobs: number;
   readonly adjustments: AdjustmentCounts;
@@ -41,7 +42,13 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
     let loaded: { jobs: Job[]; report: SourceReport };
     try {
       loaded =
-        source.kind === 'swf' ? await loadSwfSource(source, options) : source.kind === 'blast' ? loadBlastSource(source, spec, index) : loadSyntheticSource(source, spec, index);
+        source.kind === 'swf'
+          ? await loadSwfSource(source, options)
+          : source.kind === 'blast'
+            ? loadBlastSource(source, spec, index)
+            : source.kind === 'tasks'
+              ? loadTasksSource(source, spec, index)
+              : loadSyntheticSource(source, spec, index);
     } catch (err) {
       if (err instanceof InputError) throw err;
       // A file that cannot be opened or read (a folder, no permission): one line, the cause kept.
@@ -133,12 +140,32 @@ function loadBlastSource(source: BlastSource, spec: ExperimentSpec, index: numbe
   return { jobs, report: generatedReport(source, 'blast', jobs, adjustments) };
 }
 
+/**
+ * Divisible tasks (paper 000): the generated stream, then the listed tasks, numbered in that order.
+ * A task's run time is its work on one reference CPU; it asks for no fixed processor count
+ * (procs 0: master-worker, its jobs take what its queue gets), so jobs.csv's capacity check
+ * passes over it and the grids check their own CPUs.
+ */
+function loadTasksSource(source: TasksSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
+  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
+  const adjustments: AdjustmentCounts = {};
+  const generated: { number: number; submit_s: number; work_s: number; jobs?: number }[] = source.tasks.stream ? generateTaskStream(source.tasks.stream, rng) : [];
+  for (const t of source.tasks.list) generated.push({ number: generated.length + 1, submit_s: t.submit_s, work_s: t.work_s, ...(t.jobs !== undefined ? { jobs: t.jobs } : {}) });
+  const jobs: Job[] = [];
+  for (const g of generated.slice(source.skip)) {
+    if (source.jobs !== undefined && jobs.length >= source.jobs) break;
+    const job: Job = { ...generatedJob(source, jobs.length, g), ...sourceTimes(source, g.work_s, g.work_s, adjustments), procs: 0 };
+    jobs.push(g.jobs !== undefined ? { ...job, split_jobs: g.jobs } : job);
+  }
+  return { jobs, report: generatedReport(source, 'tasks', jobs, adjustments) };
+}
+
 /** What every generated job shares: its id, source, origin (dealt in order) and shifted submit time. */
 function generatedJob(source: SourceCommon, dealt: number, g: { readonly number: number; readonly submit_s: number }) {
   return { id: `${source.name}!${g.number}`, workload: source.name, origin: originFor(source, dealt), submit_s: g.submit_s + source.shift_h * 3600 };
 }
 
-function generatedReport(source: SourceCommon, kind: 'synthetic' | 'blast', jobs: readonly Job[], adjustments: AdjustmentCounts): SourceReport {
+function generatedReport(source: SourceCommon, kind: 'synthetic' | 'blast' | 'tasks', jobs: readonly Job[], adjustments: AdjustmentCounts): SourceReport {
   return { name: source.name, kind, jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] };
 }
 

@@ -1,3 +1,4 @@
+import type { TaskStreamSpec } from '@gridemu/model';
 import type { Rng } from '@gridemu/runtime';
 
 /**
@@ -5,36 +6,9 @@ import type { Rng } from '@gridemu/runtime';
  * short, a quarter or so run up to a few hours, and a heavy tail runs for days; they arrive in
  * bursts (a user submits several analyses at once). Work is in seconds on one reference CPU.
  */
-export interface TaskStreamParams {
-  readonly tasks: number;
-  /** Share of tasks lasting a few minutes (Figure 7: about 60%), log-uniform in [short_min_s, short_max_s]. */
-  readonly short_share: number;
-  readonly short_min_s: number;
-  readonly short_max_s: number;
-  /** Share up to a few hours (Figure 7: about 28%), log-uniform in [short_max_s, medium_max_s]. */
-  readonly medium_share: number;
-  readonly medium_max_s: number;
-  /** The rest: a Pareto tail from medium_max_s with this shape (smaller: heavier), capped at tail_max_s. */
-  readonly tail_shape: number;
-  readonly tail_max_s: number;
-  /** Mean seconds between bursts, and mean tasks per burst (geometric); tasks of a burst come seconds apart. */
-  readonly burst_gap_s: number;
-  readonly burst_size: number;
-  readonly within_burst_gap_s: number;
-}
-
-export const TASK_STREAM_DEFAULTS: Omit<TaskStreamParams, 'tasks'> = {
-  short_share: 0.6,
-  short_min_s: 30,
-  short_max_s: 600,
-  medium_share: 0.28,
-  medium_max_s: 3 * 3600,
-  tail_shape: 1.2,
-  tail_max_s: 20 * 24 * 3600,
-  burst_gap_s: 1800,
-  burst_size: 4,
-  within_burst_gap_s: 20,
-};
+/** The stream's parameters (the experiment file's `tasks.stream`); defaults in @gridemu/model. */
+export type TaskStreamParams = TaskStreamSpec;
+export { TASK_STREAM_DEFAULTS } from '@gridemu/model';
 
 export interface GeneratedTask {
   readonly number: number;

@@ -1,0 +1,24 @@
+import type { SchemeModule } from '../scheme-module.js';
+import { HIERARCHY_MESSAGES } from './messages.js';
+import { readHierarchyMeta } from './meta.js';
+import { FCFS_QUEUE, HIERARCHY_SCHEMES } from './names.js';
+import { planHierarchy } from './plan.js';
+import { HIERARCHY_METRICS, hierarchySummary } from './summary.js';
+
+/** Paper 000 (Silberstein et al.: scheduling mixed workloads in multi-grids, the grid execution hierarchy). */
+export const hierarchy: SchemeModule = {
+  family: 'paper-000',
+  schemes: HIERARCHY_SCHEMES,
+  locations: [FCFS_QUEUE],
+  readMeta: readHierarchyMeta,
+  plan: planHierarchy,
+  messages: HIERARCHY_MESSAGES,
+  summary: hierarchySummary,
+  metrics: HIERARCHY_METRICS,
+};
+
+export { hierarchyMeta, type HierarchyMeta, type QueueSpec, type GridSpec } from './meta.js';
+export { queueAddress, gridAddress, FCFS_QUEUE } from './names.js';
+export { phi, processNewTask, afterEstimation, enforceQueueLimits, MIGRATION_POLICIES, type QueueLimits, type MigrationPolicy } from './queue-limits.js';
+export { DivisibleTask } from './divisible-task.js';
+export { DURATION_BUCKETS, durationBucket } from './queue-actor.js';
