@@ -61,6 +61,8 @@ export function parseSwfLine(text: string, line: number): SwfRecord {
   const length = text.length;
   let fields = 0;
   let i = 0;
+  // The field count is checked first: a short line says so, whatever its fields hold.
+  let notANumber: string | undefined;
   for (;;) {
     while (i < length && isBlank(text.charCodeAt(i))) i++;
     if (i >= length) break;
@@ -80,12 +82,13 @@ export function parseSwfLine(text: string, line: number): SwfRecord {
       while (i < length && !isBlank(text.charCodeAt(i))) i++;
       const s = text.slice(start, i);
       v = Number(s);
-      if (!Number.isFinite(v)) throw new Error(`field ${fields + 1} is not a number: ${JSON.stringify(s)}`);
+      if (!Number.isFinite(v)) notANumber ??= `field ${fields + 1} is not a number: ${JSON.stringify(s)}`;
     } else if (negative) v = -v;
     if (fields < SWF_FIELD_COUNT) values[fields] = v;
     fields++;
   }
   if (fields !== SWF_FIELD_COUNT) throw new Error(`expected ${SWF_FIELD_COUNT} fields, found ${fields}`);
+  if (notANumber !== undefined) throw new Error(notANumber);
   const n = values;
   return {
     jobNumber: n[0]!, submit: n[1]!, wait: n[2]!, run: n[3]!, allocatedProcs: n[4]!, avgCpu: n[5]!,
