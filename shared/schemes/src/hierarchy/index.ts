@@ -21,4 +21,3 @@ export { hierarchyMeta, type HierarchyMeta, type QueueSpec, type GridSpec } from
 export { queueAddress, gridAddress, FCFS_QUEUE } from './names.js';
 export { phi, processNewTask, afterEstimation, enforceQueueLimits, MIGRATION_POLICIES, type QueueLimits, type MigrationPolicy } from './queue-limits.js';
 export { DivisibleTask } from './divisible-task.js';
-export { DURATION_BUCKETS, durationBucket } from './queue-actor.js';

@@ -31,6 +31,8 @@ export interface TaskState {
   queueing_s: number;
   evicted_cpu_s: number;
   cpu_s: number;
+  /** Seconds during which at least one of its jobs was running: its time of actual computation. */
+  compute_s: number;
   jobs_run: number;
   jobs_evicted: number;
   /** Jobs-running samples while it had pending jobs (Table 3, rows 3 and 4). */
@@ -86,7 +88,7 @@ declare module '@gridemu/protocol' {
 }
 
 const nonNegative: FieldCheck = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number');
-const TASK_NUMBERS = ['submit_s', 'work_s', 'done_s', 'k', 'estimated_s', 'moves', 'grid_wait_s', 'queueing_s', 'evicted_cpu_s', 'cpu_s', 'jobs_run', 'jobs_evicted', 'alloc_sum', 'alloc_samples'];
+const TASK_NUMBERS = ['submit_s', 'work_s', 'done_s', 'k', 'estimated_s', 'moves', 'grid_wait_s', 'queueing_s', 'evicted_cpu_s', 'cpu_s', 'compute_s', 'jobs_run', 'jobs_evicted', 'alloc_sum', 'alloc_samples'];
 const TASK_OPTIONAL = ['split_jobs', 'bound', 'first_start_s', 'pushed_level'];
 const task: FieldCheck = (v) => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be a task map';

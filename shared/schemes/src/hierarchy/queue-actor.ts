@@ -50,6 +50,9 @@ interface Entry {
   readonly inflight: Map<string, { readonly index: number; readonly grid: string; started: boolean }>;
   first_submit_s?: number;
   first_start_s?: number;
+  /** Its jobs running now, and since when at least one has been. */
+  running: number;
+  busy_since_s: number;
 }
 
 /**
@@ -118,7 +121,7 @@ export class QueueActor implements Actor<Message> {
     const k = initialLooseness(this.c.estimator, new Rng(this.c.seed, `estimator/${job.id}`));
     return {
       id: job.id, submit_s: job.submit_s, work_s: job.run_s, done_s: 0, ...(job.split_jobs !== undefined ? { split_jobs: job.split_jobs } : {}),
-      k, estimated_s: 0, moves: 0, grid_wait_s: 0, queueing_s: 0, evicted_cpu_s: 0, cpu_s: 0, jobs_run: 0, jobs_evicted: 0, alloc_sum: 0, alloc_samples: 0,
+      k, estimated_s: 0, moves: 0, grid_wait_s: 0, queueing_s: 0, evicted_cpu_s: 0, cpu_s: 0, compute_s: 0, jobs_run: 0, jobs_evicted: 0, alloc_sum: 0, alloc_samples: 0,
     };
   }
 
@@ -180,7 +183,7 @@ export class QueueActor implements Actor<Message> {
     const remaining = task.work_s - task.done_s;
     const jobWork = task.split_jobs !== undefined ? task.work_s / task.split_jobs : lane.job_s * lane.P * this.c.beta;
     const jobs = lane.parallel ? Math.max(1, Math.round(remaining / jobWork)) : 1;
-    const entry: Entry = { task, lane, dt: new DivisibleTask(task.id, remaining, jobs), arrived_s, invoked_s: ctx.now(), inflight: new Map() };
+    const entry: Entry = { task, lane, dt: new DivisibleTask(task.id, remaining, jobs), arrived_s, invoked_s: ctx.now(), inflight: new Map(), running: 0, busy_since_s: 0 };
     this.entries.push(entry);
     ctx.metrics.count('hierarchy.invocations');
     this.dispatch(ctx);
@@ -219,6 +222,7 @@ export class QueueActor implements Actor<Message> {
       return;
     }
     job.started = true;
+    if (e.running++ === 0) e.busy_since_s = ctx.now();
     if (e.first_start_s === undefined) {
       e.first_start_s = ctx.now();
       e.task.grid_wait_s += ctx.now() - e.first_submit_s!;
@@ -235,6 +239,7 @@ export class QueueActor implements Actor<Message> {
       return;
     }
     this.release(e, jobId, job.grid);
+    if (job.started) this.stopped(e, ctx.now());
     e.task.cpu_s += ran_s;
     e.task.jobs_run++;
     if (evicted) {
@@ -248,6 +253,11 @@ export class QueueActor implements Actor<Message> {
     this.sampleAllocation(e);
     if (e.dt.finished) this.complete(ctx, e);
     this.dispatch(ctx);
+  }
+
+  /** One of its jobs left its CPU: while none runs, the task is not computing. */
+  private stopped(e: Entry, now: number): void {
+    if (--e.running === 0) e.task.compute_s += now - e.busy_since_s;
   }
 
   private release(e: Entry, jobId: string, grid: string): void {
@@ -286,9 +296,9 @@ export class QueueActor implements Actor<Message> {
     count('jobs_run', t.jobs_run);
     count('jobs_evicted', t.jobs_evicted);
     count('moves', t.moves);
-    // Compute time as the paper subtracts it: the task's work on the lane's CPUs at the parallelism it got.
+    // Figure 5's overhead is the accumulated time less the time of actual computation.
+    count('compute_s', t.compute_s);
     const parallelism = t.alloc_samples > 0 ? Math.max(1, t.alloc_sum / t.alloc_samples) : 1;
-    count('compute_s', (t.cpu_s - t.evicted_cpu_s) / parallelism);
     if (e.dt.jobs > 1) {
       count('parallel_tasks');
       count('jobs_per_task', e.dt.jobs);
@@ -298,10 +308,11 @@ export class QueueActor implements Actor<Message> {
       count('volatility_runtime', t.cpu_s > 0 ? t.evicted_cpu_s / t.cpu_s : 0);
       count('volatility_jobs', t.jobs_run > 0 ? t.jobs_evicted / t.jobs_run : 0);
     }
-    // Figure 7: the level a task ran at against the duration it would have had at its best level.
+    // Figure 7: the level a task ran at against the level its true complexity belongs to (the
+    // first whose C_e holds it): ideally the same. Its expected duration is its time there.
     const best = this.c.levels.find((l) => t.work_s <= l.C_e) ?? this.c.levels[this.c.levels.length - 1]!;
-    const expected_s = t.work_s / (best.N * best.P * this.c.beta);
-    ctx.metrics.count(`hierarchy.fig7.${durationBucket(expected_s)}.L${e.lane.level}`);
+    ctx.metrics.count(`hierarchy.fig7.L${best.level}.L${e.lane.level}`);
+    count('expected_s', t.work_s / (best.N * best.P * this.c.beta));
   }
 
   /** Figure 2 over the invoked tasks, head first; what leaves is checkpointed and moved on or terminated. */
@@ -322,7 +333,10 @@ export class QueueActor implements Actor<Message> {
   /** The master's checkpoint (§2.2): finished jobs' results stay with the task; its jobs on the grids are dropped. */
   private leave(ctx: ActorContext<Message>, e: Entry): void {
     this.entries.splice(this.entries.indexOf(e), 1);
-    for (const [jobId, job] of [...e.inflight]) this.release(e, jobId, job.grid);
+    for (const [jobId, job] of [...e.inflight]) {
+      this.release(e, jobId, job.grid);
+      if (job.started) this.stopped(e, ctx.now());
+    }
     const abandoned = e.dt.checkpointForMigration();
     ctx.metrics.count('hierarchy.jobs_abandoned', abandoned);
     if (e.first_submit_s === undefined) e.task.queueing_s += ctx.now() - e.invoked_s;
@@ -389,13 +403,6 @@ export class QueueActor implements Actor<Message> {
       ahead += remaining;
     }
   }
-}
-
-/** Figure 7's columns: expected task duration. */
-export const DURATION_BUCKETS = ['under-3m', '3m-30m', '30m-3h', '3h-10h', 'over-10h'] as const;
-
-export function durationBucket(s: number): (typeof DURATION_BUCKETS)[number] {
-  return s < 180 ? 'under-3m' : s < 1800 ? '3m-30m' : s < 3 * 3600 ? '30m-3h' : s < 10 * 3600 ? '3h-10h' : 'over-10h';
 }
 
 export { phi };

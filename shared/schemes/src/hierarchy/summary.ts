@@ -3,7 +3,6 @@ import type { JobRecord } from '@gridemu/metrics';
 import type { SchemeMetric } from '../scheme-module.js';
 import { hierarchyMeta } from './meta.js';
 import { FCFS_QUEUE } from './names.js';
-import { DURATION_BUCKETS } from './queue-actor.js';
 import { MIGRATION_POLICIES } from './queue-limits.js';
 
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -36,6 +35,7 @@ export function hierarchySummary(counters: Readonly<Record<string, number>>, spe
       grid_wait_s: mean('grid_wait_s'),
       queueing_s: mean('queueing_s'),
       moves: mean('moves'),
+      expected_s: mean('expected_s'),
       cpu_s: mean('cpu_s'),
       // Table 3, over the tasks of more than one job.
       parallel_tasks: p,
@@ -54,10 +54,12 @@ export function hierarchySummary(counters: Readonly<Record<string, number>>, spe
     grids[s.id] = { cpu_s: round(cpu, 1), lost_cpu_s: round(c(`hierarchy.grid.${s.id}.lost_cpu_s`), 1), utilization: makespan > 0 ? round(cpu / (s.cpus * makespan)) : 0 };
   }
   const levels = Math.max(...meta.queues.map((q) => q.level));
+  // Figure 7: rows are the level a task's true complexity belongs to, columns the level it ran at.
   const figure7: Record<string, Record<string, number>> = {};
-  for (const b of DURATION_BUCKETS) {
-    figure7[b] = {};
-    for (let l = 1; l <= levels; l++) figure7[b][`L${l}`] = c(`hierarchy.fig7.${b}.L${l}`);
+  for (let b = 1; b <= levels; b++) {
+    const row: Record<string, number> = {};
+    for (let l = 1; l <= levels; l++) row[`ran-L${l}`] = c(`hierarchy.fig7.L${b}.L${l}`);
+    figure7[`belongs-L${b}`] = row;
   }
   const migrations: Record<string, number> = {};
   for (const kind of ['migrate', 'reject', 'terminate']) for (const p of MIGRATION_POLICIES) if (c(`hierarchy.${kind}.${p}`) > 0) migrations[`${kind}.${p}`] = c(`hierarchy.${kind}.${p}`);
