@@ -304,7 +304,8 @@ export class QueueActor implements Actor<Message> {
       count('jobs_per_task', e.dt.jobs);
       count('job_duration_s', e.dt.jobWork_s / (e.lane.P * this.c.beta));
       count('alloc_mean', parallelism);
-      count('alloc_share', parallelism / Math.min(e.dt.jobs, e.lane.N));
+      // Table 3 row 4: normalised by the task's jobs, as the paper does.
+      count('alloc_share', parallelism / e.dt.jobs);
       count('volatility_runtime', t.cpu_s > 0 ? t.evicted_cpu_s / t.cpu_s : 0);
       count('volatility_jobs', t.jobs_run > 0 ? t.jobs_evicted / t.jobs_run : 0);
     }
