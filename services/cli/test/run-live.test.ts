@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gridemuLive, readJobs, readSummary, smallSpec, startsInLogs, tmp } from './live-helpers.js';
+import { REPO, gridemuLive, readJobs, readSummary, smallSpec, startsInLogs, tmp } from './live-helpers.js';
 
 /**
  * `gridemu run` end to end: a real nats-server, one Node process per site (and central), the
@@ -120,5 +120,32 @@ describe('gridemu run at scale', () => {
     const s = readSummary(out);
     expect(Object.keys(s.live.processes)).toHaveLength(17);
     expect(s.claims.granted).toBeGreaterThan(0);
+  });
+});
+
+describe('gridemu run: the grid execution hierarchy (paper 000), every queue and grid a process', () => {
+  it('Table 1 under MQ over the hierarchy: the short task is done in minutes while the long one runs; tasks move and queues share load over NATS', async () => {
+    const dir = tmp();
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive([
+      'run', join(REPO, 'examples/hierarchy-table1.yaml'), '--out', out, '--timeout', '120', '--speedup', '2000',
+      // 200 half-hour jobs instead of 3000 one-hour ones; 1 ms links (2 emulated seconds at this speed-up).
+      '--set', 'workload[0].tasks.list[0]={ submit_s: 0, work_s: 360000, jobs: 200 }', '--set', 'network.latency_ms=1', '--set', 'network.jitter_ms=0',
+    ]).done;
+    expect(code, err).toBe(0);
+    const rows = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const col = (name: string) => rows[0]!.indexOf(name);
+    const [long, short] = [rows[1]!, rows[2]!];
+    expect(rows).toHaveLength(3);
+    expect(short[col('exec_site')]).toBe('Q1');
+    expect(Number(short[col('turnaround_time')])).toBeLessThan(300);
+    expect(Number(long[col('finish_time')])).toBeGreaterThan(Number(short[col('finish_time')]) + 1800);
+    expect(Number(long[col('migrations')])).toBeGreaterThanOrEqual(1);
+    const s = readSummary(out);
+    expect(Object.keys(s.live.processes).sort()).toEqual(['Q1', 'Q2', 'Q3', 'Q4', 'driver', 'madison', 'server', 'technion']);
+    expect(s.messages.cross_site_by_type['hq.task']).toBeGreaterThanOrEqual(1);
+    expect(s.messages.cross_site_by_type['hq.grid-status']).toBeGreaterThan(0);
+    expect(s.messages.cross_site_by_type['hq.queue-status']).toBeGreaterThan(0);
+    expect(s.schedule_check.ok).toBe(true);
   });
 });
