@@ -1,0 +1,89 @@
+import { intervalSet, ProcessorIds } from '@gridemu/actors';
+import type { Job } from '@gridemu/model';
+import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext } from '@gridemu/runtime';
+
+interface Queued {
+  readonly job: Job;
+  readonly Lhat: number;
+}
+
+interface Running extends Queued {
+  readonly ids: [number, number][];
+  readonly start_s: number;
+}
+
+/**
+ * A dedicated resource of paper 004 (§3.1, §4): `cpus` CPUs of true rate μ behind one FIFO queue. A
+ * task of length L (reference seconds) runs L / μ here. It answers MCT's and JSQ*'s state queries
+ * from what it holds, in estimated terms (the tasks' L̂ and its own μ̂), as a real resource could.
+ */
+export class ResourceActor implements Actor<Message> {
+  private readonly queue: Queued[] = [];
+  private readonly running = new Map<string, Running>();
+  private readonly ids: ProcessorIds;
+  private free: number;
+
+  constructor(
+    readonly site: string,
+    private readonly cpus: number,
+    private readonly mu: number,
+    private readonly muHat: number,
+  ) {
+    this.ids = new ProcessorIds(cpus);
+    this.free = cpus;
+  }
+
+  receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
+    switch (msg.type) {
+      case 'sr.task':
+        if (msg.job.procs > this.cpus) {
+          ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: msg.job.id, site: this.site, reason: 'wider_than_site' });
+          return;
+        }
+        this.queue.push({ job: msg.job, Lhat: msg.Lhat });
+        this.startWhatFits(ctx);
+        return;
+      case 'sr.query':
+        ctx.send(from, { type: 'sr.answer', queryId: msg.queryId, site: this.site, value: msg.kind === 'queue' ? this.queue.length + this.running.size : this.expectedCompletion(ctx.now(), msg.Lhat) });
+        return;
+      case 'timer.sr-task-ends': {
+        const r = this.running.get(msg.jobId);
+        if (!r) throw new Error(`assertion: ${msg.jobId} ended at ${this.site} but was not running`);
+        this.running.delete(msg.jobId);
+        this.ids.give(r.ids);
+        this.free += r.job.procs;
+        ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.site, time_s: ctx.now() });
+        this.startWhatFits(ctx);
+        return;
+      }
+      default:
+        ctx.log.warn({ type: msg.type, site: this.site }, 'resource ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  /** FIFO: the head starts when its CPUs are free; nothing overtakes it. */
+  private startWhatFits(ctx: ActorContext<Message>): void {
+    while (this.queue.length > 0 && this.queue[0]!.job.procs <= this.free) {
+      const q = this.queue.shift()!;
+      const ids = this.ids.take(q.job.procs);
+      this.free -= q.job.procs;
+      this.running.set(q.job.id, { ...q, ids, start_s: ctx.now() });
+      ctx.schedule(q.job.run_s / this.mu, { type: 'timer.sr-task-ends', jobId: q.job.id });
+      ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: q.job.id, site: this.site, time_s: ctx.now(), resources: intervalSet(ids), trail: { copies: 1, migrations: 0, replans: 0 } });
+    }
+  }
+
+  /**
+   * MCT's question (§2): when would a task of estimated length L̂ complete here? The work ahead of
+   * it, in estimated seconds at μ̂ (what the running tasks have left and the queue), spread over
+   * the CPUs, then its own L̂ / μ̂.
+   */
+  private expectedCompletion(now: number, Lhat: number): number {
+    let ahead = 0;
+    for (const r of this.running.values()) ahead += Math.max(0, r.start_s + r.Lhat / this.muHat - now) * r.job.procs;
+    for (const q of this.queue) ahead += (q.Lhat / this.muHat) * q.job.procs;
+    return now + ahead / this.cpus + Lhat / this.muHat;
+  }
+}

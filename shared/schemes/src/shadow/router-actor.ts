@@ -1,0 +1,167 @@
+import type { Job } from '@gridemu/model';
+import { MessageType, type Address, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext } from '@gridemu/runtime';
+import { estimatedLength, type ErrorModel } from './estimates.js';
+import type { RouterScheme } from './names.js';
+import { resourceAddress } from './names.js';
+import { ShadowRouting } from './shadow-routing.js';
+
+export interface RouterOptions {
+  readonly scheme: RouterScheme;
+  readonly sites: readonly string[];
+  /** Estimated rates μ̂, in site order. */
+  readonly muHat: readonly number[];
+  readonly eta: number;
+  readonly errors: ErrorModel;
+  readonly seed: number;
+  readonly link_mbps: number;
+  readonly state_message_bytes: number;
+  readonly task_bytes: number;
+  readonly query_timeout_s: number;
+}
+
+interface Round {
+  readonly id: number;
+  readonly job: Job;
+  readonly Lhat: number;
+  readonly answers: Map<string, number>;
+  /** When the last answer so far is through the link into the scheduler. */
+  in_s: number;
+  timedOut: boolean;
+}
+
+/**
+ * The grid scheduler of paper 004. Every arriving task is routed to one resource:
+ * - `shadow` (Figure 1) from its virtual queues alone: no message but the task;
+ * - `mct` asks every resource when the task would complete there, and picks the earliest;
+ * - `jsq` asks every resource how many tasks it holds, and picks the fewest (ties: the fastest estimate).
+ * MCT and JSQ* decide one task at a time, after every answer (or the timeout). The scheduler's
+ * link to the resources (§4: 10 Mbps) carries one message at a time each way, so the state a
+ * decision needs costs time as well as latency.
+ */
+export class RouterActor implements Actor<Message> {
+  private readonly shadow?: ShadowRouting;
+  private readonly waiting: { job: Job; Lhat: number }[] = [];
+  private round?: Round;
+  private rounds = 0;
+  private outFree_s = 0;
+  private inFree_s = 0;
+  private slots = 0;
+  private readonly pending = new Map<number, { to: Address; msg: Message }>();
+
+  constructor(private readonly o: RouterOptions) {
+    if (o.scheme === 'shadow') this.shadow = new ShadowRouting(o.muHat, o.eta);
+  }
+
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    switch (msg.type) {
+      case MessageType.JobSubmit: {
+        const Lhat = estimatedLength(msg.job.run_s, msg.job.id, this.o.errors, this.o.seed);
+        if (this.shadow) {
+          const before = this.shadow.normalizations;
+          const r = this.shadow.route(Lhat);
+          if (this.shadow.normalizations > before) ctx.metrics.count('routing.normalizations');
+          this.dispatch(ctx, msg.job, Lhat, r);
+          return;
+        }
+        this.waiting.push({ job: msg.job, Lhat });
+        if (!this.round) this.nextRound(ctx);
+        return;
+      }
+      case 'sr.answer': {
+        const round = this.round;
+        if (!round || msg.queryId !== round.id) {
+          ctx.metrics.count('routing.late_answers');
+          return;
+        }
+        ctx.metrics.count('routing.state_messages');
+        // In through the scheduler's link, one answer after another.
+        round.in_s = this.inFree_s = Math.max(ctx.now(), this.inFree_s) + this.transmit_s(this.o.state_message_bytes);
+        round.answers.set(msg.site, msg.value);
+        if (round.answers.size === this.o.sites.length) this.decideAt(ctx, round);
+        return;
+      }
+      case 'timer.sr-timeout':
+        if (this.round?.id === msg.round) {
+          ctx.metrics.count('routing.timeouts');
+          this.round.timedOut = true;
+          this.decideAt(ctx, this.round);
+        }
+        return;
+      case 'timer.sr-decide':
+        if (this.round?.id === msg.round) this.decide(ctx, this.round);
+        return;
+      case 'timer.sr-send': {
+        const p = this.pending.get(msg.slot)!;
+        this.pending.delete(msg.slot);
+        ctx.send(p.to, p.msg);
+        return;
+      }
+      default:
+        ctx.log.warn({ type: msg.type }, 'router ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  private transmit_s(bytes: number): number {
+    return (bytes * 8) / (this.o.link_mbps * 1e6);
+  }
+
+  /** Out through the scheduler's link: a message leaves when the ones before it have. */
+  private sendOverLink(ctx: ActorContext<Message>, to: Address, msg: Message, bytes: number): void {
+    const tx = this.transmit_s(bytes);
+    if (tx === 0 && this.outFree_s <= ctx.now()) {
+      ctx.send(to, msg);
+      return;
+    }
+    this.outFree_s = Math.max(ctx.now(), this.outFree_s) + tx;
+    const slot = ++this.slots;
+    this.pending.set(slot, { to, msg });
+    ctx.schedule(this.outFree_s - ctx.now(), { type: 'timer.sr-send', slot });
+  }
+
+  private nextRound(ctx: ActorContext<Message>): void {
+    const next = this.waiting.shift();
+    if (!next) {
+      this.round = undefined;
+      return;
+    }
+    const round: Round = { id: ++this.rounds, job: next.job, Lhat: next.Lhat, answers: new Map(), in_s: ctx.now(), timedOut: false };
+    this.round = round;
+    const kind = this.o.scheme === 'mct' ? 'completion' : 'queue';
+    for (const site of this.o.sites) {
+      ctx.metrics.count('routing.state_messages');
+      this.sendOverLink(ctx, resourceAddress(site), { type: 'sr.query', queryId: round.id, kind, Lhat: next.Lhat }, this.o.state_message_bytes);
+    }
+    ctx.schedule(this.o.query_timeout_s, { type: 'timer.sr-timeout', round: round.id });
+  }
+
+  private decideAt(ctx: ActorContext<Message>, round: Round): void {
+    if (round.in_s > ctx.now()) ctx.schedule(round.in_s - ctx.now(), { type: 'timer.sr-decide', round: round.id });
+    else this.decide(ctx, round);
+  }
+
+  /** The earliest completion (MCT) or the fewest tasks (JSQ*, ties to the fastest estimated rate); without answers, the fastest. */
+  private decide(ctx: ActorContext<Message>, round: Round): void {
+    let best = -1;
+    for (let r = 0; r < this.o.sites.length; r++) {
+      const v = round.answers.get(this.o.sites[r]!);
+      if (v === undefined) continue;
+      if (best < 0) {
+        best = r;
+        continue;
+      }
+      const bv = round.answers.get(this.o.sites[best]!)!;
+      if (v < bv || (v === bv && this.o.muHat[r]! > this.o.muHat[best]!)) best = r;
+    }
+    if (best < 0) best = this.o.muHat.indexOf(Math.max(...this.o.muHat));
+    this.round = undefined;
+    this.dispatch(ctx, round.job, round.Lhat, best);
+    this.nextRound(ctx);
+  }
+
+  private dispatch(ctx: ActorContext<Message>, job: Job, Lhat: number, r: number): void {
+    ctx.metrics.count('routing.decisions');
+    this.sendOverLink(ctx, resourceAddress(this.o.sites[r]!), { type: 'sr.task', job, Lhat }, this.o.task_bytes);
+  }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { ShadowRouting, estimatedLength, estimatedRate } from '../src/shadow/index.js';
+
+/**
+ * Figure 1 on three resources of estimated rates 1, 2 and 4 with η = 1/30, worked on paper:
+ * the virtual queues start at 1/(ηM) = 10 each.
+ */
+describe('Grid Shadow Routing (paper 004, Figure 1)', () => {
+  it('chooses argmin (Q_r + L/μ_r) · L/μ_r and then adds L/μ_m to Q_m', () => {
+    const s = new ShadowRouting([1, 2, 4], 1 / 30);
+    expect(s.Q).toEqual([10, 10, 10]);
+    // L = 8: scores (10+8)·8 = 144, (10+4)·4 = 56, (10+2)·2 = 24 → resource 2; Q = [10, 10, 12];
+    // η ΣQ = 32/30 >= 1, so every Q_r loses c = 2 · max(8, 4, 2) = 16, floored at 0.
+    expect(s.route(8)).toBe(2);
+    expect(s.Q).toEqual([0, 0, 0]);
+    expect(s.normalizations).toBe(1);
+    // L = 4: scores 16, 4, 1 → 2; Q = [0, 0, 1]; η ΣQ = 1/30: no normalization.
+    expect(s.route(4)).toBe(2);
+    expect(s.Q).toEqual([0, 0, 1]);
+    // L = 4: 16, 4, (1+1)·1 = 2 → 2; Q = [0, 0, 2].
+    expect(s.route(4)).toBe(2);
+    // L = 12: 144, 36, (2+3)·3 = 15 → 2; Q = [0, 0, 5].
+    expect(s.route(12)).toBe(2);
+    expect(s.Q).toEqual([0, 0, 5]);
+    // L = 2: (0+2)·2 = 4, (0+1)·1 = 1, (5+0.5)·0.5 = 2.75 → resource 1 at last; Q = [0, 1, 5].
+    expect(s.route(2)).toBe(1);
+    expect(s.Q).toEqual([0, 1, 5]);
+    expect(s.normalizations).toBe(1);
+  });
+
+  it('normalizes only a queue that stays positive, and never chooses a resource of rate 0', () => {
+    const s = new ShadowRouting([0, 1], 1 / 10);
+    // Q starts at 1/(ηM) = 5 each; L = 1 goes to resource 1 (Q = 6); η ΣQ = 11/10 >= 1: c = 2 · 1 = 2.
+    expect(s.route(1)).toBe(1);
+    expect(s.Q).toEqual([3, 4]);
+  });
+});
+
+describe('estimate errors (§4)', () => {
+  const overUnder = { model: 'over-under', I: 0.4, apply: 'both' } as const;
+  const over = { model: 'over', I: 0.4, apply: 'lengths' } as const;
+  it('stay within [-I, +I], or [0, +I] when only over-estimating, and apply to rates only when asked', () => {
+    const a = Array.from({ length: 2000 }, (_, i) => estimatedLength(100, `t${i}`, overUnder, 1) / 100 - 1);
+    expect(Math.min(...a)).toBeGreaterThanOrEqual(-0.4);
+    expect(Math.max(...a)).toBeLessThanOrEqual(0.4);
+    expect(Math.min(...a)).toBeLessThan(-0.35);
+    const b = Array.from({ length: 2000 }, (_, i) => estimatedLength(100, `t${i}`, over, 1) / 100 - 1);
+    expect(Math.min(...b)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...b)).toBeGreaterThan(0.35);
+    expect(estimatedRate(3, 's1', over, 1)).toBe(3);
+    expect(estimatedRate(3, 's1', overUnder, 1)).not.toBe(3);
+    // The same task and seed give the same estimate whatever the scheme.
+    expect(estimatedLength(100, 't7', overUnder, 1)).toBe(estimatedLength(100, 't7', overUnder, 1));
+    expect(estimatedLength(100, 't7', { ...overUnder, I: 0 }, 1)).toBe(100);
+  });
+});
