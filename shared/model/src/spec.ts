@@ -89,8 +89,10 @@ export interface SourceCommon {
 
 export interface SwfSource extends SourceCommon {
   readonly kind: 'swf';
-  /** As written in the experiment file: absolute, relative to the file, or a bare archive name. */
+  /** The trace file (given as `swf:`, `gwf:` or `batsim:`): absolute, relative to the file, or a bare archive name. */
   readonly swf: string;
+  /** Its format: the Standard Workload Format, the Grid Workloads Format, or Batsim's workload JSON. */
+  readonly format: 'swf' | 'gwf' | 'batsim';
   /** Skip and count malformed lines instead of failing. */
   readonly lenient: boolean;
 }

@@ -27,7 +27,7 @@ import {
 } from './spec.js';
 
 const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'description'] as const;
-const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'synthetic', 'blast', 'tasks', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
+const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
 const BLAST_KEYS = ['submitters', 'jobs', 'vo', 'groups', 'runtime_s', 'runtime_spread', 'interval_s', 'input_kb', 'output_mb'] as const;
 const TASKS_KEYS = ['stream', 'list'] as const;
 const LISTED_TASK_KEYS = ['submit_s', 'work_s', 'jobs'] as const;
@@ -144,27 +144,32 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
   };
   if (common.name.includes('!')) r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
 
-  const kinds = (['swf', 'synthetic', 'blast', 'tasks'] as const).filter((k) => o[k] !== undefined);
+  const kinds = (['swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks'] as const).filter((k) => o[k] !== undefined);
   if (kinds.length !== 1) {
-    r.fail(path, 'needs exactly one of swf (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks) or tasks (divisible tasks)');
+    r.fail(path, 'needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks) or tasks (divisible tasks)');
     return undefined;
   }
-  const hasSwf = kinds[0] === 'swf';
+  const kind = kinds[0]!;
+  if (kind === 'gwf' || kind === 'batsim') {
+    if (kind === 'batsim' && o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
+    return { ...common, kind: 'swf', format: kind, swf: r.string(o[kind], join(path, kind)), lenient: kind === 'gwf' && r.boolean(o['lenient'], join(path, 'lenient'), false) };
+  }
+  const hasSwf = kind === 'swf';
   if (kinds[0] === 'tasks') {
-    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
+    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
     const tasks = readTasks(r, o['tasks'], join(path, 'tasks'));
     return tasks ? { ...common, kind: 'tasks', tasks } : undefined;
   }
   if (kinds[0] === 'blast') {
-    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
+    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
     for (const k of ['vo', 'group'] as const) if (o[k] !== undefined) r.fail(join(path, k), `a blast source names its VO and groups under blast (blast.vo, blast.groups)`);
     const blast = readBlast(r, o['blast'], join(path, 'blast'), common.name);
     return blast ? { ...common, kind: 'blast', blast } : undefined;
   }
   if (hasSwf) {
-    return { ...common, kind: 'swf', swf: r.string(o['swf'], join(path, 'swf')), lenient: r.boolean(o['lenient'], join(path, 'lenient'), false) };
+    return { ...common, kind: 'swf', format: 'swf', swf: r.string(o['swf'], join(path, 'swf')), lenient: r.boolean(o['lenient'], join(path, 'lenient'), false) };
   }
-  if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to swf sources');
+  if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
   const synthetic = readLublin(r, o['synthetic'], join(path, 'synthetic'));
   return synthetic ? { ...common, kind: 'synthetic', synthetic } : undefined;
 }

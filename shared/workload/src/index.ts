@@ -9,3 +9,5 @@ export { gammaCdf, lnGamma } from './gamma-cdf.js';
 export { loadWorkload, type Workload, type SourceReport, type LoadWorkloadOptions } from './load-workload.js';
 export { traceInfo, type TraceInfo } from './trace-info.js';
 export { generateTaskStream, TASK_STREAM_DEFAULTS, type TaskStreamParams, type GeneratedTask } from './task-stream.js';
+export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.js';
+export { readBatsimWorkload, BatsimFormatError } from './batsim-reader.js';

@@ -5,6 +5,9 @@ import { generateBlast } from './blast.js';
 import { generateLublin } from './lublin.js';
 import { generateTaskStream } from './task-stream.js';
 import { readSwfBatches } from './swf-reader.js';
+import { readGwfBatches } from './gwf-reader.js';
+import { readBatsimWorkload } from './batsim-reader.js';
+import type { SwfRecord } from './swf-record.js';
 import type { SwfFormatError } from './swf-record.js';
 import { resolveTrace } from './trace-dir.js';
 
@@ -84,13 +87,14 @@ async function loadSwfSource(source: SwfSource, options: LoadWorkloadOptions): P
   const jobs: Job[] = [];
   let records = 0;
   const lenient = source.lenient || options.lenient === true;
-  const batches = readSwfBatches(file, {
+  const readOptions = {
     lenient,
     onMalformed: (e: SwfFormatError) => {
       malformed++;
       if (examples.length < 5) examples.push(e.message);
     },
-  });
+  };
+  const batches = source.format === 'gwf' ? readGwfBatches(file, readOptions) : source.format === 'batsim' ? batsimBatches(file) : readSwfBatches(file, readOptions);
   const full = () => source.jobs !== undefined && jobs.length >= source.jobs;
   for await (const batch of batches) {
     for (const r of batch) {
@@ -111,6 +115,10 @@ async function loadSwfSource(source: SwfSource, options: LoadWorkloadOptions): P
     jobs,
     report: { name: source.name, kind: 'swf', file, jobs: jobs.length, adjustments, malformed_lines: malformed, malformed_examples: examples },
   };
+}
+
+async function* batsimBatches(file: string): AsyncGenerator<SwfRecord[]> {
+  yield (await readBatsimWorkload(file)).records;
 }
 
 function loadSyntheticSource(source: SyntheticSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {

@@ -61,7 +61,7 @@ const WHOLE_FILE_BYTES = 8 << 20;
 const LINES_PER_BATCH = 8192;
 
 /** The text's lines in batches: per chunk when streamed (the last line of a chunk waits for the next). */
-async function* lineBatches(file: string): AsyncGenerator<string[]> {
+export async function* lineBatches(file: string): AsyncGenerator<string[]> {
   let size: number;
   try {
     size = (await stat(file)).size;
