@@ -149,3 +149,34 @@ describe('gridemu run: the grid execution hierarchy (paper 000), every queue and
     expect(s.schedule_check.ok).toBe(true);
   });
 });
+
+describe('gridemu run: paper 004 routers, the scheduler its own process', () => {
+  it('MCT\'s state queries cross NATS, one each way per resource and task; Shadow sends none; every task runs once', async () => {
+    for (const scheme of ['mct', 'shadow']) {
+      const dir = tmp();
+      const spec = join(dir, 'routers.yaml');
+      writeFileSync(
+        spec,
+        [
+          'name: live-routers',
+          'seed: 3',
+          'sites: [{ id: a, cpus: 1 }, { id: b, cpus: 1 }, { id: c, cpus: 1 }, { id: d, cpus: 1 }]',
+          'workload: [{ site: a, synthetic: { jobs: 60, uhi: 1 } }]',
+          `meta: { scheme: ${scheme}, speeds: [1, 2, 4, 8] }`,
+          'network: { latency_ms: 5 }',
+          'live: { speedup: 5000 }',
+        ].join('\n') + '\n',
+      );
+      const out = join(dir, 'out');
+      const { code, err } = await gridemuLive(['run', spec, '--out', out, '--timeout', '120']).done;
+      expect(code, err).toBe(0);
+      const s = readSummary(out);
+      expect(Object.keys(s.live.processes).sort()).toEqual(['a', 'b', 'c', 'd', 'driver', 'scheduler']);
+      expect(s.jobs.completed, scheme).toBe(60);
+      expect(s.schedule_check.ok).toBe(true);
+      expect(s.messages.cross_site_by_type['sr.task']).toBe(60);
+      expect(s.messages.cross_site_by_type['sr.query'] ?? 0, scheme).toBe(scheme === 'mct' ? 240 : 0);
+      expect(s.messages.cross_site_by_type['sr.answer'] ?? 0, scheme).toBe(scheme === 'mct' ? 240 : 0);
+    }
+  });
+});
