@@ -10,6 +10,8 @@ Commands:
   simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
   sweep SPEC        simulate every combination of --vary values, in parallel; one table and a chart
   compare A B       metric and per-job start differences of two results folders; --tolerance fails past a limit
+  check DIR         check a results folder against the invariants: one row per job, none run twice,
+                    no site over capacity, none lost; exit 1 if any is broken
   validate SPEC     check an experiment file and print it with defaults
   trace info FILE   jobs, span, processors and offered load of an SWF trace
   trace fetch NAME  download a trace from the Parallel Workloads Archive
@@ -45,6 +47,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return (await import('./commands/sweep.js')).sweepCommand(rest);
     case 'compare':
       return (await import('./commands/compare.js')).compareCommand(rest);
+    case 'check':
+      return (await import('./commands/check.js')).checkCommand(rest);
     case 'validate':
       return (await import('./commands/validate.js')).validateCommand(rest);
     case 'trace':

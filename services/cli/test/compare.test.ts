@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, smallSpec, tmp } from './live-helpers.js';
@@ -52,5 +53,25 @@ describe('gridemu compare', () => {
     );
     expect(s).toMatchObject({ compared: 2, identical: 1, sameSite: 1, onlyA: 1, onlyB: 1, mean_abs_s: 2, max_abs_s: 4 });
     expect(s.largest[0]).toEqual({ job: 'j2', a: 10, b: 14, diff: 4 });
+  });
+});
+
+describe('gridemu check', () => {
+  it('passes a simulation\'s results, fails a folder with a job missing (exit 1), and names a folder that is not one (exit 2)', () => {
+    const dir = tmp();
+    const out = join(dir, 'q');
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', out, '--quiet']).code).toBe(0);
+    const good = gridemu(['check', out]);
+    expect(good.code, good.err).toBe(0);
+    expect(good.out.trim().split('\n')).toHaveLength(4);
+    expect(good.out).not.toMatch(/BROKEN/);
+    const lines = readFileSync(join(out, 'jobs.csv'), 'utf8').split('\n');
+    writeFileSync(join(out, 'jobs.csv'), [lines[0], ...lines.slice(2)].join('\n'));
+    const bad = gridemu(['check', out]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/BROKEN {2}one final row per submitted job: 7999 rows for 8000 submitted jobs/);
+    const none = gridemu(['check', join(dir, 'nothing')]);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/jobs\.csv: not found/);
   });
 });

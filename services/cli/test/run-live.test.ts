@@ -174,6 +174,9 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
       expect(Object.keys(s.live.processes).sort()).toEqual(['a', 'b', 'c', 'd', 'driver', 'scheduler']);
       expect(s.jobs.completed, scheme).toBe(60);
       expect(s.schedule_check.ok).toBe(true);
+      // gridemu run ran gridemu check on its own folder, logs and all.
+      expect(s.check.ok, JSON.stringify(s.check)).toBe(true);
+      expect(s.check.invariants[1].detail).toMatch(/60 starts in the logs/);
       expect(s.messages.cross_site_by_type['sr.task']).toBe(60);
       expect(s.messages.cross_site_by_type['sr.query'] ?? 0, scheme).toBe(scheme === 'mct' ? 240 : 0);
       expect(s.messages.cross_site_by_type['sr.answer'] ?? 0, scheme).toBe(scheme === 'mct' ? 240 : 0);

@@ -8,3 +8,4 @@ export { checkSchedule, executedJobsFromCsv, parseIntervalSet, describeScheduleC
 export { lnGamma } from './stats/ln-gamma.js';
 export { incompleteBeta, studentTCdf, studentTQuantile } from './stats/student-t.js';
 export { mean, variance, meanWithInterval, welchTTest, type MeanWithInterval } from './stats/sample.js';
+export { checkRun, type InvariantResult, type RunCheckInput } from './run-check.js';

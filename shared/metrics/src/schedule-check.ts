@@ -170,7 +170,7 @@ export function executedJobsFromCsv(text: string, file = 'jobs.csv'): ExecutedJo
   return out;
 }
 
-function splitCsvLine(line: string): string[] {
+export function splitCsvLine(line: string): string[] {
   const out: string[] = [];
   let field = '';
   let quoted = false;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeScheduleCheck, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
@@ -12,6 +12,7 @@ import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { runLive, type LiveStatus } from '../live/live-run.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
+import { checkResultsFolder } from './check.js';
 
 export const RUN_HELP = `Usage: gridemu run SPEC [--out DIR] [--nats URL] [--speedup S] [--set path=value]... [options]
 
@@ -115,6 +116,16 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (summary.schedule_check && !summary.schedule_check.ok) {
       console.error(`gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`);
       return EXIT_FAILED;
+    }
+    // gridemu check on the finished run, logs and all; its verdict goes into summary.json.
+    if (result.code === EXIT_OK) {
+      const invariants = checkResultsFolder(out);
+      const ok = invariants.every((i) => i.ok);
+      writeFileSync(summaryFile, JSON.stringify({ ...summary, check: { ok, invariants } }, null, 2) + '\n');
+      if (!ok) {
+        for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
+        return EXIT_FAILED;
+      }
     }
   }
   return result.code;

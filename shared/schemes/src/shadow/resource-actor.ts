@@ -71,6 +71,8 @@ export class ResourceActor implements Actor<Message> {
       this.free -= q.job.procs;
       this.running.set(q.job.id, { ...q, ids, start_s: ctx.now() });
       ctx.schedule(q.job.run_s / this.mu, { type: 'timer.sr-task-ends', jobId: q.job.id });
+      // The evidence, besides jobs.csv, that a task ran once (gridemu check reads it).
+      ctx.log.info({ event: 'job.started', jobId: q.job.id, time_s: ctx.now(), procs: q.job.procs }, 'job started');
       ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: q.job.id, site: this.site, time_s: ctx.now(), resources: intervalSet(ids), trail: { copies: 1, migrations: 0, replans: 0 } });
     }
   }

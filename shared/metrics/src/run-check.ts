@@ -1,0 +1,74 @@
+import { checkSchedule, describeScheduleCheck, executedJobsFromCsv, splitCsvLine } from './schedule-check.js';
+
+/** One invariant of a finished run, and whether it held (issue 11, item 4; Jepsen-style: a history checked after the fact). */
+export interface InvariantResult {
+  readonly name: string;
+  readonly ok: boolean;
+  /** What was checked and, when broken, the first examples. */
+  readonly detail: string;
+}
+
+export interface RunCheckInput {
+  /** jobs.csv as written. */
+  readonly jobsCsv: string;
+  /** summary.json's `jobs.submitted`. */
+  readonly submitted: number;
+  /** Each site's CPUs. */
+  readonly cpus: ReadonlyMap<string, number>;
+  /** Every `job.started` event in the processes' logs (live runs): job id and site. Absent for a simulation. */
+  readonly logStarts?: readonly { readonly jobId: string; readonly site: string }[];
+}
+
+const MAX_EXAMPLES = 5;
+const examples = (xs: readonly string[]) => (xs.length > MAX_EXAMPLES ? `${xs.slice(0, MAX_EXAMPLES).join('; ')}; ...` : xs.join('; '));
+
+/**
+ * The invariants gridemu promises of every run: each submitted job has exactly one final row; no
+ * job ran twice (in the logs, a start at two sites, or twice at one); no site went over capacity
+ * and no processor held two jobs; no job was lost (every row ended completed, rejected or failed
+ * with a reason).
+ */
+export function checkRun(input: RunCheckInput): InvariantResult[] {
+  const lines = input.jobsCsv.split('\n').filter((l) => l.length > 0);
+  const header = splitCsvLine(lines[0] ?? '');
+  const col = (name: string) => header.indexOf(name);
+  const rows = lines.slice(1).map(splitCsvLine);
+  const ids = rows.map((r) => r[col('job_id')] ?? '');
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const twice = [...counts].filter(([, n]) => n > 1).map(([id, n]) => `${id} (${n} rows)`);
+  const results: InvariantResult[] = [];
+  results.push({
+    name: 'one final row per submitted job',
+    ok: twice.length === 0 && rows.length === input.submitted,
+    detail: twice.length > 0 ? `rows repeated: ${examples(twice)}` : rows.length !== input.submitted ? `${rows.length} rows for ${input.submitted} submitted jobs` : `${rows.length} rows, ${input.submitted} submitted`,
+  });
+
+  const runsTwice: string[] = [];
+  if (input.logStarts) {
+    const starts = new Map<string, string[]>();
+    for (const s of input.logStarts) starts.set(s.jobId, [...(starts.get(s.jobId) ?? []), s.site]);
+    for (const [id, sites] of starts) if (sites.length > 1) runsTwice.push(`${id} started at ${sites.join(', ')}`);
+  }
+  const backwards = rows.filter((r) => r[col('starting_time')] !== '' && r[col('finish_time')] !== '' && Number(r[col('finish_time')]) < Number(r[col('starting_time')])).map((r) => `${r[col('job_id')]} ends before it starts`);
+  results.push({
+    name: 'no job ran twice or overlapped itself',
+    ok: runsTwice.length === 0 && backwards.length === 0,
+    detail:
+      runsTwice.length + backwards.length > 0
+        ? examples([...runsTwice, ...backwards])
+        : input.logStarts && input.logStarts.length > 0
+          ? `${input.logStarts.length} starts in the logs, one per job`
+          : input.logStarts
+            ? 'jobs.csv only (the logs record no job.started events for this scheme)'
+            : 'jobs.csv only (no logs: a simulation)',
+  });
+
+  const schedule = checkSchedule(executedJobsFromCsv(input.jobsCsv), input.cpus);
+  results.push({ name: 'no site over capacity, no processor held twice', ok: schedule.ok, detail: schedule.ok ? `${schedule.jobs_checked} executed jobs` : examples(describeScheduleCheck(schedule)) });
+
+  const state = col('final_state');
+  const lost = rows.filter((r) => !['COMPLETED_SUCCESSFULLY', 'REJECTED', 'COMPLETED_FAILED'].includes(r[state] ?? '')).map((r) => `${r[col('job_id')]} (${r[state]})`);
+  results.push({ name: 'no job lost', ok: lost.length === 0, detail: lost.length > 0 ? `${lost.length} jobs neither finished, rejected nor failed: ${examples(lost)}` : 'every job finished, was rejected, or failed with a reason' });
+  return results;
+}
