@@ -148,3 +148,17 @@ describe('a task that moves after some of its jobs finished', () => {
     expect(parts.reduce((a, b) => a + b, 0)).toBeCloseTo(moved!.job.run_s, 3);
   });
 });
+
+describe('the hierarchy\'s experiment file', () => {
+  it('refuses a source that is not divisible tasks, naming it', () => {
+    const text = readFileSync(EXAMPLE, 'utf8').replace(/workload:\n(.*\n)*?meta:/, 'workload:\n  - { site: server, synthetic: { jobs: 10 } }\nmeta:');
+    expect(() => parseExperiment(text, EXAMPLE)).toThrow(/workload\[0\]: paper 000's schemes run divisible tasks/);
+  });
+
+  it('refuses T_e over T_q, and sharing load across levels', () => {
+    const a = readFileSync(EXAMPLE, 'utf8').replace('T_q_min: 6, T_e_min: 3', 'T_q_min: 3, T_e_min: 6');
+    expect(() => parseExperiment(a, EXAMPLE)).toThrow(/meta\.queues\[0\]\.T_e_min: must be at most T_q_min/);
+    const b = readFileSync(EXAMPLE, 'utf8').replace('share_with: [Q3]', 'share_with: [Q4]');
+    expect(() => parseExperiment(b, EXAMPLE)).toThrow(/meta\.queues\[1\]\.share_with\[0\]: queue "Q4" is at level 3, not 2/);
+  });
+});

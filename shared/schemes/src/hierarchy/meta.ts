@@ -69,6 +69,9 @@ export function readHierarchyMeta(scheme: string, raw: Readonly<Record<string, u
   r.onlyKeys(raw, 'meta', OPTIONS);
   const grids = readGrids(r, raw['grids'], context);
   const queues = readQueues(r, raw['queues'], grids);
+  context.workload.forEach((w, i) => {
+    if (w.kind !== 'tasks') r.fail(join('workload', i), `paper 000's schemes run divisible tasks: give this source as tasks: (a stream or a list), not ${w.kind}`);
+  });
   for (const [i, q] of queues.entries()) if (context.sites.some((s) => s.id === q.id)) r.fail(join(join('meta.queues', i), 'id'), `"${q.id}" is a site: a queue is a location of its own`);
   const e = raw['estimator'] === undefined ? {} : r.object(raw['estimator'], 'meta.estimator') ?? {};
   r.onlyKeys(e, 'meta.estimator', ['k_min', 'k_max', 'tau_s', 'stop_ratio']);
