@@ -75,3 +75,19 @@ describe('gridemu check', () => {
     expect(none.err).toMatch(/jobs\.csv: not found/);
   });
 });
+
+describe('gridemu fuzz', () => {
+  it('passes CI\'s 300 seeds: every random experiment keeps the actors\' assertions and gridemu check\'s invariants', () => {
+    const r = gridemu(['fuzz', '--seeds', '300']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/300 seeds passed \(1\.\.300\)/);
+  });
+
+  it('--seed S prints the experiment it ran, so a failure can be reproduced', () => {
+    const a = gridemu(['fuzz', '--seed', '17']);
+    expect(a.code, a.err).toBe(0);
+    expect(a.out).toMatch(/^name: fuzz-17\nseed: 17\n/);
+    expect(gridemu(['fuzz', '--seed', '17']).out).toBe(a.out);
+    expect(gridemu(['fuzz', '--seeds', '0']).code).toBe(2);
+  });
+});
