@@ -5,7 +5,7 @@
 // Every number in the report comes from the runs this script makes, set beside the paper's claims
 // (its figures give no numbers in the text).
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,14 @@ const SETTINGS = [
 const ETAS = [1 / 30, 1 / 300, 1 / 3000, 1 / 30000, 1 / 300000, 1 / 3000000];
 
 const started = Date.now();
+/** How long the runs took: measured now, or as recorded when they were made (--reuse). */
+const tookSeconds = () => {
+  const file = join(OUT, 'took_s.txt');
+  if (REUSE && existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const took = ((Date.now() - started) / 1000).toFixed(0);
+  writeFileSync(file, took + '\n');
+  return took;
+};
 const sweep = (id, args) => {
   const out = join(OUT, id);
   if (!(REUSE && existsSync(join(out, 'sweep-mean.csv')))) {
@@ -58,7 +66,7 @@ const say = (s = '') => lines.push(s);
 say('# Paper 004 reproduced: Grid Shadow Routing, MCT and JSQ*');
 say();
 say(`Written by \`npm run report:paper-004\` (scripts/paper-004-report.mjs) on ${new Date().toISOString().slice(0, 10)}, from the runs it made under`);
-say(`\`results/paper-004/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${((Date.now() - started) / 1000).toFixed(0)} s). Set-up: \`${SPEC}\`. There are 50 single-CPU`);
+say(`\`results/paper-004/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds()} s to make). Set-up: \`${SPEC}\`. There are 50 single-CPU`);
 say('resources with speeds drawn uniform in [4, 35], and the LCG trace\'s first 20,000 tasks (about 0.9 load).');
 say('One scheduler routes every task over 10 Mbps links with 50 ms latency. Flowtime is, as the paper defines it, the mean');
 say(`completion time (from the first arrival); makespan the largest. Each cell is the mean of ${SEEDS} seeds; the seed draws the speeds and the errors.`);
