@@ -11,3 +11,4 @@ export { traceInfo, type TraceInfo } from './trace-info.js';
 export { generateTaskStream, TASK_STREAM_DEFAULTS, type TaskStreamParams, type GeneratedTask } from './task-stream.js';
 export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.js';
 export { readBatsimWorkload, BatsimFormatError } from './batsim-reader.js';
+export { readWfFormat, parseWfFormat, WfFormatError, type Workflow, type WorkflowTask } from './wfformat.js';
