@@ -12,3 +12,4 @@ export { generateTaskStream, TASK_STREAM_DEFAULTS, type TaskStreamParams, type G
 export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.js';
 export { readBatsimWorkload, BatsimFormatError } from './batsim-reader.js';
 export { readWfFormat, parseWfFormat, WfFormatError, type Workflow, type WorkflowTask } from './wfformat.js';
+export { generateTornado, TORNADO_DEFAULTS, VARIATION_SIGMA, type TornadoParams, type VariationModel, type DagJobSpec, type DagTaskSpec } from './tornado.js';
