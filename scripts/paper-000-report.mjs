@@ -10,6 +10,7 @@ import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
+import { tookSeconds } from './lib/took.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -48,14 +49,6 @@ const json = (file) => JSON.parse(readFileSync(file, 'utf8'));
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 const seedsOf = (dir) => json(join(dir, 'seeds.json')).seeds;
 const started = Date.now();
-/** How long the runs took: measured now, or as recorded when they were made (--reuse). */
-const tookSeconds = () => {
-  const file = join(OUT, 'took_s.txt');
-  if (REUSE && existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const took = ((Date.now() - started) / 1000).toFixed(0);
-  writeFileSync(file, took + '\n');
-  return took;
-};
 mkdirSync(OUT, { recursive: true });
 
 // --- Table 1, simulated: each scheme over SEEDS seeds -------------------------------------------
@@ -101,7 +94,7 @@ const say = (s = '') => lines.push(s);
 say('# Paper 000 reproduced: the grid execution hierarchy');
 say();
 say(`Written by \`npm run report:paper-000\` (scripts/paper-000-report.mjs) on ${new Date().toISOString().slice(0, 10)}, from the runs it made`);
-say(`under \`results/paper-000/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds()} s to make).`);
+say(`under \`results/paper-000/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make).`);
 say('The deployment is Table 2\'s (`examples/hierarchy-table1.yaml`, `examples/hierarchy-superlink.yaml`); docs/hierarchy.md says how each part is modelled.');
 say();
 say('## Table 1: a 6-hour task of 3000 jobs, then a 30-second task');

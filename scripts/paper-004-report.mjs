@@ -5,11 +5,12 @@
 // Every number in the report comes from the runs this script makes, set beside the paper's claims
 // (its figures give no numbers in the text).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
+import { tookSeconds } from './lib/took.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -34,14 +35,6 @@ const SETTINGS = [
 const ETAS = [1 / 30, 1 / 300, 1 / 3000, 1 / 30000, 1 / 300000, 1 / 3000000];
 
 const started = Date.now();
-/** How long the runs took: measured now, or as recorded when they were made (--reuse). */
-const tookSeconds = () => {
-  const file = join(OUT, 'took_s.txt');
-  if (REUSE && existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const took = ((Date.now() - started) / 1000).toFixed(0);
-  writeFileSync(file, took + '\n');
-  return took;
-};
 const sweep = (id, args) => {
   const out = join(OUT, id);
   if (!(REUSE && existsSync(join(out, 'sweep-mean.csv')))) {
@@ -66,7 +59,7 @@ const say = (s = '') => lines.push(s);
 say('# Paper 004 reproduced: Grid Shadow Routing, MCT and JSQ*');
 say();
 say(`Written by \`npm run report:paper-004\` (scripts/paper-004-report.mjs) on ${new Date().toISOString().slice(0, 10)}, from the runs it made under`);
-say(`\`results/paper-004/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds()} s to make). Set-up: \`${SPEC}\`. There are 50 single-CPU`);
+say(`\`results/paper-004/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make). Set-up: \`${SPEC}\`. There are 50 single-CPU`);
 say('resources with speeds drawn uniform in [4, 35], and the LCG trace\'s first 20,000 tasks (about 0.9 load).');
 say('One scheduler routes every task over 10 Mbps links with 50 ms latency. Flowtime is, as the paper defines it, the mean');
 say(`completion time (from the first arrival); makespan the largest. Each cell is the mean of ${SEEDS} seeds; the seed draws the speeds and the errors.`);
@@ -84,11 +77,11 @@ for (const s of SETTINGS) {
   say();
   say(`| I | ${ROUTERS.map((r) => `${NAMES[r]} flowtime | ${NAMES[r]} makespan`).join(' | ')} |`);
   say(`| --- | ${ROUTERS.map(() => '--- | ---').join(' | ')} |`);
-  for (const I of LEVELS) say(`| ${(I * 100).toFixed(0)}% | ${ROUTERS.map((r) => `${hours(row(rows, r, I).flowtime_mean_s)} | ${hours(row(rows, r, I).routing_makespan_s)}`).join(' | ')} |`);
+  for (const I of LEVELS) say(`| ${(I * 100).toFixed(0)}% | ${ROUTERS.map((r) => `${hours(row(rows, r, I).flowtime_mean_s)} | ${hours(row(rows, r, I).makespan_s)}`).join(' | ')} |`);
   say();
   const best = (metric, I) => ROUTERS.reduce((b, r) => (row(rows, r, I)[metric] < row(rows, b, I)[metric] ? r : b));
   const flowWins = LEVELS.filter((I) => best('flowtime_mean_s', I) === 'shadow').length;
-  const mkWins = LEVELS.filter((I) => best('routing_makespan_s', I) === 'mct').length;
+  const mkWins = LEVELS.filter((I) => best('makespan_s', I) === 'mct').length;
   const drift = (row(rows, 'shadow', 0.4).flowtime_mean_s / row(rows, 'shadow', 0).flowtime_mean_s - 1) * 100;
   say(`- Grid Shadow has the best flowtime at ${flowWins} of ${LEVELS.length} error levels, and MCT the best makespan at ${mkWins} of ${LEVELS.length}.`);
   say(`- From 0 to 40% error, Grid Shadow's flowtime changes by ${drift.toFixed(1)}%.`);
@@ -99,7 +92,7 @@ say();
 const base = errors['over-under-lengths'];
 say(`| router | state messages per task | flowtime at 0% | makespan at 0% |`);
 say('| --- | --- | --- | --- |');
-for (const r of ROUTERS) say(`| ${NAMES[r]} | ${row(base, r, 0).state_messages_per_task} | ${hours(row(base, r, 0).flowtime_mean_s)} | ${hours(row(base, r, 0).routing_makespan_s)} |`);
+for (const r of ROUTERS) say(`| ${NAMES[r]} | ${row(base, r, 0).state_messages_per_task} | ${hours(row(base, r, 0).flowtime_mean_s)} | ${hours(row(base, r, 0).makespan_s)} |`);
 say();
 say('- MCT and JSQ* send a query to each of the 50 resources and get an answer back: 100 messages per task. Grid Shadow sends none.');
 say('- This is where we differ from the paper\'s account of MCT. Its state gathering cost is paid here in latency (a 100 ms round trip) and in the scheduler\'s link (100 messages of 1 kB at 10 Mbps, 80 ms a task).');
@@ -110,7 +103,7 @@ say('## η, from 1/30 to 1/3,000,000 (Grid Shadow, no errors)');
 say();
 say('| η | flowtime | makespan |');
 say('| --- | --- | --- |');
-for (const r of etas) say(`| 1/${(Math.round(1 / Number(r['meta.eta']) / 10) * 10).toLocaleString('en')} | ${hours(r.flowtime_mean_s)} | ${hours(r.routing_makespan_s)} |`);
+for (const r of etas) say(`| 1/${(Math.round(1 / Number(r['meta.eta']) / 10) * 10).toLocaleString('en')} | ${hours(r.flowtime_mean_s)} | ${hours(r.makespan_s)} |`);
 say();
 say('- η multiplies seconds of virtual queue. The normalization fires when η·ΣQ_r >= 1, and then takes twice the slowest resource\'s estimated time for the task from every queue.');
 say('  LCG\'s tasks last about an hour and a half on the reference CPU. At the paper\'s 1/300 the step fires after nearly every task and empties all the queues, so the choice is made on L̂/μ̂ alone and the fastest resources get most tasks.');

@@ -1,19 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
-import { InputError } from '@gridemu/model';
+import { JsonFormatError, parseJsonText } from './json-input.js';
 import type { SwfRecord } from './swf-record.js';
-
-/** Bad Batsim workload JSON: names the file and the JSON path (or line) of the problem. */
-export class BatsimFormatError extends InputError {
-  constructor(
-    readonly file: string,
-    readonly where: string,
-    readonly reason: string,
-  ) {
-    super(`${file}: ${where}: ${reason}`);
-    this.name = 'BatsimFormatError';
-  }
-}
 
 /**
  * Batsim's workload JSON (`nb_res`; `jobs`, each with `id`, `subtime`, `res`, `walltime` and
@@ -26,16 +14,9 @@ export class BatsimFormatError extends InputError {
 export async function readBatsimWorkload(file: string): Promise<{ records: SwfRecord[]; nb_res?: number }> {
   const bytes = await readFile(file);
   const text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    const m = /position (\d+)/.exec((err as Error).message);
-    const where = m ? `line ${text.slice(0, Number(m[1])).split('\n').length}` : 'the JSON';
-    throw new BatsimFormatError(file, where, `not valid JSON (${(err as Error).message})`);
-  }
+  const doc = parseJsonText(text, file);
   const fail = (where: string, reason: string): never => {
-    throw new BatsimFormatError(file, where, reason);
+    throw new JsonFormatError(file, where, reason);
   };
   if (!isObject(doc)) return fail('(top level)', 'must be an object with jobs and profiles');
   const jobs = doc['jobs'];

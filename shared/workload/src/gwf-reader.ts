@@ -1,5 +1,5 @@
-import { lineBatches, type SwfReadOptions } from './swf-reader.js';
-import { SwfFormatError, type SwfRecord } from './swf-record.js';
+import { readRecordBatches, type SwfReadOptions } from './swf-reader.js';
+import type { SwfRecord } from './swf-record.js';
 
 /**
  * The Grid Workloads Format (the Grid Workloads Archive's traces): one job per line, fields
@@ -12,28 +12,12 @@ import { SwfFormatError, type SwfRecord } from './swf-record.js';
  */
 export const GWF_REQUIRED_FIELDS = 11;
 
-export async function* readGwfBatches(file: string, options: SwfReadOptions = {}): AsyncGenerator<SwfRecord[]> {
-  let lineNo = 0;
-  for await (const lines of lineBatches(file)) {
-    const records: SwfRecord[] = [];
-    for (const text of lines) {
-      lineNo++;
-      const trimmed = text.trim();
-      if (trimmed === '' || trimmed.startsWith('#')) continue;
-      try {
-        records.push(parseGwfLine(trimmed, lineNo));
-      } catch (err) {
-        const e = new SwfFormatError(file, lineNo, (err as Error).message, { cause: err });
-        if (!options.lenient) throw e;
-        options.onMalformed?.(e);
-      }
-    }
-    if (records.length > 0) yield records;
-  }
+export function readGwfBatches(file: string, options: SwfReadOptions = {}): AsyncGenerator<SwfRecord[]> {
+  return readRecordBatches(file, options, { comment: 35 /* # */, parse: parseGwfLine });
 }
 
 export function parseGwfLine(text: string, line: number): SwfRecord {
-  const f = text.split(/\s+/);
+  const f = text.trim().split(/\s+/);
   if (f.length < GWF_REQUIRED_FIELDS) throw new Error(`expected at least ${GWF_REQUIRED_FIELDS} fields (JobID to Status), found ${f.length}`);
   const num = (i: number, name: string): number => {
     const v = Number(f[i]);

@@ -10,6 +10,7 @@ export { loadWorkload, type Workload, type SourceReport, type LoadWorkloadOption
 export { traceInfo, type TraceInfo } from './trace-info.js';
 export { generateTaskStream, TASK_STREAM_DEFAULTS, type TaskStreamParams, type GeneratedTask } from './task-stream.js';
 export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.js';
-export { readBatsimWorkload, BatsimFormatError } from './batsim-reader.js';
-export { readWfFormat, parseWfFormat, WfFormatError, type Workflow, type WorkflowTask } from './wfformat.js';
+export { readBatsimWorkload } from './batsim-reader.js';
+export { JsonFormatError, parseJsonText } from './json-input.js';
+export { readWfFormat, parseWfFormat, type Workflow, type WorkflowTask } from './wfformat.js';
 export { generateTornado, TORNADO_DEFAULTS, VARIATION_SIGMA, type TornadoParams, type VariationModel, type DagJobSpec, type DagTaskSpec } from './tornado.js';

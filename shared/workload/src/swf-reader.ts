@@ -30,6 +30,28 @@ export async function* readSwf(file: string, options: SwfReadOptions = {}): Asyn
  * one await per chunk rather than one per line.
  */
 export async function* readSwfBatches(file: string, options: SwfReadOptions = {}): AsyncGenerator<SwfRecord[]> {
+  yield* readRecordBatches(file, options, {
+    comment: 59 /* ; */,
+    parse: parseSwfLine,
+    onComment: (text) => {
+      const m = /^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*)$/.exec(text.trim());
+      if (m && options.header && !options.header.fields.has(m[1]!)) options.header.fields.set(m[1]!, m[2]!.trim());
+    },
+  });
+}
+
+/** A line-based trace format (SWF, GWF): the character that starts a comment line, and how a data line parses. */
+export interface LineFormat {
+  readonly comment: number;
+  parse(text: string, line: number): SwfRecord;
+  onComment?(text: string): void;
+}
+
+/**
+ * The records of a line-based trace, a batch per chunk read. A bad line becomes a SwfFormatError
+ * naming the file and line; in lenient mode it is skipped and counted instead.
+ */
+export async function* readRecordBatches(file: string, options: SwfReadOptions, format: LineFormat): AsyncGenerator<SwfRecord[]> {
   let lineNo = 0;
   for await (const lines of lineBatches(file)) {
     const records: SwfRecord[] = [];
@@ -39,13 +61,12 @@ export async function* readSwfBatches(file: string, options: SwfReadOptions = {}
       let first = 0;
       while (first < text.length && text.charCodeAt(first) <= 32) first++;
       if (first === text.length) continue;
-      if (text.charCodeAt(first) === 59 /* ; */) {
-        const m = /^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*)$/.exec(text.trim());
-        if (m && options.header && !options.header.fields.has(m[1]!)) options.header.fields.set(m[1]!, m[2]!.trim());
+      if (text.charCodeAt(first) === format.comment) {
+        format.onComment?.(text);
         continue;
       }
       try {
-        records.push(parseSwfLine(text, lineNo));
+        records.push(format.parse(text, lineNo));
       } catch (err) {
         const e = new SwfFormatError(file, lineNo, (err as Error).message, { cause: err });
         if (!options.lenient) throw e;
@@ -61,7 +82,7 @@ const WHOLE_FILE_BYTES = 8 << 20;
 const LINES_PER_BATCH = 8192;
 
 /** The text's lines in batches: per chunk when streamed (the last line of a chunk waits for the next). */
-export async function* lineBatches(file: string): AsyncGenerator<string[]> {
+async function* lineBatches(file: string): AsyncGenerator<string[]> {
   let size: number;
   try {
     size = (await stat(file)).size;

@@ -1,17 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { InputError } from '@gridemu/model';
-
-/** Bad WfFormat input: the file and the JSON path of the problem. */
-export class WfFormatError extends InputError {
-  constructor(
-    readonly file: string,
-    readonly where: string,
-    readonly reason: string,
-  ) {
-    super(`${file}: ${where}: ${reason}`);
-    this.name = 'WfFormatError';
-  }
-}
+import { JsonFormatError, parseJsonText } from './json-input.js';
 
 /** One task of a workflow instance, as a DAG scheduler needs it. */
 export interface WorkflowTask {
@@ -105,15 +93,7 @@ interface RawInstance {
 
 /** Reads and checks a WfFormat instance; every problem names the file and its JSON path. */
 export async function readWfFormat(file: string): Promise<Workflow> {
-  const text = await readFile(file, 'utf8');
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    const m = /position (\d+)/.exec((err as Error).message);
-    throw new WfFormatError(file, m ? `line ${text.slice(0, Number(m[1])).split('\n').length}` : 'the JSON', `not valid JSON (${(err as Error).message})`);
-  }
-  return parseWfFormat(doc, file);
+  return parseWfFormat(parseJsonText(await readFile(file, 'utf8'), file), file);
 }
 
 export async function parseWfFormat(doc: unknown, file: string): Promise<Workflow> {
@@ -122,13 +102,13 @@ export async function parseWfFormat(doc: unknown, file: string): Promise<Workflo
   const validate = new Ajv({ allErrors: false, strict: false }).compile(SCHEMA);
   if (!validate(doc)) {
     const e = validate.errors![0]!;
-    throw new WfFormatError(file, jsonPath(e.instancePath), e.message ?? 'does not match the WfFormat schema');
+    throw new JsonFormatError(file, jsonPath(e.instancePath), e.message ?? 'does not match the WfFormat schema');
   }
   const inst = doc as unknown as RawInstance;
   const spec = inst.workflow.specification;
   const base = 'workflow.specification';
   const fail = (where: string, reason: string): never => {
-    throw new WfFormatError(file, where, reason);
+    throw new JsonFormatError(file, where, reason);
   };
   const byId = new Map<string, number>();
   spec.tasks.forEach((t, i) => {
