@@ -21,6 +21,8 @@ export interface MetaSchemes {
   readonly defaultScheme: string;
   /** Location ids the schemes use for processes of their own (`central`), which no site may take. */
   readonly reservedLocations: readonly string[];
+  /** The schemes whose actors recover from `faults:` (crashes, partitions, lost messages); others refuse them. */
+  readonly faultTolerant: readonly string[];
   /**
    * Reads `meta` (every field but `scheme` is the module's) through `r`, recording an issue per bad
    * field; returns the meta and the local policy to use (a scheme may require a particular one).

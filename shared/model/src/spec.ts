@@ -1,3 +1,5 @@
+import type { FaultsSpec } from './faults.js';
+
 /** The experiment file (DESIGN.md, "The experiment file"), after validation and defaults. */
 export interface ExperimentSpec {
   readonly name: string;
@@ -8,6 +10,8 @@ export interface ExperimentSpec {
   readonly meta: MetaSpec;
   readonly network: NetworkSpec;
   readonly live: LiveSpec;
+  /** Faults injected on purpose (issue 11); none when the file has no `faults:`. */
+  readonly faults: FaultsSpec;
 }
 
 export interface SiteSpec {

@@ -1,3 +1,4 @@
+import { readFaults } from './faults.js';
 import {
   FieldReader,
   join,
@@ -26,7 +27,7 @@ import {
   type WorkloadSource,
 } from './spec.js';
 
-const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'description'] as const;
+const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'faults', 'description'] as const;
 const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
 const BLAST_KEYS = ['submitters', 'jobs', 'vo', 'groups', 'runtime_s', 'runtime_spread', 'interval_s', 'input_kb', 'output_mb'] as const;
 const TASKS_KEYS = ['stream', 'list'] as const;
@@ -101,8 +102,13 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
   r.onlyKeys(liveRaw, 'live', ['speedup']);
   const live = { speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000) };
 
+  const faults = readFaults(r, top['faults'], siteIds, new Set([...siteIds, ...schemes.reservedLocations]));
+  if (top['faults'] !== undefined && !schemes.faultTolerant.includes(meta.scheme)) {
+    r.fail('faults', `scheme "${meta.scheme}" does not recover from faults yet (those that do: ${schemes.faultTolerant.join(', ')})`);
+  }
+
   if (r.issues.length > 0) return { spec: undefined, issues: r.issues };
-  return { spec: { name, seed, sites, workload, local: localSpec, meta, network, live }, issues: [] };
+  return { spec: { name, seed, sites, workload, local: localSpec, meta, network, live, faults }, issues: [] };
 }
 
 function readSource(r: FieldReader, raw: unknown, path: string, index: number, siteIds: Set<string>): WorkloadSource | undefined {

@@ -6,6 +6,7 @@ const schemes: MetaSchemes = {
   names: ['alpha', 'beta'],
   defaultScheme: 'alpha',
   reservedLocations: ['hub'],
+  faultTolerant: [],
   readMeta: (scheme, raw, r, context) => {
     const known = scheme === 'alpha' ? ['scheme', 'width'] : ['scheme', 'depth'];
     r.onlyKeys(raw, 'meta', known);

@@ -16,6 +16,11 @@ export const MessageType = {
   JobStarted: 'job.started',
   /** Executor → driver: the job finished (for the results). */
   JobCompleted: 'job.completed',
+  /**
+   * Executor → its local scheduler and the driver: the job's run died with the site's process
+   * (issue 11); it runs again from the start.
+   */
+  JobLost: 'job.lost',
   /** Site → driver: the job can never run there. */
   JobRejected: 'job.rejected',
   /** A scheme's planner → driver: the job was given up (its retries ran out); it will not run. */
@@ -74,6 +79,14 @@ export interface JobStarted {
   readonly trail: JobTrail;
 }
 export interface JobCompleted { readonly type: typeof MessageType.JobCompleted; readonly jobId: string; readonly site: string; readonly time_s: number }
+export interface JobLost {
+  readonly type: typeof MessageType.JobLost;
+  readonly jobId: string;
+  readonly site: string;
+  /** When the lost run started, and when it died (the crash). */
+  readonly started_s: number;
+  readonly time_s: number;
+}
 export interface JobRejected { readonly type: typeof MessageType.JobRejected; readonly jobId: string; readonly site: string; readonly reason: RejectReason }
 export interface JobFailed {
   readonly type: typeof MessageType.JobFailed;
@@ -132,6 +145,7 @@ export interface MessageCatalogue {
   'job.started': JobStarted;
   'job.completed': JobCompleted;
   'job.rejected': JobRejected;
+  'job.lost': JobLost;
   'job.failed': JobFailed;
   'timer.submit-due': SubmitDue;
   'timer.job-ends': JobEnds;
@@ -150,3 +164,19 @@ export interface MessageCatalogue {
 }
 
 export type Message = MessageCatalogue[keyof MessageCatalogue];
+
+/**
+ * Messages that must not be lost (issue 11): a job's submission, its copies and every report the
+ * results depend on. Faults never drop them, and a crashed receiver gets them when it is back (a
+ * live run carries them on durable streams). Everything else (gossip, claims and their answers,
+ * cancels, queries) may be lost: the protocols time out and ask again (docs/faults.md).
+ */
+export const DURABLE_MESSAGES: ReadonlySet<string> = new Set<string>([
+  MessageType.JobSubmit,
+  MessageType.JobCopy,
+  MessageType.JobStarted,
+  MessageType.JobCompleted,
+  MessageType.JobRejected,
+  MessageType.JobFailed,
+  MessageType.JobLost,
+]);

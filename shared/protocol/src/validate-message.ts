@@ -17,6 +17,7 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: (v) => (typeof v === 'string' && v.length <= 1024 ? undefined : 'must be a string (at most 1024 characters)'), trail: 'trail' },
   [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number' },
   [MessageType.JobRejected]: { jobId: 'string', site: 'string', reason: 'reason' },
+  [MessageType.JobLost]: { jobId: 'string', site: 'string', started_s: 'number', time_s: 'number' },
   [MessageType.JobFailed]: { jobId: 'string', time_s: 'number', reason: 'string', trail: 'trail' },
   [MessageType.SubmitDue]: {},
   [MessageType.JobEnds]: { jobId: 'string' },

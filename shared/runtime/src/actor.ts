@@ -33,6 +33,12 @@ export interface Actor<M extends { readonly type: string }> {
   start?(ctx: ActorContext<M>): void;
   /** `from` is the sender's address (the actor itself for its timers), so a reply goes to whoever asked. */
   receive(ctx: ActorContext<M>, msg: M, from: Address): void;
+  /**
+   * The process hosting this actor crashed at `crashed_s` and has come back (issue 11). What the
+   * actor keeps is its durable state; here it gives up what lived only in the process, such as the
+   * jobs running on its processors. Timers and durable messages due while it was down come after.
+   */
+  recover?(ctx: ActorContext<M>, crashed_s: number): void;
 }
 
 /** One actor and where a plan puts it; both runtimes spawn these. */

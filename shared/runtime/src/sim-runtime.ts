@@ -4,6 +4,7 @@ import type { Actor, ActorContext, ActorPlacement, Logger, TimerId } from './act
 import { silentLogger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EventHeap } from './event-heap.js';
+import { Cuts, faultEvents, type FaultEvent, type LocationCrash, type LocationPartition } from './fault-schedule.js';
 import { LinkModel } from './network.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
@@ -33,10 +34,21 @@ export interface SimRuntimeOptions {
   readonly faults?: SimFaults;
 }
 
-/** Faults the simulator injects on purpose, for scenario tests (STYLE.md 8). */
+/** Faults the simulator injects on purpose: scenario tests (STYLE.md 8) and an experiment's `faults:` (issue 11). */
 export interface SimFaults {
   /** Messages for which this returns true are lost on the wire (counted as `messages.dropped`). */
   readonly drop?: (from: Address, to: Address, msg: { readonly type: string }) => boolean;
+  /** Locations that go down and come back; their actors' `recover` runs when they do. */
+  readonly crashes?: readonly LocationCrash[];
+  /** Locations cut off from the rest: traffic across the cut is held until it heals. */
+  readonly partitions?: readonly LocationPartition[];
+  /** The chance that a cross-location message that is not durable is lost (`messages.dropped`). */
+  readonly dropRate?: number;
+  /**
+   * Messages that must not be lost: never dropped, and held (not lost) while their receiver is down.
+   * A live run carries these on durable streams. Timers are always kept: a restarted process re-arms them.
+   */
+  readonly durable?: (msg: { readonly type: string }) => boolean;
 }
 
 /**
@@ -55,6 +67,12 @@ export class SimRuntime<M extends { readonly type: string }> {
   private readonly log: Logger;
   private readonly faults: SimFaults;
   private readonly host: ContextHost<M>;
+  private readonly faultAgenda: FaultEvent[];
+  private nextFault = 0;
+  /** Locations down now, and when each comes back. */
+  private readonly down = new Map<string, number>();
+  private readonly cuts = new Cuts();
+  private readonly faultRng: Rng;
   private clock = 0;
   private seq = 0;
   private nextTimer = 1;
@@ -71,6 +89,8 @@ export class SimRuntime<M extends { readonly type: string }> {
     this.links = new LinkModel(options.network);
     this.log = options.log ?? silentLogger;
     this.faults = options.faults ?? {};
+    this.faultAgenda = faultEvents(this.faults.crashes ?? [], this.faults.partitions ?? []);
+    this.faultRng = this.rootRng.fork('faults');
     this.host = {
       now: () => this.clock,
       send: (from, to, msg) => {
@@ -135,10 +155,21 @@ export class SimRuntime<M extends { readonly type: string }> {
   step(maxDeliveries = Number.POSITIVE_INFINITY, stop?: () => boolean): boolean {
     let n = 0;
     while (n < maxDeliveries && !(stop?.() ?? false)) {
+      if (this.nextFault < this.faultAgenda.length) {
+        const fault = this.faultAgenda[this.nextFault]!;
+        const head = this.agenda.peek();
+        // A fault comes before deliveries at its time: a crash at t loses what t would bring.
+        if (head === undefined || fault.time_s <= head.time) {
+          this.nextFault++;
+          this.apply(fault);
+          continue;
+        }
+      }
       const d = this.agenda.pop();
       if (d === undefined) return false;
       if (d.timer !== 0 && this.cancelled.size > 0 && this.cancelled.delete(d.timer)) continue;
       this.clock = d.time;
+      if ((this.down.size > 0 || this.cuts.active) && this.heldBack(d)) continue;
       const target = d.to;
       try {
         target.actor.receive(target.ctx, d.msg, d.from);
@@ -148,7 +179,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       this.delivered++;
       n++;
     }
-    return this.agenda.size > 0;
+    return this.agenda.size > 0 || this.nextFault < this.faultAgenda.length;
   }
 
   run(): void {
@@ -161,10 +192,71 @@ export class SimRuntime<M extends { readonly type: string }> {
     throw new SimulationError({ seed: this.options.seed, time_s: this.clock, actor: target.placement.address, ...(d ? { message: d.msg, from: d.from } : {}) }, err);
   }
 
+  /** A fault coming due: a process dies or comes back, a cut opens or heals. */
+  private apply(fault: FaultEvent): void {
+    this.clock = Math.max(this.clock, fault.time_s);
+    switch (fault.kind) {
+      case 'crash':
+        this.down.set(fault.location, fault.until_s);
+        this.tally.count('faults.crashes');
+        this.log.info({ location: fault.location, time_s: this.clock, until_s: fault.until_s }, 'process crashed');
+        return;
+      case 'restart':
+        this.down.delete(fault.location);
+        this.log.info({ location: fault.location, time_s: this.clock }, 'process restarted');
+        // Each actor of the process recovers, in spawn order, before anything held for it arrives.
+        for (const r of this.actors.values()) {
+          if (r.placement.location !== fault.location || r.actor.recover === undefined) continue;
+          try {
+            r.actor.recover(r.ctx, fault.crashed_s);
+          } catch (err) {
+            this.failed(r, undefined, err);
+          }
+        }
+        return;
+      case 'cut':
+        this.cuts.cut(fault.partition);
+        this.tally.count('faults.partitions');
+        return;
+      case 'heal':
+        this.cuts.heal(fault.partition);
+        return;
+    }
+  }
+
+  /**
+   * Whether a delivery cannot happen now: its receiver's process is down (a timer or a durable
+   * message waits for the restart; anything else is lost) or a cut lies between it and its sender
+   * (held until the cut heals, as the delay proxies hold traffic back in a live run).
+   */
+  private heldBack(d: Delivery<M>): boolean {
+    const at = d.to.placement.location;
+    const until = at === undefined ? undefined : this.down.get(at);
+    if (until !== undefined) {
+      if (d.timer !== 0 || this.faults.durable?.(d.msg) === true) {
+        this.enqueue(until, d.to, d.from, d.msg, d.timer);
+      } else {
+        this.tally.count('messages.lost_while_down');
+      }
+      return true;
+    }
+    if (d.timer !== 0 || !this.cuts.active) return false;
+    const healed = this.cuts.heldUntil(this.actors.get(d.from)?.placement.location, at);
+    if (healed === undefined) return false;
+    this.tally.count('messages.held_by_partition');
+    this.enqueue(healed, d.to, d.from, d.msg, d.timer);
+    return true;
+  }
+
   private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M): void {
     const delay = this.links.delay_s(from.location, target.placement.location, this.networkRng);
     this.tally.sent(msg.type, from.location, target.placement.location);
     if (this.faults.drop?.(from.address, target.placement.address, msg)) {
+      this.tally.count('messages.dropped');
+      return;
+    }
+    const rate = this.faults.dropRate ?? 0;
+    if (rate > 0 && from.location !== undefined && target.placement.location !== undefined && from.location !== target.placement.location && this.faults.durable?.(msg) !== true && this.faultRng.next() < rate) {
       this.tally.count('messages.dropped');
       return;
     }

@@ -38,6 +38,7 @@ export const META_SCHEMES: MetaSchemes = {
   names: SCHEME_NAMES,
   defaultScheme: SCHEME_NAMES[0]!,
   reservedLocations: SCHEME_MODULES.flatMap((m) => m.locations ?? []),
+  faultTolerant: SCHEME_MODULES.flatMap((m) => m.faultTolerant ?? []),
   readMeta: (scheme, raw, r, context) => schemeModule(scheme).readMeta(scheme, raw, r, context),
 };
 

@@ -48,6 +48,11 @@ export interface SchemeModule {
   readMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: MetaSpec; local: LocalSpec };
   /** The actors the scheme needs for this grid and workload, and where each lives. */
   plan(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan;
+  /**
+   * Its schemes whose actors survive an experiment's `faults:` (issue 11): crashed processes that
+   * come back, partitions, lost messages. Fuzzing with faults covers these.
+   */
+  readonly faultTolerant?: readonly string[];
   /** Messages its actors add to the core catalogue, with their shapes (the bus validates them). */
   readonly messages?: MessageShapes;
   /** Its part of summary.json, from the counters its actors bumped and the jobs' records. */

@@ -13,6 +13,7 @@ export const NO_SCHEMES: MetaSchemes = {
   names: ['none'],
   defaultScheme: 'none',
   reservedLocations: [],
+  faultTolerant: [],
   readMeta: (scheme, _raw, _r, context) => ({ meta: { scheme }, local: context.local }),
 };
 

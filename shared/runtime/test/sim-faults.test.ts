@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { faultEvents, SimRuntime, type Actor, type ActorContext, type SimFaults } from '../src/index.js';
+
+type Msg = { type: 'durable'; n: number } | { type: 'gossip'; n: number } | { type: 'timer.wake' };
+
+/** Records what it receives and when, and when it recovered. */
+class Recorder implements Actor<Msg> {
+  readonly got: string[] = [];
+  receive(ctx: ActorContext<Msg>, msg: Msg): void {
+    this.got.push(`${ctx.now()} ${msg.type}${'n' in msg ? ` ${msg.n}` : ''}`);
+  }
+  recover(ctx: ActorContext<Msg>, crashed_s: number): void {
+    this.got.push(`${ctx.now()} recovered (crashed at ${crashed_s})`);
+  }
+}
+
+/** Sends one message of each kind at each listed time, and sets itself a timer. */
+class Sender implements Actor<Msg> {
+  constructor(private readonly at: number[]) {}
+  start(ctx: ActorContext<Msg>): void {
+    this.at.forEach((t, n) => ctx.schedule(t, { type: 'timer.wake' }) && n);
+  }
+  private n = 0;
+  receive(ctx: ActorContext<Msg>): void {
+    const n = this.n++;
+    ctx.send('b/r', { type: 'durable', n });
+    ctx.send('b/r', { type: 'gossip', n });
+  }
+}
+
+function run(faults: SimFaults, sendAt: number[], bTimerAt?: number): Recorder {
+  const r = new Recorder();
+  const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 1000, jitter_ms: 0 }, faults: { durable: (m) => m.type === 'durable', ...faults } });
+  rt.spawn({ address: 'a/s', location: 'a', actor: new Sender(sendAt) });
+  rt.spawn({ address: 'b/r', location: 'b', actor: r });
+  if (bTimerAt !== undefined) {
+    // A timer of b's own, due while b is down: it waits for the restart.
+    rt.spawn({ address: 'b/t', location: 'b', actor: { start: (ctx) => void ctx.schedule(bTimerAt, { type: 'timer.wake' }), receive: (ctx, m) => void r.got.push(`${ctx.now()} own ${m.type}`) } });
+  }
+  rt.start();
+  rt.run();
+  return r;
+}
+
+describe('SimRuntime faults (issue 11)', () => {
+  it('orders fault events by time, a restart before a crash at the same time', () => {
+    const events = faultEvents([{ location: 'x', at_s: 10, down_s: 5 }, { location: 'y', at_s: 15, down_s: 1 }], [{ locations: ['x'], from_s: 15, to_s: 20 }]);
+    expect(events.map((e) => `${e.time_s} ${e.kind}`)).toEqual(['10 crash', '15 restart', '15 cut', '15 crash', '16 restart', '20 heal']);
+  });
+
+  it('a crashed receiver loses what may be lost, gets durable messages and its timers when it is back, after recovering', () => {
+    // Sent at 5 and 20, each arriving 1 s later; b is down from 10 to 30.
+    const r = run({ crashes: [{ location: 'b', at_s: 10, down_s: 20 }] }, [5, 20]);
+    expect(r.got).toEqual(['6 durable 0', '6 gossip 0', '30 recovered (crashed at 10)', '30 durable 1']);
+  });
+
+  it("a timer due while its process is down fires when it is back", () => {
+    const r = run({ crashes: [{ location: 'b', at_s: 10, down_s: 20 }] }, [], 15);
+    expect(r.got).toEqual(['30 recovered (crashed at 10)', '30 own timer.wake']);
+  });
+
+  it('a partition holds traffic across the cut until it heals, durable or not', () => {
+    const r = run({ partitions: [{ locations: ['b'], from_s: 10, to_s: 50 }] }, [5, 20]);
+    expect(r.got).toEqual(['6 durable 0', '6 gossip 0', '50 durable 1', '50 gossip 1']);
+  });
+
+  it('drops only messages that may be lost, the same ones for the same seed', () => {
+    const times = Array.from({ length: 200 }, (_, i) => i + 1);
+    const a = run({ dropRate: 0.5 }, times);
+    const b = run({ dropRate: 0.5 }, times);
+    expect(a.got).toEqual(b.got);
+    expect(a.got.filter((x) => x.includes('durable'))).toHaveLength(200);
+    const gossip = a.got.filter((x) => x.includes('gossip')).length;
+    expect(gossip).toBeGreaterThan(60);
+    expect(gossip).toBeLessThan(140);
+  });
+});
