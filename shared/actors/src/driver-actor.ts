@@ -57,6 +57,16 @@ export class DriverActor implements Actor<Message> {
         r.replans = msg.trail.replans;
         return;
       }
+      case MessageType.JobLost: {
+        // The run died in a crash (issue 11): forget its start; the job's next start is its run.
+        const r = this.record(msg.jobId);
+        if (r.execSite !== msg.site || r.start_s !== msg.started_s || r.finish_s !== undefined) throw new Error(`assertion: ${msg.jobId} lost at ${msg.site}, which is not where it runs`);
+        r.lostRuns.push({ site: msg.site, start_s: msg.started_s, end_s: msg.time_s });
+        r.start_s = undefined;
+        r.execSite = undefined;
+        r.resources = undefined;
+        return;
+      }
       case MessageType.JobCompleted: {
         const r = this.record(msg.jobId);
         r.finish_s = msg.time_s;

@@ -49,6 +49,11 @@ export class ExecutorActor implements Actor<Message> {
     this.resultsTo = options.resultsTo ?? DRIVER;
   }
 
+  /** Jobs running here for good (started and not provisional): a job must never be in two sites' lists at once. */
+  *confirmedRuns(): Iterable<string> {
+    for (const [id, r] of this.running) if (!r.provisional && r.ended_s === undefined) yield id;
+  }
+
   receive(ctx: ActorContext<Message>, msg: Message): void {
     switch (msg.type) {
       case MessageType.JobStart: {
@@ -112,6 +117,27 @@ export class ExecutorActor implements Actor<Message> {
       default:
         ctx.log.warn({ type: msg.type, site: this.siteId }, 'executor ignored an unexpected message');
         ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  /**
+   * The site's process died at `crashed_s` (issue 11): every job running here died with it. Each
+   * is reported lost, to the scheduler, which queues it again, and, if its start was reported, to
+   * the results; it runs again from the start.
+   */
+  recover(ctx: ActorContext<Message>, crashed_s: number): void {
+    for (const [jobId, r] of this.running) {
+      if (r.ended_s === undefined) {
+        ctx.cancel(r.timer);
+        this.ids.give(r.ids);
+      }
+      this.running.delete(jobId);
+      ctx.metrics.count('jobs.lost_runs');
+      ctx.metrics.count('jobs.lost_processor_s', r.job.procs * (Math.min(crashed_s, r.ended_s ?? crashed_s) - r.allocated_s));
+      ctx.log.info({ event: 'job.lost', jobId, time_s: crashed_s, started_s: r.start_s }, 'job lost in a crash');
+      const lost = { type: MessageType.JobLost, jobId, site: this.siteId, started_s: r.start_s, time_s: crashed_s } as const;
+      ctx.send(this.scheduler, lost);
+      if (!r.provisional) ctx.send(this.resultsTo, lost);
     }
   }
 

@@ -69,6 +69,8 @@ export class LocalSchedulerActor implements Actor<Message> {
         return this.step(ctx, { kind: 'arrived', job: msg.job, queue: msg.queue, claim: msg.claim, trail: msg.trail, sent: true });
       case MessageType.JobFinished:
         return this.step(ctx, { kind: 'finished', jobId: msg.jobId });
+      case MessageType.JobLost:
+        return this.step(ctx, { kind: 'lost', jobId: msg.jobId });
       case MessageType.ClaimGrant:
         return this.step(ctx, { kind: 'grant', jobId: msg.jobId, claimId: msg.claimId });
       case MessageType.ClaimDeny:
@@ -106,6 +108,8 @@ export class LocalSchedulerActor implements Actor<Message> {
         return this.started(ctx, this.policy.submit(now, this.planned(d.job), d.queue));
       case 'release':
         return this.started(ctx, this.policy.finish(now, d.jobId));
+      case 'requeue':
+        return this.started(ctx, this.policy.requeue(now, this.planned(d.job), d.queue, d.processorsHeld));
       case 'withdraw':
         return this.started(ctx, this.policy.withdraw(now, d.jobId).starts);
       case 'run':

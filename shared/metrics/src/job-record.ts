@@ -19,10 +19,20 @@ export interface JobRecord {
   copies: number;
   migrations: number;
   replans: number;
+  /** Runs that died in a crash before the one recorded (issue 11): jobs.csv's `restarts` is their count. */
+  readonly lostRuns: LostRun[];
+}
+
+/** A run of a job that died with its site's process. */
+export interface LostRun {
+  readonly site: string;
+  readonly start_s: number;
+  /** When it died: the crash. */
+  readonly end_s: number;
 }
 
 export function newRecord(job: Job): JobRecord {
-  return { job, copies: 1, migrations: 0, replans: 0 };
+  return { job, copies: 1, migrations: 0, replans: 0, lostRuns: [] };
 }
 
 export function finalState(r: JobRecord): FinalState {

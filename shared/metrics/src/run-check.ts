@@ -17,6 +17,8 @@ export interface RunCheckInput {
   readonly cpus: ReadonlyMap<string, number>;
   /** Every `job.started` event in the processes' logs (live runs): job id and site. Absent for a simulation. */
   readonly logStarts?: readonly { readonly jobId: string; readonly site: string }[];
+  /** Every run of every job, those lost in crashes included, when known (a simulation's records). */
+  readonly runs?: readonly { readonly jobId: string; readonly site: string; readonly start_s: number; readonly end_s: number }[];
 }
 
 const MAX_EXAMPLES = 5;
@@ -50,6 +52,18 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
     for (const s of input.logStarts) starts.set(s.jobId, [...(starts.get(s.jobId) ?? []), s.site]);
     for (const [id, sites] of starts) if (sites.length > 1) runsTwice.push(`${id} started at ${sites.join(', ')}`);
   }
+  if (input.runs) {
+    const byJob = new Map<string, { site: string; start_s: number; end_s: number }[]>();
+    for (const r of input.runs) byJob.set(r.jobId, [...(byJob.get(r.jobId) ?? []), r]);
+    for (const [id, rs] of byJob) {
+      const sorted = [...rs].sort((a, b) => a.start_s - b.start_s);
+      for (let i = 1; i < sorted.length; i++) {
+        const a = sorted[i - 1]!;
+        const b = sorted[i]!;
+        if (b.start_s < a.end_s) runsTwice.push(`${id} ran at ${a.site} [${a.start_s}, ${a.end_s}) and ${b.site} from ${b.start_s}`);
+      }
+    }
+  }
   const backwards = rows.filter((r) => r[col('starting_time')] !== '' && r[col('finish_time')] !== '' && Number(r[col('finish_time')]) < Number(r[col('starting_time')])).map((r) => `${r[col('job_id')]} ends before it starts`);
   results.push({
     name: 'no job ran twice or overlapped itself',
@@ -57,7 +71,9 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
     detail:
       runsTwice.length + backwards.length > 0
         ? examples([...runsTwice, ...backwards])
-        : input.logStarts && input.logStarts.length > 0
+        : input.runs
+          ? `${input.runs.length} runs, lost ones included, none overlapping another of its job`
+          : input.logStarts && input.logStarts.length > 0
           ? `${input.logStarts.length} starts in the logs, one per job`
           : input.logStarts
             ? 'jobs.csv only (the logs record no job.started events for this scheme)'

@@ -1,5 +1,6 @@
 import type { ExperimentSpec } from '@gridemu/model';
 import type { JobRecord } from './job-record.js';
+import { faultsSummary, injectsFaults, type FaultsSummary } from './faults-summary.js';
 import { roundNumber } from './format.js';
 import { summarize, type SiteCapacity, type Summary } from './summary.js';
 
@@ -38,6 +39,8 @@ export type RunSummary = Summary & {
   readonly workload: readonly object[];
   readonly wall_time_s: number;
   readonly live?: object;
+  /** When the spec injects faults: what they were and what they cost. */
+  readonly faults?: FaultsSummary;
   readonly spec: ExperimentSpec;
   readonly [schemeSection: string]: unknown;
 };
@@ -47,7 +50,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
   const metrics = summarize(input.records, input.execSites);
   const total = Object.values(input.messages.all).reduce((a, b) => a + b, 0);
   const jobs = Math.max(1, input.records.length);
-  const core = new Set([...Object.keys(metrics), 'name', 'mode', 'scheme', 'local_policy', 'seed', 'messages', 'counters', 'workload', 'wall_time_s', 'live', 'spec']);
+  const core = new Set([...Object.keys(metrics), 'name', 'mode', 'scheme', 'local_policy', 'seed', 'messages', 'counters', 'workload', 'wall_time_s', 'live', 'faults', 'spec']);
   const clash = Object.keys(input.scheme ?? {}).find((k) => core.has(k));
   if (clash !== undefined) throw new Error(`assertion: the scheme's summary section "${clash}" would overwrite summary.json's own`);
   return {
@@ -69,6 +72,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
     workload: input.workload,
     wall_time_s: roundNumber(input.wall_s, 3),
     ...(input.live ? { live: input.live } : {}),
+    ...(injectsFaults(input.spec) ? { faults: faultsSummary(input.spec, input.mode, input.counters, input.records) } : {}),
     spec: input.spec,
   };
 }

@@ -1,8 +1,9 @@
 import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
-import type { Message } from '@gridemu/protocol';
-import { SimRuntime, type Logger } from '@gridemu/runtime';
+import { DURABLE_MESSAGES, type Message } from '@gridemu/protocol';
+import { SimRuntime, type Logger, type SimFaults } from '@gridemu/runtime';
 import { planGrid } from './plan.js';
+import type { GridPlan } from './scheme-module.js';
 
 export interface SimulationProgress {
   readonly finished: number;
@@ -24,17 +25,20 @@ export interface SimulateOptions {
   /** Called every `progressEvery` deliveries and once at the end. */
   readonly onProgress?: (p: SimulationProgress) => void;
   readonly progressEvery?: number;
+  /** Called after every delivery, with the plan's actors: fuzzing checks its invariants here (issue 11). */
+  readonly afterDelivery?: (plan: GridPlan) => void;
 }
 
 /** Runs a spec's scheme on its jobs in the deterministic runtime, to the last event. */
 export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: SimulateOptions = {}): SimulationResult {
-  const runtime = new SimRuntime<Message>({ seed: spec.seed, network: spec.network, ...(options.log ? { log: options.log } : {}) });
+  const runtime = new SimRuntime<Message>({ seed: spec.seed, network: spec.network, faults: simFaults(spec), ...(options.log ? { log: options.log } : {}) });
   const plan = planGrid(spec, jobs);
   for (const p of plan.actors) runtime.spawn(p);
   runtime.start();
   const every = options.progressEvery ?? 20_000;
   // Periodic actors (load gossip) never run out of work: the run ends when every job has its outcome.
-  const done = () => plan.driver.done;
+  const check = options.afterDelivery;
+  const done = check ? () => (check(plan), plan.driver.done) : () => plan.driver.done;
   while (!done() && runtime.step(every, done)) {
     options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: runtime.now() });
   }
@@ -46,6 +50,17 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
     counters: sorted(runtime.counters),
     deliveries: runtime.deliveries,
     end_s: runtime.now(),
+  };
+}
+
+/** The experiment's `faults:` as the simulator applies them (nats_restart is live only). */
+function simFaults(spec: ExperimentSpec): SimFaults {
+  const f = spec.faults;
+  return {
+    crashes: f.crash.map((c) => ({ location: c.process, at_s: c.at_s, down_s: c.down_s })),
+    partitions: f.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s })),
+    dropRate: f.drop,
+    durable: (msg) => DURABLE_MESSAGES.has(msg.type),
   };
 }
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExperimentSpec, Job } from '@gridemu/model';
+import { NO_FAULTS, type ExperimentSpec, type Job } from '@gridemu/model';
 import fc from 'fast-check';
 
 export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -16,6 +16,7 @@ export function specOf(partial: Partial<ExperimentSpec> & Pick<ExperimentSpec, '
     meta: { scheme: 'independent', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' },
     network: { latency_ms: 0, jitter_ms: 0 },
     live: { speedup: 1000 },
+    faults: NO_FAULTS,
     ...partial,
   };
 }

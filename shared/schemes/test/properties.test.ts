@@ -87,6 +87,7 @@ class ReservationLog implements LocalPolicy {
   submit(now: number, job: SchedulableJob, queue?: QueueKind) { return this.note(this.inner.submit(now, job, queue)); }
   finish(now: number, id: string) { return this.note(this.inner.finish(now, id)); }
   withdraw(now: number, id: string) { return this.note(this.inner.withdraw(now, id)); }
+  requeue(now: number, job: SchedulableJob, queue?: QueueKind, held?: boolean) { return this.note(this.inner.requeue(now, job, queue, held)); }
   reservation(): Reservation | undefined { return this.inner.reservation(); }
   backlog_s(now: number) { return this.inner.backlog_s(now); }
   expectedStart(now: number, job: SchedulableJob) { return this.inner.expectedStart(now, job); }

@@ -53,6 +53,10 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1)) throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
   const { spec } = loadExperiment(file, sets.map(parseOverride));
   const out = resolve(values.out ?? `results/${spec.name}`);
+  if (spec.faults.nats_restart.length > 0) {
+    // There is no server in a simulation: messages that must survive a restart always do here.
+    console.error(`gridemu: faults.nats_restart applies to live runs only; simulate ignores its ${spec.faults.nats_restart.length} restart(s)`);
+  }
   if (seeds === undefined) {
     const summary = await simulateOnce(spec, file, sets, values.lenient === true, out);
     if (!summary) return EXIT_FAILED;

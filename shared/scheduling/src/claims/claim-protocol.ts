@@ -29,12 +29,16 @@ export type ClaimEvent =
   | { readonly kind: 'deny'; readonly jobId: string; readonly claimId: number }
   /** The origin cancels this site's copy: another copy has the job. */
   | { readonly kind: 'cancel'; readonly jobId: string }
-  | { readonly kind: 'timeout'; readonly jobId: string; readonly claimId: number };
+  | { readonly kind: 'timeout'; readonly jobId: string; readonly claimId: number }
+  /** The job's run here died with the site's process (issue 11): it runs again from the start. */
+  | { readonly kind: 'lost'; readonly jobId: string };
 
 /** What the site must do; the actor carries these out in order. */
 export type ClaimDecision =
   /** Put the job in the local policy's queue (the policy may start it at once). */
   | { readonly kind: 'enqueue'; readonly job: Job; readonly queue: QueueKind }
+  /** Its run was lost: free its processors (unless they were already) and queue it at the head again. */
+  | { readonly kind: 'requeue'; readonly job: Job; readonly queue: QueueKind; readonly processorsHeld: boolean }
   /** Give the job's processors back to the local policy (a claim that failed or timed out). */
   | { readonly kind: 'release'; readonly jobId: string }
   /** Take a queued copy out of the local policy's queue. */
@@ -53,8 +57,8 @@ export type ClaimDecision =
 interface Copy {
   readonly job: Job;
   readonly queue: QueueKind;
-  /** Must win the job's semaphore at its origin before it may run. */
-  readonly claim: boolean;
+  /** Must win the job's semaphore at its origin before it may run (false again once it has won it). */
+  claim: boolean;
   readonly trail: JobTrail;
   readonly sent: boolean;
   /** claiming: holds processors, waits for the grant (hold). provisional: already running, waits for the verdict (optimistic). */
@@ -112,7 +116,25 @@ export class ClaimProtocol {
         return [count('copies.cancelled'), ...this.drop(now, event.jobId, undefined)];
       case 'timeout':
         return this.timedOut(now, event.jobId, event.claimId);
+      case 'lost':
+        return this.lost(event.jobId);
     }
+  }
+
+  /**
+   * A run lost in a crash goes back to the queue. A copy that won the semaphore keeps it (the
+   * origin's semaphore is durable) and runs again without claiming; a provisional one still
+   * awaits its verdict and claims again when it next starts (the origin re-grants a holder).
+   */
+  private lost(jobId: string): ClaimDecision[] {
+    const copy = this.copies.get(jobId);
+    if (copy?.state !== 'running' && copy?.state !== 'provisional') throw new Error(`assertion: ${jobId} lost at ${this.options.site}, where it was not running`);
+    const processorsHeld = !copy.ended;
+    if (copy.state === 'running') copy.claim = false;
+    copy.state = 'queued';
+    copy.ended = false;
+    copy.attempts = 0;
+    return [count('jobs.restarted'), { kind: 'requeue', job: copy.job, queue: copy.queue, processorsHeld }];
   }
 
   private arrived(e: Extract<ClaimEvent, { kind: 'arrived' }>): ClaimDecision[] {

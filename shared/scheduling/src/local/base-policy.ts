@@ -50,6 +50,12 @@ export abstract class BasePolicy implements LocalPolicy {
     return this.pass(now);
   }
 
+  requeue(now: number, job: SchedulableJob, queue: QueueKind = 'local', processorsHeld = true): SchedulableJob[] {
+    if (processorsHeld) this.cpusInUse.release(job.id);
+    (queue === 'remote' && this.hasRemoteQueue ? this.remoteQueue : this.localQueue).unshift(job);
+    return this.pass(now);
+  }
+
   withdraw(now: number, jobId: string): { removed: boolean; starts: SchedulableJob[] } {
     const removed = this.localQueue.retain((j) => j.id !== jobId) + this.remoteQueue.retain((j) => j.id !== jobId);
     return { removed: removed > 0, starts: removed > 0 ? this.pass(now) : [] };

@@ -16,6 +16,12 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
     this.items.push(job);
   }
 
+  /** Puts a job at the head (a lost run waiting again in its old place). */
+  unshift(job: J): void {
+    if (this.head > 0) this.items[--this.head] = job;
+    else this.items.unshift(job);
+  }
+
   peek(): J | undefined {
     return this.items[this.head];
   }

@@ -19,6 +19,12 @@ export interface LocalPolicy {
   submit(now: number, job: SchedulableJob, queue?: QueueKind): SchedulableJob[];
   /** A running job ended (at or before its estimate); its processors are free. */
   finish(now: number, jobId: string): SchedulableJob[];
+  /**
+   * A running job's run was lost (its site's process died, issue 11): its processors are free (if
+   * `processorsHeld`, the default; a run that had ended gave them back already), and it waits again
+   * at the head of its queue, where it was before it started (as Slurm requeues).
+   */
+  requeue(now: number, job: SchedulableJob, queue?: QueueKind, processorsHeld?: boolean): SchedulableJob[];
   /** Removes a queued job (a cancelled copy); returns false if it was not queued here. */
   withdraw(now: number, jobId: string): { removed: boolean; starts: SchedulableJob[] };
   /** The reservation currently held by the queue head, if any (for tests and monitoring). */

@@ -13,6 +13,8 @@ export const paper001: SchemeModule = {
   family: 'paper-001',
   schemes: PAPER_001_SCHEMES,
   locations: [CENTRAL_LOCATION, UNIFIED_SITE],
+  // The per-site schemes: a site's crash loses the runs on its processors, which go back to its queue.
+  faultTolerant: ['independent', 'distributed', 'k-distributed', 'k-dual'],
   readMeta: readPaper001Meta,
   plan: planPaper001,
   messages: PAPER_001_MESSAGES,

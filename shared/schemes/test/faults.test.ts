@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SpecError, type Job, type SpecIssue } from '@gridemu/model';
+import { checkRun, jobsCsvChunks, type JobRecord } from '@gridemu/metrics';
+import { loadWorkload } from '@gridemu/workload';
+import { parseExperiment, simulate } from '../src/index.js';
+import { REPO_ROOT, specOf } from './helpers.js';
+
+const job = (id: string, origin: string, procs: number, run_s: number, submit_s = 0): Job => ({ id, workload: 'w', origin, submit_s, run_s, estimate_s: run_s, procs });
+/** The issues an experiment file's validation reports. */
+function problems(text: string): SpecIssue[] {
+  try {
+    parseExperiment(text, 'x.yaml');
+  } catch (err) {
+    if (err instanceof SpecError) return [...err.issues];
+    throw err;
+  }
+  return [];
+}
+const csv = (records: readonly JobRecord[]) => [...jobsCsvChunks(records)].join('');
+
+describe('faults in simulation (issue 11)', () => {
+  it('a crash loses the runs on the site, which run again from the start when it is back (hand-checked)', () => {
+    // s1 (4 CPUs): a (4 CPUs, 100 s) starts at 0; b (2 CPUs) waits. s1 dies at 50 and is back at 80:
+    // a's run [0, 50) is lost; a runs again 80..180, then b 180..190.
+    const spec = specOf({ sites: [{ id: 's1', cpus: 4 }, { id: 's2', cpus: 4 }], faults: { crash: [{ process: 's1', at_s: 50, down_s: 30 }], partition: [], drop: 0, nats_restart: [] } });
+    const { records, counters } = simulate(spec, [job('a', 's1', 4, 100), job('b', 's1', 2, 10, 1)]);
+    const [a, b] = records;
+    expect([a!.start_s, a!.finish_s, a!.lostRuns]).toEqual([80, 180, [{ site: 's1', start_s: 0, end_s: 50 }]]);
+    expect([b!.start_s, b!.finish_s, b!.lostRuns]).toEqual([180, 190, []]);
+    expect(counters['jobs.lost_runs']).toBe(1);
+    expect(csv(records).split('\n')[1]!.endsWith(',1')).toBe(true); // the restarts column
+  });
+
+  it('a job submitted while its site is down waits for it (a submission is durable)', () => {
+    const spec = specOf({ sites: [{ id: 's1', cpus: 4 }], faults: { crash: [{ process: 's1', at_s: 5, down_s: 20 }], partition: [], drop: 0, nats_restart: [] } });
+    const { records } = simulate(spec, [job('a', 's1', 1, 10, 10)]);
+    expect([records[0]!.start_s, records[0]!.finish_s]).toEqual([25, 35]);
+  });
+
+  it('K copies under crashes of the origin and others, a partition and loss: each job runs once, none lost, same bytes per seed', async () => {
+    const file = resolve(REPO_ROOT, 'examples/faults-k4.yaml');
+    const { spec } = parseExperiment(readFileSync(file, 'utf8'), file);
+    const { jobs } = await loadWorkload(spec, { specFile: file });
+    const first = simulate(spec, jobs);
+    const again = simulate(spec, jobs);
+    expect(csv(again.records)).toBe(csv(first.records));
+    const runs = first.records.flatMap((r) => [
+      ...r.lostRuns.map((l) => ({ jobId: r.job.id, ...l })),
+      { jobId: r.job.id, site: r.execSite!, start_s: r.start_s!, end_s: r.finish_s! },
+    ]);
+    const verdicts = checkRun({ jobsCsv: csv(first.records), submitted: jobs.length, cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])), runs });
+    expect(verdicts.filter((v) => !v.ok)).toEqual([]);
+    expect(first.counters['jobs.lost_runs']).toBeGreaterThan(5);
+    expect(first.counters['messages.dropped']).toBeGreaterThan(0);
+    expect(first.counters['messages.held_by_partition']).toBeGreaterThan(0);
+    expect(first.counters['claims.granted']).toBe(jobs.length); // one grant per job, the origin's crash notwithstanding
+  });
+
+  it('refuses faults for a scheme that does not recover from them, naming the field', () => {
+    const issues = problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: centralized }\nfaults: { drop: 0.1 }\n');
+    expect(issues.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(/^faults: scheme "centralized" does not recover from faults yet/);
+  });
+
+  it('refuses overlapping crashes of one process and unknown sites', () => {
+    const issues = problems(
+      'name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nfaults: { crash: [{ process: s1, at_s: 10, down_s: 100 }, { process: s1, at_s: 50, down_s: 5 }, { process: s9, at_s: 1, down_s: 1 }], partition: [{ sites: [s7], from_s: 5, to_s: 1 }] }\n',
+    );
+    const text = issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+    expect(text).toContain('faults.crash[2].process: no process "s9"');
+    expect(text).toContain('two crashes of s1 overlap');
+    expect(text).toContain('faults.partition[0].sites[0]: no site with id "s7"');
+    expect(text).toContain('faults.partition[0].to_s: must be after from_s');
+  });
+});
