@@ -3,14 +3,16 @@ import { checkRun, jobsCsvChunks } from '@gridemu/metrics';
 import { parseExperiment, simulate } from '@gridemu/schemes';
 import { loadWorkload } from '@gridemu/workload';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { allRuns, assertNoJobAtTwoSites } from '../fuzz/fault-invariants.js';
 import { randomSpec } from '../fuzz/random-spec.js';
 
 export const FUZZ_HELP = `Usage: gridemu fuzz [--seeds N] [--from S] | --seed S
 
 Runs random small experiments in the simulator (any scheme of any family, a few sites, random
-latency, jitter and timeouts), one per seed, starting at S (default 1). The actors' own assertions
-hold on every delivery (a broken one stops the run); at the end the run must pass gridemu check's
-invariants. A failure prints the seed and exits 1; --seed S reruns that one seed and prints its
+latency, jitter and timeouts; for the schemes that survive faults, random crashes, partitions and
+message loss), one per seed, starting at S (default 1). After every delivery, no job may run at
+two sites at once, and the actors' own assertions must hold (a broken one stops the run); at the
+end the run must pass gridemu check's invariants, every run of a job (lost ones included) apart. A failure prints the seed and exits 1; --seed S reruns that one seed and prints its
 experiment file.
 
 Options:
@@ -25,8 +27,13 @@ export async function fuzzSeed(seed: number): Promise<string | undefined> {
   try {
     const { spec } = parseExperiment(text, file);
     const workload = await loadWorkload(spec, { specFile: file });
-    const result = simulate(spec, workload.jobs);
-    const broken = checkRun({ jobsCsv: [...jobsCsvChunks(result.records)].join(''), submitted: result.records.length, cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])) }).filter((r) => !r.ok);
+    const result = simulate(spec, workload.jobs, { afterDelivery: assertNoJobAtTwoSites });
+    const broken = checkRun({
+      jobsCsv: [...jobsCsvChunks(result.records)].join(''),
+      submitted: result.records.length,
+      cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])),
+      runs: allRuns(result.records),
+    }).filter((r) => !r.ok);
     return broken.length === 0 ? undefined : broken.map((r) => `${r.name}: ${r.detail}`).join('\n  ');
   } catch (err) {
     return err instanceof Error ? err.message : String(err);

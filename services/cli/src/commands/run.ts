@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeScheduleCheck, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
+import { describeScheduleCheck, injectsFaults, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
 import { parseOverride } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
@@ -67,6 +67,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   const sets = [...(values.set ?? [])];
   if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
   const { spec } = loadExperiment(file, sets.map(parseOverride));
+  if (injectsFaults(spec)) {
+    // Refused rather than ignored: a run that claims to have survived faults it never saw would mislead.
+    throw new UsageError(`${file}: faults: live runs do not inject faults yet (killing processes, cutting the delay proxies, restarting the server); gridemu simulate applies them. docs/faults.md says what is missing.`);
+  }
   const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
   const timerSpin_ms = values['timer-spin-ms'] === undefined ? undefined : Number(values['timer-spin-ms']);

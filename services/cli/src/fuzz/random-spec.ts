@@ -1,4 +1,5 @@
 import { Rng } from '@gridemu/runtime';
+import { META_SCHEMES } from '@gridemu/schemes';
 
 /**
  * A small random experiment file for one fuzz seed: any scheme of any family, a few sites, a short
@@ -27,6 +28,7 @@ export function randomSpec(seed: number): string {
       `local: { policy: ${scheme === 'k-dual' ? 'easy' : pick(['fcfs', 'easy'])} }`,
       `meta: { scheme: ${scheme}, k: ${rng.int(1, n)}, load_period_s: ${pick([10, 60, 600])}, claim_timeout_s: ${pick([0.5, 5, 60])}, claim: ${pick(['hold', 'optimistic'])}, query_timeout_s: ${pick([1, 60])} }`,
       network,
+      ...(META_SCHEMES.faultTolerant.includes(scheme) && rng.next() < 0.7 ? randomFaults(rng, n) : []),
     ].join('\n');
   }
   if (family === 'gruber') {
@@ -79,4 +81,27 @@ export function randomSpec(seed: number): string {
     `meta: { scheme: ${pick(['shadow', 'mct', 'jsq'])}, eta: ${pick([0.1, 0.001, 0.00001])}, speeds: { uniform: [1, 8] }, errors: { model: ${pick(['over-under', 'over'])}, I: ${pick([0, 0.2, 0.4])}, apply: ${pick(['lengths', 'both'])} }, query_timeout_s: ${pick([0.05, 60])} }`,
     network,
   ].join('\n');
+}
+
+/**
+ * A random fault schedule over sites s1..sN: crashes (never two of one site at once), at most one
+ * partition, and some message loss, within the first day, when the small workloads run.
+ */
+function randomFaults(rng: Rng, sites: number): string[] {
+  const crashes: string[] = [];
+  for (let s = 1; s <= sites; s++) {
+    let t = rng.uniform(0, 20000);
+    for (let k = rng.int(0, 3); k > 0; k--) {
+      const down = Math.round(rng.uniform(10, 6000));
+      crashes.push(`{ process: s${s}, at_s: ${Math.round(t)}, down_s: ${down} }`);
+      t += down + rng.uniform(1, 20000);
+    }
+  }
+  const lines = ['faults:', `  crash: [${crashes.join(', ')}]`];
+  if (rng.next() < 0.5) {
+    const from = Math.round(rng.uniform(0, 30000));
+    lines.push(`  partition: [{ sites: [s${rng.int(1, sites)}], from_s: ${from}, to_s: ${from + Math.round(rng.uniform(10, 20000))} }]`);
+  }
+  lines.push(`  drop: ${[0, 0.01, 0.1, 0.3][rng.int(0, 3)]}`);
+  return lines;
 }
