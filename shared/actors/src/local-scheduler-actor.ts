@@ -1,6 +1,6 @@
 import { FRESH_TRAIL, transferTime_s, type Job, type SchedulableJob } from '@gridemu/model';
 import { DRIVER, LOAD_TOPIC, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
-import type { Actor, ActorContext } from '@gridemu/runtime';
+import { siteOf, type Actor, type ActorContext } from '@gridemu/runtime';
 import { ClaimProtocol, type ClaimDecision, type ClaimEvent, type LocalPolicy } from '@gridemu/scheduling';
 
 export interface LocalSchedulerOptions {
@@ -72,11 +72,11 @@ export class LocalSchedulerActor implements Actor<Message> {
       case MessageType.JobLost:
         return this.step(ctx, { kind: 'lost', jobId: msg.jobId });
       case MessageType.ClaimGrant:
-        return this.step(ctx, { kind: 'grant', jobId: msg.jobId, claimId: msg.claimId });
+        return this.step(ctx, { kind: 'grant', jobId: msg.jobId, claimId: msg.claimId, by: metaSite(from) });
       case MessageType.ClaimDeny:
-        return this.step(ctx, { kind: 'deny', jobId: msg.jobId, claimId: msg.claimId });
+        return this.step(ctx, { kind: 'deny', jobId: msg.jobId, claimId: msg.claimId, by: metaSite(from) });
       case MessageType.CopyCancel:
-        return this.step(ctx, { kind: 'cancel', jobId: msg.jobId });
+        return this.step(ctx, { kind: 'cancel', jobId: msg.jobId, by: metaSite(from) });
       case MessageType.ClaimTimeout:
         return this.step(ctx, { kind: 'timeout', jobId: msg.jobId, claimId: msg.claimId });
       case MessageType.LoadTick:
@@ -151,4 +151,13 @@ export class LocalSchedulerActor implements Actor<Message> {
     ctx.publish(LOAD_TOPIC, report);
     ctx.schedule(this.options.loadPeriod_s ?? 60, { type: MessageType.LoadTick });
   }
+}
+
+/**
+ * The site whose metascheduler `from` is, or `` for any other sender: the claim protocol acts on
+ * a grant, denial or cancel only from the job's origin's metascheduler (issue 11).
+ */
+function metaSite(from: Address): string {
+  const site = siteOf(from);
+  return site !== undefined && from === siteAddress(site, 'meta') ? site : '';
 }

@@ -39,12 +39,13 @@ const job = (id: string, origin: string, procs: number, run_s: number, submit_s 
   id, workload: 'w', origin, submit_s, run_s, estimate_s: run_s, procs,
 });
 
-function grid(o: { sites: { id: string; cpus: number }[]; latency_ms: number; k: number; timeout_s?: number; optimistic?: boolean; faults?: SimFaults; script: { at: number; to: Address; msg: Message }[] }) {
+function grid(o: { sites: { id: string; cpus: number }[]; latency_ms: number; k: number; timeout_s?: number; optimistic?: boolean; faults?: SimFaults; script: { at: number; to: Address; msg: Message }[]; forger?: { address: Address; script: { at: number; to: Address; msg: Message }[] } }) {
   const rt = new SimRuntime<Message>({ seed: 1, network: { latency_ms: o.latency_ms, jitter_ms: 0 }, ...(o.faults ? { faults: o.faults } : {}) });
   const reports = new Reports();
   const schedulers = new Map<string, LocalSchedulerActor>();
   rt.spawn({ address: DRIVER, location: undefined, actor: reports });
   rt.spawn({ address: 'script', location: undefined, actor: new Script(o.script) });
+  if (o.forger) rt.spawn({ address: o.forger.address, location: o.forger.address.split('/')[0], actor: new Script(o.forger.script) });
   for (const s of o.sites) {
     const scheduler = new LocalSchedulerActor(s.id, createLocalPolicy('easy', s.cpus), { claimTimeout_s: o.timeout_s ?? 5, claimMode: o.optimistic ? 'optimistic' : 'hold' });
     schedulers.set(s.id, scheduler);
@@ -95,6 +96,23 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     expect(r.counter('copies.cancelled')).toBe(1);
     // s1 held 4 CPUs from 1 to 2.5 while its claim was pending.
     expect(r.counter('claims.held_processor_s')).toBeCloseTo(4 * 1.5, 9);
+  });
+
+  it("a cancel from anyone but the job's origin is counted and ignored, before its copy lands or after (issue 11)", () => {
+    // J (4 CPUs) is too wide for s0, so its one copy goes to s1 (lands 100.01, claims, granted,
+    // starts 100.03). sX's metascheduler forges cancels for J at s1: one lands at 100.00, before
+    // the copy, one at 100.02, while it claims. Neither counts; J runs once, at s1.
+    const cancel = (at: number) => ({ at, to: siteAddress('s1', 'scheduler'), msg: { type: MessageType.CopyCancel, jobId: 'J' } as Message });
+    const r = grid({
+      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }],
+      latency_ms: 10,
+      k: 1,
+      script: [submit(job('J', 's0', 4, 50, 100))],
+      forger: { address: siteAddress('sX', 'meta'), script: [cancel(99.99), cancel(100.01)] },
+    });
+    expect(r.reports.starts('J')).toEqual([{ t: 100.03, site: 's1' }]);
+    // The early cancel is received (copies.cancelled counts cancels received) but judged when the copy lands.
+    expect([r.counter('claims.not_from_origin'), r.counter('copies.cancelled'), r.counter('copies.arrived_after_cancel')]).toEqual([2, 1, 0]);
   });
 
   it('a claim whose answer never comes: the site gives the CPUs back after the timeout, retries, and runs the job once', () => {

@@ -25,10 +25,15 @@ export type ClaimEvent =
   | { readonly kind: 'policy-started'; readonly jobId: string }
   /** The executor gave the job's processors back. */
   | { readonly kind: 'finished'; readonly jobId: string }
-  | { readonly kind: 'grant'; readonly jobId: string; readonly claimId: number }
-  | { readonly kind: 'deny'; readonly jobId: string; readonly claimId: number }
+  /**
+   * The origin's answers. `by` is the site whose metascheduler sent it (issue 11): an answer that
+   * does not come from the job's origin is counted and ignored. Without `by` (unit tests of the
+   * protocol alone) the sender is not checked.
+   */
+  | { readonly kind: 'grant'; readonly jobId: string; readonly claimId: number; readonly by?: string }
+  | { readonly kind: 'deny'; readonly jobId: string; readonly claimId: number; readonly by?: string }
   /** The origin cancels this site's copy: another copy has the job. */
-  | { readonly kind: 'cancel'; readonly jobId: string }
+  | { readonly kind: 'cancel'; readonly jobId: string; readonly by?: string }
   | { readonly kind: 'timeout'; readonly jobId: string; readonly claimId: number }
   /** The job's run here died with the site's process (issue 11): it runs again from the start. */
   | { readonly kind: 'lost'; readonly jobId: string };
@@ -81,8 +86,11 @@ interface Copy {
  */
 export class ClaimProtocol {
   private readonly copies = new Map<string, Copy>();
-  /** Cancels that overtook their copy on the wire (jitter reorders messages): drop the copy when it lands. */
-  private readonly cancelledBeforeArrival = new Set<string>();
+  /**
+   * Cancels that overtook their copy on the wire (jitter reorders messages): drop the copy when it
+   * lands, if the cancel came from its origin. The value is the sender (undefined: not checked).
+   */
+  private readonly cancelledBeforeArrival = new Map<string, string | undefined>();
   private nextClaimId = 1;
 
   constructor(private readonly options: ClaimProtocolOptions) {}
@@ -95,6 +103,9 @@ export class ClaimProtocol {
   }
 
   handle(now: number, event: ClaimEvent): ClaimDecision[] {
+    if ((event.kind === 'grant' || event.kind === 'deny' || event.kind === 'cancel') && !this.fromOrigin(event.jobId, event.by)) {
+      return [count('claims.not_from_origin')];
+    }
     switch (event.kind) {
       case 'arrived':
         return this.arrived(event);
@@ -112,13 +123,21 @@ export class ClaimProtocol {
       case 'deny':
         return [count('claims.denied_here'), ...this.drop(now, event.jobId, event.claimId)];
       case 'cancel':
-        if (!this.copies.has(event.jobId)) this.cancelledBeforeArrival.add(event.jobId);
+        if (!this.copies.has(event.jobId)) this.cancelledBeforeArrival.set(event.jobId, event.by);
         return [count('copies.cancelled'), ...this.drop(now, event.jobId, undefined)];
       case 'timeout':
         return this.timedOut(now, event.jobId, event.claimId);
       case 'lost':
         return this.lost(event.jobId);
     }
+  }
+
+  /** Whether an answer about `jobId` from `by` may be acted on: only the job's origin answers for it. */
+  private fromOrigin(jobId: string, by: string | undefined): boolean {
+    if (by === undefined) return true;
+    const copy = this.copies.get(jobId);
+    // An unknown copy: a cancel is checked when its copy lands; a grant or denial changes nothing anyway.
+    return copy === undefined || copy.job.origin === by;
   }
 
   /**
@@ -144,7 +163,13 @@ export class ClaimProtocol {
       if (e.claim) return [count('copies.too_wide')];
       return [count('jobs.rejected.wider_than_site'), { kind: 'reject', jobId: job.id, reason: 'wider_than_site' }];
     }
-    if (e.claim && this.cancelledBeforeArrival.delete(job.id)) return [count('copies.arrived_after_cancel')];
+    if (e.claim && this.cancelledBeforeArrival.has(job.id)) {
+      const by = this.cancelledBeforeArrival.get(job.id);
+      this.cancelledBeforeArrival.delete(job.id);
+      if (by === undefined || by === job.origin) return [count('copies.arrived_after_cancel')];
+      // A cancel from anyone but the origin never counted: the copy stays.
+      return [count('claims.not_from_origin'), ...this.arrived(e)];
+    }
     if (this.copies.has(job.id)) throw new Error(`assertion: ${job.id} queued twice at ${this.options.site}`);
     this.copies.set(job.id, { job, queue: e.queue, claim: e.claim, trail: e.trail, sent: e.sent, state: 'queued', ended: false, claimId: 0, claimStart_s: 0, attempts: 0 });
     return [{ kind: 'enqueue', job, queue: e.queue }];
