@@ -57,7 +57,7 @@ try {
   await rt.ready();
   rt.start(0, 1);
   const N = 100_000;
-  const subject = topicSubject('benchsite', LOAD_TOPIC);
+  const subject = topicSubject('benchsite', LOAD_TOPIC, 's2/scheduler');
   const base = rt.deliveries;
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {

@@ -1,1 +1,1 @@
-export { startLocalNatsServer, natsServerBinary, freePort, stopProcess, INSTALL_HINT, type LocalNatsServer } from './nats-server.js';
+export { startLocalNatsServer, natsServerBinary, freePort, stopProcess, INSTALL_HINT, type LocalNatsServer, type LocalNatsServerOptions, type NatsUser } from './nats-server.js';

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,20 +20,56 @@ export function natsServerBinary(): string | undefined {
   return r.status === 0 && path !== '' ? path : undefined;
 }
 
-/** Starts `nats-server` from PATH on a free loopback port, with JetStream in a scratch store it removes on stop. */
-export async function startLocalNatsServer(): Promise<LocalNatsServer> {
+/** A NATS user of a run and what it may publish and subscribe to (subject patterns). */
+export interface NatsUser {
+  readonly user: string;
+  readonly password: string;
+  readonly publish: readonly string[];
+  readonly subscribe: readonly string[];
+}
+
+export interface LocalNatsServerOptions {
+  /**
+   * Only these users may connect, each held to its permissions (issue 11). The server's
+   * configuration is written to `dir` (mode 0600: it holds the passwords).
+   */
+  readonly users?: readonly NatsUser[];
+  /** Where the configuration and the JetStream store go; kept after stop. Default: a scratch folder, removed on stop. */
+  readonly dir?: string;
+}
+
+/** Starts `nats-server` from PATH on a free loopback port, with JetStream. */
+export async function startLocalNatsServer(options: LocalNatsServerOptions = {}): Promise<LocalNatsServer> {
   const binary = natsServerBinary();
   if (!binary) throw new Error(INSTALL_HINT);
   const port = await freePort();
-  const storeDir = join(tmpdir(), `gridemu-nats-${process.pid}-${port}`);
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const scratch = options.dir === undefined;
+  const dir = options.dir ?? join(tmpdir(), `gridemu-nats-${process.pid}-${port}`);
+  const storeDir = join(dir, 'jetstream');
+  mkdirSync(dir, { recursive: true });
+  let args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+  if (options.users !== undefined) {
+    // NATS reads JSON as configuration.
+    const config = {
+      listen: `127.0.0.1:${port}`,
+      jetstream: { store_dir: storeDir },
+      authorization: {
+        users: options.users.map((u) => ({ user: u.user, password: u.password, permissions: { publish: { allow: u.publish }, subscribe: { allow: u.subscribe } } })),
+      },
+    };
+    const file = join(dir, 'nats-server.conf');
+    writeFileSync(file, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+    args = ['-c', file];
+  }
+  const storeToRemove = scratch ? dir : undefined;
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   try {
     await waitForPort(port, child, 10_000);
   } catch (err) {
     child.kill('SIGKILL');
-    rmSync(storeDir, { recursive: true, force: true });
+    if (storeToRemove) rmSync(storeToRemove, { recursive: true, force: true });
     throw new Error(`nats-server did not start on 127.0.0.1:${port}: ${(err as Error).message}\n${stderr}`);
   }
   return {
@@ -42,7 +78,7 @@ export async function startLocalNatsServer(): Promise<LocalNatsServer> {
     process: child,
     stop: async () => {
       await stopProcess(child);
-      rmSync(storeDir, { recursive: true, force: true });
+      if (storeToRemove) rmSync(storeToRemove, { recursive: true, force: true });
     },
   };
 }

@@ -54,6 +54,11 @@ export function controlSubject(run: string, kind: ControlKind): string {
   return `gridemu-ctl.${run}.${kind}`;
 }
 
+/** Every control subject of a run (for permissions and taps). */
+export function controlWildcard(run: string): string {
+  return `gridemu-ctl.${run}.>`;
+}
+
 export function encodeControl(run: string, msg: ControlMessage): Uint8Array {
   return encode({ v: PROTOCOL_VERSION, run, ...msg }, { ignoreUndefined: true });
 }

@@ -9,7 +9,7 @@ import { TimerQueue } from './timer-queue.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
-import { checkRunId, siteOf } from './subjects.js';
+import { checkRunId, senderOf, siteOf } from './subjects.js';
 import { topicRecipient, type BusSubscription, type Transport } from './transport.js';
 
 export interface LiveRuntimeOptions {
@@ -129,13 +129,13 @@ export class LiveRuntime {
       now_s: Number.NEGATIVE_INFINITY,
     };
     this.hosted.set(address, h);
-    this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject) => this.fromBus(bytes, subject, address, (from, msg) => this.enqueue(h, msg, from))));
+    this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, address, (from, msg) => this.enqueue(h, msg, from))));
     for (const topic of placement.topics ?? []) {
       let list = this.topicSubscribers.get(topic);
       if (!list) {
         this.topicSubscribers.set(topic, (list = []));
         const recipient = topicRecipient(topic);
-        this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject) => this.fromBus(bytes, subject, recipient, (from, msg) => {
+        this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, recipient, (from, msg) => {
           // This process's own subscribers already had it from publish().
           if (this.hosted.has(from)) return;
           for (const s of list!) {
@@ -182,17 +182,23 @@ export class LiveRuntime {
 
   private toBus(target: { actor: Address } | { topic: string }, from: Address, to: string, msg: Message): void {
     this.tally.count('bus.published');
-    this.options.transport.publish(target, encodeEnvelope({ run: this.run, from, to, msg, sent_ms: wallNow_ms() }));
+    this.options.transport.publish(target, from, encodeEnvelope({ run: this.run, from, to, msg, sent_ms: wallNow_ms() }));
   }
 
   /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
-  private fromBus(bytes: Uint8Array, subject: string, recipient: string, accept: (from: Address, msg: Message) => void): void {
+  private fromBus(bytes: Uint8Array, subject: string, sender: string, recipient: string, accept: (from: Address, msg: Message) => void): void {
     const decoded = decodeEnvelope(bytes, this.run, this.options.check);
     if (!decoded.ok || decoded.envelope.to !== recipient) {
       this.malformed(subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received as ${recipient}` : decoded.reason, bytes.byteLength);
       return;
     }
     const { msg, from, sent_ms } = decoded.envelope;
+    if (senderOf(from) !== sender) {
+      // A forged sender (issue 11): the bus says who published it, and it is not who the envelope claims.
+      this.tally.count('messages.forged_sender');
+      if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, claimed: from, sender, type: msg.type }, 'dropped a message whose sender does not match its subject');
+      return;
+    }
     if (sent_ms !== undefined) this.recordLatency(from, recipient, wallNow_ms() - sent_ms);
     accept(from, msg);
   }

@@ -10,3 +10,12 @@ export function siteOf(address: Address): string | undefined {
   const slash = address.indexOf('/');
   return slash > 0 ? address.slice(0, slash) : undefined;
 }
+
+/**
+ * How a sender is named on the bus: its location (the process that hosts it), or a run-wide
+ * actor's own name (`driver`). A live run's subjects carry it, so the server can hold each process
+ * to publishing as itself and a receiver can check an envelope's sender against it (issue 11).
+ */
+export function senderOf(address: Address): string {
+  return siteOf(address) ?? address;
+}

@@ -13,8 +13,10 @@ export interface BusSubscription {
  * package @gridemu/transport-nats; a runtime never sends through it to an actor it hosts itself.
  */
 export interface Transport {
-  publish(target: BusTarget, bytes: Uint8Array): void;
-  subscribe(target: BusTarget, onBytes: (bytes: Uint8Array, subject: string) => void): BusSubscription;
+  /** Bytes from the actor `from` (the bus names its sender, so it may hold a process to its own name). */
+  publish(target: BusTarget, from: Address, bytes: Uint8Array): void;
+  /** `sender` is who the bus says sent it (senderOf of the sending actor's address). */
+  subscribe(target: BusTarget, onBytes: (bytes: Uint8Array, subject: string, sender: string) => void): BusSubscription;
   /** Resolves once the bus has every subscription made so far. */
   flush(): Promise<void>;
 }

@@ -99,9 +99,11 @@ describe('live runtime over a real nats-server', () => {
     });
   }
 
-  it("counts and drops malformed messages on the run's subjects, and keeps running", async () => {
+  it("counts and drops malformed messages, and forged senders, on the run's subjects, and keeps running", async () => {
     const run = 'live-fuzz';
-    const target = actorSubject(run, siteAddress('a', 'scheduler'));
+    const target = actorSubject(run, siteAddress('a', 'scheduler'), 'x');
+    // Well formed, but claiming to come from b's metascheduler on a subject that names x (issue 11).
+    const forged = encode({ v: PROTOCOL_VERSION, run, from: 'b/meta', to: 'a/scheduler', msg: { type: 'copy.cancel', jobId: 'w!1' } });
     const garbage: Uint8Array[] = [
       new Uint8Array([0xc1, 0xff, 0x00]), // not msgpack
       encode({ hello: 'world' }), // not an envelope
@@ -111,10 +113,11 @@ describe('live runtime over a real nats-server', () => {
       new Uint8Array(200 * 1024), // huge
     ];
     const { records, counters } = await runLive('k-distributed', run, () => {
-      for (let i = 0; i < 5; i++) for (const g of garbage) nc.publish(target, g);
+      for (let i = 0; i < 5; i++) for (const g of [...garbage, forged]) nc.publish(target, g);
       for (let i = 0; i < 200; i++) nc.publish(target, crypto.getRandomValues(new Uint8Array(1 + (i % 64))));
     });
     expect(counters.get('messages.malformed')).toBe(5 * garbage.length + 200);
+    expect(counters.get('messages.forged_sender')).toBe(5);
     expect(records.every((r) => finalState(r) !== 'COMPLETED_KILLED')).toBe(true);
   });
 
@@ -143,7 +146,7 @@ describe('live runtime over a real nats-server', () => {
     rt.spawn({ address: 'probe', location: undefined, actor: probe });
     await rt.ready();
     rt.start(0, 100_000);
-    nc.publish(actorSubject('live-clock', 'probe'), encode({ v: PROTOCOL_VERSION, run: 'live-clock', from: 'test', to: 'probe', msg: { type: MessageType.SubmitDue } }));
+    nc.publish(actorSubject('live-clock', 'probe', 'test'), encode({ v: PROTOCOL_VERSION, run: 'live-clock', from: 'test', to: 'probe', msg: { type: MessageType.SubmitDue } }));
     const deadline = Date.now() + 5000;
     while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await rt.stop();

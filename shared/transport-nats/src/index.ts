@@ -1,2 +1,2 @@
 export { NatsTransport } from './nats-transport.js';
-export { actorSubject, topicSubject, runWildcard, subjectOf } from './subjects.js';
+export { actorSubject, topicSubject, runWildcard, subjectOf, inboxOf, senderOfSubject, publishAsPatterns, hearPatterns } from './subjects.js';

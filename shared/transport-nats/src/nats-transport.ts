@@ -1,8 +1,9 @@
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Address } from '@gridemu/protocol';
 import { checkRunId, type BusSubscription, type BusTarget, type Transport } from '@gridemu/runtime';
-import { subjectOf } from './subjects.js';
+import { inboxOf, senderOfSubject, subjectOf } from './subjects.js';
 
-/** The Transport of a live run over one NATS connection: bytes on run-scoped subjects. */
+/** The Transport of a live run over one NATS connection: bytes on run-scoped subjects naming receiver and sender. */
 export class NatsTransport implements Transport {
   constructor(
     private readonly nc: NatsConnection,
@@ -13,16 +14,16 @@ export class NatsTransport implements Transport {
     checkRunId(run);
   }
 
-  publish(target: BusTarget, bytes: Uint8Array): void {
-    this.nc.publish(subjectOf(this.run, target), bytes);
+  publish(target: BusTarget, from: Address, bytes: Uint8Array): void {
+    this.nc.publish(subjectOf(this.run, target, from), bytes);
   }
 
-  subscribe(target: BusTarget, onBytes: (bytes: Uint8Array, subject: string) => void): BusSubscription {
-    const subject = subjectOf(this.run, target);
+  subscribe(target: BusTarget, onBytes: (bytes: Uint8Array, subject: string, sender: string) => void): BusSubscription {
+    const subject = inboxOf(this.run, target);
     return this.nc.subscribe(subject, {
       callback: (err, m) => {
         if (err) this.onError(subject, err);
-        else onBytes(m.data, m.subject);
+        else onBytes(m.data, m.subject, senderOfSubject(m.subject));
       },
     });
   }

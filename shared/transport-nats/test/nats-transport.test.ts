@@ -21,9 +21,11 @@ const until = async (done: () => boolean) => {
 
 describe('NATS transport', () => {
   it("maps actors and topics to run-scoped subjects", () => {
-    expect(actorSubject('r1', 's1/scheduler')).toBe('gridemu.r1.s1.scheduler');
-    expect(actorSubject('r1', 'central')).toBe('gridemu.r1.central');
-    expect(topicSubject('r1', 'load')).toBe('gridemu.r1.topic.load');
+    // Receiver first, then the sender's location (or a run-wide actor's name).
+    expect(actorSubject('r1', 's1/scheduler', 's2/meta')).toBe('gridemu.r1.s1.scheduler.s2');
+    expect(actorSubject('r1', 'driver', 's1/executor')).toBe('gridemu.r1.driver.s1');
+    expect(actorSubject('r1', 's1/meta', 'driver')).toBe('gridemu.r1.s1.meta.driver');
+    expect(topicSubject('r1', 'load', 's3/scheduler')).toBe('gridemu.r1.topic.load.s3');
     expect(() => new NatsTransport(nc, 'bad.run')).toThrow(/run id/);
   });
 
@@ -32,16 +34,16 @@ describe('NATS transport', () => {
     const b = new NatsTransport(nc, 'tb');
     const got: string[] = [];
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    a.subscribe({ actor: 's1/meta' }, (bytes, subject) => got.push(`meta ${text(bytes)} ${subject}`));
+    a.subscribe({ actor: 's1/meta' }, (bytes, subject, sender) => got.push(`meta ${text(bytes)} ${subject} from ${sender}`));
     a.subscribe({ topic: 'load' }, (bytes) => got.push(`load-1 ${text(bytes)}`));
     a.subscribe({ topic: 'load' }, (bytes) => got.push(`load-2 ${text(bytes)}`));
     const other = b.subscribe({ actor: 's1/meta' }, (bytes) => got.push(`other run ${text(bytes)}`));
     await a.flush();
-    a.publish({ actor: 's1/meta' }, new TextEncoder().encode('x'));
-    a.publish({ topic: 'load' }, new TextEncoder().encode('y'));
+    a.publish({ actor: 's1/meta' }, 'driver', new TextEncoder().encode('x'));
+    a.publish({ topic: 'load' }, 's2/scheduler', new TextEncoder().encode('y'));
     await until(() => got.length >= 3);
     await new Promise((r) => setTimeout(r, 50));
     other.unsubscribe();
-    expect(got.sort()).toEqual(['load-1 y', 'load-2 y', 'meta x gridemu.ta.s1.meta']);
+    expect(got.sort()).toEqual(['load-1 y', 'load-2 y', 'meta x gridemu.ta.s1.meta.driver from driver']);
   });
 });

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ControlBus, DelayProxy, liveLocations, type LiveProgress } from '@gridemu/live';
+import { ControlBus, DelayProxy, liveLocations, ORCHESTRATOR, runCredentials, type LiveProgress } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
 import { startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
@@ -47,21 +47,33 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   const say = o.say ?? (() => undefined);
   const logs = join(o.out, 'logs');
   // A failed run must not leave an earlier run's results looking like its own.
-  for (const old of [logs, join(o.out, 'jobs.csv'), join(o.out, 'summary.json')]) rmSync(old, { recursive: true, force: true });
+  for (const old of [logs, join(o.out, 'jobs.csv'), join(o.out, 'summary.json'), join(o.out, 'nats')]) rmSync(old, { recursive: true, force: true });
   mkdirSync(logs, { recursive: true });
   const cleanup: (() => Promise<unknown>)[] = [];
   const processes: RunProcess[] = [];
   try {
-    const server = o.nats ? undefined : await startLocalNatsServer();
-    if (server) cleanup.push(() => server.stop());
-    const url = o.nats ?? server!.url;
-    say(server ? `nats-server started on ${url}` : `using NATS at ${url}`);
-    const nc: NatsConnection = await connect({ servers: url, name: `gridemu-${o.run}-orchestrator` });
-    cleanup.push(() => nc.close());
-    const bus = new ControlBus(nc, o.run, silentLogger);
     // Each location the plan names, and the process kind (services/<kind>) that hosts it.
     const serviceOf = new Map(liveLocations(o.spec).map((l) => [l.location, l.service]));
     const members = [...serviceOf.keys()];
+    // A server of our own gets a NATS user per process, held to publishing as itself (issue 11);
+    // its configuration and JetStream store go in DIR/nats.
+    const credentials = o.nats ? undefined : runCredentials(o.run, members);
+    const server = credentials ? await startLocalNatsServer({ users: [...credentials.values()], dir: join(o.out, 'nats') }) : undefined;
+    if (server) cleanup.push(() => server.stop());
+    const url = o.nats ?? server!.url;
+    say(server ? `nats-server started on ${url}, a user per process (${join(o.out, 'nats', 'nats-server.conf')})` : `using NATS at ${url}`);
+    const login = (name: string) => {
+      const c = credentials?.get(name);
+      return c ? { user: c.user, pass: c.password } : {};
+    };
+    const nc: NatsConnection = await connect({ servers: url, name: `gridemu-${o.run}-orchestrator`, ...login(ORCHESTRATOR) });
+    cleanup.push(() => nc.close());
+    const bus = new ControlBus(nc, o.run, silentLogger);
+    // Credentials go to each process in its environment, not its arguments (which ps shows).
+    const envOf = (name: string) => {
+      const c = credentials?.get(name);
+      return c ? { ...process.env, NATS_USER: c.user, NATS_PASSWORD: c.password } : process.env;
+    };
     const ready = new Set<string>();
     bus.on('ready', (m) => {
       ready.add(m.member);
@@ -92,12 +104,12 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       '--speedup', String(o.spec.live.speedup),
       ...o.sets.flatMap((s) => ['--set', s]),
       ...(o.lenient ? ['--lenient'] : []),
-    ]);
+    ], envOf('driver'));
     processes.push(driver);
     for (const m of members) {
       const service = serviceOf.get(m)!;
       const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', '--timer-spin-ms', timerSpin, service === 'site' ? '--site' : '--member', m];
-      processes.push(new RunProcess(m, join(logs, `${m}.log`), serviceMain(service), args));
+      processes.push(new RunProcess(m, join(logs, `${m}.log`), serviceMain(service), args, envOf(m)));
     }
     say(`run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`);
 

@@ -28,11 +28,12 @@ export class RunProcess {
     readonly logFile: string,
     script: string,
     args: readonly string[],
+    env: NodeJS.ProcessEnv = process.env,
   ) {
     const fd = openSync(logFile, 'a');
     // GRIDEMU_NODE_ARGS passes Node options to every process of a run (e.g. --cpu-prof to profile one).
     const nodeArgs = (process.env['GRIDEMU_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-    this.child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', fd, fd], env: process.env });
+    this.child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', fd, fd], env });
     closeSync(fd);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {

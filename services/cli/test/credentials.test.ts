@@ -1,0 +1,82 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCredentials } from '@gridemu/live';
+import type { Job } from '@gridemu/model';
+import { startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
+import { MessageType, siteAddress } from '@gridemu/protocol';
+import { encodeEnvelope } from '@gridemu/protocol/wire';
+import { silentLogger } from '@gridemu/runtime';
+import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
+import { MESSAGE_CHECK, parseExperiment, planGrid } from '@gridemu/schemes';
+import { actorSubject, NatsTransport } from '@gridemu/transport-nats';
+
+const opened: NatsConnection[] = [];
+let server: LocalNatsServer | undefined;
+afterAll(async () => {
+  for (const nc of opened) await nc.close();
+  await server?.stop();
+});
+
+describe('per-process NATS credentials (issue 11)', () => {
+  it("s3's credentials cannot cancel a copy of s1's job at s2: the server refuses s1's subject, s2 drops a forged sender, the job runs once", async () => {
+    const run = 'creds';
+    const credentials = runCredentials(run, ['s1', 's2', 's3']);
+    server = await startLocalNatsServer({ users: [...credentials.values()] });
+    const as = async (name: string) => {
+      const c = credentials.get(name)!;
+      const nc = await connect({ servers: server!.url, user: c.user, pass: c.password, name: `${run}-${name}` });
+      opened.push(nc);
+      return nc;
+    };
+    // s2 is the only site wide enough for either job: B (its own) holds all of s2 for 1000 emulated
+    // seconds, so J's copy, sent by J's origin s1, waits in s2's queue while s3 attacks it.
+    const { spec } = parseExperiment(
+      'name: creds\nsites: [{ id: s1, cpus: 1 }, { id: s2, cpus: 4 }, { id: s3, cpus: 2 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 1, load_period_s: 100000 }\n',
+      'creds.yaml',
+    );
+    const jobs: Job[] = [
+      { id: 'w!B', workload: 'w', origin: 's2', submit_s: 0, run_s: 1000, estimate_s: 1000, procs: 4 },
+      { id: 'w!J', workload: 'w', origin: 's1', submit_s: 10, run_s: 10, estimate_s: 10, procs: 4 },
+    ];
+    const plan = planGrid(spec, jobs);
+    const runtimes = new Map<string, LiveRuntime>();
+    for (const p of plan.actors) {
+      const where = p.location ?? 'driver';
+      let rt = runtimes.get(where);
+      if (!rt) runtimes.set(where, (rt = new LiveRuntime({ transport: new NatsTransport(await as(where), run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK })));
+      rt.spawn(p);
+    }
+    for (const rt of runtimes.values()) await rt.ready();
+    const epoch = wallNow_ms() + 50;
+    for (const rt of runtimes.values()) rt.start(0, 1000, epoch); // 1000 emulated s a wall second
+
+    const attacker = await as('s3');
+    const refused: string[] = [];
+    void (async () => {
+      for await (const s of attacker.status()) if (s.type === 'error') refused.push(String(s.error));
+    })();
+    const cancel = encodeEnvelope({ run, from: siteAddress('s1', 'meta'), to: siteAddress('s2', 'scheduler'), msg: { type: MessageType.CopyCancel, jobId: 'w!J' } });
+    await new Promise((r) => setTimeout(r, 300)); // J's copy is queued at s2 by emulated 10.1 s; B ends at 1000
+    // 1. On s1's subject, as s1: the server refuses it.
+    attacker.publish(actorSubject(run, siteAddress('s2', 'scheduler'), siteAddress('s1', 'meta')), cancel);
+    // 2. On s3's own subject, claiming in the envelope to be s1's metascheduler: s2 drops and counts it.
+    attacker.publish(actorSubject(run, siteAddress('s2', 'scheduler'), siteAddress('s3', 'meta')), cancel);
+    await attacker.flush();
+
+    const deadline = Date.now() + 10_000;
+    while (!plan.driver.done && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const rt of runtimes.values()) await rt.stop();
+
+    expect(refused.join('\n')).toMatch(/Permissions Violation for Publish to "gridemu\.creds\.s2\.scheduler\.s1"/);
+    const s2 = runtimes.get('s2')!;
+    expect(s2.counters.get('messages.forged_sender')).toBe(1);
+    expect(s2.counters.get('copies.cancelled') ?? 0).toBe(0);
+    const j = plan.driver.records.find((r) => r.job.id === 'w!J')!;
+    // J ran once, at s2, after B (plus its claim's round trip, a few emulated seconds of wall time): its copy was never cancelled.
+    expect(j.execSite).toBe('s2');
+    expect(j.start_s).toBeGreaterThanOrEqual(1000);
+    expect(j.start_s).toBeLessThan(1100);
+    expect(j.finish_s! - j.start_s!).toBeCloseTo(10, 6);
+    expect(plan.driver.done).toBe(true);
+  });
+});

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import { controlWildcard } from '@gridemu/protocol/wire';
+import { hearPatterns, publishAsPatterns } from '@gridemu/transport-nats';
+
+/** One process's NATS user in a run, and the subjects it may publish and subscribe to. */
+export interface ProcessCredentials {
+  readonly user: string;
+  readonly password: string;
+  readonly publish: readonly string[];
+  readonly subscribe: readonly string[];
+}
+
+/** The user `gridemu run` itself connects as: the control plane only, no actor traffic. */
+export const ORCHESTRATOR = 'gridemu-orchestrator';
+
+/**
+ * A user per process of a run (issue 11), with a password made for the run: each location's
+ * process, the driver, and the orchestrator. A process may publish actor messages only on subjects
+ * that name it as the sender, and hear only its own actors' subjects and the topics. Everyone
+ * shares the run's control plane and request inboxes (a forged control message can disturb a run
+ * but cannot grant, deny or cancel a job: docs/faults.md).
+ */
+export function runCredentials(run: string, locations: readonly string[]): Map<string, ProcessCredentials> {
+  const shared = [controlWildcard(run), '_INBOX.>'];
+  const users = new Map<string, ProcessCredentials>();
+  const add = (name: string, publish: string[], subscribe: string[]) => {
+    if (users.has(name)) throw new Error(`two processes of run ${run} would be the NATS user "${name}"`);
+    users.set(name, { user: name, password: randomBytes(18).toString('base64url'), publish: [...publish, ...shared], subscribe: [...subscribe, ...shared] });
+  };
+  for (const location of [...locations, 'driver']) add(location, publishAsPatterns(run, location), hearPatterns(run, location));
+  add(ORCHESTRATOR, [], []);
+  return users;
+}
