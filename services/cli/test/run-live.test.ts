@@ -108,6 +108,31 @@ describe('gridemu run: races under real latency', () => {
   });
 });
 
+describe('gridemu run under faults (issue 11)', () => {
+  it('a partition held by the delay proxies and 5% loss: no job lost, each runs once, the check passes', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 4, latency_ms: 5, jitter_ms: 1, speedup: 20000 });
+    writeFileSync(spec, readFileSync(spec, 'utf8') + 'faults:\n  partition: [{ sites: [s2], from_s: 3600, to_s: 30000 }]\n  drop: 0.05\n');
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=400', '--timeout', '150']).done;
+    expect(code, err).toBe(0);
+    checkExactlyOnce(out);
+    const s = readSummary(out);
+    expect(s.check.ok).toBe(true);
+    expect(s.faults.messages_held_by_partition).toBeGreaterThan(0);
+    expect(s.faults.messages_dropped).toBeGreaterThan(0);
+  });
+
+  it('refuses a crash, which a live run cannot recover from yet, in one line', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir);
+    writeFileSync(spec, readFileSync(spec, 'utf8') + 'faults:\n  crash: [{ process: s1, at_s: 100, down_s: 10 }]\n');
+    const { code, err } = await gridemuLive(['run', spec, '--out', join(dir, 'out')]).done;
+    expect(code).toBe(2);
+    expect(err).toMatch(/faults\.crash: live runs cannot recover a killed process/);
+  });
+});
+
 describe('gridemu run at scale', () => {
   it('sixteen site processes run a K = 4 experiment to the end on this machine', async () => {
     const dir = tmp();

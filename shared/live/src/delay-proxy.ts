@@ -1,6 +1,8 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { NetworkSpec } from '@gridemu/model';
-import { LinkModel, Rng, siteOf } from '@gridemu/runtime';
+import { decodeEnvelope } from '@gridemu/protocol/wire';
+import { healOf, LinkModel, partitionsAt, Rng, siteOf, type LocationPartition } from '@gridemu/runtime';
+import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
 import { NatsFrameSplitter } from './nats-frames.js';
 
 export interface DelayProxyOptions {
@@ -11,6 +13,15 @@ export interface DelayProxyOptions {
   /** The nats-server to forward to. */
   readonly target: { readonly host: string; readonly port: number };
   readonly seed: number;
+  /** The spec's partitions and message loss, applied here once the run's clock starts (issue 11). */
+  readonly faults?: ProxyFaults;
+}
+
+export interface ProxyFaults {
+  readonly partitions: readonly LocationPartition[];
+  readonly dropRate: number;
+  /** Message types never dropped (DURABLE_MESSAGES). */
+  readonly durable: ReadonlySet<string>;
 }
 
 interface Pending {
@@ -33,10 +44,15 @@ export class DelayProxy {
   private readonly rng: Rng;
   private readonly sockets = new Set<Socket>();
   private readonly prefix: string;
+  private readonly faultRng: Rng;
+  private clock: EmulatedClock | undefined;
+  /** Publishes this proxy dropped (faults.drop) and held back across a partition. */
+  readonly faultCounts = { dropped: 0, held: 0 };
 
   constructor(private readonly options: DelayProxyOptions) {
     this.links = new LinkModel(options.network);
     this.rng = new Rng(options.seed).fork(`proxy/${options.from}`);
+    this.faultRng = new Rng(options.seed).fork(`proxy-faults/${options.from}`);
     this.prefix = `gridemu.${options.run}.`;
   }
 
@@ -58,6 +74,37 @@ export class DelayProxy {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  /** The run's clock, from its `start` message: faults are timed in emulated seconds. */
+  startClock(clock: EmulatedClock): void {
+    this.clock = clock;
+  }
+
+  /**
+   * What faults do to a publish on `link` now: drop it (a losable message, with the spec's
+   * chance), or hold it until a partition between this location and the link's end heals (extra
+   * wall milliseconds to wait), or nothing.
+   */
+  private fault(frame: Buffer, link: string): 'drop' | number | undefined {
+    const faults = this.options.faults;
+    if (!faults || !this.clock) return undefined;
+    if (faults.dropRate > 0 && !this.isDurable(frame, faults.durable) && this.faultRng.next() < faults.dropRate) {
+      this.faultCounts.dropped++;
+      return 'drop';
+    }
+    const now_s = this.clock.now_s();
+    const heal_s = healOf(partitionsAt(faults.partitions, now_s), this.options.from, link);
+    if (heal_s === undefined) return undefined;
+    this.faultCounts.held++;
+    return Math.max(0, this.clock.wall_ms(heal_s) - wallNow_ms());
+  }
+
+  /** Whether a PUB frame carries a message that must not be lost (read from its envelope). */
+  private isDurable(frame: Buffer, durable: ReadonlySet<string>): boolean {
+    const payloadAt = frame.indexOf('\r\n') + 2;
+    const decoded = decodeEnvelope(frame.subarray(payloadAt, frame.length - 2));
+    return decoded.ok && durable.has(decoded.envelope.msg.type);
+  }
+
   /** Wall milliseconds a publish on `subject` waits here (0 for anything not addressed to another location). */
   delayOf(subject: string | undefined): { link: string; ms: number } | undefined {
     if (subject === undefined || !subject.startsWith(this.prefix)) return undefined;
@@ -67,7 +114,9 @@ export class DelayProxy {
       // link latency plus jitter (a matrix's per-link figures are not applied to topics live).
       return { link: 'topic', ms: this.links.delay_s(this.options.from, 'topic', this.rng) * 1000 };
     }
-    const to = siteOf(rest.replace('.', '/'));
+    // `<receiver address, / as .>.<sender>`: the receiver's location is its first token, if it has a role.
+    const receiver = rest.slice(0, rest.lastIndexOf('.'));
+    const to = siteOf(receiver.replace('.', '/'));
     if (to === undefined || to === this.options.from) return undefined;
     return { link: to, ms: this.links.delay_s(this.options.from, to, this.rng) * 1000 };
   }
@@ -111,7 +160,9 @@ export class DelayProxy {
           upstream.write(f.bytes);
           continue;
         }
-        const due = Math.max(now + delay.ms, lastDue.get(delay.link) ?? 0);
+        const fate = this.fault(f.bytes, delay.link);
+        if (fate === 'drop') continue;
+        const due = Math.max(now + delay.ms + (fate ?? 0), lastDue.get(delay.link) ?? 0);
         lastDue.set(delay.link, due);
         let q = queues.get(delay.link);
         if (!q) queues.set(delay.link, (q = []));

@@ -1,6 +1,9 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
+import { DURABLE_MESSAGES, MessageType, type Message } from '@gridemu/protocol';
+import { encodeEnvelope } from '@gridemu/protocol/wire';
+import { EmulatedClock, wallNow_ms } from '@gridemu/runtime/live';
 import { DelayProxy } from '../src/index.js';
 
 let nats: NatsServerHandle;
@@ -45,11 +48,12 @@ describe('DelayProxy', () => {
     const b = await connect({ servers: ub });
     const direct = await connect({ servers: nats.url });
     try {
-      const ab = await oneWay(a, b, 'gridemu.r1.b.meta', 40);
-      const ba = await oneWay(b, a, 'gridemu.r1.a.meta', 40);
-      const toDriver = await oneWay(a, direct, 'gridemu.r1.driver', 20);
-      const sameSite = await oneWay(a, a, 'gridemu.r1.a.scheduler', 20);
-      const otherRun = await oneWay(a, direct, 'gridemu.r2.b.meta', 20);
+      // Subjects name the receiver, then the sender.
+      const ab = await oneWay(a, b, 'gridemu.r1.b.meta.a', 40);
+      const ba = await oneWay(b, a, 'gridemu.r1.a.meta.b', 40);
+      const toDriver = await oneWay(a, direct, 'gridemu.r1.driver.a', 20);
+      const sameSite = await oneWay(a, a, 'gridemu.r1.a.scheduler.a', 20);
+      const otherRun = await oneWay(a, direct, 'gridemu.r2.b.meta.a', 20);
       const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
       expect(Math.min(...ab)).toBeGreaterThanOrEqual(37); // 40 - 3 ms jitter
       expect(mean(ab)).toBeGreaterThan(39);
@@ -60,6 +64,51 @@ describe('DelayProxy', () => {
     } finally {
       await Promise.all([a.close(), b.close(), direct.close()]);
       await Promise.all(proxies.map((p) => p.close()));
+    }
+  });
+});
+
+describe('DelayProxy faults (issue 11)', () => {
+  const target = () => {
+    const { hostname, port } = new URL(nats.url.replace('nats:', 'http:'));
+    return { host: hostname, port: Number(port) };
+  };
+
+  it('holds traffic across a partition until it heals, and drops only losable messages', async () => {
+    // 1000 emulated s a wall second; b is cut off from 0 to 400 s (0.4 s of wall time).
+    const network = { latency_ms: 0, jitter_ms: 0 };
+    const faults = { partitions: [{ locations: ['b'], from_s: 0, to_s: 400 }], dropRate: 0.5, durable: DURABLE_MESSAGES };
+    const proxy = new DelayProxy({ from: 'a', run: 'rf', network, target: target(), seed: 3, faults });
+    const url = await proxy.listen();
+    const clock = new EmulatedClock(0, wallNow_ms(), 1000);
+    proxy.startClock(clock);
+    const a = await connect({ servers: url });
+    const rx = await connect({ servers: nats.url });
+    try {
+      const got: { subject: string; at_s: number }[] = [];
+      rx.subscribe('gridemu.rf.>', { callback: (_e, m) => void got.push({ subject: m.subject, at_s: clock.now_s() }) });
+      await rx.flush();
+      const env = (msg: Message) => encodeEnvelope({ run: 'rf', from: 'a/scheduler', to: 'x', msg });
+      const durable = env({ type: MessageType.JobCompleted, jobId: 'w!1', site: 'a', time_s: 0 });
+      const losable = env({ type: MessageType.LoadReport, site: 'a', load: 1, time_s: 0 });
+      for (let i = 0; i < 100; i++) {
+        a.publish('gridemu.rf.c.meta.a', durable);
+        a.publish('gridemu.rf.c.meta.a', losable);
+      }
+      a.publish('gridemu.rf.b.meta.a', durable); // across the cut: held until 400 s
+      await a.flush();
+      const deadline = Date.now() + 3000;
+      while (!got.some((g) => g.subject.startsWith('gridemu.rf.b.')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const toC = got.filter((g) => g.subject.startsWith('gridemu.rf.c.')).length;
+      expect(toC).toBeGreaterThan(100 + 25); // every durable one, and some of the losable
+      expect(toC).toBeLessThan(100 + 75);
+      expect(proxy.faultCounts.dropped).toBe(200 - toC);
+      const held = got.find((g) => g.subject.startsWith('gridemu.rf.b.'));
+      expect(held?.at_s).toBeGreaterThanOrEqual(399);
+      expect(proxy.faultCounts.held).toBe(1);
+    } finally {
+      await Promise.all([a.close(), rx.close()]);
+      await proxy.close();
     }
   });
 });

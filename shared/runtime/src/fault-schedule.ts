@@ -56,11 +56,24 @@ export class Cuts {
 
   /** When traffic from `a` to `b` may flow again; undefined when it flows now. */
   heldUntil(a: string | undefined, b: string | undefined): number | undefined {
-    if (a === undefined || b === undefined || a === b) return undefined;
-    let until: number | undefined;
-    for (const p of this.open) {
-      if (p.locations.includes(a) !== p.locations.includes(b)) until = Math.max(until ?? 0, p.to_s);
-    }
-    return until;
+    return healOf(this.open, a, b);
   }
+}
+
+/**
+ * When the last of `partitions` that lies between `a` and `b` heals; undefined if none does. A
+ * destination that is no location (`topic`: everyone) is cut off from a sender that is cut off.
+ */
+export function healOf(partitions: Iterable<LocationPartition>, a: string | undefined, b: string | undefined): number | undefined {
+  if (a === undefined || b === undefined || a === b) return undefined;
+  let until: number | undefined;
+  for (const p of partitions) {
+    if (p.locations.includes(a) !== p.locations.includes(b)) until = Math.max(until ?? 0, p.to_s);
+  }
+  return until;
+}
+
+/** The partitions in force at `now_s`. */
+export function partitionsAt(partitions: readonly LocationPartition[], now_s: number): LocationPartition[] {
+  return partitions.filter((p) => p.from_s <= now_s && now_s < p.to_s);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeScheduleCheck, injectsFaults, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
+import { describeScheduleCheck, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
 import { parseOverride } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
@@ -67,9 +67,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   const sets = [...(values.set ?? [])];
   if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
   const { spec } = loadExperiment(file, sets.map(parseOverride));
-  if (injectsFaults(spec)) {
+  if (spec.faults.crash.length > 0 || spec.faults.nats_restart.length > 0) {
     // Refused rather than ignored: a run that claims to have survived faults it never saw would mislead.
-    throw new UsageError(`${file}: faults: live runs do not inject faults yet (killing processes, cutting the delay proxies, restarting the server); gridemu simulate applies them. docs/faults.md says what is missing.`);
+    throw new UsageError(
+      `${file}: faults.${spec.faults.crash.length > 0 ? 'crash' : 'nats_restart'}: live runs cannot recover a killed process or server yet (their state is not in JetStream); gridemu simulate applies every fault, and run applies partition and drop. docs/faults.md says what is missing.`,
+    );
   }
   const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
@@ -125,7 +127,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (result.code === EXIT_OK) {
       const invariants = checkResultsFolder(out);
       const ok = invariants.every((i) => i.ok);
-      writeFileSync(summaryFile, JSON.stringify({ ...summary, check: { ok, invariants } }, null, 2) + '\n');
+      // The delay proxies, in this process, did the partitions and the loss: their counts go in the faults block.
+      const faults = summary.faults ? { faults: { ...summary.faults, messages_dropped: result.proxyFaults.dropped, messages_held_by_partition: result.proxyFaults.held } } : {};
+      writeFileSync(summaryFile, JSON.stringify({ ...summary, ...faults, check: { ok, invariants } }, null, 2) + '\n');
       if (!ok) {
         for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
         return EXIT_FAILED;

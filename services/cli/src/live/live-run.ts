@@ -6,7 +6,8 @@ import { ControlBus, DelayProxy, liveLocations, ORCHESTRATOR, runCredentials, ty
 import type { ExperimentSpec } from '@gridemu/model';
 import { startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
-import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
+import { DEFAULT_TIMER_SPIN_MS, EmulatedClock } from '@gridemu/runtime/live';
+import { DURABLE_MESSAGES } from '@gridemu/protocol';
 import { RunProcess, serviceMain } from './run-process.js';
 
 export interface LiveRunOptions {
@@ -35,6 +36,8 @@ export interface LiveRunResult {
   readonly code: number;
   readonly failure?: string;
   readonly logs: string;
+  /** What the delay proxies did for the spec's faults: messages dropped, and held across a partition. */
+  readonly proxyFaults: { readonly dropped: number; readonly held: number };
 }
 
 /**
@@ -51,6 +54,8 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   mkdirSync(logs, { recursive: true });
   const cleanup: (() => Promise<unknown>)[] = [];
   const processes: RunProcess[] = [];
+  const proxies: DelayProxy[] = [];
+  const proxyCounts = () => ({ dropped: proxies.reduce((n, p) => n + p.faultCounts.dropped, 0), held: proxies.reduce((n, p) => n + p.faultCounts.held, 0) });
   try {
     // Each location the plan names, and the process kind (services/<kind>) that hosts it.
     const serviceOf = new Map(liveLocations(o.spec).map((l) => [l.location, l.service]));
@@ -83,14 +88,29 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     await nc.flush();
 
     const memberUrl = new Map<string, string>();
-    if (hasLatency(o.spec)) {
+    const faults = o.spec.faults;
+    const proxyFaults = faults.partition.length > 0 || faults.drop > 0;
+    if (hasLatency(o.spec) || proxyFaults) {
       const target = new URL(url.split(',')[0]!.replace(/^nats:/, 'http:'));
+      const partitions = faults.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));
       for (const m of members) {
-        const proxy = new DelayProxy({ from: m, run: o.run, network: o.spec.network, target: { host: target.hostname, port: Number(target.port || 4222) }, seed: o.spec.seed });
+        const proxy = new DelayProxy({
+          from: m,
+          run: o.run,
+          network: o.spec.network,
+          target: { host: target.hostname, port: Number(target.port || 4222) },
+          seed: o.spec.seed,
+          ...(proxyFaults ? { faults: { partitions, dropRate: faults.drop, durable: DURABLE_MESSAGES } } : {}),
+        });
         memberUrl.set(m, await proxy.listen());
+        proxies.push(proxy);
         cleanup.push(() => proxy.close());
       }
-      say(`link latency ${o.spec.network.latency_ms} ms ± ${o.spec.network.jitter_ms} ms through a delay proxy per process`);
+      // Faults are timed in emulated seconds: the proxies take the clock the driver starts (issue 11).
+      bus.on('start', (m) => {
+        for (const p of proxies) p.startClock(new EmulatedClock(m.epoch_s, m.wallEpoch_ms, m.speedup));
+      });
+      say(`link latency ${o.spec.network.latency_ms} ms ± ${o.spec.network.jitter_ms} ms through a delay proxy per process${proxyFaults ? `; the proxies cut ${faults.partition.length} partition(s) and drop ${faults.drop * 100}% of losable messages` : ''}`);
     }
 
     // Timers spin just before their deadlines for precision, but where more processes than cores
@@ -155,7 +175,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     while (processes.some((p) => p.running) && Date.now() < grace) await new Promise((r) => setTimeout(r, 50));
     const lingering = processes.filter((p) => p.running);
     if (lingering.length > 0) say(`stopping ${lingering.map((p) => p.name).join(', ')}, still running after the driver ended`);
-    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs };
+    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts() };
   } finally {
     await Promise.all(processes.map((p) => p.stop(3000)));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
