@@ -61,7 +61,8 @@ describe('gridemu run under faults', () => {
       encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 's1/scheduler', msg: { type: 'job.teleport' } }), // unknown message
       new Uint8Array(200 * 1024), // huge
     ];
-    const targets = ['s1.scheduler', 's2.meta', 's3.executor', 'driver'].map((a) => `gridemu.${run}.${a}`);
+    // Subjects name the receiver, then the sender (here `x`, as the envelopes claim).
+    const targets = ['s1.scheduler', 's2.meta', 's3.executor', 'driver'].map((a) => `gridemu.${run}.${a}.x`);
     let actorGarbage = 0;
     for (const t of targets) {
       for (const g of garbage) {
