@@ -2,19 +2,23 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCredentials } from '@gridemu/live';
 import type { Job } from '@gridemu/model';
-import { startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
+import { makeRunCertificates, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
 import { MessageType, siteAddress } from '@gridemu/protocol';
 import { encodeEnvelope } from '@gridemu/protocol/wire';
 import { silentLogger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { MESSAGE_CHECK, parseExperiment, planGrid } from '@gridemu/schemes';
 import { actorSubject, NatsTransport } from '@gridemu/transport-nats';
+import { join } from 'node:path';
+import { gridemuLive, readSummary, smallSpec, tmp } from './live-helpers.js';
 
 const opened: NatsConnection[] = [];
 let server: LocalNatsServer | undefined;
+let tlsServer: LocalNatsServer | undefined;
 afterAll(async () => {
   for (const nc of opened) await nc.close();
   await server?.stop();
+  await tlsServer?.stop();
 });
 
 describe('per-process NATS credentials (issue 11)', () => {
@@ -78,5 +82,31 @@ describe('per-process NATS credentials (issue 11)', () => {
     expect(j.start_s).toBeLessThan(1100);
     expect(j.finish_s! - j.start_s!).toBeCloseTo(10, 6);
     expect(plan.driver.done).toBe(true);
+  });
+});
+
+describe('TLS (issue 11)', () => {
+  it('a server made with the run\'s certificates refuses a plain client and takes one that trusts the run\'s CA', async () => {
+    const dir = tmp();
+    const certs = makeRunCertificates(join(dir, 'tls'));
+    tlsServer = await startLocalNatsServer({ tls: certs });
+    await expect(connect({ servers: tlsServer.url, reconnect: false, timeout: 2000 }).then((nc) => nc.close())).rejects.toThrow();
+    const nc = await connect({ servers: tlsServer.url, tls: { caFile: certs.caFile } });
+    opened.push(nc);
+    expect(nc.info?.tls_required).toBe(true);
+  });
+
+  it('gridemu run --tls runs every process over TLS with its own user, and refuses what the delay proxies would need', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 3, jobs: 20 });
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--tls', '--timeout', '90']).done;
+    expect(code, err).toBe(0);
+    expect(err).toContain('TLS only');
+    expect(readSummary(out).check.ok).toBe(true);
+    const latent = smallSpec(tmp(), { latency_ms: 5 });
+    const refused = await gridemuLive(['run', latent, '--tls']).done;
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/--tls: the delay proxies cannot read encrypted traffic/);
   });
 });

@@ -23,6 +23,7 @@ Options (each also from the environment):
   --nats URL             NATS server                    NATS_URL (default nats://127.0.0.1:4222)
   --user, --password     NATS credentials               NATS_USER, NATS_PASSWORD
   --token TOKEN          NATS token                     NATS_TOKEN
+  --tls-ca FILE          connect over TLS, trusting this CA   NATS_CA
   --run RUN              run id                         GRIDEMU_RUN
   --spec FILE            experiment file                GRIDEMU_SPEC
   --out DIR              results folder                 GRIDEMU_OUT (default results/<name>-live)

@@ -31,6 +31,7 @@ Options (each also from the environment):
   --user NAME        NATS user                         NATS_USER
   --password PASS    NATS password                     NATS_PASSWORD
   --token TOKEN      NATS token                        NATS_TOKEN
+  --tls-ca FILE      connect over TLS, trusting this CA NATS_CA
   --run RUN          run id                            GRIDEMU_RUN${o.member ? `\n  --member NAME      the location hosted               GRIDEMU_MEMBER (default ${o.member})` : '\n  --site ID          site id                           GRIDEMU_SITE'}
   --http-port N      /healthz and /metrics; 0: any     GRIDEMU_HTTP_PORT (default 9464)
   --log-level L      pino level                        GRIDEMU_LOG_LEVEL (default info)

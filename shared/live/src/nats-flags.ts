@@ -8,6 +8,8 @@ export function natsFlagOptions(env: NodeJS.ProcessEnv = process.env) {
     user: { type: 'string', default: env['NATS_USER'] },
     password: { type: 'string', default: env['NATS_PASSWORD'] },
     token: { type: 'string', default: env['NATS_TOKEN'] },
+    /** Connect over TLS, trusting this CA (PEM): `gridemu run --tls` makes one per run. */
+    'tls-ca': { type: 'string', default: env['NATS_CA'] },
     run: { type: 'string', default: env['GRIDEMU_RUN'] },
     'log-level': { type: 'string', default: env['GRIDEMU_LOG_LEVEL'] ?? 'info' },
     'timer-spin-ms': { type: 'string', default: env['GRIDEMU_TIMER_SPIN_MS'] ?? String(DEFAULT_TIMER_SPIN_MS) },
@@ -21,11 +23,12 @@ export function timerSpinOf(v: { 'timer-spin-ms'?: string }): number | string {
 }
 
 /** How to connect, from those options: the server, credentials, and a name naming the process. */
-export function natsConnectOptions(v: { nats?: string; user?: string; password?: string; token?: string }, name: string): ConnectionOptions {
+export function natsConnectOptions(v: { nats?: string; user?: string; password?: string; token?: string; 'tls-ca'?: string }, name: string): ConnectionOptions {
   return {
     servers: v.nats ?? 'nats://127.0.0.1:4222',
     name,
     ...(v.user ? { user: v.user, pass: v.password ?? '' } : {}),
     ...(v.token ? { token: v.token } : {}),
+    ...(v['tls-ca'] ? { tls: { caFile: v['tls-ca'] } } : {}),
   };
 }

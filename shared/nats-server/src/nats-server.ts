@@ -36,6 +36,8 @@ export interface LocalNatsServerOptions {
   readonly users?: readonly NatsUser[];
   /** Where the configuration and the JetStream store go; kept after stop. Default: a scratch folder, removed on stop. */
   readonly dir?: string;
+  /** Clients must connect over TLS with this certificate (makeRunCertificates). */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
 }
 
 /** Starts `nats-server` from PATH on a free loopback port, with JetStream. */
@@ -48,14 +50,15 @@ export async function startLocalNatsServer(options: LocalNatsServerOptions = {})
   const storeDir = join(dir, 'jetstream');
   mkdirSync(dir, { recursive: true });
   let args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
-  if (options.users !== undefined) {
+  if (options.users !== undefined || options.tls !== undefined) {
     // NATS reads JSON as configuration.
     const config = {
       listen: `127.0.0.1:${port}`,
       jetstream: { store_dir: storeDir },
-      authorization: {
-        users: options.users.map((u) => ({ user: u.user, password: u.password, permissions: { publish: { allow: u.publish }, subscribe: { allow: u.subscribe } } })),
-      },
+      ...(options.users
+        ? { authorization: { users: options.users.map((u) => ({ user: u.user, password: u.password, permissions: { publish: { allow: u.publish }, subscribe: { allow: u.subscribe } } })) } }
+        : {}),
+      ...(options.tls ? { tls: { cert_file: options.tls.certFile, key_file: options.tls.keyFile } } : {}),
     };
     const file = join(dir, 'nats-server.conf');
     writeFileSync(file, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });

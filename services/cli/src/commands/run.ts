@@ -9,7 +9,7 @@ import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
 import { loadWorkload } from '@gridemu/workload';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { runLive, type LiveStatus } from '../live/live-run.js';
+import { needsDelayProxies, runLive, type LiveStatus } from '../live/live-run.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
 import { checkResultsFolder } from './check.js';
@@ -34,6 +34,9 @@ Options:
   --timer-spin-ms MS   how long each process spins before a timer's deadline, for sub-millisecond
                        timers (default: 2, or 0 when the run has more processes than this machine
                        has cores, where spinning starves the other processes)
+  --tls                the run's own nats-server takes TLS only, with a CA and certificate made
+                       for the run (DIR/nats/tls; needs openssl). Not with link latency or
+                       faults: the delay proxies cannot read encrypted traffic
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -54,6 +57,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       timeout: { type: 'string' },
       'timer-spin-ms': { type: 'string' },
       lenient: { type: 'boolean' },
+      tls: { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -72,6 +76,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       `${file}: faults.${spec.faults.crash.length > 0 ? 'crash' : 'nats_restart'}: live runs cannot recover a killed process or server yet (their state is not in JetStream); gridemu simulate applies every fault, and run applies partition and drop. docs/faults.md says what is missing.`,
     );
+  }
+  if (values.tls && values.nats) throw new UsageError('--tls makes certificates for the run\'s own nats-server; with --nats URL, the server is yours: give the processes its CA in NATS_CA');
+  if (values.tls && needsDelayProxies(spec)) {
+    // Past the server's first line the bytes are encrypted: a proxy could not tell one link's message from another's.
+    throw new UsageError(`${file}: --tls: the delay proxies cannot read encrypted traffic, so a run with link latency, partitions or loss cannot use TLS (set network.latency_ms and jitter_ms to 0 and leave out faults, or drop --tls)`);
   }
   const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
@@ -97,6 +106,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     out,
     run,
     ...(values.nats ? { nats: values.nats } : {}),
+    tls: values.tls === true,
     lenient: values.lenient === true,
     timeout_s,
     ...(timerSpin_ms !== undefined ? { timerSpin_ms } : {}),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ControlBus, DelayProxy, liveLocations, ORCHESTRATOR, runCredentials, type LiveProgress } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
-import { startLocalNatsServer } from '@gridemu/nats-server';
+import { makeRunCertificates, startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
 import { DEFAULT_TIMER_SPIN_MS, EmulatedClock } from '@gridemu/runtime/live';
 import { DURABLE_MESSAGES } from '@gridemu/protocol';
@@ -19,6 +19,8 @@ export interface LiveRunOptions {
   readonly run: string;
   /** An existing server; without it a local nats-server is started on a free port. */
   readonly nats?: string;
+  /** Our server takes TLS only, with certificates made for the run (no delay proxies: they read subjects). */
+  readonly tls?: boolean;
   readonly lenient?: boolean;
   /** Stop the run if it has not ended after this many wall seconds (0: no limit). */
   readonly timeout_s?: number;
@@ -63,13 +65,16 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     // A server of our own gets a NATS user per process, held to publishing as itself (issue 11);
     // its configuration and JetStream store go in DIR/nats.
     const credentials = o.nats ? undefined : runCredentials(o.run, members);
-    const server = credentials ? await startLocalNatsServer({ users: [...credentials.values()], dir: join(o.out, 'nats') }) : undefined;
+    const certificates = o.tls ? makeRunCertificates(join(o.out, 'nats', 'tls')) : undefined;
+    const server = credentials
+      ? await startLocalNatsServer({ users: [...credentials.values()], dir: join(o.out, 'nats'), ...(certificates ? { tls: certificates } : {}) })
+      : undefined;
     if (server) cleanup.push(() => server.stop());
     const url = o.nats ?? server!.url;
-    say(server ? `nats-server started on ${url}, a user per process (${join(o.out, 'nats', 'nats-server.conf')})` : `using NATS at ${url}`);
+    say(server ? `nats-server started on ${url}, a user per process${certificates ? ', TLS only' : ''} (${join(o.out, 'nats', 'nats-server.conf')})` : `using NATS at ${url}`);
     const login = (name: string) => {
       const c = credentials?.get(name);
-      return c ? { user: c.user, pass: c.password } : {};
+      return { ...(c ? { user: c.user, pass: c.password } : {}), ...(certificates ? { tls: { caFile: certificates.caFile } } : {}) };
     };
     const nc: NatsConnection = await connect({ servers: url, name: `gridemu-${o.run}-orchestrator`, ...login(ORCHESTRATOR) });
     cleanup.push(() => nc.close());
@@ -77,7 +82,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     // Credentials go to each process in its environment, not its arguments (which ps shows).
     const envOf = (name: string) => {
       const c = credentials?.get(name);
-      return c ? { ...process.env, NATS_USER: c.user, NATS_PASSWORD: c.password } : process.env;
+      return c ? { ...process.env, NATS_USER: c.user, NATS_PASSWORD: c.password, ...(certificates ? { NATS_CA: certificates.caFile } : {}) } : process.env;
     };
     const ready = new Set<string>();
     bus.on('ready', (m) => {
@@ -180,6 +185,11 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     await Promise.all(processes.map((p) => p.stop(3000)));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
+}
+
+/** Whether the run needs the delay proxies: link latency, partitions or loss. */
+export function needsDelayProxies(spec: ExperimentSpec): boolean {
+  return hasLatency(spec) || spec.faults.partition.length > 0 || spec.faults.drop > 0;
 }
 
 function hasLatency(spec: ExperimentSpec): boolean {
