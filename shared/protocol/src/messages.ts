@@ -174,6 +174,9 @@ export type Message = MessageCatalogue[keyof MessageCatalogue];
 export const DURABLE_MESSAGES: ReadonlySet<string> = new Set<string>([
   MessageType.JobSubmit,
   MessageType.JobCopy,
+  // Within a site these never cross a link; the central scheme sends them between processes.
+  MessageType.JobStart,
+  MessageType.JobFinished,
   MessageType.JobStarted,
   MessageType.JobCompleted,
   MessageType.JobRejected,

@@ -33,6 +33,20 @@ describe('faults in simulation (issue 11)', () => {
     expect(csv(records).split('\n')[1]!.endsWith(',1')).toBe(true); // the restarts column
   });
 
+  it('centralized: a submission waits out the central process, and a lost run goes back to the head of the central queue (hand-checked)', () => {
+    // central is down 5..25: b, submitted at 10, is placed at 25 on s2 (s1 is full with a) and runs
+    // to 35. s1 dies at 50 and is back at 80: a's run [0, 50) is lost; central places it again at 80.
+    const spec = specOf({
+      sites: [{ id: 's1', cpus: 4 }, { id: 's2', cpus: 4 }],
+      meta: { scheme: 'centralized', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' },
+      faults: { crash: [{ process: 'central', at_s: 5, down_s: 20 }, { process: 's1', at_s: 50, down_s: 30 }], partition: [], drop: 0, nats_restart: [] },
+    });
+    const { records } = simulate(spec, [job('a', 's1', 4, 100), job('b', 's2', 2, 10, 10)]);
+    const [a, b] = records;
+    expect([b!.execSite, b!.start_s, b!.finish_s, b!.lostRuns.length]).toEqual(['s2', 25, 35, 0]);
+    expect([a!.execSite, a!.start_s, a!.finish_s, a!.lostRuns]).toEqual(['s1', 80, 180, [{ site: 's1', start_s: 0, end_s: 50 }]]);
+  });
+
   it('a job submitted while its site is down waits for it (a submission is durable)', () => {
     const spec = specOf({ sites: [{ id: 's1', cpus: 4 }], faults: { crash: [{ process: 's1', at_s: 5, down_s: 20 }], partition: [], drop: 0, nats_restart: [] } });
     const { records } = simulate(spec, [job('a', 's1', 1, 10, 10)]);
@@ -59,8 +73,8 @@ describe('faults in simulation (issue 11)', () => {
   });
 
   it('refuses faults for a scheme that does not recover from them, naming the field', () => {
-    const issues = problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: centralized }\nfaults: { drop: 0.1 }\n');
-    expect(issues.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(/^faults: scheme "centralized" does not recover from faults yet/);
+    const issues = problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: unified }\nfaults: { drop: 0.1 }\n');
+    expect(issues.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(/^faults: scheme "unified" does not recover from faults yet/);
   });
 
   it('refuses overlapping crashes of one process and unknown sites', () => {

@@ -28,7 +28,7 @@ export function randomSpec(seed: number): string {
       `local: { policy: ${scheme === 'k-dual' ? 'easy' : pick(['fcfs', 'easy'])} }`,
       `meta: { scheme: ${scheme}, k: ${rng.int(1, n)}, load_period_s: ${pick([10, 60, 600])}, claim_timeout_s: ${pick([0.5, 5, 60])}, claim: ${pick(['hold', 'optimistic'])}, query_timeout_s: ${pick([1, 60])} }`,
       network,
-      ...(META_SCHEMES.faultTolerant.includes(scheme) && rng.next() < 0.7 ? randomFaults(rng, n) : []),
+      ...(META_SCHEMES.faultTolerant.includes(scheme) && rng.next() < 0.7 ? randomFaults(rng, n, scheme === 'centralized' || scheme === 'hierarchical') : []),
     ].join('\n');
   }
   if (family === 'gruber') {
@@ -84,16 +84,18 @@ export function randomSpec(seed: number): string {
 }
 
 /**
- * A random fault schedule over sites s1..sN: crashes (never two of one site at once), at most one
- * partition, and some message loss, within the first day, when the small workloads run.
+ * A random fault schedule over sites s1..sN (and the central process, if the scheme has one):
+ * crashes (never two of one process at once), at most one partition, and some message loss,
+ * within the first day, when the small workloads run.
  */
-function randomFaults(rng: Rng, sites: number): string[] {
+function randomFaults(rng: Rng, sites: number, central: boolean): string[] {
   const crashes: string[] = [];
-  for (let s = 1; s <= sites; s++) {
+  const processes = [...Array.from({ length: sites }, (_, i) => `s${i + 1}`), ...(central ? ['central'] : [])];
+  for (const process of processes) {
     let t = rng.uniform(0, 20000);
     for (let k = rng.int(0, 3); k > 0; k--) {
       const down = Math.round(rng.uniform(10, 6000));
-      crashes.push(`{ process: s${s}, at_s: ${Math.round(t)}, down_s: ${down} }`);
+      crashes.push(`{ process: ${process}, at_s: ${Math.round(t)}, down_s: ${down} }`);
       t += down + rng.uniform(1, 20000);
     }
   }

@@ -48,6 +48,19 @@ export class CentralEasy {
     return this.pass(now);
   }
 
+  /**
+   * A placed job's run was lost with its site's process (issue 11): its processors there are free,
+   * and it waits again at the head of the queue.
+   */
+  requeue(now: number, job: SchedulableJob): Placement[] {
+    const site = this.placedAt.get(job.id);
+    if (site === undefined) throw new Error(`assertion: ${job.id} lost but was never placed`);
+    this.placedAt.delete(job.id);
+    this.sites.find((s) => s.id === site)!.cpus.release(job.id);
+    this.queue.unshift(job);
+    return this.pass(now);
+  }
+
   /** The head's reservation, if it has one (for tests). */
   headReservation(): (Reservation & { readonly site: string }) | undefined {
     return this.reservation;

@@ -12,6 +12,8 @@ import { CentralEasy } from '@gridemu/scheduling';
 export class CentralActor implements Actor<Message> {
   private readonly policy: CentralEasy;
   private readonly waiting = new Map<string, Job>();
+  /** Jobs sent to a site to run, until their end is reported (a lost run is queued again). */
+  private readonly placed = new Map<string, Job>();
 
   constructor(sites: readonly { readonly id: string; readonly cpus: number }[]) {
     this.policy = new CentralEasy(sites);
@@ -31,8 +33,19 @@ export class CentralActor implements Actor<Message> {
         return;
       }
       case MessageType.JobFinished:
+        this.placed.delete(msg.jobId);
         this.dispatch(ctx, this.policy.finish(ctx.now(), msg.jobId));
         return;
+      case MessageType.JobLost: {
+        // The site's process died with the job on it (issue 11): it runs again, first in the queue.
+        const job = this.placed.get(msg.jobId);
+        if (!job) throw new Error(`assertion: ${msg.jobId} lost at ${msg.site}, but it was not placed there`);
+        this.placed.delete(msg.jobId);
+        this.waiting.set(job.id, job);
+        ctx.metrics.count('jobs.restarted');
+        this.dispatch(ctx, this.policy.requeue(ctx.now(), job));
+        return;
+      }
       default:
         ctx.log.warn({ type: msg.type }, 'central metascheduler ignored an unexpected message');
         ctx.metrics.count('messages.unexpected');
@@ -43,6 +56,7 @@ export class CentralActor implements Actor<Message> {
     for (const p of placements) {
       const job = this.waiting.get(p.jobId)!;
       this.waiting.delete(p.jobId);
+      this.placed.set(p.jobId, job);
       // Sending a job to run at a site other than its origin is this actor's move.
       ctx.send(siteAddress(p.site, 'executor'), { type: MessageType.JobStart, job, trail: { ...FRESH_TRAIL, migrations: p.site === job.origin ? 0 : 1 } });
     }

@@ -13,8 +13,9 @@ export const paper001: SchemeModule = {
   family: 'paper-001',
   schemes: PAPER_001_SCHEMES,
   locations: [CENTRAL_LOCATION, UNIFIED_SITE],
-  // The per-site schemes: a site's crash loses the runs on its processors, which go back to its queue.
-  faultTolerant: ['independent', 'distributed', 'k-distributed', 'k-dual'],
+  // A site's crash loses the runs on its processors, which go back to the queue that placed them
+  // (the site's, or the central one); central's crash holds what is sent to it until it is back.
+  faultTolerant: ['independent', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'],
   readMeta: readPaper001Meta,
   plan: planPaper001,
   messages: PAPER_001_MESSAGES,
