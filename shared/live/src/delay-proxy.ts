@@ -101,7 +101,8 @@ export class DelayProxy {
   /** Whether a PUB frame carries a message that must not be lost (read from its envelope). */
   private isDurable(frame: Buffer, durable: ReadonlySet<string>): boolean {
     const payloadAt = frame.indexOf('\r\n') + 2;
-    const decoded = decodeEnvelope(frame.subarray(payloadAt, frame.length - 2));
+    // Only its type matters here: a scheme's own messages are read too (their shapes are checked by the receiver).
+    const decoded = decodeEnvelope(frame.subarray(payloadAt, frame.length - 2), undefined, () => undefined);
     return decoded.ok && durable.has(decoded.envelope.msg.type);
   }
 

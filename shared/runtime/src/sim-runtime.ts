@@ -45,8 +45,9 @@ export interface SimFaults {
   /** The chance that a cross-location message that is not durable is lost (`messages.dropped`). */
   readonly dropRate?: number;
   /**
-   * Messages that must not be lost: never dropped, and held (not lost) while their receiver is down.
-   * A live run carries these on durable streams. Timers are always kept: a restarted process re-arms them.
+   * Messages that must not be lost: never dropped, and held (not lost) while their receiver is down,
+   * as durable streams would hold them for a restarted process (live runs do not yet: docs/faults.md).
+   * Timers are always kept: a restarted process re-arms them.
    */
   readonly durable?: (msg: { readonly type: string }) => boolean;
 }
