@@ -10,3 +10,4 @@ export { memberMain, type MemberMainOptions } from './member-main.js';
 export { rss_mb, cpu_s } from './process-stats.js';
 export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';
 export { runCredentials, ORCHESTRATOR, type ProcessCredentials } from './run-credentials.js';
+export { reliableDelivery } from './reliable-delivery.js';

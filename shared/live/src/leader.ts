@@ -8,6 +8,7 @@ import { MESSAGE_CHECK } from '@gridemu/schemes';
 import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
+import { reliableDelivery } from './reliable-delivery.js';
 
 export interface LeaderOptions {
   readonly nc: NatsConnection;
@@ -101,7 +102,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
 
   const { plan, driver } = driverPlan(spec, jobs);
   const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
-  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}), onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
+  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(spec), ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}), onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
   rt.spawn(driver);
   await rt.ready();
   await nc.flush();

@@ -9,6 +9,7 @@ import { ControlBus } from './control-bus.js';
 import { within } from './within.js';
 import { memberActors } from './members.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
+import { reliableDelivery } from './reliable-delivery.js';
 
 export interface MemberOptions {
   readonly nc: NatsConnection;
@@ -81,7 +82,7 @@ export class MemberProcess {
       this.spec = parseExperiment(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
       actors = memberActors(this.spec, member);
       const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
-      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}), onFatal: (e) => void this.fail(e.message) });
+      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(this.spec), ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}), onFatal: (e) => void this.fail(e.message) });
       for (const p of actors) rt.spawn(p);
       await rt.ready();
       this.runtime = rt;

@@ -27,6 +27,9 @@ export function natsConnectOptions(v: { nats?: string; user?: string; password?:
   return {
     servers: v.nats ?? 'nats://127.0.0.1:4222',
     name,
+    // A restarted server (faults.nats_restart) is back within moments: try again soon, and for ever.
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 50,
     ...(v.user ? { user: v.user, pass: v.password ?? '' } : {}),
     ...(v.token ? { token: v.token } : {}),
     ...(v['tls-ca'] ? { tls: { caFile: v['tls-ca'] } } : {}),

@@ -38,13 +38,15 @@ export interface LocalNatsServerOptions {
   readonly dir?: string;
   /** Clients must connect over TLS with this certificate (makeRunCertificates). */
   readonly tls?: { readonly certFile: string; readonly keyFile: string };
+  /** Listen on this port (a restart of a run's server keeps its port); default: a free one. */
+  readonly port?: number;
 }
 
 /** Starts `nats-server` from PATH on a free loopback port, with JetStream. */
 export async function startLocalNatsServer(options: LocalNatsServerOptions = {}): Promise<LocalNatsServer> {
   const binary = natsServerBinary();
   if (!binary) throw new Error(INSTALL_HINT);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const scratch = options.dir === undefined;
   const dir = options.dir ?? join(tmpdir(), `gridemu-nats-${process.pid}-${port}`);
   const storeDir = join(dir, 'jetstream');

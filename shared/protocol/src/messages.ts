@@ -49,6 +49,11 @@ export const MessageType = {
   JobConfirm: 'job.confirm',
   /** Local scheduler → executor: a copy started optimistically has lost; stop it and report nothing. */
   JobKill: 'job.kill',
+  /**
+   * A live runtime → the runtime that sent a durable message: it arrived (issue 11). Handled by
+   * the runtimes, never by actors; the sender stops resending it.
+   */
+  BusAck: 'bus.ack',
   /** Hierarchical metascheduler → site scheduler: when would this job start with you? */
   StartQuery: 'start.query',
   /** Site scheduler → hierarchical metascheduler: the answer to a StartQuery. */
@@ -131,6 +136,7 @@ export interface StartQuery {
   readonly procs: number;
   readonly estimate_s: number;
 }
+export interface BusAck { readonly type: typeof MessageType.BusAck; readonly mid: string }
 export interface StartEstimate { readonly type: typeof MessageType.StartEstimate; readonly queryId: number; readonly site: string; readonly start_s: number }
 
 /**
@@ -146,6 +152,7 @@ export interface MessageCatalogue {
   'job.completed': JobCompleted;
   'job.rejected': JobRejected;
   'job.lost': JobLost;
+  'bus.ack': BusAck;
   'job.failed': JobFailed;
   'timer.submit-due': SubmitDue;
   'timer.job-ends': JobEnds;

@@ -32,6 +32,7 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.StartQuery]: { queryId: 'count', jobId: 'string', procs: 'count', estimate_s: 'number' },
   [MessageType.StartEstimate]: { queryId: 'count', site: 'string', start_s: 'number' },
   [MessageType.JobConfirm]: { jobId: 'string' },
+  [MessageType.BusAck]: { mid: 'string' },
   [MessageType.JobKill]: { jobId: 'string' },
 };
 

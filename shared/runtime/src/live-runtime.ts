@@ -1,4 +1,4 @@
-import type { Address, Message, MessageCheck } from '@gridemu/protocol';
+import { MessageType, type Address, type Message, type MessageCheck } from '@gridemu/protocol';
 import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
@@ -23,6 +23,20 @@ export interface LiveRuntimeOptions {
   readonly check?: MessageCheck;
   /** How long before a timer's deadline the process spins rather than sleeps (PreciseTimer; 0: never). */
   readonly timerSpin_ms?: number;
+  /**
+   * Messages of these types sent to another process are resent every `resend_ms` wall ms until the
+   * receiving runtime acknowledges them, and a receiver delivers each once (issue 11): they survive
+   * a nats-server restart, which loses what is in flight. Off by default.
+   */
+  readonly reliable?: { readonly types: ReadonlySet<string>; readonly resend_ms: number };
+}
+
+/** A durable message sent and not yet acknowledged. */
+interface Unacknowledged {
+  readonly target: { readonly actor: Address };
+  readonly from: Address;
+  readonly bytes: Uint8Array;
+  sent_ms: number;
 }
 
 /** A message (or a timer, with its due time) waiting for its actor. */
@@ -43,6 +57,11 @@ interface Hosted {
    * starts, never earlier than its previous delivery's (issue 16; see guard()).
    */
   now_s: number;
+}
+
+/** Where a process's runtime hears acknowledgements for what its actors at `location` sent. */
+function runtimeAddress(location: string): Address {
+  return `${location}/runtime`;
 }
 
 /** The first malformed messages are logged in full; after that they are only counted. */
@@ -78,6 +97,13 @@ export class LiveRuntime {
   readonly latency = new Map<string, LatencyHistogram>();
   /** How late timers fired against their wall deadline: event-loop lag plus timer granularity. */
   readonly timerLag = new LatencyHistogram();
+  private readonly outbox = new Map<string, Unacknowledged>();
+  /** Ids of the durable messages delivered here (a resent one is acknowledged again, not delivered). */
+  private readonly seen = new Set<string>();
+  private nextMid = 1;
+  private resender: NodeJS.Timeout | undefined;
+  /** The locations whose runtime address (`<location>/runtime`) this process answers on. */
+  private readonly runtimeAddresses = new Set<string>();
 
   constructor(private readonly options: LiveRuntimeOptions) {
     this.run = checkRunId(options.run);
@@ -129,6 +155,7 @@ export class LiveRuntime {
       now_s: Number.NEGATIVE_INFINITY,
     };
     this.hosted.set(address, h);
+    if (this.options.reliable) this.listenForAcks(senderOf(address));
     this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, address, (from, msg) => this.enqueue(h, msg, from))));
     for (const topic of placement.topics ?? []) {
       let list = this.topicSubscribers.get(topic);
@@ -157,6 +184,8 @@ export class LiveRuntime {
   /** Starts the clock at `epoch_s` emulated seconds as of wall time `wallEpoch_ms`, then every actor. */
   start(epoch_s: number, speedup: number, wallEpoch_ms = wallNow_ms()): void {
     this.clock = new EmulatedClock(epoch_s, wallEpoch_ms, speedup);
+    const reliable = this.options.reliable;
+    if (reliable) this.resender = setInterval(() => this.resend(reliable.resend_ms), Math.max(1, reliable.resend_ms / 2));
     this.mailboxes.start(() => {
       for (const h of this.hosted.values()) this.guard(h, undefined, () => h.actor.start?.(h.ctx));
     });
@@ -169,6 +198,7 @@ export class LiveRuntime {
 
   /** Stops timers and subscriptions, and waits for messages already in mailboxes. */
   async stop(): Promise<void> {
+    clearInterval(this.resender);
     this.timers.clear();
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions.length = 0;
@@ -182,7 +212,41 @@ export class LiveRuntime {
 
   private toBus(target: { actor: Address } | { topic: string }, from: Address, to: string, msg: Message): void {
     this.tally.count('bus.published');
-    this.options.transport.publish(target, from, encodeEnvelope({ run: this.run, from, to, msg, sent_ms: wallNow_ms() }));
+    const sent_ms = wallNow_ms();
+    if ('actor' in target && this.options.reliable?.types.has(msg.type) === true) {
+      // Kept until the receiving runtime says it has it (listenForAcks); resent meanwhile.
+      const mid = `${senderOf(from)}-${this.nextMid++}`;
+      const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, mid });
+      this.outbox.set(mid, { target, from, bytes, sent_ms });
+      this.options.transport.publish(target, from, bytes);
+      return;
+    }
+    this.options.transport.publish(target, from, encodeEnvelope({ run: this.run, from, to, msg, sent_ms }));
+  }
+
+  /** Resends what has waited over `after_ms` for its acknowledgement. */
+  private resend(after_ms: number): void {
+    const now = wallNow_ms();
+    for (const u of this.outbox.values()) {
+      if (now - u.sent_ms < after_ms) continue;
+      u.sent_ms = now;
+      this.tally.count('bus.resent');
+      this.options.transport.publish(u.target, u.from, u.bytes);
+    }
+  }
+
+  /** Acknowledgements for the durable messages this process's actors at `location` sent. */
+  private listenForAcks(location: string): void {
+    if (this.runtimeAddresses.has(location)) return;
+    this.runtimeAddresses.add(location);
+    const address = runtimeAddress(location);
+    this.subscriptions.push(
+      this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
+        this.fromBus(bytes, subject, sender, address, (_from, msg) => {
+          if (msg.type === MessageType.BusAck) this.outbox.delete(msg.mid);
+        }),
+      ),
+    );
   }
 
   /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
@@ -192,7 +256,7 @@ export class LiveRuntime {
       this.malformed(subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received as ${recipient}` : decoded.reason, bytes.byteLength);
       return;
     }
-    const { msg, from, sent_ms } = decoded.envelope;
+    const { msg, from, sent_ms, mid } = decoded.envelope;
     if (senderOf(from) !== sender) {
       // A forged sender (issue 11): the bus says who published it, and it is not who the envelope claims.
       this.tally.count('messages.forged_sender');
@@ -200,6 +264,16 @@ export class LiveRuntime {
       return;
     }
     if (sent_ms !== undefined) this.recordLatency(from, recipient, wallNow_ms() - sent_ms);
+    if (mid !== undefined) {
+      // A durable message: acknowledge every copy, deliver the first (a resend must do no harm).
+      const me = runtimeAddress(senderOf(recipient));
+      this.options.transport.publish({ actor: runtimeAddress(senderOf(from)) }, me, encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(senderOf(from)), msg: { type: MessageType.BusAck, mid } }));
+      if (this.seen.has(mid)) {
+        this.tally.count('bus.duplicates');
+        return;
+      }
+      this.seen.add(mid);
+    }
     accept(from, msg);
   }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalState } from '@gridemu/metrics';
 import type { Job } from '@gridemu/model';
 import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
-import { PROTOCOL_VERSION } from '@gridemu/protocol/wire';
+import { encodeEnvelope, PROTOCOL_VERSION } from '@gridemu/protocol/wire';
 import { silentLogger, type Actor } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { actorSubject, NatsTransport } from '@gridemu/transport-nats';
@@ -119,6 +119,38 @@ describe('live runtime over a real nats-server', () => {
     expect(counters.get('messages.malformed')).toBe(5 * garbage.length + 200);
     expect(counters.get('messages.forged_sender')).toBe(5);
     expect(records.every((r) => finalState(r) !== 'COMPLETED_KILLED')).toBe(true);
+  });
+
+  it('resends a durable message until its receiver acknowledges it, and delivers it once (issue 11)', async () => {
+    const run = 'live-reliable';
+    const reliable = { reliable: { types: new Set<string>([MessageType.JobCompleted]), resend_ms: 50 } };
+    const got: string[] = [];
+    const recorder: Actor<Message> = { receive: (_ctx, msg) => void got.push(msg.type === MessageType.JobCompleted ? msg.jobId : msg.type) };
+    const sender: Actor<Message> = {
+      start: (ctx) => ctx.send('b/rec', { type: MessageType.JobCompleted, jobId: 'w!1', site: 'a', time_s: 0 }),
+      receive: () => undefined,
+    };
+    const a = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, ...reliable });
+    a.spawn({ address: 'a/send', location: 'a', actor: sender });
+    await a.ready();
+    a.start(0, 1000); // sends at once, to nobody: b is not listening yet
+    await new Promise((r) => setTimeout(r, 120));
+    const b = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, ...reliable });
+    b.spawn({ address: 'b/rec', location: 'b', actor: recorder });
+    await b.ready();
+    b.start(0, 1000);
+    // And a copy of a durable message b has already had: acknowledged again, not delivered.
+    const dup = encodeEnvelope({ run, from: 'x/send', to: 'b/rec', msg: { type: MessageType.JobCompleted, jobId: 'w!2', site: 'x', time_s: 0 }, mid: 'x-1' });
+    nc.publish(actorSubject(run, 'b/rec', 'x/send'), dup);
+    nc.publish(actorSubject(run, 'b/rec', 'x/send'), dup);
+    const deadline = Date.now() + 3000;
+    while (got.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 200));
+    await a.stop();
+    await b.stop();
+    expect(got.sort()).toEqual(['w!1', 'w!2']);
+    expect(a.counters.get('bus.resent')).toBeGreaterThan(0);
+    expect(b.counters.get('bus.duplicates')).toBe(1);
   });
 
   it('keeps two runs on one server apart', async () => {

@@ -71,12 +71,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   const sets = [...(values.set ?? [])];
   if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
   const { spec } = loadExperiment(file, sets.map(parseOverride));
-  if (spec.faults.crash.length > 0 || spec.faults.nats_restart.length > 0) {
+  if (spec.faults.crash.length > 0) {
     // Refused rather than ignored: a run that claims to have survived faults it never saw would mislead.
     throw new UsageError(
-      `${file}: faults.${spec.faults.crash.length > 0 ? 'crash' : 'nats_restart'}: live runs cannot recover a killed process or server yet (their state is not in JetStream); gridemu simulate applies every fault, and run applies partition and drop. docs/faults.md says what is missing.`,
+      `${file}: faults.crash: live runs cannot recover a killed process yet (its state is not journaled); gridemu simulate applies every fault, and run applies partition, drop and nats_restart. docs/faults.md says what is missing.`,
     );
   }
+  if (spec.faults.nats_restart.length > 0 && values.nats) throw new UsageError(`${file}: faults.nats_restart: gridemu run restarts only a server it started itself, not the one at --nats`);
   if (values.tls && values.nats) throw new UsageError('--tls makes certificates for the run\'s own nats-server; with --nats URL, the server is yours: give the processes its CA in NATS_CA');
   if (values.tls && needsDelayProxies(spec)) {
     // Past the server's first line the bytes are encrypted: a proxy could not tell one link's message from another's.
@@ -138,7 +139,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       const invariants = checkResultsFolder(out);
       const ok = invariants.every((i) => i.ok);
       // The delay proxies, in this process, did the partitions and the loss: their counts go in the faults block.
-      const faults = summary.faults ? { faults: { ...summary.faults, messages_dropped: result.proxyFaults.dropped, messages_held_by_partition: result.proxyFaults.held } } : {};
+      const faults = summary.faults
+        ? { faults: { ...summary.faults, nats_restarts: { asked: spec.faults.nats_restart.length, applied: result.natsRestarts }, messages_dropped: result.proxyFaults.dropped, messages_held_by_partition: result.proxyFaults.held } }
+        : {};
       writeFileSync(summaryFile, JSON.stringify({ ...summary, ...faults, check: { ok, invariants } }, null, 2) + '\n');
       if (!ok) {
         for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);

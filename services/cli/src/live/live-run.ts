@@ -6,7 +6,7 @@ import { ControlBus, DelayProxy, liveLocations, ORCHESTRATOR, runCredentials, ty
 import type { ExperimentSpec } from '@gridemu/model';
 import { makeRunCertificates, startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
-import { DEFAULT_TIMER_SPIN_MS, EmulatedClock } from '@gridemu/runtime/live';
+import { DEFAULT_TIMER_SPIN_MS, EmulatedClock, wallNow_ms } from '@gridemu/runtime/live';
 import { DURABLE_MESSAGES } from '@gridemu/protocol';
 import { RunProcess, serviceMain } from './run-process.js';
 
@@ -40,6 +40,8 @@ export interface LiveRunResult {
   readonly logs: string;
   /** What the delay proxies did for the spec's faults: messages dropped, and held across a partition. */
   readonly proxyFaults: { readonly dropped: number; readonly held: number };
+  /** nats-server restarts carried out (faults.nats_restart). */
+  readonly natsRestarts: number;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   const cleanup: (() => Promise<unknown>)[] = [];
   const processes: RunProcess[] = [];
   const proxies: DelayProxy[] = [];
+  let natsRestarts = 0;
   const proxyCounts = () => ({ dropped: proxies.reduce((n, p) => n + p.faultCounts.dropped, 0), held: proxies.reduce((n, p) => n + p.faultCounts.held, 0) });
   try {
     // Each location the plan names, and the process kind (services/<kind>) that hosts it.
@@ -66,17 +69,17 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     // its configuration and JetStream store go in DIR/nats.
     const credentials = o.nats ? undefined : runCredentials(o.run, members);
     const certificates = o.tls ? makeRunCertificates(join(o.out, 'nats', 'tls')) : undefined;
-    const server = credentials
-      ? await startLocalNatsServer({ users: [...credentials.values()], dir: join(o.out, 'nats'), ...(certificates ? { tls: certificates } : {}) })
-      : undefined;
-    if (server) cleanup.push(() => server.stop());
+    const serverOptions = credentials ? { users: [...credentials.values()], dir: join(o.out, 'nats'), ...(certificates ? { tls: certificates } : {}) } : undefined;
+    // `let`: faults.nats_restart replaces it with a new server on the same port.
+    let server = serverOptions ? await startLocalNatsServer(serverOptions) : undefined;
+    cleanup.push(async () => server?.stop());
     const url = o.nats ?? server!.url;
     say(server ? `nats-server started on ${url}, a user per process${certificates ? ', TLS only' : ''} (${join(o.out, 'nats', 'nats-server.conf')})` : `using NATS at ${url}`);
     const login = (name: string) => {
       const c = credentials?.get(name);
       return { ...(c ? { user: c.user, pass: c.password } : {}), ...(certificates ? { tls: { caFile: certificates.caFile } } : {}) };
     };
-    const nc: NatsConnection = await connect({ servers: url, name: `gridemu-${o.run}-orchestrator`, ...login(ORCHESTRATOR) });
+    const nc: NatsConnection = await connect({ servers: url, name: `gridemu-${o.run}-orchestrator`, maxReconnectAttempts: -1, reconnectTimeWait: 50, ...login(ORCHESTRATOR) });
     cleanup.push(() => nc.close());
     const bus = new ControlBus(nc, o.run, silentLogger);
     // Credentials go to each process in its environment, not its arguments (which ps shows).
@@ -90,6 +93,31 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       o.onStatus?.({ phase: 'joining', ready: ready.size, expected: members.length });
     });
     bus.on('progress', (p) => o.onStatus?.({ phase: 'running', finished: p.finished, total: p.total, now_s: p.now_s, wall_s: p.wall_s }));
+    // faults.nats_restart: stop the server at each emulated time and start it again, same port and
+    // configuration, down_s later (issue 11). What was in flight is lost; durable messages are resent.
+    const restarts = o.spec.faults.nats_restart;
+    const restartTimers: NodeJS.Timeout[] = [];
+    cleanup.push(async () => restartTimers.forEach((t) => clearTimeout(t)));
+    if (restarts.length > 0 && server && serverOptions) {
+      const port = server.port;
+      bus.on('start', (m) => {
+        const clock = new EmulatedClock(m.epoch_s, m.wallEpoch_ms, m.speedup);
+        for (const r of restarts) {
+          restartTimers.push(
+            setTimeout(() => {
+              const down = server;
+              server = undefined;
+              void down?.stop().then(async () => {
+                say(`nats-server stopped at emulated ${r.at_s} s (faults.nats_restart); back in ${r.down_s} emulated s`);
+                await new Promise((done) => setTimeout(done, Math.max(0, clock.wall_ms(r.at_s + r.down_s) - wallNow_ms())));
+                server = await startLocalNatsServer({ ...serverOptions, port });
+                natsRestarts++;
+              });
+            }, Math.max(0, clock.wall_ms(r.at_s) - wallNow_ms())),
+          );
+        }
+      });
+    }
     await nc.flush();
 
     const memberUrl = new Map<string, string>();
@@ -180,7 +208,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     while (processes.some((p) => p.running) && Date.now() < grace) await new Promise((r) => setTimeout(r, 50));
     const lingering = processes.filter((p) => p.running);
     if (lingering.length > 0) say(`stopping ${lingering.map((p) => p.name).join(', ')}, still running after the driver ended`);
-    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts() };
+    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts(), natsRestarts };
   } finally {
     await Promise.all(processes.map((p) => p.stop(3000)));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
