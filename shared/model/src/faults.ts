@@ -35,11 +35,6 @@ export interface NatsRestartFault {
 
 export const NO_FAULTS: FaultsSpec = { crash: [], partition: [], drop: 0, nats_restart: [] };
 
-/** Whether the spec asks for any fault a simulation applies. */
-export function hasSimulatedFaults(f: FaultsSpec): boolean {
-  return f.crash.length > 0 || f.partition.length > 0 || f.drop > 0;
-}
-
 /**
  * Reads `faults:`. `processes` are the names a crash may name (the sites and the scheme's own
  * locations); partitions name sites only.
