@@ -5,6 +5,7 @@ import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
 import { LatencyHistogram } from './latency-histogram.js';
 import { Mailboxes, type Inbox } from './mailboxes.js';
+import { decodeJournalBatch, encodeJournalBatch, type Journal, type JournalEntry } from './journal.js';
 import { TimerQueue } from './timer-queue.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
@@ -29,7 +30,31 @@ export interface LiveRuntimeOptions {
    * a nats-server restart, which loses what is in flight. Off by default.
    */
   readonly reliable?: { readonly types: ReadonlySet<string>; readonly resend_ms: number };
+  /**
+   * Journal every delivery, and hold what goes on the bus until the batch that caused it is stored
+   * (output commit), so a process killed at any moment can be restarted with its state (issue 11).
+   * `recovering`: this process is such a restart; it must resume() rather than start(), and what
+   * the bus brings waits until the replay is done.
+   */
+  readonly journal?: { readonly store: Journal; readonly recovering: boolean };
 }
+
+/** How a delivery reached its mailbox: what the journal records to replay it. */
+type Source =
+  | { readonly k: 'bus'; readonly mid: string | undefined; readonly topic: boolean }
+  | { readonly k: 'local'; readonly seq: number }
+  | { readonly k: 'timer'; readonly id: number };
+
+/** A timer an actor set: its runtime id (the actor's TimerId) travels with it to the mailbox. */
+interface PendingTimer {
+  readonly h: Hosted;
+  readonly msg: Message;
+  readonly due_s: number;
+  readonly rid: number;
+}
+
+/** A journal batch over this many bytes is split: JetStream's default message limit is 1 MiB. */
+const MAX_JOURNAL_BATCH_BYTES = 512 * 1024;
 
 /** A durable message sent and not yet acknowledged. */
 interface Unacknowledged {
@@ -44,6 +69,7 @@ interface Delivery {
   readonly msg: Message;
   readonly from: Address;
   readonly at_s: number | undefined;
+  readonly src: Source;
 }
 
 interface Hosted {
@@ -80,8 +106,26 @@ export class LiveRuntime {
   /** Each topic's subscribers in this process. */
   private readonly topicSubscribers = new Map<string, Hosted[]>();
   private readonly subscriptions: BusSubscription[] = [];
-  private readonly mailboxes = new Mailboxes<Delivery>();
-  private readonly timers: TimerQueue<{ h: Hosted; msg: Message; due_s: number }>;
+  private readonly mailboxes: Mailboxes<Delivery>;
+  private readonly timers: TimerQueue<PendingTimer>;
+  /** The queue's id of each armed timer, by the id the actor holds (ours, numbered in set order, so a replay gives the same). */
+  private readonly timerHandles = new Map<number, number>();
+  private nextTimerId = 1;
+  /** Messages between this process's actors, numbered in send order (the journal names them so). */
+  private nextLocalSeq = 1;
+  /** Journal: entries of the current turn, and what they put on the bus, held until the batch is stored. */
+  private pendingEntries: JournalEntry[] = [];
+  private pendingOutput: (() => void)[] = [];
+  private nextBatch = 1;
+  private committing: Promise<void> = Promise.resolve();
+  private commitQueued = false;
+  private stopping = false;
+  /** Replay: sends are not made again, timers are kept to re-arm, local messages kept to deliver. */
+  private replaying = false;
+  private restoring: boolean;
+  private readonly heldWhileRestoring: (() => void)[] = [];
+  private readonly unarmedTimers = new Map<number, PendingTimer>();
+  private readonly undeliveredLocal = new Map<number, { h: Hosted; msg: Message; from: Address }>();
   private readonly rootRng: Rng;
   private readonly host: ContextHost<Message>;
   private clock: EmulatedClock | undefined;
@@ -105,35 +149,55 @@ export class LiveRuntime {
   /** The locations whose runtime address (`<location>/runtime`) this process answers on. */
   private readonly runtimeAddresses = new Set<string>();
 
+  /** The process's log, except during a replay: what the actors say again was said before the crash. */
+  private readonly replayQuiet: Logger = {
+    debug: (f, m) => this.replaying || this.options.log.debug(f, m),
+    info: (f, m) => this.replaying || this.options.log.info(f, m),
+    warn: (f, m) => this.replaying || this.options.log.warn(f, m),
+    error: (f, m) => this.replaying || this.options.log.error(f, m),
+  };
+
   constructor(private readonly options: LiveRuntimeOptions) {
     this.run = checkRunId(options.run);
     this.rootRng = new Rng(options.seed);
+    this.restoring = options.journal?.recovering === true;
+    this.mailboxes = new Mailboxes<Delivery>(options.journal ? () => this.commit() : undefined);
     this.timers = new TimerQueue((t, late_ms) => {
       this.timerLag.record(late_ms);
-      this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s);
+      this.timerHandles.delete(t.rid);
+      this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s, { k: 'timer', id: t.rid });
     }, options.timerSpin_ms);
     this.host = {
       now: (self) => this.actorNow(self),
       send: (from, to, msg) => {
         const local = this.hosted.get(to);
         this.tally.sent(msg.type, from.location, local ? local.placement.location : siteOf(to));
-        if (local) this.enqueue(local, msg, from.address);
+        if (local) this.toLocal(local, msg, from.address);
         else this.toBus({ actor: to }, from.address, to, msg);
       },
       publish: (from, topic, msg) => {
         const here = this.topicSubscribers.get(topic) ?? [];
         for (const h of here) {
           this.tally.sent(msg.type, from.location, h.placement.location);
-          this.enqueue(h, msg, from.address);
+          this.toLocal(h, msg, from.address);
         }
         // One publish for the subscribers in other processes (their deliveries are counted there).
         this.toBus({ topic }, from.address, topicRecipient(topic), msg);
       },
       schedule: (self, delay_s, msg) => {
         const due_s = this.actorNow(self.address) + delay_s;
-        return this.timers.set(this.clock!.wall_ms(due_s), { h: this.hosted.get(self.address)!, msg, due_s });
+        const t: PendingTimer = { h: this.hosted.get(self.address)!, msg, due_s, rid: this.nextTimerId++ };
+        if (this.replaying) this.unarmedTimers.set(t.rid, t);
+        else this.arm(t);
+        return t.rid;
       },
-      cancel: (_self, timer) => this.timers.cancel(timer),
+      cancel: (_self, timer) => {
+        if (this.unarmedTimers.delete(timer)) return;
+        const id = this.timerHandles.get(timer);
+        if (id === undefined) return;
+        this.timerHandles.delete(timer);
+        this.timers.cancel(id);
+      },
     };
   }
 
@@ -142,7 +206,7 @@ export class LiveRuntime {
     const address = placement.address;
     if (this.hosted.has(address)) throw new Error(`actor ${address} already exists`);
     // The run id is on every line already (pinoLogger's base); location and actor are per actor.
-    const log = withFields(this.options.log, { site: placement.location, actor: address });
+    const log = withFields(this.replayQuiet, { site: placement.location, actor: address });
     const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sink);
     const h: Hosted = {
       placement,
@@ -150,25 +214,25 @@ export class LiveRuntime {
       ctx,
       inbox: this.mailboxes.inbox((d) => {
         this.delivered++;
-        this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from));
+        this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from), (t) => entryOf(d, address, t));
       }),
       now_s: Number.NEGATIVE_INFINITY,
     };
     this.hosted.set(address, h);
     if (this.options.reliable) this.listenForAcks(senderOf(address));
-    this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, address, (from, msg) => this.enqueue(h, msg, from))));
+    this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, address, (from, msg, mid) => this.enqueue(h, msg, from, undefined, { k: 'bus', mid, topic: false }))));
     for (const topic of placement.topics ?? []) {
       let list = this.topicSubscribers.get(topic);
       if (!list) {
         this.topicSubscribers.set(topic, (list = []));
         const recipient = topicRecipient(topic);
-        this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, recipient, (from, msg) => {
+        this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, recipient, (from, msg, mid) => {
           // This process's own subscribers already had it from publish().
           if (this.hosted.has(from)) return;
           for (const s of list!) {
             // Counted here, once per receiver, as the simulator counts a topic message.
             this.tally.sent(msg.type, siteOf(from), s.placement.location);
-            this.enqueue(s, msg, from);
+            this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true });
           }
         })));
       }
@@ -183,12 +247,73 @@ export class LiveRuntime {
 
   /** Starts the clock at `epoch_s` emulated seconds as of wall time `wallEpoch_ms`, then every actor. */
   start(epoch_s: number, speedup: number, wallEpoch_ms = wallNow_ms()): void {
+    if (this.restoring) throw new Error('a recovering live runtime resumes from its journal; it does not start');
+    this.startClock(epoch_s, speedup, wallEpoch_ms);
+    this.mailboxes.start(() => {
+      for (const h of this.hosted.values()) this.guard(h, undefined, () => h.actor.start?.(h.ctx), (t) => ({ k: 'start', a: h.placement.address, t }));
+      this.commit();
+    });
+  }
+
+  /**
+   * A restarted process (issue 11): replays its journal through its fresh actors, which brings back
+   * the state they had when the process was killed at emulated `crashed_s`, then starts the clock
+   * the run started with and lets each actor `recover`, as SimRuntime does on a restart. Timers
+   * still pending are armed again (those due while the process was down fire at once); a durable
+   * message between its own actors that was sent and not delivered is delivered now, anything
+   * else in flight inside the process died with it. Then what the bus brought meanwhile goes in.
+   */
+  async resume(epoch_s: number, speedup: number, wallEpoch_ms: number, crashed_s: number): Promise<{ batches: number; entries: number }> {
+    const journal = this.options.journal;
+    if (!journal?.recovering || !this.restoring) throw new Error('only a runtime made to recover, and only once, resumes from its journal');
+    const records = await journal.store.readAll();
+    let batches = 0;
+    let entries = 0;
+    this.replaying = true;
+    try {
+      for (let i = 0; i < records.length; i++) {
+        const batch = decodeJournalBatch(records[i]!, i);
+        // An append retried after a lost acknowledgement may be stored twice: replay it once.
+        if (batch.seq < this.nextBatch) {
+          this.tally.count('journal.duplicate_batches');
+          continue;
+        }
+        this.nextBatch = batch.seq + 1;
+        batches++;
+        for (const e of batch.entries) {
+          this.replay(e);
+          entries++;
+        }
+      }
+    } finally {
+      this.replaying = false;
+    }
+    this.tally.count('journal.replayed_entries', entries);
+    this.startClock(epoch_s, speedup, wallEpoch_ms);
+    this.mailboxes.start(() => {
+      for (const h of this.hosted.values()) {
+        const recover = h.actor.recover;
+        if (recover) this.guard(h, undefined, () => recover.call(h.actor, h.ctx, crashed_s), (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s }));
+      }
+      for (const t of this.unarmedTimers.values()) this.arm(t);
+      this.unarmedTimers.clear();
+      const durable = this.options.reliable?.types;
+      for (const [seq, m] of this.undeliveredLocal) {
+        if (durable === undefined || durable.has(m.msg.type)) this.enqueue(m.h, m.msg, m.from, undefined, { k: 'local', seq });
+        else this.tally.count('messages.lost_while_down');
+      }
+      this.undeliveredLocal.clear();
+      this.commit();
+      this.restoring = false;
+      for (const f of this.heldWhileRestoring.splice(0)) f();
+    });
+    return { batches, entries };
+  }
+
+  private startClock(epoch_s: number, speedup: number, wallEpoch_ms: number): void {
     this.clock = new EmulatedClock(epoch_s, wallEpoch_ms, speedup);
     const reliable = this.options.reliable;
     if (reliable) this.resender = setInterval(() => this.resend(reliable.resend_ms), Math.max(1, reliable.resend_ms / 2));
-    this.mailboxes.start(() => {
-      for (const h of this.hosted.values()) this.guard(h, undefined, () => h.actor.start?.(h.ctx));
-    });
   }
 
   now(): number {
@@ -203,6 +328,11 @@ export class LiveRuntime {
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions.length = 0;
     await this.mailboxes.idle();
+    // What the last batches put on the bus goes out once they are stored; a journal that can no
+    // longer be written (the server is gone at the end) is not waited for.
+    this.commit();
+    this.stopping = true;
+    await this.committing;
   }
 
   /** Messages and timers handed to actors so far. */
@@ -211,17 +341,138 @@ export class LiveRuntime {
   }
 
   private toBus(target: { actor: Address } | { topic: string }, from: Address, to: string, msg: Message): void {
-    this.tally.count('bus.published');
     const sent_ms = wallNow_ms();
     if ('actor' in target && this.options.reliable?.types.has(msg.type) === true) {
       // Kept until the receiving runtime says it has it (listenForAcks); resent meanwhile.
       const mid = `${senderOf(from)}-${this.nextMid++}`;
       const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, mid });
-      this.outbox.set(mid, { target, from, bytes, sent_ms });
-      this.options.transport.publish(target, from, bytes);
+      if (this.replaying) {
+        // Sent before the crash, perhaps never received: resent soon unless the journal says acknowledged.
+        this.outbox.set(mid, { target, from, bytes, sent_ms: Number.NEGATIVE_INFINITY });
+        return;
+      }
+      this.tally.count('bus.published');
+      this.emit(() => {
+        this.outbox.set(mid, { target, from, bytes, sent_ms: wallNow_ms() });
+        this.options.transport.publish(target, from, bytes);
+      });
       return;
     }
-    this.options.transport.publish(target, from, encodeEnvelope({ run: this.run, from, to, msg, sent_ms }));
+    if (this.replaying) return;
+    this.tally.count('bus.published');
+    const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms });
+    this.emit(() => this.options.transport.publish(target, from, bytes));
+  }
+
+  /** A message to an actor of this process; during a replay, kept for the delivery the journal names. */
+  private toLocal(h: Hosted, msg: Message, from: Address): void {
+    const seq = this.nextLocalSeq++;
+    if (this.replaying) this.undeliveredLocal.set(seq, { h, msg, from });
+    else this.enqueue(h, msg, from, undefined, { k: 'local', seq });
+  }
+
+  private arm(t: PendingTimer): void {
+    this.timerHandles.set(t.rid, this.timers.set(this.clock!.wall_ms(t.due_s), t));
+  }
+
+  /** Puts something on the bus: now, or with a journal once the batch that caused it is stored. */
+  private emit(publish: () => void): void {
+    if (!this.options.journal) {
+      publish();
+      return;
+    }
+    this.pendingOutput.push(publish);
+    this.queueCommit();
+  }
+
+  /** Something to store or send arrived outside a turn of the run loop (an acknowledgement): commit soon. */
+  private queueCommit(): void {
+    if (this.commitQueued) return;
+    this.commitQueued = true;
+    setImmediate(() => {
+      this.commitQueued = false;
+      this.commit();
+    });
+  }
+
+  /**
+   * Output commit: the entries of the turn just run are appended to the journal, and only once
+   * they are stored does what they sent go on the bus, so nothing the rest of the run has heard
+   * of can be missing from the journal after a crash. Batches are stored, and their output sent,
+   * in order.
+   */
+  private commit(): void {
+    if (!this.options.journal || (this.pendingEntries.length === 0 && this.pendingOutput.length === 0)) return;
+    const entries = this.pendingEntries;
+    const output = this.pendingOutput;
+    this.pendingEntries = [];
+    this.pendingOutput = [];
+    const batches = entries.length > 0 ? this.encodeBatches(entries) : [];
+    this.committing = this.committing.then(async () => {
+      for (const b of batches) if (!(await this.appendDurably(b))) return;
+      for (const publish of output) publish();
+    });
+  }
+
+  private encodeBatches(entries: JournalEntry[]): { bytes: Uint8Array; seq: number }[] {
+    const bytes = encodeJournalBatch({ seq: this.nextBatch, entries });
+    if (bytes.byteLength <= MAX_JOURNAL_BATCH_BYTES || entries.length === 1) {
+      return [{ bytes, seq: this.nextBatch++ }];
+    }
+    const half = Math.ceil(entries.length / 2);
+    return [...this.encodeBatches(entries.slice(0, half)), ...this.encodeBatches(entries.slice(half))];
+  }
+
+  /** Appends, retrying while the store is unreachable (a nats-server restart); false if stop() gave up. */
+  private async appendDurably({ bytes, seq }: { bytes: Uint8Array; seq: number }): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.options.journal!.store.append(bytes, seq);
+        this.tally.count('journal.batches');
+        this.tally.count('journal.bytes', bytes.byteLength);
+        return true;
+      } catch (err) {
+        if (this.stopping) return false;
+        this.tally.count('journal.append_retries');
+        if (attempt === 0) this.options.log.warn({ err: (err as Error).message }, 'journal append failed: retrying');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  /** One journal entry, again: the actor handles what it handled before, at the time it did. */
+  private replay(e: JournalEntry): void {
+    if (e.k === 'ack') {
+      this.outbox.delete(e.mid);
+      return;
+    }
+    const h = this.hosted.get(e.a);
+    if (!h) throw new Error(`the journal names actor ${e.a}, which this process does not host`);
+    h.now_s = e.t;
+    switch (e.k) {
+      case 'start':
+        h.actor.start?.(h.ctx);
+        return;
+      case 'recover':
+        h.actor.recover?.(h.ctx, e.crashed_s);
+        return;
+      case 'timer':
+        this.unarmedTimers.delete(e.id);
+        h.actor.receive(h.ctx, e.msg, e.a);
+        return;
+      case 'local': {
+        const m = this.undeliveredLocal.get(e.seq);
+        if (!m) throw new Error(`the journal delivers local message ${e.seq} to ${e.a}, which the replay did not send`);
+        this.undeliveredLocal.delete(e.seq);
+        h.actor.receive(h.ctx, m.msg, m.from);
+        return;
+      }
+      case 'bus':
+        if (e.mid !== undefined) this.seen.add(e.mid);
+        if (e.topic === true) this.tally.sent(e.msg.type, siteOf(e.from), h.placement.location);
+        h.actor.receive(h.ctx, e.msg, e.from);
+        return;
+    }
   }
 
   /** Resends what has waited over `after_ms` for its acknowledgement. */
@@ -243,14 +494,23 @@ export class LiveRuntime {
     this.subscriptions.push(
       this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
         this.fromBus(bytes, subject, sender, address, (_from, msg) => {
-          if (msg.type === MessageType.BusAck) this.outbox.delete(msg.mid);
+          if (msg.type !== MessageType.BusAck) return;
+          if (this.outbox.delete(msg.mid) && this.options.journal) {
+            this.pendingEntries.push({ k: 'ack', mid: msg.mid });
+            this.queueCommit();
+          }
         }),
       ),
     );
   }
 
   /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
-  private fromBus(bytes: Uint8Array, subject: string, sender: string, recipient: string, accept: (from: Address, msg: Message) => void): void {
+  private fromBus(bytes: Uint8Array, subject: string, sender: string, recipient: string, accept: (from: Address, msg: Message, mid: string | undefined) => void): void {
+    if (this.restoring) {
+      // Judged after the replay, which rebuilds the ids already delivered.
+      this.heldWhileRestoring.push(() => this.fromBus(bytes, subject, sender, recipient, accept));
+      return;
+    }
     const decoded = decodeEnvelope(bytes, this.run, this.options.check);
     if (!decoded.ok || decoded.envelope.to !== recipient) {
       this.malformed(subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received as ${recipient}` : decoded.reason, bytes.byteLength);
@@ -266,20 +526,22 @@ export class LiveRuntime {
     if (sent_ms !== undefined) this.recordLatency(from, recipient, wallNow_ms() - sent_ms);
     if (mid !== undefined) {
       // A durable message: acknowledge every copy, deliver the first (a resend must do no harm).
+      // With a journal, the acknowledgement waits until the delivery is stored (emit).
       const me = runtimeAddress(senderOf(recipient));
-      this.options.transport.publish({ actor: runtimeAddress(senderOf(from)) }, me, encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(senderOf(from)), msg: { type: MessageType.BusAck, mid } }));
+      const ack = encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(senderOf(from)), msg: { type: MessageType.BusAck, mid } });
+      this.emit(() => this.options.transport.publish({ actor: runtimeAddress(senderOf(from)) }, me, ack));
       if (this.seen.has(mid)) {
         this.tally.count('bus.duplicates');
         return;
       }
       this.seen.add(mid);
     }
-    accept(from, msg);
+    accept(from, msg, mid);
   }
 
   /** Queues a delivery in the actor's mailbox; a timer passes its due time as `at_s`. */
-  private enqueue(h: Hosted, msg: Message, from: Address, at_s?: number): void {
-    this.mailboxes.post(h.inbox, { msg, from, at_s });
+  private enqueue(h: Hosted, msg: Message, from: Address, at_s: number | undefined, src: Source): void {
+    this.mailboxes.post(h.inbox, { msg, from, at_s, src });
   }
 
   /**
@@ -291,9 +553,10 @@ export class LiveRuntime {
    * read inside a handler gives the same time, a timer is handled at the time it was due (its lag
    * shows in wall time, not in the schedule), and an actor's clock never goes back.
    */
-  private guard(h: Hosted, at_s: number | undefined, fn: () => void): void {
+  private guard(h: Hosted, at_s: number | undefined, fn: () => void, entry: (t: number) => JournalEntry): void {
     if (this.fatal) return;
     h.now_s = Math.max(h.now_s, at_s ?? this.now());
+    if (this.options.journal) this.pendingEntries.push(entry(h.now_s));
     try {
       fn();
     } catch (err) {
@@ -324,5 +587,17 @@ export class LiveRuntime {
   private malformed(subject: string, reason: string, bytes: number): void {
     this.tally.count('messages.malformed');
     if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
+  }
+}
+
+/** The journal's record of a delivery to `a` at actor time `t`. */
+function entryOf(d: Delivery, a: Address, t: number): JournalEntry {
+  switch (d.src.k) {
+    case 'bus':
+      return { k: 'bus', a, t, from: d.from, msg: d.msg, ...(d.src.mid !== undefined ? { mid: d.src.mid } : {}), ...(d.src.topic ? { topic: true } : {}) };
+    case 'local':
+      return { k: 'local', a, t, seq: d.src.seq };
+    case 'timer':
+      return { k: 'timer', a, t, id: d.src.id, msg: d.msg };
   }
 }

@@ -25,6 +25,9 @@ export class Mailboxes<D> {
   private runnableHead = 0;
   private turnQueued = false;
 
+  /** `onTurnEnd` runs after each synchronous batch of deliveries, before the loop yields (output commit). */
+  constructor(private readonly onTurnEnd?: () => void) {}
+
   /** An inbox for one actor; `deliver` handles one of its messages. */
   inbox(deliver: (d: D) => void): Inbox<D> {
     return { items: [], head: 0, deliver };
@@ -71,6 +74,7 @@ export class Mailboxes<D> {
         }
         box.deliver(d);
       }
+      this.onTurnEnd?.();
       if (this.runnableHead >= this.runnable.length) {
         this.runnable.length = 0;
         this.runnableHead = 0;

@@ -1,2 +1,3 @@
 export { NatsTransport } from './nats-transport.js';
 export { actorSubject, topicSubject, runWildcard, subjectOf, inboxOf, senderOfSubject, publishAsPatterns, hearPatterns } from './subjects.js';
+export { JetStreamJournal, journalStream, journalSubject, journalPermissions } from './jetstream-journal.js';

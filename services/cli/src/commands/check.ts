@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkRun, type InvariantResult } from '@gridemu/metrics';
+import { checkRun, executedJobsFromCsv, type InvariantResult, type RunCheckInput } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 
@@ -43,23 +43,39 @@ export function checkResultsFolder(dir: string): InvariantResult[] {
   const submitted = summary.jobs?.submitted;
   const sites = summary.spec?.sites;
   if (typeof submitted !== 'number' || !Array.isArray(sites)) throw new InputError(`${join(dir, 'summary.json')}: no jobs.submitted or spec.sites`);
-  return checkRun({ jobsCsv, submitted, cpus: new Map(sites.map((s) => [s.id, s.cpus])), ...logStarts(join(dir, 'logs')) });
+  return checkRun({ jobsCsv, submitted, cpus: new Map(sites.map((s) => [s.id, s.cpus])), ...logRuns(join(dir, 'logs'), jobsCsv) });
 }
 
-/** The `job.started` events of a live run's logs; nothing for a simulation (it has no logs). */
-function logStarts(logs: string): { logStarts?: { jobId: string; site: string }[] } {
+/**
+ * The runs a live run's logs record: every `job.started` event, and every `job.lost` event of a
+ * process restarted after a crash (issue 11). A started run that was lost ends at its loss; the
+ * others are the final runs jobs.csv reports. Nothing for a simulation (it has no logs).
+ */
+function logRuns(logs: string, jobsCsv: string): Pick<RunCheckInput, 'logStarts' | 'runs'> {
   if (!existsSync(logs)) return {};
-  const starts: { jobId: string; site: string }[] = [];
+  const starts: { jobId: string; site: string; time_s: number }[] = [];
+  const losses = new Map<string, number>();
+  const key = (jobId: string, site: string, start_s: number) => `${jobId}\u0000${site}\u0000${start_s}`;
   for (const file of readdirSync(logs).filter((f) => f.endsWith('.log'))) {
     readFileSync(join(logs, file), 'utf8').split('\n').forEach((line, i) => {
-      if (!line.includes('"job.started"')) return;
+      const started = line.includes('"job.started"');
+      if (!started && !line.includes('"job.lost"')) return;
+      let e: { jobId?: unknown; site?: unknown; time_s?: unknown; started_s?: unknown };
       try {
-        const e = JSON.parse(line) as { jobId?: unknown; site?: unknown };
-        if (typeof e.jobId === 'string' && typeof e.site === 'string') starts.push({ jobId: e.jobId, site: e.site });
+        e = JSON.parse(line) as typeof e;
       } catch {
-        throw new InputError(`${join(logs, file)}:${i + 1}: a job.started line that is not JSON`);
+        throw new InputError(`${join(logs, file)}:${i + 1}: a ${started ? 'job.started' : 'job.lost'} line that is not JSON`);
       }
+      if (typeof e.jobId !== 'string' || typeof e.site !== 'string') return;
+      if (started) starts.push({ jobId: e.jobId, site: e.site, time_s: Number(e.time_s) });
+      else losses.set(key(e.jobId, e.site, Number(e.started_s)), Number(e.time_s));
     });
   }
-  return { logStarts: starts };
+  if (losses.size === 0) return { logStarts: starts };
+  const lost = starts.filter((s) => losses.has(key(s.jobId, s.site, s.time_s)));
+  const runs = [
+    ...lost.map((s) => ({ jobId: s.jobId, site: s.site, start_s: s.time_s, end_s: losses.get(key(s.jobId, s.site, s.time_s))! })),
+    ...executedJobsFromCsv(jobsCsv).map((j) => ({ jobId: j.jobId, site: j.site, start_s: j.start_s, end_s: j.finish_s })),
+  ];
+  return { logStarts: starts.filter((s) => !losses.has(key(s.jobId, s.site, s.time_s))), runs };
 }

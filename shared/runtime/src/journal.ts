@@ -1,0 +1,70 @@
+import { Decoder, Encoder } from '@msgpack/msgpack';
+import type { Address, Message } from '@gridemu/protocol';
+
+/**
+ * A process's journal (issue 11, docs/faults.md "Live crashes"): the deliveries its actors handled,
+ * in order, so that a restarted process can replay them through fresh actors and come back with the
+ * state it had. The runtime only appends and reads; where it lives (a JetStream stream in a live
+ * run, memory in tests) is the implementation's business.
+ */
+export interface Journal {
+  /**
+   * Appends batch number `seq` (its bytes); resolves once it is stored and would be read back after
+   * a crash. A retry of one seq must not store it twice where the store can tell (JetStream's
+   * message id); where it cannot, the replay skips a repeated seq.
+   */
+  append(batch: Uint8Array, seq: number): Promise<void>;
+  /** Every batch stored so far, in append order. */
+  readAll(): Promise<Uint8Array[]>;
+}
+
+/**
+ * One delivery, with the time its actor's clock read while handling it (`t`). A bus message carries
+ * itself; a message between actors of the process carries only its sequence number, since the
+ * replay sends it again. A timer carries its message too: one cancelled after it fired is still
+ * delivered, and the replay must deliver it the same. `ack` is an acknowledgement this process received
+ * for a durable message it sent, so the replay does not resend it.
+ */
+export type JournalEntry =
+  | { readonly k: 'start'; readonly a: Address; readonly t: number }
+  | { readonly k: 'bus'; readonly a: Address; readonly t: number; readonly from: Address; readonly msg: Message; readonly mid?: string; readonly topic?: true }
+  | { readonly k: 'local'; readonly a: Address; readonly t: number; readonly seq: number }
+  | { readonly k: 'timer'; readonly a: Address; readonly t: number; readonly id: number; readonly msg: Message }
+  | { readonly k: 'recover'; readonly a: Address; readonly t: number; readonly crashed_s: number }
+  | { readonly k: 'ack'; readonly mid: string };
+
+/** What one append holds: the entries of one turn of the run loop, numbered from 1. */
+export interface JournalBatch {
+  readonly seq: number;
+  readonly entries: readonly JournalEntry[];
+}
+
+const encoder = new Encoder({ ignoreUndefined: true });
+const decoder = new Decoder();
+
+export function encodeJournalBatch(batch: JournalBatch): Uint8Array {
+  return encoder.encode(batch);
+}
+
+/** Decodes a stored batch; a batch that is not one is an error naming its place in the journal. */
+export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBatch {
+  const b = decoder.decode(bytes) as Partial<JournalBatch> | null;
+  if (b === null || typeof b !== 'object' || typeof b.seq !== 'number' || !Array.isArray(b.entries)) {
+    throw new Error(`journal record ${index + 1} is not a batch of deliveries`);
+  }
+  return b as JournalBatch;
+}
+
+/** A journal in memory: for tests, and for a process that is restarted within itself. */
+export class MemoryJournal implements Journal {
+  readonly batches: Uint8Array[] = [];
+
+  append(batch: Uint8Array, _seq: number): Promise<void> {
+    this.batches.push(batch.slice());
+    return Promise.resolve();
+  }
+
+  readAll(): Promise<Uint8Array[]> {
+    return Promise.resolve([...this.batches]);
+  }
+}
