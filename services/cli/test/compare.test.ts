@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, smallSpec, tmp } from './live-helpers.js';
@@ -73,6 +73,39 @@ describe('gridemu check', () => {
     const none = gridemu(['check', join(dir, 'nothing')]);
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/jobs\.csv: not found/);
+  });
+
+  it("a live run's logs: a run lost in a crash is not a second start, but a second start or an overlap with the lost run is broken (issue 11)", () => {
+    const dir = tmp();
+    const out = join(dir, 'r');
+    expect(gridemu(['simulate', smallSpec(dir, { sites: 2, jobs: 5 }), '--out', out, '--quiet']).code).toBe(0);
+    const [header, first] = readFileSync(join(out, 'jobs.csv'), 'utf8').split('\n');
+    const cols = header!.split(',');
+    const f = first!.split(',');
+    const id = f[cols.indexOf('job_id')]!;
+    const site = f[cols.indexOf('exec_site')]!;
+    const start = Number(f[cols.indexOf('starting_time')]);
+    const line = (o: object) => JSON.stringify({ level: 30, run: 'r', site, ...o });
+    const logs = (...lines: string[]) => {
+      mkdirSync(join(out, 'logs'), { recursive: true });
+      writeFileSync(join(out, 'logs', `${site}.log`), lines.join('\n') + '\n');
+      return gridemu(['check', out]);
+    };
+    const lostRun = [line({ event: 'job.started', jobId: id, time_s: start - 100 }), line({ event: 'job.lost', jobId: id, time_s: start - 50, started_s: start - 100 })];
+    const finalStart = line({ event: 'job.started', jobId: id, time_s: start });
+    const ok = logs(...lostRun, finalStart);
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toMatch(/no job ran twice or overlapped itself: \d+ runs, lost ones included/);
+    // A killed process may not have written its last lines: the loss alone is evidence of the run.
+    expect(logs(lostRun[1]!, finalStart).code).toBe(0);
+    const twice = logs(...lostRun, finalStart, line({ event: 'job.started', jobId: id, time_s: start + 1, site: 'elsewhere' }));
+    expect(twice.code).toBe(1);
+    expect(twice.out).toMatch(new RegExp(`BROKEN {2}no job ran twice or overlapped itself: .*${id.replace('!', '\\!')} started at`));
+    const overlap = logs(line({ event: 'job.lost', jobId: id, time_s: start + 10, started_s: start - 10 }), finalStart);
+    expect(overlap.code).toBe(1);
+    expect(overlap.out).toMatch(/ran at .* and .* from/);
+    // An optimistic run lost before its verdict never counted as a start.
+    expect(logs(line({ event: 'job.lost', jobId: id, time_s: start + 10, started_s: start - 10, provisional: true }), finalStart).code).toBe(0);
   });
 });
 

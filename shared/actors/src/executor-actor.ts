@@ -134,7 +134,8 @@ export class ExecutorActor implements Actor<Message> {
       this.running.delete(jobId);
       ctx.metrics.count('jobs.lost_runs');
       ctx.metrics.count('jobs.lost_processor_s', r.job.procs * (Math.min(crashed_s, r.ended_s ?? crashed_s) - r.allocated_s));
-      ctx.log.info({ event: 'job.lost', jobId, time_s: crashed_s, started_s: r.start_s }, 'job lost in a crash');
+      // `provisional`: an optimistic run before its verdict (paper 001 §7), never reported as a start.
+      ctx.log.info({ event: 'job.lost', jobId, time_s: crashed_s, started_s: r.start_s, ...(r.provisional ? { provisional: true } : {}) }, 'job lost in a crash');
       const lost = { type: MessageType.JobLost, jobId, site: this.siteId, started_s: r.start_s, time_s: crashed_s } as const;
       ctx.send(this.scheduler, lost);
       if (!r.provisional) ctx.send(this.resultsTo, lost);

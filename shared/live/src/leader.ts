@@ -1,7 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { DriverActor } from '@gridemu/actors';
-import type { MemberReport } from '@gridemu/protocol';
+import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { MESSAGE_CHECK } from '@gridemu/schemes';
@@ -76,9 +76,12 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   const members = new Map<string, MemberInfo>();
   let aborted: string | undefined;
 
+  /** Set once the run starts: a member that joined before and asks again was restarted, and resumes on it. */
+  let clock: RunClock | undefined;
   bus.on('hello', (m, raw) => {
-    log.info({ member: m.member }, 'member asked for the plan');
-    bus.reply(raw, { kind: 'plan', spec: options.specText, sets: options.sets });
+    const resume = clock !== undefined && members.has(m.member) ? clock : undefined;
+    log.info({ member: m.member, rejoining: resume !== undefined }, resume ? 'a restarted member asked to rejoin the run' : 'member asked for the plan');
+    bus.reply(raw, { kind: 'plan', spec: options.specText, sets: options.sets, ...(resume ? { resume } : {}) });
   });
   bus.on('ready', (m) => {
     if (!expected.includes(m.member)) {
@@ -126,7 +129,8 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   const heartbeatTimeout_ms = (options.heartbeatTimeout_s ?? 10) * 1000;
   let started = false;
   if (!aborted) {
-    bus.publish({ kind: 'start', epoch_s, wallEpoch_ms, speedup });
+    clock = { epoch_s, wallEpoch_ms, speedup };
+    bus.publish({ kind: 'start', ...clock });
     rt.start(epoch_s, speedup, wallEpoch_ms);
     started = true;
     log.info({ epoch_s, speedup, members: expected }, 'run started');
@@ -136,6 +140,8 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
       aborted ??= options.shouldStop?.();
       const now = Date.now();
       for (const [name, info] of members) {
+        // A process the spec crashes is silent while it is down, on purpose (faults.crash).
+        if (isDownByPlan(spec, name, rt.now())) info.lastSeen_ms = now;
         if (now - info.lastSeen_ms > heartbeatTimeout_ms) aborted ??= `process "${name}" (pid ${info.pid}) has been silent for ${heartbeatTimeout_ms / 1000} s`;
       }
       const wall = wallNow_ms();
@@ -178,6 +184,11 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     missingReports,
     controlMalformed: bus.malformed,
   };
+}
+
+/** Whether faults.crash has `member` down at emulated `now_s`. */
+function isDownByPlan(spec: ExperimentSpec, member: string, now_s: number): boolean {
+  return spec.faults.crash.some((c) => c.process === member && now_s >= c.at_s && now_s < c.at_s + c.down_s);
 }
 
 function sleep(ms: number): Promise<void> {

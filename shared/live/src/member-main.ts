@@ -36,7 +36,10 @@ Options (each also from the environment):
   --http-port N      /healthz and /metrics; 0: any     GRIDEMU_HTTP_PORT (default 9464)
   --log-level L      pino level                        GRIDEMU_LOG_LEVEL (default info)
   --timer-spin-ms MS spin this long before a timer     GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)
-  --join-timeout S   give up if no driver answers      GRIDEMU_JOIN_TIMEOUT (default 120)`;
+  --join-timeout S   give up if no driver answers      GRIDEMU_JOIN_TIMEOUT (default 120)
+  --crashed-at S     a restart after a crash: when the  GRIDEMU_CRASHED_AT
+                     previous process was killed, in emulated seconds (default:
+                     the last delivery its journal holds)`;
 }
 
 /** The site and central processes' main: flags and environment, health endpoint, signals. Returns the exit code. */
@@ -50,6 +53,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
       member: { type: 'string', default: env['GRIDEMU_MEMBER'] },
       'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9464' },
       'join-timeout': { type: 'string', default: env['GRIDEMU_JOIN_TIMEOUT'] ?? '120' },
+      'crashed-at': { type: 'string', default: env['GRIDEMU_CRASHED_AT'] },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -75,6 +79,8 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   if (!(joinTimeout_s > 0)) return fail(`--join-timeout must be a positive number of seconds, got "${values['join-timeout']}"`);
   const timerSpin_ms = timerSpinOf(values);
   if (typeof timerSpin_ms === 'string') return fail(timerSpin_ms);
+  const crashedAt_s = values['crashed-at'] === undefined ? undefined : Number(values['crashed-at']);
+  if (crashedAt_s !== undefined && !Number.isFinite(crashedAt_s)) return fail(`--crashed-at must be emulated seconds, got "${values['crashed-at']}"`);
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: member });
   const nc = await connect({ ...natsConnectOptions(values, `gridemu-${values.run}-${member}`), maxReconnectAttempts: -1 }).catch((err: unknown) => {
@@ -85,7 +91,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const proc: { current?: MemberProcess } = {};
   const source = { get phase() { return proc.current?.phase ?? 'joining'; }, get runtime() { return proc.current?.runtime; } };
   const health = await startHealthServer(httpPort, { run: values.run, site: member }, source);
-  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms });
+  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms, ...(crashedAt_s !== undefined ? { crashedAt_s } : {}) });
   proc.current = member_;
   const onSignal = (signal: string) => {
     log.info({ signal }, 'draining and exiting');

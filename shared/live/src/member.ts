@@ -1,10 +1,10 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { parseOverride, type ExperimentSpec } from '@gridemu/model';
 import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
-import type { MemberReport } from '@gridemu/protocol';
+import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
 import { LiveRuntime } from '@gridemu/runtime/live';
-import { NatsTransport } from '@gridemu/transport-nats';
+import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { within } from './within.js';
 import { memberActors } from './members.js';
@@ -23,6 +23,11 @@ export interface MemberOptions {
   readonly joinTimeout_s?: number;
   /** How long before a timer's deadline the process spins (0: never; see PreciseTimer). */
   readonly timerSpin_ms?: number;
+  /**
+   * When the previous process hosting this location was killed, in emulated seconds, if known
+   * (`gridemu run` knows: it killed it). Otherwise the last time its journal records.
+   */
+  readonly crashedAt_s?: number;
 }
 
 export type MemberPhase = 'joining' | 'ready' | 'running' | 'done' | 'aborted' | 'failed' | 'stopped';
@@ -81,11 +86,22 @@ export class MemberProcess {
     try {
       this.spec = parseExperiment(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
       actors = memberActors(this.spec, member);
+      const journal = await this.openJournal(this.spec, plan.resume);
       const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
-      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(this.spec), ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}), onFatal: (e) => void this.fail(e.message) });
+      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(this.spec), ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}), ...(journal ? { journal } : {}), onFatal: (e) => void this.fail(e.message) });
       for (const p of actors) rt.spawn(p);
       await rt.ready();
       this.runtime = rt;
+      if (plan.resume && this.phase === 'joining') {
+        // A restart after a crash (issue 11): the run is on; replay the journal and rejoin it.
+        this.phase = 'running';
+        this.lastFromDriver_ms = Date.now();
+        const c = plan.resume;
+        const replayed = await rt.resume(c.epoch_s, c.speedup, c.wallEpoch_ms, this.options.crashedAt_s ?? Number.NEGATIVE_INFINITY);
+        log.info({ ...replayed, now_s: rt.now() }, 'rejoined the run: journal replayed, actors recovered');
+        this.bus.publish({ kind: 'ready', member, pid: process.pid, http: this.options.http ?? '' });
+        return this.outcome;
+      }
     } catch (err) {
       await this.fail((err as Error).message);
       return this.outcome;
@@ -113,7 +129,21 @@ export class MemberProcess {
     if (this.phase === 'ready' && silent_ms > (this.options.joinTimeout_s ?? 120) * 1000) void this.fail(`no start from the driver within ${this.options.joinTimeout_s ?? 120} s of being ready`);
   }
 
-  private async join(): Promise<{ spec: string; sets: readonly string[] } | undefined> {
+  /**
+   * A process the spec's faults.crash names keeps a journal, so that its restart can rebuild its
+   * state; a fresh one on the run's first start, its predecessor's on a restart. A restart of a
+   * process without one cannot rejoin: its queue and semaphores are gone.
+   */
+  private async openJournal(spec: ExperimentSpec, resume: RunClock | undefined): Promise<{ store: JetStreamJournal; recovering: boolean } | undefined> {
+    const { member, nc, run } = this.options;
+    if (!spec.faults.crash.some((c) => c.process === member)) {
+      if (resume) throw new Error(`process "${member}" was restarted during the run, but it keeps no journal (only the processes faults.crash names do), so its state is lost`);
+      return undefined;
+    }
+    return { store: await JetStreamJournal.open(nc, run, member, resume === undefined), recovering: resume !== undefined };
+  }
+
+  private async join(): Promise<{ spec: string; sets: readonly string[]; resume?: RunClock } | undefined> {
     const deadline = Date.now() + (this.options.joinTimeout_s ?? 120) * 1000;
     while (this.phase === 'joining') {
       const plan = await this.bus.request({ kind: 'hello', member: this.options.member }, 'plan', 1000);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { controlWildcard } from '@gridemu/protocol/wire';
-import { hearPatterns, publishAsPatterns } from '@gridemu/transport-nats';
+import { hearPatterns, journalPermissions, publishAsPatterns } from '@gridemu/transport-nats';
 
 /** One process's NATS user in a run, and the subjects it may publish and subscribe to. */
 export interface ProcessCredentials {
@@ -16,7 +16,8 @@ export const ORCHESTRATOR = 'gridemu-orchestrator';
 /**
  * A user per process of a run (issue 11), with a password made for the run: each location's
  * process, the driver, and the orchestrator. A process may publish actor messages only on subjects
- * that name it as the sender, and hear only its own actors' subjects and the topics. Everyone
+ * that name it as the sender, hear only its own actors' subjects and the topics, and reach only its
+ * own journal's stream. Everyone
  * shares the run's control plane and request inboxes (a forged control message can disturb a run
  * but cannot grant, deny or cancel a job: docs/faults.md).
  */
@@ -27,7 +28,9 @@ export function runCredentials(run: string, locations: readonly string[]): Map<s
     if (users.has(name)) throw new Error(`two processes of run ${run} would be the NATS user "${name}"`);
     users.set(name, { user: name, password: randomBytes(18).toString('base64url'), publish: [...publish, ...shared], subscribe: [...subscribe, ...shared] });
   };
-  for (const location of [...locations, 'driver']) add(location, publishAsPatterns(run, location), hearPatterns(run, location));
+  // A location's process may also keep its journal, in its own JetStream stream and no other.
+  for (const location of locations) add(location, [...publishAsPatterns(run, location), ...journalPermissions(run, location)], hearPatterns(run, location));
+  add('driver', publishAsPatterns(run, 'driver'), hearPatterns(run, 'driver'));
   add(ORCHESTRATOR, [], []);
   return users;
 }

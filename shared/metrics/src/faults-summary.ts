@@ -5,6 +5,8 @@ import type { JobRecord } from './job-record.js';
 /** summary.json's `faults` block (issue 11): what was injected and what it cost. */
 export interface FaultsSummary {
   readonly crashes: number;
+  /** Crashes carried out: every one in a simulation; in a live run, the processes killed and started again. */
+  readonly crashes_applied: number;
   readonly partitions: number;
   readonly drop: number;
   /** NATS server restarts asked for, and applied (a simulation has no server: none). */
@@ -34,6 +36,7 @@ export function faultsSummary(spec: ExperimentSpec, mode: 'simulate' | 'run', co
   }
   return {
     crashes: f.crash.length,
+    crashes_applied: f.crash.length,
     partitions: f.partition.length,
     drop: f.drop,
     nats_restarts: { asked: f.nats_restart.length, applied: mode === 'run' ? (counters['faults.nats_restarts'] ?? 0) : 0 },

@@ -7,13 +7,14 @@ import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './codec.js';
  * metascheduler) is a member. Subjects are `gridemu-ctl.<run>.<kind>`, apart from the actors'
  * `gridemu.<run>.…`, so no site id can collide with them.
  *
- *   member → driver   hello (request; the reply is the plan: the experiment file's text and --set overrides)
+ *   member → driver   hello (request; the reply is the plan: the experiment file's text and --set overrides,
+ *                     and, to a member restarted after a crash, the clock of the started run to resume on)
  *   member → driver   ready, heartbeat, failed, report
  *   driver → all      start (epoch, speed-up), progress, end, abort
  */
 export type ControlMessage =
   | { readonly kind: 'hello'; readonly member: string }
-  | { readonly kind: 'plan'; readonly spec: string; readonly sets: readonly string[] }
+  | { readonly kind: 'plan'; readonly spec: string; readonly sets: readonly string[]; readonly resume?: RunClock }
   | { readonly kind: 'ready'; readonly member: string; readonly pid: number; readonly http: string }
   | { readonly kind: 'start'; readonly epoch_s: number; readonly wallEpoch_ms: number; readonly speedup: number }
   | { readonly kind: 'heartbeat'; readonly member: string; readonly rss_mb: number }
@@ -24,6 +25,13 @@ export type ControlMessage =
   | { readonly kind: 'report'; readonly member: string; readonly report: MemberReport };
 
 export type ControlKind = ControlMessage['kind'];
+
+/** The clock every process of a started run shares (what `start` announced). */
+export interface RunClock {
+  readonly epoch_s: number;
+  readonly wallEpoch_ms: number;
+  readonly speedup: number;
+}
 
 /** What a member counted during the run, handed to the driver at the end for summary.json. */
 export interface MemberReport {
@@ -105,6 +113,11 @@ export function decodeControl(bytes: Uint8Array, run: string): DecodedControl {
     if (!fine) return { ok: false, reason: `${kind}.${field} must be a ${rule}` };
   }
   const { v: _v, run: _run, ...msg } = m;
+  if (kind === 'plan' && m['resume'] !== undefined) {
+    const r = m['resume'] as Record<string, unknown> | null;
+    const bad = typeof r !== 'object' || r === null || (['epoch_s', 'wallEpoch_ms', 'speedup'] as const).some((f) => typeof r[f] !== 'number' || !Number.isFinite(r[f]));
+    if (bad) return { ok: false, reason: 'plan.resume must hold numbers epoch_s, wallEpoch_ms and speedup' };
+  }
   if (kind === 'report') {
     const problem = reportProblem(m['report'] as Record<string, unknown>);
     if (problem) return { ok: false, reason: `report.${problem}` };

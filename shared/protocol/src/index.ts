@@ -3,4 +3,4 @@
 export * from './messages.js';
 export * from './addresses.js';
 export { messageProblem, isMessage, messageValidator, CORE_MESSAGE_SHAPES, type FieldRule, type FieldCheck, type MessageShape, type MessageShapes, type MessageCheck } from './validate-message.js';
-export type { LatencyState, MemberReport } from './control.js';
+export type { LatencyState, MemberReport, RunClock } from './control.js';

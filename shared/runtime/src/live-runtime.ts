@@ -149,12 +149,16 @@ export class LiveRuntime {
   /** The locations whose runtime address (`<location>/runtime`) this process answers on. */
   private readonly runtimeAddresses = new Set<string>();
 
-  /** The process's log, except during a replay: what the actors say again was said before the crash. */
-  private readonly replayQuiet: Logger = {
-    debug: (f, m) => this.replaying || this.options.log.debug(f, m),
-    info: (f, m) => this.replaying || this.options.log.info(f, m),
-    warn: (f, m) => this.replaying || this.options.log.warn(f, m),
-    error: (f, m) => this.replaying || this.options.log.error(f, m),
+  /**
+   * What the actors log. With a journal, a line is output like any other: it is written once the
+   * delivery that said it is stored, so the log never tells of a start the journal (and so the
+   * restarted process) knows nothing of; and it is not said again by the replay.
+   */
+  private readonly actorLog: Logger = {
+    debug: (f, m) => this.logOutput(() => this.options.log.debug(f, m)),
+    info: (f, m) => this.logOutput(() => this.options.log.info(f, m)),
+    warn: (f, m) => this.logOutput(() => this.options.log.warn(f, m)),
+    error: (f, m) => this.logOutput(() => this.options.log.error(f, m)),
   };
 
   constructor(private readonly options: LiveRuntimeOptions) {
@@ -206,7 +210,7 @@ export class LiveRuntime {
     const address = placement.address;
     if (this.hosted.has(address)) throw new Error(`actor ${address} already exists`);
     // The run id is on every line already (pinoLogger's base); location and actor are per actor.
-    const log = withFields(this.replayQuiet, { site: placement.location, actor: address });
+    const log = withFields(this.actorLog, { site: placement.location, actor: address });
     const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sink);
     const h: Hosted = {
       placement,
@@ -257,7 +261,8 @@ export class LiveRuntime {
 
   /**
    * A restarted process (issue 11): replays its journal through its fresh actors, which brings back
-   * the state they had when the process was killed at emulated `crashed_s`, then starts the clock
+   * the state they had when the process was killed at emulated `crashed_s` (or, if later, the
+   * last delivery the journal holds; -Infinity: not known), then starts the clock
    * the run started with and lets each actor `recover`, as SimRuntime does on a restart. Timers
    * still pending are armed again (those due while the process was down fire at once); a durable
    * message between its own actors that was sent and not delivered is delivered now, anything
@@ -269,6 +274,7 @@ export class LiveRuntime {
     const records = await journal.store.readAll();
     let batches = 0;
     let entries = 0;
+    let last_s = Number.NEGATIVE_INFINITY;
     this.replaying = true;
     try {
       for (let i = 0; i < records.length; i++) {
@@ -282,6 +288,7 @@ export class LiveRuntime {
         batches++;
         for (const e of batch.entries) {
           this.replay(e);
+          if (e.k !== 'ack') last_s = Math.max(last_s, e.t);
           entries++;
         }
       }
@@ -289,11 +296,13 @@ export class LiveRuntime {
       this.replaying = false;
     }
     this.tally.count('journal.replayed_entries', entries);
+    // The process died no earlier than the last delivery it stored.
+    const died_s = Math.max(crashed_s, last_s, epoch_s);
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     this.mailboxes.start(() => {
       for (const h of this.hosted.values()) {
         const recover = h.actor.recover;
-        if (recover) this.guard(h, undefined, () => recover.call(h.actor, h.ctx, crashed_s), (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s }));
+        if (recover) this.guard(h, undefined, () => recover.call(h.actor, h.ctx, died_s), (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s: died_s }));
       }
       for (const t of this.unarmedTimers.values()) this.arm(t);
       this.unarmedTimers.clear();
@@ -383,6 +392,10 @@ export class LiveRuntime {
     }
     this.pendingOutput.push(publish);
     this.queueCommit();
+  }
+
+  private logOutput(write: () => void): void {
+    if (!this.replaying) this.emit(write);
   }
 
   /** Something to store or send arrived outside a turn of the run loop (an acknowledgement): commit soon. */

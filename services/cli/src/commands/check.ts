@@ -48,19 +48,20 @@ export function checkResultsFolder(dir: string): InvariantResult[] {
 
 /**
  * The runs a live run's logs record: every `job.started` event, and every `job.lost` event of a
- * process restarted after a crash (issue 11). A started run that was lost ends at its loss; the
- * others are the final runs jobs.csv reports. Nothing for a simulation (it has no logs).
+ * process restarted after a crash (issue 11). A lost run is known from its `job.lost` event alone
+ * (site, start and loss), since a killed process may not have written its last lines; an
+ * optimistic run lost before its verdict (`provisional`) was never a start and is left out. The
+ * other runs are the final ones jobs.csv reports. Nothing for a simulation (it has no logs).
  */
 function logRuns(logs: string, jobsCsv: string): Pick<RunCheckInput, 'logStarts' | 'runs'> {
   if (!existsSync(logs)) return {};
   const starts: { jobId: string; site: string; time_s: number }[] = [];
-  const losses = new Map<string, number>();
-  const key = (jobId: string, site: string, start_s: number) => `${jobId}\u0000${site}\u0000${start_s}`;
+  const lost: { jobId: string; site: string; start_s: number; end_s: number }[] = [];
   for (const file of readdirSync(logs).filter((f) => f.endsWith('.log'))) {
     readFileSync(join(logs, file), 'utf8').split('\n').forEach((line, i) => {
       const started = line.includes('"job.started"');
       if (!started && !line.includes('"job.lost"')) return;
-      let e: { jobId?: unknown; site?: unknown; time_s?: unknown; started_s?: unknown };
+      let e: { jobId?: unknown; site?: unknown; time_s?: unknown; started_s?: unknown; provisional?: unknown };
       try {
         e = JSON.parse(line) as typeof e;
       } catch {
@@ -68,14 +69,12 @@ function logRuns(logs: string, jobsCsv: string): Pick<RunCheckInput, 'logStarts'
       }
       if (typeof e.jobId !== 'string' || typeof e.site !== 'string') return;
       if (started) starts.push({ jobId: e.jobId, site: e.site, time_s: Number(e.time_s) });
-      else losses.set(key(e.jobId, e.site, Number(e.started_s)), Number(e.time_s));
+      else if (e.provisional !== true) lost.push({ jobId: e.jobId, site: e.site, start_s: Number(e.started_s), end_s: Number(e.time_s) });
     });
   }
-  if (losses.size === 0) return { logStarts: starts };
-  const lost = starts.filter((s) => losses.has(key(s.jobId, s.site, s.time_s)));
-  const runs = [
-    ...lost.map((s) => ({ jobId: s.jobId, site: s.site, start_s: s.time_s, end_s: losses.get(key(s.jobId, s.site, s.time_s))! })),
-    ...executedJobsFromCsv(jobsCsv).map((j) => ({ jobId: j.jobId, site: j.site, start_s: j.start_s, end_s: j.finish_s })),
-  ];
-  return { logStarts: starts.filter((s) => !losses.has(key(s.jobId, s.site, s.time_s))), runs };
+  if (lost.length === 0) return { logStarts: starts };
+  const key = (jobId: string, site: string, start_s: number) => `${jobId}\u0000${site}\u0000${start_s}`;
+  const lostStarts = new Set(lost.map((l) => key(l.jobId, l.site, l.start_s)));
+  const finalRuns = executedJobsFromCsv(jobsCsv).map((j) => ({ jobId: j.jobId, site: j.site, start_s: j.start_s, end_s: j.finish_s }));
+  return { logStarts: starts.filter((s) => !lostStarts.has(key(s.jobId, s.site, s.time_s))), runs: [...lost, ...finalRuns] };
 }

@@ -71,12 +71,6 @@ export async function runCommand(argv: string[]): Promise<number> {
   const sets = [...(values.set ?? [])];
   if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
   const { spec } = loadExperiment(file, sets.map(parseOverride));
-  if (spec.faults.crash.length > 0) {
-    // Refused rather than ignored: a run that claims to have survived faults it never saw would mislead.
-    throw new UsageError(
-      `${file}: faults.crash: live runs cannot recover a killed process yet (its state is not journaled); gridemu simulate applies every fault, and run applies partition, drop and nats_restart. docs/faults.md says what is missing.`,
-    );
-  }
   if (spec.faults.nats_restart.length > 0 && values.nats) throw new UsageError(`${file}: faults.nats_restart: gridemu run restarts only a server it started itself, not the one at --nats`);
   if (values.tls && values.nats) throw new UsageError('--tls makes certificates for the run\'s own nats-server; with --nats URL, the server is yours: give the processes its CA in NATS_CA');
   if (values.tls && needsDelayProxies(spec)) {
@@ -140,7 +134,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       const ok = invariants.every((i) => i.ok);
       // The delay proxies, in this process, did the partitions and the loss: their counts go in the faults block.
       const faults = summary.faults
-        ? { faults: { ...summary.faults, nats_restarts: { asked: spec.faults.nats_restart.length, applied: result.natsRestarts }, messages_dropped: result.proxyFaults.dropped, messages_held_by_partition: result.proxyFaults.held } }
+        ? { faults: { ...summary.faults, crashes_applied: result.crashesApplied, nats_restarts: { asked: spec.faults.nats_restart.length, applied: result.natsRestarts }, messages_dropped: result.proxyFaults.dropped, messages_held_by_partition: result.proxyFaults.held } }
         : {};
       writeFileSync(summaryFile, JSON.stringify({ ...summary, ...faults, check: { ok, invariants } }, null, 2) + '\n');
       if (!ok) {

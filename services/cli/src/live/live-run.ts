@@ -42,6 +42,8 @@ export interface LiveRunResult {
   readonly proxyFaults: { readonly dropped: number; readonly held: number };
   /** nats-server restarts carried out (faults.nats_restart). */
   readonly natsRestarts: number;
+  /** Processes killed and started again (faults.crash). */
+  readonly crashesApplied: number;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   const processes: RunProcess[] = [];
   const proxies: DelayProxy[] = [];
   let natsRestarts = 0;
+  let crashesApplied = 0;
   const proxyCounts = () => ({ dropped: proxies.reduce((n, p) => n + p.faultCounts.dropped, 0), held: proxies.reduce((n, p) => n + p.faultCounts.held, 0) });
   try {
     // Each location the plan names, and the process kind (services/<kind>) that hosts it.
@@ -159,11 +162,14 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       ...(o.lenient ? ['--lenient'] : []),
     ], envOf('driver'));
     processes.push(driver);
-    for (const m of members) {
+    const launch = (m: string, extra: readonly string[] = []) => {
       const service = serviceOf.get(m)!;
-      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', '--timer-spin-ms', timerSpin, service === 'site' ? '--site' : '--member', m];
-      processes.push(new RunProcess(m, join(logs, `${m}.log`), serviceMain(service), args, envOf(m)));
-    }
+      const args = ['--nats', memberUrl.get(m) ?? url, '--run', o.run, '--http-port', '0', '--timer-spin-ms', timerSpin, service === 'site' ? '--site' : '--member', m, ...extra];
+      const p = new RunProcess(m, join(logs, `${m}.log`), serviceMain(service), args, envOf(m));
+      processes.push(p);
+      return p;
+    };
+    const current = new Map(members.map((m) => [m, launch(m)]));
     say(`run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`);
 
     let failure: string | undefined;
@@ -179,11 +185,43 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
         driver.kill('SIGTERM'); // the driver aborts the run, tells every process, and writes what it has
       }
     };
-    for (const p of processes.slice(1)) {
+    /** Processes killed on purpose (faults.crash): their death does not stop the run. */
+    const killedByPlan = new Set<RunProcess>();
+    const watch = (p: RunProcess) => {
       void p.exited.then(() => {
-        if (p.exit?.code === 0 || !driver.running) return;
+        if (p.exit?.code === 0 || !driver.running || killedByPlan.has(p)) return;
         const what = `${serviceOf.get(p.name)} process ${p.name} (pid ${p.pid}) ${p.describeExit()} during the run`;
         fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`, { member: p.name, error: `process ${p.describeExit()}` });
+      });
+    };
+    for (const p of current.values()) watch(p);
+    // faults.crash: SIGKILL the process at each emulated time and start it again down_s later, with
+    // the same arguments; it replays its journal and rejoins the run (issue 11).
+    const crashTimers: NodeJS.Timeout[] = [];
+    cleanup.push(async () => crashTimers.forEach((t) => clearTimeout(t)));
+    if (faults.crash.length > 0) {
+      bus.on('start', (m) => {
+        const clock = new EmulatedClock(m.epoch_s, m.wallEpoch_ms, m.speedup);
+        for (const c of faults.crash) {
+          crashTimers.push(
+            setTimeout(() => {
+              const victim = current.get(c.process);
+              if (!victim?.running || !driver.running || failure !== undefined) return;
+              killedByPlan.add(victim);
+              const crashed_s = clock.now_s();
+              victim.kill('SIGKILL');
+              say(`killed ${c.process} (pid ${victim.pid}) at emulated ${Math.round(crashed_s)} s (faults.crash); back in ${c.down_s} emulated s`);
+              void victim.exited.then(async () => {
+                await new Promise((done) => setTimeout(done, Math.max(0, clock.wall_ms(c.at_s + c.down_s) - wallNow_ms())));
+                if (!driver.running || failure !== undefined) return;
+                const reborn = launch(c.process, ['--crashed-at', String(crashed_s)]);
+                current.set(c.process, reborn);
+                watch(reborn);
+                crashesApplied++;
+              });
+            }, Math.max(0, clock.wall_ms(c.at_s) - wallNow_ms())),
+          );
+        }
       });
     }
     const onSignal = (signal: string) => fail(`interrupted by ${signal}`);
@@ -208,7 +246,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     while (processes.some((p) => p.running) && Date.now() < grace) await new Promise((r) => setTimeout(r, 50));
     const lingering = processes.filter((p) => p.running);
     if (lingering.length > 0) say(`stopping ${lingering.map((p) => p.name).join(', ')}, still running after the driver ended`);
-    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts(), natsRestarts };
+    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts(), natsRestarts, crashesApplied };
   } finally {
     await Promise.all(processes.map((p) => p.stop(3000)));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
