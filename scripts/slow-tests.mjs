@@ -4,7 +4,13 @@
 // Issue 16: live runs at speed-ups 100,000 and 200,000 once recorded two jobs on the same processors
 // in about one run in four. Each run here must end with every job completed and its schedule check
 // (summary.json, schedule_check) passing; RUNS runs at each speed-up miss a 1-in-4 failure with
-// probability (3/4)^(2 x RUNS). Prints one "N passed, N failed" line; exits 1 on any failure.
+// probability (3/4)^(2 x RUNS).
+//
+// Issue 11's live fault run: examples/faults-k4.yaml (K = 4, 10 ms links, ten site crashes, one of
+// an origin holding claims, a nats-server restart, a partition and 1% loss) must end with every job
+// completed, every crash and restart applied, and `gridemu check` passing.
+//
+// Prints one "N passed, N failed" line; exits 1 on any failure.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,19 +41,38 @@ try {
       } catch (err) {
         problems.push(`no summary.json: ${err.message}`);
       }
-      const name = `issue 16: live k-distributed K=4 at speed-up ${speedup}, run ${i}/${runs}`;
-      if (problems.length === 0) {
-        passed++;
-        console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-        rmSync(out, { recursive: true, force: true });
-      } else {
-        failed++;
-        console.log(`✗ ${name}: results kept in ${out}\n  ${problems.join('\n  ')}`);
-      }
+      verdict(`issue 16: live k-distributed K=4 at speed-up ${speedup}, run ${i}/${runs}`, out, t0, problems);
     }
   }
+  const out = join(work, 'faults-k4');
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [cli, 'run', join(repo, 'examples/faults-k4.yaml'), '--out', out, '--quiet', '--timeout', '600'], { encoding: 'utf8' });
+  const problems = [];
+  if (r.status !== 0) problems.push(`exit ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-12).join('\n')}`);
+  try {
+    const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    if (s.jobs.completed !== s.jobs.submitted) problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
+    if (!s.check?.ok) problems.push(`gridemu check: ${JSON.stringify(s.check).slice(0, 800)}`);
+    if (s.faults.crashes_applied !== 10) problems.push(`${s.faults.crashes_applied} of 10 crashes applied`);
+    if (s.faults.nats_restarts.applied !== 1) problems.push('the nats-server restart was not applied');
+    if (s.counters['claims.granted'] !== s.jobs.submitted) problems.push(`${s.counters['claims.granted']} grants for ${s.jobs.submitted} jobs`);
+  } catch (err) {
+    problems.push(`no summary.json: ${err.message}`);
+  }
+  verdict('issue 11: examples/faults-k4.yaml live: ten crashes, a server restart, a partition, 1% loss', out, t0, problems);
 } finally {
   if (failed === 0) rmSync(work, { recursive: true, force: true });
 }
 console.log(`${passed} passed, ${failed} failed`);
+
+function verdict(name, out, t0, problems) {
+  if (problems.length === 0) {
+    passed++;
+    console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    rmSync(out, { recursive: true, force: true });
+  } else {
+    failed++;
+    console.log(`✗ ${name}: results kept in ${out}\n  ${problems.join('\n  ')}`);
+  }
+}
 process.exit(failed === 0 ? 0 : 1);

@@ -8,7 +8,8 @@ import { encodeEnvelope } from '@gridemu/protocol/wire';
 import { silentLogger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { MESSAGE_CHECK, parseExperiment, planGrid } from '@gridemu/schemes';
-import { actorSubject, NatsTransport } from '@gridemu/transport-nats';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { actorSubject, JetStreamJournal, journalStream, journalSubject, NatsTransport } from '@gridemu/transport-nats';
 import { join } from 'node:path';
 import { gridemuLive, readSummary, smallSpec, tmp } from './live-helpers.js';
 
@@ -82,6 +83,35 @@ describe('per-process NATS credentials (issue 11)', () => {
     expect(j.start_s).toBeLessThan(1100);
     expect(j.finish_s! - j.start_s!).toBeCloseTo(10, 6);
     expect(plan.driver.done).toBe(true);
+  });
+});
+
+describe('journals under per-process credentials (issue 11)', () => {
+  it("a process keeps its own journal in JetStream and cannot read, write or delete another's", async () => {
+    const run = 'creds-journal';
+    const credentials = runCredentials(run, ['s1', 's3']);
+    const js = await startLocalNatsServer({ users: [...credentials.values()] });
+    const as = async (name: string) => {
+      const c = credentials.get(name)!;
+      const nc = await connect({ servers: js.url, user: c.user, pass: c.password, name: `${run}-${name}` });
+      opened.push(nc);
+      return nc;
+    };
+    try {
+      const s1 = await JetStreamJournal.open(await as('s1'), run, 's1', true);
+      await s1.append(new Uint8Array([1, 2, 3]), 1);
+      await s1.append(new Uint8Array([1, 2, 3]), 1); // a retried append is stored once
+      await s1.append(new Uint8Array([4]), 2);
+      expect((await s1.readAll()).map((b) => [...b])).toEqual([[1, 2, 3], [4]]);
+      const s3 = await as('s3');
+      await expect(JetStreamJournal.open(s3, run, 's1', false)).rejects.toThrow(/cannot keep s1's journal/);
+      const mgr = await jetstreamManager(s3, { checkAPI: false, timeout: 2000 });
+      await expect(mgr.streams.delete(journalStream(run, 's1'))).rejects.toThrow();
+      await expect(jetstream(s3, { timeout: 2000 }).publish(journalSubject(run, 's1'), new Uint8Array([9]))).rejects.toThrow();
+      expect((await (await JetStreamJournal.open(await as('s1'), run, 's1', false)).readAll()).length).toBe(2);
+    } finally {
+      await js.stop();
+    }
   });
 });
 
