@@ -23,6 +23,11 @@ compressed by the speed-up (emulated time = epoch + wall time x S). Writes the s
 DIR/jobs.csv and DIR/summary.json as simulate, plus summary.live (latency seen, timer lag,
 processes and their memory) and every process's log in DIR/logs/.
 
+The spec's faults: are applied for real: a crash is a SIGKILL of the process, which is started
+again down_s later and replays its journal (a JetStream stream in DIR/nats/jetstream) to rejoin;
+partitions and loss are done by the delay proxies; nats_restart stops and restarts the server.
+At the end the run is checked as \`gridemu check DIR\` would, into summary.json's check.
+
 Options:
   --out DIR            where to write results (default: results/<name>-live)
   --nats URL           use this NATS server; without it, nats-server from PATH is started on a
