@@ -420,7 +420,14 @@ export class LiveRuntime {
     const output = this.pendingOutput;
     this.pendingEntries = [];
     this.pendingOutput = [];
-    const batches = entries.length > 0 ? this.encodeBatches(entries) : [];
+    let batches: { bytes: Uint8Array; seq: number }[];
+    try {
+      batches = entries.length > 0 ? this.encodeBatches(entries) : [];
+    } catch (err) {
+      // A message msgpack cannot store (an actor put a Map or a class in one): no restart could replay it.
+      this.fail(new Error(`cannot journal a delivery: ${(err as Error).message}`), 'journal');
+      return;
+    }
     this.committing = this.committing.then(async () => {
       for (const b of batches) if (!(await this.appendDurably(b))) return;
       for (const publish of output) publish();
@@ -573,12 +580,16 @@ export class LiveRuntime {
     try {
       fn();
     } catch (err) {
-      this.fatal = true;
       this.tally.count('actor.errors');
-      const e = err instanceof Error ? err : new Error(String(err));
-      this.options.log.error({ address: h.placement.address, err: e.message }, 'actor failed: stopping this process');
-      this.options.onFatal?.(e);
+      this.fail(err instanceof Error ? err : new Error(String(err)), h.placement.address);
     }
+  }
+
+  private fail(e: Error, where: string): void {
+    if (this.fatal) return;
+    this.fatal = true;
+    this.options.log.error({ address: where, err: e.message }, 'actor failed: stopping this process');
+    this.options.onFatal?.(e);
   }
 
   /** The time of the delivery `self` is handling; outside one (never in practice), the clock's. */

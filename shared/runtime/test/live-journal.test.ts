@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '@gridemu/protocol';
+import { MessageType } from '@gridemu/protocol';
+import { silentLogger, type Actor, type ActorContext, type Transport } from '../src/index.js';
+import { LiveRuntime, MemoryJournal, decodeJournalBatch, wallNow_ms } from '../src/live.js';
+
+/** A process alone: nothing crosses a bus. */
+const noBus: Transport = { publish: () => undefined, subscribe: () => ({ unsubscribe: () => undefined }), flush: () => Promise.resolve() };
+
+/** Ticks every 10 emulated s, tells its partner each tick, and cancels a long timer at the third. */
+class Ticker implements Actor<Message> {
+  ticks = 0;
+  long: number | undefined;
+  longFired = false;
+  recoveredAt: number | undefined;
+  start(ctx: ActorContext<Message>): void {
+    ctx.schedule(10, { type: MessageType.LoadTick });
+    this.long = ctx.schedule(45, { type: MessageType.SubmitDue }); // due after the third tick cancels it, before the crash
+  }
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    if (msg.type === MessageType.SubmitDue) {
+      this.longFired = true;
+      return;
+    }
+    this.ticks++;
+    ctx.send('p/sum', { type: MessageType.JobCompleted, jobId: `t${this.ticks}`, site: 'p', time_s: ctx.now() });
+    if (this.ticks === 3 && this.long !== undefined) ctx.cancel(this.long);
+    ctx.schedule(10, { type: MessageType.LoadTick });
+  }
+  recover(_ctx: ActorContext<Message>, crashed_s: number): void {
+    this.recoveredAt = crashed_s;
+  }
+}
+
+class Summer implements Actor<Message> {
+  readonly heard: string[] = [];
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    // When the ticker sent it, and when this actor handled it: the replay must give both back.
+    if (msg.type === MessageType.JobCompleted) this.heard.push(`${msg.jobId}@${msg.time_s}@${ctx.now()}`);
+  }
+}
+
+function process_(journal: MemoryJournal, recovering: boolean) {
+  const ticker = new Ticker();
+  const summer = new Summer();
+  const rt = new LiveRuntime({ transport: noBus, run: 'journal', seed: 1, log: silentLogger, journal: { store: journal, recovering } });
+  rt.spawn({ address: 'p/tick', location: 'p', actor: ticker });
+  rt.spawn({ address: 'p/sum', location: 'p', actor: summer });
+  return { rt, ticker, summer };
+}
+
+describe('LiveRuntime journal (issue 11)', () => {
+  it('a restarted process replays its journal to the same state, re-arms pending timers only, and recovers', async () => {
+    const journal = new MemoryJournal();
+    const first = process_(journal, false);
+    const epoch_ms = wallNow_ms() + 20;
+    const speedup = 1000; // 10 emulated s every 10 wall ms
+    first.rt.start(0, speedup, epoch_ms);
+    while (first.ticker.ticks < 6) await new Promise((r) => setTimeout(r, 5));
+    await first.rt.stop();
+    const crashed_s = first.rt.now();
+    const stored = journal.batches.map((b, i) => decodeJournalBatch(b, i));
+    expect(stored.map((b) => b.seq)).toEqual(stored.map((_, i) => i + 1));
+    expect(stored.flatMap((b) => b.entries).filter((e) => e.k === 'timer').length).toBe(first.ticker.ticks);
+
+    const second = process_(journal, true);
+    const replayed = await second.rt.resume(0, speedup, epoch_ms, crashed_s);
+    expect(replayed.entries).toBe(stored.reduce((n, b) => n + b.entries.length, 0));
+    // The replay alone rebuilt the state: the ticks, every message between the two actors, and at the times they were handled.
+    expect(second.ticker.ticks).toBe(first.ticker.ticks);
+    expect(second.summer.heard).toEqual(first.summer.heard);
+    // Each tick was handled at its due time, 10 s after the last.
+    const times = second.summer.heard.map((h) => Number(h.split('@')[1]));
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeCloseTo(10, 9);
+    // Then it recovers at the crash, and the pending tick (not the cancelled long timer) runs on.
+    const before = second.ticker.ticks;
+    while (second.ticker.ticks < before + 2) await new Promise((r) => setTimeout(r, 5));
+    await second.rt.stop();
+    expect(second.ticker.recoveredAt).toBe(crashed_s);
+    expect(second.ticker.longFired).toBe(false);
+    expect(second.rt.counters.get('journal.replayed_entries')).toBe(replayed.entries);
+    // A second restart replays the first's recovery too; not told when it died, it takes the last stored delivery.
+    const lastStored = Math.max(...journal.batches.flatMap((b, i) => decodeJournalBatch(b, i).entries.map((e) => (e.k === 'ack' ? 0 : e.t))));
+    const third = process_(journal, true);
+    await third.rt.resume(0, speedup, epoch_ms, Number.NEGATIVE_INFINITY);
+    await third.rt.stop();
+    expect(third.summer.heard.slice(0, second.summer.heard.length)).toEqual(second.summer.heard);
+    expect(third.ticker.recoveredAt).toBe(lastStored);
+  });
+
+  it('refuses to start a recovering runtime, and to resume one twice', async () => {
+    const p = process_(new MemoryJournal(), true);
+    expect(() => p.rt.start(0, 1000)).toThrow(/resumes from its journal/);
+    await p.rt.resume(0, 1000, wallNow_ms(), 0);
+    await expect(p.rt.resume(0, 1000, wallNow_ms(), 0)).rejects.toThrow(/only once/);
+    await p.rt.stop();
+  });
+});
