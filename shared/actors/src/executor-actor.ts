@@ -86,6 +86,7 @@ export class ExecutorActor implements Actor<Message> {
           return;
         }
         this.running.delete(msg.jobId);
+        ctx.metrics.count('jobs.completed');
         ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: ctx.now() });
         return;
       }
@@ -96,6 +97,7 @@ export class ExecutorActor implements Actor<Message> {
         this.reportStart(ctx, r);
         if (r.ended_s !== undefined) {
           this.running.delete(msg.jobId);
+          ctx.metrics.count('jobs.completed');
           ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: r.ended_s });
         }
         return;
@@ -145,6 +147,7 @@ export class ExecutorActor implements Actor<Message> {
   private reportStart(ctx: ActorContext<Message>, r: Running): void {
     // One line per start in a live site's log: the evidence, besides jobs.csv, that a job ran once.
     ctx.log.info({ event: 'job.started', jobId: r.job.id, time_s: r.start_s, procs: r.job.procs }, 'job started');
+    ctx.metrics.count('jobs.started');
     ctx.send(this.resultsTo, { type: MessageType.JobStarted, jobId: r.job.id, site: this.siteId, time_s: r.start_s, resources: intervalSet(r.ids), trail: r.trail });
   }
 }

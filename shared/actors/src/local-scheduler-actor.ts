@@ -62,6 +62,14 @@ export class LocalSchedulerActor implements Actor<Message> {
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
+    this.handle(ctx, msg, from);
+    // The site's state as gauges, for a live process's /metrics (issue 12); a simulation keeps the last value.
+    ctx.metrics.set('jobs.queued', this.policy.queued);
+    ctx.metrics.set('jobs.running', this.policy.running);
+    ctx.metrics.set('processors.busy', this.policy.cpus - this.policy.free);
+  }
+
+  private handle(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case MessageType.JobSubmit:
         return this.step(ctx, { kind: 'arrived', job: msg.job, queue: 'local', claim: false, trail: FRESH_TRAIL, sent: false });
@@ -126,6 +134,7 @@ export class LocalSchedulerActor implements Actor<Message> {
         ctx.send(this.executor, { type: MessageType.JobKill, jobId: d.jobId });
         return;
       case 'reject':
+        ctx.metrics.count('jobs.rejected');
         ctx.send(this.resultsTo, { type: MessageType.JobRejected, jobId: d.jobId, site: this.siteId, reason: d.reason });
         return;
       case 'count':

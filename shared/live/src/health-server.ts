@@ -1,10 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import type { LiveRuntime } from '@gridemu/runtime/live';
+import { processRegistry, type MetricsSource } from './prometheus-metrics.js';
 
-export interface HealthSource {
+export interface HealthSource extends MetricsSource {
   readonly phase: string;
-  readonly runtime: LiveRuntime | undefined;
 }
 
 export interface HealthServer {
@@ -15,46 +13,11 @@ export interface HealthServer {
 
 /**
  * `/healthz` (200 while the process is joining or running, 503 once it failed) and `/metrics`
- * (prom-client's default Node metrics, plus what the runtime counts) on the process's own port.
+ * (processRegistry: the runtime's counters, gauges and messages, and prom-client's defaults) on
+ * the process's own port.
  */
-export async function startHealthServer(port: number, labels: Record<string, string>, source: HealthSource): Promise<HealthServer> {
-  const registry = new Registry();
-  registry.setDefaultLabels(labels);
-  collectDefaultMetrics({ register: registry });
-  new Gauge({
-    name: 'gridemu_messages_sent',
-    help: 'Actor messages this process has sent in the run, by type',
-    labelNames: ['type'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [type, n] of source.runtime?.messages.all ?? []) this.set({ type }, n);
-    },
-  });
-  new Gauge({
-    name: 'gridemu_runtime_events',
-    help: 'Counters of the live runtime and its actors (messages.malformed, claims.denied, …)',
-    labelNames: ['counter'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [counter, n] of source.runtime?.counters ?? []) this.set({ counter }, n);
-    },
-  });
-  new Gauge({
-    name: 'gridemu_emulated_time_seconds',
-    help: 'Emulated time of this process clock (0 before the run starts)',
-    registers: [registry],
-    collect() {
-      let now = 0;
-      try {
-        now = source.runtime?.now() ?? 0;
-      } catch {
-        now = 0; // the clock has not started
-      }
-      this.set(now);
-    },
-  });
+export async function startHealthServer(port: number, labels: { readonly run: string; readonly site: string }, source: HealthSource): Promise<HealthServer> {
+  const { registry, sync } = processRegistry(labels, source);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') {
@@ -64,6 +27,7 @@ export async function startHealthServer(port: number, labels: Record<string, str
       return;
     }
     if (path === '/metrics') {
+      sync();
       registry.metrics().then(
         (text) => {
           res.writeHead(200, { 'content-type': registry.contentType });

@@ -11,3 +11,4 @@ export { rss_mb, cpu_s } from './process-stats.js';
 export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';
 export { runCredentials, ORCHESTRATOR, type ProcessCredentials } from './run-credentials.js';
 export { reliableDelivery } from './reliable-delivery.js';
+export { processRegistry, prometheusName, type MetricsSource } from './prometheus-metrics.js';

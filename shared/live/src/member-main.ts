@@ -39,7 +39,9 @@ Options (each also from the environment):
   --join-timeout S   give up if no driver answers      GRIDEMU_JOIN_TIMEOUT (default 120)
   --crashed-at S     a restart after a crash: when the  GRIDEMU_CRASHED_AT
                      previous process was killed, in emulated seconds (default:
-                     the last delivery its journal holds)`;
+                     the last delivery its journal holds)
+  --linger-ms MS     keep serving /metrics this long     GRIDEMU_LINGER_MS (default 0)
+                     after the run ends, for a last Prometheus scrape`;
 }
 
 /** The site and central processes' main: flags and environment, health endpoint, signals. Returns the exit code. */
@@ -54,6 +56,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
       'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9464' },
       'join-timeout': { type: 'string', default: env['GRIDEMU_JOIN_TIMEOUT'] ?? '120' },
       'crashed-at': { type: 'string', default: env['GRIDEMU_CRASHED_AT'] },
+      'linger-ms': { type: 'string', default: env['GRIDEMU_LINGER_MS'] ?? '0' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -81,6 +84,8 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   if (typeof timerSpin_ms === 'string') return fail(timerSpin_ms);
   const crashedAt_s = values['crashed-at'] === undefined ? undefined : Number(values['crashed-at']);
   if (crashedAt_s !== undefined && !Number.isFinite(crashedAt_s)) return fail(`--crashed-at must be emulated seconds, got "${values['crashed-at']}"`);
+  const linger_ms = Number(values['linger-ms']);
+  if (!(linger_ms >= 0)) return fail(`--linger-ms must be milliseconds, got "${values['linger-ms']}"`);
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: member });
   const nc = await connect({ ...natsConnectOptions(values, `gridemu-${values.run}-${member}`), maxReconnectAttempts: -1 }).catch((err: unknown) => {
@@ -89,7 +94,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   });
   if (!nc) return 1;
   const proc: { current?: MemberProcess } = {};
-  const source = { get phase() { return proc.current?.phase ?? 'joining'; }, get runtime() { return proc.current?.runtime; } };
+  const source = { get phase() { return proc.current?.phase ?? 'joining'; }, get runtime() { return proc.current?.runtime; }, get scheme() { return proc.current?.spec?.meta.scheme; } };
   const health = await startHealthServer(httpPort, { run: values.run, site: member }, source);
   const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms, ...(crashedAt_s !== undefined ? { crashedAt_s } : {}) });
   proc.current = member_;
@@ -101,6 +106,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   process.once('SIGINT', () => onSignal('SIGINT'));
   log.info({ nats: values.nats, http: health.address, pid: process.pid }, 'member process up');
   const outcome = await member_.run();
+  if (outcome.phase === 'done' && linger_ms > 0) await new Promise((r) => setTimeout(r, linger_ms));
   log.info({ phase: outcome.phase, reason: outcome.reason }, 'member process exiting');
   // A drain needs the server; if it is gone, close the connection so its reconnect loop stops.
   await within(3000, nc.drain().catch(() => undefined));

@@ -61,6 +61,8 @@ export interface Logger {
 /** Counters actors bump; the runtime decides where they go (summary.json, Prometheus). */
 export interface MetricsSink {
   count(name: string, by?: number): void;
+  /** The current value of something the actor keeps (a queue's length): a gauge. */
+  set(name: string, value: number): void;
 }
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -137,6 +137,8 @@ export class LiveRuntime {
   /** Messages sent, by type; `crossSite` only those between two locations. */
   readonly messages = this.tally.messages;
   readonly counters = this.tally.counters;
+  /** Messages delivered to this process's actors, by type (topic messages once per receiver). */
+  readonly received = new Map<string, number>();
   /** One-way wall latency of messages received from another site, per link `from->to` (issue 4, item 6). */
   readonly latency = new Map<string, LatencyHistogram>();
   /** How late timers fired against their wall deadline: event-loop lag plus timer granularity. */
@@ -145,6 +147,7 @@ export class LiveRuntime {
   /** Ids of the durable messages delivered here (a resent one is acknowledged again, not delivered). */
   private readonly seen = new Set<string>();
   private nextMid = 1;
+  private lastTimerLate_ms = 0;
   private resender: NodeJS.Timeout | undefined;
   /** The locations whose runtime address (`<location>/runtime`) this process answers on. */
   private readonly runtimeAddresses = new Set<string>();
@@ -168,6 +171,7 @@ export class LiveRuntime {
     this.mailboxes = new Mailboxes<Delivery>(options.journal ? () => this.commit() : undefined);
     this.timers = new TimerQueue((t, late_ms) => {
       this.timerLag.record(late_ms);
+      this.lastTimerLate_ms = late_ms;
       this.timerHandles.delete(t.rid);
       this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s, { k: 'timer', id: t.rid });
     }, options.timerSpin_ms);
@@ -211,13 +215,14 @@ export class LiveRuntime {
     if (this.hosted.has(address)) throw new Error(`actor ${address} already exists`);
     // The run id is on every line already (pinoLogger's base); location and actor are per actor.
     const log = withFields(this.actorLog, { site: placement.location, actor: address });
-    const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sink);
+    const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sinkFor());
     const h: Hosted = {
       placement,
       actor: placement.actor,
       ctx,
       inbox: this.mailboxes.inbox((d) => {
         this.delivered++;
+        this.received.set(d.msg.type, (this.received.get(d.msg.type) ?? 0) + 1);
         this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from), (t) => entryOf(d, address, t));
       }),
       now_s: Number.NEGATIVE_INFINITY,
@@ -342,6 +347,19 @@ export class LiveRuntime {
     this.commit();
     this.stopping = true;
     await this.committing;
+  }
+
+  /**
+   * How far this process runs behind the emulated clock: the lateness of the last timer it fired,
+   * in emulated seconds. Growing, it says the speed-up is too high for the machine.
+   */
+  emulatedLag_s(): number {
+    return this.clock ? (this.lastTimerLate_ms / 1000) * this.clock.speedup : 0;
+  }
+
+  /** Each gauge the actors set (jobs.queued, processors.busy, …), summed over this process's actors. */
+  gauges(): Map<string, number> {
+    return this.tally.gauges();
   }
 
   /** Messages and timers handed to actors so far. */

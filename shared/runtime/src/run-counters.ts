@@ -7,7 +7,30 @@ import type { MetricsSink } from './actor.js';
 export class RunCounters {
   readonly messages = { all: new Map<string, number>(), crossSite: new Map<string, number>() };
   readonly counters = new Map<string, number>();
-  readonly sink: MetricsSink = { count: (name, by = 1) => this.count(name, by) };
+  /** The last value of each gauge the actors set, summed over the actors that set it. */
+  private readonly gaugeParts = new Map<string, Map<MetricsSink, number>>();
+  /** Counters only: a simulation reports no gauges. */
+  readonly sink: MetricsSink = { count: (name, by = 1) => this.count(name, by), set: () => undefined };
+
+  /** A sink of its own for one live actor, keeping gauges too; two actors setting one gauge (two sites in one process) add up. */
+  sinkFor(): MetricsSink {
+    const sink: MetricsSink = {
+      count: (name, by = 1) => this.count(name, by),
+      set: (name, value) => {
+        let parts = this.gaugeParts.get(name);
+        if (!parts) this.gaugeParts.set(name, (parts = new Map()));
+        parts.set(sink, value);
+      },
+    };
+    return sink;
+  }
+
+  /** Each gauge's current value. */
+  gauges(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [name, parts] of this.gaugeParts) out.set(name, [...parts.values()].reduce((a, b) => a + b, 0));
+    return out;
+  }
 
   count(name: string, by = 1): void {
     this.counters.set(name, (this.counters.get(name) ?? 0) + by);

@@ -1,3 +1,4 @@
+import { PROMETHEUS_HINT, prometheusBinary } from '../live/prometheus-server.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -39,6 +40,9 @@ Options:
   --timer-spin-ms MS   how long each process spins before a timer's deadline, for sub-millisecond
                        timers (default: 2, or 0 when the run has more processes than this machine
                        has cores, where spinning starves the other processes)
+  --prometheus         start Debian's prometheus on the run's scrape configuration (always
+                       written to DIR/prometheus/prometheus.yml, for your own Prometheus), print
+                       its address, and record what it saw in summary.json's prometheus
   --tls                the run's own nats-server takes TLS only, with a CA and certificate made
                        for the run (DIR/nats/tls; needs openssl). Not with link latency or
                        faults: the delay proxies cannot read encrypted traffic
@@ -63,6 +67,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       'timer-spin-ms': { type: 'string' },
       lenient: { type: 'boolean' },
       tls: { type: 'boolean' },
+      prometheus: { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -88,6 +93,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (timerSpin_ms !== undefined && !(timerSpin_ms >= 0 && timerSpin_ms <= 100)) throw new UsageError(`--timer-spin-ms must be milliseconds from 0 to 100, got "${values['timer-spin-ms']}"`);
   // Fail fast on a bad trace here rather than in the driver's log.
   const workload = await loadWorkload(spec, { specFile: file, lenient: values.lenient === true });
+  if (values.prometheus && !prometheusBinary()) {
+    console.error(`gridemu: --prometheus: ${PROMETHEUS_HINT}`);
+    return EXIT_FAILED;
+  }
   if (!values.nats && !natsServerBinary()) {
     console.error(`gridemu: ${INSTALL_HINT}, or give --nats URL`);
     return EXIT_FAILED;
@@ -107,6 +116,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     run,
     ...(values.nats ? { nats: values.nats } : {}),
     tls: values.tls === true,
+    prometheus: values.prometheus === true,
     lenient: values.lenient === true,
     timeout_s,
     ...(timerSpin_ms !== undefined ? { timerSpin_ms } : {}),
@@ -141,7 +151,10 @@ export async function runCommand(argv: string[]): Promise<number> {
       const faults = summary.faults
         ? { faults: { ...summary.faults, crashes_applied: result.crashesApplied, nats_restarts: { asked: spec.faults.nats_restart.length, applied: result.natsRestarts }, messages_dropped: result.proxyFaults.dropped, messages_held_by_partition: result.proxyFaults.held } }
         : {};
-      writeFileSync(summaryFile, JSON.stringify({ ...summary, ...faults, check: { ok, invariants } }, null, 2) + '\n');
+      const p = result.prometheus;
+      const prometheus = { prometheus: { config: p.config, ...(p.url ? { url: p.url } : {}), ...(p.completedJobs !== undefined ? { completed_jobs: p.completedJobs } : {}) } };
+      writeFileSync(summaryFile, JSON.stringify({ ...summary, ...faults, ...prometheus, check: { ok, invariants } }, null, 2) + '\n');
+      if (p.url) say(`Prometheus (${p.url}, now stopped; its data is in ${resolve(out, 'prometheus', 'data')}) counted ${p.completedJobs ?? 'no'} completed jobs`);
       if (!ok) {
         for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
         return EXIT_FAILED;

@@ -9,6 +9,7 @@ import { silentLogger } from '@gridemu/runtime';
 import { DEFAULT_TIMER_SPIN_MS, EmulatedClock, wallNow_ms } from '@gridemu/runtime/live';
 import { DURABLE_MESSAGES } from '@gridemu/protocol';
 import { RunProcess, serviceMain } from './run-process.js';
+import { completedJobsQuery, SCRAPE_INTERVAL_S, ScrapeTargets, startPrometheus, type PrometheusServer } from './prometheus-server.js';
 
 export interface LiveRunOptions {
   readonly specFile: string;
@@ -26,6 +27,8 @@ export interface LiveRunOptions {
   readonly timeout_s?: number;
   /** Force how long timers spin before their deadlines; by default 2 ms, or 0 with more processes than cores. */
   readonly timerSpin_ms?: number;
+  /** Start Debian's prometheus on the run's scrape configuration (issue 12); it is written either way. */
+  readonly prometheus?: boolean;
   readonly onStatus?: (s: LiveStatus) => void;
   /** Lines for the user (what started, what failed). */
   readonly say?: (line: string) => void;
@@ -44,6 +47,8 @@ export interface LiveRunResult {
   readonly natsRestarts: number;
   /** Processes killed and started again (faults.crash). */
   readonly crashesApplied: number;
+  /** Where the scrape configuration is, and, with --prometheus, what Prometheus saw. */
+  readonly prometheus: { readonly config: string; readonly url?: string; readonly completedJobs?: number };
 }
 
 /**
@@ -56,7 +61,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   const say = o.say ?? (() => undefined);
   const logs = join(o.out, 'logs');
   // A failed run must not leave an earlier run's results looking like its own.
-  for (const old of [logs, join(o.out, 'jobs.csv'), join(o.out, 'summary.json'), join(o.out, 'nats')]) rmSync(old, { recursive: true, force: true });
+  for (const old of [logs, join(o.out, 'jobs.csv'), join(o.out, 'summary.json'), join(o.out, 'nats'), join(o.out, 'prometheus')]) rmSync(old, { recursive: true, force: true });
   mkdirSync(logs, { recursive: true });
   const cleanup: (() => Promise<unknown>)[] = [];
   const processes: RunProcess[] = [];
@@ -88,10 +93,21 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     // Credentials go to each process in its environment, not its arguments (which ps shows).
     const envOf = (name: string) => {
       const c = credentials?.get(name);
-      return c ? { ...process.env, NATS_USER: c.user, NATS_PASSWORD: c.password, ...(certificates ? { NATS_CA: certificates.caFile } : {}) } : process.env;
+      // With our Prometheus, members keep serving /metrics for a last scrape after the end.
+      const linger = o.prometheus ? { GRIDEMU_LINGER_MS: String(2500 * SCRAPE_INTERVAL_S) } : {};
+      return { ...process.env, ...linger, ...(c ? { NATS_USER: c.user, NATS_PASSWORD: c.password, ...(certificates ? { NATS_CA: certificates.caFile } : {}) } : {}) };
     };
     const ready = new Set<string>();
+    // Every process's /metrics, for a Prometheus of ours or the user's (issue 12).
+    const targets = new ScrapeTargets(o.out, o.run);
+    let prometheus: PrometheusServer | undefined;
+    if (o.prometheus) {
+      prometheus = await startPrometheus(targets.configFile, join(targets.dir, 'data'));
+      cleanup.push(async () => prometheus?.stop());
+      say(`Prometheus at ${prometheus.url}, scraping every ${SCRAPE_INTERVAL_S} s (${targets.configFile})`);
+    }
     bus.on('ready', (m) => {
+      targets.set(m.member, m.http);
       ready.add(m.member);
       o.onStatus?.({ phase: 'joining', ready: ready.size, expected: members.length });
     });
@@ -246,7 +262,16 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     while (processes.some((p) => p.running) && Date.now() < grace) await new Promise((r) => setTimeout(r, 50));
     const lingering = processes.filter((p) => p.running);
     if (lingering.length > 0) say(`stopping ${lingering.map((p) => p.name).join(', ')}, still running after the driver ended`);
-    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts(), natsRestarts, crashesApplied };
+    let completedJobs: number | undefined;
+    if (prometheus) {
+      // The members have lingered through a last scrape and left: ask what Prometheus saw.
+      completedJobs = await prometheus.query(completedJobsQuery(o.run)).catch((err: unknown) => {
+        say(`could not ask Prometheus: ${(err as Error).message}`);
+        return undefined;
+      });
+    }
+    const promResult = { config: targets.configFile, ...(prometheus ? { url: prometheus.url } : {}), ...(completedJobs !== undefined ? { completedJobs } : {}) };
+    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts(), natsRestarts, crashesApplied, prometheus: promResult };
   } finally {
     await Promise.all(processes.map((p) => p.stop(3000)));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);

@@ -1,0 +1,113 @@
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { LiveRuntime } from '@gridemu/runtime/live';
+
+/** What a process's /metrics reads, each time it is scraped. */
+export interface MetricsSource {
+  readonly runtime: LiveRuntime | undefined;
+  /** The run's scheme, once the process has the plan. */
+  readonly scheme: string | undefined;
+}
+
+/**
+ * A Prometheus name for one of the runtime's counter or gauge names (issue 12): the `gridemu_`
+ * prefix, dots as underscores, and seconds spelt out (`jobs.lost_processor_s` →
+ * `gridemu_jobs_lost_processor_seconds`). Counters get `_total` on top.
+ */
+export function prometheusName(name: string): string {
+  const tokens = name.split('.').map((t) => t.replace(/(^|_)s$/, '$1seconds'));
+  return `gridemu_${tokens.join('_').replace(/[^a-zA-Z0-9_]/g, '_')}`;
+}
+
+/**
+ * One process's metrics, named by Prometheus' conventions, with the labels `run`, `site` (the
+ * location the process hosts) and `scheme` on every series and never a job id:
+ *
+ * - `gridemu_messages_sent_total{type}` and `gridemu_messages_received_total{type}`;
+ * - every counter the runtime and its actors keep, as `gridemu_<name>_total`: jobs started,
+ *   completed and rejected, claims granted, denied and timed out, lost runs, journal appends, …;
+ * - every gauge the actors set, as `gridemu_<name>`: jobs queued and running, processors busy;
+ * - `gridemu_emulated_time_seconds`, and `gridemu_emulated_lag_seconds`, how far the process runs
+ *   behind the emulated clock;
+ * - prom-client's default process metrics (event-loop lag among them).
+ *
+ * Counters and gauges appear as the actors first use them, so a scheme's own (GRUBER's, the
+ * hierarchy's) need nothing here.
+ */
+export function processRegistry(labels: { readonly run: string; readonly site: string }, source: MetricsSource): { registry: Registry; sync: () => void } {
+  const registry = new Registry();
+  const base = { run: labels.run, site: labels.site };
+  registry.setDefaultLabels({ ...base, scheme: '' });
+  collectDefaultMetrics({ register: registry });
+  const byType = (name: string, help: string, read: (rt: LiveRuntime) => ReadonlyMap<string, number>) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['type'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const rt = source.runtime;
+        if (rt) for (const [type, n] of read(rt)) this.inc({ type }, n);
+      },
+    });
+  byType('gridemu_messages_sent_total', 'Actor messages sent by this process, by type', (rt) => rt.messages.all);
+  byType('gridemu_messages_received_total', "Messages and timers delivered to this process's actors, by type", (rt) => rt.received);
+  new Gauge({
+    name: 'gridemu_emulated_time_seconds',
+    help: "Emulated time of this process's clock (0 before the run starts)",
+    registers: [registry],
+    collect() {
+      let now = 0;
+      try {
+        now = source.runtime?.now() ?? 0;
+      } catch {
+        now = 0; // the clock has not started
+      }
+      this.set(now);
+    },
+  });
+  new Gauge({
+    name: 'gridemu_emulated_lag_seconds',
+    help: 'How late the last timer fired, in emulated seconds: growing, the speed-up is too high for this machine',
+    registers: [registry],
+    collect() {
+      this.set(source.runtime?.emulatedLag_s() ?? 0);
+    },
+  });
+
+  const registered = new Set<string>();
+  /** Registers the counters and gauges the actors have started to use since the last scrape. */
+  const sync = () => {
+    if (source.scheme !== undefined) registry.setDefaultLabels({ ...base, scheme: source.scheme });
+    const rt = source.runtime;
+    if (!rt) return;
+    for (const counter of rt.counters.keys()) {
+      const name = `${prometheusName(counter)}_total`;
+      if (registered.has(name)) continue;
+      registered.add(name);
+      new Counter({
+        name,
+        help: `The runtime's counter ${counter}`,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(source.runtime?.counters.get(counter) ?? 0);
+        },
+      });
+    }
+    for (const gauge of rt.gauges().keys()) {
+      const name = prometheusName(gauge);
+      if (registered.has(name)) continue;
+      registered.add(name);
+      new Gauge({
+        name,
+        help: `The actors' gauge ${gauge}`,
+        registers: [registry],
+        collect() {
+          this.set(source.runtime?.gauges().get(gauge) ?? 0);
+        },
+      });
+    }
+  };
+  return { registry, sync };
+}

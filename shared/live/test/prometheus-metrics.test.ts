@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { MessageType, type Message } from '@gridemu/protocol';
+import { silentLogger, type Actor, type Transport } from '@gridemu/runtime';
+import { LiveRuntime } from '@gridemu/runtime/live';
+import { processRegistry, prometheusName } from '../src/prometheus-metrics.js';
+
+const noBus: Transport = { publish: () => undefined, subscribe: () => ({ unsubscribe: () => undefined }), flush: () => Promise.resolve() };
+
+describe('a process\'s Prometheus metrics (issue 12)', () => {
+  it('names follow the conventions: gridemu_ prefix, base units spelt out, no dots', () => {
+    expect(prometheusName('jobs.completed')).toBe('gridemu_jobs_completed');
+    expect(prometheusName('jobs.lost_processor_s')).toBe('gridemu_jobs_lost_processor_seconds');
+    expect(prometheusName('gruber.site_queue_s')).toBe('gridemu_gruber_site_queue_seconds');
+    expect(prometheusName('jobs.rejected.wider_than_site')).toBe('gridemu_jobs_rejected_wider_than_site');
+    expect(prometheusName('transfers.seconds')).toBe('gridemu_transfers_seconds');
+  });
+
+  it('exports what the actors count and set, with run, site and scheme on every series', async () => {
+    const actor: Actor<Message> = {
+      start(ctx) {
+        ctx.metrics.count('claims.granted', 3);
+        ctx.metrics.set('jobs.queued', 7);
+        ctx.send('s1/other', { type: MessageType.LoadTick });
+      },
+      receive: () => undefined,
+    };
+    const rt = new LiveRuntime({ transport: noBus, run: 'r1', seed: 1, log: silentLogger });
+    rt.spawn({ address: 's1/a', location: 's1', actor });
+    rt.spawn({ address: 's1/other', location: 's1', actor: { receive: () => undefined } });
+    rt.start(0, 1000);
+    await new Promise((r) => setTimeout(r, 20));
+    await rt.stop();
+    const { registry, sync } = processRegistry({ run: 'r1', site: 's1' }, { runtime: rt, scheme: 'k-distributed' });
+    sync();
+    const text = await registry.metrics();
+    expect(text).toContain('gridemu_claims_granted_total{run="r1",site="s1",scheme="k-distributed"} 3');
+    expect(text).toContain('gridemu_jobs_queued{run="r1",site="s1",scheme="k-distributed"} 7');
+    expect(text).toContain('gridemu_messages_sent_total{type="timer.load-tick",run="r1",site="s1",scheme="k-distributed"} 1');
+    expect(text).toContain('gridemu_messages_received_total{type="timer.load-tick",run="r1",site="s1",scheme="k-distributed"} 1');
+    expect(text).toMatch(/nodejs_eventloop_lag_seconds\{run="r1"/);
+    // Every gridemu counter ends in _total, and no name has a dot.
+    for (const m of text.matchAll(/^# TYPE (gridemu_\S+) (\w+)$/gm)) {
+      if (m[2] === 'counter') expect(m[1]).toMatch(/_total$/);
+      expect(m[1]).not.toContain('.');
+    }
+  });
+});
