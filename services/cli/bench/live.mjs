@@ -4,7 +4,8 @@
 //  2. messages per second through a site: load reports published as fast as the client can to one
 //     site's metascheduler, hosted in a LiveRuntime, until every one has been handled;
 //  3. jobs per second `gridemu run` sustains: a synthetic 4-site K=2 run at rising speed-ups,
-//     checking exactly-once (jobs.csv and the sites' logs) at each; the highest that holds counts.
+//     checking exactly-once (jobs.csv and the sites' logs) at each; the highest that holds counts;
+//  4. what Prometheus scraping costs that throughput (issue 12).
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
@@ -113,5 +114,33 @@ results.best = best;
 // went one per receiver. That code no longer exists here, so its figures are recorded, not re-run.
 results.before_issue_8 = BEFORE_ISSUE_8;
 console.log(`before issue 8 (recorded): ${BEFORE_ISSUE_8.peak_jobs_per_s} jobs/s at its peak (speed-up ${BEFORE_ISSUE_8.peak_speedup}), ${BEFORE_ISSUE_8.messages_per_job_through_server} messages per job through nats-server`);
+
+// 4. What metrics cost (issue 12): the same run at the highest sustained speed-up, without a scraper
+//    and with Prometheus scraping every process every second (--prometheus), alternated, PAIRS times
+//    each; the medians' ratio is the throughput kept. The gauges and counters the actors keep are
+//    there in both: they are part of the runtime, and what a scrape adds is reading them out.
+if (best && prometheusOnPath()) {
+  const pairs = Number(process.env.BENCH_METRICS_PAIRS ?? 3);
+  const rates = { off: [], on: [] };
+  for (let i = 0; i < pairs; i++) {
+    for (const mode of ['off', 'on']) {
+      const out = join(dir, `metrics-${mode}-${i}`);
+      const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', spec, '--out', out, '--quiet', '--speedup', String(best.speedup), '--timeout', '600', ...(mode === 'on' ? ['--prometheus'] : [])], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`metrics bench run (${mode}) failed: ${r.stderr}`);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      rates[mode].push(summary.jobs.submitted / summary.live.run_wall_s);
+    }
+  }
+  const median = (xs) => quantile(xs, 0.5);
+  const kept = median(rates.on) / median(rates.off);
+  results.metrics_cost = { speedup: best.speedup, pairs, jobs_per_s_without: Math.round(median(rates.off)), jobs_per_s_with_prometheus: Math.round(median(rates.on)), throughput_kept: +kept.toFixed(3) };
+  console.log(`metrics cost at speed-up ${best.speedup}: ${Math.round(median(rates.off))} jobs/s without a scraper, ${Math.round(median(rates.on))} with Prometheus scraping every second (medians of ${pairs}): ${((1 - kept) * 100).toFixed(1)}% lost (${machine})`);
+} else if (best) {
+  console.log('metrics cost: skipped, prometheus is not on PATH (apt-get install -y prometheus)');
+}
+
+function prometheusOnPath() {
+  return spawnSync('sh', ['-c', 'command -v prometheus'], { encoding: 'utf8' }).status === 0;
+}
 mkdirSync(join(repo, 'bench-results'), { recursive: true });
 writeFileSync(join(repo, 'bench-results/live.json'), JSON.stringify(results, null, 2) + '\n');

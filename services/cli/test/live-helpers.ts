@@ -85,3 +85,10 @@ export type LooseSummary = Record<string, any>;
 export function readSummary(dir: string): LooseSummary {
   return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as LooseSummary;
 }
+
+/** Every query of deploy/grafana's dashboard, with its `$run` variable set (default: any run). */
+export function dashboardQueries(run = '.*'): { panel: string; expr: string }[] {
+  const file = join(REPO, 'deploy/grafana/dashboards/gridemu.json');
+  const dashboard = JSON.parse(readFileSync(file, 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+  return dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr.replaceAll('$run', run) })));
+}

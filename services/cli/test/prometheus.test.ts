@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { completedJobsQuery, prometheusBinary, queryPrometheus, startPrometheus } from '../src/live/prometheus-server.js';
-import { gridemuLive, readJobs, readSummary, smallSpec, tmp } from './live-helpers.js';
+import { dashboardQueries, gridemuLive, readJobs, readSummary, smallSpec, tmp } from './live-helpers.js';
 
 const missing = prometheusBinary() ? undefined : 'skipped: needs prometheus on PATH (apt-get install -y prometheus)';
 
@@ -25,10 +25,17 @@ describe('Prometheus in the loop (issue 12)', () => {
       expect(await prom.query(completedJobsQuery('prom-agrees'))).toBe(completedRows);
       // Every site's gauges, labelled by run, site and scheme.
       expect(await queryPrometheus(prom.url, 'count(max_over_time(gridemu_processors_busy{run="prom-agrees",scheme="k-distributed"}[1d]))')).toBe(4);
-      expect(await prom.query('max(max_over_time(gridemu_processors_busy{run="prom-agrees"}[1d]))')).toBeGreaterThan(0);
+      expect(await prom.query('sum(max by (site) (max_over_time(gridemu_jobs_started_total{run="prom-agrees"}[1d])))')).toBe(completedRows);
+      expect(await prom.query('sum(max_over_time(gridemu_jobs_wait_seconds_count{run="prom-agrees"}[1d]))')).toBe(completedRows);
       expect(await prom.query('sum(max_over_time(gridemu_messages_sent_total{run="prom-agrees",type="claim.request"}[1d]))')).toBeGreaterThan(0);
       // Never a job id in a label.
       expect(await prom.query('count({run="prom-agrees",job_id!=""})')).toBeUndefined();
+      // Prometheus itself takes every query of the Grafana dashboard (deploy/grafana).
+      const refused: string[] = [];
+      for (const q of dashboardQueries('prom-agrees')) await prom.query(q.expr).catch((e: Error) => refused.push(`${q.panel}: ${e.message}`));
+      expect(refused).toEqual([]);
+      // And the utilization panel has a value for every site.
+      expect(await queryPrometheus(prom.url, 'count(max_over_time(gridemu_processors_total{run="prom-agrees"}[1d]))')).toBe(4);
     } finally {
       await prom.stop();
     }

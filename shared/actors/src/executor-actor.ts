@@ -148,6 +148,7 @@ export class ExecutorActor implements Actor<Message> {
     // One line per start in a live site's log: the evidence, besides jobs.csv, that a job ran once.
     ctx.log.info({ event: 'job.started', jobId: r.job.id, time_s: r.start_s, procs: r.job.procs }, 'job started');
     ctx.metrics.count('jobs.started');
+    ctx.metrics.observe('jobs.wait_s', r.start_s - r.job.submit_s);
     ctx.send(this.resultsTo, { type: MessageType.JobStarted, jobId: r.job.id, site: this.siteId, time_s: r.start_s, resources: intervalSet(r.ids), trail: r.trail });
   }
 }

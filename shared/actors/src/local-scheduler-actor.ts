@@ -67,6 +67,7 @@ export class LocalSchedulerActor implements Actor<Message> {
     ctx.metrics.set('jobs.queued', this.policy.queued);
     ctx.metrics.set('jobs.running', this.policy.running);
     ctx.metrics.set('processors.busy', this.policy.cpus - this.policy.free);
+    ctx.metrics.set('processors.total', this.policy.cpus);
   }
 
   private handle(ctx: ActorContext<Message>, msg: Message, from: Address): void {

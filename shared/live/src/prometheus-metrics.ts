@@ -1,5 +1,8 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LiveRuntime } from '@gridemu/runtime/live';
+
+/** Buckets for a histogram of emulated seconds: a second to a week, about a factor of three apart. */
+const SECONDS_BUCKETS = [1, 10, 60, 300, 900, 3600, 3 * 3600, 12 * 3600, 86_400, 3 * 86_400, 7 * 86_400];
 
 /** What a process's /metrics reads, each time it is scraped. */
 export interface MetricsSource {
@@ -25,7 +28,9 @@ export function prometheusName(name: string): string {
  * - `gridemu_messages_sent_total{type}` and `gridemu_messages_received_total{type}`;
  * - every counter the runtime and its actors keep, as `gridemu_<name>_total`: jobs started,
  *   completed and rejected, claims granted, denied and timed out, lost runs, journal appends, …;
- * - every gauge the actors set, as `gridemu_<name>`: jobs queued and running, processors busy;
+ * - every gauge the actors set, as `gridemu_<name>`: jobs queued and running, processors busy and
+ *   in all;
+ * - every distribution they observe, as a histogram: `gridemu_jobs_wait_seconds`;
  * - `gridemu_emulated_time_seconds`, and `gridemu_emulated_lag_seconds`, how far the process runs
  *   behind the emulated clock;
  * - prom-client's default process metrics (event-loop lag among them).
@@ -76,6 +81,7 @@ export function processRegistry(labels: { readonly run: string; readonly site: s
   });
 
   const registered = new Set<string>();
+  const histograms = new Map<string, { histogram: Histogram; seen: number }>();
   /** Registers the counters and gauges the actors have started to use since the last scrape. */
   const sync = () => {
     if (source.scheme !== undefined) registry.setDefaultLabels({ ...base, scheme: source.scheme });
@@ -94,6 +100,16 @@ export function processRegistry(labels: { readonly run: string; readonly site: s
           this.inc(source.runtime?.counters.get(counter) ?? 0);
         },
       });
+    }
+    for (const [observed, values] of rt.observations) {
+      let h = histograms.get(observed);
+      if (!h) {
+        const name = prometheusName(observed);
+        registered.add(name);
+        h = { histogram: new Histogram({ name, help: `The actors' observations of ${observed}`, buckets: SECONDS_BUCKETS, registers: [registry] }), seen: 0 };
+        histograms.set(observed, h);
+      }
+      for (; h.seen < values.length; h.seen++) h.histogram.observe(values[h.seen]!);
     }
     for (const gauge of rt.gauges().keys()) {
       const name = prometheusName(gauge);

@@ -20,6 +20,8 @@ describe('a process\'s Prometheus metrics (issue 12)', () => {
       start(ctx) {
         ctx.metrics.count('claims.granted', 3);
         ctx.metrics.set('jobs.queued', 7);
+        ctx.metrics.observe('jobs.wait_s', 30);
+        ctx.metrics.observe('jobs.wait_s', 5000);
         ctx.send('s1/other', { type: MessageType.LoadTick });
       },
       receive: () => undefined,
@@ -38,6 +40,12 @@ describe('a process\'s Prometheus metrics (issue 12)', () => {
     expect(text).toContain('gridemu_messages_sent_total{type="timer.load-tick",run="r1",site="s1",scheme="k-distributed"} 1');
     expect(text).toContain('gridemu_messages_received_total{type="timer.load-tick",run="r1",site="s1",scheme="k-distributed"} 1');
     expect(text).toMatch(/nodejs_eventloop_lag_seconds\{run="r1"/);
+    expect(text).toContain('gridemu_jobs_wait_seconds_bucket{le="10",run="r1",site="s1",scheme="k-distributed"} 0');
+    expect(text).toContain('gridemu_jobs_wait_seconds_bucket{le="60",run="r1",site="s1",scheme="k-distributed"} 1');
+    expect(text).toContain('gridemu_jobs_wait_seconds_sum{run="r1",site="s1",scheme="k-distributed"} 5030');
+    // A second scrape does not count the same observations again.
+    sync();
+    expect(await registry.metrics()).toContain('gridemu_jobs_wait_seconds_count{run="r1",site="s1",scheme="k-distributed"} 2');
     // Every gridemu counter ends in _total, and no name has a dot.
     for (const m of text.matchAll(/^# TYPE (gridemu_\S+) (\w+)$/gm)) {
       if (m[2] === 'counter') expect(m[1]).toMatch(/_total$/);

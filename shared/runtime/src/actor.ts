@@ -63,6 +63,8 @@ export interface MetricsSink {
   count(name: string, by?: number): void;
   /** The current value of something the actor keeps (a queue's length): a gauge. */
   set(name: string, value: number): void;
+  /** One observation of a distribution (a job's wait): a histogram. */
+  observe(name: string, value: number): void;
 }
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

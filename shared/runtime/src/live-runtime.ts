@@ -357,6 +357,11 @@ export class LiveRuntime {
     return this.clock ? (this.lastTimerLate_ms / 1000) * this.clock.speedup : 0;
   }
 
+  /** Every value the actors observed (jobs.wait_s, …), in order, by name. */
+  get observations(): ReadonlyMap<string, readonly number[]> {
+    return this.tally.observations;
+  }
+
   /** Each gauge the actors set (jobs.queued, processors.busy, …), summed over this process's actors. */
   gauges(): Map<string, number> {
     return this.tally.gauges();

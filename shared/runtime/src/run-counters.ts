@@ -10,7 +10,9 @@ export class RunCounters {
   /** The last value of each gauge the actors set, summed over the actors that set it. */
   private readonly gaugeParts = new Map<string, Map<MetricsSink, number>>();
   /** Counters only: a simulation reports no gauges. */
-  readonly sink: MetricsSink = { count: (name, by = 1) => this.count(name, by), set: () => undefined };
+  readonly sink: MetricsSink = { count: (name, by = 1) => this.count(name, by), set: () => undefined, observe: () => undefined };
+  /** What live actors observed, in order, by name (the /metrics exporter reads on from where it stopped). */
+  readonly observations = new Map<string, number[]>();
 
   /** A sink of its own for one live actor, keeping gauges too; two actors setting one gauge (two sites in one process) add up. */
   sinkFor(): MetricsSink {
@@ -20,6 +22,11 @@ export class RunCounters {
         let parts = this.gaugeParts.get(name);
         if (!parts) this.gaugeParts.set(name, (parts = new Map()));
         parts.set(sink, value);
+      },
+      observe: (name, value) => {
+        let list = this.observations.get(name);
+        if (!list) this.observations.set(name, (list = []));
+        list.push(value);
       },
     };
     return sink;
