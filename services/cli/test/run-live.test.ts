@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, gridemuLive, readJobs, readSummary, smallSpec, startsInLogs, tmp } from './live-helpers.js';
@@ -144,6 +144,35 @@ describe('gridemu run under faults (issue 11)', () => {
     const rejoined = readFileSync(join(out, 'logs', 's1.log'), 'utf8').split('\n').filter((l) => l.includes('rejoined the run'));
     // Twice if the second kill finds it past its start-up; a kill during start-up is followed by another restart.
     expect(rejoined.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('gridemu run, a process killed from outside (live.journal, issue 11)', () => {
+  it('kill -9 of a site mid-run: gridemu run starts it again, it rejoins from its journal, and the run ends with its check passing', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 10000 });
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace(/^live: \{ speedup: (\d+) \}$/m, 'live: { speedup: $1, journal: true }'));
+    const out = join(dir, 'out');
+    const run = gridemuLive(['run', spec, '--out', out, '--timeout', '150']);
+    // Wait until s2's clock runs, then kill it as a user (or the OOM killer) would.
+    const log = join(out, 'logs', 's2.log');
+    let pid: number | undefined;
+    for (let i = 0; i < 300 && pid === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+      if (text.includes('clock started')) pid = (JSON.parse(text.split('\n').find((l) => l.includes('member process up'))!) as { pid: number }).pid;
+    }
+    expect(pid, 's2 never started its clock').toBeDefined();
+    await new Promise((r) => setTimeout(r, 400));
+    process.kill(pid!, 'SIGKILL');
+    const { code, err } = await run.done;
+    expect(code, err).toBe(0);
+    expect(err).toMatch(/s2 \(pid \d+\) was killed by SIGKILL; starting it again to rejoin from its journal/);
+    const s = readSummary(out) as ReturnType<typeof readSummary> & { live: { unplanned_restarts?: Record<string, number> } };
+    expect(s.live.unplanned_restarts).toEqual({ s2: 1 });
+    expect(s.check.ok).toBe(true);
+    expect(s.jobs.completed).toBe(s.jobs.submitted);
+    expect(readFileSync(log, 'utf8')).toContain('rejoined the run');
   });
 });
 

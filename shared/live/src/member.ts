@@ -130,14 +130,14 @@ export class MemberProcess {
   }
 
   /**
-   * A process the spec's faults.crash names keeps a journal, so that its restart can rebuild its
-   * state; a fresh one on the run's first start, its predecessor's on a restart. A restart of a
+   * A process the spec's faults.crash names, or any with live.journal, keeps a journal, so that
+   * its restart can rebuild its state; a fresh one on the run's first start, its predecessor's on a restart. A restart of a
    * process without one cannot rejoin: its queue and semaphores are gone.
    */
   private async openJournal(spec: ExperimentSpec, resume: RunClock | undefined): Promise<{ store: JetStreamJournal; recovering: boolean } | undefined> {
     const { member, nc, run } = this.options;
-    if (!spec.faults.crash.some((c) => c.process === member)) {
-      if (resume) throw new Error(`process "${member}" was restarted during the run, but it keeps no journal (only the processes faults.crash names do), so its state is lost`);
+    if (spec.live.journal !== true && !spec.faults.crash.some((c) => c.process === member)) {
+      if (resume) throw new Error(`process "${member}" was restarted during the run, but it keeps no journal (only the processes faults.crash names do, or every one with live.journal: true), so its state is lost`);
       return undefined;
     }
     return { store: await JetStreamJournal.open(nc, run, member, resume === undefined), recovering: resume !== undefined };

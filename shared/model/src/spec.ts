@@ -61,6 +61,12 @@ export interface TransferSpec {
 
 export interface LiveSpec {
   readonly speedup: number;
+  /**
+   * Every site (and central) process keeps a journal, so that `gridemu run`, docker-compose's or
+   * Kubernetes' restart policy can bring back one that died unplanned, with its state (issue 11).
+   * Processes faults.crash names keep one anyway.
+   */
+  readonly journal?: boolean;
 }
 
 /** Options every source shares (DESIGN.md; issue 2 item 3). */

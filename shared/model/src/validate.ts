@@ -99,12 +99,16 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
   const network = readNetwork(r, top['network'], siteIds);
 
   const liveRaw = top['live'] === undefined ? {} : r.object(top['live'], 'live') ?? {};
-  r.onlyKeys(liveRaw, 'live', ['speedup']);
-  const live = { speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000) };
+  r.onlyKeys(liveRaw, 'live', ['speedup', 'journal']);
+  const journal = r.boolean(liveRaw['journal'], 'live.journal', false);
+  const live = { speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000), ...(journal ? { journal } : {}) };
 
   const faults = readFaults(r, top['faults'], siteIds, new Set([...siteIds, ...schemes.reservedLocations]));
   if (top['faults'] !== undefined && !schemes.faultTolerant.includes(meta.scheme)) {
     r.fail('faults', `scheme "${meta.scheme}" does not recover from faults yet (those that do: ${schemes.faultTolerant.join(', ')})`);
+  }
+  if (journal && !schemes.faultTolerant.includes(meta.scheme)) {
+    r.fail('live.journal', `scheme "${meta.scheme}" does not recover from a restart yet (those that do: ${schemes.faultTolerant.join(', ')})`);
   }
 
   if (r.issues.length > 0) return { spec: undefined, issues: r.issues };

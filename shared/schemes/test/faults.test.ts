@@ -75,6 +75,9 @@ describe('faults in simulation (issue 11)', () => {
   it('refuses faults for a scheme that does not recover from them, naming the field', () => {
     const issues = problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: unified }\nfaults: { drop: 0.1 }\n');
     expect(issues.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(/^faults: scheme "unified" does not recover from faults yet/);
+    const journal = problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: unified }\nlive: { journal: true }\n');
+    expect(journal.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(/^live\.journal: scheme "unified" does not recover from a restart yet/);
+    expect(problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nlive: { journal: yes please }\n').map((i) => i.path)).toEqual(['live.journal']);
   });
 
   it('refuses overlapping crashes of one process and unknown sites', () => {

@@ -27,6 +27,7 @@ processes and their memory) and every process's log in DIR/logs/.
 The spec's faults: are applied for real: a crash is a SIGKILL of the process, which is started
 again down_s later and replays its journal (a JetStream stream in DIR/nats/jetstream) to rejoin;
 partitions and loss are done by the delay proxies; nats_restart stops and restarts the server.
+With live: { journal: true }, a process killed outside the plan (kill -9) is started again too.
 At the end the run is checked as \`gridemu check DIR\` would, into summary.json's check.
 
 Options:
@@ -153,7 +154,9 @@ export async function runCommand(argv: string[]): Promise<number> {
         : {};
       const p = result.prometheus;
       const prometheus = { prometheus: { config: p.config, ...(p.url ? { url: p.url } : {}), ...(p.completedJobs !== undefined ? { completed_jobs: p.completedJobs } : {}) } };
-      writeFileSync(summaryFile, JSON.stringify({ ...summary, ...faults, ...prometheus, check: { ok, invariants } }, null, 2) + '\n');
+      const restarted = Object.keys(result.unplannedRestarts).length > 0 ? { unplanned_restarts: result.unplannedRestarts } : {};
+      const live = { live: { ...summary.live, ...restarted } };
+      writeFileSync(summaryFile, JSON.stringify({ ...summary, ...live, ...faults, ...prometheus, check: { ok, invariants } }, null, 2) + '\n');
       if (p.url) say(`Prometheus (${p.url}, now stopped; its data is in ${resolve(out, 'prometheus', 'data')}) counted ${p.completedJobs ?? 'no'} completed jobs`);
       if (!ok) {
         for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);

@@ -11,6 +11,9 @@ import { DURABLE_MESSAGES } from '@gridemu/protocol';
 import { RunProcess, serviceMain } from './run-process.js';
 import { completedJobsQuery, SCRAPE_INTERVAL_S, ScrapeTargets, startPrometheus, type PrometheusServer } from './prometheus-server.js';
 
+/** How often one process may die unplanned and be started again before the run gives up on it. */
+const MAX_UNPLANNED_RESTARTS = 3;
+
 export interface LiveRunOptions {
   readonly specFile: string;
   readonly spec: ExperimentSpec;
@@ -47,6 +50,8 @@ export interface LiveRunResult {
   readonly natsRestarts: number;
   /** Processes killed and started again (faults.crash). */
   readonly crashesApplied: number;
+  /** Processes that died unplanned and were started again (live.journal), by location. */
+  readonly unplannedRestarts: Readonly<Record<string, number>>;
   /** Where the scrape configuration is, and, with --prometheus, what Prometheus saw. */
   readonly prometheus: { readonly config: string; readonly url?: string; readonly completedJobs?: number };
 }
@@ -201,11 +206,23 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
         driver.kill('SIGTERM'); // the driver aborts the run, tells every process, and writes what it has
       }
     };
+    const unplannedRestarts = new Map<string, number>();
     /** Processes killed on purpose (faults.crash): their death does not stop the run. */
     const killedByPlan = new Set<RunProcess>();
     const watch = (p: RunProcess) => {
       void p.exited.then(() => {
         if (p.exit?.code === 0 || !driver.running || killedByPlan.has(p)) return;
+        // live.journal: a process killed from outside (kill -9, the OOM killer) is started again
+        // and rejoins from its journal, as a restart policy would; one that failed on its own is not.
+        const restarts = unplannedRestarts.get(p.name) ?? 0;
+        if (o.spec.live.journal === true && p.exit?.signal && restarts < MAX_UNPLANNED_RESTARTS && failure === undefined) {
+          unplannedRestarts.set(p.name, restarts + 1);
+          say(`${p.name} (pid ${p.pid}) ${p.describeExit()}; starting it again to rejoin from its journal (live.journal)`);
+          const reborn = launch(p.name);
+          current.set(p.name, reborn);
+          watch(reborn);
+          return;
+        }
         const what = `${serviceOf.get(p.name)} process ${p.name} (pid ${p.pid}) ${p.describeExit()} during the run`;
         fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`, { member: p.name, error: `process ${p.describeExit()}` });
       });
@@ -271,7 +288,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       });
     }
     const promResult = { config: targets.configFile, ...(prometheus ? { url: prometheus.url } : {}), ...(completedJobs !== undefined ? { completedJobs } : {}) };
-    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts(), natsRestarts, crashesApplied, prometheus: promResult };
+    return { code: failure === undefined ? 0 : code === 2 ? 2 : 1, ...(failure !== undefined ? { failure } : {}), logs, proxyFaults: proxyCounts(), natsRestarts, crashesApplied, unplannedRestarts: Object.fromEntries(unplannedRestarts), prometheus: promResult };
   } finally {
     await Promise.all(processes.map((p) => p.stop(3000)));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
