@@ -12,6 +12,7 @@ Commands:
   compare A B       metric and per-job start differences of two results folders; --tolerance fails past a limit
   check DIR         check a results folder against the invariants: one row per job, none run twice,
                     no site over capacity, none lost; exit 1 if any is broken
+  report DIR        one self-contained HTML file of charts for a results folder or a sweep folder
   fuzz              random small experiments in the simulator, checked against the invariants
   validate SPEC     check an experiment file and print it with defaults
   trace info FILE   jobs, span, processors and offered load of an SWF trace
@@ -52,6 +53,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return (await import('./commands/fuzz.js')).fuzzCommand(rest);
     case 'check':
       return (await import('./commands/check.js')).checkCommand(rest);
+    case 'report':
+      return (await import('./commands/report.js')).reportCommand(rest);
     case 'validate':
       return (await import('./commands/validate.js')).validateCommand(rest);
     case 'trace':

@@ -26,10 +26,12 @@ export function liveResults(r: LeaderResult, speedup: number) {
   const all = new Map<string, number>();
   const crossSite = new Map<string, number>();
   const counters = new Map<string, number>();
+  const perHour = new Map<string, number>();
   const add = (into: Map<string, number>, from: Iterable<[string, number]>) => {
     for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v);
   };
   add(all, r.runtime.messages.all);
+  add(perHour, [...r.runtime.messagesPerHour()].map(([h, n]) => [String(h), n] as [string, number]));
   add(crossSite, r.runtime.messages.crossSite);
   add(counters, r.runtime.counters);
   if (r.controlMalformed > 0) add(counters, [['control.malformed', r.controlMalformed]]);
@@ -50,6 +52,7 @@ export function liveResults(r: LeaderResult, speedup: number) {
     if (!m.report) continue;
     add(all, Object.entries(m.report.messages.all));
     add(crossSite, Object.entries(m.report.messages.cross_site));
+    add(perHour, Object.entries(m.report.messages.per_hour ?? {}));
     add(counters, Object.entries(m.report.counters));
     for (const [link, s] of Object.entries(m.report.latency)) mergeLink(link, s);
     timerLag.merge(m.report.timer_lag);
@@ -69,5 +72,6 @@ export function liveResults(r: LeaderResult, speedup: number) {
     processes,
     missing_reports: r.missingReports,
   };
-  return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite) }, counters: sortedRecord(counters) };
+  const per_hour = Object.fromEntries([...perHour].sort(([a], [b]) => Number(a) - Number(b)));
+  return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters) };
 }

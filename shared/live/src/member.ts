@@ -193,7 +193,7 @@ export class MemberProcess {
       rss_mb: this.sampleRss(),
       peak_rss_mb: this.peakRss,
       cpu_s: cpu_s(),
-      messages: { all: sortedRecord(rt.messages.all), cross_site: sortedRecord(rt.messages.crossSite) },
+      messages: { all: sortedRecord(rt.messages.all), cross_site: sortedRecord(rt.messages.crossSite), per_hour: Object.fromEntries([...rt.messagesPerHour()].map(([h, n]) => [String(h), n])) },
       counters: sortedRecord(new Map([...rt.counters, ...(this.bus.malformed > 0 ? [['control.malformed', this.bus.malformed] as const] : [])])),
       latency: Object.fromEntries([...rt.latency].map(([link, h]) => [link, h.state()])),
       timer_lag: rt.timerLag.state(),

@@ -4,7 +4,7 @@ export { JOBS_CSV_COLUMNS, jobsCsvChunks, jobsCsvRow } from './jobs-csv.js';
 export { summarize, jobCategories, type Summary, type GroupStats, type JobCategory, type SiteCapacity } from './summary.js';
 export { writeResults, writeJobsCsv, writeSummary } from './write-results.js';
 export { buildRunSummary, type RunSummary, type RunSummaryInput } from './run-summary.js';
-export { checkSchedule, executedJobsFromCsv, parseIntervalSet, describeScheduleCheck, type ScheduleCheck, type ExecutedJob } from './schedule-check.js';
+export { checkSchedule, executedJobsFromCsv, parseIntervalSet, describeScheduleCheck, splitCsvLine, type ScheduleCheck, type ExecutedJob } from './schedule-check.js';
 export { lnGamma } from './stats/ln-gamma.js';
 export { incompleteBeta, studentTCdf, studentTQuantile } from './stats/student-t.js';
 export { mean, variance, meanWithInterval, welchTTest, type MeanWithInterval } from './stats/sample.js';

@@ -10,7 +10,7 @@ export interface RunSummaryInput {
   readonly records: readonly JobRecord[];
   readonly execSites: readonly SiteCapacity[];
   /** Messages sent, by type: all of them, and those that crossed a link between two sites. */
-  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number> };
+  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number>; readonly per_hour?: Record<string, number> };
   readonly counters: Record<string, number>;
   /** Per-source reports from the workload loader (what was read, adjusted, skipped). */
   readonly workload: readonly object[];
@@ -34,6 +34,8 @@ export type RunSummary = Summary & {
     readonly by_type: Record<string, number>;
     readonly per_job_by_type: Record<string, number>;
     readonly cross_site_by_type: Record<string, number>;
+    /** Messages sent in each emulated hour that saw any, by the hour's number (time_s / 3600, rounded down). */
+    readonly per_hour?: Record<string, number>;
   };
   readonly counters: Record<string, number>;
   readonly workload: readonly object[];
@@ -66,6 +68,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
       by_type: input.messages.all,
       per_job_by_type: Object.fromEntries(Object.entries(input.messages.all).map(([k, v]) => [k, roundNumber(v / jobs)])),
       cross_site_by_type: input.messages.cross_site,
+      ...(input.messages.per_hour && Object.keys(input.messages.per_hour).length > 0 ? { per_hour: input.messages.per_hour } : {}),
     },
     ...(input.scheme ?? {}),
     counters: input.counters,

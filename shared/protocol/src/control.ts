@@ -40,7 +40,8 @@ export interface MemberReport {
   readonly rss_mb: number;
   readonly peak_rss_mb: number;
   readonly cpu_s: number;
-  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number> };
+  /** `per_hour`: messages sent per emulated hour, by the hour's number (time_s / 3600, rounded down). */
+  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number>; readonly per_hour?: Record<string, number> };
   readonly counters: Record<string, number>;
   /** One-way latency seen by this member's actors, per link `from->to`: a LatencyHistogram's state. */
   readonly latency: Record<string, LatencyState>;
@@ -129,6 +130,7 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
   for (const f of ['pid', 'rss_mb', 'peak_rss_mb', 'cpu_s'] as const) if (typeof r[f] !== 'number') return `${f} must be a number`;
   const messages = r['messages'] as Record<string, unknown> | undefined;
   if (!isCountMap(messages?.['all']) || !isCountMap(messages?.['cross_site'])) return 'messages must map types to counts';
+  if (messages?.['per_hour'] !== undefined && !isCountMap(messages['per_hour'])) return 'messages.per_hour must map hours to counts';
   if (!isCountMap(r['counters'])) return 'counters must map names to numbers';
   const latency = r['latency'];
   if (typeof latency !== 'object' || latency === null) return 'latency must be a map';

@@ -179,14 +179,14 @@ export class LiveRuntime {
       now: (self) => this.actorNow(self),
       send: (from, to, msg) => {
         const local = this.hosted.get(to);
-        this.tally.sent(msg.type, from.location, local ? local.placement.location : siteOf(to));
+        this.tally.sent(msg.type, from.location, local ? local.placement.location : siteOf(to), this.actorNow(from.address));
         if (local) this.toLocal(local, msg, from.address);
         else this.toBus({ actor: to }, from.address, to, msg);
       },
       publish: (from, topic, msg) => {
         const here = this.topicSubscribers.get(topic) ?? [];
         for (const h of here) {
-          this.tally.sent(msg.type, from.location, h.placement.location);
+          this.tally.sent(msg.type, from.location, h.placement.location, this.actorNow(from.address));
           this.toLocal(h, msg, from.address);
         }
         // One publish for the subscribers in other processes (their deliveries are counted there).
@@ -240,7 +240,7 @@ export class LiveRuntime {
           if (this.hosted.has(from)) return;
           for (const s of list!) {
             // Counted here, once per receiver, as the simulator counts a topic message.
-            this.tally.sent(msg.type, siteOf(from), s.placement.location);
+            this.tally.sent(msg.type, siteOf(from), s.placement.location, this.clock?.now_s());
             this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true });
           }
         })));
@@ -355,6 +355,11 @@ export class LiveRuntime {
    */
   emulatedLag_s(): number {
     return this.clock ? (this.lastTimerLate_ms / 1000) * this.clock.speedup : 0;
+  }
+
+  /** Messages this process sent (and topic messages it received) per emulated hour. */
+  messagesPerHour(): Map<number, number> {
+    return this.tally.messagesPerHour();
   }
 
   /** Every value the actors observed (jobs.wait_s, …), in order, by name. */
@@ -512,7 +517,7 @@ export class LiveRuntime {
       }
       case 'bus':
         if (e.mid !== undefined) this.seen.add(e.mid);
-        if (e.topic === true) this.tally.sent(e.msg.type, siteOf(e.from), h.placement.location);
+        if (e.topic === true) this.tally.sent(e.msg.type, siteOf(e.from), h.placement.location, e.t);
         h.actor.receive(h.ctx, e.msg, e.from);
         return;
     }

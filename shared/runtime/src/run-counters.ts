@@ -1,5 +1,8 @@
 import type { MetricsSink } from './actor.js';
 
+/** The bin of summary.json's messages over time: an emulated hour. */
+export const HOUR_S = 3600;
+
 /**
  * What a runtime counts for summary.json, the same way in simulation and live: messages sent by
  * type (all, and those crossing between two sites) and the counters actors bump.
@@ -32,6 +35,17 @@ export class RunCounters {
     return sink;
   }
 
+  /** Messages sent in each emulated hour that saw any: hour number (time_s / 3600, rounded down) → count. */
+  messagesPerHour(): Map<number, number> {
+    this.closeHour();
+    return new Map([...this.hours].sort(([a], [b]) => a - b));
+  }
+
+  private closeHour(): void {
+    if (this.inHour > 0) this.hours.set(this.hour, (this.hours.get(this.hour) ?? 0) + this.inHour);
+    this.inHour = 0;
+  }
+
   /** Each gauge's current value. */
   gauges(): Map<string, number> {
     const out = new Map<string, number>();
@@ -43,9 +57,22 @@ export class RunCounters {
     this.counters.set(name, (this.counters.get(name) ?? 0) + by);
   }
 
-  /** A message of `type` sent from `fromSite` to `toSite` (undefined: a run-wide actor). */
-  sent(type: string, fromSite: string | undefined, toSite: string | undefined): void {
+  /** Messages sent per emulated hour (HOUR_S), by the hour's number; the current hour is counted apart (cheap). */
+  private readonly hours = new Map<number, number>();
+  private hour = Number.NaN;
+  private inHour = 0;
+
+  /** A message of `type` sent from `fromSite` to `toSite` (undefined: a run-wide actor), at emulated `time_s`. */
+  sent(type: string, fromSite: string | undefined, toSite: string | undefined, time_s?: number): void {
     this.messages.all.set(type, (this.messages.all.get(type) ?? 0) + 1);
+    if (time_s !== undefined && Number.isFinite(time_s)) {
+      const hour = Math.floor(time_s / HOUR_S);
+      if (hour !== this.hour) {
+        this.closeHour();
+        this.hour = hour;
+      }
+      this.inHour++;
+    }
     if (fromSite !== undefined && toSite !== undefined && fromSite !== toSite) {
       this.messages.crossSite.set(type, (this.messages.crossSite.get(type) ?? 0) + 1);
     }

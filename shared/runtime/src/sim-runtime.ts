@@ -81,6 +81,11 @@ export class SimRuntime<M extends { readonly type: string }> {
   private readonly tally = new RunCounters();
   /** Messages sent, by type; `crossSite` only those that crossed a link between two locations. */
   readonly messages = this.tally.messages;
+
+  /** Messages sent per emulated hour: hour number → count. */
+  messagesPerHour(): Map<number, number> {
+    return this.tally.messagesPerHour();
+  }
   /** Counters bumped by actors through ctx.metrics. */
   readonly counters = this.tally.counters;
 
@@ -251,7 +256,7 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M): void {
     const delay = this.links.delay_s(from.location, target.placement.location, this.networkRng);
-    this.tally.sent(msg.type, from.location, target.placement.location);
+    this.tally.sent(msg.type, from.location, target.placement.location, this.clock);
     if (this.faults.drop?.(from.address, target.placement.address, msg)) {
       this.tally.count('messages.dropped');
       return;

@@ -14,7 +14,7 @@ export interface SimulationProgress {
 export interface SimulationResult {
   readonly records: readonly JobRecord[];
   readonly execSites: readonly SiteCapacity[];
-  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number> };
+  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number>; readonly per_hour: Record<string, number> };
   readonly counters: Record<string, number>;
   readonly deliveries: number;
   readonly end_s: number;
@@ -46,7 +46,7 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
   return {
     records: plan.driver.records,
     execSites: plan.execSites,
-    messages: { all: sorted(runtime.messages.all), cross_site: sorted(runtime.messages.crossSite) },
+    messages: { all: sorted(runtime.messages.all), cross_site: sorted(runtime.messages.crossSite), per_hour: Object.fromEntries([...runtime.messagesPerHour()].map(([h, n]) => [String(h), n])) },
     counters: sorted(runtime.counters),
     deliveries: runtime.deliveries,
     end_s: runtime.now(),

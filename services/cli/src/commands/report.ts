@@ -1,0 +1,68 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { InputError } from '@gridemu/model';
+import { EXIT_OK, UsageError } from '../exit-codes.js';
+import { reportHtml } from '../report/report-html.js';
+import { runCharts, runFacts, type ReportSummary } from '../report/run-report.js';
+import { readJobsCsv } from '../report/run-series.js';
+import { sweepCharts } from '../report/sweep-report.js';
+
+export const REPORT_HELP = `Usage: gridemu report DIR [--out FILE]
+
+Writes one self-contained HTML file (Chart.js inlined; it opens without a network):
+  for a results folder of simulate or run (DIR/jobs.csv, DIR/summary.json): utilization and queue
+  length over time per site, the wait-time distribution, slowdown by job category, messages over
+  time, and the faults on the time axis;
+  for a sweep folder (DIR/sweep-mean.csv): each metric against the variants, with its 90% interval.
+
+Options:
+  --out FILE   where to write it (default: DIR/report.html)`;
+
+export async function reportCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    console.log(REPORT_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError(`report takes one results or sweep folder\n\n${REPORT_HELP}`);
+  const dir = resolve(positionals[0]!);
+  const out = resolve(values.out ?? join(dir, 'report.html'));
+  writeFileSync(out, buildReport(dir));
+  console.log(`wrote ${out}`);
+  return EXIT_OK;
+}
+
+/** The report of a results folder or a sweep folder, as HTML. */
+export function buildReport(dir: string): string {
+  const file = (name: string) => join(dir, name);
+  const fail = (message: string, err: unknown): never => {
+    throw new InputError(`${message}: ${(err as Error).message}`);
+  };
+  if (existsSync(file('sweep-mean.csv'))) {
+    let sweep: ReturnType<typeof sweepCharts>;
+    try {
+      sweep = sweepCharts(readFileSync(file('sweep-mean.csv'), 'utf8'), file('sweep-mean.csv'));
+    } catch (err) {
+      return fail(`${file('sweep-mean.csv')}`, err);
+    }
+    return reportHtml(`gridemu sweep: ${basename(dir)}`, [['folder', dir], ['variants', String(sweep.variants)], ['seeds per variant', sweep.seeds]], sweep.charts);
+  }
+  for (const name of ['jobs.csv', 'summary.json']) {
+    if (!existsSync(file(name))) throw new InputError(`${file(name)}: not found (is ${dir} a results folder of gridemu simulate or run, or a sweep folder?)`);
+  }
+  let summary: ReportSummary;
+  try {
+    summary = JSON.parse(readFileSync(file('summary.json'), 'utf8')) as ReportSummary;
+  } catch (err) {
+    return fail(`${file('summary.json')}: not valid JSON`, err);
+  }
+  if (!Array.isArray(summary.spec?.sites) || typeof summary.jobs?.submitted !== 'number') throw new InputError(`${file('summary.json')}: no spec.sites or jobs.submitted`);
+  let jobs;
+  try {
+    jobs = readJobsCsv(readFileSync(file('jobs.csv'), 'utf8'), file('jobs.csv'));
+  } catch (err) {
+    return fail('jobs.csv', err);
+  }
+  return reportHtml(`gridemu ${summary.mode}: ${summary.name}`, runFacts(summary), runCharts(summary, jobs));
+}

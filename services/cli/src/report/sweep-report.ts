@@ -1,0 +1,50 @@
+import { splitCsvLine } from '@gridemu/metrics';
+import type { ReportChart } from './report-html.js';
+
+/** The metrics a sweep's report draws against its variants, when the sweep has them. */
+const SWEEP_METRICS: readonly [string, string][] = [
+  ['mean_wait_s', 'Mean wait (s)'],
+  ['mean_bounded_slowdown', 'Mean bounded slowdown'],
+  ['mean_slowdown', 'Mean slowdown'],
+  ['mean_turnaround_s', 'Mean turnaround (s)'],
+  ['utilization', 'Utilization'],
+  ['messages_per_job', 'Messages per job'],
+];
+
+/** A sweep folder's sweep-mean.csv: each variant's mean of every metric over its seeds, and the 90% interval's half-width. */
+export function sweepCharts(meanCsv: string, file: string): { charts: ReportChart[]; variants: number; seeds: string } {
+  const lines = meanCsv.split('\n').filter((l) => l.length > 0);
+  const header = splitCsvLine(lines[0] ?? '');
+  const rows = lines.slice(1).map(splitCsvLine);
+  const col = (name: string) => header.indexOf(name);
+  if (col('variant') < 0) throw new Error(`${file}: no column "variant" in the header (is this gridemu sweep's sweep-mean.csv?)`);
+  const labels = rows.map((r) => r[col('variant')] ?? '');
+  const num = (r: string[], c: number, line: number) => {
+    const v = Number(r[c]);
+    if (r[c] === '' || !Number.isFinite(v)) throw new Error(`${file}:${line + 2}: "${header[c]}" is "${r[c]}", not a number`);
+    return v;
+  };
+  const charts = SWEEP_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]) => {
+    const means = rows.map((r, i) => num(r, col(metric), i));
+    const half = col(`${metric}_ci90`) >= 0 ? rows.map((r, i) => num(r, col(`${metric}_ci90`), i)) : means.map(() => 0);
+    return {
+      id: `sweep-${metric}`,
+      title: `${title} against variant`,
+      caption: 'The mean over seeds, and its 90% confidence interval (Student\'s t).',
+      config: {
+        type: 'bar',
+        data: {
+          labels,
+          datasets: [
+            { label: 'mean', data: means, backgroundColor: '#4a7ab5', order: 1 },
+            // A thin floating bar over the mean's bar (not beside it): the interval.
+            { label: '90% interval', data: means.map((m, i) => [m - half[i]!, m + half[i]!]), backgroundColor: 'rgba(217, 130, 43, 0.8)', barPercentage: 0.12, grouped: false, order: 0 },
+          ],
+        },
+        options: { scales: { y: { beginAtZero: true, title: { display: true, text: metric } } } },
+      },
+    };
+  });
+  if (charts.length === 0) throw new Error(`${file}: none of the metrics a sweep report draws (${SWEEP_METRICS.map(([m]) => m).join(', ')}) is in it`);
+  return { charts, variants: rows.length, seeds: [...new Set(rows.map((r) => r[col('seeds')] ?? ''))].join(', ') };
+}
