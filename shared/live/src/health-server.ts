@@ -8,6 +8,9 @@ export interface HealthSource extends MetricsSource {
 export interface HealthServer {
   /** `host:port` it listens on. */
   readonly address: string;
+  /** Where the runtime reports each handler's wall time, and the process its NATS round trips. */
+  readonly observeHandler: (role: string, wall_s: number) => void;
+  readonly setNatsRoundTrip: (wall_s: number) => void;
   close(): Promise<void>;
 }
 
@@ -17,7 +20,7 @@ export interface HealthServer {
  * the process's own port.
  */
 export async function startHealthServer(port: number, labels: { readonly run: string; readonly site: string }, source: HealthSource): Promise<HealthServer> {
-  const { registry, sync } = processRegistry(labels, source);
+  const { registry, sync, observeHandler, setNatsRoundTrip } = processRegistry(labels, source);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') {
@@ -51,6 +54,8 @@ export async function startHealthServer(port: number, labels: { readonly run: st
   const actual = typeof addr === 'object' && addr ? addr.port : port;
   return {
     address: `127.0.0.1:${actual}`,
+    observeHandler,
+    setNatsRoundTrip,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

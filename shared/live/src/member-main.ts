@@ -96,7 +96,10 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const proc: { current?: MemberProcess } = {};
   const source = { get phase() { return proc.current?.phase ?? 'joining'; }, get runtime() { return proc.current?.runtime; }, get scheme() { return proc.current?.spec?.meta.scheme; } };
   const health = await startHealthServer(httpPort, { run: values.run, site: member }, source);
-  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms, ...(crashedAt_s !== undefined ? { crashedAt_s } : {}) });
+  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms, onHandled: health.observeHandler, ...(crashedAt_s !== undefined ? { crashedAt_s } : {}) });
+  // The NATS round trip, every few seconds, for /metrics (a ping the client answers itself).
+  const rtt = setInterval(() => void nc.rtt().then((ms) => health.setNatsRoundTrip(ms / 1000), () => undefined), 5000);
+  rtt.unref();
   proc.current = member_;
   const onSignal = (signal: string) => {
     log.info({ signal }, 'draining and exiting');
@@ -111,6 +114,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   // A drain needs the server; if it is gone, close the connection so its reconnect loop stops.
   await within(3000, nc.drain().catch(() => undefined));
   if (!nc.isClosed()) await within(1000, nc.close().catch(() => undefined));
+  clearInterval(rtt);
   await health.close();
   return outcome.phase === 'done' || outcome.phase === 'stopped' ? 0 : 1;
 }

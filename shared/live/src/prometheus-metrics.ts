@@ -33,12 +33,17 @@ export function prometheusName(name: string): string {
  * - every distribution they observe, as a histogram: `gridemu_jobs_wait_seconds`;
  * - `gridemu_emulated_time_seconds`, and `gridemu_emulated_lag_seconds`, how far the process runs
  *   behind the emulated clock;
+ * - `gridemu_handler_duration_seconds{role}`, each handler's wall time (role="scheduler": a
+ *   scheduling pass), and `gridemu_nats_round_trip_seconds`;
  * - prom-client's default process metrics (event-loop lag among them).
  *
  * Counters and gauges appear as the actors first use them, so a scheme's own (GRUBER's, the
  * hierarchy's) need nothing here.
  */
-export function processRegistry(labels: { readonly run: string; readonly site: string }, source: MetricsSource): { registry: Registry; sync: () => void } {
+export function processRegistry(
+  labels: { readonly run: string; readonly site: string },
+  source: MetricsSource,
+): { registry: Registry; sync: () => void; observeHandler: (role: string, wall_s: number) => void; setNatsRoundTrip: (wall_s: number) => void } {
   const registry = new Registry();
   const base = { run: labels.run, site: labels.site };
   registry.setDefaultLabels({ ...base, scheme: '' });
@@ -79,6 +84,15 @@ export function processRegistry(labels: { readonly run: string; readonly site: s
       this.set(source.runtime?.emulatedLag_s() ?? 0);
     },
   });
+
+  const handler = new Histogram({
+    name: 'gridemu_handler_duration_seconds',
+    help: "Wall time of one delivery's handler, by actor role: for role=\"scheduler\", a scheduling pass",
+    labelNames: ['role'],
+    buckets: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1],
+    registers: [registry],
+  });
+  const natsRoundTrip = new Gauge({ name: 'gridemu_nats_round_trip_seconds', help: "The last round trip to the NATS server (the client's ping), in wall seconds", registers: [registry] });
 
   const registered = new Set<string>();
   const histograms = new Map<string, { histogram: Histogram; seen: number }>();
@@ -125,5 +139,5 @@ export function processRegistry(labels: { readonly run: string; readonly site: s
       });
     }
   };
-  return { registry, sync };
+  return { registry, sync, observeHandler: (role, wall_s) => handler.observe({ role }, wall_s), setNatsRoundTrip: (wall_s) => natsRoundTrip.set(wall_s) };
 }

@@ -37,6 +37,12 @@ export interface LiveRuntimeOptions {
    * the bus brings waits until the replay is done.
    */
   readonly journal?: { readonly store: Journal; readonly recovering: boolean };
+  /**
+   * Called after each delivery with the actor's role (its address after the location: `scheduler`,
+   * `meta`, `executor`, …) and the wall seconds its handler took: a scheduling pass's duration
+   * when the role is the scheduler (issue 12; the process's /metrics makes it a histogram).
+   */
+  readonly onHandled?: (role: string, wall_s: number) => void;
 }
 
 /** How a delivery reached its mailbox: what the journal records to replay it. */
@@ -78,6 +84,8 @@ interface Hosted {
   readonly ctx: ActorContext<Message>;
   /** One message at a time, in arrival order (DESIGN.md: a mailbox per actor). */
   readonly inbox: Inbox<Delivery>;
+  /** Its address after the location (`s1/scheduler` → `scheduler`): a label with few values. */
+  readonly role: string;
   /**
    * The actor's clock: the emulated time of the delivery it is handling, read once when the delivery
    * starts, never earlier than its previous delivery's (issue 16; see guard()).
@@ -226,6 +234,7 @@ export class LiveRuntime {
         this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from), (t) => entryOf(d, address, t));
       }),
       now_s: Number.NEGATIVE_INFINITY,
+      role: address.slice(address.indexOf('/') + 1),
     };
     this.hosted.set(address, h);
     if (this.options.reliable) this.listenForAcks(senderOf(address));
@@ -605,8 +614,11 @@ export class LiveRuntime {
     if (this.fatal) return;
     h.now_s = Math.max(h.now_s, at_s ?? this.now());
     if (this.options.journal) this.pendingEntries.push(entry(h.now_s));
+    const onHandled = this.options.onHandled;
+    const t0 = onHandled ? performance.now() : 0;
     try {
       fn();
+      if (onHandled) onHandled(h.role, (performance.now() - t0) / 1000);
     } catch (err) {
       this.tally.count('actor.errors');
       this.fail(err instanceof Error ? err : new Error(String(err)), h.placement.address);
