@@ -131,6 +131,7 @@ export class LiveRuntime {
   /** Replay: sends are not made again, timers are kept to re-arm, local messages kept to deliver. */
   private replaying = false;
   private restoring: boolean;
+  private resumed = false;
   private readonly heldWhileRestoring: (() => void)[] = [];
   private readonly unarmedTimers = new Map<number, PendingTimer>();
   private readonly undeliveredLocal = new Map<number, { h: Hosted; msg: Message; from: Address }>();
@@ -230,7 +231,7 @@ export class LiveRuntime {
       ctx,
       inbox: this.mailboxes.inbox((d) => {
         this.delivered++;
-        this.received.set(d.msg.type, (this.received.get(d.msg.type) ?? 0) + 1);
+        this.countReceived(d.msg.type);
         this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from), (t) => entryOf(d, address, t));
       }),
       now_s: Number.NEGATIVE_INFINITY,
@@ -284,7 +285,8 @@ export class LiveRuntime {
    */
   async resume(epoch_s: number, speedup: number, wallEpoch_ms: number, crashed_s: number): Promise<{ batches: number; entries: number }> {
     const journal = this.options.journal;
-    if (!journal?.recovering || !this.restoring) throw new Error('only a runtime made to recover, and only once, resumes from its journal');
+    if (!journal?.recovering || this.resumed) throw new Error('only a runtime made to recover, and only once, resumes from its journal');
+    this.resumed = true;
     const records = await journal.store.readAll();
     let batches = 0;
     let entries = 0;
@@ -506,6 +508,7 @@ export class LiveRuntime {
     const h = this.hosted.get(e.a);
     if (!h) throw new Error(`the journal names actor ${e.a}, which this process does not host`);
     h.now_s = e.t;
+    if (e.k !== 'start' && e.k !== 'recover') this.delivered++;
     switch (e.k) {
       case 'start':
         h.actor.start?.(h.ctx);
@@ -515,18 +518,21 @@ export class LiveRuntime {
         return;
       case 'timer':
         this.unarmedTimers.delete(e.id);
+        this.countReceived(e.msg.type);
         h.actor.receive(h.ctx, e.msg, e.a);
         return;
       case 'local': {
         const m = this.undeliveredLocal.get(e.seq);
         if (!m) throw new Error(`the journal delivers local message ${e.seq} to ${e.a}, which the replay did not send`);
         this.undeliveredLocal.delete(e.seq);
+        this.countReceived(m.msg.type);
         h.actor.receive(h.ctx, m.msg, m.from);
         return;
       }
       case 'bus':
         if (e.mid !== undefined) this.seen.add(e.mid);
         if (e.topic === true) this.tally.sent(e.msg.type, siteOf(e.from), h.placement.location, e.t);
+        this.countReceived(e.msg.type);
         h.actor.receive(h.ctx, e.msg, e.from);
         return;
     }
@@ -594,6 +600,10 @@ export class LiveRuntime {
       this.seen.add(mid);
     }
     accept(from, msg, mid);
+  }
+
+  private countReceived(type: string): void {
+    this.received.set(type, (this.received.get(type) ?? 0) + 1);
   }
 
   /** Queues a delivery in the actor's mailbox; a timer passes its due time as `at_s`. */

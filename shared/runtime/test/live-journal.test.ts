@@ -69,6 +69,8 @@ describe('LiveRuntime journal (issue 11)', () => {
     // The replay alone rebuilt the state: the ticks, every message between the two actors, and at the times they were handled.
     expect(second.ticker.ticks).toBe(first.ticker.ticks);
     expect(second.summer.heard).toEqual(first.summer.heard);
+    expect(second.rt.received).toEqual(first.rt.received);
+    expect(second.rt.deliveries).toBe(first.rt.deliveries);
     // Each tick was handled at its due time, 10 s after the last.
     const times = second.summer.heard.map((h) => Number(h.split('@')[1]));
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeCloseTo(10, 9);
@@ -91,8 +93,10 @@ describe('LiveRuntime journal (issue 11)', () => {
   it('refuses to start a recovering runtime, and to resume one twice', async () => {
     const p = process_(new MemoryJournal(), true);
     expect(() => p.rt.start(0, 1000)).toThrow(/resumes from its journal/);
-    await p.rt.resume(0, 1000, wallNow_ms(), 0);
+    const once = p.rt.resume(0, 1000, wallNow_ms(), 0);
+    // Even before the first has finished: a second replay would apply the journal twice.
     await expect(p.rt.resume(0, 1000, wallNow_ms(), 0)).rejects.toThrow(/only once/);
+    await once;
     await p.rt.stop();
   });
 });
