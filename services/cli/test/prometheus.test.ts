@@ -27,6 +27,8 @@ describe('Prometheus in the loop (issue 12)', () => {
       expect(await queryPrometheus(prom.url, 'count(max_over_time(gridemu_processors_busy{run="prom-agrees",scheme="k-distributed"}[1d]))')).toBe(4);
       expect(await prom.query('sum(max by (site) (max_over_time(gridemu_jobs_started_total{run="prom-agrees"}[1d])))')).toBe(completedRows);
       expect(await prom.query('sum(max_over_time(gridemu_jobs_wait_seconds_count{run="prom-agrees"}[1d]))')).toBe(completedRows);
+      // The driver is scraped too: its count of jobs with an outcome reached every job.
+      expect(await prom.query('max(max_over_time(gridemu_run_jobs_finished{run="prom-agrees",site="driver"}[1d]))')).toBe(readJobs(out).length);
       expect(await prom.query('sum(max_over_time(gridemu_messages_sent_total{run="prom-agrees",type="claim.request"}[1d]))')).toBeGreaterThan(0);
       // Never a job id in a label.
       expect(await prom.query('count({run="prom-agrees",job_id!=""})')).toBeUndefined();

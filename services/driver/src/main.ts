@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { leadRun, liveResults, natsConnectOptions, natsFlagOptions, timerSpinOf } from '@gridemu/live';
+import { leadRun, liveResults, natsConnectOptions, natsFlagOptions, startHealthServer, timerSpinOf } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
 import { InputError, parseOverride } from '@gridemu/model';
 import { loadExperiment, schemeSummary } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
-import { pinoLogger } from '@gridemu/runtime/live';
+import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
 import { loadWorkload } from '@gridemu/workload';
 
 const HELP = `Usage: gridemu-driver --run RUN --spec FILE --out DIR [--nats URL] [--speedup S] [--set path=value]...
@@ -32,6 +32,7 @@ Options (each also from the environment):
   --lenient              skip malformed trace lines
   --ready-timeout S      wait this long for every process (default 60)
   --heartbeat-timeout S  a process silent this long stops the run (default 10)
+  --http-port N          /healthz and /metrics; 0: any  GRIDEMU_HTTP_PORT (default 9465)
   --log-level L          pino level                     GRIDEMU_LOG_LEVEL (default info)
   --timer-spin-ms MS     spin this long before a timer  GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)`;
 
@@ -48,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
       lenient: { type: 'boolean' },
       'ready-timeout': { type: 'string', default: '60' },
       'heartbeat-timeout': { type: 'string', default: '10' },
+      'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9465' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -65,6 +67,12 @@ async function main(argv: string[]): Promise<number> {
   const timerSpin_ms = timerSpinOf(values);
   if (typeof timerSpin_ms === 'string') throw new UsageError(timerSpin_ms);
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });
+  const httpPort = Number(values['http-port']);
+  if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) throw new UsageError(`--http-port must be a port number, got "${values['http-port']}"`);
+  // The driver's own /metrics (issue 12): the run's progress and the driver runtime's counters.
+  const state: { phase: string; runtime: LiveRuntime | undefined } = { phase: 'running', runtime: undefined };
+  const health = await startHealthServer(httpPort, { run: values.run, site: 'driver' }, { get phase() { return state.phase; }, get runtime() { return state.runtime; }, scheme: spec.meta.scheme });
+  log.info({ http: health.address }, 'driver serving /healthz and /metrics');
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-driver`));
   const started = Date.now();
   let stopping: string | undefined;
@@ -83,6 +91,8 @@ async function main(argv: string[]): Promise<number> {
     heartbeatTimeout_s: Number(values['heartbeat-timeout']),
     shouldStop: () => (stopping ? `the driver got ${stopping}` : undefined),
     timerSpin_ms,
+    onRuntime: (rt) => (state.runtime = rt),
+    onHandled: health.observeHandler,
     onProgress: (p) => {
       if (p.wall_s - lastLogged < 10 && p.finished < p.total) return;
       lastLogged = p.wall_s;
@@ -90,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   await nc.drain();
+  state.phase = result.aborted ? 'failed' : 'done';
   const results = liveResults(result, spec.live.speedup);
   const { messages, counters } = results;
   const live = { ...results.live, timer_spin_ms: timerSpin_ms };
@@ -111,6 +122,10 @@ async function main(argv: string[]): Promise<number> {
   const check = checkSchedule(executedJobsFromCsv(readFileSync(jobsPath, 'utf8'), jobsPath), new Map(result.execSites.map((s) => [s.id, s.cpus])));
   const summaryPath = writeSummary(out, { ...summary, schedule_check: check });
   log.info({ jobs_csv: jobsPath, summary_json: summaryPath, aborted: result.aborted, schedule_ok: check.ok }, 'results written');
+  // Kept serving a moment after the results, like the members, so a scraper has the end (GRIDEMU_LINGER_MS).
+  const linger_ms = Number(env['GRIDEMU_LINGER_MS'] ?? 0);
+  if (linger_ms > 0) await new Promise((r) => setTimeout(r, linger_ms));
+  await health.close();
   if (!check.ok) {
     for (const line of describeScheduleCheck(check)) log.error({ event: 'schedule.impossible' }, line);
     return EXIT_SCHEDULE_IMPOSSIBLE;

@@ -41,6 +41,13 @@ export class DriverActor implements Actor<Message> {
   }
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
+    this.handle(ctx, msg);
+    // The run's progress, for the driver process's /metrics (issue 12).
+    ctx.metrics.set('run.jobs_finished', this.finished);
+    ctx.metrics.set('run.jobs_total', this.total);
+  }
+
+  private handle(ctx: ActorContext<Message>, msg: Message): void {
     switch (msg.type) {
       case MessageType.SubmitDue:
         this.submitDue(ctx);

@@ -31,6 +31,9 @@ export interface LeaderOptions {
   readonly shouldStop?: () => string | undefined;
   /** How long before a timer's deadline the driver spins (0: never; see PreciseTimer). */
   readonly timerSpin_ms?: number;
+  /** Told of the driver's runtime once it exists (its /metrics reads it); and of each handler's wall time. */
+  readonly onRuntime?: (rt: LiveRuntime) => void;
+  readonly onHandled?: (role: string, wall_s: number) => void;
 }
 
 export interface LiveProgress {
@@ -105,7 +108,8 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
 
   const { plan, driver } = driverPlan(spec, jobs);
   const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
-  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(spec), ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}), onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
+  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(spec), ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}), ...(options.onHandled ? { onHandled: options.onHandled } : {}), onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
+  options.onRuntime?.(rt);
   rt.spawn(driver);
   await rt.ready();
   await nc.flush();
