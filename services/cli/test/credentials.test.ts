@@ -60,7 +60,7 @@ describe('per-process NATS credentials (issue 11)', () => {
     void (async () => {
       for await (const s of attacker.status()) if (s.type === 'error') refused.push(String(s.error));
     })();
-    const cancel = encodeEnvelope({ run, from: siteAddress('s1', 'meta'), to: siteAddress('s2', 'scheduler'), msg: { type: MessageType.CopyCancel, jobId: 'w!J' } });
+    const cancel = encodeEnvelope({ run, from: siteAddress('s1', 'meta'), to: siteAddress('s2', 'scheduler'), msg: { type: MessageType.CopyCancel, jobId: 'w!J', granted_s: 0 } });
     await new Promise((r) => setTimeout(r, 300)); // J's copy is queued at s2 by emulated 10.1 s; B ends at 1000
     // 1. On s1's subject, as s1: the server refuses it.
     attacker.publish(actorSubject(run, siteAddress('s2', 'scheduler'), siteAddress('s1', 'meta')), cancel);

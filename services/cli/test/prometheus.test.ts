@@ -30,6 +30,12 @@ describe('Prometheus in the loop (issue 12)', () => {
       // The driver is scraped too: its count of jobs with an outcome reached every job.
       expect(await prom.query('max(max_over_time(gridemu_run_jobs_finished{run="prom-agrees",site="driver"}[1d]))')).toBe(readJobs(out).length);
       expect(await prom.query('sum(max_over_time(gridemu_messages_sent_total{run="prom-agrees",type="claim.request"}[1d]))')).toBeGreaterThan(0);
+      // Every cancel that dropped a losing copy is in the cancel-delay histogram (issue 12), and links' latency is by sender.
+      const cancelDelays = (await prom.query('sum(max_over_time(gridemu_copies_cancel_delay_seconds_count{run="prom-agrees"}[1d]))')) ?? 0;
+      const cancelsSent = (await prom.query('sum(max_over_time(gridemu_copies_cancels_sent_total{run="prom-agrees"}[1d]))')) ?? 0;
+      expect(cancelDelays).toBeGreaterThan(0);
+      expect(cancelDelays).toBeLessThanOrEqual(cancelsSent);
+      expect(await prom.query('count(count by (site, from) (gridemu_message_latency_seconds_count{run="prom-agrees"}))')).toBeGreaterThan(4);
       // Never a job id in a label.
       expect(await prom.query('count({run="prom-agrees",job_id!=""})')).toBeUndefined();
       // Prometheus itself takes every query of the Grafana dashboard (deploy/grafana).

@@ -85,7 +85,7 @@ export class LocalSchedulerActor implements Actor<Message> {
       case MessageType.ClaimDeny:
         return this.step(ctx, { kind: 'deny', jobId: msg.jobId, claimId: msg.claimId, by: metaSite(from) });
       case MessageType.CopyCancel:
-        return this.step(ctx, { kind: 'cancel', jobId: msg.jobId, by: metaSite(from) });
+        return this.step(ctx, { kind: 'cancel', jobId: msg.jobId, by: metaSite(from), granted_s: msg.granted_s });
       case MessageType.ClaimTimeout:
         return this.step(ctx, { kind: 'timeout', jobId: msg.jobId, claimId: msg.claimId });
       case MessageType.LoadTick:
@@ -140,6 +140,9 @@ export class LocalSchedulerActor implements Actor<Message> {
         return;
       case 'count':
         ctx.metrics.count(d.name, d.by);
+        return;
+      case 'observe':
+        ctx.metrics.observe(d.name, d.value);
         return;
     }
   }

@@ -10,6 +10,7 @@ export interface HealthServer {
   readonly address: string;
   /** Where the runtime reports each handler's wall time, and the process its NATS round trips. */
   readonly observeHandler: (role: string, wall_s: number) => void;
+  readonly observeLatency: (from: string, wall_s: number) => void;
   readonly setNatsRoundTrip: (wall_s: number) => void;
   close(): Promise<void>;
 }
@@ -20,7 +21,7 @@ export interface HealthServer {
  * the process's own port.
  */
 export async function startHealthServer(port: number, labels: { readonly run: string; readonly site: string }, source: HealthSource): Promise<HealthServer> {
-  const { registry, sync, observeHandler, setNatsRoundTrip } = processRegistry(labels, source);
+  const { registry, sync, observeHandler, observeLatency, setNatsRoundTrip } = processRegistry(labels, source);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') {
@@ -55,6 +56,7 @@ export async function startHealthServer(port: number, labels: { readonly run: st
   return {
     address: `127.0.0.1:${actual}`,
     observeHandler,
+    observeLatency,
     setNatsRoundTrip,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

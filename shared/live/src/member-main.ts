@@ -96,7 +96,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const proc: { current?: MemberProcess } = {};
   const source = { get phase() { return proc.current?.phase ?? 'joining'; }, get runtime() { return proc.current?.runtime; }, get scheme() { return proc.current?.spec?.meta.scheme; } };
   const health = await startHealthServer(httpPort, { run: values.run, site: member }, source);
-  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms, onHandled: health.observeHandler, ...(crashedAt_s !== undefined ? { crashedAt_s } : {}) });
+  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms, onHandled: health.observeHandler, onLatency: health.observeLatency, ...(crashedAt_s !== undefined ? { crashedAt_s } : {}) });
   // The NATS round trip, every few seconds, for /metrics (a ping the client answers itself).
   const rtt = setInterval(() => void nc.rtt().then((ms) => health.setNatsRoundTrip(ms / 1000), () => undefined), 5000);
   rtt.unref();

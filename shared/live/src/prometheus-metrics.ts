@@ -43,7 +43,13 @@ export function prometheusName(name: string): string {
 export function processRegistry(
   labels: { readonly run: string; readonly site: string },
   source: MetricsSource,
-): { registry: Registry; sync: () => void; observeHandler: (role: string, wall_s: number) => void; setNatsRoundTrip: (wall_s: number) => void } {
+): {
+  registry: Registry;
+  sync: () => void;
+  observeHandler: (role: string, wall_s: number) => void;
+  observeLatency: (from: string, wall_s: number) => void;
+  setNatsRoundTrip: (wall_s: number) => void;
+} {
   const registry = new Registry();
   const base = { run: labels.run, site: labels.site };
   registry.setDefaultLabels({ ...base, scheme: '' });
@@ -90,6 +96,14 @@ export function processRegistry(
     help: "Wall time of one delivery's handler, by actor role: for role=\"scheduler\", a scheduling pass",
     labelNames: ['role'],
     buckets: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1],
+    registers: [registry],
+  });
+  // Per link: the receiver is this process's `site` label, the sender `from` (a location, never a job).
+  const latency = new Histogram({
+    name: 'gridemu_message_latency_seconds',
+    help: 'One-way wall latency of messages from another location, by sender: the link `from` -> site',
+    labelNames: ['from'],
+    buckets: [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3, 10],
     registers: [registry],
   });
   const natsRoundTrip = new Gauge({ name: 'gridemu_nats_round_trip_seconds', help: "The last round trip to the NATS server (the client's ping), in wall seconds", registers: [registry] });
@@ -139,5 +153,11 @@ export function processRegistry(
       });
     }
   };
-  return { registry, sync, observeHandler: (role, wall_s) => handler.observe({ role }, wall_s), setNatsRoundTrip: (wall_s) => natsRoundTrip.set(wall_s) };
+  return {
+    registry,
+    sync,
+    observeHandler: (role, wall_s) => handler.observe({ role }, wall_s),
+    observeLatency: (from, wall_s) => latency.observe({ from }, wall_s),
+    setNatsRoundTrip: (wall_s) => natsRoundTrip.set(wall_s),
+  };
 }

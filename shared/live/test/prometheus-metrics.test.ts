@@ -32,8 +32,9 @@ describe('a process\'s Prometheus metrics (issue 12)', () => {
     rt.start(0, 1000);
     await new Promise((r) => setTimeout(r, 20));
     await rt.stop();
-    const { registry, sync, observeHandler, setNatsRoundTrip } = processRegistry({ run: 'r1', site: 's1' }, { runtime: rt, scheme: 'k-distributed' });
+    const { registry, sync, observeHandler, observeLatency, setNatsRoundTrip } = processRegistry({ run: 'r1', site: 's1' }, { runtime: rt, scheme: 'k-distributed' });
     observeHandler('scheduler', 0.002);
+    observeLatency('s2', 0.012);
     setNatsRoundTrip(0.0004);
     sync();
     const text = await registry.metrics();
@@ -43,6 +44,8 @@ describe('a process\'s Prometheus metrics (issue 12)', () => {
     expect(text).toContain('gridemu_messages_received_total{type="timer.load-tick",run="r1",site="s1",scheme="k-distributed"} 1');
     expect(text).toMatch(/nodejs_eventloop_lag_seconds\{run="r1"/);
     expect(text).toContain('gridemu_handler_duration_seconds_bucket{le="0.003",run="r1",site="s1",scheme="k-distributed",role="scheduler"} 1');
+    expect(text).toContain('gridemu_message_latency_seconds_bucket{le="0.03",run="r1",site="s1",scheme="k-distributed",from="s2"} 1');
+    expect(text).toContain('gridemu_message_latency_seconds_bucket{le="0.01",run="r1",site="s1",scheme="k-distributed",from="s2"} 0');
     expect(text).toContain('gridemu_nats_round_trip_seconds{run="r1",site="s1",scheme="k-distributed"} 0.0004');
     expect(text).toContain('gridemu_jobs_wait_seconds_bucket{le="10",run="r1",site="s1",scheme="k-distributed"} 0');
     expect(text).toContain('gridemu_jobs_wait_seconds_bucket{le="60",run="r1",site="s1",scheme="k-distributed"} 1');

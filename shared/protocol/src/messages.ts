@@ -118,7 +118,12 @@ export interface JobCopy {
 export interface ClaimRequest { readonly type: typeof MessageType.ClaimRequest; readonly jobId: string; readonly site: string; readonly claimId: number }
 export interface ClaimGrant { readonly type: typeof MessageType.ClaimGrant; readonly jobId: string; readonly claimId: number }
 export interface ClaimDeny { readonly type: typeof MessageType.ClaimDeny; readonly jobId: string; readonly claimId: number }
-export interface CopyCancel { readonly type: typeof MessageType.CopyCancel; readonly jobId: string }
+export interface CopyCancel {
+  readonly type: typeof MessageType.CopyCancel;
+  readonly jobId: string;
+  /** When the origin granted the job to another copy: the receiver measures the cancel delay from it. */
+  readonly granted_s: number;
+}
 export interface LoadReport {
   readonly type: typeof MessageType.LoadReport;
   readonly site: string;

@@ -25,7 +25,7 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.ClaimRequest]: { jobId: 'string', site: 'string', claimId: 'count' },
   [MessageType.ClaimGrant]: { jobId: 'string', claimId: 'count' },
   [MessageType.ClaimDeny]: { jobId: 'string', claimId: 'count' },
-  [MessageType.CopyCancel]: { jobId: 'string' },
+  [MessageType.CopyCancel]: { jobId: 'string', granted_s: 'number' },
   [MessageType.LoadReport]: { site: 'string', load: 'number', time_s: 'number' },
   [MessageType.LoadTick]: {},
   [MessageType.ClaimTimeout]: { jobId: 'string', claimId: 'count' },

@@ -43,6 +43,8 @@ export interface LiveRuntimeOptions {
    * when the role is the scheduler (issue 12; the process's /metrics makes it a histogram).
    */
   readonly onHandled?: (role: string, wall_s: number) => void;
+  /** Called with each cross-location message's one-way wall latency and the sender's location (the per-link histogram of /metrics). */
+  readonly onLatency?: (from: string, wall_s: number) => void;
 }
 
 /** How a delivery reached its mailbox: what the journal records to replay it. */
@@ -656,6 +658,7 @@ export class LiveRuntime {
     let h = this.latency.get(link);
     if (!h) this.latency.set(link, (h = new LatencyHistogram()));
     h.record(ms);
+    this.options.onLatency?.(a, ms / 1000);
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {

@@ -50,6 +50,19 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
     expect(acts(p.handle(5, { kind: 'cancel', jobId: 'a!1' }))).toEqual([]);
   });
 
+  it('the cancel delay: a copy dropped by a cancel reports how long it stayed after the grant elsewhere; a cancel that drops nothing reports none', () => {
+    const p = protocol();
+    p.handle(0, copyOf(job('a!1')));
+    // Granted to another site at 3, the cancel lands here at 7.5: 4.5 s of delay.
+    expect(p.handle(7.5, { kind: 'cancel', jobId: 'a!1', granted_s: 3 })).toEqual([
+      { kind: 'count', name: 'copies.cancelled', by: 1 },
+      { kind: 'withdraw', jobId: 'a!1' },
+      { kind: 'observe', name: 'copies.cancel_delay_s', value: 4.5 },
+    ]);
+    // The same cancel again (a redelivery) finds no copy: nothing observed twice.
+    expect(p.handle(8, { kind: 'cancel', jobId: 'a!1', granted_s: 3 })).toEqual([{ kind: 'count', name: 'copies.cancelled', by: 1 }]);
+  });
+
   it('bug 1: a grant that comes after the claim timed out does not run the job; the next claim is granted again', () => {
     // The copy claims at 0 (timeout 5), gives up at 5 and queues again. The late grant of claim 1
     // lands at 6: the processors it was for are gone, so it is only counted. The copy starts again

@@ -102,7 +102,7 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // J (4 CPUs) is too wide for s0, so its one copy goes to s1 (lands 100.01, claims, granted,
     // starts 100.03). sX's metascheduler forges cancels for J at s1: one lands at 100.00, before
     // the copy, one at 100.02, while it claims. Neither counts; J runs once, at s1.
-    const cancel = (at: number) => ({ at, to: siteAddress('s1', 'scheduler'), msg: { type: MessageType.CopyCancel, jobId: 'J' } as Message });
+    const cancel = (at: number) => ({ at, to: siteAddress('s1', 'scheduler'), msg: { type: MessageType.CopyCancel, jobId: 'J', granted_s: at } as Message });
     const r = grid({
       sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }],
       latency_ms: 10,

@@ -103,7 +103,7 @@ describe('live runtime over a real nats-server', () => {
     const run = 'live-fuzz';
     const target = actorSubject(run, siteAddress('a', 'scheduler'), 'x');
     // Well formed, but claiming to come from b's metascheduler on a subject that names x (issue 11).
-    const forged = encode({ v: PROTOCOL_VERSION, run, from: 'b/meta', to: 'a/scheduler', msg: { type: 'copy.cancel', jobId: 'w!1' } });
+    const forged = encode({ v: PROTOCOL_VERSION, run, from: 'b/meta', to: 'a/scheduler', msg: { type: 'copy.cancel', jobId: 'w!1', granted_s: 0 } });
     const garbage: Uint8Array[] = [
       new Uint8Array([0xc1, 0xff, 0x00]), // not msgpack
       encode({ hello: 'world' }), // not an envelope

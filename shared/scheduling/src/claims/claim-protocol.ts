@@ -32,8 +32,8 @@ export type ClaimEvent =
    */
   | { readonly kind: 'grant'; readonly jobId: string; readonly claimId: number; readonly by?: string }
   | { readonly kind: 'deny'; readonly jobId: string; readonly claimId: number; readonly by?: string }
-  /** The origin cancels this site's copy: another copy has the job. */
-  | { readonly kind: 'cancel'; readonly jobId: string; readonly by?: string }
+  /** The origin cancels this site's copy: another copy has the job, granted at `granted_s`. */
+  | { readonly kind: 'cancel'; readonly jobId: string; readonly by?: string; readonly granted_s?: number }
   | { readonly kind: 'timeout'; readonly jobId: string; readonly claimId: number }
   /** The job's run here died with the site's process (issue 11): it runs again from the start. */
   | { readonly kind: 'lost'; readonly jobId: string };
@@ -56,7 +56,9 @@ export type ClaimDecision =
   | { readonly kind: 'kill'; readonly jobId: string }
   /** The job can never run here, and there is no other copy: tell the results collector. */
   | { readonly kind: 'reject'; readonly jobId: string; readonly reason: 'wider_than_site' }
-  | { readonly kind: 'count'; readonly name: string; readonly by: number };
+  | { readonly kind: 'count'; readonly name: string; readonly by: number }
+  /** A distribution's value (the live runtime exports it as a Prometheus histogram). */
+  | { readonly kind: 'observe'; readonly name: string; readonly value: number };
 
 /** A job (or a copy of one) this site knows about, and how far it has got here. */
 interface Copy {
@@ -122,9 +124,14 @@ export class ClaimProtocol {
         return this.granted(now, event.jobId, event.claimId);
       case 'deny':
         return [count('claims.denied_here'), ...this.drop(now, event.jobId, event.claimId)];
-      case 'cancel':
+      case 'cancel': {
         if (!this.copies.has(event.jobId)) this.cancelledBeforeArrival.set(event.jobId, event.by);
-        return [count('copies.cancelled'), ...this.drop(now, event.jobId, undefined)];
+        const dropped = this.drop(now, event.jobId, undefined);
+        // The cancel delay (issue 12): how long a losing copy stayed here after its job was granted elsewhere.
+        const delay: ClaimDecision[] =
+          dropped.length > 0 && event.granted_s !== undefined ? [{ kind: 'observe', name: 'copies.cancel_delay_s', value: Math.max(0, now - event.granted_s) }] : [];
+        return [count('copies.cancelled'), ...dropped, ...delay];
+      }
       case 'timeout':
         return this.timedOut(now, event.jobId, event.claimId);
       case 'lost':

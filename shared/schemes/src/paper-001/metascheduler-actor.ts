@@ -96,7 +96,7 @@ export class MetaschedulerActor implements Actor<Message> {
     if (verdict === 'grant') {
       for (const loser of sem!.losers(site)) {
         ctx.metrics.count('copies.cancels_sent');
-        ctx.send(siteAddress(loser, 'scheduler'), { type: MessageType.CopyCancel, jobId });
+        ctx.send(siteAddress(loser, 'scheduler'), { type: MessageType.CopyCancel, jobId, granted_s: ctx.now() });
       }
     }
   }
