@@ -14,6 +14,7 @@ Commands:
                     no site over capacity, none lost; exit 1 if any is broken
   report DIR        one self-contained HTML file of charts for a results folder or a sweep folder
   fuzz              random small experiments in the simulator, checked against the invariants
+  delay-proxy SPEC  one location's delay proxy as a process of its own (a sidecar in compose or k8s)
   validate SPEC     check an experiment file and print it with defaults
   trace info FILE   jobs, span, processors and offered load of an SWF trace
   trace fetch NAME  download a trace from the Parallel Workloads Archive
@@ -55,6 +56,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return (await import('./commands/check.js')).checkCommand(rest);
     case 'report':
       return (await import('./commands/report.js')).reportCommand(rest);
+    case 'delay-proxy':
+      return (await import('./commands/delay-proxy.js')).delayProxyCommand(rest);
     case 'validate':
       return (await import('./commands/validate.js')).validateCommand(rest);
     case 'trace':

@@ -1,5 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { NetworkSpec } from '@gridemu/model';
+import type { ExperimentSpec, NetworkSpec } from '@gridemu/model';
+import { DURABLE_MESSAGES } from '@gridemu/protocol';
 import { decodeEnvelope } from '@gridemu/protocol/wire';
 import { healOf, LinkModel, partitionsAt, Rng, siteOf, type LocationPartition } from '@gridemu/runtime';
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
@@ -56,17 +57,20 @@ export class DelayProxy {
     this.prefix = `gridemu.${options.run}.`;
   }
 
-  /** Listens on a free loopback port; returns the URL to give the location's process. */
-  async listen(): Promise<string> {
+  /**
+   * Listens on `host:port` (by default a free loopback port, as `gridemu run` wants; a sidecar
+   * listens on its container's address); returns the URL to give the location's process.
+   */
+  async listen(host = '127.0.0.1', port = 0): Promise<string> {
     const server = createServer((client) => this.carry(client));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(port, host, () => resolve());
     });
     const addr = server.address();
     if (typeof addr !== 'object' || addr === null) throw new Error('delay proxy has no address');
-    return `nats://127.0.0.1:${addr.port}`;
+    return `nats://${host}:${addr.port}`;
   }
 
   async close(): Promise<void> {
@@ -177,4 +181,26 @@ export class DelayProxy {
     client.on('error', close);
     upstream.on('error', close);
   }
+}
+
+/** Whether `spec` needs a delay proxy per location: link latency, partitions or message loss. */
+export function needsDelayProxies(spec: ExperimentSpec): boolean {
+  const n = spec.network;
+  const latency = n.latency_ms > 0 || n.jitter_ms > 0 || Object.values(n.matrix ?? {}).some((row) => Object.values(row).some((v) => v > 0));
+  return latency || spec.faults.partition.length > 0 || spec.faults.drop > 0;
+}
+
+/** The delay proxy of location `from` for `spec`: its links' latency, and its partitions and loss if the spec has any. */
+export function delayProxyFor(spec: ExperimentSpec, from: string, run: string, target: { readonly host: string; readonly port: number }): DelayProxy {
+  const faults = spec.faults;
+  const withFaults = faults.partition.length > 0 || faults.drop > 0;
+  const partitions = faults.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));
+  return new DelayProxy({
+    from,
+    run,
+    network: spec.network,
+    target,
+    seed: spec.seed,
+    ...(withFaults ? { faults: { partitions, dropRate: faults.drop, durable: DURABLE_MESSAGES } } : {}),
+  });
 }

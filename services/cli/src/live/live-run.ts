@@ -2,12 +2,11 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ControlBus, DelayProxy, liveLocations, ORCHESTRATOR, runCredentials, type LiveProgress } from '@gridemu/live';
+import { ControlBus, DelayProxy, delayProxyFor, liveLocations, needsDelayProxies, ORCHESTRATOR, runCredentials, type LiveProgress } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
 import { freePort, makeRunCertificates, startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
 import { DEFAULT_TIMER_SPIN_MS, EmulatedClock, wallNow_ms } from '@gridemu/runtime/live';
-import { DURABLE_MESSAGES } from '@gridemu/protocol';
 import { RunProcess, serviceMain } from './run-process.js';
 import { completedJobsQuery, SCRAPE_INTERVAL_S, ScrapeTargets, startPrometheus, type PrometheusServer } from './prometheus-server.js';
 
@@ -147,18 +146,10 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     const memberUrl = new Map<string, string>();
     const faults = o.spec.faults;
     const proxyFaults = faults.partition.length > 0 || faults.drop > 0;
-    if (hasLatency(o.spec) || proxyFaults) {
+    if (needsDelayProxies(o.spec)) {
       const target = new URL(url.split(',')[0]!.replace(/^nats:/, 'http:'));
-      const partitions = faults.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));
       for (const m of members) {
-        const proxy = new DelayProxy({
-          from: m,
-          run: o.run,
-          network: o.spec.network,
-          target: { host: target.hostname, port: Number(target.port || 4222) },
-          seed: o.spec.seed,
-          ...(proxyFaults ? { faults: { partitions, dropRate: faults.drop, durable: DURABLE_MESSAGES } } : {}),
-        });
+        const proxy = delayProxyFor(o.spec, m, o.run, { host: target.hostname, port: Number(target.port || 4222) });
         memberUrl.set(m, await proxy.listen());
         proxies.push(proxy);
         cleanup.push(() => proxy.close());
@@ -298,12 +289,3 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   }
 }
 
-/** Whether the run needs the delay proxies: link latency, partitions or loss. */
-export function needsDelayProxies(spec: ExperimentSpec): boolean {
-  return hasLatency(spec) || spec.faults.partition.length > 0 || spec.faults.drop > 0;
-}
-
-function hasLatency(spec: ExperimentSpec): boolean {
-  const n = spec.network;
-  return n.latency_ms > 0 || n.jitter_ms > 0 || Object.values(n.matrix ?? {}).some((row) => Object.values(row).some((v) => v > 0));
-}

@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { connect } from '@nats-io/transport-node';
+import { ControlBus, delayProxyFor, natsConnectOptions, natsFlagOptions, needsDelayProxies } from '@gridemu/live';
+import { loadExperiment } from '@gridemu/schemes';
+import { checkRunId, withFields } from '@gridemu/runtime';
+import { EmulatedClock, pinoLogger } from '@gridemu/runtime/live';
+import { EXIT_OK, UsageError } from '../exit-codes.js';
+
+export const DELAY_PROXY_HELP = `Usage: gridemu delay-proxy SPEC --from LOCATION [--listen HOST:PORT] [--nats URL] [--run ID]
+
+The delay proxy of one location, as a process of its own: a sidecar beside a site's container
+where gridemu run is not the orchestrator (docker-compose on several hosts, Kubernetes). The
+site connects to this proxy instead of its NATS server; the proxy holds each publish to another
+location for that link's latency from SPEC (network.latency_ms, jitter_ms, matrix), and applies
+SPEC's partitions and message loss once the run's clock starts (it hears the driver's start on
+the run's control subject). It runs until stopped (SIGTERM or SIGINT).
+
+Options:
+  --from LOCATION      the location whose connection this proxy carries (a site id, central, ...)
+  --listen HOST:PORT   where the site connects (default 0.0.0.0:4222, env GRIDEMU_PROXY_LISTEN)
+  --nats URL           the NATS server to forward to (default NATS_URL, nats://127.0.0.1:4222)
+  --run ID             the run's id (default GRIDEMU_RUN): subjects are named by it`;
+
+export async function delayProxyCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...natsFlagOptions(),
+      from: { type: 'string' },
+      listen: { type: 'string', default: process.env['GRIDEMU_PROXY_LISTEN'] ?? '0.0.0.0:4222' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(DELAY_PROXY_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError(`delay-proxy takes one experiment file\n\n${DELAY_PROXY_HELP}`);
+  if (!values.from) throw new UsageError(`delay-proxy needs --from LOCATION\n\n${DELAY_PROXY_HELP}`);
+  if (!values.run) throw new UsageError(`delay-proxy needs --run ID (or GRIDEMU_RUN): the subjects it delays are named by the run\n\n${DELAY_PROXY_HELP}`);
+  try {
+    checkRunId(values.run);
+  } catch (err) {
+    throw new UsageError(`--run: ${(err as Error).message}`);
+  }
+  const listen = /^(.+):(\d+)$/.exec(values.listen);
+  if (!listen) throw new UsageError(`--listen must be HOST:PORT, got "${values.listen}"`);
+  const { spec } = loadExperiment(positionals[0]!);
+  const target = new URL(values.nats.split(',')[0]!.replace(/^nats:/, 'http:'));
+
+  const log = withFields(pinoLogger(values.run, { level: values['log-level'] }), { proxy: values.from });
+  const proxy = delayProxyFor(spec, values.from, values.run, { host: target.hostname, port: Number(target.port || 4222) });
+  const url = await proxy.listen(listen[1]!, Number(listen[2]));
+  // The proxy's own connection hears the driver's start: partitions and loss are timed in emulated seconds.
+  const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-proxy-${values.from}`));
+  const bus = new ControlBus(nc, values.run, log);
+  bus.on('start', (m) => {
+    proxy.startClock(new EmulatedClock(m.epoch_s, m.wallEpoch_ms, m.speedup));
+    log.info({ epoch_s: m.epoch_s, speedup: m.speedup }, 'run started: faults are timed from now');
+  });
+  log.info(
+    { listen: url, target: `${target.hostname}:${target.port || 4222}`, latency_ms: spec.network.latency_ms, jitter_ms: spec.network.jitter_ms },
+    needsDelayProxies(spec) ? 'delay proxy ready' : 'delay proxy ready (the spec has no latency, partition or loss: it forwards as it is)',
+  );
+
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  bus.close();
+  await nc.close();
+  await proxy.close();
+  log.info(proxy.faultCounts, 'delay proxy stopped');
+  return EXIT_OK;
+}

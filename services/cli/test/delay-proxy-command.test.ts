@@ -1,0 +1,65 @@
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
+import { gridemuLive, smallSpec, tmp } from './live-helpers.js';
+
+let nats: NatsServerHandle;
+beforeAll(async () => {
+  nats = await startNatsServer();
+});
+afterAll(async () => {
+  await nats?.stop();
+});
+
+/** Wall milliseconds from a publish on `from` to its delivery on `to`, for `subject`. */
+async function oneWay(from: Awaited<ReturnType<typeof connect>>, to: Awaited<ReturnType<typeof connect>>, subject: string): Promise<number> {
+  const got = new Promise<number>((resolve) => to.subscribe(subject, { max: 1, callback: (_e, m) => resolve(performance.now() - Number(m.string())) }));
+  await to.flush();
+  from.publish(subject, String(performance.now()));
+  return got;
+}
+
+/** `gridemu delay-proxy` is the sidecar of deploy/compose/multi-host (issue 12): the same proxy `gridemu run` makes, as a process. */
+describe('gridemu delay-proxy', () => {
+  it("holds a site's publishes to another site for the spec's link latency, passes the rest at once, and stops on SIGTERM", async () => {
+    const spec = smallSpec(tmp(), { sites: 2, latency_ms: 40, jitter_ms: 0 });
+    const port = await freePort();
+    const proxy = gridemuLive(['delay-proxy', spec, '--from', 's1', '--listen', `127.0.0.1:${port}`, '--nats', nats.url, '--run', 'sidecar']);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let seen = '';
+        proxy.child.stdout!.on('data', (d: Buffer) => (seen += d.toString()).includes('delay proxy ready') && resolve());
+        void proxy.done.then((f) => reject(new Error(`delay-proxy exited ${f.code}: ${f.err}`)));
+      });
+      const viaProxy = await connect({ servers: `nats://127.0.0.1:${port}` });
+      const direct = await connect({ servers: nats.url });
+      try {
+        // Subjects name the receiver, then the sender: s1 to s2's metascheduler waits 40 ms.
+        const toSite = await oneWay(viaProxy, direct, 'gridemu.sidecar.s2.meta.s1');
+        const toDriver = await oneWay(viaProxy, direct, 'gridemu.sidecar.driver.s1');
+        const otherRun = await oneWay(viaProxy, direct, 'gridemu.other.s2.meta.s1');
+        expect(toSite).toBeGreaterThanOrEqual(39);
+        expect(toSite).toBeLessThan(200);
+        expect(toDriver).toBeLessThan(20);
+        expect(otherRun).toBeLessThan(20);
+      } finally {
+        await Promise.all([viaProxy.close(), direct.close()]);
+      }
+    } finally {
+      proxy.child.kill('SIGTERM');
+    }
+    const { code, out, err } = await proxy.done;
+    expect(code, err).toBe(0);
+    expect(out).toContain('delay proxy stopped');
+  });
+
+  it('refuses a missing --from or a bad run id, naming it', async () => {
+    const spec = smallSpec(tmp(), { sites: 2 });
+    const noFrom = await gridemuLive(['delay-proxy', spec, '--run', 'r1']).done;
+    expect(noFrom.code).toBe(2);
+    expect(noFrom.err).toMatch(/needs --from LOCATION/);
+    const badRun = await gridemuLive(['delay-proxy', spec, '--from', 's1', '--run', 'a.b']).done;
+    expect(badRun.code).toBe(2);
+    expect(badRun.err).toMatch(/--run: run id "a\.b"/);
+  });
+});
