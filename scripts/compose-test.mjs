@@ -1,20 +1,23 @@
-// The compose deployment, really run (issue 12): builds the image (on a locally made base where no
-// registry can be reached, ../shared/CONTAINERS.md), brings up deploy/compose with four sites,
-// kills one site's process mid-run so that the restart policy brings the container back, waits
-// for the driver to finish, and runs `gridemu check` on the results and the sites' logs. Also asks
-// the compose file's Prometheus how many jobs completed. Skipped, saying why, where no container
-// engine answers. Prints one "N passed, N failed" line; exits 1 on any failure.
+// The compose deployments, really run (issue 12). Builds the image (on a locally made base where
+// no registry can be reached, ../shared/CONTAINERS.md), then:
+//   1. one host: brings up deploy/compose with four sites, kills one site's process mid-run so
+//      that the restart policy brings the container back, waits for the driver, and runs
+//      `gridemu check` on the results and the sites' logs; asks its Prometheus how many jobs completed;
+//   2. several hosts: deploy/compose/multi-host's hub.yml and leaf.yml as two compose projects,
+//      each on a network of its own that reaches the other only through this machine's address,
+//      as two machines would: the leaf NATS server joins the hub, every site runs behind its
+//      delay-proxy sidecar, a leaf site is killed mid-run and rejoins from the leaf's JetStream.
+// Skipped, saying why, where no container engine answers. Prints one "N passed, N failed" line;
+// exits 1 on any failure.
 //
 //   npm run test:compose        (CI runs it after the other tests)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const composeFile = join(repo, 'deploy/compose/docker-compose.yml');
-const project = `gridemu-ci-${process.pid}`;
 const sh = (cmd, args, opts = {}) => spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20, ...opts });
 const has = (cmd) => sh('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
@@ -33,77 +36,161 @@ if (!process.env.DOCKER_HOST) {
   process.env.DOCKER_HOST = `unix://${socket}`;
   for (let i = 0; i < 100 && !existsSync(socket); i++) await sleep(100);
 }
-const results = mkdtempSync(join(tmpdir(), 'gridemu-compose-'));
-const env = { ...process.env, GRIDEMU_IMAGE: 'localhost/gridemu:latest', GRIDEMU_PROMETHEUS_IMAGE: 'localhost/gridemu-prometheus:latest', GRIDEMU_RESULTS: results, GRIDEMU_RUN: 'compose-ci' };
-const compose = (...args) => sh('docker-compose', ['-f', composeFile, '-p', project, ...args], { env, cwd: repo });
-const problems = [];
+const images = { GRIDEMU_IMAGE: 'localhost/gridemu:latest', GRIDEMU_PROMETHEUS_IMAGE: 'localhost/gridemu-prometheus:latest' };
 const t0 = Date.now();
+let passed = 0;
+let failed = 0;
+
 try {
-  // 1. The image, on the official Node base where it can be pulled, else on a local stand-in.
-  const base = process.env.GRIDEMU_BASE ?? sh('bash', [join(repo, 'scripts/build-base-image.sh')]).stdout.trim();
-  if (!base) throw new Error('could not build a base image (scripts/build-base-image.sh)');
-  for (const [target, tag] of [['runtime', 'localhost/gridemu:latest'], ['prometheus', 'localhost/gridemu-prometheus:latest']]) {
-    const b = sh('podman', ['build', '-q', '-f', 'deploy/Dockerfile', '--build-arg', `BASE=${base}`, '--target', target, '-t', tag, '.'], { cwd: repo });
-    if (b.status !== 0) throw new Error(`podman build --target ${target} failed:\n${(b.stderr || b.stdout).split('\n').slice(-20).join('\n')}`);
+  const built = buildImages();
+  if (built) {
+    failed += 2;
+    console.log(`✗ the image: ${built}`);
+  } else {
+    await scenario('issue 12: docker-compose, 4 sites, one killed mid-run and brought back by its restart policy, gridemu check passes', oneHost);
+    await scenario('issue 12: docker-compose on "two hosts" (hub and leaf NATS servers, delay-proxy sidecars), a leaf site killed mid-run, gridemu check passes', twoHosts);
   }
-  console.log(`  image built on ${base} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-
-  // 2. Four sites, NATS, the driver, Prometheus.
-  const up = compose('up', '-d');
-  if (up.status !== 0) throw new Error(`docker-compose up failed:\n${up.stderr}`);
-  const container = (s) => `${project}_${s}_1`;
-
-  // 3. Kill s2's process once its clock runs; its container exits 137 and restart: on-failure brings it back.
-  let started = false;
-  for (let i = 0; i < 600 && !started; i++) {
-    await sleep(100);
-    started = sh('podman', ['logs', container('s2')]).stdout.includes('clock started');
-  }
-  if (!started) throw new Error("s2 never started its clock:\n" + sh('podman', ['logs', container('driver')]).stdout.slice(-2000));
-  await sleep(1500);
-  sh('podman', ['exec', container('s2'), 'sh', '-c', 'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = node ] && kill -9 ${p#/proc/}; done']);
-  console.log('  killed the node process of s2 mid-run');
-
-  // 4. The driver ends the run.
-  const waited = sh('timeout', ['300', 'podman', 'wait', container('driver')]);
-  if (waited.stdout.trim() !== '0') problems.push(`the driver exited with ${waited.stdout.trim() || waited.stderr.trim()}`);
-  await sleep(4000); // the sites linger 3 s for Prometheus' last scrape
-
-  // 5. gridemu check on the results, with every site's log (both lives of s2 in one).
-  mkdirSync(join(results, 'logs'), { recursive: true });
-  for (const s of ['s1', 's2', 's3', 's4']) writeFileSync(join(results, 'logs', `${s}.log`), sh('podman', ['logs', container(s)]).stdout);
-  const check = sh(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'check', results]);
-  console.log(check.stdout.trim().split('\n').map((l) => `  ${l}`).join('\n'));
-  if (check.status !== 0) problems.push(`gridemu check exited ${check.status}`);
-  const restarts = Number(sh('podman', ['inspect', container('s2'), '--format', '{{.RestartCount}}']).stdout.trim());
-  if (!(restarts >= 1)) problems.push(`s2 was not restarted by its restart policy (RestartCount ${restarts})`);
-  if (!readFileSync(join(results, 'logs', 's2.log'), 'utf8').includes('rejoined the run')) problems.push('s2 did not rejoin the run from its journal');
-  const summary = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'));
-  if (summary.jobs.completed !== summary.jobs.submitted) problems.push(`${summary.jobs.completed} of ${summary.jobs.submitted} jobs completed`);
-
-  // 6. The compose file's Prometheus counted the same completions.
-  const q = encodeURIComponent('sum(max by (site) (max_over_time(gridemu_jobs_completed_total[1d])))');
-  const prom = await fetch(`http://127.0.0.1:9090/api/v1/query?query=${q}`).then((r) => r.json()).catch((e) => ({ error: e.message }));
-  const counted = Number(prom?.data?.result?.[0]?.value?.[1]);
-  if (counted !== summary.jobs.completed) problems.push(`Prometheus counted ${counted} completed jobs, jobs.csv ${summary.jobs.completed}`);
-  else console.log(`  Prometheus counted ${counted} completed jobs, as jobs.csv does`);
-} catch (err) {
-  problems.push(err.message);
 } finally {
-  if (problems.length > 0) console.log(compose('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
-  compose('down', '-v');
   service?.kill('SIGTERM');
   rmSync(socketDir, { recursive: true, force: true });
 }
-const name = `issue 12: docker-compose, 4 sites, one killed mid-run and brought back by its restart policy, gridemu check passes`;
-if (problems.length === 0) {
-  console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-  rmSync(results, { recursive: true, force: true });
-  console.log('1 passed, 0 failed');
-} else {
-  console.log(`✗ ${name}: results kept in ${results}\n  ${problems.join('\n  ')}`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
+
+/** The image, on the official Node base where it can be pulled, else on a local stand-in; a problem, or undefined. */
+function buildImages() {
+  const base = process.env.GRIDEMU_BASE ?? sh('bash', [join(repo, 'scripts/build-base-image.sh')]).stdout.trim();
+  if (!base) return 'could not build a base image (scripts/build-base-image.sh)';
+  for (const [target, tag] of [['runtime', images.GRIDEMU_IMAGE], ['prometheus', images.GRIDEMU_PROMETHEUS_IMAGE]]) {
+    const b = sh('podman', ['build', '-q', '-f', 'deploy/Dockerfile', '--build-arg', `BASE=${base}`, '--target', target, '-t', tag, '.'], { cwd: repo });
+    if (b.status !== 0) return `podman build --target ${target} failed:\n${(b.stderr || b.stdout).split('\n').slice(-20).join('\n')}`;
+  }
+  console.log(`  image built on ${base} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  return undefined;
+}
+
+/** Runs one scenario with a fresh results folder; counts it, and keeps its results if it failed. */
+async function scenario(name, body) {
+  const results = mkdtempSync(join(tmpdir(), 'gridemu-compose-'));
+  const problems = [];
+  const started = Date.now();
+  await body(results, problems).catch((err) => problems.push(err.message));
+  if (problems.length === 0) {
+    passed++;
+    console.log(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    rmSync(results, { recursive: true, force: true });
+  } else {
+    failed++;
+    console.log(`✗ ${name}: results kept in ${results}\n  ${problems.join('\n  ')}`);
+  }
+}
+
+/** A compose project: `run(...args)` runs docker-compose on it; `container(service)` names a container. */
+function project(file, name, env, overrides = []) {
+  const files = [join(repo, file), ...overrides].flatMap((f) => ['-f', f]);
+  return {
+    run: (...args) => sh('docker-compose', [...files, '-p', name, ...args], { env: { ...process.env, ...images, ...env }, cwd: repo }),
+    container: (s) => `${name}_${s}_1`,
+  };
+}
+
+async function oneHost(results, problems) {
+  const p = project('deploy/compose/docker-compose.yml', `gridemu-ci-${process.pid}`, { GRIDEMU_RESULTS: results, GRIDEMU_RUN: 'compose-ci' });
+  try {
+    // Four sites, NATS, the driver, Prometheus.
+    const up = p.run('up', '-d');
+    if (up.status !== 0) throw new Error(`docker-compose up failed:\n${up.stderr}`);
+    await killMidRun(p.container('s2'), p.container('driver'));
+    await endAndCheck(results, problems, p.container('driver'), Object.fromEntries(['s1', 's2', 's3', 's4'].map((s) => [s, p.container(s)])), 's2');
+    await prometheusAgrees(results, problems, 9090);
+  } finally {
+    if (problems.length > 0) console.log(p.run('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
+    p.run('down', '-v');
+  }
+}
+
+async function twoHosts(results, problems) {
+  // The projects reach each other only through this machine's address, as two machines would.
+  const host = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  if (!host) throw new Error('this machine has no non-loopback IPv4 address for the "hosts" to reach each other by');
+  const env = { GRIDEMU_RESULTS: results, GRIDEMU_RUN: 'multi-host-ci', GRIDEMU_HUB_HOST: host, GRIDEMU_LEAF_HOST: host, GRIDEMU_PROMETHEUS_PORT: '9091' };
+  // Podman's Docker API makes every compose network isolated from the others (it drops traffic
+  // between bridges, even to a published port), which two machines are not: each "host" gets a
+  // network made here, without isolation, in place of its compose default.
+  const networks = ['hub', 'leaf'].map((h) => `gridemu-${h}-net-${process.pid}`);
+  const overrides = networks.map((n) => {
+    const file = join(results, `${n}.yml`);
+    writeFileSync(file, `version: "3.8"\nnetworks:\n  default:\n    external: true\n    name: ${n}\n`);
+    return file;
+  });
+  for (const n of networks) {
+    const made = sh('podman', ['network', 'create', n]);
+    if (made.status !== 0) throw new Error(`podman network create ${n} failed: ${made.stderr}`);
+  }
+  const hub = project('deploy/compose/multi-host/hub.yml', `gridemu-hub-${process.pid}`, env, [overrides[0]]);
+  const leaf = project('deploy/compose/multi-host/leaf.yml', `gridemu-leaf-${process.pid}`, env, [overrides[1]]);
+  try {
+    for (const [p, what] of [[hub, 'hub'], [leaf, 'leaf']]) {
+      const up = p.run('up', '-d');
+      if (up.status !== 0) throw new Error(`docker-compose up of the ${what} failed:\n${up.stderr}`);
+    }
+    await killMidRun(leaf.container('s3'), hub.container('driver'));
+    const sites = { s1: hub.container('s1'), s2: hub.container('s2'), s3: leaf.container('s3'), s4: leaf.container('s4') };
+    const summary = await endAndCheck(results, problems, hub.container('driver'), sites, 's3');
+    // The sidecars applied the spec's 20 ms: the sites saw at least that on every link.
+    const links = summary.live?.latency_ms?.links ?? {};
+    const slow = Object.entries(links).filter(([, l]) => !(l.min_ms >= 17));
+    if (Object.keys(links).length < 12 || slow.length > 0) problems.push(`expected 20 ± 2 ms on all 12 site links, got ${JSON.stringify(links).slice(0, 400)}`);
+    else console.log(`  12 links, one-way latency ${summary.live.latency_ms.p50_ms.toFixed(1)} ms median (the spec's 20 ms plus the bus)`);
+    if (!sh('podman', ['logs', leaf.container('nats')]).stderr.includes('Leafnode connection created')) problems.push('the leaf NATS server never joined the hub');
+    await prometheusAgrees(results, problems, 9091);
+  } finally {
+    if (problems.length > 0) for (const p of [hub, leaf]) console.log(p.run('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
+    for (const p of [leaf, hub]) p.run('down', '-v');
+    sh('podman', ['network', 'rm', ...networks]);
+  }
+}
+
+/** Once `site`'s clock runs, kills its node process with SIGKILL; the container exits 137 and restart: on-failure brings it back. */
+async function killMidRun(site, driver) {
+  let started = false;
+  for (let i = 0; i < 600 && !started; i++) {
+    await sleep(100);
+    started = sh('podman', ['logs', site]).stdout.includes('clock started');
+  }
+  if (!started) throw new Error(`${site} never started its clock:\n` + sh('podman', ['logs', driver]).stdout.slice(-2000));
+  await sleep(1500);
+  sh('podman', ['exec', site, 'sh', '-c', 'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = node ] && kill -9 ${p#/proc/}; done']);
+  console.log(`  killed the node process of ${site} mid-run`);
+}
+
+/** Waits for the driver, runs gridemu check with every site's log, and checks `killed` came back; returns summary.json. */
+async function endAndCheck(results, problems, driver, sites, killed) {
+  const waited = sh('timeout', ['300', 'podman', 'wait', driver]);
+  if (waited.stdout.trim() !== '0') problems.push(`the driver exited with ${waited.stdout.trim() || waited.stderr.trim()}`);
+  await sleep(4000); // the sites linger 3 s for Prometheus' last scrape
+  mkdirSync(join(results, 'logs'), { recursive: true });
+  // Both lives of the killed site go in one log.
+  for (const [s, c] of Object.entries(sites)) writeFileSync(join(results, 'logs', `${s}.log`), sh('podman', ['logs', c]).stdout);
+  const check = sh(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'check', results]);
+  console.log(check.stdout.trim().split('\n').map((l) => `  ${l}`).join('\n'));
+  if (check.status !== 0) problems.push(`gridemu check exited ${check.status}`);
+  const restarts = Number(sh('podman', ['inspect', sites[killed], '--format', '{{.RestartCount}}']).stdout.trim());
+  if (!(restarts >= 1)) problems.push(`${killed} was not restarted by its restart policy (RestartCount ${restarts})`);
+  if (!readFileSync(join(results, 'logs', `${killed}.log`), 'utf8').includes('rejoined the run')) problems.push(`${killed} did not rejoin the run from its journal`);
+  const summary = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'));
+  if (summary.jobs.completed !== summary.jobs.submitted) problems.push(`${summary.jobs.completed} of ${summary.jobs.submitted} jobs completed`);
+  return summary;
+}
+
+/** The deployment's Prometheus counted as many completed jobs as jobs.csv has. */
+async function prometheusAgrees(results, problems, port) {
+  const completed = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8')).jobs.completed;
+  const q = encodeURIComponent('sum(max by (site) (max_over_time(gridemu_jobs_completed_total[1d])))');
+  const prom = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${q}`).then((r) => r.json()).catch((e) => ({ error: e.message }));
+  const counted = Number(prom?.data?.result?.[0]?.value?.[1]);
+  if (counted !== completed) problems.push(`Prometheus counted ${counted} completed jobs, jobs.csv ${completed}`);
+  else console.log(`  Prometheus counted ${counted} completed jobs, as jobs.csv does`);
 }
 
 function sleep(ms) {
