@@ -36,6 +36,8 @@ describe('Prometheus in the loop (issue 12)', () => {
       expect(cancelDelays).toBeGreaterThan(0);
       expect(cancelDelays).toBeLessThanOrEqual(cancelsSent);
       expect(await prom.query('count(count by (site, from) (gridemu_message_latency_seconds_count{run="prom-agrees"}))')).toBeGreaterThan(4);
+      // gridemu run's own series: the faults it injected (none here) and the processes it restarted.
+      expect(await prom.query('count(gridemu_faults_injected_total{run="prom-agrees",site="orchestrator"} == 0)')).toBe(4);
       // Never a job id in a label.
       expect(await prom.query('count({run="prom-agrees",job_id!=""})')).toBeUndefined();
       // Prometheus itself takes every query of the Grafana dashboard (deploy/grafana).

@@ -8,6 +8,7 @@ import { freePort, makeRunCertificates, startLocalNatsServer } from '@gridemu/na
 import { silentLogger } from '@gridemu/runtime';
 import { DEFAULT_TIMER_SPIN_MS, EmulatedClock, wallNow_ms } from '@gridemu/runtime/live';
 import { RunProcess, serviceMain } from './run-process.js';
+import { orchestratorRegistry, serveMetrics } from './orchestrator-metrics.js';
 import { completedJobsQuery, SCRAPE_INTERVAL_S, ScrapeTargets, startPrometheus, type PrometheusServer } from './prometheus-server.js';
 
 /** How often one process may die unplanned and be started again before the run gives up on it. */
@@ -72,6 +73,13 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   const proxies: DelayProxy[] = [];
   let natsRestarts = 0;
   let crashesApplied = 0;
+  let crashesInjected = 0;
+  const restartsOf = new Map<string, { planned: number; unplanned: number }>();
+  const countRestart = (name: string, cause: 'planned' | 'unplanned') => {
+    const n = restartsOf.get(name) ?? { planned: 0, unplanned: 0 };
+    n[cause]++;
+    restartsOf.set(name, n);
+  };
   const proxyCounts = () => ({ dropped: proxies.reduce((n, p) => n + p.faultCounts.dropped, 0), held: proxies.reduce((n, p) => n + p.faultCounts.held, 0) });
   try {
     // Each location the plan names, and the process kind (services/<kind>) that hosts it.
@@ -110,6 +118,12 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       cleanup.push(async () => prometheus?.stop());
       say(`Prometheus at ${prometheus.url}, scraping every ${SCRAPE_INTERVAL_S} s (${targets.configFile})`);
     }
+    // This process's own: the faults it injects and the processes it restarts, which the victims cannot count.
+    const ownMetrics = await serveMetrics(
+      orchestratorRegistry({ run: o.run, scheme: o.spec.meta.scheme }, () => ({ crashes: crashesInjected, natsRestarts, proxy: proxyCounts(), restarts: restartsOf })),
+    );
+    cleanup.push(() => ownMetrics.close());
+    targets.set('orchestrator', ownMetrics.address);
     bus.on('ready', (m) => {
       targets.set(m.member, m.http);
       ready.add(m.member);
@@ -211,6 +225,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
         const restarts = unplannedRestarts.get(p.name) ?? 0;
         if (o.spec.live.journal === true && p.exit?.signal && restarts < MAX_UNPLANNED_RESTARTS && failure === undefined) {
           unplannedRestarts.set(p.name, restarts + 1);
+          countRestart(p.name, 'unplanned');
           say(`${p.name} (pid ${p.pid}) ${p.describeExit()}; starting it again to rejoin from its journal (live.journal)`);
           const reborn = launch(p.name);
           current.set(p.name, reborn);
@@ -237,6 +252,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
               killedByPlan.add(victim);
               const crashed_s = clock.now_s();
               victim.kill('SIGKILL');
+              crashesInjected++;
               say(`killed ${c.process} (pid ${victim.pid}) at emulated ${Math.round(crashed_s)} s (faults.crash); back in ${c.down_s} emulated s`);
               void victim.exited.then(async () => {
                 await new Promise((done) => setTimeout(done, Math.max(0, clock.wall_ms(c.at_s + c.down_s) - wallNow_ms())));
@@ -245,6 +261,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
                 current.set(c.process, reborn);
                 watch(reborn);
                 crashesApplied++;
+                countRestart(c.process, 'planned');
               });
             }, Math.max(0, clock.wall_ms(c.at_s) - wallNow_ms())),
           );
