@@ -115,9 +115,13 @@ export function processRegistry(
     if (source.scheme !== undefined) registry.setDefaultLabels({ ...base, scheme: source.scheme });
     const rt = source.runtime;
     if (!rt) return;
+    const observed = [...rt.observations.keys()].map((o) => `${o}.`);
     for (const counter of rt.counters.keys()) {
       const name = `${prometheusName(counter)}_total`;
       if (registered.has(name)) continue;
+      // Counters that break an observed distribution down (gruber.view_age_s.le.…, for summary.json)
+      // are left out: the distribution's histogram says the same.
+      if (observed.some((prefix) => counter.startsWith(prefix))) continue;
       registered.add(name);
       new Counter({
         name,

@@ -22,6 +22,9 @@ describe('a process\'s Prometheus metrics (issue 12)', () => {
         ctx.metrics.set('jobs.queued', 7);
         ctx.metrics.observe('jobs.wait_s', 30);
         ctx.metrics.observe('jobs.wait_s', 5000);
+        // GRUBER's view age: a histogram live, and bucket counters for summary.json, which /metrics leaves out.
+        ctx.metrics.observe('gruber.view_age_s', 2);
+        ctx.metrics.count('gruber.view_age_s.le.2');
         ctx.send('s1/other', { type: MessageType.LoadTick });
       },
       receive: () => undefined,
@@ -50,6 +53,8 @@ describe('a process\'s Prometheus metrics (issue 12)', () => {
     expect(text).toContain('gridemu_jobs_wait_seconds_bucket{le="10",run="r1",site="s1",scheme="k-distributed"} 0');
     expect(text).toContain('gridemu_jobs_wait_seconds_bucket{le="60",run="r1",site="s1",scheme="k-distributed"} 1');
     expect(text).toContain('gridemu_jobs_wait_seconds_sum{run="r1",site="s1",scheme="k-distributed"} 5030');
+    expect(text).toContain('gridemu_gruber_view_age_seconds_count{run="r1",site="s1",scheme="k-distributed"} 1');
+    expect(text).not.toContain('gridemu_gruber_view_age_seconds_le_2');
     // A second scrape does not count the same observations again.
     sync();
     expect(await registry.metrics()).toContain('gridemu_jobs_wait_seconds_count{run="r1",site="s1",scheme="k-distributed"} 2');

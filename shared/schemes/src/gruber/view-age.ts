@@ -7,9 +7,11 @@ const PREFIX = 'gruber.view_age_s';
 
 /**
  * Counts one decision's view age as counters (a sum, a count and a bucket), so decision points in
- * several processes add up like every other counter.
+ * several processes add up like every other counter, for summary.json.
  */
 export function countViewAge(metrics: MetricsSink, age_s: number): void {
+  // Live, also a Prometheus histogram (gridemu_gruber_view_age_seconds); the simulator ignores it.
+  metrics.observe('gruber.view_age_s', age_s);
   metrics.count(`${PREFIX}.sum`, age_s);
   metrics.count(`${PREFIX}.count`);
   const edge = VIEW_AGE_EDGES_S.find((e) => age_s <= e)!;
