@@ -13,6 +13,8 @@ export class DriverActor implements Actor<Message> {
   private readonly byId = new Map<string, JobRecord>();
   private next = 0;
   private finishedCount = 0;
+  /** Runs reported lost before their start arrived, by job. */
+  private readonly lostBeforeStart = new Map<string, { site: string; start_s: number }[]>();
 
   constructor(
     private readonly jobs: readonly Job[],
@@ -54,6 +56,7 @@ export class DriverActor implements Actor<Message> {
         return;
       case MessageType.JobStarted: {
         const r = this.record(msg.jobId);
+        if (this.forgetLostRun(msg.jobId, msg.site, msg.time_s)) return;
         if (r.start_s !== undefined) throw new Error(`assertion: ${msg.jobId} started twice (at ${r.execSite} and ${msg.site})`);
         r.start_s = msg.time_s;
         r.execSite = msg.site;
@@ -67,8 +70,18 @@ export class DriverActor implements Actor<Message> {
       case MessageType.JobLost: {
         // The run died in a crash (issue 11): forget its start; the job's next start is its run.
         const r = this.record(msg.jobId);
-        if (r.execSite !== msg.site || r.start_s !== msg.started_s || r.finish_s !== undefined) throw new Error(`assertion: ${msg.jobId} lost at ${msg.site}, which is not where it runs`);
+        const current = r.execSite === msg.site && r.start_s === msg.started_s;
+        if (r.finish_s !== undefined && current) throw new Error(`assertion: ${msg.jobId} lost at ${msg.site} after it finished there`);
         r.lostRuns.push({ site: msg.site, start_s: msg.started_s, end_s: msg.time_s });
+        if (!current) {
+          // The start of the lost run has not arrived yet. A durable message is resent, not
+          // ordered: a start published just before the crash, or lost with a nats-server restart,
+          // is resent after the restarted site's report of the loss (issue 11). Skip it when it comes.
+          const runs = this.lostBeforeStart.get(msg.jobId) ?? [];
+          runs.push({ site: msg.site, start_s: msg.started_s });
+          this.lostBeforeStart.set(msg.jobId, runs);
+          return;
+        }
         r.start_s = undefined;
         r.execSite = undefined;
         r.resources = undefined;
@@ -121,6 +134,16 @@ export class DriverActor implements Actor<Message> {
   private scheduleNext(ctx: ActorContext<Message>): void {
     const job = this.jobs[this.next];
     if (job !== undefined) ctx.schedule(Math.max(0, job.submit_s - ctx.now()), { type: MessageType.SubmitDue });
+  }
+
+  /** Whether the start of (site, start_s) is of a run already reported lost; if so, it is forgotten. */
+  private forgetLostRun(jobId: string, site: string, start_s: number): boolean {
+    const runs = this.lostBeforeStart.get(jobId);
+    const i = runs?.findIndex((l) => l.site === site && l.start_s === start_s) ?? -1;
+    if (i < 0) return false;
+    runs!.splice(i, 1);
+    if (runs!.length === 0) this.lostBeforeStart.delete(jobId);
+    return true;
   }
 
   private record(id: string): JobRecord {

@@ -314,6 +314,13 @@ export class LiveRuntime {
       this.replaying = false;
     }
     this.tally.count('journal.replayed_entries', entries);
+    // What was sent before the crash and not acknowledged goes again now, before anything the
+    // recovery says: a site's report that a run was lost should follow that run's start.
+    for (const u of this.outbox.values()) {
+      u.sent_ms = wallNow_ms();
+      this.tally.count('bus.resent');
+      this.options.transport.publish(u.target, u.from, u.bytes);
+    }
     // The process died no earlier than the last delivery it stored.
     const died_s = Math.max(crashed_s, last_s, epoch_s);
     this.startClock(epoch_s, speedup, wallEpoch_ms);
@@ -397,7 +404,7 @@ export class LiveRuntime {
       const mid = `${senderOf(from)}-${this.nextMid++}`;
       const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, mid });
       if (this.replaying) {
-        // Sent before the crash, perhaps never received: resent soon unless the journal says acknowledged.
+        // Sent before the crash, perhaps never received: resent on resume unless the journal says acknowledged.
         this.outbox.set(mid, { target, from, bytes, sent_ms: Number.NEGATIVE_INFINITY });
         return;
       }
