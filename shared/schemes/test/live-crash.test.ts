@@ -83,7 +83,9 @@ describe('a live process killed and restarted from its journal', () => {
     }
     for (const rt of runtimes.values()) await rt.ready();
     const epoch_ms = wallNow_ms() + 50;
-    const speedup = 1000;
+    // Slow enough that a job runs for a tenth of a wall second or more: under a loaded CI machine
+    // at 1000x, b's jobs started and ended between two looks of the wait below.
+    const speedup = 250;
     for (const rt of runtimes.values()) rt.start(0, speedup, epoch_ms);
 
     // Kill b once it runs at least two jobs.
@@ -97,7 +99,7 @@ describe('a live process killed and restarted from its journal', () => {
     await old.stop();
 
     // Down for 60 emulated seconds, then a new process: fresh actors for b, the same journal.
-    await new Promise((r) => setTimeout(r, 60));
+    await new Promise((r) => setTimeout(r, (60 / speedup) * 1000));
     const fresh = planGrid(spec, jobs).actors.filter((p): p is ActorPlacement<Message> => p.location === 'b');
     const reborn = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, onFatal, ...reliable, journal: { store: await JetStreamJournal.open(nc, run, 'b', false), recovering: true } });
     for (const p of fresh) reborn.spawn(p);
