@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { listenOn, respondWithMetrics } from './metrics-http.js';
 import { processRegistry, type MetricsSource } from './prometheus-metrics.js';
 
 export interface HealthSource extends MetricsSource {
@@ -32,27 +33,13 @@ export async function startHealthServer(port: number, labels: { readonly run: st
     }
     if (path === '/metrics') {
       sync();
-      registry.metrics().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': registry.contentType });
-          res.end(text);
-        },
-        (err: unknown) => {
-          res.writeHead(500);
-          res.end(String(err));
-        },
-      );
+      respondWithMetrics(registry, res);
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found: try /healthz or /metrics\n');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => resolve());
-  });
-  const addr = server.address();
-  const actual = typeof addr === 'object' && addr ? addr.port : port;
+  const actual = await listenOn(server, port, '0.0.0.0');
   return {
     address: `127.0.0.1:${actual}`,
     observeHandler,

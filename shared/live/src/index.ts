@@ -6,6 +6,7 @@ export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase
 export { leadRun, type LeaderOptions, type LeaderResult, type LiveProgress, type MemberInfo } from './leader.js';
 export { liveResults, type LiveSection } from './live-summary.js';
 export { startHealthServer, type HealthServer } from './health-server.js';
+export { listenOn, respondWithMetrics } from './metrics-http.js';
 export { memberMain, type MemberMainOptions } from './member-main.js';
 export { rss_mb, cpu_s } from './process-stats.js';
 export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';

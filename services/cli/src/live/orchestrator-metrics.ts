@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { Counter, Registry } from 'prom-client';
+import { listenOn, respondWithMetrics } from '@gridemu/live';
 
 /** What `gridemu run` itself did to the run: the faults it injected and the processes it restarted. */
 export interface FaultTally {
@@ -59,22 +60,8 @@ export async function serveMetrics(registry: Registry): Promise<{ readonly addre
       res.end('not found: try /metrics\n');
       return;
     }
-    registry.metrics().then(
-      (text) => {
-        res.writeHead(200, { 'content-type': registry.contentType });
-        res.end(text);
-      },
-      (err: unknown) => {
-        res.writeHead(500);
-        res.end(String(err));
-      },
-    );
+    respondWithMetrics(registry, res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await listenOn(server, 0, '127.0.0.1');
   return { address: `127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
