@@ -21,6 +21,8 @@ export interface DagGridParams {
   readonly bandwidth_bps: number;
   readonly file_bytes: number;
   readonly checkpoint_delay_s: readonly [number, number];
+  /** Each CR's MIPS, in order, instead of drawing them from `mips`; its length is the number of resources. */
+  readonly mips_list?: readonly number[];
 }
 
 export const PAPER_003_GRID: DagGridParams = {
@@ -53,12 +55,13 @@ export class DagGrid {
     readonly params: DagGridParams,
     rng: Rng,
   ) {
+    if (params.mips_list !== undefined && params.mips_list.length !== params.resources) throw new Error(`a DAG grid's mips_list gives ${params.mips_list.length} resources for ${params.resources}`);
     if (!(params.sites >= 1 && params.resources >= params.sites)) throw new Error(`a DAG grid needs at least one resource per site (sites ${params.sites}, resources ${params.resources})`);
     this.sites = Array.from({ length: params.sites }, (_, i) => `site${i + 1}`);
     this.resources = Array.from({ length: params.resources }, (_, i) => ({
       id: `cr${i + 1}`,
       site: this.sites[i % params.sites]!,
-      mips: Math.round(rng.uniform(params.mips[0], params.mips[1])),
+      mips: params.mips_list?.[i] ?? Math.round(rng.uniform(params.mips[0], params.mips[1])),
     }));
     for (const r of this.resources) this.byId.set(r.id, r);
     const places = [...this.sites, SERVICES];

@@ -1,0 +1,221 @@
+import type { Job } from '@gridemu/model';
+import { MessageType, type Address, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext } from '@gridemu/runtime';
+import { rescheduleRound, taskKey, type RunningTaskReport } from './adaptive-round.js';
+import type { DagJob } from './dag-job.js';
+import { SERVICES, type DagGrid } from './dag-grid.js';
+import type { DagStatus, DagTaskProgress } from './messages.js';
+import type { ResourceLoad } from './reschedule.js';
+import { scheduleReady, type ReadyGroup } from './schedule-ready.js';
+import { REFERENCE_MIPS } from './site-actor.js';
+
+export type DagScheme = 'dag-static' | 'dag-adaptive';
+
+export interface DagSchedulerOptions {
+  readonly scheme: DagScheme;
+  readonly grid: DagGrid;
+  readonly dags: readonly DagJob[];
+  /** The DAG and task each job id names (a task is a job of the workload). */
+  readonly taskOf: ReadonlyMap<string, { readonly dag: string; readonly task: string }>;
+  readonly siteActor: (site: string) => Address;
+  readonly informationService: Address;
+  /** How often the adaptive scheduler collects progress and reschedules (steps 1 and 2). */
+  readonly round_period_s: number;
+  /** MP (§4): a migration must shorten the task's predicted time by at least this fraction. */
+  readonly min_improvement: number;
+}
+
+/**
+ * Paper 003's grid scheduler, GSched (§3, §4). Both schemes place each task once it is ready
+ * (every parent finished) and its Job has arrived, sending its parents' outputs to it:
+ * - `dag-static`: on a resource drawn at random, and never moves it (the paper's baseline);
+ * - `dag-adaptive`: step 3 of §3 on each batch of ready tasks (scheduleReady), and every
+ *   `round_period_s` steps 1 and 2: it asks the IS for the tasks' progress and migrates tasks
+ *   of fully scheduled parent sets (rescheduleRound). A migration is a checkpoint at the old CR,
+ *   the checkpoint through the CS, and a restart with it and the task's inputs on the new CR.
+ * Not built yet: step 1's interruption of initial tasks that stand in a dependent task's way.
+ */
+export class DagSchedulerActor implements Actor<Message> {
+  private readonly dagByName: ReadonlyMap<string, DagJob>;
+  /** Job ids by taskKey(dag, task). */
+  private readonly jobIdOf = new Map<string, string>();
+  private readonly jobs = new Map<string, Job>();
+  private readonly placement = new Map<string, string>();
+  private readonly outputAt = new Map<string, string>();
+  private readonly load = new Map<string, number>();
+  private readonly readySince = new Map<string, number>();
+  private readonly started = new Set<string>();
+  private readonly migrations = new Map<string, number>();
+  /** Tasks stopped for a migration, and where they go once their checkpoint is stored. */
+  private readonly moving = new Map<string, string>();
+  private round = 0;
+
+  constructor(private readonly o: DagSchedulerOptions) {
+    this.dagByName = new Map(o.dags.map((d) => [d.name, d]));
+    for (const [jobId, t] of o.taskOf) this.jobIdOf.set(taskKey(t.dag, t.task), jobId);
+    for (const r of o.grid.resources) this.load.set(r.id, 0);
+  }
+
+  start(ctx: ActorContext<Message>): void {
+    if (this.o.scheme === 'dag-adaptive') ctx.schedule(this.o.round_period_s, { type: 'timer.dag-round' });
+  }
+
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    switch (msg.type) {
+      case MessageType.JobSubmit: {
+        const { dag, task } = this.where(msg.job.id);
+        this.jobs.set(msg.job.id, msg.job);
+        if (dag.stateOf(task) === 'ready') this.readySince.set(msg.job.id, ctx.now());
+        this.dispatch(ctx);
+        return;
+      }
+      case 'dag.done':
+        return this.done(ctx, msg.jobId, msg.resource);
+      case 'dag.stopped':
+        return this.restart(ctx, msg.jobId, msg.done_mi);
+      case 'timer.dag-round':
+        this.round++;
+        ctx.metrics.count('dag.rounds');
+        ctx.send(this.o.informationService, { type: 'dag.status-query', round: this.round });
+        ctx.schedule(this.o.round_period_s, { type: 'timer.dag-round' });
+        return;
+      case 'dag.status':
+        if (msg.round === this.round) this.reschedule(ctx, msg);
+        return;
+      default:
+        ctx.log.warn({ type: msg.type }, 'DAG scheduler ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  private where(jobId: string): { dag: DagJob; task: string } {
+    const t = this.o.taskOf.get(jobId);
+    const dag = t && this.dagByName.get(t.dag);
+    if (!t || !dag) throw new Error(`assertion: ${jobId} is no task of a known DAG`);
+    return { dag, task: t.task };
+  }
+
+  /** Places every ready task whose Job has arrived. */
+  private dispatch(ctx: ActorContext<Message>): void {
+    const ready: { jobId: string; dag: DagJob; task: string }[] = [];
+    for (const dag of this.o.dags) for (const task of dag.ready()) {
+      const jobId = this.jobIdOf.get(taskKey(dag.name, task))!;
+      if (this.jobs.has(jobId)) ready.push({ jobId, dag, task });
+    }
+    if (ready.length === 0) return;
+    if (this.o.scheme === 'dag-static') {
+      const rs = this.o.grid.resources;
+      for (const r of ready) this.run(ctx, r.jobId, rs[ctx.rng.int(0, rs.length - 1)]!.id, 0, true);
+      return;
+    }
+    // Step 3: a group per parent set (the smallest holding the task), partly processed sets first.
+    const groups = new Map<string, { set: string; partlyProcessed: boolean; readySince_s: number; tasks: { id: string; estimate_mi: number }[] }>();
+    for (const r of ready) {
+      const set = r.dag.parentSets.find((s) => s.members.includes(r.task));
+      const key = set ? `${r.dag.name}:${set.child}` : r.jobId;
+      const g = groups.get(key) ?? { set: key, partlyProcessed: set !== undefined && r.dag.partlyProcessed(set), readySince_s: Number.POSITIVE_INFINITY, tasks: [] };
+      // The scheduler knows only the rough estimate a task came with (§3), never its true length.
+      g.tasks.push({ id: r.jobId, estimate_mi: this.jobs.get(r.jobId)!.estimate_s * REFERENCE_MIPS });
+      g.readySince_s = Math.min(g.readySince_s, this.readySince.get(r.jobId) ?? ctx.now());
+      groups.set(key, g);
+    }
+    const byId = new Map(ready.map((r) => [r.jobId, r]));
+    for (const a of scheduleReady([...groups.values()] as ReadyGroup[], this.loads())) this.run(ctx, byId.get(a.task)!.jobId, a.resource, 0, true);
+  }
+
+  /** Sends a task to its CR, with its inputs (or its checkpoint and inputs) on the way. */
+  private run(ctx: ActorContext<Message>, jobId: string, resource: string, done_mi: number, reserve: boolean): void {
+    const { dag, task } = this.where(jobId);
+    const parents = dag.task(task).parents;
+    const grid = this.o.grid;
+    const file = grid.params.file_bytes;
+    const initial = parents.length === 0;
+    let delay_s: number;
+    if (done_mi > 0 || this.started.has(jobId)) {
+      // A restart: the checkpoint and the inputs come from the checkpoint server.
+      delay_s = grid.transfer_s(SERVICES, resource, file * (1 + parents.length));
+      ctx.metrics.count('dag.bytes.checkpoint', file);
+      ctx.metrics.count('dag.bytes.input', file * Math.max(1, parents.length));
+    } else if (initial) {
+      delay_s = grid.transfer_s(SERVICES, resource, file); // its input, from the user interface
+      ctx.metrics.count('dag.bytes.input', file);
+    } else {
+      delay_s = Math.max(...parents.map((p) => grid.transfer_s(this.outputAt.get(this.jobIdOf.get(taskKey(dag.name, p))!)!, resource, file)));
+      ctx.metrics.count('dag.bytes.input', file * parents.length);
+    }
+    if (dag.stateOf(task) === 'ready') dag.start(task);
+    this.readySince.delete(jobId);
+    this.placement.set(jobId, resource);
+    if (reserve && !initial) this.load.set(resource, this.load.get(resource)! + 1);
+    const first = !this.started.has(jobId);
+    this.started.add(jobId);
+    ctx.send(this.o.siteActor(grid.resource(resource).site), {
+      type: 'dag.run',
+      job: this.jobs.get(jobId)!,
+      resource,
+      done_mi,
+      delay_s,
+      initial,
+      first,
+      migrations: this.migrations.get(jobId) ?? 0,
+    });
+  }
+
+  private done(ctx: ActorContext<Message>, jobId: string, resource: string): void {
+    const { dag, task } = this.where(jobId);
+    const target = this.moving.get(jobId);
+    if (target !== undefined) {
+      // It finished before the stop reached it: the reserved place is not needed.
+      this.moving.delete(jobId);
+      this.load.set(target, this.load.get(target)! - 1);
+      this.load.set(resource, this.load.get(resource)! + 1);
+    }
+    if (!dag.isInitial(task)) this.load.set(resource, this.load.get(resource)! - 1);
+    this.placement.delete(jobId);
+    this.outputAt.set(jobId, resource);
+    const now = ctx.now();
+    for (const next of dag.finish(task)) this.readySince.set(this.jobIdOf.get(taskKey(dag.name, next))!, now);
+    this.dispatch(ctx);
+  }
+
+  /** Its checkpoint is stored: the migrating task starts on its new CR (§3). */
+  private restart(ctx: ActorContext<Message>, jobId: string, done_mi: number): void {
+    const to = this.moving.get(jobId);
+    if (to === undefined) throw new Error(`assertion: ${jobId} was stopped, but no move was planned for it`);
+    this.moving.delete(jobId);
+    this.migrations.set(jobId, (this.migrations.get(jobId) ?? 0) + 1);
+    ctx.metrics.count('dag.migrations');
+    this.run(ctx, jobId, to, done_mi, false);
+  }
+
+  /** Steps 1 and 2 (§3): the IS's picture of progress, then the moves of rescheduleRound. */
+  private reschedule(ctx: ActorContext<Message>, status: DagStatus): void {
+    const reports: RunningTaskReport[] = [];
+    for (const p of status.tasks as readonly DagTaskProgress[]) {
+      // Only what the scheduler itself believes runs there now: a report may be older than a move.
+      if (this.placement.get(p.jobId) !== p.resource || this.moving.has(p.jobId)) continue;
+      const t = this.o.taskOf.get(p.jobId);
+      if (t) reports.push({ job: t.dag, task: t.task, resource: p.resource, done_mi: p.done_mi, progress: p.progress });
+    }
+    const active = this.o.dags.filter((d) => !d.done);
+    const moves = rescheduleRound(active, reports, this.loads(), { migration_s: this.typicalMigration_s(), min_improvement: this.o.min_improvement });
+    for (const m of moves) {
+      const jobId = this.jobIdOf.get(m.task)!;
+      this.moving.set(jobId, m.to);
+      this.load.set(m.from, this.load.get(m.from)! - 1);
+      this.load.set(m.to, this.load.get(m.to)! + 1);
+      ctx.send(this.o.siteActor(this.o.grid.resource(m.from).site), { type: 'dag.stop', jobId });
+    }
+  }
+
+  private loads(): ResourceLoad[] {
+    return this.o.grid.resources.map((r) => ({ id: r.id, mips: r.mips, running: this.load.get(r.id)! }));
+  }
+
+  /** What step 2 charges a move: the mean checkpoint delay and the checkpoint's way through the CS over the slowest WAN link. */
+  private typicalMigration_s(): number {
+    const p = this.o.grid.params;
+    const hop = p.wan_latency_ms[1] / 1000 + (p.file_bytes * 8) / p.bandwidth_bps;
+    return (p.checkpoint_delay_s[0] + p.checkpoint_delay_s[1]) / 2 + 2 * hop;
+  }
+}

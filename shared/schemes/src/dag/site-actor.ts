@@ -1,0 +1,169 @@
+import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
+import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
+import type { Job } from '@gridemu/model';
+import type { DagResource } from './dag-grid.js';
+import type { DagRun, DagTaskProgress } from './messages.js';
+import { progressAt, type PredictionModel } from './progress-model.js';
+import { SharedResource } from './shared-resource.js';
+
+/** A task's true length in MI: its run time on the 1000-MIPS reference machine (tornado.ts, §4). */
+export const REFERENCE_MIPS = 1000;
+
+export const trueWork_mi = (job: Job): number => job.run_s * REFERENCE_MIPS;
+
+export interface DagSiteOptions {
+  readonly site: string;
+  readonly resources: readonly DagResource[];
+  readonly model: PredictionModel;
+  /** How often its CRs report their tasks' progress to the IS (§3, step 1). */
+  readonly progress_period_s: number;
+  /** A checkpoint takes this long to write, drawn per checkpoint (§4: 0.1 to 1 s). */
+  readonly checkpoint_delay_s: readonly [number, number];
+  readonly checkpoint_bytes: number;
+  readonly scheduler: Address;
+  readonly informationService: Address;
+  readonly checkpointServer: Address;
+}
+
+interface Hosted {
+  readonly run: DagRun;
+  readonly total_mi: number;
+  phase: 'arriving' | 'running' | 'checkpointing';
+  timer?: TimerId;
+  /** MI done when it stopped (checkpointing). */
+  done_mi?: number;
+}
+
+/**
+ * The computational resources of one site (paper 003, §4): each CR a SharedResource whose power
+ * its tasks share. A task starts once its inputs have arrived, runs its true length (which only
+ * the CR knows; the scheduler sees the progress P it reports, through the run's prediction
+ * model), and on a stop writes a checkpoint and sends it to the checkpoint server.
+ */
+export class DagSiteActor implements Actor<Message> {
+  private readonly crs = new Map<string, SharedResource>();
+  private readonly due = new Map<string, TimerId>();
+  private readonly tasks = new Map<string, Hosted>();
+
+  constructor(private readonly o: DagSiteOptions) {
+    for (const r of o.resources) this.crs.set(r.id, new SharedResource(r.id, r.mips));
+  }
+
+  start(ctx: ActorContext<Message>): void {
+    ctx.schedule(this.o.progress_period_s, { type: 'timer.dag-report' });
+  }
+
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    switch (msg.type) {
+      case 'dag.run':
+        return this.accept(ctx, msg);
+      case 'timer.dag-begin':
+        return this.begin(ctx, msg.jobId);
+      case 'timer.dag-resource':
+        return this.finishDue(ctx, msg.resource);
+      case 'dag.stop':
+        return this.stop(ctx, msg.jobId);
+      case 'timer.dag-checkpointed':
+        return this.checkpointed(ctx, msg.jobId);
+      case 'timer.dag-report':
+        ctx.send(this.o.informationService, { type: 'dag.progress', site: this.o.site, tasks: this.progress(ctx.now()) });
+        ctx.schedule(this.o.progress_period_s, { type: 'timer.dag-report' });
+        return;
+      default:
+        ctx.log.warn({ type: msg.type, site: this.o.site }, 'DAG site ignored an unexpected message');
+        ctx.metrics.count('messages.unexpected');
+    }
+  }
+
+  private accept(ctx: ActorContext<Message>, run: DagRun): void {
+    if (!this.crs.has(run.resource)) throw new Error(`assertion: ${run.job.id} sent to resource ${run.resource}, which is not at ${this.o.site}`);
+    if (this.tasks.has(run.job.id)) throw new Error(`assertion: ${run.job.id} sent to ${this.o.site} while it is still here`);
+    const hosted: Hosted = { run, total_mi: trueWork_mi(run.job), phase: 'arriving' };
+    this.tasks.set(run.job.id, hosted);
+    hosted.timer = ctx.schedule(run.delay_s, { type: 'timer.dag-begin', jobId: run.job.id });
+  }
+
+  /** Its inputs (or checkpoint) are here: it runs the work it has left. */
+  private begin(ctx: ActorContext<Message>, jobId: string): void {
+    const t = this.tasks.get(jobId)!;
+    const now = ctx.now();
+    t.phase = 'running';
+    t.timer = undefined;
+    this.crs.get(t.run.resource)!.start(now, jobId, Math.max(0, t.total_mi - t.run.done_mi), t.run.initial);
+    this.arm(ctx, t.run.resource);
+    if (t.run.first) {
+      // One line per task's first start: the evidence, besides jobs.csv, that it ran once.
+      ctx.log.info({ event: 'job.started', jobId, time_s: now, procs: t.run.job.procs }, 'job started');
+      ctx.metrics.count('jobs.started');
+      ctx.send(DRIVER, { type: MessageType.JobStarted, jobId, site: this.o.site, time_s: now, resources: '', trail: { copies: 1, migrations: 0, replans: 0 } });
+    }
+  }
+
+  private finishDue(ctx: ActorContext<Message>, resource: string): void {
+    this.due.delete(resource);
+    const cr = this.crs.get(resource)!;
+    const now = ctx.now();
+    for (const jobId of cr.finished(now)) {
+      cr.stop(now, jobId);
+      const t = this.tasks.get(jobId)!;
+      this.tasks.delete(jobId);
+      ctx.metrics.count('jobs.completed');
+      ctx.send(this.o.scheduler, { type: 'dag.done', jobId, resource });
+      ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.o.site, time_s: now });
+      if (t.run.migrations > 0) ctx.metrics.count('dag.migrated_tasks_completed');
+    }
+    this.arm(ctx, resource);
+  }
+
+  /** Checkpoint and stop (§3): the work done so far is kept, at the checkpoint server. */
+  private stop(ctx: ActorContext<Message>, jobId: string): void {
+    const t = this.tasks.get(jobId);
+    if (!t || t.phase === 'checkpointing') {
+      // It finished (or is already stopping) before the stop arrived: its dag.done is on its way.
+      ctx.metrics.count('dag.stops_too_late');
+      return;
+    }
+    const now = ctx.now();
+    if (t.phase === 'arriving') {
+      ctx.cancel(t.timer!);
+      t.done_mi = t.run.done_mi;
+    } else {
+      const left = this.crs.get(t.run.resource)!.stop(now, jobId);
+      t.done_mi = t.total_mi - left;
+      this.arm(ctx, t.run.resource);
+    }
+    t.phase = 'checkpointing';
+    const [lo, hi] = this.o.checkpoint_delay_s;
+    t.timer = ctx.schedule(ctx.rng.uniform(lo, hi), { type: 'timer.dag-checkpointed', jobId });
+  }
+
+  private checkpointed(ctx: ActorContext<Message>, jobId: string): void {
+    const t = this.tasks.get(jobId)!;
+    this.tasks.delete(jobId);
+    ctx.metrics.count('dag.checkpoints');
+    ctx.metrics.count('dag.bytes.checkpoint', this.o.checkpoint_bytes);
+    ctx.send(this.o.checkpointServer, { type: 'dag.checkpoint', jobId, resource: t.run.resource, done_mi: t.done_mi!, bytes: this.o.checkpoint_bytes });
+  }
+
+  /** One timer per CR, at its next task's end at the current shares. */
+  private arm(ctx: ActorContext<Message>, resource: string): void {
+    const old = this.due.get(resource);
+    if (old !== undefined) ctx.cancel(old);
+    this.due.delete(resource);
+    const now = ctx.now();
+    const next = this.crs.get(resource)!.nextFinish_s(now);
+    if (next !== undefined) this.due.set(resource, ctx.schedule(Math.max(0, next - now), { type: 'timer.dag-resource', resource }));
+  }
+
+  private progress(now: number): DagTaskProgress[] {
+    const out: DagTaskProgress[] = [];
+    for (const cr of this.crs.values()) {
+      for (const r of cr.running(now)) {
+        const t = this.tasks.get(r.id)!;
+        const done = Math.max(0, t.total_mi - r.remaining_mi);
+        out.push({ jobId: r.id, resource: cr.id, done_mi: done, progress: t.total_mi > 0 ? Math.min(1, Math.max(0, progressAt(this.o.model, done / t.total_mi))) : 1 });
+      }
+    }
+    return out;
+  }
+}
