@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { DriverActor } from '@gridemu/actors';
 import type { Job } from '@gridemu/model';
 import { DRIVER, type Message } from '@gridemu/protocol';
-import { Rng, SimRuntime } from '@gridemu/runtime';
+import { Rng, SimRuntime, silentLogger } from '@gridemu/runtime';
 import { CheckpointServerActor } from '../src/dag/checkpoint-server-actor.js';
 import { DagGrid, PAPER_003_GRID, SERVICES, type DagGridParams } from '../src/dag/dag-grid.js';
 import { DagJob } from '../src/dag/dag-job.js';
@@ -28,6 +28,39 @@ interface DagIn {
   readonly tasks: readonly TaskIn[];
 }
 
+/** A CR's log line at the begin or end of one run of a task. */
+interface RunEvent {
+  readonly event: 'dag.begin' | 'dag.end';
+  readonly jobId: string;
+  readonly resource: string;
+  readonly time_s: number;
+  readonly done_mi: number;
+}
+
+/**
+ * The runs of each task from the CRs' begin and end lines: none overlaps another of its task, and
+ * each begins with exactly the work the previous one ended with (its checkpoint).
+ */
+function checkRuns(events: readonly RunEvent[], work_mi: (jobId: string) => number): void {
+  const open = new Map<string, RunEvent>();
+  const last = new Map<string, RunEvent>();
+  for (const e of events) {
+    if (e.event === 'dag.begin') {
+      expect(open.has(e.jobId), `${e.jobId} begins on ${e.resource} while it runs on ${open.get(e.jobId)?.resource}`).toBe(false);
+      const before = last.get(e.jobId);
+      expect(e.done_mi, `${e.jobId} restarts without its checkpoint`).toBeCloseTo(before?.done_mi ?? 0, 6);
+      if (before) expect(e.time_s).toBeGreaterThanOrEqual(before.time_s);
+      open.set(e.jobId, e);
+    } else {
+      expect(open.get(e.jobId)?.resource, `${e.jobId} ends on ${e.resource} where it did not run`).toBe(e.resource);
+      open.delete(e.jobId);
+      last.set(e.jobId, e);
+    }
+  }
+  expect([...open.keys()]).toEqual([]);
+  for (const [jobId, e] of last) expect(e.done_mi, `${jobId} ended short of its work`).toBeCloseTo(work_mi(jobId), 3);
+}
+
 const SCHEDULER = `${SERVICES}/gsched`;
 const IS = `${SERVICES}/is`;
 const CS = `${SERVICES}/cs`;
@@ -44,7 +77,9 @@ function run(scheme: DagScheme, dags: readonly DagIn[], params: DagGridParams, o
       taskOf.set(id, { dag: d.name, task: t.id });
     }
   }
-  const rt = new SimRuntime<Message>({ seed: o.seed ?? 1, network: { latency_ms: 0, jitter_ms: 0 } });
+  const runs: RunEvent[] = [];
+  const log = { ...silentLogger, info: (f: Record<string, unknown>) => void (f['event'] === 'dag.begin' || f['event'] === 'dag.end' ? runs.push(f as unknown as RunEvent) : undefined) };
+  const rt = new SimRuntime<Message>({ seed: o.seed ?? 1, network: { latency_ms: 0, jitter_ms: 0 }, log });
   const driver = new DriverActor(jobs, () => SCHEDULER);
   const cs = new CheckpointServerActor(SCHEDULER);
   rt.spawn({ address: DRIVER, location: undefined, actor: driver });
@@ -61,7 +96,7 @@ function run(scheme: DagScheme, dags: readonly DagIn[], params: DagGridParams, o
   rt.start();
   rt.step(1_000_000, () => driver.done);
   const rec = new Map(driver.records.map((r) => [r.job.id, r]));
-  return { driver, rec, counters: rt.counters, cs, grid };
+  return { driver, rec, counters: rt.counters, cs, grid, runs };
 }
 
 const tornado = (name: string, submit_s: number, lengths: readonly number[], estimate_s = 10): DagIn => ({
@@ -98,6 +133,8 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
     expect(adaptive.cs.stored.get('j!0/p0')).toBeGreaterThan(0);
     // Statically it would have taken 2000 s on the slow CR; moved, far less.
     expect(p0.finish_s! - p0.start_s!).toBeLessThan(200);
+    checkRuns(adaptive.runs, (id) => ({ 'j!0/init': 1000, 'j!0/p0': 200_000, 'j!0/p1': 100_000, 'j!0/final': 1000 })[id]!);
+    expect(adaptive.runs.filter((e) => e.jobId === 'j!0/p0').map((e) => `${e.event}@${e.resource}`)).toEqual(['dag.begin@cr3', 'dag.end@cr3', 'dag.begin@cr1', 'dag.end@cr1']);
     const fin = adaptive.rec.get('j!0/final')!;
     expect(fin.start_s!).toBeGreaterThanOrEqual(p0.finish_s!);
     const none = run('dag-adaptive', [dag], params, { min_improvement: 0.999 });
@@ -110,7 +147,8 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
     expect(r.driver.records.every((x) => x.finish_s !== undefined)).toBe(true);
   });
 
-  it('over random Tornado-like jobs and both schedulers: every task runs to its end once, after all its parents', () => {
+  it('over random Tornado-like jobs and both schedulers: every task runs to its end once, after all its parents, in one place at a time, keeping its checkpoints', () => {
+    let migrations = 0;
     const job = fc.record({ submit_s: fc.integer({ min: 0, max: 500 }), lengths: fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 6 }), estimate_s: fc.integer({ min: 1, max: 400 }) });
     fc.assert(
       fc.property(fc.constantFrom<DagScheme>('dag-static', 'dag-adaptive'), fc.array(job, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 50 }), (scheme, js, seed) => {
@@ -125,8 +163,13 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
             for (const p of t.parents) expect(x.start_s!, `${x.job.id} started before ${p} ended`).toBeGreaterThanOrEqual(r.rec.get(`${d.name}/${p}`)!.finish_s!);
           }
         }
+        const work = new Map(dags.flatMap((d) => d.tasks.map((t) => [`${d.name}/${t.id}`, t.run_s * 1000] as const)));
+        checkRuns(r.runs, (id) => work.get(id)!);
+        migrations += r.counters.get('dag.migrations') ?? 0;
       }),
       { numRuns: 60 },
     );
+    // The checkpoint check above means something only if tasks did move.
+    expect(migrations).toBeGreaterThan(10);
   });
 });

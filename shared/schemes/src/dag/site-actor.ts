@@ -91,6 +91,8 @@ export class DagSiteActor implements Actor<Message> {
     t.timer = undefined;
     this.crs.get(t.run.resource)!.start(now, jobId, Math.max(0, t.total_mi - t.run.done_mi), t.run.initial);
     this.arm(ctx, t.run.resource);
+    // Each run on a CR, begin and end, with the work done: the evidence that a task ran in one place at a time and kept its checkpoint.
+    ctx.log.info({ event: 'dag.begin', jobId, resource: t.run.resource, time_s: now, done_mi: t.run.done_mi }, 'task run begins');
     if (t.run.first) {
       // One line per task's first start: the evidence, besides jobs.csv, that it ran once.
       ctx.log.info({ event: 'job.started', jobId, time_s: now, procs: t.run.job.procs }, 'job started');
@@ -107,6 +109,7 @@ export class DagSiteActor implements Actor<Message> {
       cr.stop(now, jobId);
       const t = this.tasks.get(jobId)!;
       this.tasks.delete(jobId);
+      ctx.log.info({ event: 'dag.end', jobId, resource, time_s: now, done_mi: t.total_mi, why: 'done' }, 'task run ends');
       ctx.metrics.count('jobs.completed');
       ctx.send(this.o.scheduler, { type: 'dag.done', jobId, resource });
       ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.o.site, time_s: now });
@@ -131,6 +134,7 @@ export class DagSiteActor implements Actor<Message> {
       const left = this.crs.get(t.run.resource)!.stop(now, jobId);
       t.done_mi = t.total_mi - left;
       this.arm(ctx, t.run.resource);
+      ctx.log.info({ event: 'dag.end', jobId, resource: t.run.resource, time_s: now, done_mi: t.done_mi, why: 'stopped' }, 'task run ends');
     }
     t.phase = 'checkpointing';
     const [lo, hi] = this.o.checkpoint_delay_s;
