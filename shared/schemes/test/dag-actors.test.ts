@@ -163,7 +163,7 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
             for (const p of t.parents) expect(x.start_s!, `${x.job.id} started before ${p} ended`).toBeGreaterThanOrEqual(r.rec.get(`${d.name}/${p}`)!.finish_s!);
           }
         }
-        const work = new Map(dags.flatMap((d) => d.tasks.map((t) => [`${d.name}/${t.id}`, t.run_s * 1000] as const)));
+        const work = new Map<string, number>(dags.flatMap((d) => d.tasks.map((t) => [`${d.name}/${t.id}`, t.run_s * 1000] as const)));
         checkRuns(r.runs, (id) => work.get(id)!);
         migrations += r.counters.get('dag.migrations') ?? 0;
       }),
