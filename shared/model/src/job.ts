@@ -24,6 +24,10 @@ export interface Job {
   readonly memory_mb?: number;
   /** A divisible task (paper 000) split into this many jobs wherever it runs in parallel. */
   readonly split_jobs?: number;
+  /** A task of a DAG job (paper 003): the DAG's name, `<instance>!<n>`, jobs.csv's `dag` column. */
+  readonly dag?: string;
+  /** The ids of the DAG's tasks it depends on: it runs once they have finished and their outputs arrived. */
+  readonly parents?: readonly string[];
   /** Set when the job can never run (e.g. its processor count is unknown); it is REJECTED at submission. */
   readonly rejectReason?: RejectReason;
 }

@@ -1,5 +1,5 @@
 import type { FieldReader } from './field-reader.js';
-import type { LocalSpec, MetaSpec, SiteSpec, WorkloadSource } from './spec.js';
+import type { LocalSpec, MetaSpec, SiteSpec, WorkloadKind, WorkloadSource } from './spec.js';
 
 /** What a module reading `meta:` may look at besides it. */
 export interface MetaContext {
@@ -23,6 +23,8 @@ export interface MetaSchemes {
   readonly reservedLocations: readonly string[];
   /** The schemes whose actors recover from `faults:` (crashes, partitions, lost messages); others refuse them. */
   readonly faultTolerant: readonly string[];
+  /** The kinds of workload source a scheme takes (DAG jobs only under the DAG schemes, and nothing else there). */
+  sourceKinds(scheme: string): readonly WorkloadKind[];
   /**
    * Reads `meta` (every field but `scheme` is the module's) through `r`, recording an issue per bad
    * field; returns the meta and the local policy to use (a scheme may require a particular one).

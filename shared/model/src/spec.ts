@@ -196,7 +196,46 @@ export interface ListedTask {
   readonly jobs?: number;
 }
 
-export type WorkloadSource = SwfSource | SyntheticSource | BlastSource | TasksSource;
+/**
+ * Tornado-like DAG jobs (paper 003 §4), generated: an initial task, a parent set of `parallel`
+ * tasks, a final task (workload/src/tornado.ts has the models and our parameters).
+ */
+export interface TornadoSource extends SourceCommon {
+  readonly kind: 'tornado';
+  readonly tornado: TornadoSpec;
+}
+
+export type VariationModel = 'high' | 'medium' | 'low';
+
+export interface TornadoSpec {
+  readonly jobs: number;
+  /** Tasks in the parent set (the paper: 2, 5, 10 or 20). */
+  readonly parallel: number;
+  /** How much the parallel tasks' lengths vary (the paper's High-, Medium- and LowVariation). */
+  readonly variation: VariationModel;
+  /** Median length of a job's parallel tasks, seconds on the 1000-MIPS reference. */
+  readonly median_s: number;
+  /** Mean jobs per batch (geometric), mean hours between batches, and the share of batches by day. */
+  readonly batch_size: number;
+  readonly batch_gap_h: number;
+  readonly day_share: number;
+}
+
+export const TORNADO_DEFAULTS: Omit<TornadoSpec, 'jobs' | 'parallel' | 'variation'> = { median_s: 1800, batch_size: 5, batch_gap_h: 1, day_share: 0.8 };
+
+/** A WfCommons WfFormat instance (1.5 or 1.6) replayed `instances` times, `interarrival_s` apart (paper 003 with real workflows). */
+export interface WfFormatSource extends SourceCommon {
+  readonly kind: 'wfformat';
+  /** The instance's JSON file, found the way traces are. */
+  readonly wfformat: string;
+  readonly instances: number;
+  readonly interarrival_s: number;
+}
+
+export type WorkloadSource = SwfSource | SyntheticSource | BlastSource | TasksSource | TornadoSource | WfFormatSource;
+
+/** The kinds of source, as the schemes name what they take. */
+export type WorkloadKind = WorkloadSource['kind'];
 
 /**
  * Lublin & Feitelson, "The workload on parallel supercomputers: modeling the characteristics of

@@ -14,6 +14,7 @@ import {
   LOCAL_POLICIES,
   LUBLIN_DEFAULTS,
   TASK_STREAM_DEFAULTS,
+  TORNADO_DEFAULTS,
   type BlastParams,
   type ExperimentSpec,
   type LublinClassParams,
@@ -22,13 +23,17 @@ import {
   type SiteSpec,
   type SourceCommon,
   type TasksParams,
+  type TornadoSpec,
   type ListedTask,
   type TransferSpec,
   type WorkloadSource,
 } from './spec.js';
 
 const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'faults', 'description'] as const;
-const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
+const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
+/** What a DAG source (tornado, wfformat) takes besides its own fields: the options of trace lines do not apply to tasks of a DAG. */
+const DAG_SOURCE_KEYS = ['name', 'site', 'sites', 'tornado', 'wfformat', 'instances', 'interarrival_s'];
+const TORNADO_KEYS = ['jobs', 'parallel', 'variation', ...Object.keys(TORNADO_DEFAULTS)];
 const BLAST_KEYS = ['submitters', 'jobs', 'vo', 'groups', 'runtime_s', 'runtime_spread', 'interval_s', 'input_kb', 'output_mb'] as const;
 const TASKS_KEYS = ['stream', 'list'] as const;
 const LISTED_TASK_KEYS = ['submit_s', 'work_s', 'jobs'] as const;
@@ -97,6 +102,11 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
   const { meta, local: localSpec } = r.issues.length > before ? { meta: { scheme }, local } : schemes.readMeta(scheme, metaRaw, r, { sites, local, workload });
 
   const network = readNetwork(r, top['network'], siteIds);
+  workload.forEach((source, i) => {
+    if (schemes.sourceKinds(meta.scheme).includes(source.kind)) return;
+    const takers = schemes.names.filter((n) => schemes.sourceKinds(n).includes(source.kind));
+    r.fail(join('workload', i), `scheme "${meta.scheme}" does not take ${source.kind} sources (${takers.length > 0 ? `those that do: ${takers.join(', ')}` : 'no scheme does'})`);
+  });
 
   const liveRaw = top['live'] === undefined ? {} : r.object(top['live'], 'live') ?? {};
   r.onlyKeys(liveRaw, 'live', ['speedup', 'journal']);
@@ -154,12 +164,27 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
   };
   if (common.name.includes('!')) r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
 
-  const kinds = (['swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks'] as const).filter((k) => o[k] !== undefined);
+  const kinds = (['swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat'] as const).filter((k) => o[k] !== undefined);
   if (kinds.length !== 1) {
-    r.fail(path, 'needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks) or tasks (divisible tasks)');
+    r.fail(path, 'needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado or wfformat (DAG jobs)');
     return undefined;
   }
   const kind = kinds[0]!;
+  for (const k of ['instances', 'interarrival_s'] as const) if (o[k] !== undefined && kind !== 'wfformat') r.fail(join(path, k), 'applies only to a wfformat source');
+  if (kind === 'tornado' || kind === 'wfformat') {
+    for (const k of Object.keys(o)) if (!DAG_SOURCE_KEYS.includes(k)) r.fail(join(path, k), `does not apply to the tasks of DAG jobs (a ${kind} source)`);
+    if (kind === 'tornado') {
+      const tornado = readTornado(r, o['tornado'], join(path, 'tornado'));
+      return tornado ? { ...common, kind: 'tornado', tornado } : undefined;
+    }
+    return {
+      ...common,
+      kind: 'wfformat',
+      wfformat: r.string(o['wfformat'], join(path, 'wfformat')),
+      instances: r.number(o['instances'], join(path, 'instances'), POSITIVE_INTEGER, 1),
+      interarrival_s: r.number(o['interarrival_s'], join(path, 'interarrival_s'), NON_NEGATIVE, 0),
+    };
+  }
   if (kind === 'gwf' || kind === 'batsim') {
     if (kind === 'batsim' && o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
     return { ...common, kind: 'swf', format: kind, swf: r.string(o[kind], join(path, kind)), lenient: kind === 'gwf' && r.boolean(o['lenient'], join(path, 'lenient'), false) };
@@ -182,6 +207,23 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
   if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
   const synthetic = readLublin(r, o['synthetic'], join(path, 'synthetic'));
   return synthetic ? { ...common, kind: 'synthetic', synthetic } : undefined;
+}
+
+function readTornado(r: FieldReader, raw: unknown, path: string): TornadoSpec | undefined {
+  const o = r.object(raw, path);
+  if (!o) return undefined;
+  r.onlyKeys(o, path, TORNADO_KEYS);
+  const d = TORNADO_DEFAULTS;
+  const t: TornadoSpec = {
+    jobs: r.number(o['jobs'], join(path, 'jobs'), POSITIVE_INTEGER),
+    parallel: r.number(o['parallel'], join(path, 'parallel'), POSITIVE_INTEGER),
+    variation: r.oneOf(o['variation'], join(path, 'variation'), ['high', 'medium', 'low'] as const, 'high'),
+    median_s: r.number(o['median_s'], join(path, 'median_s'), POSITIVE, d.median_s),
+    batch_size: r.number(o['batch_size'], join(path, 'batch_size'), { min: 1 }, d.batch_size),
+    batch_gap_h: r.number(o['batch_gap_h'], join(path, 'batch_gap_h'), POSITIVE, d.batch_gap_h),
+    day_share: r.number(o['day_share'], join(path, 'day_share'), PROBABILITY, d.day_share),
+  };
+  return t;
 }
 
 function readTasks(r: FieldReader, raw: unknown, path: string): TasksParams | undefined {

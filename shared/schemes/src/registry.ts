@@ -1,6 +1,6 @@
 import type { MetaSchemes } from '@gridemu/model';
 import { messageValidator, type MessageCheck } from '@gridemu/protocol';
-import type { SchemeModule } from './scheme-module.js';
+import { CLASSIC_SOURCES, type SchemeModule } from './scheme-module.js';
 import { paper001 } from './paper-001/index.js';
 import { gruber } from './gruber/index.js';
 import { hierarchy } from './hierarchy/index.js';
@@ -39,6 +39,7 @@ export const META_SCHEMES: MetaSchemes = {
   defaultScheme: SCHEME_NAMES[0]!,
   reservedLocations: SCHEME_MODULES.flatMap((m) => m.locations ?? []),
   faultTolerant: SCHEME_MODULES.flatMap((m) => m.faultTolerant ?? []),
+  sourceKinds: (scheme) => findSchemeModule(scheme)?.sourceKinds ?? CLASSIC_SOURCES,
   readMeta: (scheme, raw, r, context) => schemeModule(scheme).readMeta(scheme, raw, r, context),
 };
 

@@ -1,5 +1,5 @@
 import type { DriverActor } from '@gridemu/actors';
-import type { ExperimentSpec, FieldReader, Job, LocalSpec, MetaContext, MetaSpec } from '@gridemu/model';
+import type { ExperimentSpec, FieldReader, Job, LocalSpec, MetaContext, MetaSpec, WorkloadKind } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
 import type { Message, MessageShapes } from '@gridemu/protocol';
 import type { ActorPlacement } from '@gridemu/runtime';
@@ -53,6 +53,8 @@ export interface SchemeModule {
    * come back, partitions, lost messages. Fuzzing with faults covers these.
    */
   readonly faultTolerant?: readonly string[];
+  /** The kinds of workload source its schemes take; by default the job sources (CLASSIC_SOURCES). */
+  readonly sourceKinds?: readonly WorkloadKind[];
   /** Messages its actors add to the core catalogue, with their shapes (the bus validates them). */
   readonly messages?: MessageShapes;
   /** Its part of summary.json, from the counters its actors bumped and the jobs' records. */
@@ -60,3 +62,6 @@ export interface SchemeModule {
   /** Its figures that `compare` and `sweep` know. */
   readonly metrics?: readonly SchemeMetric[];
 }
+
+/** Sources of independent jobs, which every family but the DAG one takes. */
+export const CLASSIC_SOURCES: readonly WorkloadKind[] = ['swf', 'synthetic', 'blast', 'tasks'];

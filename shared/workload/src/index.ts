@@ -13,4 +13,4 @@ export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.
 export { readBatsimWorkload } from './batsim-reader.js';
 export { JsonFormatError, parseJsonText } from './json-input.js';
 export { readWfFormat, parseWfFormat, type Workflow, type WorkflowTask } from './wfformat.js';
-export { generateTornado, TORNADO_DEFAULTS, VARIATION_SIGMA, type TornadoParams, type VariationModel, type DagJobSpec, type DagTaskSpec } from './tornado.js';
+export { generateTornado, VARIATION_SIGMA, type DagJobSpec, type DagTaskSpec } from './tornado.js';

@@ -1,9 +1,11 @@
-import { InputError, type TasksSource, type BlastSource, type ExperimentSpec, type Job, type SourceCommon, type SwfSource, type SyntheticSource } from '@gridemu/model';
+import { InputError, type TasksSource, type TornadoSource, type WfFormatSource, type BlastSource, type ExperimentSpec, type Job, type SourceCommon, type SwfSource, type SyntheticSource } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import { bump, convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
 import { generateBlast } from './blast.js';
 import { generateLublin } from './lublin.js';
 import { generateTaskStream } from './task-stream.js';
+import { generateTornado } from './tornado.js';
+import { readWfFormat } from './wfformat.js';
 import { readSwfBatches } from './swf-reader.js';
 import { readGwfBatches } from './gwf-reader.js';
 import { readBatsimWorkload } from './batsim-reader.js';
@@ -14,7 +16,7 @@ import { resolveTrace } from './trace-dir.js';
 /** What one source contributed, for summary.json: nothing is adjusted or skipped unseen. */
 export interface SourceReport {
   readonly name: string;
-  readonly kind: 'swf' | 'synthetic' | 'blast' | 'tasks';
+  readonly kind: 'swf' | 'synthetic' | 'blast' | 'tasks' | 'tornado' | 'wfformat';
   readonly file?: string;
   readonly jobs: number;
   readonly adjustments: AdjustmentCounts;
@@ -51,7 +53,11 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
             ? loadBlastSource(source, spec, index)
             : source.kind === 'tasks'
               ? loadTasksSource(source, spec, index)
-              : loadSyntheticSource(source, spec, index);
+              : source.kind === 'tornado'
+                ? loadTornadoSource(source, spec, index)
+                : source.kind === 'wfformat'
+                  ? await loadWfFormatSource(source, options)
+                  : loadSyntheticSource(source, spec, index);
     } catch (err) {
       if (err instanceof InputError) throw err;
       // A file that cannot be opened or read (a folder, no permission): one line, the cause kept.
@@ -166,6 +172,47 @@ function loadTasksSource(source: TasksSource, spec: ExperimentSpec, index: numbe
     jobs.push(g.jobs !== undefined ? { ...job, split_jobs: g.jobs } : job);
   }
   return { jobs, report: generatedReport(source, 'tasks', jobs, adjustments) };
+}
+
+/**
+ * A DAG's tasks as jobs (paper 003): `<dag>/<task id>`, where the DAG is `<name>!<n>`, n counting
+ * from 0; each names its DAG and its parents' job ids. A computational resource runs any number of
+ * tasks by sharing its power, so a task asks for one processor.
+ */
+function dagJobs(source: SourceCommon, dag: string, dealt: number, submit_s: number, tasks: readonly { id: string; parents: readonly string[]; run_s: number; estimate_s: number }[]): Job[] {
+  const origin = originFor(source, dealt);
+  return tasks.map((t) => ({
+    id: `${dag}/${t.id}`,
+    workload: source.name,
+    origin,
+    submit_s,
+    run_s: Math.max(1, t.run_s),
+    estimate_s: Math.max(1, t.estimate_s),
+    procs: 1,
+    dag,
+    parents: t.parents.map((p) => `${dag}/${p}`),
+  }));
+}
+
+/** Tornado-like DAG jobs (paper 003 §4), generated from the seed. */
+function loadTornadoSource(source: TornadoSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
+  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
+  const jobs = generateTornado(source.tornado, rng).flatMap((d, n) =>
+    dagJobs(source, `${source.name}!${n}`, n, d.submit_s, d.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.length_s, estimate_s: t.estimate_s }))),
+  );
+  return { jobs, report: { name: source.name, kind: 'tornado', jobs: jobs.length, adjustments: {}, malformed_lines: 0, malformed_examples: [] } };
+}
+
+/**
+ * A WfFormat instance replayed `instances` times, `interarrival_s` apart. Its measured run times
+ * are the tasks' lengths, and the scheduler's rough estimate too.
+ */
+async function loadWfFormatSource(source: WfFormatSource, options: LoadWorkloadOptions): Promise<{ jobs: Job[]; report: SourceReport }> {
+  const file = resolveTrace(source.wfformat, options.specFile, options.env);
+  const wf = await readWfFormat(file);
+  const tasks = wf.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.runtime_s, estimate_s: t.runtime_s }));
+  const jobs = Array.from({ length: source.instances }, (_, n) => dagJobs(source, `${wf.name}!${n}`, n, n * source.interarrival_s, tasks)).flat();
+  return { jobs, report: { name: source.name, kind: 'wfformat', file, jobs: jobs.length, adjustments: {}, malformed_lines: 0, malformed_examples: [] } };
 }
 
 /** What every generated job shares: its id, source, origin (dealt in order) and shifted submit time. */

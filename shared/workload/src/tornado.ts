@@ -1,3 +1,4 @@
+import type { TornadoSpec, VariationModel } from '@gridemu/model';
 import type { Rng } from '@gridemu/runtime';
 
 /**
@@ -13,28 +14,15 @@ import type { Rng } from '@gridemu/runtime';
  * Jobs arrive in batches whose start follows a daily cycle: `day_share` of batches (about 80%)
  * start between 08:00 and 20:00.
  */
-export type VariationModel = 'high' | 'medium' | 'low';
-
 export const VARIATION_SIGMA: Readonly<Record<VariationModel, number>> = { high: 1.0, medium: 0.5, low: 0.15 };
-
-export interface TornadoParams {
-  readonly jobs: number;
-  readonly parallel: number;
-  readonly variation: VariationModel;
-  readonly median_s: number;
-  /** Mean jobs per batch (geometric) and mean hours between batches. */
-  readonly batch_size: number;
-  readonly batch_gap_h: number;
-  readonly day_share: number;
-}
-
-export const TORNADO_DEFAULTS: Omit<TornadoParams, 'jobs' | 'parallel' | 'variation'> = { median_s: 1800, batch_size: 5, batch_gap_h: 1, day_share: 0.8 };
 
 export interface DagTaskSpec {
   /** `init`, `p<i>` (0-based, the parent set) or `final`. */
   readonly id: string;
   readonly parents: readonly string[];
   readonly length_s: number;
+  /** The rough length a user would give it (§3's "rough initial length estimation"): the job's median for a parallel task. */
+  readonly estimate_s: number;
 }
 
 export interface DagJobSpec {
@@ -43,7 +31,7 @@ export interface DagJobSpec {
   readonly tasks: readonly DagTaskSpec[];
 }
 
-export function generateTornado(p: TornadoParams, rng: Rng): DagJobSpec[] {
+export function generateTornado(p: TornadoSpec, rng: Rng): DagJobSpec[] {
   const lognormal = (median: number, sigma: number) => median * Math.exp(sigma * rng.normal());
   const jobs: DagJobSpec[] = [];
   let day = 0;
@@ -59,11 +47,13 @@ export function generateTornado(p: TornadoParams, rng: Rng): DagJobSpec[] {
     const size = 1 + Math.floor(Math.log(rng.nextOpen()) / Math.log(1 - 1 / Math.max(1, p.batch_size)) || 0);
     for (let b = 0; b < size && jobs.length < p.jobs; b++) {
       const median = lognormal(p.median_s, 0.5);
-      const set = Array.from({ length: p.parallel }, (_, i) => ({ id: `p${i}`, parents: ['init'], length_s: Math.max(1, Math.round(lognormal(median, VARIATION_SIGMA[p.variation]))) }));
+      const rough = Math.max(1, Math.round(median));
+      const set = Array.from({ length: p.parallel }, (_, i) => ({ id: `p${i}`, parents: ['init'], length_s: Math.max(1, Math.round(lognormal(median, VARIATION_SIGMA[p.variation]))), estimate_s: rough }));
+      const tenth = Math.max(1, Math.round(median / 10));
       jobs.push({
         number: jobs.length + 1,
         submit_s: Math.round(start + b * 10),
-        tasks: [{ id: 'init', parents: [], length_s: Math.max(1, Math.round(median / 10)) }, ...set, { id: 'final', parents: set.map((t) => t.id), length_s: Math.max(1, Math.round(median / 10)) }],
+        tasks: [{ id: 'init', parents: [], length_s: tenth, estimate_s: tenth }, ...set, { id: 'final', parents: set.map((t) => t.id), length_s: tenth, estimate_s: tenth }],
       });
     }
   }

@@ -14,6 +14,7 @@ export const NO_SCHEMES: MetaSchemes = {
   defaultScheme: 'none',
   reservedLocations: [],
   faultTolerant: [],
+  sourceKinds: () => ['swf', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat'],
   readMeta: (scheme, _raw, _r, context) => ({ meta: { scheme }, local: context.local }),
 };
 

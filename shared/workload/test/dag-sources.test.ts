@@ -1,0 +1,59 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseSpecText } from '@gridemu/model';
+import { loadWorkload } from '../src/index.js';
+import { NO_SCHEMES, tempDir } from './helpers.js';
+
+/** A diamond: T1 feeds T2 and T3, which feed T4. */
+const diamond = {
+  name: 'diamond',
+  schemaVersion: '1.5',
+  workflow: {
+    specification: {
+      tasks: [
+        { name: 'split', id: 'T1', parents: [], children: ['T2', 'T3'] },
+        { name: 'work', id: 'T2', parents: ['T1'], children: ['T4'] },
+        { name: 'work', id: 'T3', parents: ['T1'], children: ['T4'] },
+        { name: 'join', id: 'T4', parents: ['T2', 'T3'], children: [] },
+      ],
+    },
+    execution: { tasks: [{ id: 'T1', runtimeInSeconds: 5 }, { id: 'T2', runtimeInSeconds: 12 }, { id: 'T3', runtimeInSeconds: 30 }, { id: 'T4', runtimeInSeconds: 2 }] },
+  },
+};
+
+describe('DAG sources (paper 003)', () => {
+  it('replays a WfFormat instance: a DAG per replay, task ids <name>!<n>/<task>, parents by job id, arrivals interarrival_s apart', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'diamond.json'), JSON.stringify(diamond));
+    const { spec } = parseSpecText('name: t\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ name: wf, wfformat: diamond.json, instances: 2, interarrival_s: 600 }]\n', join(dir, 'e.yaml'), NO_SCHEMES);
+    const w = await loadWorkload(spec, { specFile: join(dir, 'e.yaml') });
+    expect(w.jobs.map((j) => `${j.id}@${j.submit_s}`)).toEqual(['diamond!0/T1@0', 'diamond!0/T2@0', 'diamond!0/T3@0', 'diamond!0/T4@0', 'diamond!1/T1@600', 'diamond!1/T2@600', 'diamond!1/T3@600', 'diamond!1/T4@600']);
+    expect(w.jobs[3]).toMatchObject({ dag: 'diamond!0', parents: ['diamond!0/T2', 'diamond!0/T3'], run_s: 2, estimate_s: 2, procs: 1, workload: 'wf', origin: 's1' });
+    expect(w.sources[0]).toMatchObject({ kind: 'wfformat', jobs: 8 });
+  });
+
+  it('generates Tornado-like jobs: init, the parent set, final; the same from the same seed', async () => {
+    const text = 'name: t\nseed: 4\nsites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]\nworkload: [{ name: tor, tornado: { jobs: 3, parallel: 5, variation: low } }]\n';
+    const { spec } = parseSpecText(text, 'e.yaml', NO_SCHEMES);
+    const w = await loadWorkload(spec);
+    expect(w.jobs).toHaveLength(3 * 7);
+    const first = w.jobs.filter((j) => j.dag === 'tor!0');
+    expect(first.map((j) => j.id)).toEqual(['tor!0/init', 'tor!0/p0', 'tor!0/p1', 'tor!0/p2', 'tor!0/p3', 'tor!0/p4', 'tor!0/final']);
+    expect(first.at(-1)!.parents).toEqual(['tor!0/p0', 'tor!0/p1', 'tor!0/p2', 'tor!0/p3', 'tor!0/p4']);
+    // Each DAG comes from one site, dealt in turn.
+    expect([...new Set(w.jobs.map((j) => `${j.dag}@${j.origin}`))]).toEqual(['tor!0@s1', 'tor!1@s2', 'tor!2@s1']);
+    expect((await loadWorkload(spec)).jobs).toEqual(w.jobs);
+  });
+
+  it('names the file and JSON path of a broken instance', async () => {
+    const dir = tempDir();
+    const broken = structuredClone(diamond);
+    broken.workflow.specification.tasks[3]!.parents = ['T2', 'T9'];
+    writeFileSync(join(dir, 'd.json'), JSON.stringify(broken));
+    const { spec } = parseSpecText('name: t\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ wfformat: d.json }]\n', join(dir, 'e.yaml'), NO_SCHEMES);
+    const err = (await loadWorkload(spec, { specFile: join(dir, 'e.yaml') }).then(() => new Error('no error'), (e: unknown) => e)) as Error;
+    // T3 still lists T4 as its child: the first disagreement, by its JSON path.
+    expect(err.message).toMatch(/d\.json: workflow\.specification\.tasks\[2\]\.children\[0\]: "T4" is a child of "T3", but tasks\[3\]\.parents does not list "T3"/);
+  });
+});
