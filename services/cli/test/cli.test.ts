@@ -56,7 +56,7 @@ describe('gridemu simulate', () => {
     const lines = csv.trim().split('\n');
     expect(lines).toHaveLength(20001);
     expect(lines[0]).toBe(
-      'job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,origin_site,exec_site,copies,migrations,replans,vo,group,reason,restarts',
+      'job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,origin_site,exec_site,copies,migrations,replans,vo,group,reason,restarts,dag',
     );
     expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(20000);
     const summary = JSON.parse(readFileSync(join(a, 'summary.json'), 'utf8'));
@@ -101,7 +101,7 @@ describe('gridemu simulate', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('1 rejected (wider_than_site: 1)');
     const rows = readFileSync(join(dir, 'out', 'jobs.csv'), 'utf8').trim().split('\n');
-    expect(rows[2]).toBe('s!2,s,5,64,20,0,REJECTED,,,,,,,,s,,1,0,0,,,wider_than_site,0');
+    expect(rows[2]).toBe('s!2,s,5,64,20,0,REJECTED,,,,,,,,s,,1,0,0,,,wider_than_site,0,');
   });
 
   it('runs the quickstart with no trace at all', () => {

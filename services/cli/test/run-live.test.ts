@@ -251,3 +251,43 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
     }
   });
 });
+
+describe('gridemu run: paper 003 DAG jobs, the general services their own process', () => {
+  it('dag-adaptive: progress, checkpoints and migrations cross NATS; every task runs once, after its parents', async () => {
+    const dir = tmp();
+    const spec = join(dir, 'dag.yaml');
+    writeFileSync(
+      spec,
+      [
+        'name: live-dag',
+        'seed: 1',
+        'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
+        'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
+        'meta: { scheme: dag-adaptive }',
+        'network: { latency_ms: 5 }',
+        'live: { speedup: 2000 }',
+      ].join('\n') + '\n',
+    );
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--timeout', '120']).done;
+    expect(code, err).toBe(0);
+    const s = readSummary(out);
+    expect(Object.keys(s.live.processes).sort()).toEqual(['driver', 's1', 's2', 's3', 's4', 'services']);
+    expect(s.jobs.completed).toBe(12 * 7);
+    expect(s.check.ok, JSON.stringify(s.check)).toBe(true);
+    expect(s.dag.jobs_completed).toBe(12);
+    expect(s.dag.migrations).toBeGreaterThan(0);
+    // Between the sites and the services' process; the IS and the CS answer GSched inside that process.
+    for (const type of ['dag.run', 'dag.progress', 'dag.stop', 'dag.checkpoint', 'dag.done']) expect(s.messages.cross_site_by_type[type] ?? 0, type).toBeGreaterThan(0);
+    for (const type of ['dag.status', 'dag.stopped']) expect(s.messages.cross_site_by_type[type] ?? 0, type).toBe(0);
+    const [header, ...rows] = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const col = (name: string) => header!.indexOf(name);
+    const byId = new Map(rows.map((r) => [r[col('job_id')]!, r]));
+    for (const r of rows) {
+      expect(r[col('dag')]).toMatch(/^tor!\d+$/);
+      if (r[col('job_id')]!.endsWith('/final')) {
+        for (let p = 0; p < 5; p++) expect(Number(r[col('starting_time')])).toBeGreaterThanOrEqual(Number(byId.get(`${r[col('dag')]}/p${p}`)![col('finish_time')]));
+      }
+    }
+  });
+});

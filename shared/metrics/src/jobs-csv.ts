@@ -5,7 +5,7 @@ import { finalState, timing, type JobRecord } from './job-record.js';
 export const JOBS_CSV_COLUMNS = [
   'job_id', 'workload_name', 'submission_time', 'requested_number_of_resources', 'requested_time', 'success',
   'final_state', 'starting_time', 'execution_time', 'finish_time', 'waiting_time', 'turnaround_time', 'stretch',
-  'allocated_resources', 'origin_site', 'exec_site', 'copies', 'migrations', 'replans', 'vo', 'group', 'reason', 'restarts',
+  'allocated_resources', 'origin_site', 'exec_site', 'copies', 'migrations', 'replans', 'vo', 'group', 'reason', 'restarts', 'dag',
 ] as const;
 
 /** Quotes a text field that needs it (numbers never do). */
@@ -30,7 +30,7 @@ export function jobsCsvRow(r: JobRecord): string {
     `${csvField(job.id)},${csvField(job.workload)},${num(job.submit_s)},${job.procs},${num(job.estimate_s)},` +
     `${state === 'COMPLETED_SUCCESSFULLY' ? '1' : '0'},${state},${num(r.start_s)},${num(t?.run_s)},${num(r.finish_s)},` +
     `${num(t?.wait_s)},${num(t?.turnaround_s)},${num(t?.slowdown)},${r.resources ?? ''},${csvField(job.origin)},` +
-    `${csvField(r.execSite ?? '')},${r.copies},${r.migrations},${r.replans},${csvField(job.vo ?? '')},${csvField(String(job.group ?? ''))},${csvField(r.rejectReason ?? r.failReason ?? '')},${r.lostRuns.length}`
+    `${csvField(r.execSite ?? '')},${r.copies},${r.migrations},${r.replans},${csvField(job.vo ?? '')},${csvField(String(job.group ?? ''))},${csvField(r.rejectReason ?? r.failReason ?? '')},${r.lostRuns.length},${csvField(job.dag ?? '')}`
   );
 }
 

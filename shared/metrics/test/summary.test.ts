@@ -50,12 +50,17 @@ describe('summary metrics, hand-checked', () => {
   });
 
   it('writes a Batsim-compatible row; a job that never started has empty times', () => {
-    expect(jobsCsvRow(a)).toBe('a,w,0,2,10,1,COMPLETED_SUCCESSFULLY,10,5,15,10,15,3,0-1,x,x,1,0,0,,,,0');
-    expect(jobsCsvRow(newRecord(job('q', 'x', 1.5, 3, 1)))).toBe('q,w,1.5,1,6,0,COMPLETED_KILLED,,,,,,,,x,,1,0,0,,,,0');
+    expect(jobsCsvRow(a)).toBe('a,w,0,2,10,1,COMPLETED_SUCCESSFULLY,10,5,15,10,15,3,0-1,x,x,1,0,0,,,,0,');
+    expect(jobsCsvRow(newRecord(job('q', 'x', 1.5, 3, 1)))).toBe('q,w,1.5,1,6,0,COMPLETED_KILLED,,,,,,,,x,,1,0,0,,,,0,');
+  });
+
+  it('names the DAG a task belongs to, in the last column (paper 003)', () => {
+    const t = newRecord({ ...job('tor!0/p1', 'x', 0, 4, 1), dag: 'tor!0', parents: ['tor!0/init'] });
+    expect(jobsCsvRow(t).split(',').at(-1)).toBe('tor!0');
   });
 
   it('says why a job was rejected or given up, in the reason column', () => {
-    expect(jobsCsvRow(c)).toBe('c,w,7,99,2,0,REJECTED,,,,,,,,y,,1,0,0,,,wider_than_site,0');
-    expect(jobsCsvRow(d)).toBe('d,w,3,1,2,0,COMPLETED_FAILED,,,,,,,,y,,1,0,2,ivdgl,g1,retry_limit:gram,0');
+    expect(jobsCsvRow(c)).toBe('c,w,7,99,2,0,REJECTED,,,,,,,,y,,1,0,0,,,wider_than_site,0,');
+    expect(jobsCsvRow(d)).toBe('d,w,3,1,2,0,COMPLETED_FAILED,,,,,,,,y,,1,0,2,ivdgl,g1,retry_limit:gram,0,');
   });
 });

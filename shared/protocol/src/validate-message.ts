@@ -94,6 +94,9 @@ const JOB_OPTIONAL: Record<string, FieldRule> = {
   split_jobs: 'count',
   disk_mb: 'number',
   rejectReason: 'string',
+  // A task of a DAG job (paper 003): its DAG, and its parents' job ids.
+  dag: 'string',
+  parents: (v) => (Array.isArray(v) && v.length <= 100_000 && v.every((p) => fieldProblem(p, 'string') === undefined) ? undefined : 'must be a list of job ids'),
 };
 
 function fieldProblem(v: unknown, rule: FieldRule): string | undefined {

@@ -31,6 +31,10 @@ describe('the wire codec', () => {
     expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, procs: '4' } } })).toMatch(/job.submit.job .procs must be a non-negative integer/);
     expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, run_s: Infinity } } })).toMatch(/run_s must be a finite number/);
     expect(bad({ ...ok, msg: { type: 'job.finished', jobId: 'x', extra: 1 } })).toMatch(/unexpected field "extra"/);
+    // A task of a DAG (paper 003) names its DAG and its parents.
+    const task = { ...job, id: 'w!0/T2', dag: 'w!0', parents: ['w!0/T1'] };
+    expect(decodeEnvelope(encode({ ...ok, msg: { type: 'job.submit', job: task } }), 'r1').ok).toBe(true);
+    expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...task, parents: 'w!0/T1' } } })).toMatch(/job.submit.job .parents must be a list of job ids/);
     expect(bad({ ...ok, from: '' })).toMatch(/envelope.from/);
     expect(bad([1, 2, 3])).toMatch(/envelope is not a map/);
     const huge = new Uint8Array(MAX_MESSAGE_BYTES + 1);

@@ -5,9 +5,10 @@ import { paper001 } from './paper-001/index.js';
 import { gruber } from './gruber/index.js';
 import { hierarchy } from './hierarchy/index.js';
 import { shadow } from './shadow/index.js';
+import { dag } from './dag/index.js';
 
 /** Every scheme family gridemu knows. A new family is a folder beside paper-001/ and a line here. */
-export const SCHEME_MODULES: readonly SchemeModule[] = [paper001, gruber, hierarchy, shadow];
+export const SCHEME_MODULES: readonly SchemeModule[] = [paper001, gruber, hierarchy, shadow, dag];
 
 const byScheme = new Map<string, SchemeModule>();
 for (const m of SCHEME_MODULES) {

@@ -6,7 +6,6 @@ import { DRIVER, type Message } from '@gridemu/protocol';
 import { Rng, SimRuntime, silentLogger } from '@gridemu/runtime';
 import { CheckpointServerActor } from '../src/dag/checkpoint-server-actor.js';
 import { DagGrid, PAPER_003_GRID, SERVICES, type DagGridParams } from '../src/dag/dag-grid.js';
-import { DagJob } from '../src/dag/dag-job.js';
 import { InformationServiceActor } from '../src/dag/information-service-actor.js';
 import { DagSchedulerActor, type DagScheme } from '../src/dag/scheduler-actor.js';
 import { DagSiteActor } from '../src/dag/site-actor.js';
@@ -68,13 +67,9 @@ const CS = `${SERVICES}/cs`;
 function run(scheme: DagScheme, dags: readonly DagIn[], params: DagGridParams, o: { round_period_s?: number; min_improvement?: number; seed?: number } = {}) {
   const grid = new DagGrid(params, new Rng(o.seed ?? 1, 'grid'));
   const jobs: Job[] = [];
-  const taskOf = new Map<string, { dag: string; task: string }>();
-  const dagJobs = dags.map((d) => new DagJob(d.name, d.tasks.map((t) => ({ id: t.id, parents: t.parents, work_mi: t.run_s * 1000 }))));
   for (const d of dags) {
     for (const t of d.tasks) {
-      const id = `${d.name}/${t.id}`;
-      jobs.push({ id, workload: 'dag', origin: SERVICES, submit_s: d.submit_s, run_s: t.run_s, estimate_s: t.estimate_s, procs: 1 });
-      taskOf.set(id, { dag: d.name, task: t.id });
+      jobs.push({ id: `${d.name}/${t.id}`, workload: 'dag', origin: SERVICES, submit_s: d.submit_s, run_s: t.run_s, estimate_s: t.estimate_s, procs: 1, dag: d.name, parents: t.parents.map((p) => `${d.name}/${p}`) });
     }
   }
   const runs: RunEvent[] = [];
@@ -83,7 +78,7 @@ function run(scheme: DagScheme, dags: readonly DagIn[], params: DagGridParams, o
   const driver = new DriverActor(jobs, () => SCHEDULER);
   const cs = new CheckpointServerActor(SCHEDULER);
   rt.spawn({ address: DRIVER, location: undefined, actor: driver });
-  rt.spawn({ address: SCHEDULER, location: SERVICES, actor: new DagSchedulerActor({ scheme, grid, dags: dagJobs, taskOf, siteActor: (s) => `${s}/crs`, informationService: IS, round_period_s: o.round_period_s ?? 10, min_improvement: o.min_improvement ?? 0 }) });
+  rt.spawn({ address: SCHEDULER, location: SERVICES, actor: new DagSchedulerActor({ scheme, grid, siteActor: (s) => `${s}/crs`, informationService: IS, round_period_s: o.round_period_s ?? 10, min_improvement: o.min_improvement ?? 0 }) });
   rt.spawn({ address: IS, location: SERVICES, actor: new InformationServiceActor() });
   rt.spawn({ address: CS, location: SERVICES, actor: cs });
   for (const site of grid.sites) {

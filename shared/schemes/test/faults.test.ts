@@ -30,7 +30,8 @@ describe('faults in simulation (issue 11)', () => {
     expect([a!.start_s, a!.finish_s, a!.lostRuns]).toEqual([80, 180, [{ site: 's1', start_s: 0, end_s: 50 }]]);
     expect([b!.start_s, b!.finish_s, b!.lostRuns]).toEqual([180, 190, []]);
     expect(counters['jobs.lost_runs']).toBe(1);
-    expect(csv(records).split('\n')[1]!.endsWith(',1')).toBe(true); // the restarts column
+    const [header, first] = csv(records).split('\n');
+    expect(first!.split(',')[header!.split(',').indexOf('restarts')]).toBe('1');
   });
 
   it('centralized: a submission waits out the central process, and a lost run goes back to the head of the central queue (hand-checked)', () => {

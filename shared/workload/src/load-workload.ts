@@ -177,7 +177,8 @@ function loadTasksSource(source: TasksSource, spec: ExperimentSpec, index: numbe
 /**
  * A DAG's tasks as jobs (paper 003): `<dag>/<task id>`, where the DAG is `<name>!<n>`, n counting
  * from 0; each names its DAG and its parents' job ids. A computational resource runs any number of
- * tasks by sharing its power, so a task asks for one processor.
+ * tasks by sharing its power (paper 003 §3), so a task holds no processor of its own: it asks for
+ * 0, as a divisible task does, and the DAG scheme reports the resources' use itself.
  */
 function dagJobs(source: SourceCommon, dag: string, dealt: number, submit_s: number, tasks: readonly { id: string; parents: readonly string[]; run_s: number; estimate_s: number }[]): Job[] {
   const origin = originFor(source, dealt);
@@ -188,7 +189,7 @@ function dagJobs(source: SourceCommon, dag: string, dealt: number, submit_s: num
     submit_s,
     run_s: Math.max(1, t.run_s),
     estimate_s: Math.max(1, t.estimate_s),
-    procs: 1,
+    procs: 0,
     dag,
     parents: t.parents.map((p) => `${dag}/${p}`),
   }));

@@ -29,7 +29,7 @@ describe('DAG sources (paper 003)', () => {
     const { spec } = parseSpecText('name: t\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ name: wf, wfformat: diamond.json, instances: 2, interarrival_s: 600 }]\n', join(dir, 'e.yaml'), NO_SCHEMES);
     const w = await loadWorkload(spec, { specFile: join(dir, 'e.yaml') });
     expect(w.jobs.map((j) => `${j.id}@${j.submit_s}`)).toEqual(['diamond!0/T1@0', 'diamond!0/T2@0', 'diamond!0/T3@0', 'diamond!0/T4@0', 'diamond!1/T1@600', 'diamond!1/T2@600', 'diamond!1/T3@600', 'diamond!1/T4@600']);
-    expect(w.jobs[3]).toMatchObject({ dag: 'diamond!0', parents: ['diamond!0/T2', 'diamond!0/T3'], run_s: 2, estimate_s: 2, procs: 1, workload: 'wf', origin: 's1' });
+    expect(w.jobs[3]).toMatchObject({ dag: 'diamond!0', parents: ['diamond!0/T2', 'diamond!0/T3'], run_s: 2, estimate_s: 2, procs: 0, workload: 'wf', origin: 's1' });
     expect(w.sources[0]).toMatchObject({ kind: 'wfformat', jobs: 8 });
   });
 

@@ -51,18 +51,29 @@ export class DagGrid {
   private readonly byId = new Map<string, DagResource>();
   private readonly wan = new Map<string, number>();
 
+  /**
+   * The grid of `params`, or, given `sites`, one site per entry with `cpus` CRs each (an experiment
+   * file's sites: `params.sites` and `params.resources` are then theirs).
+   */
   constructor(
     readonly params: DagGridParams,
     rng: Rng,
+    sites?: readonly { readonly id: string; readonly cpus: number }[],
   ) {
-    if (params.mips_list !== undefined && params.mips_list.length !== params.resources) throw new Error(`a DAG grid's mips_list gives ${params.mips_list.length} resources for ${params.resources}`);
-    if (!(params.sites >= 1 && params.resources >= params.sites)) throw new Error(`a DAG grid needs at least one resource per site (sites ${params.sites}, resources ${params.resources})`);
-    this.sites = Array.from({ length: params.sites }, (_, i) => `site${i + 1}`);
-    this.resources = Array.from({ length: params.resources }, (_, i) => ({
-      id: `cr${i + 1}`,
-      site: this.sites[i % params.sites]!,
-      mips: params.mips_list?.[i] ?? Math.round(rng.uniform(params.mips[0], params.mips[1])),
-    }));
+    if (sites !== undefined) {
+      this.sites = sites.map((s) => s.id);
+      let k = 0;
+      this.resources = sites.flatMap((s) => Array.from({ length: s.cpus }, (_, i) => ({ id: `${s.id}.cr${i + 1}`, site: s.id, mips: params.mips_list?.[k++] ?? Math.round(rng.uniform(params.mips[0], params.mips[1])) })));
+    } else {
+      if (params.mips_list !== undefined && params.mips_list.length !== params.resources) throw new Error(`a DAG grid's mips_list gives ${params.mips_list.length} resources for ${params.resources}`);
+      if (!(params.sites >= 1 && params.resources >= params.sites)) throw new Error(`a DAG grid needs at least one resource per site (sites ${params.sites}, resources ${params.resources})`);
+      this.sites = Array.from({ length: params.sites }, (_, i) => `site${i + 1}`);
+      this.resources = Array.from({ length: params.resources }, (_, i) => ({
+        id: `cr${i + 1}`,
+        site: this.sites[i % params.sites]!,
+        mips: params.mips_list?.[i] ?? Math.round(rng.uniform(params.mips[0], params.mips[1])),
+      }));
+    }
     for (const r of this.resources) this.byId.set(r.id, r);
     const places = [...this.sites, SERVICES];
     for (let a = 0; a < places.length; a++) {

@@ -29,28 +29,41 @@ export class DagJob {
   private readonly state = new Map<string, DagTaskState>();
   private readonly specs = new Map<string, DagTaskSpec>();
   private readonly children = new Map<string, string[]>();
-  /** Parent sets, smaller before larger, so a subset is handled before the sets that contain it (§3). */
-  readonly parentSets: readonly ParentSet[];
+  private sets: ParentSet[] | undefined;
 
+  /** A DAG of these tasks, checked whole: every parent a task, ids unique, no cycle. */
   constructor(
     readonly name: string,
-    tasks: readonly DagTaskSpec[],
+    tasks: readonly DagTaskSpec[] = [],
   ) {
-    if (tasks.length === 0) throw new Error(`DAG ${name}: it has no tasks`);
-    for (const t of tasks) {
-      if (this.specs.has(t.id)) throw new Error(`DAG ${name}: task id ${t.id} appears twice`);
-      this.specs.set(t.id, t);
-      this.children.set(t.id, []);
-    }
-    for (const t of tasks) {
-      for (const p of t.parents) {
-        if (!this.specs.has(p)) throw new Error(`DAG ${name}: task ${t.id} names parent ${p}, which is not a task`);
-        this.children.get(p)!.push(t.id);
-      }
-    }
+    for (const t of tasks) this.add(t);
+    if (tasks.length === 0) return;
+    for (const t of tasks) for (const p of t.parents) if (!this.specs.has(p)) throw new Error(`DAG ${name}: task ${t.id} names parent ${p}, which is not a task`);
     this.checkAcyclic(tasks);
-    for (const t of tasks) this.state.set(t.id, t.parents.length === 0 ? 'ready' : 'waiting');
-    this.parentSets = parentSetsOf(tasks);
+  }
+
+  /**
+   * One more task, as a scheduler learns them one submission at a time (a live process knows no
+   * workload beforehand). A parent it names may come later; the task waits until every parent
+   * has come and finished.
+   */
+  add(t: DagTaskSpec): void {
+    if (this.specs.has(t.id)) throw new Error(`DAG ${this.name}: task id ${t.id} appears twice`);
+    this.specs.set(t.id, t);
+    if (!this.children.has(t.id)) this.children.set(t.id, []);
+    for (const p of t.parents) {
+      const list = this.children.get(p) ?? [];
+      list.push(t.id);
+      this.children.set(p, list);
+    }
+    this.state.set(t.id, this.parentsDone(t) ? 'ready' : 'waiting');
+    this.sets = undefined; // the parent sets change with every task
+  }
+
+  /** Parent sets, smaller before larger, so a subset is handled before the sets that contain it (§3). */
+  get parentSets(): readonly ParentSet[] {
+    this.sets ??= parentSetsOf([...this.specs.values()]);
+    return this.sets;
   }
 
   get tasks(): readonly DagTaskSpec[] {
@@ -100,7 +113,7 @@ export class DagJob {
     this.state.set(id, 'done');
     const ready: string[] = [];
     for (const c of this.children.get(id)!) {
-      if (this.task(c).parents.every((p) => this.state.get(p) === 'done')) {
+      if (this.specs.has(c) && this.state.get(c) === 'waiting' && this.parentsDone(this.task(c))) {
         this.state.set(c, 'ready');
         ready.push(c);
       }
@@ -120,6 +133,10 @@ export class DagJob {
     return states.some((s) => s === 'running' || s === 'done') && states.some((s) => s === 'waiting' || s === 'ready');
   }
 
+  private parentsDone(t: DagTaskSpec): boolean {
+    return t.parents.every((p) => this.state.get(p) === 'done');
+  }
+
   private checkAcyclic(tasks: readonly DagTaskSpec[]): void {
     // Kahn's algorithm: whatever never reaches in-degree 0 lies on a cycle.
     const indegree = new Map(tasks.map((t) => [t.id, t.parents.length]));
@@ -128,7 +145,7 @@ export class DagJob {
     while (queue.length > 0) {
       const id = queue.pop()!;
       seen++;
-      for (const c of this.children.get(id)!) {
+      for (const c of this.children.get(id) ?? []) {
         const d = indegree.get(c)! - 1;
         indegree.set(c, d);
         if (d === 0) queue.push(c);

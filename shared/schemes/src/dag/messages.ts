@@ -74,7 +74,6 @@ declare module '@gridemu/protocol' {
 }
 
 const nonNegative: FieldCheck = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number');
-const flag: FieldCheck = (v) => (typeof v === 'boolean' ? undefined : 'must be true or false');
 const progressList: FieldCheck = (v) => {
   if (!Array.isArray(v)) return 'must be a list of task progress';
   for (const [i, t] of v.entries()) {
@@ -86,7 +85,7 @@ const progressList: FieldCheck = (v) => {
 };
 
 export const DAG_MESSAGES: MessageShapes = {
-  'dag.run': { job: 'job', resource: 'string', done_mi: nonNegative, delay_s: nonNegative, initial: flag, first: flag, migrations: 'count' },
+  'dag.run': { job: 'job', resource: 'string', done_mi: nonNegative, delay_s: nonNegative, initial: 'boolean', first: 'boolean', migrations: 'count' },
   'dag.stop': { jobId: 'string' },
   'dag.checkpoint': { jobId: 'string', resource: 'string', done_mi: nonNegative, bytes: nonNegative },
   'dag.stopped': { jobId: 'string', resource: 'string', done_mi: nonNegative },

@@ -2,7 +2,7 @@ import type { Job } from '@gridemu/model';
 import { MessageType, type Address, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { rescheduleRound, taskKey, type RunningTaskReport } from './adaptive-round.js';
-import type { DagJob } from './dag-job.js';
+import { DagJob } from './dag-job.js';
 import { SERVICES, type DagGrid } from './dag-grid.js';
 import type { DagStatus, DagTaskProgress } from './messages.js';
 import type { ResourceLoad } from './reschedule.js';
@@ -14,9 +14,6 @@ export type DagScheme = 'dag-static' | 'dag-adaptive';
 export interface DagSchedulerOptions {
   readonly scheme: DagScheme;
   readonly grid: DagGrid;
-  readonly dags: readonly DagJob[];
-  /** The DAG and task each job id names (a task is a job of the workload). */
-  readonly taskOf: ReadonlyMap<string, { readonly dag: string; readonly task: string }>;
   readonly siteActor: (site: string) => Address;
   readonly informationService: Address;
   /** How often the adaptive scheduler collects progress and reschedules (steps 1 and 2). */
@@ -36,9 +33,8 @@ export interface DagSchedulerOptions {
  * Not built yet: step 1's interruption of initial tasks that stand in a dependent task's way.
  */
 export class DagSchedulerActor implements Actor<Message> {
-  private readonly dagByName: ReadonlyMap<string, DagJob>;
-  /** Job ids by taskKey(dag, task). */
-  private readonly jobIdOf = new Map<string, string>();
+  /** The DAGs as their tasks arrive (a task's id in its DagJob is its job id), in arrival order. */
+  private readonly dags = new Map<string, DagJob>();
   private readonly jobs = new Map<string, Job>();
   private readonly placement = new Map<string, string>();
   private readonly outputAt = new Map<string, string>();
@@ -51,8 +47,6 @@ export class DagSchedulerActor implements Actor<Message> {
   private round = 0;
 
   constructor(private readonly o: DagSchedulerOptions) {
-    this.dagByName = new Map(o.dags.map((d) => [d.name, d]));
-    for (const [jobId, t] of o.taskOf) this.jobIdOf.set(taskKey(t.dag, t.task), jobId);
     for (const r of o.grid.resources) this.load.set(r.id, 0);
   }
 
@@ -63,9 +57,13 @@ export class DagSchedulerActor implements Actor<Message> {
   receive(ctx: ActorContext<Message>, msg: Message): void {
     switch (msg.type) {
       case MessageType.JobSubmit: {
-        const { dag, task } = this.where(msg.job.id);
-        this.jobs.set(msg.job.id, msg.job);
-        if (dag.stateOf(task) === 'ready') this.readySince.set(msg.job.id, ctx.now());
+        const job = msg.job;
+        if (job.dag === undefined) throw new Error(`assertion: ${job.id} is no task of a DAG`);
+        let dag = this.dags.get(job.dag);
+        if (!dag) this.dags.set(job.dag, (dag = new DagJob(job.dag)));
+        dag.add({ id: job.id, parents: job.parents ?? [], work_mi: job.estimate_s * REFERENCE_MIPS });
+        this.jobs.set(job.id, job);
+        if (dag.stateOf(job.id) === 'ready') this.readySince.set(job.id, ctx.now());
         this.dispatch(ctx);
         return;
       }
@@ -89,19 +87,15 @@ export class DagSchedulerActor implements Actor<Message> {
   }
 
   private where(jobId: string): { dag: DagJob; task: string } {
-    const t = this.o.taskOf.get(jobId);
-    const dag = t && this.dagByName.get(t.dag);
-    if (!t || !dag) throw new Error(`assertion: ${jobId} is no task of a known DAG`);
-    return { dag, task: t.task };
+    const dag = this.dags.get(this.jobs.get(jobId)?.dag ?? '');
+    if (!dag) throw new Error(`assertion: ${jobId} is no task of a known DAG`);
+    return { dag, task: jobId };
   }
 
   /** Places every ready task whose Job has arrived. */
   private dispatch(ctx: ActorContext<Message>): void {
     const ready: { jobId: string; dag: DagJob; task: string }[] = [];
-    for (const dag of this.o.dags) for (const task of dag.ready()) {
-      const jobId = this.jobIdOf.get(taskKey(dag.name, task))!;
-      if (this.jobs.has(jobId)) ready.push({ jobId, dag, task });
-    }
+    for (const dag of this.dags.values()) for (const task of dag.ready()) ready.push({ jobId: task, dag, task });
     if (ready.length === 0) return;
     if (this.o.scheme === 'dag-static') {
       const rs = this.o.grid.resources;
@@ -140,7 +134,7 @@ export class DagSchedulerActor implements Actor<Message> {
       delay_s = grid.transfer_s(SERVICES, resource, file); // its input, from the user interface
       ctx.metrics.count('dag.bytes.input', file);
     } else {
-      delay_s = Math.max(...parents.map((p) => grid.transfer_s(this.outputAt.get(this.jobIdOf.get(taskKey(dag.name, p))!)!, resource, file)));
+      delay_s = Math.max(...parents.map((p) => grid.transfer_s(this.outputAt.get(p)!, resource, file)));
       ctx.metrics.count('dag.bytes.input', file * parents.length);
     }
     if (dag.stateOf(task) === 'ready') dag.start(task);
@@ -174,7 +168,8 @@ export class DagSchedulerActor implements Actor<Message> {
     this.placement.delete(jobId);
     this.outputAt.set(jobId, resource);
     const now = ctx.now();
-    for (const next of dag.finish(task)) this.readySince.set(this.jobIdOf.get(taskKey(dag.name, next))!, now);
+    for (const next of dag.finish(task)) this.readySince.set(next, now);
+    if (dag.done) this.dags.delete(dag.name); // kept no longer than it runs
     this.dispatch(ctx);
   }
 
@@ -194,13 +189,14 @@ export class DagSchedulerActor implements Actor<Message> {
     for (const p of status.tasks as readonly DagTaskProgress[]) {
       // Only what the scheduler itself believes runs there now: a report may be older than a move.
       if (this.placement.get(p.jobId) !== p.resource || this.moving.has(p.jobId)) continue;
-      const t = this.o.taskOf.get(p.jobId);
-      if (t) reports.push({ job: t.dag, task: t.task, resource: p.resource, done_mi: p.done_mi, progress: p.progress });
+      const dag = this.jobs.get(p.jobId)?.dag;
+      if (dag !== undefined && this.dags.has(dag)) reports.push({ job: dag, task: p.jobId, resource: p.resource, done_mi: p.done_mi, progress: p.progress });
     }
-    const active = this.o.dags.filter((d) => !d.done);
+    const active = [...this.dags.values()];
     const moves = rescheduleRound(active, reports, this.loads(), { migration_s: this.typicalMigration_s(), min_improvement: this.o.min_improvement });
+    const keyed = new Map(reports.map((r) => [taskKey(r.job, r.task), r.task]));
     for (const m of moves) {
-      const jobId = this.jobIdOf.get(m.task)!;
+      const jobId = keyed.get(m.task)!;
       this.moving.set(jobId, m.to);
       this.load.set(m.from, this.load.get(m.from)! - 1);
       this.load.set(m.to, this.load.get(m.to)! + 1);

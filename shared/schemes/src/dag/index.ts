@@ -1,0 +1,19 @@
+import type { SchemeModule } from '../scheme-module.js';
+import { DAG_MESSAGES } from './messages.js';
+import { readDagMeta } from './meta.js';
+import { DAG_SCHEMES, SERVICES_LOCATION } from './names.js';
+import { planDag } from './plan.js';
+import { DAG_METRICS, dagSummary } from './summary.js';
+
+/** Paper 003 (Chtepen et al.: adaptive rescheduling of DAG jobs with unknown run times, with checkpoints). */
+export const dag: SchemeModule = {
+  family: 'paper-003',
+  schemes: DAG_SCHEMES,
+  locations: [SERVICES_LOCATION],
+  sourceKinds: ['tornado', 'wfformat'],
+  readMeta: readDagMeta,
+  plan: planDag,
+  messages: DAG_MESSAGES,
+  summary: dagSummary,
+  metrics: DAG_METRICS,
+};
