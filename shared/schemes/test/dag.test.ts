@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { newRecord } from '@gridemu/metrics';
 import { SpecError } from '@gridemu/model';
 import { loadWorkload } from '@gridemu/workload';
 import { parseExperiment, simulate } from '../src/index.js';
+import { dagSummary } from '../src/dag/summary.js';
 
 /** Paper 003's set-up, scaled down: 4 sites of 8 CRs, 20 Tornado-like jobs of 5 parallel tasks. */
 const text = (meta: string[], workload = '[{ name: tor, site: s1, tornado: { jobs: 20, parallel: 5, variation: high } }]') =>
@@ -62,5 +64,28 @@ describe('paper 003 as a scheme: dag-static and dag-adaptive, simulated', () => 
       'workload[0]: scheme "dag-adaptive" does not take synthetic sources (those that do: independent, unified, centralized, hierarchical, distributed, k-distributed, k-dual, gruber, fcfs-flat, fcfs-hierarchy, mq-flat, mq-hierarchy, shadow, mct, jsq)',
     ]);
     expect(issues(text(['scheme: k-distributed']))).toEqual(['workload[0]: scheme "k-distributed" does not take tornado sources (those that do: dag-static, dag-adaptive)']);
+  });
+});
+
+describe("paper 003's figures in summary.json (hand-checked)", () => {
+  it('counts as useful the work of DAG jobs done within the window and within 200% of their critical path', () => {
+    const s = parseExperiment(text(['scheme: dag-adaptive']), '/tmp/dag-test.yaml').spec;
+    const task = (id: string, dag: string, run_s: number, submit_s: number, start_s: number, finish_s: number, parents: string[] = []) => ({
+      ...newRecord({ id, workload: 'w', origin: 's1', submit_s, run_s, estimate_s: run_s, procs: 0, dag, parents }),
+      start_s,
+      finish_s,
+    });
+    const records = [
+      // A: critical path 10 + 100 = 110 s; done in 110 s, within 220: useful, 110,000 MI.
+      task('a/init', 'a', 10, 0, 0, 10),
+      task('a/p', 'a', 100, 0, 10, 110, ['a/init']),
+      // B: 50 s long, done in 150 s, over 100: offered, not useful.
+      task('b/x', 'b', 50, 0, 100, 150),
+      // C: arrives after the 24 h window: neither.
+      task('c/x', 'c', 10, 200_000, 200_000, 200_010),
+    ];
+    const d = (dagSummary({ 'dag.migrations': 3, 'dag.bytes.input': 4e6, 'dag.bytes.checkpoint': 2e6 }, s, records) as { dag: Record<string, unknown> }).dag;
+    expect(d).toMatchObject({ jobs: 3, jobs_completed: 3, jobs_within_limit: 2, useful_work_mi: 110_000, useful_work_share: 0.6875, migrations: 3, network_mb: { input: 4, checkpoint: 2, total: 6 } });
+    expect(d['mean_turnaround_s']).toBeCloseTo((110 + 150 + 10) / 3, 3);
   });
 });

@@ -22,9 +22,13 @@ export interface DagMeta extends MetaSpec {
   /** Inputs, outputs and checkpoints, MB each (§4: 1). */
   readonly file_mb: number;
   readonly checkpoint_delay_s: readonly [number, number];
+  /** The observation window after the first arrival (§4: 24 h), for the useful work. */
+  readonly horizon_s: number;
+  /** How much a DAG job may grow beyond its length and still count as successful (§4: 200% of it, so 1). */
+  readonly growth_limit: number;
 }
 
-const OPTIONS = ['scheme', 'model', 'min_improvement', 'round_period_s', 'progress_period_s', 'mips', 'wan_latency_ms', 'lan_latency_ms', 'bandwidth_gbps', 'file_mb', 'checkpoint_delay_s'];
+const OPTIONS = ['scheme', 'model', 'min_improvement', 'round_period_s', 'progress_period_s', 'mips', 'wan_latency_ms', 'lan_latency_ms', 'bandwidth_gbps', 'file_mb', 'checkpoint_delay_s', 'horizon_s', 'growth_limit'];
 
 export function readDagMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: DagMeta; local: LocalSpec } {
   r.onlyKeys(raw, 'meta', OPTIONS);
@@ -41,6 +45,8 @@ export function readDagMeta(scheme: string, raw: Readonly<Record<string, unknown
     bandwidth_gbps: r.number(raw['bandwidth_gbps'], 'meta.bandwidth_gbps', POSITIVE, g.bandwidth_bps / 1e9),
     file_mb: r.number(raw['file_mb'], 'meta.file_mb', NON_NEGATIVE, g.file_bytes / 1e6),
     checkpoint_delay_s: range(r, raw['checkpoint_delay_s'], 'meta.checkpoint_delay_s', g.checkpoint_delay_s, NON_NEGATIVE),
+    horizon_s: r.number(raw['horizon_s'], 'meta.horizon_s', POSITIVE, 86_400),
+    growth_limit: r.number(raw['growth_limit'], 'meta.growth_limit', NON_NEGATIVE, 1),
   };
   if (scheme === 'dag-static' && (raw['min_improvement'] !== undefined || raw['round_period_s'] !== undefined)) {
     r.fail(raw['min_improvement'] !== undefined ? 'meta.min_improvement' : 'meta.round_period_s', 'applies only to dag-adaptive (dag-static never reschedules)');
