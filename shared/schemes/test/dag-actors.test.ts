@@ -167,4 +167,37 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
     // The checkpoint check above means something only if tasks did move.
     expect(migrations).toBeGreaterThan(10);
   });
+
+  it('over random DAGs (any parents, several initial tasks): every task ends once, after its parents, keeping its checkpoints', () => {
+    // Task i may depend on any earlier task: one job is any DAG of up to 8 tasks.
+    const dag = fc.integer({ min: 1, max: 8 }).chain((n) =>
+      fc.record({
+        parents: fc.tuple(...Array.from({ length: n }, (_, i) => fc.subarray(Array.from({ length: i }, (_, k) => k)))),
+        lengths: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: n, maxLength: n }),
+        estimate_s: fc.integer({ min: 1, max: 300 }),
+        submit_s: fc.integer({ min: 0, max: 300 }),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom<DagScheme>('dag-static', 'dag-adaptive'), fc.array(dag, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 50 }), (scheme, js, seed) => {
+        const dags: DagIn[] = js.map((j, d) => ({
+          name: `g!${d}`,
+          submit_s: j.submit_s,
+          tasks: j.parents.map((ps, i) => ({ id: `t${i}`, parents: ps.map((p) => `t${p}`), run_s: j.lengths[i]!, estimate_s: j.estimate_s })),
+        }));
+        const r = run(scheme, dags, { ...PAPER_003_GRID, sites: 2, resources: 4, mips: [100, 4000] }, { seed });
+        const work = new Map<string, number>();
+        for (const d of dags) {
+          for (const t of d.tasks) {
+            const x = r.rec.get(`${d.name}/${t.id}`)!;
+            expect(x.finish_s, `${x.job.id} did not finish`).toBeDefined();
+            for (const p of t.parents) expect(x.start_s!, `${x.job.id} started before ${p} ended`).toBeGreaterThanOrEqual(r.rec.get(`${d.name}/${p}`)!.finish_s!);
+            work.set(x.job.id, t.run_s * 1000);
+          }
+        }
+        checkRuns(r.runs, (id) => work.get(id)!);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });

@@ -9,7 +9,7 @@ import { META_SCHEMES } from '@gridemu/schemes';
 export function randomSpec(seed: number): string {
   const rng = new Rng(seed, 'fuzz');
   const pick = <T>(xs: readonly T[]): T => xs[rng.int(0, xs.length - 1)]!;
-  const family = pick(['paper-001', 'paper-001', 'paper-001', 'gruber', 'hierarchy', 'shadow'] as const);
+  const family = pick(['paper-001', 'paper-001', 'paper-001', 'gruber', 'hierarchy', 'shadow', 'dag'] as const);
   const latency = pick([0, 1, 10, 50, 200]);
   const jitter = latency === 0 ? 0 : pick([0, Math.round(latency / 2)]);
   const network = `network: { latency_ms: ${latency}, jitter_ms: ${jitter} }`;
@@ -70,6 +70,19 @@ export function randomSpec(seed: number): string {
       '    - { id: Q3, level: 2, grids: [big], T_q_min: 60, T_e_min: 30, job_min: 5, entry: false, priority: 1 }',
       `    - { id: Q4, level: 3, grids: [big], T_q_min: 600, T_e_min: 600, job_min: 10, priority: 3, policies: { task-potential-overdue: ${pick([true, false])} } }`,
       `  load_sharing: { period_s: ${pick([10, 60])}, min_pending_jobs: ${pick([1, 5])} }`,
+      network,
+    ].join('\n');
+  }
+  if (family === 'dag') {
+    const n = rng.int(1, 4);
+    return [
+      ...head,
+      `sites: [${Array.from({ length: n }, (_, i) => `{ id: s${i + 1}, cpus: ${pick([1, 2, 8])} }`).join(', ')}]`,
+      `workload: [{ site: s1, tornado: { jobs: ${rng.int(2, 12)}, parallel: ${pick([1, 2, 5, 10])}, variation: ${pick(['high', 'medium', 'low'])}, median_s: ${pick([60, 600, 3600])}, batch_gap_h: ${pick([0.1, 1])} } }]`,
+      pick([
+        'meta: { scheme: dag-static }',
+        `meta: { scheme: dag-adaptive, model: ${pick(['decreasing', 'increasing', 'oscillating'])}, min_improvement: ${pick([0, 0.2, 0.7])}, round_period_s: ${pick([5, 60, 600])}, progress_period_s: ${pick([5, 30])} }`,
+      ]),
       network,
     ].join('\n');
   }
