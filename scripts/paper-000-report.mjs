@@ -10,17 +10,14 @@ import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
+import { numberArg } from './lib/number-arg.mjs';
 import { tookSeconds } from './lib/took.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 // Table 1's figures are "averaged over several attempts".
-const SEEDS = arg('--seeds', 5);
-const STREAM_SEEDS = arg('--stream-seeds', 3);
-const SPEEDUP = arg('--speedup', 1000);
+const SEEDS = numberArg('--seeds', 5);
+const STREAM_SEEDS = numberArg('--stream-seeds', 3);
+const SPEEDUP = numberArg('--speedup', 1000);
 const LIVE = !process.argv.includes('--no-live');
 const REUSE = process.argv.includes('--reuse');
 const OUT = join(repo, 'results', 'paper-000');

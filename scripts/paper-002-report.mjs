@@ -10,17 +10,14 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
 import { welchTTest } from '@gridemu/metrics';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 // §4.3: the paper's small workloads had ten runs each.
-const SEEDS = arg('--seeds', 10);
-const LARGE_SEEDS = arg('--large-seeds', 3);
+const SEEDS = numberArg('--seeds', 10);
+const LARGE_SEEDS = numberArg('--large-seeds', 3);
 const BASE = 'examples/gruber-grid3.yaml';
 const OUT = join(repo, 'results', 'paper-002');
 const GRUBER = ['G-RA', 'G-RR', 'G-LU', 'G-LRU'];

@@ -11,16 +11,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
 import { tookSeconds } from './lib/took.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const SEEDS = arg('--seeds', 2);
+const SEEDS = numberArg('--seeds', 2);
 const REUSE = process.argv.includes('--reuse');
 const OUT = join(repo, 'results', 'paper-003');
 const SPEC = 'examples/dag-tornado.yaml';
