@@ -230,6 +230,8 @@ export interface WfFormatSource extends SourceCommon {
   readonly wfformat: string;
   readonly instances: number;
   readonly interarrival_s: number;
+  /** `fixed`: the instances come exactly interarrival_s apart; `poisson`: exponential gaps of that mean, drawn from the seed. */
+  readonly arrivals: 'fixed' | 'poisson';
 }
 
 export type WorkloadSource = SwfSource | SyntheticSource | BlastSource | TasksSource | TornadoSource | WfFormatSource;

@@ -30,9 +30,9 @@ import {
 } from './spec.js';
 
 const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'faults', 'description'] as const;
-const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
+const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'arrivals', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
 /** What a DAG source (tornado, wfformat) takes besides its own fields: the options of trace lines do not apply to tasks of a DAG. */
-const DAG_SOURCE_KEYS = ['name', 'site', 'sites', 'tornado', 'wfformat', 'instances', 'interarrival_s'];
+const DAG_SOURCE_KEYS = ['name', 'site', 'sites', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'arrivals'];
 const TORNADO_KEYS = ['jobs', 'parallel', 'variation', ...Object.keys(TORNADO_DEFAULTS)];
 const BLAST_KEYS = ['submitters', 'jobs', 'vo', 'groups', 'runtime_s', 'runtime_spread', 'interval_s', 'input_kb', 'output_mb'] as const;
 const TASKS_KEYS = ['stream', 'list'] as const;
@@ -170,7 +170,7 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
     return undefined;
   }
   const kind = kinds[0]!;
-  for (const k of ['instances', 'interarrival_s'] as const) if (o[k] !== undefined && kind !== 'wfformat') r.fail(join(path, k), 'applies only to a wfformat source');
+  for (const k of ['instances', 'interarrival_s', 'arrivals'] as const) if (o[k] !== undefined && kind !== 'wfformat') r.fail(join(path, k), 'applies only to a wfformat source');
   if (kind === 'tornado' || kind === 'wfformat') {
     for (const k of Object.keys(o)) if (!DAG_SOURCE_KEYS.includes(k)) r.fail(join(path, k), `does not apply to the tasks of DAG jobs (a ${kind} source)`);
     if (kind === 'tornado') {
@@ -183,6 +183,7 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
       wfformat: r.string(o['wfformat'], join(path, 'wfformat')),
       instances: r.number(o['instances'], join(path, 'instances'), POSITIVE_INTEGER, 1),
       interarrival_s: r.number(o['interarrival_s'], join(path, 'interarrival_s'), NON_NEGATIVE, 0),
+      arrivals: r.oneOf(o['arrivals'], join(path, 'arrivals'), ['fixed', 'poisson'] as const, 'fixed'),
     };
   }
   if (kind === 'gwf' || kind === 'batsim') {

@@ -56,7 +56,7 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
               : source.kind === 'tornado'
                 ? loadTornadoSource(source, spec, index)
                 : source.kind === 'wfformat'
-                  ? await loadWfFormatSource(source, options)
+                  ? await loadWfFormatSource(source, spec, index, options)
                   : loadSyntheticSource(source, spec, index);
     } catch (err) {
       if (err instanceof InputError) throw err;
@@ -205,14 +205,18 @@ function loadTornadoSource(source: TornadoSource, spec: ExperimentSpec, index: n
 }
 
 /**
- * A WfFormat instance replayed `instances` times, `interarrival_s` apart. Its measured run times
- * are the tasks' lengths, and the scheduler's rough estimate too.
+ * A WfFormat instance replayed `instances` times, `interarrival_s` apart (or, with `arrivals:
+ * poisson`, exponential gaps of that mean drawn from the seed). Its measured run times are the
+ * tasks' lengths, and the scheduler's rough estimate too.
  */
-async function loadWfFormatSource(source: WfFormatSource, options: LoadWorkloadOptions): Promise<{ jobs: Job[]; report: SourceReport }> {
+async function loadWfFormatSource(source: WfFormatSource, spec: ExperimentSpec, index: number, options: LoadWorkloadOptions): Promise<{ jobs: Job[]; report: SourceReport }> {
   const file = resolveTrace(source.wfformat, options.specFile, options.env);
   const wf = await readWfFormat(file);
   const tasks = wf.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.runtime_s, estimate_s: t.runtime_s }));
-  const jobs = Array.from({ length: source.instances }, (_, n) => dagJobs(source, `${wf.name}!${n}`, n, n * source.interarrival_s, tasks)).flat();
+  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
+  let at = 0;
+  const arrival = (n: number) => (source.arrivals === 'poisson' ? (at += n === 0 ? 0 : rng.exponential(source.interarrival_s)) : n * source.interarrival_s);
+  const jobs = Array.from({ length: source.instances }, (_, n) => dagJobs(source, `${wf.name}!${n}`, n, arrival(n), tasks)).flat();
   return { jobs, report: { name: source.name, kind: 'wfformat', file, jobs: jobs.length, adjustments: {}, malformed_lines: 0, malformed_examples: [] } };
 }
 

@@ -33,6 +33,22 @@ describe('DAG sources (paper 003)', () => {
     expect(w.sources[0]).toMatchObject({ kind: 'wfformat', jobs: 8 });
   });
 
+  it('replays an instance with Poisson arrivals: exponential gaps of the mean, the same from the same seed', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'diamond.json'), JSON.stringify(diamond));
+    const text = 'name: t\nseed: 3\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ wfformat: diamond.json, instances: 400, interarrival_s: 600, arrivals: poisson }]\n';
+    const { spec } = parseSpecText(text, join(dir, 'e.yaml'), NO_SCHEMES);
+    const load = async () => (await loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).jobs.filter((j) => j.id.endsWith('/T1')).map((j) => j.submit_s);
+    const t = await load();
+    expect(t[0]).toBe(0);
+    const gaps = t.slice(1).map((x, i) => x - t[i]!);
+    expect(gaps.every((g) => g >= 0)).toBe(true);
+    expect(new Set(gaps).size).toBeGreaterThan(300); // not a fixed gap
+    expect(gaps.reduce((a, g) => a + g, 0) / gaps.length).toBeGreaterThan(500);
+    expect(gaps.reduce((a, g) => a + g, 0) / gaps.length).toBeLessThan(700);
+    expect(await load()).toEqual(t);
+  });
+
   it('generates Tornado-like jobs: init, the parent set, final; the same from the same seed', async () => {
     const text = 'name: t\nseed: 4\nsites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]\nworkload: [{ name: tor, tornado: { jobs: 3, parallel: 5, variation: low } }]\n';
     const { spec } = parseSpecText(text, 'e.yaml', NO_SCHEMES);
