@@ -30,6 +30,7 @@ export class DagJob {
   private readonly specs = new Map<string, DagTaskSpec>();
   private readonly children = new Map<string, string[]>();
   private sets: ParentSet[] | undefined;
+  private unfinished = 0;
 
   /** A DAG of these tasks, checked whole: every parent a task, ids unique, no cycle. */
   constructor(
@@ -50,6 +51,7 @@ export class DagJob {
   add(t: DagTaskSpec): void {
     if (this.specs.has(t.id)) throw new Error(`DAG ${this.name}: task id ${t.id} appears twice`);
     this.specs.set(t.id, t);
+    this.unfinished++;
     if (!this.children.has(t.id)) this.children.set(t.id, []);
     for (const p of t.parents) {
       const list = this.children.get(p) ?? [];
@@ -90,10 +92,9 @@ export class DagJob {
     return [...this.state].filter(([, s]) => s === 'ready').map(([id]) => id);
   }
 
-  /** Whether every task has finished: the job's final task among them. */
+  /** Whether every task it knows has finished: the job's final task among them. */
   get done(): boolean {
-    for (const s of this.state.values()) if (s !== 'done') return false;
-    return true;
+    return this.unfinished === 0 && this.specs.size > 0;
   }
 
   start(id: string): void {
@@ -111,6 +112,7 @@ export class DagJob {
   finish(id: string): string[] {
     if (this.stateOf(id) !== 'running') throw new Error(`assertion: task ${id} of ${this.name} finished while ${this.state.get(id)}`);
     this.state.set(id, 'done');
+    this.unfinished--;
     const ready: string[] = [];
     for (const c of this.children.get(id)!) {
       if (this.specs.has(c) && this.state.get(c) === 'waiting' && this.parentsDone(this.task(c))) {

@@ -95,7 +95,8 @@ export class DagSchedulerActor implements Actor<Message> {
   /** Places every ready task whose Job has arrived. */
   private dispatch(ctx: ActorContext<Message>): void {
     const ready: { jobId: string; dag: DagJob; task: string }[] = [];
-    for (const dag of this.dags.values()) for (const task of dag.ready()) ready.push({ jobId: task, dag, task });
+    // A finished DAG stays known: a task of it delayed on the bus still finds its parents done.
+    for (const dag of this.dags.values()) if (!dag.done) for (const task of dag.ready()) ready.push({ jobId: task, dag, task });
     if (ready.length === 0) return;
     if (this.o.scheme === 'dag-static') {
       const rs = this.o.grid.resources;
@@ -169,7 +170,6 @@ export class DagSchedulerActor implements Actor<Message> {
     this.outputAt.set(jobId, resource);
     const now = ctx.now();
     for (const next of dag.finish(task)) this.readySince.set(next, now);
-    if (dag.done) this.dags.delete(dag.name); // kept no longer than it runs
     this.dispatch(ctx);
   }
 
@@ -190,9 +190,9 @@ export class DagSchedulerActor implements Actor<Message> {
       // Only what the scheduler itself believes runs there now: a report may be older than a move.
       if (this.placement.get(p.jobId) !== p.resource || this.moving.has(p.jobId)) continue;
       const dag = this.jobs.get(p.jobId)?.dag;
-      if (dag !== undefined && this.dags.has(dag)) reports.push({ job: dag, task: p.jobId, resource: p.resource, done_mi: p.done_mi, progress: p.progress });
+      if (dag !== undefined) reports.push({ job: dag, task: p.jobId, resource: p.resource, done_mi: p.done_mi, progress: p.progress });
     }
-    const active = [...this.dags.values()];
+    const active = [...this.dags.values()].filter((d) => !d.done);
     const moves = rescheduleRound(active, reports, this.loads(), { migration_s: this.typicalMigration_s(), min_improvement: this.o.min_improvement });
     const keyed = new Map(reports.map((r) => [taskKey(r.job, r.task), r.task]));
     for (const m of moves) {
