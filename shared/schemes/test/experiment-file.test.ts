@@ -57,7 +57,7 @@ meta: { scheme: independent, k: 5 }
       expect.arrayContaining([
         'sites[1].cpus: must be a positive integer (got 2.5)',
         'sites[1].id: duplicate site id "s1"',
-        'workload[0].jobz: unknown field (expected one of: name, site, sites, swf, gwf, batsim, synthetic, blast, tasks, tornado, wfformat, instances, interarrival_s, jobs, skip, shift_h, runtime_scale, exact_estimates, equal_width, lenient, vo, group)',
+        'workload[0].jobz: unknown field (expected one of: name, site, sites, swf, gwf, batsim, synthetic, blast, tasks, tornado, wfformat, instances, interarrival_s, arrivals, jobs, skip, shift_h, runtime_scale, exact_estimates, equal_width, lenient, vo, group)',
         'workload[0].site: no site with id "s9" (sites: s1)',
         'workload[1]: needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado or wfformat (DAG jobs)',
         'local.policy: must be one of: fcfs, easy, dual-easy (got "lifo")',
