@@ -283,6 +283,8 @@ describe('gridemu run: paper 003 DAG jobs, the general services their own proces
     const [header, ...rows] = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
     const col = (name: string) => header!.indexOf(name);
     const byId = new Map(rows.map((r) => [r[col('job_id')]!, r]));
+    // A migrated task's row counts its moves, reported when it completed.
+    expect(rows.reduce((n, r) => n + Number(r[col('migrations')]), 0)).toBe(s.dag.migrations);
     for (const r of rows) {
       expect(r[col('dag')]).toMatch(/^tor!\d+$/);
       if (r[col('job_id')]!.endsWith('/final')) {

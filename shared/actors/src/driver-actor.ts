@@ -90,6 +90,12 @@ export class DriverActor implements Actor<Message> {
       case MessageType.JobCompleted: {
         const r = this.record(msg.jobId);
         r.finish_s = msg.time_s;
+        if (msg.trail) {
+          // Moves made while it ran (a migrated DAG task, paper 003): the trail at its end is the whole of it.
+          r.copies = msg.trail.copies;
+          r.migrations = msg.trail.migrations;
+          r.replans = msg.trail.replans;
+        }
         this.finishedCount++;
         return;
       }

@@ -50,6 +50,12 @@ describe('the driver: reports out of order (issue 11)', () => {
     expect(r).toMatchObject({ execSite: 's2', start_s: 60, finish_s: 160, lostRuns: [{ site: 's1', start_s: 10, end_s: 50 }] });
   });
 
+  it('takes the trail a completion carries: moves made while the job ran (paper 003)', () => {
+    const done: Message = { type: MessageType.JobCompleted, jobId: 'j', site: 's1', time_s: 110, trail: { copies: 1, migrations: 2, replans: 0 } };
+    expect(recordAfter([started('s1', 10), done])).toMatchObject({ execSite: 's1', start_s: 10, finish_s: 110, migrations: 2 });
+    expect(recordAfter([started('s1', 10), completed('s1', 110)])).toMatchObject({ migrations: 0 });
+  });
+
   it('still refuses a job started twice, and a run lost after it finished', () => {
     expect(() => recordAfter([started('s1', 10), started('s2', 20)])).toThrow(/j started twice \(at s1 and s2\)/);
     expect(() => recordAfter([started('s1', 10), completed('s1', 110), lost('s1', 10, 120)])).toThrow(/j lost at s1 after it finished there/);

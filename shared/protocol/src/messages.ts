@@ -83,7 +83,14 @@ export interface JobStarted {
   readonly resources: string;
   readonly trail: JobTrail;
 }
-export interface JobCompleted { readonly type: typeof MessageType.JobCompleted; readonly jobId: string; readonly site: string; readonly time_s: number }
+export interface JobCompleted {
+  readonly type: typeof MessageType.JobCompleted;
+  readonly jobId: string;
+  readonly site: string;
+  readonly time_s: number;
+  /** What happened to the job after it started, when something did (paper 003's migrations of running tasks). */
+  readonly trail?: JobTrail;
+}
 export interface JobLost {
   readonly type: typeof MessageType.JobLost;
   readonly jobId: string;

@@ -15,7 +15,7 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobFinished]: { jobId: 'string' },
   // Empty for a job that holds no fixed processors (a divisible task of paper 000: its jobs take what they get).
   [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: (v) => (typeof v === 'string' && v.length <= 1024 ? undefined : 'must be a string (at most 1024 characters)'), trail: 'trail' },
-  [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number' },
+  [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number', trail: (v) => (v === undefined ? undefined : trailProblem(v)) },
   [MessageType.JobRejected]: { jobId: 'string', site: 'string', reason: 'reason' },
   [MessageType.JobLost]: { jobId: 'string', site: 'string', started_s: 'number', time_s: 'number' },
   [MessageType.JobFailed]: { jobId: 'string', time_s: 'number', reason: 'string', trail: 'trail' },

@@ -35,6 +35,11 @@ describe('the wire codec', () => {
     const task = { ...job, id: 'w!0/T2', dag: 'w!0', parents: ['w!0/T1'] };
     expect(decodeEnvelope(encode({ ...ok, msg: { type: 'job.submit', job: task } }), 'r1').ok).toBe(true);
     expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...task, parents: 'w!0/T1' } } })).toMatch(/job.submit.job .parents must be a list of job ids/);
+    // A completion may carry the moves made while the job ran.
+    const done = { type: 'job.completed', jobId: 'x!1', site: 's1', time_s: 5 };
+    expect(decodeEnvelope(encode({ ...ok, msg: { ...done, trail: { copies: 1, migrations: 2, replans: 0 } } }), 'r1').ok).toBe(true);
+    expect(decodeEnvelope(encode({ ...ok, msg: done }), 'r1').ok).toBe(true);
+    expect(bad({ ...ok, msg: { ...done, trail: { copies: 1, migrations: -2, replans: 0 } } })).toMatch(/job.completed.trail .migrations must be a non-negative integer/);
     expect(bad({ ...ok, from: '' })).toMatch(/envelope.from/);
     expect(bad([1, 2, 3])).toMatch(/envelope is not a map/);
     const huge = new Uint8Array(MAX_MESSAGE_BYTES + 1);

@@ -125,6 +125,7 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
     const adaptive = run('dag-adaptive', [dag], params);
     const p0 = adaptive.rec.get('j!0/p0')!;
     expect(adaptive.counters.get('dag.migrations')).toBe(1);
+    expect(adaptive.rec.get('j!0/p0')!.migrations).toBe(1); // jobs.csv's migrations column
     expect(adaptive.cs.stored.get('j!0/p0')).toBeGreaterThan(0);
     // Statically it would have taken 2000 s on the slow CR; moved, far less.
     expect(p0.finish_s! - p0.start_s!).toBeLessThan(200);

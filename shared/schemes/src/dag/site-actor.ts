@@ -112,7 +112,9 @@ export class DagSiteActor implements Actor<Message> {
       ctx.log.info({ event: 'dag.end', jobId, resource, time_s: now, done_mi: t.total_mi, why: 'done' }, 'task run ends');
       ctx.metrics.count('jobs.completed');
       ctx.send(this.o.scheduler, { type: 'dag.done', jobId, resource });
-      ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.o.site, time_s: now });
+      // Its migrations happened while it ran, after its start was reported: the completion carries them.
+      const trail = t.run.migrations > 0 ? { trail: { copies: 1, migrations: t.run.migrations, replans: 0 } } : {};
+      ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.o.site, time_s: now, ...trail });
       if (t.run.migrations > 0) ctx.metrics.count('dag.migrated_tasks_completed');
     }
     this.arm(ctx, resource);
