@@ -58,6 +58,15 @@ const pct = (x) => `${(Number(x) * 100).toFixed(1)}%`;
 const gain = (a, s) => (Number(s) > 0 ? `${((Number(a) / Number(s) - 1) * 100).toFixed(0)}%` : 'n/a');
 const lines = [];
 const say = (s = '') => lines.push(s);
+/** A table of `metric` by variation (rows) and parallelism: static, adaptive, and how much more adaptive's is. */
+const staticAgainstAdaptive = (metric, show, more) => {
+  say(`| variation | ${PARALLEL.map((p) => `${p} parallel: static | adaptive | ${more}`).join(' | ')} |`);
+  say(`| --- | ${PARALLEL.map(() => '--- | --- | ---').join(' | ')} |`);
+  for (const v of VARIATION) {
+    say(`| ${v} | ${PARALLEL.map((p) => { const s = cell('dag-static', p, v)[metric]; const a = cell('dag-adaptive', p, v)[metric]; return `${show(s)} | ${show(a)} | ${gain(a, s)}`; }).join(' | ')} |`);
+  }
+  say();
+};
 say('# Paper 003 reproduced: adaptive rescheduling of DAG jobs against static placement');
 say();
 say(`Written by \`npm run report:paper-003\` (scripts/paper-003-report.mjs) on ${new Date().toISOString().slice(0, 10)}, from the runs it made under`);
@@ -79,12 +88,7 @@ say('   larger MP values degrade.');
 say();
 say('## Figure 6: useful work, adaptive against static');
 say();
-say(`| variation | ${PARALLEL.map((p) => `${p} parallel: static | adaptive | gain`).join(' | ')} |`);
-say(`| --- | ${PARALLEL.map(() => '--- | --- | ---').join(' | ')} |`);
-for (const v of VARIATION) {
-  say(`| ${v} | ${PARALLEL.map((p) => { const s = cell('dag-static', p, v); const a = cell('dag-adaptive', p, v); return `${pct(s.useful_work_share)} | ${pct(a.useful_work_share)} | ${gain(a.useful_work_share, s.useful_work_share)}`; }).join(' | ')} |`);
-}
-say();
+staticAgainstAdaptive('useful_work_share', pct, 'gain');
 const gains = VARIATION.flatMap((v) => PARALLEL.map((p) => ({ v, p, g: Number(cell('dag-adaptive', p, v).useful_work_share) / Math.max(1e-9, Number(cell('dag-static', p, v).useful_work_share)) - 1 })));
 const best = gains.reduce((a, b) => (b.g > a.g ? b : a));
 const wins = gains.filter((x) => x.g > 0).length;
@@ -94,12 +98,7 @@ say(`- Mean gain by parallelism: ${PARALLEL.map((p) => `${p}: ${(gains.filter((x
 say();
 say('## Figure 7: network load (MB: inputs and outputs, and checkpoints)');
 say();
-say(`| variation | ${PARALLEL.map((p) => `${p} parallel: static | adaptive | more`).join(' | ')} |`);
-say(`| --- | ${PARALLEL.map(() => '--- | --- | ---').join(' | ')} |`);
-for (const v of VARIATION) {
-  say(`| ${v} | ${PARALLEL.map((p) => { const s = cell('dag-static', p, v); const a = cell('dag-adaptive', p, v); return `${Math.round(s.network_mb)} | ${Math.round(a.network_mb)} | ${gain(a.network_mb, s.network_mb)}`; }).join(' | ')} |`);
-}
-say();
+staticAgainstAdaptive('network_mb', (x) => Math.round(x), 'more');
 say(`- Migrations per run, adaptive, high variation: ${PARALLEL.map((p) => `${p} parallel: ${Math.round(cell('dag-adaptive', p, 'high').dag_migrations)}`).join(', ')}.`);
 say();
 say('## Figure 8: MP, parent sets of 5 (adaptive, high variation)');

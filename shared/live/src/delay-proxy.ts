@@ -183,6 +183,12 @@ export class DelayProxy {
   }
 }
 
+/** The first server of a NATS URL list (`nats://h:p,…`) as the host and port a delay proxy forwards to. */
+export function proxyTarget(natsUrl: string): { readonly host: string; readonly port: number } {
+  const url = new URL(natsUrl.split(',')[0]!.replace(/^nats:/, 'http:'));
+  return { host: url.hostname, port: Number(url.port || 4222) };
+}
+
 /** Whether `spec` needs a delay proxy per location: link latency, partitions or message loss. */
 export function needsDelayProxies(spec: ExperimentSpec): boolean {
   const n = spec.network;

@@ -1,5 +1,5 @@
 export { NatsFrameSplitter, type NatsFrame } from './nats-frames.js';
-export { DelayProxy, delayProxyFor, needsDelayProxies, type DelayProxyOptions } from './delay-proxy.js';
+export { DelayProxy, delayProxyFor, proxyTarget, needsDelayProxies, type DelayProxyOptions } from './delay-proxy.js';
 export { ControlBus } from './control-bus.js';
 export { liveMembers, liveLocations, memberActors, driverPlan } from './members.js';
 export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase } from './member.js';

@@ -316,11 +316,7 @@ export class LiveRuntime {
     this.tally.count('journal.replayed_entries', entries);
     // What was sent before the crash and not acknowledged goes again now, before anything the
     // recovery says: a site's report that a run was lost should follow that run's start.
-    for (const u of this.outbox.values()) {
-      u.sent_ms = wallNow_ms();
-      this.tally.count('bus.resent');
-      this.options.transport.publish(u.target, u.from, u.bytes);
-    }
+    this.resend(0);
     // The process died no earlier than the last delivery it stored.
     const died_s = Math.max(crashed_s, last_s, epoch_s);
     this.startClock(epoch_s, speedup, wallEpoch_ms);

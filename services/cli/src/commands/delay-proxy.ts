@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
-import { ControlBus, delayProxyFor, natsConnectOptions, natsFlagOptions, needsDelayProxies } from '@gridemu/live';
+import { ControlBus, delayProxyFor, natsConnectOptions, natsFlagOptions, needsDelayProxies, proxyTarget } from '@gridemu/live';
 import { loadExperiment } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { EmulatedClock, pinoLogger } from '@gridemu/runtime/live';
@@ -47,10 +47,10 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
   const listen = /^(.+):(\d+)$/.exec(values.listen);
   if (!listen) throw new UsageError(`--listen must be HOST:PORT, got "${values.listen}"`);
   const { spec } = loadExperiment(positionals[0]!);
-  const target = new URL(values.nats.split(',')[0]!.replace(/^nats:/, 'http:'));
+  const target = proxyTarget(values.nats);
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] }), { proxy: values.from });
-  const proxy = delayProxyFor(spec, values.from, values.run, { host: target.hostname, port: Number(target.port || 4222) });
+  const proxy = delayProxyFor(spec, values.from, values.run, target);
   const url = await proxy.listen(listen[1]!, Number(listen[2]));
   // The proxy's own connection hears the driver's start: partitions and loss are timed in emulated seconds.
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-proxy-${values.from}`));
@@ -60,7 +60,7 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
     log.info({ epoch_s: m.epoch_s, speedup: m.speedup }, 'run started: faults are timed from now');
   });
   log.info(
-    { listen: url, target: `${target.hostname}:${target.port || 4222}`, latency_ms: spec.network.latency_ms, jitter_ms: spec.network.jitter_ms },
+    { listen: url, target: `${target.host}:${target.port}`, latency_ms: spec.network.latency_ms, jitter_ms: spec.network.jitter_ms },
     needsDelayProxies(spec) ? 'delay proxy ready' : 'delay proxy ready (the spec has no latency, partition or loss: it forwards as it is)',
   );
 

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ControlBus, DelayProxy, delayProxyFor, liveLocations, needsDelayProxies, ORCHESTRATOR, runCredentials, type LiveProgress } from '@gridemu/live';
+import { ControlBus, DelayProxy, delayProxyFor, liveLocations, needsDelayProxies, ORCHESTRATOR, proxyTarget, runCredentials, type LiveProgress } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
 import { freePort, makeRunCertificates, startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
@@ -161,9 +161,9 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     const faults = o.spec.faults;
     const proxyFaults = faults.partition.length > 0 || faults.drop > 0;
     if (needsDelayProxies(o.spec)) {
-      const target = new URL(url.split(',')[0]!.replace(/^nats:/, 'http:'));
+      const target = proxyTarget(url);
       for (const m of members) {
-        const proxy = delayProxyFor(o.spec, m, o.run, { host: target.hostname, port: Number(target.port || 4222) });
+        const proxy = delayProxyFor(o.spec, m, o.run, target);
         memberUrl.set(m, await proxy.listen());
         proxies.push(proxy);
         cleanup.push(() => proxy.close());

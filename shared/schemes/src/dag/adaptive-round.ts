@@ -37,7 +37,6 @@ export const taskKey = (job: string, task: string): string => `${job}/${task}`;
 
 export function rescheduleRound(jobs: readonly DagJob[], running: readonly RunningTaskReport[], resources: readonly ResourceLoad[], o: RescheduleOptions): Move[] {
   const byJob = new Map(jobs.map((j) => [j.name, j]));
-  const report = new Map(running.map((r) => [taskKey(r.job, r.task), r]));
   const where = new Map(running.map((r) => [taskKey(r.job, r.task), r.resource]));
   const loads = resources.map((r) => ({ ...r }));
 
@@ -53,11 +52,12 @@ export function rescheduleRound(jobs: readonly DagJob[], running: readonly Runni
     if (remaining === undefined || !home) continue;
     placed.push({ id: taskKey(r.job, r.task), set: setKey(job, home), resource: r.resource, remaining_mi: remaining });
   }
+  const estimated = new Set(running.filter((r) => predictedRemaining_mi(r.done_mi, r.progress) !== undefined).map((r) => taskKey(r.job, r.task)));
   for (const job of jobs) {
     for (const set of job.parentSets) {
       if (!job.fullyScheduled(set) || set.members.every((m) => job.isInitial(m))) continue;
       const members = set.members.filter((m) => job.stateOf(m) === 'running');
-      if (members.some((m) => predictedRemaining_mi(report.get(taskKey(job.name, m))?.done_mi ?? 0, report.get(taskKey(job.name, m))?.progress ?? 0) === undefined)) continue;
+      if (members.some((m) => !estimated.has(taskKey(job.name, m)))) continue;
       candidates.push({ key: setKey(job, set), job, set, running: members.length });
     }
   }

@@ -126,7 +126,7 @@ export class DagSchedulerActor implements Actor<Message> {
     const file = grid.params.file_bytes;
     const initial = parents.length === 0;
     let delay_s: number;
-    if (done_mi > 0 || this.started.has(jobId)) {
+    if (this.started.has(jobId)) {
       // A restart: the checkpoint and the inputs come from the checkpoint server.
       delay_s = grid.transfer_s(SERVICES, resource, file * (1 + parents.length));
       ctx.metrics.count('dag.bytes.checkpoint', file);
