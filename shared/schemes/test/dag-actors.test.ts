@@ -137,6 +137,26 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
     expect(none.counters.get('dag.migrations') ?? 0).toBe(0); // MP skips every move
   });
 
+  it('adaptive: an initial task on the CR a dependent task takes is interrupted and moved to the free CR, keeping its work (step 1)', () => {
+    // CRs of 4000 (cr1) and 2000 MIPS (cr2). b's only task, initial and 400,000 MI long, starts at 0
+    // on the fastest free CR, cr1. a arrives at 10 s: its initial task joins cr1 (initial tasks hold
+    // no place), and when it ends its dependent p0 takes cr1, the fastest CR with no dependent task.
+    // b's task would stand still there, so it is checkpointed and moved to cr2, free. p0 then runs
+    // alone at 4000 MIPS: its 50,000 MI take 12.5 s.
+    const params: DagGridParams = { ...PAPER_003_GRID, sites: 1, resources: 2, mips_list: [4000, 2000] };
+    const b: DagIn = { name: 'b!0', submit_s: 0, tasks: [{ id: 'only', parents: [], run_s: 400, estimate_s: 400 }] };
+    const a = tornado('a!0', 10, [50], 50);
+    const r = run('dag-adaptive', [b, a], params);
+    expect(r.counters.get('dag.initial_interruptions')).toBe(1);
+    expect(r.runs.filter((e) => e.jobId === 'b!0/only').map((e) => `${e.event}@${e.resource}`)).toEqual(['dag.begin@cr1', 'dag.end@cr1', 'dag.begin@cr2', 'dag.end@cr2']);
+    expect(r.runs.filter((e) => e.jobId === 'a!0/p0').map((e) => `${e.event}@${e.resource}`)).toEqual(['dag.begin@cr1', 'dag.end@cr1']);
+    const p0 = r.rec.get('a!0/p0')!;
+    expect(p0.finish_s! - p0.start_s!).toBeCloseTo(12.5, 6);
+    checkRuns(r.runs, (id) => ({ 'b!0/only': 400_000, 'a!0/init': 1000, 'a!0/p0': 50_000, 'a!0/final': 1000 })[id]!);
+    // The static scheduler never moves it: there it waits while a dependent task runs on its CR.
+    expect(run('dag-static', [b, a], params).counters.get('dag.initial_interruptions') ?? 0).toBe(0);
+  });
+
   it('static: places each ready task at random and never moves it', () => {
     const r = run('dag-static', [tornado('a!0', 0, [50, 80, 20]), tornado('a!1', 30, [10, 10])], { ...PAPER_003_GRID, sites: 2, resources: 4, mips_list: [1000, 2000, 500, 4000] });
     expect(r.counters.get('dag.migrations') ?? 0).toBe(0);

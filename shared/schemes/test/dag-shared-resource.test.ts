@@ -30,19 +30,41 @@ describe('paper 003: a resource shared by its tasks (§3, §4)', () => {
     expect(r.nextFinish_s(1.5)).toBe(3);
   });
 
-  it('does not count initial tasks: they run beside dependent ones without slowing them', () => {
-    // 1000 MIPS: A (1000 MI, dependent) and I (100 MI, initial) both get 1000 MIPS: I ends at 0.1 s,
-    // A at 1 s, as if alone. Two initial tasks alone share nothing either.
+  it('does not count initial tasks: a dependent task preempts them, and they share what is left', () => {
+    // 1000 MIPS: A (1000 MI, dependent) and I (100 MI, initial) from 0. A gets all 1000 MIPS and
+    // ends at 1 s, as if alone; I stands still until then and runs its 100 MI alone: 1.1 s.
     const r = new SharedResource('r', 1000);
     r.start(0, 'A', 1000, false);
     r.start(0, 'I', 100, true);
     expect(r.speedIfJoined(false)).toBe(500);
-    expect(r.speedIfJoined(true)).toBe(1000);
-    expect(Object.fromEntries(drain(r, 0))).toEqual({ I: 0.1, A: 1 });
+    expect(r.speedIfJoined(true)).toBe(0);
+    expect(r.initialSpeed).toBe(0);
+    expect(Object.fromEntries(drain(r, 0))).toEqual({ A: 1, I: 1.1 });
+    // Two initial tasks alone share 200 MIPS: I1's 100 MI at 100 MIPS end at 1 s; I2 has 200 MI
+    // left then, alone at 200 MIPS: 2 s.
     const q = new SharedResource('q', 200);
     q.start(0, 'I1', 100, true);
     q.start(0, 'I2', 300, true);
-    expect(Object.fromEntries(drain(q, 0))).toEqual({ I1: 0.5, I2: 1.5 });
+    expect(q.speedIfJoined(true)).toBeCloseTo(200 / 3);
+    expect(Object.fromEntries(drain(q, 0))).toEqual({ I1: 1, I2: 2 });
+  });
+
+  it('keeps an interrupted initial task\'s work: it resumes where it stood', () => {
+    // 500 MIPS. I (1000 MI, initial) alone for 1 s: 500 MI left. D (250 MI) arrives: I stands still
+    // until D ends at 1.5 s, then I ends 1 s later. Stopped at 2 s, I has 250 MI left to take along.
+    const r = new SharedResource('r', 500);
+    r.start(0, 'I', 1000, true);
+    r.start(1, 'D', 250, false);
+    expect(r.running(1.2).map((t) => [t.id, t.initial, Math.round(t.remaining_mi * 1e6) / 1e6])).toEqual([
+      ['I', true, 500],
+      ['D', false, 150],
+    ]);
+    expect(r.nextFinish_s(1.2)).toBeCloseTo(1.5);
+    expect(r.finished(1.5)).toEqual(['D']);
+    r.stop(1.5, 'D');
+    expect(r.nextFinish_s(1.5)).toBeCloseTo(2.5);
+    expect(r.stop(2, 'I')).toBeCloseTo(250);
+    expect(r.nextFinish_s(2)).toBeUndefined();
   });
 
   it('gives back the work a stopped task had left (what a checkpoint keeps)', () => {

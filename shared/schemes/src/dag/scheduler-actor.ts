@@ -4,6 +4,7 @@ import type { Actor, ActorContext } from '@gridemu/runtime';
 import { rescheduleRound, taskKey, type RunningTaskReport } from './adaptive-round.js';
 import { DagJob } from './dag-job.js';
 import { SERVICES, type DagGrid } from './dag-grid.js';
+import { relocateInitialTasks, type InitialTaskPlace } from './interrupt-initial.js';
 import type { DagStatus, DagTaskProgress } from './messages.js';
 import type { ResourceLoad } from './reschedule.js';
 import { scheduleReady, type ReadyGroup } from './schedule-ready.js';
@@ -30,7 +31,9 @@ export interface DagSchedulerOptions {
  *   `round_period_s` steps 1 and 2: it asks the IS for the tasks' progress and migrates tasks
  *   of fully scheduled parent sets (rescheduleRound). A migration is a checkpoint at the old CR,
  *   the checkpoint through the CS, and a restart with it and the task's inputs on the new CR.
- * Not built yet: step 1's interruption of initial tasks that stand in a dependent task's way.
+ *   After each placement and each round, the initial tasks on a resource that a dependent task
+ *   now uses are interrupted and moved to the slowest free resources (relocateInitialTasks), by
+ *   the same checkpoint and restart.
  */
 export class DagSchedulerActor implements Actor<Message> {
   /** The DAGs as their tasks arrive (a task's id in its DagJob is its job id), in arrival order. */
@@ -97,12 +100,17 @@ export class DagSchedulerActor implements Actor<Message> {
     const ready: { jobId: string; dag: DagJob; task: string }[] = [];
     // A finished DAG stays known: a task of it delayed on the bus still finds its parents done.
     for (const dag of this.dags.values()) if (!dag.done) for (const task of dag.ready()) ready.push({ jobId: task, dag, task });
-    if (ready.length === 0) return;
     if (this.o.scheme === 'dag-static') {
       const rs = this.o.grid.resources;
       for (const r of ready) this.run(ctx, r.jobId, rs[ctx.rng.int(0, rs.length - 1)]!.id, 0, true);
       return;
     }
+    if (ready.length > 0) this.scheduleReadyTasks(ctx, ready);
+    this.relocateInitial(ctx);
+  }
+
+  /** Step 3 (§3). */
+  private scheduleReadyTasks(ctx: ActorContext<Message>, ready: readonly { jobId: string; dag: DagJob; task: string }[]): void {
     // Step 3: a group per parent set (the smallest holding the task), partly processed sets first.
     const groups = new Map<string, { set: string; partlyProcessed: boolean; readySince_s: number; tasks: { id: string; estimate_mi: number }[] }>();
     for (const r of ready) {
@@ -162,8 +170,10 @@ export class DagSchedulerActor implements Actor<Message> {
     if (target !== undefined) {
       // It finished before the stop reached it: the reserved place is not needed.
       this.moving.delete(jobId);
-      this.load.set(target, this.load.get(target)! - 1);
-      this.load.set(resource, this.load.get(resource)! + 1);
+      if (!dag.isInitial(task)) {
+        this.load.set(target, this.load.get(target)! - 1);
+        this.load.set(resource, this.load.get(resource)! + 1);
+      }
     }
     if (!dag.isInitial(task)) this.load.set(resource, this.load.get(resource)! - 1);
     this.placement.delete(jobId);
@@ -201,6 +211,29 @@ export class DagSchedulerActor implements Actor<Message> {
       this.load.set(m.from, this.load.get(m.from)! - 1);
       this.load.set(m.to, this.load.get(m.to)! + 1);
       ctx.send(this.o.siteActor(this.o.grid.resource(m.from).site), { type: 'dag.stop', jobId });
+    }
+    this.relocateInitial(ctx);
+  }
+
+  /**
+   * Step 1's rule (§3): initial tasks on a resource that a dependent task uses stand still there,
+   * so they are interrupted and moved to the slowest free resources, if any are free.
+   */
+  private relocateInitial(ctx: ActorContext<Message>): void {
+    const initials = new Map(this.o.grid.resources.map((r) => [r.id, 0]));
+    const places: InitialTaskPlace[] = [];
+    for (const [jobId, resource] of this.placement) {
+      if (!this.where(jobId).dag.isInitial(jobId)) continue;
+      const target = this.moving.get(jobId);
+      initials.set(target ?? resource, initials.get(target ?? resource)! + 1);
+      if (target === undefined) places.push({ id: jobId, resource });
+    }
+    if (places.length === 0) return;
+    const holdings = this.o.grid.resources.map((r) => ({ id: r.id, mips: r.mips, dependents: this.load.get(r.id)!, initials: initials.get(r.id)! }));
+    for (const m of relocateInitialTasks(places, holdings)) {
+      this.moving.set(m.task, m.to);
+      ctx.metrics.count('dag.initial_interruptions');
+      ctx.send(this.o.siteActor(this.o.grid.resource(m.from).site), { type: 'dag.stop', jobId: m.task });
     }
   }
 

@@ -2,9 +2,13 @@
  * One computational resource of paper 003's grid (§4): MIPS_r of power shared by the tasks it runs.
  * Paper 003 §3 gives the speed a task gets as MIPS_r divided by the tasks the resource executes,
  * *initial* tasks not counted; the issue makes that the resource's model, and so do we. Initial
- * tasks have no inputs and are interrupted and moved when a dependent task needs their resource
- * (§3, step 1), so they run in the background: each task, initial or not, gets
- * MIPS_r / max(1, dependent tasks), and an initial task slows nobody down.
+ * tasks are the ones §3 (step 1) interrupts when a dependent task needs their resource, so a
+ * dependent task preempts them:
+ * - a dependent task gets MIPS_r / (dependent tasks), whatever initial tasks the resource holds;
+ * - initial tasks share MIPS_r among themselves while no dependent task runs there, and stand
+ *   still (interrupted, keeping their work) while one does. Moving them to a free resource is the
+ *   scheduler's business (interrupt-initial.ts); the static scheduler never does, so its initial
+ *   tasks wait for the resource to clear.
  *
  * Pure and deterministic: the owner tells it the time at every change, and asks when the next task
  * will finish at the current speeds to set its one timer.
@@ -23,6 +27,7 @@ const DONE_MI = 1e-6;
 export class SharedResource {
   private readonly tasks = new Map<string, { initial: boolean; remaining_mi: number }>();
   private dependents = 0;
+  private initials = 0;
   private at_s: number;
 
   constructor(
@@ -34,19 +39,30 @@ export class SharedResource {
     this.at_s = start_s;
   }
 
-  /** MI per second each of its tasks gets now. */
+  /** MI per second each of its dependent tasks gets now (MIPS_r when it runs none). */
   get speed(): number {
     return this.mips / Math.max(1, this.dependents);
   }
 
-  /** The speed a task would get if it joined now (initial tasks join at the current speed). */
+  /** MI per second each of its initial tasks gets now: 0 while a dependent task runs here. */
+  get initialSpeed(): number {
+    return this.dependents > 0 ? 0 : this.mips / Math.max(1, this.initials);
+  }
+
+  /** The speed a task would get if it joined now. */
   speedIfJoined(initial: boolean): number {
-    return this.mips / Math.max(1, this.dependents + (initial ? 0 : 1));
+    if (!initial) return this.mips / (this.dependents + 1);
+    return this.dependents > 0 ? 0 : this.mips / (this.initials + 1);
   }
 
   /** Tasks it runs that count in the divisor (every task but initial ones). */
   get dependentTasks(): number {
     return this.dependents;
+  }
+
+  /** Initial tasks it holds, running or interrupted. */
+  get initialTasks(): number {
+    return this.initials;
   }
 
   get size(): number {
@@ -69,7 +85,8 @@ export class SharedResource {
     if (!(work_mi >= 0)) throw new Error(`task ${id}: work must be a non-negative number of MI (got ${work_mi})`);
     this.advance(now_s);
     this.tasks.set(id, { initial, remaining_mi: work_mi });
-    if (!initial) this.dependents++;
+    if (initial) this.initials++;
+    else this.dependents++;
   }
 
   /** Stops a task (finished, interrupted or migrated) and returns the work it had left, in MI. */
@@ -78,7 +95,8 @@ export class SharedResource {
     const t = this.tasks.get(id);
     if (!t) throw new Error(`assertion: task ${id} is not running on resource ${this.id}`);
     this.tasks.delete(id);
-    if (!t.initial) this.dependents--;
+    if (t.initial) this.initials--;
+    else this.dependents--;
     return Math.max(0, t.remaining_mi);
   }
 
@@ -90,19 +108,26 @@ export class SharedResource {
     return done;
   }
 
-  /** When the next task finishes if nothing changes; undefined when idle. */
+  /** When the next task finishes if nothing changes; undefined when none is making progress. */
   nextFinish_s(now_s: number): number | undefined {
     this.advance(now_s);
-    let least = Number.POSITIVE_INFINITY;
-    for (const t of this.tasks.values()) least = Math.min(least, t.remaining_mi);
-    return this.tasks.size === 0 ? undefined : this.at_s + Math.max(0, least) / this.speed;
+    let first = Number.POSITIVE_INFINITY;
+    for (const t of this.tasks.values()) {
+      const speed = t.initial ? this.initialSpeed : this.speed;
+      if (speed > 0) first = Math.min(first, Math.max(0, t.remaining_mi) / speed);
+    }
+    return Number.isFinite(first) ? this.at_s + first : undefined;
   }
 
-  /** Brings every task's remaining work forward to `now_s` at the speed they shared since. */
+  /** Brings every task's remaining work forward to `now_s` at the speed it had since. */
   private advance(now_s: number): void {
     if (now_s < this.at_s) throw new Error(`assertion: resource ${this.id} asked about ${now_s} s after ${this.at_s} s`);
-    const done_mi = (now_s - this.at_s) * this.speed;
-    if (done_mi > 0) for (const t of this.tasks.values()) t.remaining_mi -= done_mi;
+    const elapsed = now_s - this.at_s;
+    if (elapsed > 0) {
+      const dependent = elapsed * this.speed;
+      const initial = elapsed * this.initialSpeed;
+      for (const t of this.tasks.values()) t.remaining_mi -= t.initial ? initial : dependent;
+    }
     this.at_s = now_s;
   }
 }
