@@ -28,6 +28,13 @@ export interface Job {
   readonly dag?: string;
   /** The ids of the DAG's tasks it depends on: it runs once they have finished and their outputs arrived. */
   readonly parents?: readonly string[];
+  /**
+   * A DAG task's input bytes from outside the grid (its WfFormat input files no parent writes).
+   * Unset: paper 003 §4's 1 MB for an initial task, nothing for a dependent one.
+   */
+  readonly input_bytes?: number;
+  /** The bytes it reads from each parent's outputs, aligned with `parents`. Unset: §4's 1 MB each. */
+  readonly parent_bytes?: readonly number[];
   /** Set when the job can never run (e.g. its processor count is unknown); it is REJECTED at submission. */
   readonly rejectReason?: RejectReason;
 }

@@ -97,6 +97,9 @@ const JOB_OPTIONAL: Record<string, FieldRule> = {
   // A task of a DAG job (paper 003): its DAG, and its parents' job ids.
   dag: 'string',
   parents: (v) => (Array.isArray(v) && v.length <= 100_000 && v.every((p) => fieldProblem(p, 'string') === undefined) ? undefined : 'must be a list of job ids'),
+  // What it reads, from a WfFormat instance's file sizes.
+  input_bytes: 'number',
+  parent_bytes: (v) => (Array.isArray(v) && v.length <= 100_000 && v.every((b) => typeof b === 'number' && Number.isFinite(b) && b >= 0) ? undefined : 'must be a list of byte counts'),
 };
 
 function fieldProblem(v: unknown, rule: FieldRule): string | undefined {

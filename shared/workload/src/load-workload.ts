@@ -178,9 +178,19 @@ function loadTasksSource(source: TasksSource, spec: ExperimentSpec, index: numbe
  * A DAG's tasks as jobs (paper 003): `<dag>/<task id>`, where the DAG is `<name>!<n>`, n counting
  * from 0; each names its DAG and its parents' job ids. A computational resource runs any number of
  * tasks by sharing its power (paper 003 §3), so a task holds no processor of its own: it asks for
- * 0, as a divisible task does, and the DAG scheme reports the resources' use itself.
+ * 0, as a divisible task does, and the DAG scheme reports the resources' use itself. A WfFormat
+ * task also carries what it reads: from outside, and from each parent.
  */
-function dagJobs(source: SourceCommon, dag: string, dealt: number, submit_s: number, tasks: readonly { id: string; parents: readonly string[]; run_s: number; estimate_s: number }[]): Job[] {
+interface DagTaskIn {
+  readonly id: string;
+  readonly parents: readonly string[];
+  readonly run_s: number;
+  readonly estimate_s: number;
+  readonly input_bytes?: number;
+  readonly parent_bytes?: readonly number[];
+}
+
+function dagJobs(source: SourceCommon, dag: string, dealt: number, submit_s: number, tasks: readonly DagTaskIn[]): Job[] {
   const origin = originFor(source, dealt);
   return tasks.map((t) => ({
     id: `${dag}/${t.id}`,
@@ -192,6 +202,8 @@ function dagJobs(source: SourceCommon, dag: string, dealt: number, submit_s: num
     procs: 0,
     dag,
     parents: t.parents.map((p) => `${dag}/${p}`),
+    ...(t.input_bytes === undefined ? {} : { input_bytes: t.input_bytes }),
+    ...(t.parent_bytes === undefined ? {} : { parent_bytes: t.parent_bytes }),
   }));
 }
 
@@ -207,12 +219,12 @@ function loadTornadoSource(source: TornadoSource, spec: ExperimentSpec, index: n
 /**
  * A WfFormat instance replayed `instances` times, `interarrival_s` apart (or, with `arrivals:
  * poisson`, exponential gaps of that mean drawn from the seed). Its measured run times are the
- * tasks' lengths, and the scheduler's rough estimate too.
+ * tasks' lengths, and the scheduler's rough estimate too; its files' sizes are what the tasks move.
  */
 async function loadWfFormatSource(source: WfFormatSource, spec: ExperimentSpec, index: number, options: LoadWorkloadOptions): Promise<{ jobs: Job[]; report: SourceReport }> {
   const file = resolveTrace(source.wfformat, options.specFile, options.env);
   const wf = await readWfFormat(file);
-  const tasks = wf.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.runtime_s, estimate_s: t.runtime_s }));
+  const tasks = wf.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.runtime_s, estimate_s: t.runtime_s, input_bytes: t.external_input_bytes, parent_bytes: t.bytes_from_parents }));
   const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
   let at = 0;
   const arrival = (n: number) => (source.arrivals === 'poisson' ? (at += n === 0 ? 0 : rng.exponential(source.interarrival_s)) : n * source.interarrival_s);

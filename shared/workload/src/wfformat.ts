@@ -12,6 +12,10 @@ export interface WorkflowTask {
   /** Bytes it reads and writes, from its files' sizes. */
   readonly input_bytes: number;
   readonly output_bytes: number;
+  /** Of its input bytes, those each parent writes (aligned with `parents`): what that edge moves. */
+  readonly bytes_from_parents: readonly number[];
+  /** Its input bytes no parent writes: the workflow's own inputs, from outside the grid. */
+  readonly external_input_bytes: number;
 }
 
 export interface Workflow {
@@ -147,6 +151,9 @@ export async function parseWfFormat(doc: unknown, file: string): Promise<Workflo
     runs.set(t.id, t);
   });
   const bytes = (ids: readonly string[] | undefined) => (ids ?? []).reduce((a, f) => a + files.get(f)!, 0);
+  const writes = new Map(spec.tasks.map((t) => [t.id, new Set(t.outputFiles ?? [])]));
+  const fromParent = (t: RawTask, p: string) => bytes((t.inputFiles ?? []).filter((f) => writes.get(p)!.has(f)));
+  const external = (t: RawTask) => bytes((t.inputFiles ?? []).filter((f) => !t.parents.some((p) => writes.get(p)!.has(f))));
   return {
     name: inst.name,
     schemaVersion: inst.schemaVersion,
@@ -158,6 +165,8 @@ export async function parseWfFormat(doc: unknown, file: string): Promise<Workflo
       cores: Math.max(1, Math.ceil(runs.get(t.id)?.coreCount ?? 1)),
       input_bytes: bytes(t.inputFiles),
       output_bytes: bytes(t.outputFiles),
+      bytes_from_parents: t.parents.map((p) => fromParent(t, p)),
+      external_input_bytes: external(t),
     })),
   };
 }

@@ -12,10 +12,17 @@ const diamond = {
   workflow: {
     specification: {
       tasks: [
-        { name: 'split', id: 'T1', parents: [], children: ['T2', 'T3'] },
-        { name: 'work', id: 'T2', parents: ['T1'], children: ['T4'] },
-        { name: 'work', id: 'T3', parents: ['T1'], children: ['T4'] },
-        { name: 'join', id: 'T4', parents: ['T2', 'T3'], children: [] },
+        { name: 'split', id: 'T1', parents: [], children: ['T2', 'T3'], inputFiles: ['raw'], outputFiles: ['h1', 'h2'] },
+        { name: 'work', id: 'T2', parents: ['T1'], children: ['T4'], inputFiles: ['h1'], outputFiles: ['r2'] },
+        { name: 'work', id: 'T3', parents: ['T1'], children: ['T4'], inputFiles: ['h2'], outputFiles: ['r3'] },
+        { name: 'join', id: 'T4', parents: ['T2', 'T3'], children: [], inputFiles: ['r2', 'r3'] },
+      ],
+      files: [
+        { id: 'raw', sizeInBytes: 5_000_000 },
+        { id: 'h1', sizeInBytes: 1_000_000 },
+        { id: 'h2', sizeInBytes: 2_000_000 },
+        { id: 'r2', sizeInBytes: 3000 },
+        { id: 'r3', sizeInBytes: 4000 },
       ],
     },
     execution: { tasks: [{ id: 'T1', runtimeInSeconds: 5 }, { id: 'T2', runtimeInSeconds: 12 }, { id: 'T3', runtimeInSeconds: 30 }, { id: 'T4', runtimeInSeconds: 2 }] },
@@ -30,6 +37,13 @@ describe('DAG sources (paper 003)', () => {
     const w = await loadWorkload(spec, { specFile: join(dir, 'e.yaml') });
     expect(w.jobs.map((j) => `${j.id}@${j.submit_s}`)).toEqual(['diamond!0/T1@0', 'diamond!0/T2@0', 'diamond!0/T3@0', 'diamond!0/T4@0', 'diamond!1/T1@600', 'diamond!1/T2@600', 'diamond!1/T3@600', 'diamond!1/T4@600']);
     expect(w.jobs[3]).toMatchObject({ dag: 'diamond!0', parents: ['diamond!0/T2', 'diamond!0/T3'], run_s: 2, estimate_s: 2, procs: 0, workload: 'wf', origin: 's1' });
+    // What each task reads: from outside the grid, and from each parent (its files' sizes).
+    expect(w.jobs.slice(0, 4).map((j) => [j.input_bytes, j.parent_bytes])).toEqual([
+      [5_000_000, []],
+      [0, [1_000_000]],
+      [0, [2_000_000]],
+      [0, [3000, 4000]],
+    ]);
     expect(w.sources[0]).toMatchObject({ kind: 'wfformat', jobs: 8 });
   });
 

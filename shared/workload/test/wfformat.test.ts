@@ -14,12 +14,13 @@ function instance(version = '1.6') {
         tasks: [
           { name: 'split', id: 'T1', parents: [], children: ['T2', 'T3'], inputFiles: ['in'], outputFiles: ['a', 'b'] },
           { name: 'work', id: 'T2', parents: ['T1'], children: [], inputFiles: ['a'], outputFiles: [] },
-          { name: 'work', id: 'T3', parents: ['T1'], children: [], inputFiles: ['b'] },
+          { name: 'work', id: 'T3', parents: ['T1'], children: [], inputFiles: ['b', 'ref'] },
         ],
         files: [
           { id: 'in', sizeInBytes: 1000 },
           { id: 'a', sizeInBytes: 300 },
           { id: 'b', sizeInBytes: 200 },
+          { id: 'ref', sizeInBytes: 50 },
         ],
       },
       execution: { makespanInSeconds: 20, executedAt: '2026-01-01T00:00:00Z', tasks: [{ id: 'T1', runtimeInSeconds: 5 }, { id: 'T2', runtimeInSeconds: 12, coreCount: 1.5 }] },
@@ -41,7 +42,13 @@ describe('the WfFormat reader', () => {
       expect(w.tasks.map((t) => [t.id, t.parents, t.children, t.runtime_s, t.cores, t.input_bytes, t.output_bytes])).toEqual([
         ['T1', [], ['T2', 'T3'], 5, 1, 1000, 500],
         ['T2', ['T1'], [], 12, 2, 300, 0],
-        ['T3', ['T1'], [], 0, 1, 200, 0],
+        ['T3', ['T1'], [], 0, 1, 250, 0],
+      ]);
+      // Each edge moves the files the child reads that the parent writes; the rest come from outside.
+      expect(w.tasks.map((t) => [t.id, t.bytes_from_parents, t.external_input_bytes])).toEqual([
+        ['T1', [], 1000],
+        ['T2', [300], 0],
+        ['T3', [200], 50],
       ]);
     }
   });

@@ -35,10 +35,14 @@ export interface DagRun {
 }
 /** GSched → site: checkpoint this task and stop it (a migration, or an initial task making room, §3). */
 export interface DagStop { readonly type: 'dag.stop'; readonly jobId: string }
-/** Site → CS: the checkpoint of a stopped task. */
-export interface DagCheckpoint { readonly type: 'dag.checkpoint'; readonly jobId: string; readonly resource: string; readonly done_mi: number; readonly bytes: number }
+/**
+ * Site → CS: the checkpoint of a stopped task. `begun`: it had begun to run at some point (a task
+ * stopped while its inputs were on their way, on its first placement, has not, and its restart is
+ * the start the driver hears of).
+ */
+export interface DagCheckpoint { readonly type: 'dag.checkpoint'; readonly jobId: string; readonly resource: string; readonly done_mi: number; readonly bytes: number; readonly begun: boolean }
 /** CS → GSched: the checkpoint is stored; the task may start elsewhere. */
-export interface DagStopped { readonly type: 'dag.stopped'; readonly jobId: string; readonly resource: string; readonly done_mi: number }
+export interface DagStopped { readonly type: 'dag.stopped'; readonly jobId: string; readonly resource: string; readonly done_mi: number; readonly begun: boolean }
 /** Site → GSched: the task finished on its CR. */
 export interface DagDone { readonly type: 'dag.done'; readonly jobId: string; readonly resource: string }
 /** Site → IS, every progress period: its running tasks. */
@@ -87,8 +91,8 @@ const progressList: FieldCheck = (v) => {
 export const DAG_MESSAGES: MessageShapes = {
   'dag.run': { job: 'job', resource: 'string', done_mi: nonNegative, delay_s: nonNegative, initial: 'boolean', first: 'boolean', migrations: 'count' },
   'dag.stop': { jobId: 'string' },
-  'dag.checkpoint': { jobId: 'string', resource: 'string', done_mi: nonNegative, bytes: nonNegative },
-  'dag.stopped': { jobId: 'string', resource: 'string', done_mi: nonNegative },
+  'dag.checkpoint': { jobId: 'string', resource: 'string', done_mi: nonNegative, bytes: nonNegative, begun: 'boolean' },
+  'dag.stopped': { jobId: 'string', resource: 'string', done_mi: nonNegative, begun: 'boolean' },
   'dag.done': { jobId: 'string', resource: 'string' },
   'dag.progress': { site: 'string', tasks: progressList },
   'dag.status-query': { round: 'count' },

@@ -73,7 +73,7 @@ export class DagSchedulerActor implements Actor<Message> {
       case 'dag.done':
         return this.done(ctx, msg.jobId, msg.resource);
       case 'dag.stopped':
-        return this.restart(ctx, msg.jobId, msg.done_mi);
+        return this.restart(ctx, msg.jobId, msg.done_mi, msg.begun);
       case 'timer.dag-round':
         this.round++;
         ctx.metrics.count('dag.rounds');
@@ -127,30 +127,34 @@ export class DagSchedulerActor implements Actor<Message> {
   }
 
   /** Sends a task to its CR, with its inputs (or its checkpoint and inputs) on the way. */
-  private run(ctx: ActorContext<Message>, jobId: string, resource: string, done_mi: number, reserve: boolean): void {
+  /** `first`: the run whose begin the site reports as the job's start (it never began before). */
+  private run(ctx: ActorContext<Message>, jobId: string, resource: string, done_mi: number, reserve: boolean, first = true): void {
     const { dag, task } = this.where(jobId);
+    const job = this.jobs.get(jobId)!;
     const parents = dag.task(task).parents;
     const grid = this.o.grid;
     const file = grid.params.file_bytes;
     const initial = parents.length === 0;
+    // What it reads (§4: 1 MB files; a WfFormat task: its files' sizes): its inputs from outside
+    // the grid, through the user interface at the services, and each parent's outputs.
+    const external = job.input_bytes ?? (initial ? file : 0);
+    const fromParents = parents.map((p, i) => job.parent_bytes?.[i] ?? file);
+    const inputs = fromParents.reduce((a, b) => a + b, external);
     let delay_s: number;
     if (this.started.has(jobId)) {
       // A restart: the checkpoint and the inputs come from the checkpoint server.
-      delay_s = grid.transfer_s(SERVICES, resource, file * (1 + parents.length));
+      delay_s = grid.transfer_s(SERVICES, resource, file + inputs);
       ctx.metrics.count('dag.bytes.checkpoint', file);
-      ctx.metrics.count('dag.bytes.input', file * Math.max(1, parents.length));
-    } else if (initial) {
-      delay_s = grid.transfer_s(SERVICES, resource, file); // its input, from the user interface
-      ctx.metrics.count('dag.bytes.input', file);
     } else {
-      delay_s = Math.max(...parents.map((p) => grid.transfer_s(this.outputAt.get(p)!, resource, file)));
-      ctx.metrics.count('dag.bytes.input', file * parents.length);
+      const arrivals = parents.map((p, i) => grid.transfer_s(this.outputAt.get(p)!, resource, fromParents[i]!));
+      if (external > 0) arrivals.push(grid.transfer_s(SERVICES, resource, external));
+      delay_s = Math.max(0, ...arrivals);
     }
+    ctx.metrics.count('dag.bytes.input', inputs);
     if (dag.stateOf(task) === 'ready') dag.start(task);
     this.readySince.delete(jobId);
     this.placement.set(jobId, resource);
     if (reserve && !initial) this.load.set(resource, this.load.get(resource)! + 1);
-    const first = !this.started.has(jobId);
     this.started.add(jobId);
     ctx.send(this.o.siteActor(grid.resource(resource).site), {
       type: 'dag.run',
@@ -184,13 +188,13 @@ export class DagSchedulerActor implements Actor<Message> {
   }
 
   /** Its checkpoint is stored: the migrating task starts on its new CR (§3). */
-  private restart(ctx: ActorContext<Message>, jobId: string, done_mi: number): void {
+  private restart(ctx: ActorContext<Message>, jobId: string, done_mi: number, begun: boolean): void {
     const to = this.moving.get(jobId);
     if (to === undefined) throw new Error(`assertion: ${jobId} was stopped, but no move was planned for it`);
     this.moving.delete(jobId);
     this.migrations.set(jobId, (this.migrations.get(jobId) ?? 0) + 1);
     ctx.metrics.count('dag.migrations');
-    this.run(ctx, jobId, to, done_mi, false);
+    this.run(ctx, jobId, to, done_mi, false, !begun);
   }
 
   /** Steps 1 and 2 (§3): the IS's picture of progress, then the moves of rescheduleRound. */

@@ -32,6 +32,8 @@ interface Hosted {
   timer?: TimerId;
   /** MI done when it stopped (checkpointing). */
   done_mi?: number;
+  /** It began to run, here or on an earlier CR (checkpointing). */
+  begun?: boolean;
 }
 
 /**
@@ -129,6 +131,7 @@ export class DagSiteActor implements Actor<Message> {
       return;
     }
     const now = ctx.now();
+    t.begun = !t.run.first || t.phase === 'running';
     if (t.phase === 'arriving') {
       ctx.cancel(t.timer!);
       t.done_mi = t.run.done_mi;
@@ -148,7 +151,7 @@ export class DagSiteActor implements Actor<Message> {
     this.tasks.delete(jobId);
     ctx.metrics.count('dag.checkpoints');
     ctx.metrics.count('dag.bytes.checkpoint', this.o.checkpoint_bytes);
-    ctx.send(this.o.checkpointServer, { type: 'dag.checkpoint', jobId, resource: t.run.resource, done_mi: t.done_mi!, bytes: this.o.checkpoint_bytes });
+    ctx.send(this.o.checkpointServer, { type: 'dag.checkpoint', jobId, resource: t.run.resource, done_mi: t.done_mi!, bytes: this.o.checkpoint_bytes, begun: t.begun! });
   }
 
   /** One timer per CR, at its next task's end at the current shares. */
