@@ -46,6 +46,21 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         expect(s.live.latency_ms.min_ms).toBeGreaterThanOrEqual(0.99);
         expect(s.live.latency_ms.mean_ms).toBeGreaterThan(1.8);
       }
+      if (scheme === 'k-distributed') {
+        // The network the run had, replayed by the simulator (issue 15): every link the run measured,
+        // at its mean in emulated seconds (wall ms × speed-up).
+        const replay = join(dir, 'replay');
+        const sim = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
+        expect(sim.code, sim.err).toBe(0);
+        const r = readSummary(replay);
+        const links = s.live.latency_ms.links as Record<string, { mean_ms: number }>;
+        expect(Object.keys(r.network_from.links).sort()).toEqual(Object.keys(links).sort());
+        for (const [link, l] of Object.entries(links)) expect(r.network_from.links[link]).toBeCloseTo((l.mean_ms * s.live.speedup) / 1000, 0);
+        expect(r.jobs.unfinished).toBe(0);
+        const missing = await gridemuLive(['simulate', spec, '--network-from', dir, '--out', replay, '--quiet']).done;
+        expect(missing.code).toBe(2);
+        expect(missing.err).toMatch(/--network-from: .*network\.json not found; it takes the results folder of a gridemu run/);
+      }
     });
   }
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { leadRun, liveResults, natsConnectOptions, natsFlagOptions, startHealthServer, timerSpinOf } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
@@ -121,6 +121,8 @@ async function main(argv: string[]): Promise<number> {
   const jobsPath = writeJobsCsv(out, result.driver.records);
   const check = checkSchedule(executedJobsFromCsv(readFileSync(jobsPath, 'utf8'), jobsPath), new Map(result.execSites.map((s) => [s.id, s.cpus])));
   const summaryPath = writeSummary(out, { ...summary, schedule_check: check });
+  // The network this run had, for `gridemu simulate SPEC --network-from OUT` (issue 15).
+  writeFileSync(join(out, 'network.json'), JSON.stringify(results.network) + '\n');
   log.info({ jobs_csv: jobsPath, summary_json: summaryPath, aborted: result.aborted, schedule_ok: check.ok }, 'results written');
   // Kept serving a moment after the results, like the members, so a scraper has the end (GRIDEMU_LINGER_MS).
   const linger_ms = Number(env['GRIDEMU_LINGER_MS'] ?? 0);

@@ -1,4 +1,5 @@
 import type { LatencyState } from '@gridemu/protocol';
+import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runtime';
 import { LatencyHistogram, type LatencyStats } from '@gridemu/runtime/live';
 import type { LeaderResult } from './leader.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
@@ -21,7 +22,10 @@ export interface LiveSection {
   readonly missing_reports: readonly string[];
 }
 
-/** What a live run adds to summary.json, and the message counts of every process added up. */
+/**
+ * What a live run adds to summary.json, the message counts of every process added up, and the
+ * network it had (network.json, for `gridemu simulate --network-from`).
+ */
 export function liveResults(r: LeaderResult, speedup: number) {
   const all = new Map<string, number>();
   const crossSite = new Map<string, number>();
@@ -73,5 +77,11 @@ export function liveResults(r: LeaderResult, speedup: number) {
     missing_reports: r.missingReports,
   };
   const per_hour = Object.fromEntries([...perHour].sort(([a], [b]) => Number(a) - Number(b)));
-  return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters) };
+  const network: MeasuredNetworkFile = {
+    format: MEASURED_NETWORK_FORMAT,
+    speedup,
+    links: Object.fromEntries([...links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()])),
+    timer_lag: timerLag.state(),
+  };
+  return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters), network };
 }

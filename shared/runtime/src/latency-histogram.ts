@@ -4,6 +4,11 @@ import type { LatencyState } from '@gridemu/protocol';
 const PER_DOUBLING = 16;
 const FLOOR_MS = 0.001;
 
+/** The range of milliseconds bucket `b` holds: (lo, hi], bucket 0 being [0, 1 µs]. */
+export function bucketBounds_ms(b: number): readonly [number, number] {
+  return b <= 0 ? [0, FLOOR_MS] : [FLOOR_MS * 2 ** ((b - 1) / PER_DOUBLING), FLOOR_MS * 2 ** (b / PER_DOUBLING)];
+}
+
 export interface LatencyStats {
   readonly count: number;
   readonly mean_ms: number;

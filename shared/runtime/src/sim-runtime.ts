@@ -6,6 +6,7 @@ import { makeContext, type ContextHost } from './context.js';
 import { EventHeap } from './event-heap.js';
 import { Cuts, faultEvents, type FaultEvent, type LocationCrash, type LocationPartition } from './fault-schedule.js';
 import { LinkModel } from './network.js';
+import type { MeasuredNetwork } from './measured-network.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
 import { SimulationError } from './simulation-error.js';
@@ -32,6 +33,11 @@ export interface SimRuntimeOptions {
   readonly network: NetworkSpec;
   readonly log?: Logger;
   readonly faults?: SimFaults;
+  /**
+   * A live run's network (`simulate --network-from`): message delays drawn from its links, and
+   * every timer late by a draw from its timer lag, both in emulated seconds.
+   */
+  readonly measured?: MeasuredNetwork;
 }
 
 /** Faults the simulator injects on purpose: scenario tests (STYLE.md 8) and an experiment's `faults:` (issue 11). */
@@ -64,6 +70,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   private readonly cancelled = new Set<TimerId>();
   private readonly links: LinkModel;
   private readonly networkRng: Rng;
+  private readonly timerLagRng: Rng | undefined;
   private readonly rootRng: Rng;
   private readonly log: Logger;
   private readonly faults: SimFaults;
@@ -92,7 +99,8 @@ export class SimRuntime<M extends { readonly type: string }> {
   constructor(private readonly options: SimRuntimeOptions) {
     this.rootRng = new Rng(options.seed);
     this.networkRng = this.rootRng.fork('network');
-    this.links = new LinkModel(options.network);
+    this.links = new LinkModel(options.network, options.measured);
+    this.timerLagRng = options.measured ? this.rootRng.fork('timer-lag') : undefined;
     this.log = options.log ?? silentLogger;
     this.faults = options.faults ?? {};
     this.faultAgenda = faultEvents(this.faults.crashes ?? [], this.faults.partitions ?? []);
@@ -109,7 +117,8 @@ export class SimRuntime<M extends { readonly type: string }> {
       },
       schedule: (self, delay_s, msg) => {
         const id = this.nextTimer++;
-        this.enqueue(this.clock + delay_s, this.actors.get(self.address)!, self.address, msg, id);
+        const lag_s = this.timerLagRng ? this.options.measured!.timerLag_s(this.timerLagRng) : 0;
+        this.enqueue(this.clock + delay_s + lag_s, this.actors.get(self.address)!, self.address, msg, id);
         return id;
       },
       cancel: (_self, timer) => {

@@ -1,7 +1,7 @@
 import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
 import { DURABLE_MESSAGES, type Message } from '@gridemu/protocol';
-import { SimRuntime, type Logger, type SimFaults } from '@gridemu/runtime';
+import { SimRuntime, type Logger, type MeasuredNetwork, type SimFaults } from '@gridemu/runtime';
 import { planGrid } from './plan.js';
 import type { GridPlan } from './scheme-module.js';
 
@@ -27,11 +27,19 @@ export interface SimulateOptions {
   readonly progressEvery?: number;
   /** Called after every delivery, with the plan's actors: fuzzing checks its invariants here (issue 11). */
   readonly afterDelivery?: (plan: GridPlan) => void;
+  /** A live run's network to replay instead of the spec's (`simulate --network-from`). */
+  readonly measured?: MeasuredNetwork;
 }
 
 /** Runs a spec's scheme on its jobs in the deterministic runtime, to the last event. */
 export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: SimulateOptions = {}): SimulationResult {
-  const runtime = new SimRuntime<Message>({ seed: spec.seed, network: spec.network, faults: simFaults(spec), ...(options.log ? { log: options.log } : {}) });
+  const runtime = new SimRuntime<Message>({
+    seed: spec.seed,
+    network: spec.network,
+    faults: simFaults(spec),
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.measured ? { measured: options.measured } : {}),
+  });
   const plan = planGrid(spec, jobs);
   for (const p of plan.actors) runtime.spawn(p);
   runtime.start();

@@ -1,17 +1,17 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { buildRunSummary, formatNumber, meanWithInterval, roundNumber, writeResults, type MeanWithInterval, type RunSummary } from '@gridemu/metrics';
 import { parseOverride, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { loadWorkload } from '@gridemu/workload';
-import { SimulationError } from '@gridemu/runtime';
+import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 
-export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--lenient] [--quiet]
+export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR] [--lenient] [--quiet]
 
 Runs the experiment file SPEC in the deterministic single-process simulator and writes
 DIR/jobs.csv (one row per submitted job) and DIR/summary.json. The same SPEC and seed give a
@@ -23,6 +23,11 @@ Options:
   --seeds N            run seeds S, S+1, ... S+N-1 (S: the spec's seed), each into DIR/seed-<s>/, and
                        write DIR/seeds.csv (a row per seed) and DIR/seeds.json (every metric's mean
                        with its 90% confidence interval, as paper 002 reports them)
+  --network-from LIVE_DIR
+                       replay the network a live run had: each message's latency drawn from what
+                       LIVE_DIR/network.json (written by gridemu run) measured on its link, and each
+                       timer late by its measured lag, both in emulated seconds at that run's speed-up;
+                       then put the live run beside this one with gridemu compare LIVE_DIR DIR
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -39,6 +44,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       lenient: { type: 'boolean' },
       quiet: { type: 'boolean' },
       seeds: { type: 'string' },
+      'network-from': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -53,12 +59,13 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1)) throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
   const { spec } = loadExperiment(file, sets.map(parseOverride));
   const out = resolve(values.out ?? `results/${spec.name}`);
+  const measured = values['network-from'] === undefined ? undefined : readMeasuredNetwork(values['network-from']);
   if (spec.faults.nats_restart.length > 0) {
     // There is no server in a simulation: messages that must survive a restart always do here.
     console.error(`gridemu: faults.nats_restart applies to live runs only; simulate ignores its ${spec.faults.nats_restart.length} restart(s)`);
   }
   if (seeds === undefined) {
-    const summary = await simulateOnce(spec, file, sets, values.lenient === true, out);
+    const summary = await simulateOnce(spec, file, sets, values.lenient === true, out, measured);
     if (!summary) return EXIT_FAILED;
     if (!values.quiet) {
       process.stdout.write(renderSummary(summary));
@@ -69,7 +76,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const rows: Record<string, number>[] = [];
   for (let k = 0; k < seeds; k++) {
     const seed = spec.seed + k;
-    const summary = await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], values.lenient === true, join(out, `seed-${seed}`));
+    const summary = await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], values.lenient === true, join(out, `seed-${seed}`), measured);
     if (!summary) return EXIT_FAILED;
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
@@ -87,13 +94,14 @@ export async function simulateCommand(argv: string[]): Promise<number> {
 }
 
 /** One run: simulate, then DIR/jobs.csv and DIR/summary.json; undefined (after saying why) if an actor broke an invariant. */
-async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly string[], lenient: boolean, out: string): Promise<RunSummary | undefined> {
+async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly string[], lenient: boolean, out: string, measured?: { source: string; network: MeasuredNetwork }): Promise<RunSummary | undefined> {
   const started = Date.now();
   const workload = await loadWorkload(spec, { specFile: file, lenient });
   const bar = new ProgressBar(`simulate ${spec.name}`);
   let result;
   try {
     result = simulate(spec, workload.jobs, {
+      ...(measured ? { measured: measured.network } : {}),
       onProgress: (p) => bar.update(p.finished, p.total, `t=${Math.round(p.now_s)}s`),
     });
   } catch (err) {
@@ -116,8 +124,21 @@ async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly s
     wall_s: (Date.now() - started) / 1000,
     scheme: schemeSummary(spec, result.counters, result.records),
   });
-  writeResults(out, result.records, summary);
-  return summary;
+  // What was replayed, so the results say which network they assumed.
+  const withNetwork = measured ? { ...summary, network_from: { dir: measured.source, ...measured.network.describe() } } : summary;
+  writeResults(out, result.records, withNetwork);
+  return withNetwork;
+}
+
+/** LIVE_DIR/network.json, or a one-line reason why it cannot be used. */
+function readMeasuredNetwork(dir: string): { source: string; network: MeasuredNetwork } {
+  const path = join(resolve(dir), 'network.json');
+  if (!existsSync(path)) throw new UsageError(`--network-from: ${path} not found; it takes the results folder of a gridemu run`);
+  try {
+    return { source: resolve(dir), network: MeasuredNetwork.parse(readFileSync(path, 'utf8'), path) };
+  } catch (e) {
+    throw new UsageError(`--network-from: ${(e as Error).message}`);
+  }
 }
 
 /** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */

@@ -1,0 +1,142 @@
+import type { LatencyState } from '@gridemu/protocol';
+import { bucketBounds_ms } from './latency-histogram.js';
+import type { Rng } from './rng.js';
+
+/**
+ * The network a live run had, as `gridemu run` writes it to network.json and `gridemu simulate
+ * --network-from` replays it (issue 15): each link's one-way latency and the timers' lag, in wall
+ * milliseconds, with the speed-up that turns them into emulated seconds.
+ */
+export interface MeasuredNetworkFile {
+  readonly format: typeof MEASURED_NETWORK_FORMAT;
+  readonly speedup: number;
+  /** `from->to` (locations) → what the receivers measured on that link. */
+  readonly links: Record<string, LatencyState>;
+  readonly timer_lag: LatencyState;
+}
+
+export const MEASURED_NETWORK_FORMAT = 'gridemu-network/1';
+
+/** Draws from a latency histogram: a bucket by its share of the samples, then uniform inside it. */
+export class LatencySampler {
+  private readonly cumulative: number[] = [];
+  private readonly ranges: (readonly [number, number])[] = [];
+
+  constructor(readonly state: LatencyState) {
+    let seen = 0;
+    for (const [b, n] of Object.entries(state.buckets).map(([b, n]) => [Number(b), n] as const).sort(([a], [b]) => a - b)) {
+      if (n <= 0) continue;
+      seen += n;
+      const [lo, hi] = bucketBounds_ms(b);
+      // The exact min and max bound the end buckets.
+      this.ranges.push([Math.max(lo, state.min_ms), Math.min(hi, state.max_ms)]);
+      this.cumulative.push(seen);
+    }
+  }
+
+  get empty(): boolean {
+    return this.cumulative.length === 0;
+  }
+
+  draw_ms(rng: Rng): number {
+    if (this.empty) return 0;
+    const total = this.cumulative[this.cumulative.length - 1]!;
+    const u = rng.next() * total;
+    let lo = 0;
+    let hi = this.cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cumulative[mid]! > u) hi = mid;
+      else lo = mid + 1;
+    }
+    const [a, b] = this.ranges[lo]!;
+    return b > a ? a + rng.next() * (b - a) : a;
+  }
+}
+
+/**
+ * The measured network as the simulator uses it, in emulated seconds: a link's own distribution
+ * where the live run measured that link, otherwise every link's together (a link that carried
+ * nothing live, e.g. one direction of a quiet pair).
+ */
+export class MeasuredNetwork {
+  private readonly links = new Map<string, LatencySampler>();
+  private readonly pooled: LatencySampler;
+  private readonly timerLag: LatencySampler;
+
+  constructor(readonly file: MeasuredNetworkFile) {
+    const pool = { count: 0, sum_ms: 0, min_ms: Number.POSITIVE_INFINITY, max_ms: 0, buckets: {} as Record<string, number> };
+    for (const [link, s] of Object.entries(file.links)) {
+      if (s.count === 0) continue;
+      this.links.set(link, new LatencySampler(s));
+      pool.count += s.count;
+      pool.sum_ms += s.sum_ms;
+      pool.min_ms = Math.min(pool.min_ms, s.min_ms);
+      pool.max_ms = Math.max(pool.max_ms, s.max_ms);
+      for (const [b, n] of Object.entries(s.buckets)) pool.buckets[b] = (pool.buckets[b] ?? 0) + n;
+    }
+    this.pooled = new LatencySampler({ ...pool, min_ms: pool.count > 0 ? pool.min_ms : 0 });
+    this.timerLag = new LatencySampler(file.timer_lag);
+  }
+
+  /** Reads network.json's text; a problem names the file and the field. */
+  static parse(text: string, file: string): MeasuredNetwork {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`${file}: not JSON (${(e as Error).message})`, { cause: e });
+    }
+    const fail = (field: string, why: string): never => {
+      throw new Error(`${file}: ${field} ${why}`);
+    };
+    if (typeof doc !== 'object' || doc === null) return fail('(top level)', 'must be an object');
+    const d = doc as Record<string, unknown>;
+    if (d['format'] !== MEASURED_NETWORK_FORMAT) fail('format', `must be "${MEASURED_NETWORK_FORMAT}" (got ${JSON.stringify(d['format'])})`);
+    if (!(typeof d['speedup'] === 'number' && d['speedup'] > 0)) fail('speedup', 'must be a positive number');
+    if (typeof d['links'] !== 'object' || d['links'] === null || Array.isArray(d['links'])) fail('links', 'must be an object of link → latency');
+    for (const [link, s] of Object.entries(d['links'] as object)) {
+      if (!/^[^>]+->[^>]+$/.test(link)) fail(`links["${link}"]`, 'must be named from->to');
+      const problem = latencyProblem(s);
+      if (problem) fail(`links["${link}"]`, problem);
+    }
+    const lag = latencyProblem(d['timer_lag']);
+    if (lag) fail('timer_lag', lag);
+    return new MeasuredNetwork(doc as MeasuredNetworkFile);
+  }
+
+  get speedup(): number {
+    return this.file.speedup;
+  }
+
+  /** Emulated seconds for one message from `from` to `to` (different locations). */
+  delay_s(from: string, to: string, rng: Rng): number {
+    const s = this.links.get(`${from}->${to}`) ?? this.pooled;
+    return (s.draw_ms(rng) * this.file.speedup) / 1000;
+  }
+
+  /** Emulated seconds a timer fires late. */
+  timerLag_s(rng: Rng): number {
+    return (this.timerLag.draw_ms(rng) * this.file.speedup) / 1000;
+  }
+
+  /** Mean emulated seconds per link, and of the timer lag: what summary.json says was replayed. */
+  describe(): { speedup: number; links: Record<string, number>; timer_lag_mean_s: number } {
+    const mean_s = (s: LatencyState) => Math.round((s.count > 0 ? (s.sum_ms / s.count) * this.file.speedup : 0)) / 1000;
+    return {
+      speedup: this.file.speedup,
+      links: Object.fromEntries([...this.links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, s]) => [k, mean_s(s.state)])),
+      timer_lag_mean_s: mean_s(this.file.timer_lag),
+    };
+  }
+}
+
+function latencyProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return 'must be a latency summary (count, sum_ms, min_ms, max_ms, buckets)';
+  const s = v as Record<string, unknown>;
+  for (const f of ['count', 'sum_ms', 'min_ms', 'max_ms']) if (!(typeof s[f] === 'number' && Number.isFinite(s[f]) && (s[f] as number) >= 0)) return `.${f} must be a non-negative number`;
+  const b = s['buckets'];
+  if (typeof b !== 'object' || b === null || Array.isArray(b)) return '.buckets must be an object of bucket → count';
+  for (const [k, n] of Object.entries(b)) if (!/^\d+$/.test(k) || !(typeof n === 'number' && Number.isInteger(n) && n >= 0)) return `.buckets["${k}"] must be a count under a bucket number`;
+  return undefined;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { MEASURED_NETWORK_FORMAT, MeasuredNetwork, Rng, SimRuntime, type Actor, type ActorContext, type MeasuredNetworkFile } from '../src/index.js';
+import { LatencyHistogram } from '../src/live.js';
+
+type Msg = { type: 'ping'; n: number } | { type: 'tick' };
+
+const histogram = (samples: readonly number[]) => {
+  const h = new LatencyHistogram();
+  for (const s of samples) h.record(s);
+  return h.state();
+};
+
+/** A live run's network.json: link a->b at 2 to 6 ms, b->a at 40 ms, timers 1 ms late. */
+function file(): MeasuredNetworkFile {
+  const ab = Array.from({ length: 4000 }, (_, i) => 2 + (4 * i) / 3999);
+  return { format: MEASURED_NETWORK_FORMAT, speedup: 1000, links: { 'a->b': histogram(ab), 'b->a': histogram([40, 40, 40]) }, timer_lag: histogram([1, 1, 1, 1]) };
+}
+
+describe('a live run\'s measured network, replayed (simulate --network-from)', () => {
+  it('draws each link\'s latency from its own histogram, in emulated seconds (wall ms × speed-up)', () => {
+    const net = new MeasuredNetwork(file());
+    const rng = new Rng(1);
+    const ab = Array.from({ length: 20000 }, () => net.delay_s('a', 'b', rng));
+    // Uniform on 2..6 wall ms at speed-up 1000: 2..6 emulated s, mean 4, quartiles 3 and 5 (buckets are ~4% wide).
+    expect(Math.min(...ab)).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...ab)).toBeLessThanOrEqual(6);
+    expect(ab.reduce((a, b) => a + b, 0) / ab.length).toBeCloseTo(4, 1);
+    const sorted = [...ab].sort((x, y) => x - y);
+    expect(sorted[5000]! / 3).toBeGreaterThan(0.96);
+    expect(sorted[5000]! / 3).toBeLessThan(1.04);
+    expect(sorted[15000]! / 5).toBeGreaterThan(0.96);
+    expect(sorted[15000]! / 5).toBeLessThan(1.04);
+    // One value measured: that value exactly (min and max bound the bucket).
+    expect(net.delay_s('b', 'a', rng)).toBe(40);
+    expect(net.timerLag_s(rng)).toBe(1);
+    expect(net.describe()).toEqual({ speedup: 1000, links: { 'a->b': 4, 'b->a': 40 }, timer_lag_mean_s: 1 });
+  });
+
+  it('gives a link the live run never measured every link\'s latency together', () => {
+    const net = new MeasuredNetwork(file());
+    const rng = new Rng(2);
+    const xs = Array.from({ length: 4003 }, () => net.delay_s('a', 'c', rng));
+    expect(xs.some((x) => x > 38 && x <= 40)).toBe(true); // b->a's 40 ms, in its bucket
+    expect(xs.filter((x) => x < 7).length).toBeGreaterThan(3900);
+  });
+
+  it('delays messages and timers in the simulator by what was measured', () => {
+    const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: new MeasuredNetwork(file()) });
+    const got: { t: number; type: string }[] = [];
+    const rec: Actor<Msg> = { receive: (ctx: ActorContext<Msg>, m: Msg) => void got.push({ t: ctx.now(), type: m.type }) };
+    rt.spawn({ address: 'b/rec', location: 'b', actor: rec });
+    rt.spawn({ address: 'a/send', location: 'a', actor: { start: (ctx: ActorContext<Msg>) => void ctx.send('b/rec', { type: 'ping', n: 0 }), receive: () => undefined } });
+    rt.spawn({ address: 'b/timer', location: 'b', actor: { start: (ctx: ActorContext<Msg>) => void ctx.schedule(10, { type: 'tick' }), receive: (ctx: ActorContext<Msg>) => void got.push({ t: ctx.now(), type: 'tick' }) } });
+    rt.start();
+    rt.run();
+    const ping = got.find((g) => g.type === 'ping')!;
+    expect(ping.t).toBeGreaterThanOrEqual(2);
+    expect(ping.t).toBeLessThanOrEqual(6);
+    // The timer is due at 10 s and, as live, fires late: 1 ms of wall time at speed-up 1000.
+    expect(got.find((g) => g.type === 'tick')!.t).toBe(11);
+  });
+
+  it('rejects a malformed network.json, naming the file and the field', () => {
+    const text = (f: unknown) => JSON.stringify(f);
+    expect(() => MeasuredNetwork.parse('{', 'n.json')).toThrow(/n\.json: not JSON/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), format: 'x' }), 'n.json')).toThrow(/n\.json: format must be "gridemu-network\/1"/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), speedup: 0 }), 'n.json')).toThrow(/n\.json: speedup must be a positive number/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), links: { ab: histogram([1]) } }), 'n.json')).toThrow(/links\["ab"\] must be named from->to/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), links: { 'a->b': { ...histogram([1]), buckets: { x: 1 } } } }), 'n.json')).toThrow(/links\["a->b"\] \.buckets\["x"\]/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), timer_lag: { count: -1 } }), 'n.json')).toThrow(/timer_lag \.count must be a non-negative number/);
+    expect(MeasuredNetwork.parse(text(file()), 'n.json').speedup).toBe(1000);
+  });
+});
