@@ -49,6 +49,13 @@ export function liveResults(r: LeaderResult, speedup: number) {
     overall.merge(s);
   };
   for (const [link, h] of r.runtime.latency) mergeLink(link, h.state());
+  const felt = new Map<string, LatencyHistogram>();
+  const mergeFelt = (link: string, s: LatencyState) => {
+    let h = felt.get(link);
+    if (!h) felt.set(link, (h = new LatencyHistogram()));
+    h.merge(s);
+  };
+  for (const [link, h] of r.runtime.felt) mergeFelt(link, h.state());
   // This runs in the driver process: its own figures sit beside the members' reports.
   const processes: Record<string, LiveSection['processes'][string]> = { driver: { pid: process.pid, http: '', rss_mb: rss_mb(), cpu_s: cpu_s() } };
   for (const [name, m] of [...r.members].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -60,6 +67,7 @@ export function liveResults(r: LeaderResult, speedup: number) {
     add(counters, Object.entries(m.report.counters));
     for (const [link, s] of Object.entries(m.report.latency)) mergeLink(link, s);
     timerLag.merge(m.report.timer_lag);
+    for (const [link, s] of Object.entries(m.report.felt ?? {})) mergeFelt(link, s);
     processes[name] = { ...processes[name]!, rss_mb: m.report.rss_mb, peak_rss_mb: m.report.peak_rss_mb, cpu_s: m.report.cpu_s };
   }
   const overallStats = overall.stats();
@@ -80,7 +88,7 @@ export function liveResults(r: LeaderResult, speedup: number) {
   const network: MeasuredNetworkFile = {
     format: MEASURED_NETWORK_FORMAT,
     speedup,
-    links: Object.fromEntries([...links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()])),
+    links: Object.fromEntries([...felt].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()])),
     timer_lag: timerLag.state(),
   };
   return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters), network };

@@ -201,6 +201,7 @@ export class MemberProcess {
       counters: sortedRecord(new Map([...rt.counters, ...(this.bus.malformed > 0 ? [['control.malformed', this.bus.malformed] as const] : [])])),
       latency: Object.fromEntries([...rt.latency].map(([link, h]) => [link, h.state()])),
       timer_lag: rt.timerLag.state(),
+      felt: Object.fromEntries([...rt.felt].map(([link, h]) => [link, h.state()])),
     };
   }
 }

@@ -19,6 +19,11 @@ export interface Envelope {
   /** Wall-clock send time (ms since the Unix epoch, fractional), for measuring one-way latency live. */
   readonly sent_ms?: number;
   /**
+   * The sender's emulated time when it sent (its actor clock): the receiver measures the delay the
+   * schedule felt, hop, timer lag and queues together (issue 15, `simulate --network-from`).
+   */
+  readonly at_s?: number;
+  /**
    * A durable message's id when its sender resends it until acknowledged (issue 11): the receiver
    * acknowledges every copy and delivers the first.
    */
@@ -31,7 +36,7 @@ const encoder = new Encoder({ ignoreUndefined: true });
 const decoder = new Decoder({ maxStrLength: MAX_MESSAGE_BYTES, maxBinLength: MAX_MESSAGE_BYTES, maxArrayLength: 4096, maxMapLength: 256, maxExtLength: 0 });
 
 export function encodeEnvelope(e: Omit<Envelope, 'v'>): Uint8Array {
-  return encoder.encode({ v: PROTOCOL_VERSION, run: e.run, from: e.from, to: e.to, msg: e.msg, sent_ms: e.sent_ms, mid: e.mid });
+  return encoder.encode({ v: PROTOCOL_VERSION, run: e.run, from: e.from, to: e.to, msg: e.msg, sent_ms: e.sent_ms, at_s: e.at_s, mid: e.mid });
 }
 
 export type Decoded = { readonly ok: true; readonly envelope: Envelope } | { readonly ok: false; readonly reason: string };
@@ -58,10 +63,12 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: M
   if (expectedRun !== undefined && e['run'] !== expectedRun) return { ok: false, reason: `message of run "${String(e['run']).slice(0, 60)}", not of this run` };
   const sent = e['sent_ms'];
   if (sent !== undefined && (typeof sent !== 'number' || !Number.isFinite(sent))) return { ok: false, reason: 'envelope.sent_ms must be a finite number' };
+  const at = e['at_s'];
+  if (at !== undefined && (typeof at !== 'number' || !Number.isFinite(at))) return { ok: false, reason: 'envelope.at_s must be a finite number' };
   const mid = e['mid'];
   if (mid !== undefined && (typeof mid !== 'string' || mid.length === 0 || mid.length > 200)) return { ok: false, reason: 'envelope.mid must be a non-empty string of at most 200 characters' };
   const problem = check(e['msg']);
   if (problem) return { ok: false, reason: problem };
   const envelope: Envelope = { v: PROTOCOL_VERSION, run: e['run'] as string, from: e['from'] as string, to: e['to'] as string, msg: e['msg'] as Message };
-  return { ok: true, envelope: { ...envelope, ...(sent === undefined ? {} : { sent_ms: sent }), ...(mid === undefined ? {} : { mid: mid as string }) } };
+  return { ok: true, envelope: { ...envelope, ...(sent === undefined ? {} : { sent_ms: sent }), ...(at === undefined ? {} : { at_s: at }), ...(mid === undefined ? {} : { mid: mid as string }) } };
 }

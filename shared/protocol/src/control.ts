@@ -47,6 +47,11 @@ export interface MemberReport {
   readonly latency: Record<string, LatencyState>;
   /** How late timers fired, in wall milliseconds (event-loop lag and timer granularity). */
   readonly timer_lag: LatencyState;
+  /**
+   * The delay the schedule felt per link `from->to` (locations, `driver` included, a location to
+   * itself included): receiver's handling time less the sender's actor time, in wall ms.
+   */
+  readonly felt?: Record<string, LatencyState>;
 }
 
 /** A mergeable latency summary: exact count, sum, min and max; log-spaced buckets for percentiles. */
@@ -136,6 +141,9 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
   if (typeof latency !== 'object' || latency === null) return 'latency must be a map';
   for (const [link, s] of Object.entries(latency)) if (!isLatencyState(s)) return `latency.${link} is malformed`;
   if (!isLatencyState(r['timer_lag'])) return 'timer_lag is malformed';
+  const felt = r['felt'];
+  if (felt !== undefined && (typeof felt !== 'object' || felt === null)) return 'felt must be a map';
+  for (const [link, s] of Object.entries(felt ?? {})) if (!isLatencyState(s)) return `felt.${link} is malformed`;
   return undefined;
 }
 

@@ -78,6 +78,8 @@ interface Delivery {
   readonly from: Address;
   readonly at_s: number | undefined;
   readonly src: Source;
+  /** A message's sender's actor time when it sent: what its felt delay is measured from. */
+  readonly sent_s?: number;
 }
 
 interface Hosted {
@@ -154,6 +156,8 @@ export class LiveRuntime {
   readonly latency = new Map<string, LatencyHistogram>();
   /** How late timers fired against their wall deadline: event-loop lag plus timer granularity. */
   readonly timerLag = new LatencyHistogram();
+  /** Felt delay per link, wall ms (recordFelt). */
+  readonly felt = new Map<string, LatencyHistogram>();
   private readonly outbox = new Map<string, Unacknowledged>();
   /** Ids of the durable messages delivered here (a resent one is acknowledged again, not delivered). */
   private readonly seen = new Set<string>();
@@ -235,25 +239,26 @@ export class LiveRuntime {
         this.delivered++;
         this.countReceived(d.msg.type);
         this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from), (t) => entryOf(d, address, t));
+        if (d.sent_s !== undefined && this.clock) this.recordFelt(d.from, address, h.now_s - d.sent_s);
       }),
       now_s: Number.NEGATIVE_INFINITY,
       role: address.slice(address.indexOf('/') + 1),
     };
     this.hosted.set(address, h);
     if (this.options.reliable) this.listenForAcks(senderOf(address));
-    this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, address, (from, msg, mid) => this.enqueue(h, msg, from, undefined, { k: 'bus', mid, topic: false }))));
+    this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, address, (from, msg, mid, at_s) => this.enqueue(h, msg, from, undefined, { k: 'bus', mid, topic: false }, at_s))));
     for (const topic of placement.topics ?? []) {
       let list = this.topicSubscribers.get(topic);
       if (!list) {
         this.topicSubscribers.set(topic, (list = []));
         const recipient = topicRecipient(topic);
-        this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, recipient, (from, msg, mid) => {
+        this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, recipient, (from, msg, mid, at_s) => {
           // This process's own subscribers already had it from publish().
           if (this.hosted.has(from)) return;
           for (const s of list!) {
             // Counted here, once per receiver, as the simulator counts a topic message.
             this.tally.sent(msg.type, siteOf(from), s.placement.location, this.clock?.now_s());
-            this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true });
+            this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true }, at_s);
           }
         })));
       }
@@ -395,10 +400,11 @@ export class LiveRuntime {
 
   private toBus(target: { actor: Address } | { topic: string }, from: Address, to: string, msg: Message): void {
     const sent_ms = wallNow_ms();
+    const at_s = this.clock ? this.actorNow(from) : undefined;
     if ('actor' in target && this.options.reliable?.types.has(msg.type) === true) {
       // Kept until the receiving runtime says it has it (listenForAcks); resent meanwhile.
       const mid = `${senderOf(from)}-${this.nextMid++}`;
-      const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, mid });
+      const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, at_s, mid });
       if (this.replaying) {
         // Sent before the crash, perhaps never received: resent on resume unless the journal says acknowledged.
         this.outbox.set(mid, { target, from, bytes, sent_ms: Number.NEGATIVE_INFINITY });
@@ -413,7 +419,7 @@ export class LiveRuntime {
     }
     if (this.replaying) return;
     this.tally.count('bus.published');
-    const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms });
+    const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, at_s });
     this.emit(() => this.options.transport.publish(target, from, bytes));
   }
 
@@ -421,7 +427,7 @@ export class LiveRuntime {
   private toLocal(h: Hosted, msg: Message, from: Address): void {
     const seq = this.nextLocalSeq++;
     if (this.replaying) this.undeliveredLocal.set(seq, { h, msg, from });
-    else this.enqueue(h, msg, from, undefined, { k: 'local', seq });
+    else this.enqueue(h, msg, from, undefined, { k: 'local', seq }, this.clock ? this.actorNow(from) : undefined);
   }
 
   private arm(t: PendingTimer): void {
@@ -573,7 +579,7 @@ export class LiveRuntime {
   }
 
   /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
-  private fromBus(bytes: Uint8Array, subject: string, sender: string, recipient: string, accept: (from: Address, msg: Message, mid: string | undefined) => void): void {
+  private fromBus(bytes: Uint8Array, subject: string, sender: string, recipient: string, accept: (from: Address, msg: Message, mid: string | undefined, at_s: number | undefined) => void): void {
     if (this.restoring) {
       // Judged after the replay, which rebuilds the ids already delivered.
       this.heldWhileRestoring.push(() => this.fromBus(bytes, subject, sender, recipient, accept));
@@ -584,7 +590,7 @@ export class LiveRuntime {
       this.malformed(subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received as ${recipient}` : decoded.reason, bytes.byteLength);
       return;
     }
-    const { msg, from, sent_ms, mid } = decoded.envelope;
+    const { msg, from, sent_ms, at_s, mid } = decoded.envelope;
     if (senderOf(from) !== sender) {
       // A forged sender (issue 11): the bus says who published it, and it is not who the envelope claims.
       this.tally.count('messages.forged_sender');
@@ -604,7 +610,7 @@ export class LiveRuntime {
       }
       this.seen.add(mid);
     }
-    accept(from, msg, mid);
+    accept(from, msg, mid, at_s);
   }
 
   private countReceived(type: string): void {
@@ -612,8 +618,8 @@ export class LiveRuntime {
   }
 
   /** Queues a delivery in the actor's mailbox; a timer passes its due time as `at_s`. */
-  private enqueue(h: Hosted, msg: Message, from: Address, at_s: number | undefined, src: Source): void {
-    this.mailboxes.post(h.inbox, { msg, from, at_s, src });
+  private enqueue(h: Hosted, msg: Message, from: Address, at_s: number | undefined, src: Source, sent_s?: number): void {
+    this.mailboxes.post(h.inbox, sent_s === undefined ? { msg, from, at_s, src } : { msg, from, at_s, src, sent_s });
   }
 
   /**
@@ -662,6 +668,18 @@ export class LiveRuntime {
     if (!h) this.latency.set(link, (h = new LatencyHistogram()));
     h.record(ms);
     this.options.onLatency?.(a, ms / 1000);
+  }
+
+  /**
+   * The delay a delivery's schedule felt, from the sender's actor time to the receiver's handling
+   * time (hop, timer lag, encoding, queues), in wall ms per link between the two actors' locations
+   * (`driver` for the driver; a location to itself too). `simulate --network-from` replays it.
+   */
+  private recordFelt(from: Address, to: Address, felt_s: number): void {
+    const link = `${senderOf(from)}->${senderOf(to)}`;
+    let h = this.felt.get(link);
+    if (!h) this.felt.set(link, (h = new LatencyHistogram()));
+    h.record((Math.max(0, felt_s) / this.clock!.speedup) * 1000);
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {

@@ -4,14 +4,21 @@ import type { Rng } from './rng.js';
 
 /**
  * The network a live run had, as `gridemu run` writes it to network.json and `gridemu simulate
- * --network-from` replays it (issue 15): each link's one-way latency and the timers' lag, in wall
- * milliseconds, with the speed-up that turns them into emulated seconds.
+ * --network-from` replays it (issue 15): the delay each link felt, in wall milliseconds, with the
+ * speed-up that turns it into emulated seconds.
+ *
+ * Felt, not only the wire: from the sender's actor time to the receiver's handling, so a timer's
+ * lag (a live timer is handled at its due time, but what it sends leaves late), encoding, the
+ * server, the delay proxy and the receiver's mailbox all count. A link joins two locations, the
+ * driver being `driver`, and a location to itself is a link too: in-process messages wait in
+ * mailboxes live, and take no time in the simulator otherwise.
  */
 export interface MeasuredNetworkFile {
   readonly format: typeof MEASURED_NETWORK_FORMAT;
   readonly speedup: number;
-  /** `from->to` (locations) → what the receivers measured on that link. */
+  /** `from->to` → the delay its deliveries felt. */
   readonly links: Record<string, LatencyState>;
+  /** How late timers fired (for the record: replaying the links replays its effect). */
   readonly timer_lag: LatencyState;
 }
 
@@ -56,8 +63,9 @@ export class LatencySampler {
 
 /**
  * The measured network as the simulator uses it, in emulated seconds: a link's own distribution
- * where the live run measured that link, otherwise every link's together (a link that carried
- * nothing live, e.g. one direction of a quiet pair).
+ * where the live run measured that link; otherwise, between two locations, every such link's
+ * together (a link that carried nothing live, e.g. one direction of a quiet pair), and within one
+ * location no delay.
  */
 export class MeasuredNetwork {
   private readonly links = new Map<string, LatencySampler>();
@@ -69,6 +77,8 @@ export class MeasuredNetwork {
     for (const [link, s] of Object.entries(file.links)) {
       if (s.count === 0) continue;
       this.links.set(link, new LatencySampler(s));
+      const [from, to] = link.split('->');
+      if (from === to) continue;
       pool.count += s.count;
       pool.sum_ms += s.sum_ms;
       pool.min_ms = Math.min(pool.min_ms, s.min_ms);
@@ -109,10 +119,10 @@ export class MeasuredNetwork {
     return this.file.speedup;
   }
 
-  /** Emulated seconds for one message from `from` to `to` (different locations). */
+  /** Emulated seconds for one message from location `from` to location `to`. */
   delay_s(from: string, to: string, rng: Rng): number {
-    const s = this.links.get(`${from}->${to}`) ?? this.pooled;
-    return (s.draw_ms(rng) * this.file.speedup) / 1000;
+    const s = this.links.get(`${from}->${to}`) ?? (from === to ? undefined : this.pooled);
+    return s ? (s.draw_ms(rng) * this.file.speedup) / 1000 : 0;
   }
 
   /** Emulated seconds a timer fires late. */

@@ -6,6 +6,7 @@ import { makeContext, type ContextHost } from './context.js';
 import { EventHeap } from './event-heap.js';
 import { Cuts, faultEvents, type FaultEvent, type LocationCrash, type LocationPartition } from './fault-schedule.js';
 import { LinkModel } from './network.js';
+import { senderOf } from './subjects.js';
 import type { MeasuredNetwork } from './measured-network.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
@@ -34,8 +35,11 @@ export interface SimRuntimeOptions {
   readonly log?: Logger;
   readonly faults?: SimFaults;
   /**
-   * A live run's network (`simulate --network-from`): message delays drawn from its links, and
-   * every timer late by a draw from its timer lag, both in emulated seconds.
+   * A live run's network (`simulate --network-from`): every message's delay drawn on its own from
+   * the delay its link felt live (a location to itself and the driver's links included), in
+   * emulated seconds. Draws are independent, so two messages between the same actors may swap,
+   * which live they do not; keeping them in order on top of draws that already hold the live
+   * queues counts those queues twice, and doubled the bounded slowdown (docs/fidelity-notes.md).
    */
   readonly measured?: MeasuredNetwork;
 }
@@ -70,7 +74,6 @@ export class SimRuntime<M extends { readonly type: string }> {
   private readonly cancelled = new Set<TimerId>();
   private readonly links: LinkModel;
   private readonly networkRng: Rng;
-  private readonly timerLagRng: Rng | undefined;
   private readonly rootRng: Rng;
   private readonly log: Logger;
   private readonly faults: SimFaults;
@@ -99,8 +102,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   constructor(private readonly options: SimRuntimeOptions) {
     this.rootRng = new Rng(options.seed);
     this.networkRng = this.rootRng.fork('network');
-    this.links = new LinkModel(options.network, options.measured);
-    this.timerLagRng = options.measured ? this.rootRng.fork('timer-lag') : undefined;
+    this.links = new LinkModel(options.network);
     this.log = options.log ?? silentLogger;
     this.faults = options.faults ?? {};
     this.faultAgenda = faultEvents(this.faults.crashes ?? [], this.faults.partitions ?? []);
@@ -117,8 +119,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       },
       schedule: (self, delay_s, msg) => {
         const id = this.nextTimer++;
-        const lag_s = this.timerLagRng ? this.options.measured!.timerLag_s(this.timerLagRng) : 0;
-        this.enqueue(this.clock + delay_s + lag_s, this.actors.get(self.address)!, self.address, msg, id);
+        this.enqueue(this.clock + delay_s, this.actors.get(self.address)!, self.address, msg, id);
         return id;
       },
       cancel: (_self, timer) => {
@@ -264,7 +265,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   }
 
   private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M): void {
-    const delay = this.links.delay_s(from.location, target.placement.location, this.networkRng);
+    const delay = this.options.measured ? this.measuredDelay_s(from.address, target.placement.address) : this.links.delay_s(from.location, target.placement.location, this.networkRng);
     this.tally.sent(msg.type, from.location, target.placement.location, this.clock);
     if (this.faults.drop?.(from.address, target.placement.address, msg)) {
       this.tally.count('messages.dropped');
@@ -276,6 +277,11 @@ export class SimRuntime<M extends { readonly type: string }> {
       return;
     }
     this.enqueue(this.clock + delay, target, from.address, msg, 0);
+  }
+
+  /** A delay drawn from what the live run's link between the two actors' locations felt. */
+  private measuredDelay_s(from: Address, to: Address): number {
+    return this.options.measured!.delay_s(senderOf(from), senderOf(to), this.networkRng);
   }
 
   private enqueue(time: number, to: Registered<M>, from: Address, msg: M, timer: TimerId): void {

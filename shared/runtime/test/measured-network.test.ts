@@ -44,20 +44,29 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(xs.filter((x) => x < 7).length).toBeGreaterThan(3900);
   });
 
-  it('delays messages and timers in the simulator by what was measured', () => {
-    const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: new MeasuredNetwork(file()) });
-    const got: { t: number; type: string }[] = [];
-    const rec: Actor<Msg> = { receive: (ctx: ActorContext<Msg>, m: Msg) => void got.push({ t: ctx.now(), type: m.type }) };
+  it('delays messages in the simulator by what their link felt, and timers not at all', () => {
+    const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'b->b': histogram([3]) } });
+    const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net });
+    const got: { t: number; msg: Msg }[] = [];
+    const rec: Actor<Msg> = { receive: (ctx: ActorContext<Msg>, m: Msg) => void got.push({ t: ctx.now(), msg: m }) };
     rt.spawn({ address: 'b/rec', location: 'b', actor: rec });
-    rt.spawn({ address: 'a/send', location: 'a', actor: { start: (ctx: ActorContext<Msg>) => void ctx.send('b/rec', { type: 'ping', n: 0 }), receive: () => undefined } });
-    rt.spawn({ address: 'b/timer', location: 'b', actor: { start: (ctx: ActorContext<Msg>) => void ctx.schedule(10, { type: 'tick' }), receive: (ctx: ActorContext<Msg>) => void got.push({ t: ctx.now(), type: 'tick' }) } });
+    const send = (ctx: ActorContext<Msg>) => {
+      for (let n = 0; n < 50; n++) ctx.send('b/rec', { type: 'ping', n });
+    };
+    rt.spawn({ address: 'a/send', location: 'a', actor: { start: send, receive: () => undefined } });
+    rt.spawn({ address: 'b/timer', location: 'b', actor: { start: (ctx: ActorContext<Msg>) => void ctx.schedule(10, { type: 'tick' }), receive: (ctx: ActorContext<Msg>) => void ctx.send('b/rec', { type: 'tick' }) } });
     rt.start();
     rt.run();
-    const ping = got.find((g) => g.type === 'ping')!;
-    expect(ping.t).toBeGreaterThanOrEqual(2);
-    expect(ping.t).toBeLessThanOrEqual(6);
-    // The timer is due at 10 s and, as live, fires late: 1 ms of wall time at speed-up 1000.
-    expect(got.find((g) => g.type === 'tick')!.t).toBe(11);
+    const pings = got.filter((g) => g.msg.type === 'ping');
+    // a->b felt 2..6 ms at speed-up 1000: 2..6 emulated s, each drawn on its own.
+    expect(pings).toHaveLength(50);
+    expect(new Set(pings.map((g) => g.t)).size).toBeGreaterThan(40);
+    for (const g of pings) {
+      expect(g.t).toBeGreaterThanOrEqual(2);
+      expect(g.t).toBeLessThanOrEqual(6);
+    }
+    // The timer is handled when due, as live; what it sends within b felt 3 ms: 3 s.
+    expect(got.find((g) => g.msg.type === 'tick')!.t).toBe(13);
   });
 
   it('rejects a malformed network.json, naming the file and the field', () => {
