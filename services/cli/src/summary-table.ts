@@ -53,6 +53,7 @@ export function renderLiveSummary(s: RunSummary): string {
         emulated_latency_mean_s: number;
         timer_lag_ms: LatencyLine;
         processes: Record<string, { pid: number; rss_mb?: number; peak_rss_mb?: number; cpu_s?: number }>;
+        fidelity?: { before: { warnings: string[] }; measured?: { hop_s: number; timer_lag_s: number; warnings: string[]; recommended_speedup?: number } };
       }
     | undefined;
   if (!live) return '';
@@ -64,6 +65,7 @@ export function renderLiveSummary(s: RunSummary): string {
       ? `one-way latency seen: mean ${fmt(l.mean_ms)} ms, p50 ${fmt(l.p50_ms)}, p95 ${fmt(l.p95_ms)}, max ${fmt(l.max_ms)} over ${l.count} cross-site messages (${fmt(live.emulated_latency_mean_s)} emulated s each)`
       : 'one-way latency seen: no cross-site messages',
     `timer lag: mean ${fmt(live.timer_lag_ms.mean_ms)} ms, p95 ${fmt(live.timer_lag_ms.p95_ms)}, max ${fmt(live.timer_lag_ms.max_ms)}`,
+    ...fidelityLines(live.fidelity),
     '',
   ];
   const rows: string[][] = [['process', 'pid', 'rss MiB', 'peak MiB', 'cpu s']];
@@ -71,4 +73,13 @@ export function renderLiveSummary(s: RunSummary): string {
     rows.push([name, String(p.pid), p.rss_mb === undefined ? '-' : fmt(p.rss_mb, 1), p.peak_rss_mb === undefined ? '-' : fmt(p.peak_rss_mb, 1), p.cpu_s === undefined ? '-' : fmt(p.cpu_s, 1)]);
   }
   return lines.join('\n') + table(rows) + '\n';
+}
+
+/** The fidelity guard's verdict (issue 15): quiet when the speed-up keeps hops and lags small. */
+function fidelityLines(f: { before: { warnings: string[] }; measured?: { hop_s: number; timer_lag_s: number; warnings: string[] } } | undefined): string[] {
+  if (!f) return [];
+  const m = f.measured;
+  const warnings = m ? m.warnings : f.before.warnings;
+  if (warnings.length === 0) return [m ? `fidelity: one hop ${fmt(m.hop_s)} emulated s, timer lag ${fmt(m.timer_lag_s)} s: small against the scheme's timeouts and periods` : 'fidelity: within bounds'];
+  return ['', `FIDELITY WARNING (${m ? 'measured in the run' : 'estimated before the run'}):`, ...warnings.map((w) => `  - ${w}`)];
 }

@@ -3,10 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { leadRun, liveResults, natsConnectOptions, natsFlagOptions, startHealthServer, timerSpinOf } from '@gridemu/live';
+import { feltHop_ms, judgeFidelity, leadRun, liveResults, natsConnectOptions, natsFlagOptions, probeBus, startHealthServer, timerSpinOf } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
 import { InputError, parseOverride } from '@gridemu/model';
-import { loadExperiment, schemeSummary } from '@gridemu/schemes';
+import { loadExperiment, schemeSummary, schemeTimescales } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
 import { loadWorkload } from '@gridemu/workload';
@@ -74,6 +74,12 @@ async function main(argv: string[]): Promise<number> {
   const health = await startHealthServer(httpPort, { run: values.run, site: 'driver' }, { get phase() { return state.phase; }, get runtime() { return state.runtime; }, scheme: spec.meta.scheme });
   log.info({ http: health.address }, 'driver serving /healthz and /metrics');
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-driver`));
+  // The fidelity guard (issue 15), before the run: one hop is the spec's link latency and what a
+  // trip through the server costs now; both become speed-up times as long in emulated time.
+  const timescales = schemeTimescales(spec, workload.jobs);
+  const probe = await probeBus(nc, values.run);
+  const before = judgeFidelity({ speedup: spec.live.speedup, hop_ms: probe.hop_ms + spec.network.latency_ms, timer_lag_ms: probe.timer_lag_ms, timescales });
+  for (const w of before.warnings) log.warn({ event: 'fidelity.warning', when: 'before the run' }, w);
   const started = Date.now();
   let stopping: string | undefined;
   process.once('SIGTERM', () => (stopping = 'SIGTERM'));
@@ -103,7 +109,13 @@ async function main(argv: string[]): Promise<number> {
   state.phase = result.aborted ? 'failed' : 'done';
   const results = liveResults(result, spec.live.speedup);
   const { messages, counters } = results;
-  const live = { ...results.live, timer_spin_ms: timerSpin_ms };
+  // And after it, from what the hops and timers actually cost.
+  const hop_ms = feltHop_ms(results.network.links);
+  const timerLag = results.live.timer_lag_ms;
+  const measured = hop_ms === undefined ? undefined : judgeFidelity({ speedup: spec.live.speedup, hop_ms, timer_lag_ms: timerLag.mean_ms, timescales });
+  for (const w of measured?.warnings ?? []) log.warn({ event: 'fidelity.warning', when: 'measured in the run' }, w);
+  const fidelity = { timescales, probe, before, ...(measured ? { measured } : {}) };
+  const live = { ...results.live, timer_spin_ms: timerSpin_ms, fidelity };
   const summary = buildRunSummary({
     spec,
     mode: 'run',

@@ -13,3 +13,6 @@ export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.j
 export { runCredentials, ORCHESTRATOR, type ProcessCredentials } from './run-credentials.js';
 export { reliableDelivery } from './reliable-delivery.js';
 export { processRegistry, prometheusName, type MetricsSource } from './prometheus-metrics.js';
+export { judgeFidelity, DEFAULT_GUARD_SHARE, type GuardInput, type GuardVerdict } from './fidelity-guard.js';
+export { probeBus, type BusProbe } from './bus-probe.js';
+export { feltHop_ms } from './live-summary.js';

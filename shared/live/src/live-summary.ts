@@ -93,3 +93,21 @@ export function liveResults(r: LeaderResult, speedup: number) {
   };
   return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters), network };
 }
+
+/**
+ * The mean delay one hop felt in a live run, wall ms, from network.json's links: between two sites
+ * if any messages crossed, else between the driver and the sites (a scheme whose sites never talk,
+ * whose only hops are the submissions and the reports); undefined with neither.
+ */
+export function feltHop_ms(links: Readonly<Record<string, LatencyState>>): number | undefined {
+  let sites = { n: 0, sum: 0 };
+  let driver = { n: 0, sum: 0 };
+  for (const [link, s] of Object.entries(links)) {
+    const [from, to] = link.split('->');
+    if (from === to) continue;
+    if (from === 'driver' || to === 'driver') driver = { n: driver.n + s.count, sum: driver.sum + s.sum_ms };
+    else sites = { n: sites.n + s.count, sum: sites.sum + s.sum_ms };
+  }
+  const use = sites.n > 0 ? sites : driver;
+  return use.n > 0 ? use.sum / use.n : undefined;
+}

@@ -256,6 +256,8 @@ export interface LublinParams {
   readonly estimate_factor: number;
   /** Hour of the day the trace starts at. */
   readonly start_hour: number;
+  /** Which job classes arrive: both (the model), or only batch or only interactive jobs. */
+  readonly classes: 'both' | 'batch' | 'interactive';
   readonly batch: LublinClassParams;
   readonly interactive: LublinClassParams;
 }

@@ -37,7 +37,7 @@ const TORNADO_KEYS = ['jobs', 'parallel', 'variation', ...Object.keys(TORNADO_DE
 const BLAST_KEYS = ['submitters', 'jobs', 'vo', 'groups', 'runtime_s', 'runtime_spread', 'interval_s', 'input_kb', 'output_mb'] as const;
 const TASKS_KEYS = ['stream', 'list'] as const;
 const LISTED_TASK_KEYS = ['submit_s', 'work_s', 'jobs'] as const;
-const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor', 'start_hour', 'batch', 'interactive'] as const;
+const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor', 'start_hour', 'classes', 'batch', 'interactive'] as const;
 const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
 
 /** Ids a site may not take: bus subject tokens and the run-wide driver (the schemes add their own). */
@@ -350,6 +350,7 @@ function readLublin(r: FieldReader, raw: unknown, path: string): LublinParams | 
     arrival_scale: r.number(o['arrival_scale'], join(path, 'arrival_scale'), POSITIVE, 1),
     estimate_factor: r.number(o['estimate_factor'], join(path, 'estimate_factor'), { min: 1 }, 1),
     start_hour: r.number(o['start_hour'], join(path, 'start_hour'), { integer: true, min: 0, max: 23 }, 0),
+    classes: r.oneOf(o['classes'], join(path, 'classes'), ['both', 'batch', 'interactive'] as const, 'both'),
     batch: readClass('batch'),
     interactive: readClass('interactive'),
   };

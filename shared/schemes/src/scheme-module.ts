@@ -61,6 +61,22 @@ export interface SchemeModule {
   summary?(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown>;
   /** Its figures that `compare` and `sweep` know. */
   readonly metrics?: readonly SchemeMetric[];
+  /**
+   * The emulated durations its schedule depends on (timeouts, periods), by name, in seconds: the
+   * fidelity guard of `gridemu run` warns when a hop or a timer's lag is a large share of one.
+   */
+  timescales?(spec: ExperimentSpec): Record<string, number>;
+}
+
+/** The `meta:` fields named by their dotted paths that the spec's scheme has, as timescales. */
+export function metaTimescales(spec: ExperimentSpec, paths: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const path of paths) {
+    let v: unknown = spec.meta;
+    for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+    if (typeof v === 'number' && v > 0 && Number.isFinite(v)) out[`meta.${path}`] = v;
+  }
+  return out;
 }
 
 /** Sources of independent jobs, which every family but the DAG one takes. */

@@ -12,3 +12,13 @@ export function schemeSummary(spec: ExperimentSpec, counters: Readonly<Record<st
 export function schemeMetrics(scheme: string): readonly SchemeMetric[] {
   return findSchemeModule(scheme)?.metrics ?? [];
 }
+
+/**
+ * What a live run's timing must stay small against (the fidelity guard, issue 15): the scheme's
+ * timeouts and periods, and the median run time of the jobs.
+ */
+export function schemeTimescales(spec: ExperimentSpec, jobs: readonly { readonly run_s: number }[]): Record<string, number> {
+  const own = schemeModule(spec.meta.scheme).timescales?.(spec) ?? {};
+  const runs = jobs.map((j) => j.run_s).filter((r) => r > 0).sort((a, b) => a - b);
+  return runs.length > 0 ? { ...own, median_run_s: runs[Math.floor((runs.length - 1) / 2)]! } : own;
+}

@@ -9,7 +9,7 @@ import { needTraces } from '@gridemu/testkit';
 const kth = needTraces('KTH-SP2-1996-2.1-cln.swf.gz');
 
 const params = (jobs: number, extra: Partial<LublinParams> = {}): LublinParams => ({
-  model: 'lublin99', jobs, arrival_scale: 1, estimate_factor: 1, start_hour: 0, ...LUBLIN_DEFAULTS, ...extra,
+  model: 'lublin99', jobs, arrival_scale: 1, estimate_factor: 1, start_hour: 0, classes: 'both', ...LUBLIN_DEFAULTS, ...extra,
 });
 
 describe('gamma CDF', () => {
@@ -49,6 +49,17 @@ describe('Lublin-Feitelson synthetic source', () => {
     const day = byHour.slice(9, 18).reduce((a, b) => a + b, 0) / 9;
     const night = byHour.slice(0, 6).reduce((a, b) => a + b, 0) / 6;
     expect(day).toBeGreaterThan(2 * night);
+  });
+
+  it('classes keeps one class\'s stream: batch jobs alone run far longer than the mix', () => {
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+    const batch = [...generateLublin(params(5000, { classes: 'batch' }), 128, new Rng(1).fork('x'))];
+    const interactive = [...generateLublin(params(5000, { classes: 'interactive' }), 128, new Rng(1).fork('x'))];
+    expect(new Set(batch.map((j) => j.kind))).toEqual(new Set(['batch']));
+    expect(new Set(interactive.map((j) => j.kind))).toEqual(new Set(['interactive']));
+    const mixed = median(jobs.slice(0, 5000).map((j) => j.run_s));
+    expect(median(batch.map((j) => j.run_s))).toBeGreaterThan(10 * mixed);
+    expect(median(interactive.map((j) => j.run_s))).toBeLessThan(mixed);
   });
 
   it('arrival_scale 0.5 packs the same jobs into about half the time', () => {

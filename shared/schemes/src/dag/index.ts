@@ -1,4 +1,4 @@
-import type { SchemeModule } from '../scheme-module.js';
+import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { DAG_MESSAGES } from './messages.js';
 import { readDagMeta } from './meta.js';
 import { DAG_SCHEMES, SERVICES_LOCATION } from './names.js';
@@ -16,4 +16,5 @@ export const dag: SchemeModule = {
   messages: DAG_MESSAGES,
   summary: dagSummary,
   metrics: DAG_METRICS,
+  timescales: (spec) => metaTimescales(spec, ['round_period_s', 'progress_period_s']),
 };

@@ -1,4 +1,4 @@
-import type { SchemeModule } from '../scheme-module.js';
+import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { GRUBER_MESSAGES } from './messages.js';
 import { readGruberMeta } from './meta.js';
 import { ENGINE_LOCATIONS, GRUBER_SCHEMES, SUBMIT_LOCATION } from './names.js';
@@ -15,6 +15,7 @@ export const gruber: SchemeModule = {
   messages: GRUBER_MESSAGES,
   summary: gruberSummary,
   metrics: GRUBER_METRICS,
+  timescales: (spec) => metaTimescales(spec, ['monitor_period_s', 'query_timeout_s', 'retry_wait_s']),
 };
 
 export { gruberMeta, groupCap, voAggregate, cpusOf, type GruberMeta, type VoSitePolicy, type VoPolicy, type FailureSpec } from './meta.js';

@@ -1,4 +1,4 @@
-import type { SchemeModule } from '../scheme-module.js';
+import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { HIERARCHY_MESSAGES } from './messages.js';
 import { readHierarchyMeta } from './meta.js';
 import { FCFS_QUEUE, HIERARCHY_SCHEMES } from './names.js';
@@ -15,6 +15,7 @@ export const hierarchy: SchemeModule = {
   messages: HIERARCHY_MESSAGES,
   summary: hierarchySummary,
   metrics: HIERARCHY_METRICS,
+  timescales: (spec) => metaTimescales(spec, ['load_sharing.period_s', 'enforce_period_s', 'estimator.tau_s']),
 };
 
 export { hierarchyMeta, type HierarchyMeta, type QueueSpec, type GridSpec } from './meta.js';

@@ -1,4 +1,4 @@
-import type { SchemeModule } from '../scheme-module.js';
+import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { PAPER_001_MESSAGES } from './messages.js';
 import { readPaper001Meta } from './meta.js';
 import { CENTRAL_LOCATION, PAPER_001_SCHEMES, UNIFIED_SITE } from './names.js';
@@ -21,6 +21,14 @@ export const paper001: SchemeModule = {
   messages: PAPER_001_MESSAGES,
   summary: claimsSummary,
   metrics: PAPER_001_METRICS,
+  // Only what the scheme's actors use: the claim's timeout and the load gossip's period for the
+  // distributed schemes, the query round's timeout for hierarchical (plan.ts).
+  timescales: (spec) => {
+    const scheme = spec.meta.scheme;
+    if (scheme === 'hierarchical') return metaTimescales(spec, ['query_timeout_s']);
+    if (scheme === 'distributed' || scheme === 'k-distributed' || scheme === 'k-dual') return metaTimescales(spec, ['claim_timeout_s', 'load_period_s']);
+    return {};
+  },
 };
 
 export { CENTRAL, CENTRAL_LOCATION, UNIFIED_SITE, PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';

@@ -1,4 +1,4 @@
-import type { SchemeModule } from '../scheme-module.js';
+import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { SHADOW_MESSAGES } from './messages.js';
 import { readShadowMeta } from './meta.js';
 import { ROUTER_LOCATION, SHADOW_SCHEMES } from './names.js';
@@ -15,6 +15,7 @@ export const shadow: SchemeModule = {
   messages: SHADOW_MESSAGES,
   summary: shadowSummary,
   metrics: SHADOW_METRICS,
+  timescales: (spec) => metaTimescales(spec, ['query_timeout_s']),
 };
 
 export { ShadowRouting } from './shadow-routing.js';

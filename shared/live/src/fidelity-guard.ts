@@ -1,0 +1,75 @@
+/**
+ * The fidelity guard of `gridemu run` (issue 15). A live run turns every wall millisecond a message
+ * or a timer takes into `speed-up` emulated milliseconds: at 20,000× a 20 ms hop is 400 emulated
+ * seconds. When one hop, or a timer's lag, is more than a few percent of the times the schedule
+ * depends on (a claim's timeout, the load-report period, a typical job's run), the live run is no
+ * longer the experiment the file describes. Pure: the driver measures, this judges.
+ */
+export interface GuardInput {
+  readonly speedup: number;
+  /** One hop between two sites, wall ms: the spec's latency and what the bus and queues add. */
+  readonly hop_ms: number;
+  /** How late a timer fires, wall ms (what it sends leaves that late). */
+  readonly timer_lag_ms: number;
+  /** The emulated durations the schedule depends on, by name, in seconds. */
+  readonly timescales: Readonly<Record<string, number>>;
+  /** The largest share of a timescale a hop or a lag may take (default 5%). */
+  readonly share?: number;
+}
+
+export interface GuardVerdict {
+  readonly speedup: number;
+  readonly hop_ms: number;
+  readonly timer_lag_ms: number;
+  /** The same, in emulated seconds at this speed-up. */
+  readonly hop_s: number;
+  readonly timer_lag_s: number;
+  readonly share: number;
+  /** Each timescale the hop or the lag is too large a share of. */
+  readonly exceeded: readonly { readonly name: string; readonly seconds: number; readonly hop_share: number; readonly lag_share: number }[];
+  /** The largest round speed-up at which both stay under `share` of every timescale, when this one is too high. */
+  readonly recommended_speedup?: number;
+  readonly warnings: readonly string[];
+}
+
+export const DEFAULT_GUARD_SHARE = 0.05;
+
+export function judgeFidelity(input: GuardInput): GuardVerdict {
+  const share = input.share ?? DEFAULT_GUARD_SHARE;
+  const hop_s = (input.hop_ms * input.speedup) / 1000;
+  const timer_lag_s = (input.timer_lag_ms * input.speedup) / 1000;
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const exceeded = Object.entries(input.timescales)
+    .filter(([, seconds]) => seconds > 0 && Number.isFinite(seconds))
+    .map(([name, seconds]) => ({ name, seconds, hop_share: round(hop_s / seconds), lag_share: round(timer_lag_s / seconds) }))
+    .filter((t) => t.hop_share > share || t.lag_share > share);
+  const base = { speedup: input.speedup, hop_ms: round(input.hop_ms), timer_lag_ms: round(input.timer_lag_ms), hop_s: round(hop_s), timer_lag_s: round(timer_lag_s), share, exceeded };
+  if (exceeded.length === 0) return { ...base, warnings: [] };
+  // Both scale with the speed-up (their wall milliseconds stay, at best): the largest speed-up that
+  // keeps the worst of them within its share of the shortest timescale.
+  const shortest = Math.min(...Object.values(input.timescales).filter((s) => s > 0 && Number.isFinite(s)));
+  const worst_ms = Math.max(input.hop_ms, input.timer_lag_ms);
+  const recommended = roundDown((share * shortest * 1000) / worst_ms);
+  const warnings = exceeded.map(
+    (t) =>
+      `at speed-up ${input.speedup} one hop is ${fmt(hop_s)} emulated s and a timer's lag ${fmt(timer_lag_s)} s: ` +
+      `${pct(Math.max(t.hop_share, t.lag_share))} of ${t.name} (${fmt(t.seconds)} s), over the ${pct(share)} this run can absorb`,
+  );
+  warnings.push(
+    recommended >= 1
+      ? `speed-up ${recommended} or lower keeps them under ${pct(share)} of ${fmt(shortest)} s (or lengthen the timeouts and periods)`
+      : `no speed-up of 1 or more keeps them under ${pct(share)} of ${fmt(shortest)} s: lengthen the timeouts and periods, or shorten network.latency_ms`,
+  );
+  return { ...base, recommended_speedup: recommended, warnings };
+}
+
+/** Down to 1, 2 or 5 times a power of ten. */
+function roundDown(x: number): number {
+  if (!(x >= 1)) return Math.max(0, Math.floor(x * 100) / 100);
+  const p = 10 ** Math.floor(Math.log10(x));
+  const m = x / p;
+  return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
+}
+
+const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
