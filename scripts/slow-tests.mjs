@@ -10,6 +10,8 @@
 // an origin holding claims, a nats-server restart, a partition and 1% loss) must end with every job
 // completed, every crash and restart applied, and `gridemu check` passing.
 //
+// Issue 15's guard must stay quiet on the README's quickstart (examples/quickstart-live.yaml).
+//
 // Prints one "N passed, N failed" line; exits 1 on any failure.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -60,6 +62,24 @@ try {
     problems.push(`no summary.json: ${err.message}`);
   }
   verdict('issue 11: examples/faults-k4.yaml live: ten crashes, a server restart, a partition, 1% loss', out, t0, problems);
+  // Issue 15: the README's quickstart is a faithful live run: the fidelity guard stays quiet on it.
+  {
+    const out = join(work, 'quickstart-live');
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [cli, 'run', join(repo, 'examples/quickstart-live.yaml'), '--out', out, '--timeout', '600'], { encoding: 'utf8' });
+    const problems = [];
+    if (r.status !== 0) problems.push(`exit ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-12).join('\n')}`);
+    if ((r.stdout ?? '').includes('FIDELITY WARNING')) problems.push(`the guard warned:\n${r.stdout.split('\n').filter((l) => l.startsWith('  - ')).join('\n')}`);
+    try {
+      const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      if (s.jobs.completed !== s.jobs.submitted) problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
+      if (!s.schedule_check?.ok) problems.push('schedule check failed');
+      for (const when of ['before', 'measured']) if (s.live.fidelity?.[when]?.warnings?.length !== 0) problems.push(`fidelity.${when}: ${JSON.stringify(s.live.fidelity?.[when]?.warnings)}`);
+    } catch (err) {
+      problems.push(`no summary.json: ${err.message}`);
+    }
+    verdict('issue 15: the fidelity guard is quiet on examples/quickstart-live.yaml', out, t0, problems);
+  }
 } finally {
   if (failed === 0) rmSync(work, { recursive: true, force: true });
 }

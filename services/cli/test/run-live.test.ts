@@ -46,16 +46,27 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         expect(s.live.latency_ms.min_ms).toBeGreaterThanOrEqual(0.99);
         expect(s.live.latency_ms.mean_ms).toBeGreaterThan(1.8);
       }
+      // The fidelity guard: 50,000x makes a hop of a millisecond or two over a minute of emulated
+      // time, far more than 5% of these jobs' median run (and the claim timeout, the load period).
+      expect(s.live.fidelity.measured.warnings.length).toBeGreaterThan(0);
+      expect(s.live.fidelity.measured.recommended_speedup).toBeLessThan(50000);
+      expect(s.live.fidelity.before.hop_ms).toBeGreaterThan(0);
+      expect(s.live.fidelity.timescales.median_run_s).toBeGreaterThan(0);
+      expect(stdout).toContain('FIDELITY WARNING (measured in the run)');
       if (scheme === 'k-distributed') {
-        // The network the run had, replayed by the simulator (issue 15): every link the run measured,
-        // at its mean in emulated seconds (wall ms × speed-up).
+        expect(Object.keys(s.live.fidelity.timescales).sort()).toEqual(['median_run_s', 'meta.claim_timeout_s', 'meta.load_period_s']);
+        // The network the run had, replayed by the simulator (issue 15): the delay each link felt,
+        // from the driver, between the sites and within each, at its mean in emulated seconds.
         const replay = join(dir, 'replay');
         const sim = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
         expect(sim.code, sim.err).toBe(0);
         const r = readSummary(replay);
-        const links = s.live.latency_ms.links as Record<string, { mean_ms: number }>;
-        expect(Object.keys(r.network_from.links).sort()).toEqual(Object.keys(links).sort());
-        for (const [link, l] of Object.entries(links)) expect(r.network_from.links[link]).toBeCloseTo((l.mean_ms * s.live.speedup) / 1000, 0);
+        const felt = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')).links as Record<string, { count: number; sum_ms: number }>;
+        expect(Object.keys(felt)).toEqual(expect.arrayContaining(['driver->s1', 's1->driver', 's1->s1', 's1->s2', 's2->s1']));
+        expect(Object.keys(r.network_from.links).sort()).toEqual(Object.keys(felt).sort());
+        for (const [link, l] of Object.entries(felt)) expect(r.network_from.links[link]).toBeCloseTo((l.sum_ms / l.count) * (s.live.speedup / 1000), 0);
+        // What crossed between sites felt at least the wire latency the summary reports.
+        expect(r.network_from.links['s1->s2']).toBeGreaterThanOrEqual((s.live.latency_ms.links['s1->s2'].min_ms * s.live.speedup) / 1000);
         expect(r.jobs.unfinished).toBe(0);
         const missing = await gridemuLive(['simulate', spec, '--network-from', dir, '--out', replay, '--quiet']).done;
         expect(missing.code).toBe(2);
