@@ -15,8 +15,12 @@ export interface RunCheckInput {
   readonly submitted: number;
   /** Each site's CPUs. */
   readonly cpus: ReadonlyMap<string, number>;
-  /** Every `job.started` event in the processes' logs (live runs): job id and site. Absent for a simulation. */
-  readonly logStarts?: readonly { readonly jobId: string; readonly site: string }[];
+  /**
+   * Every `job.started` event in the processes' logs (live runs): job id and site, and the attempt
+   * where a scheme retries a job that failed (GRUBER, paper 002): a retry is a new run, so each
+   * attempt may start once. Absent for a simulation.
+   */
+  readonly logStarts?: readonly { readonly jobId: string; readonly site: string; readonly attempt?: number }[];
   /** Every run of every job, those lost in crashes included, when known (a simulation's records). */
   readonly runs?: readonly { readonly jobId: string; readonly site: string; readonly start_s: number; readonly end_s: number }[];
 }
@@ -49,7 +53,10 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
   const runsTwice: string[] = [];
   if (input.logStarts) {
     const starts = new Map<string, string[]>();
-    for (const s of input.logStarts) starts.set(s.jobId, [...(starts.get(s.jobId) ?? []), s.site]);
+    for (const s of input.logStarts) {
+      const key = s.attempt === undefined ? s.jobId : `${s.jobId} (attempt ${s.attempt})`;
+      starts.set(key, [...(starts.get(key) ?? []), s.site]);
+    }
     for (const [id, sites] of starts) if (sites.length > 1) runsTwice.push(`${id} started at ${sites.join(', ')}`);
   }
   if (input.runs) {
@@ -74,7 +81,7 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
         : input.runs
           ? `${input.runs.length} runs, lost ones included, none overlapping another of its job`
           : input.logStarts && input.logStarts.length > 0
-          ? `${input.logStarts.length} starts in the logs, one per job`
+          ? `${input.logStarts.length} starts in the logs, one per job (per attempt, where a failed job is retried)`
           : input.logStarts
             ? 'jobs.csv only (the logs record no job.started events for this scheme)'
             : 'jobs.csv only (no logs: a simulation)',

@@ -29,6 +29,14 @@ describe('checkRun: the invariants of a finished run', () => {
     expect(r[1]!.detail).toMatch(/a started at s1, s2/);
   });
 
+  it('takes a retried attempt (GRUBER: a job that failed at one site, run again at another) for a new run, and the same attempt twice for a double start', () => {
+    const retried = checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)), submitted: 1, cpus, logStarts: [{ jobId: 'a', site: 's1', attempt: 1 }, { jobId: 'a', site: 's2', attempt: 2 }] });
+    expect(broken(retried)).toEqual([]);
+    const twice = checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)), submitted: 1, cpus, logStarts: [{ jobId: 'a', site: 's1', attempt: 2 }, { jobId: 'a', site: 's2', attempt: 2 }] });
+    expect(broken(twice)).toEqual(['no job ran twice or overlapped itself']);
+    expect(twice[1]!.detail).toMatch(/a \(attempt 2\) started at s1, s2/);
+  });
+
   it('finds a site over capacity, and a job lost', () => {
     const over = csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10, 's1', '0-1', 2), row('b', 'COMPLETED_SUCCESSFULLY', 5, 8, 's1', '0', 1));
     expect(broken(checkRun({ jobsCsv: over, submitted: 2, cpus }))).toEqual(['no site over capacity, no processor held twice']);

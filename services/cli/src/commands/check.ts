@@ -55,20 +55,20 @@ export function checkResultsFolder(dir: string): InvariantResult[] {
  */
 function logRuns(logs: string, jobsCsv: string): Pick<RunCheckInput, 'logStarts' | 'runs'> {
   if (!existsSync(logs)) return {};
-  const starts: { jobId: string; site: string; time_s: number }[] = [];
+  const starts: { jobId: string; site: string; time_s: number; attempt?: number }[] = [];
   const lost: { jobId: string; site: string; start_s: number; end_s: number }[] = [];
   for (const file of readdirSync(logs).filter((f) => f.endsWith('.log'))) {
     readFileSync(join(logs, file), 'utf8').split('\n').forEach((line, i) => {
       const started = line.includes('"job.started"');
       if (!started && !line.includes('"job.lost"')) return;
-      let e: { jobId?: unknown; site?: unknown; time_s?: unknown; started_s?: unknown; provisional?: unknown };
+      let e: { jobId?: unknown; site?: unknown; time_s?: unknown; started_s?: unknown; provisional?: unknown; attempt?: unknown };
       try {
         e = JSON.parse(line) as typeof e;
       } catch {
         throw new InputError(`${join(logs, file)}:${i + 1}: a ${started ? 'job.started' : 'job.lost'} line that is not JSON`);
       }
       if (typeof e.jobId !== 'string' || typeof e.site !== 'string') return;
-      if (started) starts.push({ jobId: e.jobId, site: e.site, time_s: Number(e.time_s) });
+      if (started) starts.push({ jobId: e.jobId, site: e.site, time_s: Number(e.time_s), ...(typeof e.attempt === 'number' ? { attempt: e.attempt } : {}) });
       else if (e.provisional !== true) lost.push({ jobId: e.jobId, site: e.site, start_s: Number(e.started_s), end_s: Number(e.time_s) });
     });
   }
