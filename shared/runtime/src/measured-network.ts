@@ -46,9 +46,18 @@ export class LatencySampler {
   }
 
   draw_ms(rng: Rng): number {
+    return this.at_ms(rng.next());
+  }
+
+  get mean_ms(): number {
+    return this.state.count > 0 ? this.state.sum_ms / this.state.count : 0;
+  }
+
+  /** The delay at quantile `q` in [0, 1): the bucket holding it, then linearly inside it. */
+  at_ms(q: number): number {
     if (this.empty) return 0;
     const total = this.cumulative[this.cumulative.length - 1]!;
-    const u = rng.next() * total;
+    const u = Math.min(Math.max(q, 0), 1 - 1e-12) * total;
     let lo = 0;
     let hi = this.cumulative.length - 1;
     while (lo < hi) {
@@ -57,7 +66,9 @@ export class LatencySampler {
       else lo = mid + 1;
     }
     const [a, b] = this.ranges[lo]!;
-    return b > a ? a + rng.next() * (b - a) : a;
+    const below = lo > 0 ? this.cumulative[lo - 1]! : 0;
+    const within = (u - below) / (this.cumulative[lo]! - below);
+    return b > a ? a + within * (b - a) : a;
   }
 }
 
@@ -121,8 +132,23 @@ export class MeasuredNetwork {
 
   /** Emulated seconds for one message from location `from` to location `to`. */
   delay_s(from: string, to: string, rng: Rng): number {
-    const s = this.links.get(`${from}->${to}`) ?? (from === to ? undefined : this.pooled);
-    return s ? (s.draw_ms(rng) * this.file.speedup) / 1000 : 0;
+    return this.delayAt_s(from, to, rng.next());
+  }
+
+  /** The link's delay at quantile `q`, emulated seconds (0 within a location the run never measured). */
+  delayAt_s(from: string, to: string, q: number): number {
+    const s = this.sampler(from, to);
+    return s ? (s.at_ms(q) * this.file.speedup) / 1000 : 0;
+  }
+
+  /** The link's mean delay, emulated seconds. */
+  meanDelay_s(from: string, to: string): number {
+    const s = this.sampler(from, to);
+    return s ? (s.mean_ms * this.file.speedup) / 1000 : 0;
+  }
+
+  private sampler(from: string, to: string): LatencySampler | undefined {
+    return this.links.get(`${from}->${to}`) ?? (from === to ? undefined : this.pooled);
   }
 
   /** Emulated seconds a timer fires late. */
@@ -149,4 +175,12 @@ function latencyProblem(v: unknown): string | undefined {
   if (typeof b !== 'object' || b === null || Array.isArray(b)) return '.buckets must be an object of bucket → count';
   for (const [k, n] of Object.entries(b)) if (!/^\d+$/.test(k) || !(typeof n === 'number' && Number.isInteger(n) && n >= 0)) return `.buckets["${k}"] must be a count under a bucket number`;
   return undefined;
+}
+
+/** The standard normal CDF (Abramowitz and Stegun 7.1.26 for erf: within 1.5e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
 }

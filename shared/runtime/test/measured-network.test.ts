@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MEASURED_NETWORK_FORMAT, MeasuredNetwork, Rng, SimRuntime, type Actor, type ActorContext, type MeasuredNetworkFile } from '../src/index.js';
+import { MEASURED_NETWORK_FORMAT, MeasuredNetwork, Rng, normalCdf, SimRuntime, type Actor, type ActorContext, type MeasuredNetworkFile } from '../src/index.js';
 import { LatencyHistogram } from '../src/live.js';
 
 type Msg = { type: 'ping'; n: number } | { type: 'tick' };
@@ -40,11 +40,15 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     const net = new MeasuredNetwork(file());
     const rng = new Rng(2);
     const xs = Array.from({ length: 4003 }, () => net.delay_s('a', 'c', rng));
-    expect(xs.some((x) => x > 38 && x <= 40)).toBe(true); // b->a's 40 ms, in its bucket
+    // b->a's three 40 ms samples are the pool's top 3 of 4003: its last 0.075% of quantiles.
+    const top = net.delayAt_s('a', 'c', 0.9999);
+    expect(top).toBeGreaterThan(38);
+    expect(top).toBeLessThanOrEqual(40);
+    expect(net.delayAt_s('a', 'c', 0.5)).toBeLessThan(6);
     expect(xs.filter((x) => x < 7).length).toBeGreaterThan(3900);
   });
 
-  it('delays messages in the simulator by what their link felt, and timers not at all', () => {
+  it('delays messages in the simulator by what their link felt, in order between two actors, and timers not at all', () => {
     const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'b->b': histogram([3]) } });
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net });
     const got: { t: number; msg: Msg }[] = [];
@@ -58,15 +62,41 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     rt.start();
     rt.run();
     const pings = got.filter((g) => g.msg.type === 'ping');
-    // a->b felt 2..6 ms at speed-up 1000: 2..6 emulated s, each drawn on its own.
-    expect(pings).toHaveLength(50);
-    expect(new Set(pings.map((g) => g.t)).size).toBeGreaterThan(40);
+    // a->b felt 2..6 ms at speed-up 1000: 2..6 emulated s, in the order sent; sent at one instant,
+    // they bunch as live (one draw for the burst).
+    expect(pings.map((g) => (g.msg as { n: number }).n)).toEqual([...Array(50).keys()]);
+    expect(new Set(pings.map((g) => g.t)).size).toBe(1);
     for (const g of pings) {
       expect(g.t).toBeGreaterThanOrEqual(2);
       expect(g.t).toBeLessThanOrEqual(6);
     }
     // The timer is handled when due, as live; what it sends within b felt 3 ms: 3 s.
     expect(got.find((g) => g.msg.type === 'tick')!.t).toBe(13);
+  });
+
+  it('keeps each link\'s distribution when delays are correlated in time, and keeps order between two actors', () => {
+    expect(normalCdf(0)).toBeCloseTo(0.5, 7);
+    expect(normalCdf(1.959964)).toBeCloseTo(0.975, 6);
+    expect(normalCdf(-1)).toBeCloseTo(0.158655, 6);
+    // One message a second on a->b, whose delays (2..6 s) outlast the gap: consecutive delays are
+    // alike, yet over many the mean is the link's, 4 s, and no message overtakes another.
+    const rt = new SimRuntime<Msg>({ seed: 3, network: { latency_ms: 0, jitter_ms: 0 }, measured: new MeasuredNetwork(file()) });
+    const got: { t: number; n: number }[] = [];
+    rt.spawn({ address: 'b/rec', location: 'b', actor: { receive: (ctx: ActorContext<Msg>, m: Msg) => void got.push({ t: ctx.now(), n: (m as { n: number }).n }) } });
+    let n = 0;
+    const tick = (ctx: ActorContext<Msg>) => {
+      ctx.send('b/rec', { type: 'ping', n: n++ });
+      if (n < 4000) ctx.schedule(1, { type: 'tick' });
+    };
+    rt.spawn({ address: 'a/send', location: 'a', actor: { start: tick, receive: tick } });
+    rt.start();
+    rt.run();
+    expect(got.map((g) => g.n)).toEqual([...Array(4000).keys()]);
+    const delays = got.map((g) => g.t - g.n);
+    expect(delays.reduce((a, b) => a + b, 0) / delays.length).toBeGreaterThan(3.7);
+    expect(delays.reduce((a, b) => a + b, 0) / delays.length).toBeLessThan(4.5);
+    const step = delays.slice(1).map((d, i) => Math.abs(d - delays[i]!));
+    expect(step.reduce((a, b) => a + b, 0) / step.length).toBeLessThan(0.8); // independent draws: 1.33 apart on average
   });
 
   it('rejects a malformed network.json, naming the file and the field', () => {
