@@ -68,6 +68,13 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         // What crossed between sites felt at least the wire latency the summary reports.
         expect(r.network_from.links['s1->s2']).toBeGreaterThanOrEqual((s.live.latency_ms.links['s1->s2'].min_ms * s.live.speedup) / 1000);
         expect(r.jobs.unfinished).toBe(0);
+        // Seeds vary the replay's network draws only: the same jobs, the live run's seed, another draw.
+        const seeds = await gridemuLive(['simulate', spec, '--network-from', out, '--seeds', '2', '--out', join(dir, 'replays'), '--quiet']).done;
+        expect(seeds.code, seeds.err).toBe(0);
+        const [r1, r2] = [readSummary(join(dir, 'replays', `seed-${s.seed}`)), readSummary(join(dir, 'replays', `seed-${s.seed + 1}`))];
+        expect([r1.seed, r2.seed]).toEqual([s.seed, s.seed]);
+        expect([r1.network_from.network_seed, r2.network_from.network_seed]).toEqual([s.seed, s.seed + 1]);
+        expect(r2.jobs.submitted).toBe(r1.jobs.submitted);
         const missing = await gridemuLive(['simulate', spec, '--network-from', dir, '--out', replay, '--quiet']).done;
         expect(missing.code).toBe(2);
         expect(missing.err).toMatch(/--network-from: .*network\.json not found; it takes the results folder of a gridemu run/);

@@ -44,6 +44,8 @@ export interface SimRuntimeOptions {
    * independent draws kept in order count the queues twice (docs/fidelity-notes.md).
    */
   readonly measured?: MeasuredNetwork;
+  /** Seeds the network's draws instead of `seed` (a replay's draws vary; the run it replays does not). */
+  readonly networkSeed?: number;
 }
 
 /** Faults the simulator injects on purpose: scenario tests (STYLE.md 8) and an experiment's `faults:` (issue 11). */
@@ -112,7 +114,7 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   constructor(private readonly options: SimRuntimeOptions) {
     this.rootRng = new Rng(options.seed);
-    this.networkRng = this.rootRng.fork('network');
+    this.networkRng = (options.networkSeed === undefined ? this.rootRng : new Rng(options.networkSeed)).fork('network');
     this.links = new LinkModel(options.network);
     this.log = options.log ?? silentLogger;
     this.faults = options.faults ?? {};

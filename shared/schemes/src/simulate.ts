@@ -29,6 +29,8 @@ export interface SimulateOptions {
   readonly afterDelivery?: (plan: GridPlan) => void;
   /** A live run's network to replay instead of the spec's (`simulate --network-from`). */
   readonly measured?: MeasuredNetwork;
+  /** Seeds the network's draws only (a replay's spread over draws of the same run). */
+  readonly networkSeed?: number;
 }
 
 /** Runs a spec's scheme on its jobs in the deterministic runtime, to the last event. */
@@ -39,6 +41,7 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
     faults: simFaults(spec),
     ...(options.log ? { log: options.log } : {}),
     ...(options.measured ? { measured: options.measured } : {}),
+    ...(options.networkSeed !== undefined ? { networkSeed: options.networkSeed } : {}),
   });
   const plan = planGrid(spec, jobs);
   for (const p of plan.actors) runtime.spawn(p);

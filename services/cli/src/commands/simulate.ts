@@ -27,7 +27,9 @@ Options:
                        replay the network a live run had: each message's latency drawn from what
                        LIVE_DIR/network.json (written by gridemu run) measured on its link, and each
                        timer late by its measured lag, both in emulated seconds at that run's speed-up;
-                       then put the live run beside this one with gridemu compare LIVE_DIR DIR
+                       then put the live run beside this one with gridemu compare LIVE_DIR DIR;
+                       with --seeds N, the seeds vary the replay's draws of the network only: the
+                       workload and every other draw stay those of the run it replays
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -76,7 +78,10 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const rows: Record<string, number>[] = [];
   for (let k = 0; k < seeds; k++) {
     const seed = spec.seed + k;
-    const summary = await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], values.lenient === true, join(out, `seed-${seed}`), measured);
+    // A replay varies its network draws only: the live run it replays had the spec's seed.
+    const summary = measured
+      ? await simulateOnce(spec, file, sets, values.lenient === true, join(out, `seed-${seed}`), { ...measured, networkSeed: seed })
+      : await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], values.lenient === true, join(out, `seed-${seed}`));
     if (!summary) return EXIT_FAILED;
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
@@ -94,14 +99,14 @@ export async function simulateCommand(argv: string[]): Promise<number> {
 }
 
 /** One run: simulate, then DIR/jobs.csv and DIR/summary.json; undefined (after saying why) if an actor broke an invariant. */
-async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly string[], lenient: boolean, out: string, measured?: { source: string; network: MeasuredNetwork }): Promise<RunSummary | undefined> {
+async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly string[], lenient: boolean, out: string, measured?: { source: string; network: MeasuredNetwork; networkSeed?: number }): Promise<RunSummary | undefined> {
   const started = Date.now();
   const workload = await loadWorkload(spec, { specFile: file, lenient });
   const bar = new ProgressBar(`simulate ${spec.name}`);
   let result;
   try {
     result = simulate(spec, workload.jobs, {
-      ...(measured ? { measured: measured.network } : {}),
+      ...(measured ? { measured: measured.network, ...(measured.networkSeed !== undefined ? { networkSeed: measured.networkSeed } : {}) } : {}),
       onProgress: (p) => bar.update(p.finished, p.total, `t=${Math.round(p.now_s)}s`),
     });
   } catch (err) {
@@ -125,7 +130,7 @@ async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly s
     scheme: schemeSummary(spec, result.counters, result.records),
   });
   // What was replayed, so the results say which network they assumed.
-  const withNetwork = measured ? { ...summary, network_from: { dir: measured.source, ...measured.network.describe() } } : summary;
+  const withNetwork = measured ? { ...summary, network_from: { dir: measured.source, ...(measured.networkSeed !== undefined ? { network_seed: measured.networkSeed } : {}), ...measured.network.describe() } } : summary;
   writeResults(out, result.records, withNetwork);
   return withNetwork;
 }
