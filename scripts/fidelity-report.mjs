@@ -165,7 +165,7 @@ function reason(r) {
   if (r.replayFailed) parts.push(`the replay ${r.replayFailed}`);
   else if (within(r.net?.mean, live, 0.1)) parts.push('within 10% of the network it had');
   else if (r.net && Math.abs(live - r.net.mean) <= r.net.half_width) parts.push('within the replay\'s seed spread');
-  else parts.push('outside the replay: its independent draws miss how delays bunch under load (docs/fidelity-notes.md)');
+  else parts.push('outside the replay: one correlation time for every link misses how this run\'s delays bunched (docs/fidelity-notes.md)');
   if (f && f.warnings.length > 0) {
     const worst = [...f.exceeded].sort((a, b) => Math.max(b.hop_share, b.lag_share) - Math.max(a.hop_share, a.lag_share))[0];
     parts.push(`guard: a hop is ${fmt(f.hop_s, 1)} emulated s, ${(Math.max(worst.hop_share, worst.lag_share) * 100).toFixed(0)}% of ${worst.name}; it recommends ≤ ${f.recommended_speedup}`);

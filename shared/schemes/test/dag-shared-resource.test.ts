@@ -75,6 +75,13 @@ describe('paper 003: a resource shared by its tasks (§3, §4)', () => {
     expect(r.nextFinish_s(12)).toBe(13.5); // B: 600 MI left, alone at 400 MIPS: 1.5 s
   });
 
+  it('starts its clock when first asked, before 0 too (a live run\'s clock starts ahead of its first job)', () => {
+    const r = new SharedResource('r', 100);
+    r.start(-3000, 'A', 100, false);
+    expect(r.nextFinish_s(-3000)).toBe(-2999);
+    expect(r.finished(-2999)).toEqual(['A']);
+  });
+
   it('refuses what cannot happen, naming the task', () => {
     const r = new SharedResource('r', 100);
     r.start(5, 'A', 10, false);

@@ -28,12 +28,13 @@ export class SharedResource {
   private readonly tasks = new Map<string, { initial: boolean; remaining_mi: number }>();
   private dependents = 0;
   private initials = 0;
-  private at_s: number;
+  /** The time its tasks' work was last brought forward to; unset until first asked (a live run's clock may start before 0). */
+  private at_s: number | undefined;
 
   constructor(
     readonly id: string,
     readonly mips: number,
-    start_s = 0,
+    start_s?: number,
   ) {
     if (!(mips > 0)) throw new Error(`resource ${id}: MIPS must be positive (got ${mips})`);
     this.at_s = start_s;
@@ -116,13 +117,13 @@ export class SharedResource {
       const speed = t.initial ? this.initialSpeed : this.speed;
       if (speed > 0) first = Math.min(first, Math.max(0, t.remaining_mi) / speed);
     }
-    return Number.isFinite(first) ? this.at_s + first : undefined;
+    return Number.isFinite(first) ? now_s + first : undefined;
   }
 
   /** Brings every task's remaining work forward to `now_s` at the speed it had since. */
   private advance(now_s: number): void {
-    if (now_s < this.at_s) throw new Error(`assertion: resource ${this.id} asked about ${now_s} s after ${this.at_s} s`);
-    const elapsed = now_s - this.at_s;
+    if (this.at_s !== undefined && now_s < this.at_s) throw new Error(`assertion: resource ${this.id} asked about ${now_s} s after ${this.at_s} s`);
+    const elapsed = this.at_s === undefined ? 0 : now_s - this.at_s;
     if (elapsed > 0) {
       const dependent = elapsed * this.speed;
       const initial = elapsed * this.initialSpeed;
