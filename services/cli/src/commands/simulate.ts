@@ -24,9 +24,9 @@ Options:
                        write DIR/seeds.csv (a row per seed) and DIR/seeds.json (every metric's mean
                        with its 90% confidence interval, as paper 002 reports them)
   --network-from LIVE_DIR
-                       replay the network a live run had: each message's latency drawn from what
-                       LIVE_DIR/network.json (written by gridemu run) measured on its link, and each
-                       timer late by its measured lag, both in emulated seconds at that run's speed-up;
+                       replay the network a live run had: each message's delay drawn from what its
+                       link felt in that run (LIVE_DIR/network.json, written by gridemu run: hop,
+                       timer lag and mailbox together), in emulated seconds at that run's speed-up;
                        then put the live run beside this one with gridemu compare LIVE_DIR DIR;
                        with --seeds N, the seeds vary the replay's draws of the network only: the
                        workload and every other draw stay those of the run it replays
