@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { feltHop_ms, judgeFidelity, leadRun, liveResults, natsConnectOptions, natsFlagOptions, probeBus, startHealthServer, timerSpinOf } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
-import { InputError, parseOverride } from '@gridemu/model';
-import { loadExperiment, schemeSummary, schemeTimescales } from '@gridemu/schemes';
+import { DEFAULT_REPORT_INTERVAL_MS, InputError, parseOverride } from '@gridemu/model';
+import { loadExperiment, schemeReportPeriods, schemeSummary, schemeTimescales } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
 import { loadWorkload } from '@gridemu/workload';
@@ -77,8 +77,9 @@ async function main(argv: string[]): Promise<number> {
   // The fidelity guard (issue 15), before the run: one hop is the spec's link latency and what a
   // trip through the server costs now; both become speed-up times as long in emulated time.
   const timescales = schemeTimescales(spec, workload.jobs);
+  const reports = { interval_ms: spec.live.report_interval_ms ?? DEFAULT_REPORT_INTERVAL_MS, periods: schemeReportPeriods(spec) };
   const probe = await probeBus(nc, values.run);
-  const before = judgeFidelity({ speedup: spec.live.speedup, hop_ms: probe.hop_ms + spec.network.latency_ms, timer_lag_ms: probe.timer_lag_ms, timescales });
+  const before = judgeFidelity({ speedup: spec.live.speedup, hop_ms: probe.hop_ms + spec.network.latency_ms, timer_lag_ms: probe.timer_lag_ms, timescales, reports });
   for (const w of before.warnings) log.warn({ event: 'fidelity.warning', when: 'before the run' }, w);
   const started = Date.now();
   let stopping: string | undefined;
@@ -112,9 +113,9 @@ async function main(argv: string[]): Promise<number> {
   // And after it, from what the hops and timers actually cost.
   const hop_ms = feltHop_ms(results.network.links);
   const timerLag = results.live.timer_lag_ms;
-  const measured = hop_ms === undefined ? undefined : judgeFidelity({ speedup: spec.live.speedup, hop_ms, timer_lag_ms: timerLag.mean_ms, timescales });
+  const measured = hop_ms === undefined ? undefined : judgeFidelity({ speedup: spec.live.speedup, hop_ms, timer_lag_ms: timerLag.mean_ms, timescales, reports });
   for (const w of measured?.warnings ?? []) log.warn({ event: 'fidelity.warning', when: 'measured in the run' }, w);
-  const fidelity = { timescales, probe, before, ...(measured ? { measured } : {}) };
+  const fidelity = { timescales, report_periods: reports.periods, report_interval_ms: reports.interval_ms, probe, before, ...(measured ? { measured } : {}) };
   const live = { ...results.live, timer_spin_ms: timerSpin_ms, fidelity };
   const summary = buildRunSummary({
     spec,

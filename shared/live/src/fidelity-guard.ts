@@ -15,6 +15,12 @@ export interface GuardInput {
   readonly timescales: Readonly<Record<string, number>>;
   /** The largest share of a timescale a hop or a lag may take (default 5%). */
   readonly share?: number;
+  /**
+   * The bus's bound on latest-value reports (LatestValueThrottle), wall ms, and the periods those
+   * reports are sent on, by name, in emulated seconds: a period shorter than the bound times the
+   * speed-up is thinned, and the actors see older loads than the file asks for.
+   */
+  readonly reports?: { readonly interval_ms: number; readonly periods: Readonly<Record<string, number>> };
 }
 
 export interface GuardVerdict {
@@ -27,7 +33,9 @@ export interface GuardVerdict {
   readonly share: number;
   /** Each timescale the hop or the lag is too large a share of. */
   readonly exceeded: readonly { readonly name: string; readonly seconds: number; readonly hop_share: number; readonly lag_share: number }[];
-  /** The largest round speed-up at which both stay under `share` of every timescale, when this one is too high. */
+  /** Each report period the bus thins at this speed-up, with the emulated seconds between two reports that go. */
+  readonly thinned: readonly { readonly name: string; readonly seconds: number; readonly sent_every_s: number }[];
+  /** The largest round speed-up at which both stay under `share` of every timescale, and no report is thinned, when this one is too high. */
   readonly recommended_speedup?: number;
   readonly warnings: readonly string[];
 }
@@ -43,23 +51,45 @@ export function judgeFidelity(input: GuardInput): GuardVerdict {
     .filter(([, seconds]) => seconds > 0 && Number.isFinite(seconds))
     .map(([name, seconds]) => ({ name, seconds, hop_share: round(hop_s / seconds), lag_share: round(timer_lag_s / seconds) }))
     .filter((t) => t.hop_share > share || t.lag_share > share);
-  const base = { speedup: input.speedup, hop_ms: round(input.hop_ms), timer_lag_ms: round(input.timer_lag_ms), hop_s: round(hop_s), timer_lag_s: round(timer_lag_s), share, exceeded };
-  if (exceeded.length === 0) return { ...base, warnings: [] };
-  // Both scale with the speed-up (their wall milliseconds stay, at best): the largest speed-up that
-  // keeps the worst of them within its share of the shortest timescale.
-  const shortest = Math.min(...Object.values(input.timescales).filter((s) => s > 0 && Number.isFinite(s)));
-  const worst_ms = Math.max(input.hop_ms, input.timer_lag_ms);
-  const recommended = roundDown((share * shortest * 1000) / worst_ms);
+  const interval_ms = input.reports?.interval_ms ?? 0;
+  const sent_every_s = (interval_ms * input.speedup) / 1000;
+  const thinned = Object.entries(input.reports?.periods ?? {})
+    .filter(([, seconds]) => interval_ms > 0 && seconds > 0 && sent_every_s > seconds)
+    .map(([name, seconds]) => ({ name, seconds, sent_every_s: round(sent_every_s) }));
+  const base = { speedup: input.speedup, hop_ms: round(input.hop_ms), timer_lag_ms: round(input.timer_lag_ms), hop_s: round(hop_s), timer_lag_s: round(timer_lag_s), share, exceeded, thinned };
+  if (exceeded.length === 0 && thinned.length === 0) return { ...base, warnings: [] };
   const warnings = exceeded.map(
     (t) =>
       `at speed-up ${input.speedup} one hop is ${fmt(hop_s)} emulated s and a timer's lag ${fmt(timer_lag_s)} s: ` +
       `${pct(Math.max(t.hop_share, t.lag_share))} of ${t.name} (${fmt(t.seconds)} s), over the ${pct(share)} this run can absorb`,
   );
-  warnings.push(
-    recommended >= 1
-      ? `speed-up ${recommended} or lower keeps them under ${pct(share)} of ${fmt(shortest)} s (or lengthen the timeouts and periods)`
-      : `no speed-up of 1 or more keeps them under ${pct(share)} of ${fmt(shortest)} s: lengthen the timeouts and periods, or shorten network.latency_ms`,
-  );
+  // Hops and lags scale with the speed-up (their wall milliseconds stay, at best): the largest
+  // speed-up that keeps the worst of them within its share of the shortest timescale.
+  const speedups: number[] = [];
+  if (exceeded.length > 0) {
+    const shortest = Math.min(...Object.values(input.timescales).filter((s) => s > 0 && Number.isFinite(s)));
+    const worst_ms = Math.max(input.hop_ms, input.timer_lag_ms);
+    const enough = roundDown((share * shortest * 1000) / worst_ms);
+    speedups.push(enough);
+    warnings.push(
+      enough >= 1
+        ? `speed-up ${enough} or lower keeps them under ${pct(share)} of ${fmt(shortest)} s (or lengthen the timeouts and periods)`
+        : `no speed-up of 1 or more keeps them under ${pct(share)} of ${fmt(shortest)} s: lengthen the timeouts and periods, or shorten network.latency_ms`,
+    );
+  }
+  if (thinned.length > 0) {
+    for (const t of thinned) {
+      warnings.push(
+        `at speed-up ${input.speedup} the bus carries a report at most every ${fmt(interval_ms)} wall ms (live.report_interval_ms), ` +
+          `${fmt(sent_every_s)} emulated s: longer than ${t.name} (${fmt(t.seconds)} s), so about one report in ${fmt(sent_every_s / t.seconds)} reaches other processes`,
+      );
+    }
+    // The bound is wall time: the speed-up at which it is no longer than the shortest report period.
+    const enough = roundDown((Math.min(...thinned.map((t) => t.seconds)) * 1000) / interval_ms);
+    speedups.push(enough);
+    warnings.push(`speed-up ${enough} or lower lets every report through (or lengthen the period, or lower live.report_interval_ms)`);
+  }
+  const recommended = Math.min(...speedups);
   return { ...base, recommended_speedup: recommended, warnings };
 }
 

@@ -12,6 +12,7 @@ export { rss_mb, cpu_s } from './process-stats.js';
 export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';
 export { runCredentials, ORCHESTRATOR, type ProcessCredentials } from './run-credentials.js';
 export { reliableDelivery } from './reliable-delivery.js';
+export { reportThrottle } from './report-throttle.js';
 export { processRegistry, prometheusName, type MetricsSource } from './prometheus-metrics.js';
 export { judgeFidelity, DEFAULT_GUARD_SHARE, type GuardInput, type GuardVerdict } from './fidelity-guard.js';
 export { probeBus, type BusProbe } from './bus-probe.js';

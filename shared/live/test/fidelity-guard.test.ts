@@ -34,4 +34,24 @@ describe('the fidelity guard (issue 15)', () => {
     expect(v.recommended_speedup).toBe(0.1);
     expect(v.warnings.at(-1)).toMatch(/no speed-up of 1 or more keeps them under 5\.0% of 1\.00 s/);
   });
+
+  it('warns when the bus bound thins a report period, and folds it into the recommendation (worked by hand)', () => {
+    // A 20 ms bound at 20,000x is 400 emulated s between two reports that go: a 60 s load period is
+    // thinned to about one report in 6.7. 60 s / 20 ms = 3,000x, rounded down to 2,000. The hop
+    // (1 ms, 20 s, 1.7% of the 1,200 s median run) is fine.
+    const v = judgeFidelity({ speedup: 20000, hop_ms: 1, timer_lag_ms: 0, timescales: { median_run_s: 1200 }, reports: { interval_ms: 20, periods: { 'meta.load_period_s': 60 } } });
+    expect(v.exceeded).toEqual([]);
+    expect(v.thinned).toEqual([{ name: 'meta.load_period_s', seconds: 60, sent_every_s: 400 }]);
+    expect(v.recommended_speedup).toBe(2000);
+    expect(v.warnings).toEqual([
+      'at speed-up 20000 the bus carries a report at most every 20.0 wall ms (live.report_interval_ms), 400 emulated s: longer than meta.load_period_s (60.0 s), so about one report in 6.67 reaches other processes',
+      'speed-up 2000 or lower lets every report through (or lengthen the period, or lower live.report_interval_ms)',
+    ]);
+    // With the hop over its share as well, the lower of the two speed-ups stands.
+    const both = judgeFidelity({ speedup: 20000, hop_ms: 26, timer_lag_ms: 0, timescales: { claim_timeout_s: 5 }, reports: { interval_ms: 20, periods: { 'meta.load_period_s': 60 } } });
+    expect(both.recommended_speedup).toBe(5);
+    // Under the bound (60 s at 2,000x is 30 wall ms), or with the bound off, nothing is thinned.
+    expect(judgeFidelity({ speedup: 2000, hop_ms: 0.1, timer_lag_ms: 0, timescales: {}, reports: { interval_ms: 20, periods: { 'meta.load_period_s': 60 } } }).warnings).toEqual([]);
+    expect(judgeFidelity({ speedup: 20000, hop_ms: 0.1, timer_lag_ms: 0, timescales: {}, reports: { interval_ms: 0, periods: { 'meta.load_period_s': 60 } } }).thinned).toEqual([]);
+  });
 });

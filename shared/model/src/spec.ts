@@ -67,7 +67,19 @@ export interface LiveSpec {
    * Processes faults.crash names keep one anyway.
    */
   readonly journal?: boolean;
+  /**
+   * At most one latest-value report (load gossip) per sender on the bus every this many wall ms;
+   * a newer one replaces one that waits (issue 15). 0: every report goes. Absent:
+   * DEFAULT_REPORT_INTERVAL_MS.
+   */
+  readonly report_interval_ms?: number;
 }
+
+/**
+ * 20 wall ms binds only where a report's period is under 20 ms × the speed-up, which is where one
+ * hop of 3–5 ms is already over 5% of it and the fidelity guard warns anyway.
+ */
+export const DEFAULT_REPORT_INTERVAL_MS = 20;
 
 /** Options every source shares (DESIGN.md; issue 2 item 3). */
 export interface SourceCommon {

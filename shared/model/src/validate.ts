@@ -109,9 +109,14 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
   });
 
   const liveRaw = top['live'] === undefined ? {} : r.object(top['live'], 'live') ?? {};
-  r.onlyKeys(liveRaw, 'live', ['speedup', 'journal']);
+  r.onlyKeys(liveRaw, 'live', ['speedup', 'journal', 'report_interval_ms']);
   const journal = r.boolean(liveRaw['journal'], 'live.journal', false);
-  const live = { speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000), ...(journal ? { journal } : {}) };
+  const reportInterval = liveRaw['report_interval_ms'] === undefined ? undefined : r.number(liveRaw['report_interval_ms'], 'live.report_interval_ms', NON_NEGATIVE);
+  const live = {
+    speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000),
+    ...(journal ? { journal } : {}),
+    ...(reportInterval !== undefined ? { report_interval_ms: reportInterval } : {}),
+  };
 
   const faults = readFaults(r, top['faults'], siteIds, new Set([...siteIds, ...schemes.reservedLocations]));
   if (top['faults'] !== undefined && !schemes.faultTolerant.includes(meta.scheme)) {

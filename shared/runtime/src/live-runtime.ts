@@ -10,6 +10,7 @@ import { TimerQueue } from './timer-queue.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
+import { LatestValueThrottle } from './latest-value-throttle.js';
 import { checkRunId, senderOf, siteOf } from './subjects.js';
 import { topicRecipient, type BusSubscription, type Transport } from './transport.js';
 
@@ -45,6 +46,12 @@ export interface LiveRuntimeOptions {
   readonly onHandled?: (role: string, wall_s: number) => void;
   /** Called with each cross-location message's one-way wall latency and the sender's location (the per-link histogram of /metrics). */
   readonly onLatency?: (from: string, wall_s: number) => void;
+  /**
+   * Topics whose newest message makes the older ones moot (load gossip): each sender puts at most
+   * one on the bus every `interval_ms` wall ms, the newest (LatestValueThrottle; issue 15). This
+   * process's own subscribers still get every one. Off when absent.
+   */
+  readonly latestValue?: { readonly topics: ReadonlySet<string>; readonly interval_ms: number };
 }
 
 /** How a delivery reached its mailbox: what the journal records to replay it. */
@@ -147,6 +154,7 @@ export class LiveRuntime {
   private fatal = false;
   readonly run: string;
   private readonly tally = new RunCounters();
+  private readonly throttle: LatestValueThrottle | undefined;
   /** Messages sent, by type; `crossSite` only those between two locations. */
   readonly messages = this.tally.messages;
   readonly counters = this.tally.counters;
@@ -183,6 +191,8 @@ export class LiveRuntime {
     this.run = checkRunId(options.run);
     this.rootRng = new Rng(options.seed);
     this.restoring = options.journal?.recovering === true;
+    const latest = options.latestValue;
+    this.throttle = latest && latest.interval_ms > 0 ? new LatestValueThrottle(latest.interval_ms, () => this.tally.count('messages.superseded')) : undefined;
     this.mailboxes = new Mailboxes<Delivery>(options.journal ? () => this.commit() : undefined);
     this.timers = new TimerQueue((t, late_ms) => {
       this.timerLag.record(late_ms);
@@ -205,7 +215,13 @@ export class LiveRuntime {
           this.toLocal(h, msg, from.address);
         }
         // One publish for the subscribers in other processes (their deliveries are counted there).
-        this.toBus({ topic }, from.address, topicRecipient(topic), msg);
+        const throttle = this.throttle;
+        if (throttle && this.options.latestValue!.topics.has(topic) && !this.replaying) {
+          // Deferred, it leaves now: its felt delay is measured from then, as the replay draws it.
+          throttle.offer(`${from.address} ${topic}`, (deferred) => this.toBus({ topic }, from.address, topicRecipient(topic), msg, deferred ? this.clock?.now_s() : undefined));
+        } else {
+          this.toBus({ topic }, from.address, topicRecipient(topic), msg);
+        }
       },
       schedule: (self, delay_s, msg) => {
         const due_s = this.actorNow(self.address) + delay_s;
@@ -359,6 +375,7 @@ export class LiveRuntime {
   /** Stops timers and subscriptions, and waits for messages already in mailboxes. */
   async stop(): Promise<void> {
     clearInterval(this.resender);
+    this.throttle?.clear();
     this.timers.clear();
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions.length = 0;
@@ -398,9 +415,9 @@ export class LiveRuntime {
     return this.delivered;
   }
 
-  private toBus(target: { actor: Address } | { topic: string }, from: Address, to: string, msg: Message): void {
+  private toBus(target: { actor: Address } | { topic: string }, from: Address, to: string, msg: Message, sentAt_s?: number): void {
     const sent_ms = wallNow_ms();
-    const at_s = this.clock ? this.actorNow(from) : undefined;
+    const at_s = sentAt_s ?? (this.clock ? this.actorNow(from) : undefined);
     if ('actor' in target && this.options.reliable?.types.has(msg.type) === true) {
       // Kept until the receiving runtime says it has it (listenForAcks); resent meanwhile.
       const mid = `${senderOf(from)}-${this.nextMid++}`;

@@ -2,5 +2,5 @@ export type { SchemeModule, GridPlan, GridActor, SchemeMetric } from './scheme-m
 export { SCHEME_MODULES, SCHEME_NAMES, META_SCHEMES, MESSAGE_CHECK, schemeModule } from './registry.js';
 export { planGrid, liveLocations } from './plan.js';
 export { loadExperiment, parseExperiment } from './experiment.js';
-export { schemeSummary, schemeMetrics, schemeTimescales } from './scheme-results.js';
+export { schemeSummary, schemeMetrics, schemeTimescales, schemeReportPeriods } from './scheme-results.js';
 export { simulate, type SimulationResult, type SimulateOptions, type SimulationProgress } from './simulate.js';

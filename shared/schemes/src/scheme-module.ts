@@ -66,6 +66,11 @@ export interface SchemeModule {
    * fidelity guard of `gridemu run` warns when a hop or a timer's lag is a large share of one.
    */
   timescales?(spec: ExperimentSpec): Record<string, number>;
+  /**
+   * The periods of its reports on a latest-value topic (LATEST_VALUE_TOPICS), by name, in emulated
+   * seconds: the fidelity guard warns when the bus's bound on them (live.report_interval_ms) thins one.
+   */
+  reportPeriods?(spec: ExperimentSpec): Record<string, number>;
 }
 
 /** The `meta:` fields named by their dotted paths that the spec's scheme has, as timescales. */

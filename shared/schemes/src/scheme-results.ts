@@ -22,3 +22,8 @@ export function schemeTimescales(spec: ExperimentSpec, jobs: readonly { readonly
   const runs = jobs.map((j) => j.run_s).filter((r) => r > 0).sort((a, b) => a - b);
   return runs.length > 0 ? { ...own, median_run_s: runs[Math.floor((runs.length - 1) / 2)]! } : own;
 }
+
+/** The periods of the scheme's latest-value reports (load gossip), for the fidelity guard. */
+export function schemeReportPeriods(spec: ExperimentSpec): Record<string, number> {
+  return schemeModule(spec.meta.scheme).reportPeriods?.(spec) ?? {};
+}

@@ -1,7 +1,7 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { PAPER_001_MESSAGES } from './messages.js';
 import { readPaper001Meta } from './meta.js';
-import { CENTRAL_LOCATION, PAPER_001_SCHEMES, UNIFIED_SITE } from './names.js';
+import { CENTRAL_LOCATION, GOSSIPING_SCHEMES, PAPER_001_SCHEMES, UNIFIED_SITE } from './names.js';
 import { planPaper001 } from './plan.js';
 import { claimsSummary, PAPER_001_METRICS } from './summary.js';
 
@@ -26,9 +26,11 @@ export const paper001: SchemeModule = {
   timescales: (spec) => {
     const scheme = spec.meta.scheme;
     if (scheme === 'hierarchical') return metaTimescales(spec, ['query_timeout_s']);
-    if (scheme === 'distributed' || scheme === 'k-distributed' || scheme === 'k-dual') return metaTimescales(spec, ['claim_timeout_s', 'load_period_s']);
+    if (GOSSIPING_SCHEMES.has(scheme)) return metaTimescales(spec, ['claim_timeout_s', 'load_period_s']);
     return {};
   },
+  // The distributed schemes' sites gossip their load on the load topic (LocalSchedulerActor).
+  reportPeriods: (spec) => (GOSSIPING_SCHEMES.has(spec.meta.scheme) ? metaTimescales(spec, ['load_period_s']) : {}),
 };
 
 export { CENTRAL, CENTRAL_LOCATION, UNIFIED_SITE, PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';

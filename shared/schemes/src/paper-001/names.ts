@@ -8,3 +8,6 @@ export const CENTRAL_LOCATION = 'central';
 export const CENTRAL = `${CENTRAL_LOCATION}/scheduler`;
 /** The site that stands for the whole grid under `unified` (§3: all streams, all CPUs). */
 export const UNIFIED_SITE = 'unified';
+
+/** The schemes whose sites gossip their load to every metascheduler (§2.1: distributed). */
+export const GOSSIPING_SCHEMES: ReadonlySet<string> = new Set<Paper001Scheme>(['distributed', 'k-distributed', 'k-dual']);
