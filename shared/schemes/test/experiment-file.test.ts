@@ -41,6 +41,13 @@ describe('experiment file validation', () => {
     expect(e.message).toContain('exp.yaml:5: sites[1].cpus: must be a positive integer (got -4)');
   });
 
+  it('takes live.report_interval_ms in wall ms, 0 or more, and keeps it only when given (issue 15)', () => {
+    expect(parseSpecText(GOOD, 'exp.yaml').spec.live).toEqual({ speedup: 1000 });
+    expect(parseSpecText(`${GOOD}live: { speedup: 500, report_interval_ms: 0 }\n`, 'exp.yaml').spec.live).toEqual({ speedup: 500, report_interval_ms: 0 });
+    const e = issuesOf(`${GOOD}live: { report_interval_ms: -5 }\n`);
+    expect(e.issues.map((i) => `${i.path}: ${i.message}`)).toEqual(['live.report_interval_ms: must be a non-negative number (got -5)']);
+  });
+
   it('reports every problem at once: unknown fields, bad enums, dangling site ids, duplicates', () => {
     const bad = `name: t
 sites:

@@ -3,7 +3,7 @@ import { encode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalState } from '@gridemu/metrics';
 import type { Job } from '@gridemu/model';
-import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
+import { LATEST_VALUE_TOPICS, LOAD_TOPIC, MessageType, siteAddress, type Message } from '@gridemu/protocol';
 import { encodeEnvelope, PROTOCOL_VERSION } from '@gridemu/protocol/wire';
 import { silentLogger, type Actor } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
@@ -151,6 +151,49 @@ describe('live runtime over a real nats-server', () => {
     expect(got.sort()).toEqual(['w!1', 'w!2']);
     expect(a.counters.get('bus.resent')).toBeGreaterThan(0);
     expect(b.counters.get('bus.duplicates')).toBe(1);
+  });
+
+  it('puts at most one load report per sender on the bus every interval, the newest, while its own process hears each (issue 15)', async () => {
+    const run = 'live-throttle';
+    const REPORTS = 200;
+    // One report per emulated second at speed-up 1,000: one per wall ms, against a 20 ms bound.
+    let i = 0;
+    const publisher: Actor<Message> = {
+      start: (ctx) => void ctx.schedule(1, { type: MessageType.LoadTick }),
+      receive(ctx, msg) {
+        if (msg.type !== MessageType.LoadTick) return;
+        i++;
+        ctx.publish(LOAD_TOPIC, { type: MessageType.LoadReport, site: 'a', load: i, time_s: ctx.now() });
+        if (i < REPORTS) ctx.schedule(1, { type: MessageType.LoadTick });
+      },
+    };
+    const heard = { a: [] as number[], b: [] as number[] };
+    const listener = (into: number[]): Actor<Message> => ({ receive: (_ctx, msg) => void (msg.type === MessageType.LoadReport && into.push(msg.load)) });
+    const throttle = { latestValue: { topics: LATEST_VALUE_TOPICS, interval_ms: 20 } };
+    const a = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, ...throttle });
+    const b = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, ...throttle });
+    a.spawn({ address: 'a/scheduler', location: 'a', actor: publisher });
+    a.spawn({ address: 'a/meta', location: 'a', topics: [LOAD_TOPIC], actor: listener(heard.a) });
+    b.spawn({ address: 'b/meta', location: 'b', topics: [LOAD_TOPIC], actor: listener(heard.b) });
+    await a.ready();
+    await b.ready();
+    const epoch_ms = wallNow_ms() + 50;
+    a.start(0, 1000, epoch_ms);
+    b.start(0, 1000, epoch_ms);
+    const deadline = Date.now() + 5000;
+    while (heard.b.at(-1) !== REPORTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    await a.stop();
+    await b.stop();
+    const superseded = a.counters.get('messages.superseded') ?? 0;
+    expect(heard.a).toEqual(Array.from({ length: REPORTS }, (_, i) => i + 1));
+    // About 200 wall ms of reports at one per 20 ms; a loaded machine only sends fewer.
+    expect(heard.b.length).toBeLessThanOrEqual(REPORTS / 20 + 3);
+    expect(heard.b.length).toBeGreaterThanOrEqual(2);
+    expect(heard.b.at(-1)).toBe(REPORTS); // the newest always goes
+    expect([...heard.b].sort((x, y) => x - y)).toEqual(heard.b); // in order
+    expect(heard.b.length + superseded).toBe(REPORTS); // every report went or was replaced by a newer one
+    expect(a.counters.get('bus.published')).toBe(heard.b.length);
   });
 
   it('keeps two runs on one server apart', async () => {
