@@ -5,7 +5,9 @@
 //     site's metascheduler, hosted in a LiveRuntime, until every one has been handled;
 //  3. jobs per second `gridemu run` sustains: a synthetic 4-site K=2 run at rising speed-ups,
 //     checking exactly-once (jobs.csv and the sites' logs) at each; the highest that holds counts;
-//  4. what Prometheus scraping costs that throughput (issue 12).
+//  4. where the time goes (issue 15): the same run at the highest sustained speed-up, every process
+//     under V8's CPU profiler, each sample charged to a part (where-time-goes.mjs);
+//  5. what Prometheus scraping costs that throughput (issue 12).
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { LiveRuntime } from '@gridemu/runtime/live';
 import { NatsTransport, topicSubject } from '@gridemu/transport-nats';
 import { memberActors } from '@gridemu/live';
 import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
+import { describeTimeGone, whereTimeGoes } from './where-time-goes.mjs';
 
 /** Measured with the code of commit 71579a1 on this project's machine (AMD EPYC, 2 cores, Node 20), 2026-11-22: its best of the runs at 100,000 and 200,000. */
 const BEFORE_ISSUE_8 = { commit: '71579a1', peak_jobs_per_s: 603, peak_speedup: 200000, messages_per_job_through_server: 19.1 };
@@ -102,8 +105,9 @@ for (const speedup of (process.env.BENCH_LIVE_SPEEDUPS ?? '50000,100000,200000,3
   const busPerJob = +((summary.counters['bus.published'] ?? 0) / rows.length).toFixed(2);
   const scheduleOk = summary.schedule_check?.ok === true;
   const byType = Object.fromEntries(Object.entries(summary.messages.per_job_by_type ?? {}).map(([t, n]) => [t, +Number(n).toFixed(2)]));
-  results.live_runs.push({ speedup, jobs: rows.length, wall_s: summary.live.run_wall_s, jobs_per_s: jobsPerS, exactly_once: exactlyOnce, schedule_ok: scheduleOk, messages_per_job: summary.messages.per_job, messages_per_job_by_type: byType, bus_messages_per_job: busPerJob, bsld, timer_lag_p95_ms: summary.live.timer_lag_ms.p95_ms });
-  console.log(`live run, 4 sites K=2, ${rows.length} jobs at speed-up ${speedup}: ${summary.live.run_wall_s.toFixed(1)} s wall, ${jobsPerS} jobs/s, exactly-once ${exactlyOnce ? 'held' : 'BROKEN'}, schedule check ${scheduleOk ? 'passed' : 'FAILED'}, ${busPerJob} messages per job through nats-server (of ${summary.messages.per_job} sent), bsld ${bsld.toFixed(2)}, timer lag p95 ${summary.live.timer_lag_ms.p95_ms} ms`);
+  const cpu_s = Object.values(summary.live.processes).reduce((a, p) => a + (p.cpu_s ?? 0), 0);
+  results.live_runs.push({ speedup, jobs: rows.length, cpu_s, wall_s: summary.live.run_wall_s, jobs_per_s: jobsPerS, exactly_once: exactlyOnce, schedule_ok: scheduleOk, messages_per_job: summary.messages.per_job, messages_per_job_by_type: byType, bus_messages_per_job: busPerJob, bsld, timer_lag_p95_ms: summary.live.timer_lag_ms.p95_ms });
+  console.log(`live run, 4 sites K=2, ${rows.length} jobs at speed-up ${speedup}: ${summary.live.run_wall_s.toFixed(1)} s wall, ${jobsPerS} jobs/s, exactly-once ${exactlyOnce ? 'held' : 'BROKEN'}, schedule check ${scheduleOk ? 'passed' : 'FAILED'}, ${busPerJob} messages per job through nats-server (of ${summary.messages.per_job} sent), ${((1000 * cpu_s) / rows.length).toFixed(2)} CPU ms per job, bsld ${bsld.toFixed(2)}, timer lag p95 ${summary.live.timer_lag_ms.p95_ms} ms`);
   console.log(`  messages per job by type: ${Object.entries(byType).sort(([, a], [, b]) => b - a).map(([t, n]) => `${t} ${n}`).join(', ')}`);
   if (!exactlyOnce) break;
 }
@@ -117,7 +121,23 @@ results.best = best;
 results.before_issue_8 = BEFORE_ISSUE_8;
 console.log(`before issue 8 (recorded): ${BEFORE_ISSUE_8.peak_jobs_per_s} jobs/s at its peak (speed-up ${BEFORE_ISSUE_8.peak_speedup}), ${BEFORE_ISSUE_8.messages_per_job_through_server} messages per job through nats-server`);
 
-// 4. What metrics cost (issue 12): the same run at the highest sustained speed-up, without a scraper
+// 4. Where the time goes (issue 15). Profiled processes run slower; the shares are what counts.
+//    CPU ms per job is every process's CPU time (start-up included) over the jobs: less noisy than
+//    jobs/s on a shared machine, and what 2,000 jobs/s on 2 cores needs under 1 ms.
+if (best) {
+  const profiles = join(dir, 'profiles');
+  const out = join(dir, 'profiled');
+  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', spec, '--out', out, '--quiet', '--speedup', String(best.speedup), '--timeout', '600'], { encoding: 'utf8', env: { ...process.env, GRIDEMU_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${profiles}` } });
+  if (r.status !== 0) throw new Error(`profiled bench run failed: ${r.stderr}`);
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+  const cpu_s = Object.values(summary.live.processes).reduce((a, p) => a + (p.cpu_s ?? 0), 0);
+  const byProcess = whereTimeGoes(profiles);
+  results.where_time_goes = { speedup: best.speedup, cpu_ms_per_job_unprofiled: +((1000 * best.cpu_s) / best.jobs).toFixed(2), cpu_ms_per_job_profiled: +((1000 * cpu_s) / summary.jobs.submitted).toFixed(2), by_process: byProcess };
+  console.log(`where the time goes at speed-up ${best.speedup} (CPU profiles; ${results.where_time_goes.cpu_ms_per_job_unprofiled} CPU ms per job over all processes unprofiled):`);
+  for (const line of describeTimeGone(byProcess)) console.log(line);
+}
+
+// 5. What metrics cost (issue 12): the same run at the highest sustained speed-up, without a scraper
 //    and with Prometheus scraping every process every second (--prometheus), alternated, PAIRS times
 //    each; the medians' ratio is the throughput kept. The gauges and counters the actors keep are
 //    there in both: they are part of the runtime, and what a scrape adds is reading them out.
