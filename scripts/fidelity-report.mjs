@@ -168,7 +168,12 @@ function reason(r) {
   else parts.push('outside the replay: one correlation time for every link misses how this run\'s delays bunched (docs/fidelity-notes.md)');
   if (f && f.warnings.length > 0) {
     const worst = [...f.exceeded].sort((a, b) => Math.max(b.hop_share, b.lag_share) - Math.max(a.hop_share, a.lag_share))[0];
-    parts.push(`guard: a hop is ${fmt(f.hop_s, 1)} emulated s, ${(Math.max(worst.hop_share, worst.lag_share) * 100).toFixed(0)}% of ${worst.name}; it recommends ≤ ${f.recommended_speedup}`);
+    const thin = f.thinned?.[0];
+    const said = [
+      worst ? `a hop is ${fmt(f.hop_s, 1)} emulated s, ${(Math.max(worst.hop_share, worst.lag_share) * 100).toFixed(0)}% of ${worst.name}` : undefined,
+      thin ? `load reports thinned to one in ${fmt(thin.sent_every_s / thin.seconds, 1)}` : undefined,
+    ].filter((x) => x !== undefined);
+    parts.push(`guard: ${said.join(', ')}; it recommends ≤ ${f.recommended_speedup}`);
   } else if (f) parts.push('guard quiet');
   if (!within(pick(r.sim, m), live, 0.1)) parts.push(f && f.warnings.length > 0 ? 'the gap to the spec\'s network is that hop' : 'the gap to the spec\'s network is the felt hops and queues');
   return parts.join('; ');
@@ -223,7 +228,7 @@ if (issueRun) {
     `| simulate --network-from the live run, 5 seeds | ${fmt(net.mean_bounded_slowdown?.mean)} ± ${fmt(net.mean_bounded_slowdown?.half_width)} | ${fmt(net.mean_wait_s?.mean, 0)} ± ${fmt(net.mean_wait_s?.half_width, 0)} | ${c(netOne).timed_out ?? 0} (first seed) | ${c(netOne).late_grants ?? 0} | ${c(netOne).denied ?? 0} | ${fmt(netOne.messages.per_job, 1)} |`,
     '',
     `- Live against the replay: bounded slowdown ${gap(net.mean_bounded_slowdown?.mean, live.mean_bounded_slowdown)}, mean wait ${gap(net.mean_wait_s?.mean, live.mean_wait_s)}.`,
-    `- The guard on the live run: ${live.live.fidelity?.measured ? `a hop ${fmt(live.live.fidelity.measured.hop_s, 0)} emulated s, timer lag ${fmt(live.live.fidelity.measured.timer_lag_s, 0)} s; ${live.live.fidelity.measured.warnings.length} warnings; recommended speed-up ≤ ${live.live.fidelity.measured.recommended_speedup ?? '-'}` : 'no verdict'}.`,
+    `- The guard on the live run: ${live.live.fidelity?.measured ? `a hop ${fmt(live.live.fidelity.measured.hop_s, 0)} emulated s, timer lag ${fmt(live.live.fidelity.measured.timer_lag_s, 0)} s${live.live.fidelity.measured.thinned?.length ? `, load reports thinned to one in ${fmt(live.live.fidelity.measured.thinned[0].sent_every_s / live.live.fidelity.measured.thinned[0].seconds, 1)} (${live.counters?.['messages.superseded'] ?? 0} held back)` : ''}; ${live.live.fidelity.measured.warnings.length} warnings; recommended speed-up ≤ ${live.live.fidelity.measured.recommended_speedup ?? '-'}` : 'no verdict'}.`,
     '',
   );
 }

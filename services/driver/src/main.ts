@@ -108,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
   });
   await nc.drain();
   state.phase = result.aborted ? 'failed' : 'done';
-  const results = liveResults(result, spec.live.speedup);
+  const results = liveResults(result, spec.live.speedup, reports.interval_ms);
   const { messages, counters } = results;
   // And after it, from what the hops and timers actually cost.
   const hop_ms = feltHop_ms(results.network.links);

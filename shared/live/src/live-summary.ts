@@ -24,9 +24,10 @@ export interface LiveSection {
 
 /**
  * What a live run adds to summary.json, the message counts of every process added up, and the
- * network it had (network.json, for `gridemu simulate --network-from`).
+ * network it had (network.json, for `gridemu simulate --network-from`), with the bus's bound on
+ * latest-value reports that the run had (`reportInterval_ms`, wall ms; 0: none).
  */
-export function liveResults(r: LeaderResult, speedup: number) {
+export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms = 0) {
   const all = new Map<string, number>();
   const crossSite = new Map<string, number>();
   const counters = new Map<string, number>();
@@ -90,6 +91,7 @@ export function liveResults(r: LeaderResult, speedup: number) {
     speedup,
     links: Object.fromEntries([...felt].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()])),
     timer_lag: timerLag.state(),
+    ...(reportInterval_ms > 0 ? { report_interval_ms: reportInterval_ms } : {}),
   };
   return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters), network };
 }

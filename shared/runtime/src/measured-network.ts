@@ -20,6 +20,11 @@ export interface MeasuredNetworkFile {
   readonly links: Record<string, LatencyState>;
   /** How late timers fired (for the record: replaying the links replays its effect). */
   readonly timer_lag: LatencyState;
+  /**
+   * The run's bound on latest-value reports between processes, wall ms (live.report_interval_ms;
+   * absent: none): the replay thins them the same way, in emulated time.
+   */
+  readonly report_interval_ms?: number;
 }
 
 export const MEASURED_NETWORK_FORMAT = 'gridemu-network/1';
@@ -123,11 +128,18 @@ export class MeasuredNetwork {
     }
     const lag = latencyProblem(d['timer_lag']);
     if (lag) fail('timer_lag', lag);
+    const bound = d['report_interval_ms'];
+    if (bound !== undefined && !(typeof bound === 'number' && bound >= 0 && Number.isFinite(bound))) fail('report_interval_ms', 'must be a number of wall ms, 0 or more');
     return new MeasuredNetwork(doc as MeasuredNetworkFile);
   }
 
   get speedup(): number {
     return this.file.speedup;
+  }
+
+  /** The run's bound on latest-value reports between processes, in emulated seconds (0: none). */
+  get reportInterval_s(): number {
+    return ((this.file.report_interval_ms ?? 0) * this.file.speedup) / 1000;
   }
 
   /** Emulated seconds for one message from location `from` to location `to`. */
@@ -157,12 +169,13 @@ export class MeasuredNetwork {
   }
 
   /** Mean emulated seconds per link, and of the timer lag: what summary.json says was replayed. */
-  describe(): { speedup: number; links: Record<string, number>; timer_lag_mean_s: number } {
+  describe(): { speedup: number; links: Record<string, number>; timer_lag_mean_s: number; report_interval_s?: number } {
     const mean_s = (s: LatencyState) => Math.round((s.count > 0 ? (s.sum_ms / s.count) * this.file.speedup : 0)) / 1000;
     return {
       speedup: this.file.speedup,
       links: Object.fromEntries([...this.links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, s]) => [k, mean_s(s.state)])),
       timer_lag_mean_s: mean_s(this.file.timer_lag),
+      ...(this.reportInterval_s > 0 ? { report_interval_s: this.reportInterval_s } : {}),
     };
   }
 }

@@ -10,6 +10,7 @@ import { senderOf } from './subjects.js';
 import { normalCdf, type MeasuredNetwork } from './measured-network.js';
 import { Rng } from './rng.js';
 import { RunCounters } from './run-counters.js';
+import { LatestValueThrottle } from './latest-value-throttle.js';
 import { SimulationError } from './simulation-error.js';
 
 interface Delivery<M extends { readonly type: string }> {
@@ -46,6 +47,12 @@ export interface SimRuntimeOptions {
   readonly measured?: MeasuredNetwork;
   /** Seeds the network's draws instead of `seed` (a replay's draws vary; the run it replays does not). */
   readonly networkSeed?: number;
+  /**
+   * Topics whose newest message makes the older ones moot: each sender's reaches other locations
+   * at most once every `interval_s` emulated seconds, the newest, as a live run's bus bound
+   * (LatestValueThrottle, the same code) had them at its speed-up; its own location hears each.
+   */
+  readonly latestValue?: { readonly topics: ReadonlySet<string>; readonly interval_s: number };
 }
 
 /** Faults the simulator injects on purpose: scenario tests (STYLE.md 8) and an experiment's `faults:` (issue 11). */
@@ -73,12 +80,19 @@ export interface SimFaults {
  */
 const CORRELATED_DELAYS = 16;
 
+/** Not a delivery: the report bound's timer (latestValue), run when it comes up. */
+interface Flush {
+  readonly time: number;
+  readonly seq: number;
+  readonly flush: () => void;
+}
+
 /**
  * The deterministic single-process runtime: a virtual clock and an agenda ordered by
  * (time, sequence). Same actors, seed and inputs give the same sequence of deliveries.
  */
 export class SimRuntime<M extends { readonly type: string }> {
-  private readonly agenda = new EventHeap<Delivery<M>>();
+  private readonly agenda = new EventHeap<Delivery<M> | Flush>();
   private readonly actors = new Map<Address, Registered<M>>();
   /** Each topic's subscribers, in spawn order (the order their copies are sent in). */
   private readonly topics = new Map<string, Registered<M>[]>();
@@ -102,6 +116,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   private nextTimer = 1;
   private delivered = 0;
   private readonly tally = new RunCounters();
+  private readonly throttle: LatestValueThrottle | undefined;
   /** Messages sent, by type; `crossSite` only those that crossed a link between two locations. */
   readonly messages = this.tally.messages;
 
@@ -120,6 +135,18 @@ export class SimRuntime<M extends { readonly type: string }> {
     this.faults = options.faults ?? {};
     this.faultAgenda = faultEvents(this.faults.crashes ?? [], this.faults.partitions ?? []);
     this.faultRng = this.rootRng.fork('faults');
+    const bound = options.latestValue;
+    this.throttle =
+      bound && bound.interval_s > 0
+        ? new LatestValueThrottle(bound.interval_s * 1000, () => this.tally.count('messages.superseded'), {
+            now_ms: () => this.clock * 1000,
+            after: (ms, flush) => {
+              let live = true;
+              this.agenda.push({ time: this.clock + ms / 1000, seq: this.seq++, flush: () => live && flush() });
+              return { cancel: () => (live = false) };
+            },
+          })
+        : undefined;
     this.host = {
       now: () => this.clock,
       send: (from, to, msg) => {
@@ -128,7 +155,14 @@ export class SimRuntime<M extends { readonly type: string }> {
         this.transmit(from, target, msg);
       },
       publish: (from, topic, msg) => {
-        for (const target of this.topics.get(topic) ?? []) this.transmit(from, target, msg);
+        const targets = this.topics.get(topic) ?? [];
+        if (!this.throttle || !this.options.latestValue!.topics.has(topic)) {
+          for (const target of targets) this.transmit(from, target, msg);
+          return;
+        }
+        const elsewhere = targets.filter((t) => t.placement.location !== from.location);
+        for (const target of targets) if (target.placement.location === from.location) this.transmit(from, target, msg);
+        if (elsewhere.length > 0) this.throttle.offer(`${from.address} ${topic}`, () => elsewhere.forEach((t) => this.transmit(from, t, msg)));
       },
       schedule: (self, delay_s, msg) => {
         const id = this.nextTimer++;
@@ -196,6 +230,11 @@ export class SimRuntime<M extends { readonly type: string }> {
       }
       const d = this.agenda.pop();
       if (d === undefined) return false;
+      if ('flush' in d) {
+        this.clock = d.time;
+        d.flush();
+        continue;
+      }
       if (d.timer !== 0 && this.cancelled.size > 0 && this.cancelled.delete(d.timer)) continue;
       this.clock = d.time;
       if ((this.down.size > 0 || this.cuts.active) && this.heldBack(d)) continue;

@@ -107,6 +107,32 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(() => MeasuredNetwork.parse(text({ ...file(), links: { ab: histogram([1]) } }), 'n.json')).toThrow(/links\["ab"\] must be named from->to/);
     expect(() => MeasuredNetwork.parse(text({ ...file(), links: { 'a->b': { ...histogram([1]), buckets: { x: 1 } } } }), 'n.json')).toThrow(/links\["a->b"\] \.buckets\["x"\]/);
     expect(() => MeasuredNetwork.parse(text({ ...file(), timer_lag: { count: -1 } }), 'n.json')).toThrow(/timer_lag \.count must be a non-negative number/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), report_interval_ms: -1 }), 'n.json')).toThrow(/n\.json: report_interval_ms must be a number of wall ms/);
     expect(MeasuredNetwork.parse(text(file()), 'n.json').speedup).toBe(1000);
+  });
+
+  it("thins a latest-value topic as the live run's bus bound did, in emulated time; the sender's own location hears each", () => {
+    // A 20 wall ms bound at speed-up 1000 is 20 emulated s; a report every 1 s for 100 s.
+    const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'a->a': histogram([0.001]) }, report_interval_ms: 20 });
+    expect(net.reportInterval_s).toBe(20);
+    const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net, latestValue: { topics: new Set(['load']), interval_s: net.reportInterval_s } });
+    const heard: Record<string, number[]> = { a: [], b: [] };
+    for (const at of ['a', 'b'] as const) {
+      rt.spawn({ address: `${at}/meta`, location: at, topics: ['load'], actor: { receive: (_ctx: ActorContext<Msg>, m: Msg) => void (m.type === 'ping' && heard[at]!.push(m.n)) } });
+    }
+    let n = 0;
+    const tick = (ctx: ActorContext<Msg>) => {
+      ctx.publish('load', { type: 'ping', n: n++ });
+      if (n < 100) ctx.schedule(1, { type: 'tick' });
+    };
+    rt.spawn({ address: 'a/scheduler', location: 'a', actor: { start: tick, receive: tick } });
+    rt.start();
+    rt.run();
+    expect(heard['a']).toEqual([...Array(100).keys()]);
+    // Report 0 goes at once; then, every 20 s, the newest waiting: the bound's timer at 20 was set
+    // at 1, before the report of 20 was (at 19), so it comes first and sends report 19; and so on,
+    // to report 99, sent at 100.
+    expect(heard['b']).toEqual([0, 19, 39, 59, 79, 99]);
+    expect(rt.counters.get('messages.superseded')).toBe(100 - 6);
   });
 });

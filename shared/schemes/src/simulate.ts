@@ -1,6 +1,6 @@
 import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
-import { DURABLE_MESSAGES, type Message } from '@gridemu/protocol';
+import { DURABLE_MESSAGES, LATEST_VALUE_TOPICS, type Message } from '@gridemu/protocol';
 import { SimRuntime, type Logger, type MeasuredNetwork, type SimFaults } from '@gridemu/runtime';
 import { planGrid } from './plan.js';
 import type { GridPlan } from './scheme-module.js';
@@ -41,6 +41,8 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
     faults: simFaults(spec),
     ...(options.log ? { log: options.log } : {}),
     ...(options.measured ? { measured: options.measured } : {}),
+    // The live run's bus bound on load reports, at its speed-up: the replay thins them as it did.
+    ...(options.measured && options.measured.reportInterval_s > 0 ? { latestValue: { topics: LATEST_VALUE_TOPICS, interval_s: options.measured.reportInterval_s } } : {}),
     ...(options.networkSeed !== undefined ? { networkSeed: options.networkSeed } : {}),
   });
   const plan = planGrid(spec, jobs);
