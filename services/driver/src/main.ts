@@ -3,9 +3,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { feltHop_ms, judgeFidelity, leadRun, liveResults, natsConnectOptions, natsFlagOptions, probeBus, startHealthServer, timerSpinOf } from '@gridemu/live';
+import { feltHop_ms, judgeFidelity, leadRun, liveResults, natsConnectOptions, natsFlagOptions, probeBus, reportThrottle, startHealthServer, timerSpinOf } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
-import { DEFAULT_REPORT_INTERVAL_MS, InputError, parseOverride } from '@gridemu/model';
+import { InputError, parseOverride } from '@gridemu/model';
 import { loadExperiment, schemeReportPeriods, schemeSummary, schemeTimescales } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
@@ -77,7 +77,8 @@ async function main(argv: string[]): Promise<number> {
   // The fidelity guard (issue 15), before the run: one hop is the spec's link latency and what a
   // trip through the server costs now; both become speed-up times as long in emulated time.
   const timescales = schemeTimescales(spec, workload.jobs);
-  const reports = { interval_ms: spec.live.report_interval_ms ?? DEFAULT_REPORT_INTERVAL_MS, periods: schemeReportPeriods(spec) };
+  // The bound the sites' runtimes apply (reportThrottle), judged against the scheme's report periods.
+  const reports = { interval_ms: reportThrottle(spec).latestValue.interval_ms, periods: schemeReportPeriods(spec) };
   const probe = await probeBus(nc, values.run);
   const before = judgeFidelity({ speedup: spec.live.speedup, hop_ms: probe.hop_ms + spec.network.latency_ms, timer_lag_ms: probe.timer_lag_ms, timescales, reports });
   for (const w of before.warnings) log.warn({ event: 'fidelity.warning', when: 'before the run' }, w);
