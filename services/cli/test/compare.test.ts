@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, smallSpec, tmp } from './live-helpers.js';
 import { metricDiff, startDiffs } from '../src/compare/compare-results.js';
+import { compareClaimTraces } from '../src/compare/claim-trace-comparison.js';
+import { protocolTraceFromLogs } from '../src/live/protocol-trace-from-logs.js';
 
 function gridemu(args: string[]) {
   const r = spawnSync(process.execPath, [join(REPO, 'services/cli/dist/main.js'), ...args], { cwd: REPO, encoding: 'utf8' });
@@ -53,6 +55,65 @@ describe('gridemu compare', () => {
     );
     expect(s).toMatchObject({ compared: 2, identical: 1, sameSite: 1, onlyA: 1, onlyB: 1, mean_abs_s: 2, max_abs_s: 4 });
     expect(s.largest[0]).toEqual({ job: 'j2', a: 10, b: 14, diff: 4 });
+  });
+});
+
+describe('gridemu compare with protocol traces (issue 15)', () => {
+  const dir = tmp();
+  const spec = smallSpec(dir, { sites: 3, jobs: 30, scheme: 'k-distributed', k: 2 });
+  const [a, b, plain] = ['a', 'b', 'plain'].map((n) => join(dir, n)) as [string, string, string];
+  expect(gridemu(['simulate', spec, '--out', a, '--quiet', '--set', 'protocol_trace=true']).code).toBe(0);
+  expect(gridemu(['simulate', spec, '--out', b, '--quiet', '--set', 'protocol_trace=true', '--set', 'meta.k=3']).code).toBe(0);
+  expect(gridemu(['simulate', spec, '--out', plain, '--quiet']).code).toBe(0);
+
+  it('puts the claim protocol side by side, and one job step by step', () => {
+    const r = gridemu(['compare', a, b, '--job', 's1!1']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/claim protocol \(protocol-trace.csv\): 90 jobs traced in A, 90 in B/);
+    expect(r.out).toMatch(/copies.sent per job +1\.00 +1\.00/);
+    expect(r.out).toContain('s1!1, step by step (A left, B right):');
+    expect(r.out).toMatch(/copies\.sent +to=\S+ \S+ +\| .*copies\.sent +to=\S+ \S+ \S+/);
+    const json = JSON.parse(gridemu(['compare', a, b, '--json']).out);
+    expect(json.protocol.a.events['copies.sent']).toBe(90);
+    expect(json.protocol.grant_delay.compared).toBe(90);
+  });
+
+  it('without a trace in both folders there is no protocol table, and --job says what it needs (exit 2)', () => {
+    const r = gridemu(['compare', a, plain]);
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain('claim protocol');
+    const job = gridemu(['compare', a, plain, '--job', 's1!1']);
+    expect(job.code).toBe(2);
+    expect(job.err).toContain('protocol_trace: true');
+  });
+
+  it('round trips and times to grant, by hand', () => {
+    const row = (time_s: number, job_id: string, location: string, event: string, detail = '') => ({ time_s, job_id, location, event, detail });
+    const a = [
+      row(0, 'j', 'o', 'copies.sent', 'to=x y'),
+      row(1, 'j', 'x', 'claim.sent', 'claim=1 origin=o timeout_s=5'),
+      row(2, 'j', 'y', 'claim.sent', 'claim=1 origin=o timeout_s=5'),
+      row(4, 'j', 'x', 'claim.granted', 'claim=1'),
+      row(8, 'j', 'y', 'claim.denied', 'claim=1'),
+    ];
+    const b = [row(0, 'j', 'o', 'copies.sent', 'to=x y'), row(1, 'j', 'x', 'claim.sent', 'claim=1 origin=o timeout_s=5'), row(11, 'j', 'x', 'claim.granted', 'claim=1')];
+    const c = compareClaimTraces(a, b);
+    // A's round trips are 3 s (x) and 6 s (y); B's one is 10 s. Copies to grant: 4 s against 11 s.
+    expect(c.json.a.claim_round_trip_s).toMatchObject({ n: 2, median: 6, mean: 4.5 });
+    expect(c.json.b.claim_round_trip_s).toMatchObject({ n: 1, median: 10 });
+    expect(c.json.grant_delay.largest).toEqual([{ job: 'j', a: 4, b: 11 }]);
+    expect(c.rows.find((r) => r.label === 'claim.sent per job')).toMatchObject({ a: 2, b: 1 });
+  });
+
+  it("a live run's trace lines become rows by emulated time; a broken one names its log and line", () => {
+    const logs = join(tmp(), 'logs');
+    mkdirSync(logs);
+    const line = (t: number, site: string, event: string) => JSON.stringify({ level: 30, site, actor: `${site}/scheduler`, job: 'j', event, detail: 'claim=1', time_s: t, msg: 'trace' });
+    writeFileSync(join(logs, 's1.log'), [line(5, 's1', 'claim.granted'), '{"msg":"job.started"}', line(1, 's1', 'claim.sent')].join('\n') + '\n');
+    writeFileSync(join(logs, 's2.log'), line(3, 's2', 'origin.grant') + '\n');
+    expect(protocolTraceFromLogs(logs).map((r) => `${r.time_s} ${r.location} ${r.event}`)).toEqual(['1 s1 claim.sent', '3 s2 origin.grant', '5 s1 claim.granted']);
+    writeFileSync(join(logs, 's2.log'), '{"msg":"trace", "job": \n');
+    expect(() => protocolTraceFromLogs(logs)).toThrow(`${join(logs, 's2.log')}:1: a protocol trace line that is not JSON`);
   });
 });
 

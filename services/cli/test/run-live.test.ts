@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readProtocolTrace } from '@gridemu/metrics';
 import { REPO, gridemuLive, readJobs, readSummary, smallSpec, startsInLogs, tmp } from './live-helpers.js';
 
 /**
@@ -130,10 +131,20 @@ describe('gridemu run: races under real latency', () => {
     // 20 ms one-way is 100 emulated seconds at this speed-up; the claim timeout covers a round trip.
     const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 4, latency_ms: 20, jitter_ms: 2, speedup: 5000 });
     const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=400', '--timeout', '150']).done;
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=400', '--set', 'protocol_trace=true', '--timeout', '150']).done;
     expect(code, err).toBe(0);
     checkExactlyOnce(out);
     const s = readSummary(out);
+    // Issue 15: every process's protocol steps gathered into one trace, adding up with the counters.
+    const trace = readProtocolTrace(join(out, 'protocol-trace.csv'));
+    const count = (event: string) => trace.filter((t) => t.event === event).length;
+    expect(count('claim.sent')).toBe(s.claims.sent);
+    expect(count('origin.grant')).toBe(s.claims.granted);
+    expect(count('origin.deny')).toBe(s.claims.denied);
+    expect(count('copies.sent')).toBe(s.jobs.submitted);
+    const ran = new Map(trace.filter((t) => t.event === 'run').map((t) => [t.job_id, t.location]));
+    for (const row of readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))) expect(ran.get(row[0]!)).toBe(row[15]);
+    expect(trace.every((t, i) => i === 0 || trace[i - 1]!.time_s <= t.time_s)).toBe(true);
     console.log(`K=4, 20 ms: ${s.claims.sent} claims, ${s.claims.granted} granted, ${s.claims.denied} denied, ${s.claims.timed_out} timed out; latency seen ${s.live.latency_ms.mean_ms} ms mean`);
     expect(s.claims.denied).toBeGreaterThan(0);
     expect(s.live.latency_ms.mean_ms).toBeGreaterThan(19);
@@ -147,10 +158,20 @@ describe('gridemu run under faults (issue 11)', () => {
     const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 4, latency_ms: 5, jitter_ms: 1, speedup: 20000 });
     writeFileSync(spec, readFileSync(spec, 'utf8') + 'faults:\n  partition: [{ sites: [s2], from_s: 3600, to_s: 30000 }]\n  drop: 0.05\n  nats_restart: [{ at_s: 20000, down_s: 2000 }]\n');
     const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=400', '--timeout', '150']).done;
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=400', '--set', 'protocol_trace=true', '--timeout', '150']).done;
     expect(code, err).toBe(0);
     checkExactlyOnce(out);
     const s = readSummary(out);
+    // Issue 15: every process's protocol steps gathered into one trace, adding up with the counters.
+    const trace = readProtocolTrace(join(out, 'protocol-trace.csv'));
+    const count = (event: string) => trace.filter((t) => t.event === event).length;
+    expect(count('claim.sent')).toBe(s.claims.sent);
+    expect(count('origin.grant')).toBe(s.claims.granted);
+    expect(count('origin.deny')).toBe(s.claims.denied);
+    expect(count('copies.sent')).toBe(s.jobs.submitted);
+    const ran = new Map(trace.filter((t) => t.event === 'run').map((t) => [t.job_id, t.location]));
+    for (const row of readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))) expect(ran.get(row[0]!)).toBe(row[15]);
+    expect(trace.every((t, i) => i === 0 || trace[i - 1]!.time_s <= t.time_s)).toBe(true);
     expect(s.check.ok).toBe(true);
     expect(s.faults.messages_held_by_partition).toBeGreaterThan(0);
     expect(s.faults.messages_dropped).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { FRESH_TRAIL, transferTime_s, type Job, type SchedulableJob } from '@gri
 import { DRIVER, LOAD_TOPIC, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import { siteOf, type Actor, type ActorContext } from '@gridemu/runtime';
 import { ClaimProtocol, type ClaimDecision, type ClaimEvent, type LocalPolicy } from '@gridemu/scheduling';
+import { traceClaimStep } from './claim-trace.js';
 
 export interface LocalSchedulerOptions {
   /** Where job reports go (the driver). */
@@ -107,7 +108,9 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   /** One event through the claim protocol; its decisions carried out in order. */
   private step(ctx: ActorContext<Message>, event: ClaimEvent): void {
-    for (const d of this.claims.handle(ctx.now(), event)) this.carryOut(ctx, d);
+    const decisions = this.claims.handle(ctx.now(), event);
+    if (ctx.trace) traceClaimStep(ctx.trace, event, decisions);
+    for (const d of decisions) this.carryOut(ctx, d);
   }
 
   private carryOut(ctx: ActorContext<Message>, d: ClaimDecision): void {

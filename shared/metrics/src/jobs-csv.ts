@@ -9,7 +9,7 @@ export const JOBS_CSV_COLUMNS = [
 ] as const;
 
 /** Quotes a text field that needs it (numbers never do). */
-function csvField(v: string): string {
+export function csvField(v: string): string {
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     if (c === 34 || c === 44 || c === 10 || c === 13) return `"${v.replace(/"/g, '""')}"`;

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { jobsCsvChunks } from './jobs-csv.js';
 import type { JobRecord } from './job-record.js';
+import { protocolTraceCsvChunks, type ProtocolTraceRow } from './protocol-trace-csv.js';
 
 /**
  * Writes DIR/jobs.csv and DIR/summary.json (DESIGN.md, "Results"). Each file is written whole to a
@@ -23,6 +24,14 @@ export function writeSummary(dir: string, summary: object): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'summary.json');
   writeAtomically(path, [JSON.stringify(summary, null, 2) + '\n']);
+  return path;
+}
+
+/** DIR/protocol-trace.csv: the protocol steps of every job, in the order given (spec `protocol_trace: true`). */
+export function writeProtocolTrace(dir: string, rows: readonly ProtocolTraceRow[]): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'protocol-trace.csv');
+  writeAtomically(path, protocolTraceCsvChunks(rows));
   return path;
 }
 

@@ -12,6 +12,12 @@ export interface ExperimentSpec {
   readonly live: LiveSpec;
   /** Faults injected on purpose (issue 11); none when the file has no `faults:`. */
   readonly faults: FaultsSpec;
+  /**
+   * `protocol_trace: true`: both modes write `protocol-trace.csv`, every protocol step of every job
+   * (copies sent, a claim sent, granted, denied or timed out, a cancel) with its emulated time and
+   * location, so a live run and its simulation can be compared job by job (issue 15). Absent: none.
+   */
+  readonly protocol_trace?: boolean;
 }
 
 export interface SiteSpec {

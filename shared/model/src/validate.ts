@@ -29,7 +29,7 @@ import {
   type WorkloadSource,
 } from './spec.js';
 
-const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'faults', 'description'] as const;
+const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'faults', 'protocol_trace', 'description'] as const;
 const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'arrivals', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
 /** What a DAG source (tornado, wfformat) takes besides its own fields: the options of trace lines do not apply to tasks of a DAG. */
 const DAG_SOURCE_KEYS = ['name', 'site', 'sites', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'arrivals'];
@@ -126,8 +126,10 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
     r.fail('live.journal', `scheme "${meta.scheme}" does not recover from a restart yet (those that do: ${schemes.faultTolerant.join(', ')})`);
   }
 
+  const protocolTrace = r.boolean(top['protocol_trace'], 'protocol_trace', false);
+
   if (r.issues.length > 0) return { spec: undefined, issues: r.issues };
-  return { spec: { name, seed, sites, workload, local: localSpec, meta, network, live, faults }, issues: [] };
+  return { spec: { name, seed, sites, workload, local: localSpec, meta, network, live, faults, ...(protocolTrace ? { protocol_trace: true } : {}) }, issues: [] };
 }
 
 function readSource(r: FieldReader, raw: unknown, path: string, index: number, siteIds: Set<string>): WorkloadSource | undefined {

@@ -26,6 +26,25 @@ export interface ActorContext<M extends { readonly type: string }> {
   readonly rng: Rng;
   readonly log: Logger;
   readonly metrics: MetricsSink;
+  /**
+   * Records one protocol step of one job (a claim sent, granted, denied, timed out, a copy
+   * cancelled) at this actor's time and location, for the run's `protocol-trace.csv` (issue 15: per-job
+   * traces of a protocol, in both modes). Absent unless the experiment asks for traces
+   * (`protocol_trace: true`), so an actor calls it as `ctx.trace?.(…)` and builds no detail otherwise.
+   */
+  readonly trace?: JobTracer;
+}
+
+/** `event` names the step (`claim.sent`); `detail` says the rest in a few `key=value` words. */
+export type JobTracer = (jobId: string, event: string, detail?: string) => void;
+
+/** One line of `protocol-trace.csv`: a protocol step of a job, where and when (emulated seconds) it happened. */
+export interface TraceRecord {
+  readonly time_s: number;
+  readonly job_id: string;
+  readonly location: string;
+  readonly event: string;
+  readonly detail: string;
 }
 
 /** A state machine that handles one message at a time. */

@@ -1,5 +1,5 @@
 import type { Address } from '@gridemu/protocol';
-import type { ActorContext, ActorPlacement, Logger, MetricsSink, TimerId } from './actor.js';
+import type { ActorContext, ActorPlacement, JobTracer, Logger, MetricsSink, TimerId } from './actor.js';
 import type { Rng } from './rng.js';
 
 /** What a runtime does for an actor's context: the one place the two runtimes differ. */
@@ -22,6 +22,7 @@ export function makeContext<M extends { readonly type: string }>(
   rng: Rng,
   log: Logger,
   metrics: MetricsSink,
+  trace?: JobTracer,
 ): ActorContext<M> {
   const self = placement.address;
   return {
@@ -38,5 +39,6 @@ export function makeContext<M extends { readonly type: string }>(
     rng,
     log,
     metrics,
+    ...(trace ? { trace } : {}),
   };
 }

@@ -52,7 +52,12 @@ export interface LiveRuntimeOptions {
    * process's own subscribers still get every one. Off when absent.
    */
   readonly latestValue?: { readonly topics: ReadonlySet<string>; readonly interval_ms: number };
+  /** Log what the actors trace (ctx.trace) as TRACE_LOG_MESSAGE lines: `job`, `event`, `detail`, `time_s`. */
+  readonly trace?: boolean;
 }
+
+/** The message of a trace line in a live process's log (gridemu run turns them into protocol-trace.csv). */
+export const TRACE_LOG_MESSAGE = 'trace';
 
 /** How a delivery reached its mailbox: what the journal records to replay it. */
 type Source =
@@ -246,7 +251,9 @@ export class LiveRuntime {
     if (this.hosted.has(address)) throw new Error(`actor ${address} already exists`);
     // The run id is on every line already (pinoLogger's base); location and actor are per actor.
     const log = withFields(this.actorLog, { site: placement.location, actor: address });
-    const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sinkFor());
+    // A trace line is output like any log line (journaled first); gridemu run gathers them into protocol-trace.csv.
+    const tracer = this.options.trace === true ? (job: string, event: string, detail = '') => log.info({ job, event, detail, time_s: this.actorNow(address) }, TRACE_LOG_MESSAGE) : undefined;
+    const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sinkFor(), tracer);
     const h: Hosted = {
       placement,
       actor: placement.actor,

@@ -1,6 +1,6 @@
 import type { Address } from '@gridemu/protocol';
 import type { NetworkSpec } from '@gridemu/model';
-import type { Actor, ActorContext, ActorPlacement, Logger, TimerId } from './actor.js';
+import type { Actor, ActorContext, ActorPlacement, Logger, TimerId, TraceRecord } from './actor.js';
 import { silentLogger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EventHeap } from './event-heap.js';
@@ -53,6 +53,8 @@ export interface SimRuntimeOptions {
    * (LatestValueThrottle, the same code) had them at its speed-up; its own location hears each.
    */
   readonly latestValue?: { readonly topics: ReadonlySet<string>; readonly interval_s: number };
+  /** Keep what the actors trace (ctx.trace) in `traceRecords`, in the order it happened. */
+  readonly trace?: boolean;
 }
 
 /** Faults the simulator injects on purpose: scenario tests (STYLE.md 8) and an experiment's `faults:` (issue 11). */
@@ -126,6 +128,8 @@ export class SimRuntime<M extends { readonly type: string }> {
   }
   /** Counters bumped by actors through ctx.metrics. */
   readonly counters = this.tally.counters;
+  /** What the actors traced (ctx.trace), in delivery order; empty unless options.trace. */
+  readonly traceRecords: TraceRecord[] = [];
 
   constructor(private readonly options: SimRuntimeOptions) {
     this.rootRng = new Rng(options.seed);
@@ -190,7 +194,9 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   spawn(placement: ActorPlacement<M>): void {
     if (this.actors.has(placement.address)) throw new Error(`actor ${placement.address} already exists`);
-    const ctx = makeContext(this.host, placement, this.rootRng.fork(placement.address), this.log, this.tally.sink);
+    const location = placement.location ?? '';
+    const tracer = this.options.trace === true ? (job_id: string, event: string, detail = '') => void this.traceRecords.push({ time_s: this.clock, job_id, location, event, detail }) : undefined;
+    const ctx = makeContext(this.host, placement, this.rootRng.fork(placement.address), this.log, this.tally.sink, tracer);
     const registered = { placement, actor: placement.actor, ctx };
     this.actors.set(placement.address, registered);
     for (const topic of placement.topics ?? []) {

@@ -1,7 +1,7 @@
 import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
 import { DURABLE_MESSAGES, LATEST_VALUE_TOPICS, type Message } from '@gridemu/protocol';
-import { SimRuntime, type Logger, type MeasuredNetwork, type SimFaults } from '@gridemu/runtime';
+import { SimRuntime, type Logger, type MeasuredNetwork, type SimFaults, type TraceRecord } from '@gridemu/runtime';
 import { planGrid } from './plan.js';
 import type { GridPlan } from './scheme-module.js';
 
@@ -18,6 +18,8 @@ export interface SimulationResult {
   readonly counters: Record<string, number>;
   readonly deliveries: number;
   readonly end_s: number;
+  /** The protocol steps the actors traced, in the order they happened (empty unless `protocol_trace: true`). */
+  readonly trace: readonly TraceRecord[];
 }
 
 export interface SimulateOptions {
@@ -44,6 +46,7 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
     // The live run's bus bound on load reports, at its speed-up: the replay thins them as it did.
     ...(options.measured && options.measured.reportInterval_s > 0 ? { latestValue: { topics: LATEST_VALUE_TOPICS, interval_s: options.measured.reportInterval_s } } : {}),
     ...(options.networkSeed !== undefined ? { networkSeed: options.networkSeed } : {}),
+    ...(spec.protocol_trace === true ? { trace: true } : {}),
   });
   const plan = planGrid(spec, jobs);
   for (const p of plan.actors) runtime.spawn(p);
@@ -63,6 +66,7 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
     counters: sorted(runtime.counters),
     deliveries: runtime.deliveries,
     end_s: runtime.now(),
+    trace: runtime.traceRecords,
   };
 }
 

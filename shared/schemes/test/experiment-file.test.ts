@@ -41,6 +41,14 @@ describe('experiment file validation', () => {
     expect(e.message).toContain('exp.yaml:5: sites[1].cpus: must be a positive integer (got -4)');
   });
 
+  it('takes protocol_trace: true or false, keeps it only when true, and names a value that is neither (issue 15)', () => {
+    expect(parseSpecText(GOOD, 'exp.yaml').spec.protocol_trace).toBeUndefined();
+    expect(parseSpecText(`${GOOD}protocol_trace: true\n`, 'exp.yaml').spec.protocol_trace).toBe(true);
+    expect(parseSpecText(`${GOOD}protocol_trace: false\n`, 'exp.yaml').spec.protocol_trace).toBeUndefined();
+    const e = issuesOf(`${GOOD}protocol_trace: yes please\n`);
+    expect(e.issues.map((i) => i.path)).toEqual(['protocol_trace']);
+  });
+
   it('takes live.report_interval_ms in wall ms, 0 or more, and keeps it only when given (issue 15)', () => {
     expect(parseSpecText(GOOD, 'exp.yaml').spec.live).toEqual({ speedup: 1000 });
     expect(parseSpecText(`${GOOD}live: { speedup: 500, report_interval_ms: 0 }\n`, 'exp.yaml').spec.live).toEqual({ speedup: 500, report_interval_ms: 0 });

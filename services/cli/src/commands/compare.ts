@@ -1,18 +1,26 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readProtocolTrace, type ProtocolTraceRow } from '@gridemu/metrics';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, compareResults, type MetricDiff } from '../compare/compare-results.js';
+import { compareClaimTraces, type ClaimTraceComparison } from '../compare/claim-trace-comparison.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { fmt, table } from '../summary-table.js';
 
-export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--json]
+export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--job ID] [--json]
 
 Compares two results folders (of simulate or run, in any mix): each metric of summary.json side by
-side with its difference, then the jobs' start times job by job (jobs.csv).
+side with its difference, then the jobs' start times job by job (jobs.csv). When both folders have
+a protocol-trace.csv (protocol_trace: true), also the claim protocol step by step: steps per job,
+each claim's round trip, each job's time from its copies to its grant, and the jobs whose grant
+came furthest apart.
 
 Options:
   --tolerance PCT      exit 1 if a checked metric differs by more than PCT percent of DIR_A's value
   --metrics a,b,...    the metrics --tolerance checks (default: ${CHECKED_BY_DEFAULT.join(', ')});
                        any number in summary.json by its dotted path, e.g. live.latency_ms.mean_ms
   --max-start-diff S   exit 1 if any job started more than S seconds apart in the two runs
+  --job ID             print job ID's protocol steps in both runs, side by side (needs both traces)
   --json               print the comparison as JSON
   -h, --help           this help`;
 
@@ -24,6 +32,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
       tolerance: { type: 'string' },
       metrics: { type: 'string' },
       'max-start-diff': { type: 'string' },
+      job: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -40,6 +49,9 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const checked = values.metrics ? values.metrics.split(',').map((m) => m.trim()).filter(Boolean) : CHECKED_BY_DEFAULT;
   const [dirA, dirB] = positionals as [string, string];
   const c = compareResults(dirA, dirB, checked.filter((m) => !(COMPARED_METRICS as readonly string[]).includes(m)));
+  const traces = readBothTraces(dirA, dirB);
+  if (values.job !== undefined && !traces) throw new UsageError('--job needs a protocol-trace.csv in both folders (run both with protocol_trace: true)');
+  const protocol = traces ? compareClaimTraces(traces.a, traces.b) : undefined;
 
   const failures: string[] = [];
   if (tolerance !== undefined) {
@@ -56,7 +68,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   if (maxStart !== undefined && c.starts.max_abs_s > maxStart) failures.push(`job start times differ by up to ${fmt(c.starts.max_abs_s)} s (limit ${maxStart} s)`);
 
   if (values.json) {
-    console.log(JSON.stringify({ a: dirA, b: dirB, ...c, failures }, null, 2));
+    console.log(JSON.stringify({ a: dirA, b: dirB, ...c, ...(protocol ? { protocol: protocol.json } : {}), failures }, null, 2));
   } else {
     const rows = [['metric', 'A', 'B', 'B - A', 'change', ''], ...c.metrics.map((m) => [m.metric, fmt(m.a), fmt(m.b), fmt(m.diff), pct(m), checked.includes(m.metric) ? 'checked' : ''])];
     const s = c.starts;
@@ -68,6 +80,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
     if (s.largest.length > 0 && s.max_abs_s > 0) {
       console.log(table([['largest', 'A start', 'B start', 'B - A'], ...s.largest.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.diff)])]));
     }
+    if (protocol) printProtocol(protocol);
+    if (traces && values.job !== undefined) printJob(values.job, traces.a, traces.b);
     for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   }
   return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
@@ -76,4 +90,34 @@ export async function compareCommand(argv: string[]): Promise<number> {
 function pct(m: MetricDiff): string {
   if (m.relative === undefined) return m.diff === undefined ? '-' : 'n/a';
   return `${m.relative >= 0 ? '+' : ''}${(m.relative * 100).toFixed(2)}%`;
+}
+
+/** Both folders' protocol traces, or undefined when either has none. */
+function readBothTraces(dirA: string, dirB: string): { a: ProtocolTraceRow[]; b: ProtocolTraceRow[] } | undefined {
+  const [pa, pb] = [join(dirA, 'protocol-trace.csv'), join(dirB, 'protocol-trace.csv')];
+  if (!existsSync(pa) || !existsSync(pb)) return undefined;
+  try {
+    return { a: readProtocolTrace(pa), b: readProtocolTrace(pb) };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function printProtocol(p: ClaimTraceComparison): void {
+  console.log(`\nclaim protocol (protocol-trace.csv): ${p.json.jobs.a} jobs traced in A, ${p.json.jobs.b} in B; times in emulated s`);
+  console.log(table([['step', 'A', 'B', 'B - A'], ...p.rows.map((r) => [r.label, fmt(r.a), fmt(r.b), r.a === undefined || r.b === undefined ? '-' : fmt(r.b - r.a)])]));
+  if (p.json.grant_delay.largest.length > 0) {
+    console.log(`time to grant, job by job: ${p.json.grant_delay.compared} jobs granted in both; |B - A| median ${fmt(p.json.grant_delay.median_abs_s)} s; furthest apart (gridemu compare A B --job ID shows one):`);
+    console.log(table([['job', 'A', 'B', 'B - A'], ...p.json.grant_delay.largest.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.b - d.a)])]));
+  }
+}
+
+/** One job's steps in both runs, in time order, side by side. */
+function printJob(job: string, a: readonly ProtocolTraceRow[], b: readonly ProtocolTraceRow[]): void {
+  const [sa, sb] = [a.filter((r) => r.job_id === job), b.filter((r) => r.job_id === job)];
+  if (sa.length === 0 && sb.length === 0) throw new UsageError(`--job ${job}: no such job in either protocol trace`);
+  const cell = (r: ProtocolTraceRow | undefined) => (r ? [fmt(r.time_s), r.location, r.event, r.detail] : ['', '', '', '']);
+  const rows = Array.from({ length: Math.max(sa.length, sb.length) }, (_, i) => [...cell(sa[i]), '|', ...cell(sb[i])]);
+  console.log(`\n${job}, step by step (A left, B right):`);
+  console.log(table([['A time', 'where', 'step', 'detail', '|', 'B time', 'where', 'step', 'detail'], ...rows]));
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeScheduleCheck, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
+import { describeScheduleCheck, writeProtocolTrace, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
 import { parseOverride } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
@@ -12,6 +12,7 @@ import { loadWorkload } from '@gridemu/workload';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { needsDelayProxies } from '@gridemu/live';
 import { runLive, type LiveStatus } from '../live/live-run.js';
+import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
 import { checkResultsFolder } from './check.js';
@@ -132,6 +133,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
   });
   bar.done();
+  // The steps every process logged, as one file like simulate's (issue 15: per-job traces in both modes).
+  const protocolTrace = spec.protocol_trace === true && existsSync(result.logs) ? writeProtocolTrace(out, protocolTraceFromLogs(result.logs)) : undefined;
   const summaryFile = resolve(out, 'summary.json');
   if (result.failure) console.error(`gridemu: run failed: ${result.failure}`);
   if (existsSync(summaryFile)) {
@@ -139,7 +142,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (!values.quiet && result.code !== 2) {
       process.stdout.write(renderSummary(summary));
       process.stdout.write(renderLiveSummary(summary));
-      console.log(`\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}\n      ${result.logs}/`);
+      console.log(`\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}${protocolTrace ? `\n      ${protocolTrace}` : ''}\n      ${result.logs}/`);
     }
     if (summary.schedule_check && !summary.schedule_check.ok) {
       console.error(`gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { buildRunSummary, formatNumber, meanWithInterval, roundNumber, writeResults, type MeanWithInterval, type RunSummary } from '@gridemu/metrics';
+import { buildRunSummary, formatNumber, meanWithInterval, roundNumber, writeResults, writeProtocolTrace, type MeanWithInterval, type RunSummary } from '@gridemu/metrics';
 import { parseOverride, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { loadWorkload } from '@gridemu/workload';
@@ -14,7 +14,8 @@ import { flattenSummary } from '../sweep/metrics-table.js';
 export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR] [--lenient] [--quiet]
 
 Runs the experiment file SPEC in the deterministic single-process simulator and writes
-DIR/jobs.csv (one row per submitted job) and DIR/summary.json. The same SPEC and seed give a
+DIR/jobs.csv (one row per submitted job) and DIR/summary.json; with protocol_trace: true in SPEC,
+also DIR/protocol-trace.csv (every protocol step of every job). The same SPEC and seed give a
 byte-identical jobs.csv.
 
 Options:
@@ -72,7 +73,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     if (!summary) return EXIT_FAILED;
     if (!values.quiet) {
       process.stdout.write(renderSummary(summary));
-      console.log(`\nwrote ${join(out, 'jobs.csv')}\n      ${join(out, 'summary.json')}`);
+      console.log(`\nwrote ${join(out, 'jobs.csv')}\n      ${join(out, 'summary.json')}${spec.protocol_trace === true ? `\n      ${join(out, 'protocol-trace.csv')}` : ''}`);
     }
     return EXIT_OK;
   }
@@ -133,6 +134,7 @@ async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly s
   // What was replayed, so the results say which network they assumed.
   const withNetwork = measured ? { ...summary, network_from: { dir: measured.source, ...(measured.networkSeed !== undefined ? { network_seed: measured.networkSeed } : {}), ...measured.network.describe() } } : summary;
   writeResults(out, result.records, withNetwork);
+  if (spec.protocol_trace === true) writeProtocolTrace(out, result.trace);
   return withNetwork;
 }
 

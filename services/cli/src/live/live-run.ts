@@ -66,7 +66,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   const say = o.say ?? (() => undefined);
   const logs = join(o.out, 'logs');
   // A failed run must not leave an earlier run's results looking like its own.
-  for (const old of [logs, join(o.out, 'jobs.csv'), join(o.out, 'summary.json'), join(o.out, 'nats'), join(o.out, 'prometheus')]) rmSync(old, { recursive: true, force: true });
+  for (const old of [logs, join(o.out, 'jobs.csv'), join(o.out, 'summary.json'), join(o.out, 'protocol-trace.csv'), join(o.out, 'nats'), join(o.out, 'prometheus')]) rmSync(old, { recursive: true, force: true });
   mkdirSync(logs, { recursive: true });
   const cleanup: (() => Promise<unknown>)[] = [];
   const processes: RunProcess[] = [];

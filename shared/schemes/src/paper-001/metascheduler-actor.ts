@@ -55,6 +55,7 @@ export class MetaschedulerActor implements Actor<Message> {
       case 'distributed': {
         const target = fits.includes(origin) ? greedyTarget(fits, this.loads, origin) : leastLoadedSites(fits, this.loads, 1, origin)[0]!;
         if (target !== origin) ctx.metrics.count('jobs.moved');
+        ctx.trace?.(job.id, 'job.routed', `to=${target}`);
         ctx.send(siteAddress(target, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
         return;
       }
@@ -78,6 +79,7 @@ export class MetaschedulerActor implements Actor<Message> {
   private sendCopies(ctx: ActorContext<Message>, job: Job, targets: string[], queueOf: (site: string) => 'local' | 'remote'): void {
     this.semaphores.set(job.id, new JobSemaphore(targets));
     ctx.metrics.count('copies.sent', targets.length);
+    ctx.trace?.(job.id, 'copies.sent', `to=${targets.join(' ')}`);
     const trail = { ...FRESH_TRAIL, copies: targets.length };
     for (const t of targets) ctx.send(siteAddress(t, 'scheduler'), { type: MessageType.JobCopy, job, queue: queueOf(t), claim: true, trail });
   }
@@ -86,6 +88,8 @@ export class MetaschedulerActor implements Actor<Message> {
   private claim(ctx: ActorContext<Message>, jobId: string, site: string, claimId: number, to: Address): void {
     const sem = this.semaphores.get(jobId);
     const verdict = sem ? sem.claim(site) : 'deny';
+    // §7 at the origin, in protocol-trace.csv: who asked, with which claim, and the verdict.
+    ctx.trace?.(jobId, `origin.${verdict}`, `site=${site} claim=${claimId}`);
     if (verdict === 'deny') {
       ctx.metrics.count('claims.denied');
       ctx.send(to, { type: MessageType.ClaimDeny, jobId, claimId });
@@ -96,6 +100,7 @@ export class MetaschedulerActor implements Actor<Message> {
     if (verdict === 'grant') {
       for (const loser of sem!.losers(site)) {
         ctx.metrics.count('copies.cancels_sent');
+        ctx.trace?.(jobId, 'origin.cancel', `site=${loser}`);
         ctx.send(siteAddress(loser, 'scheduler'), { type: MessageType.CopyCancel, jobId, granted_s: ctx.now() });
       }
     }

@@ -1,0 +1,50 @@
+import type { ProtocolTraceRow } from '@gridemu/metrics';
+import { summarizeClaimTrace, type ClaimTraceSummary } from './protocol-trace-summary.js';
+
+/** The claim protocol of two runs side by side (gridemu compare, when both have a protocol-trace.csv). */
+export interface ClaimTraceComparison {
+  /** The table: steps per job, round trips, time to grant. */
+  readonly rows: readonly { readonly label: string; readonly a: number | undefined; readonly b: number | undefined }[];
+  readonly json: {
+    readonly jobs: { readonly a: number; readonly b: number };
+    readonly a: Omit<ClaimTraceSummary, 'grantDelayByJob'>;
+    readonly b: Omit<ClaimTraceSummary, 'grantDelayByJob'>;
+    readonly grant_delay: { readonly compared: number; readonly median_abs_s: number | undefined; readonly largest: readonly { readonly job: string; readonly a: number; readonly b: number }[] };
+  };
+}
+
+/** The steps whose count per job the table shows, in protocol order. */
+const STEPS = ['copies.sent', 'claim.sent', 'claim.granted', 'claim.denied', 'claim.timed_out', 'claim.late_grant', 'copy.cancelled', 'copy.withdrawn'];
+
+export function compareClaimTraces(a: readonly ProtocolTraceRow[], b: readonly ProtocolTraceRow[], largest = 8): ClaimTraceComparison {
+  const [sa, sb] = [summarizeClaimTrace(a), summarizeClaimTrace(b)];
+  const perJob = (s: ClaimTraceSummary, step: string) => (s.jobs === 0 ? undefined : (s.events[step] ?? 0) / s.jobs);
+  const rows = [
+    ...STEPS.map((step) => ({ label: `${step} per job`, a: perJob(sa, step), b: perJob(sb, step) })),
+    { label: 'claim round trip, median', a: sa.claim_round_trip_s.median, b: sb.claim_round_trip_s.median },
+    { label: 'claim round trip, p95', a: sa.claim_round_trip_s.p95, b: sb.claim_round_trip_s.p95 },
+    { label: 'copies to grant, median', a: sa.time_to_grant_s.median, b: sb.time_to_grant_s.median },
+    { label: 'copies to grant, p95', a: sa.time_to_grant_s.p95, b: sb.time_to_grant_s.p95 },
+  ];
+  const pairs: { job: string; a: number; b: number }[] = [];
+  for (const [job, da] of sa.grantDelayByJob) {
+    const db = sb.grantDelayByJob.get(job);
+    if (db !== undefined) pairs.push({ job, a: da, b: db });
+  }
+  const gaps = pairs.map((p) => Math.abs(p.b - p.a)).sort((x, y) => x - y);
+  const { grantDelayByJob: _a, ...restA } = sa;
+  const { grantDelayByJob: _b, ...restB } = sb;
+  return {
+    rows,
+    json: {
+      jobs: { a: sa.jobs, b: sb.jobs },
+      a: restA,
+      b: restB,
+      grant_delay: {
+        compared: pairs.length,
+        median_abs_s: gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)] : undefined,
+        largest: pairs.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a) || (x.job < y.job ? -1 : 1)).slice(0, largest),
+      },
+    },
+  };
+}
