@@ -165,7 +165,17 @@ export class MeasuredNetwork {
 
   /** Emulated seconds a timer fires late. */
   timerLag_s(rng: Rng): number {
-    return (this.timerLag.draw_ms(rng) * this.file.speedup) / 1000;
+    return this.timerLagAt_s(rng.next());
+  }
+
+  /** The timer lag at quantile `q`, emulated seconds. */
+  timerLagAt_s(q: number): number {
+    return (this.timerLag.at_ms(q) * this.file.speedup) / 1000;
+  }
+
+  /** The mean timer lag, emulated seconds. */
+  meanTimerLag_s(): number {
+    return (this.timerLag.mean_ms * this.file.speedup) / 1000;
   }
 
   /** Mean emulated seconds per link, and of the timer lag: what summary.json says was replayed. */

@@ -22,12 +22,19 @@ interface Delivery<M extends { readonly type: string }> {
   readonly msg: M;
   /** A timer's id, so a cancelled timer is skipped when it comes up; 0 for a message. */
   readonly timer: TimerId;
+  /**
+   * A replayed timer that fires late (`measured`): its due time, which its handler reads as the
+   * time unless the actor has already handled something later, as a live timer is (guard()).
+   */
+  readonly due?: number;
 }
 
 interface Registered<M extends { readonly type: string }> {
   readonly placement: ActorPlacement<M>;
   readonly actor: Actor<M>;
   readonly ctx: ActorContext<M>;
+  /** The time of the last delivery it handled: its clock never goes back. */
+  now_s: number;
 }
 
 export interface SimRuntimeOptions {
@@ -101,7 +108,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   private readonly cancelled = new Set<TimerId>();
   private readonly links: LinkModel;
   private readonly networkRng: Rng;
-  /** With a measured network, per pair of actors: the last draw, when it was sent and when it arrives. */
+  /** With a measured network, per pair of actors (per process within one): the last draw, when it was sent and when it arrives. */
   private readonly pairs = new Map<string, { z: number; sent_s: number; arrives_s: number }>();
   private readonly rootRng: Rng;
   private readonly log: Logger;
@@ -114,6 +121,13 @@ export class SimRuntime<M extends { readonly type: string }> {
   private readonly cuts = new Cuts();
   private readonly faultRng: Rng;
   private clock = 0;
+  /**
+   * The time the actor being run reads (ctx.now()): the clock, except for a replayed timer that
+   * fires late, whose handler reads its due time. What it sends leaves at this time.
+   */
+  private actorTime = 0;
+  /** With a measured network, per location: the last timer lag drawn (the copula's state). */
+  private readonly lags = new Map<string, { z: number; due_s: number }>();
   private seq = 0;
   private nextTimer = 1;
   private delivered = 0;
@@ -152,7 +166,7 @@ export class SimRuntime<M extends { readonly type: string }> {
           })
         : undefined;
     this.host = {
-      now: () => this.clock,
+      now: () => this.actorTime,
       send: (from, to, msg) => {
         const target = this.actors.get(to);
         if (!target) throw new Error(`${from.address} sent ${msg.type} to unknown actor ${to}`);
@@ -170,7 +184,10 @@ export class SimRuntime<M extends { readonly type: string }> {
       },
       schedule: (self, delay_s, msg) => {
         const id = this.nextTimer++;
-        this.enqueue(this.clock + delay_s, this.actors.get(self.address)!, self.address, msg, id);
+        const due = this.actorTime + delay_s;
+        const to = this.actors.get(self.address)!;
+        if (this.options.measured) this.agenda.push({ time: Math.max(this.clock, due + this.timerLag_s(to, due)), seq: this.seq++, to, from: self.address, msg, timer: id, due });
+        else this.enqueue(due, to, self.address, msg, id);
         return id;
       },
       cancel: (_self, timer) => {
@@ -195,9 +212,9 @@ export class SimRuntime<M extends { readonly type: string }> {
   spawn(placement: ActorPlacement<M>): void {
     if (this.actors.has(placement.address)) throw new Error(`actor ${placement.address} already exists`);
     const location = placement.location ?? '';
-    const tracer = this.options.trace === true ? (job_id: string, event: string, detail = '') => void this.traceRecords.push({ time_s: this.clock, job_id, location, event, detail }) : undefined;
+    const tracer = this.options.trace === true ? (job_id: string, event: string, detail = '') => void this.traceRecords.push({ time_s: this.actorTime, job_id, location, event, detail }) : undefined;
     const ctx = makeContext(this.host, placement, this.rootRng.fork(placement.address), this.log, this.tally.sink, tracer);
-    const registered = { placement, actor: placement.actor, ctx };
+    const registered: Registered<M> = { placement, actor: placement.actor, ctx, now_s: Number.NEGATIVE_INFINITY };
     this.actors.set(placement.address, registered);
     for (const topic of placement.topics ?? []) {
       const list = this.topics.get(topic) ?? [];
@@ -237,14 +254,16 @@ export class SimRuntime<M extends { readonly type: string }> {
       const d = this.agenda.pop();
       if (d === undefined) return false;
       if ('flush' in d) {
-        this.clock = d.time;
+        this.clock = this.actorTime = d.time;
         d.flush();
         continue;
       }
       if (d.timer !== 0 && this.cancelled.size > 0 && this.cancelled.delete(d.timer)) continue;
-      this.clock = d.time;
+      this.clock = this.actorTime = d.time;
       if ((this.down.size > 0 || this.cuts.active) && this.heldBack(d)) continue;
       const target = d.to;
+      if (d.due !== undefined) this.actorTime = Math.max(target.now_s, d.due);
+      target.now_s = this.actorTime;
       try {
         target.actor.receive(target.ctx, d.msg, d.from);
       } catch (err) {
@@ -268,7 +287,7 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   /** A fault coming due: a process dies or comes back, a cut opens or heals. */
   private apply(fault: FaultEvent): void {
-    this.clock = Math.max(this.clock, fault.time_s);
+    this.clock = this.actorTime = Math.max(this.clock, fault.time_s);
     switch (fault.kind) {
       case 'crash':
         this.down.set(fault.location, fault.until_s);
@@ -323,6 +342,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   }
 
   private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M): void {
+    // It leaves at the sender's time: a late timer's handler sends from its due time, as live.
     const delay = this.options.measured ? this.measuredDelay_s(from.address, target.placement.address) : this.links.delay_s(from.location, target.placement.location, this.networkRng);
     this.tally.sent(msg.type, from.location, target.placement.location, this.clock);
     if (this.faults.drop?.(from.address, target.placement.address, msg)) {
@@ -334,22 +354,46 @@ export class SimRuntime<M extends { readonly type: string }> {
       this.tally.count('messages.dropped');
       return;
     }
-    this.enqueue(this.clock + delay, target, from.address, msg, 0);
+    this.enqueue(Math.max(this.clock, this.actorTime + delay), target, from.address, msg, 0);
   }
 
-  /** A delay drawn from what the live run's link between the two actors' locations felt, in order between them. */
+  /**
+   * A delay drawn from what the live run's link between the two actors' locations felt, in order
+   * between them; within one process, in order and drawn together for all its actors (issue 15:
+   * drawn apart, a claim and its grant within one site timed out far more often than live).
+   */
   private measuredDelay_s(from: Address, to: Address): number {
     const net = this.options.measured!;
     const [a, b] = [senderOf(from), senderOf(to)];
-    const key = `${from}\u0000${to}`;
+    // Within one process every message shares one key: a request and its reply wait on the same mailbox.
+    const key = a === b ? `local\u0000${a}` : `${from}\u0000${to}`;
     const pair = this.pairs.get(key);
     // z stays standard normal: ρ of the last one, the rest fresh; ρ falls off over CORRELATED_DELAYS mean delays.
+    const sent = this.actorTime;
     const tau = Math.max(net.meanDelay_s(a, b) * CORRELATED_DELAYS, 1e-9);
-    const rho = pair ? Math.exp(-(this.clock - pair.sent_s) / tau) : 0;
+    const rho = pair ? Math.exp(-Math.abs(sent - pair.sent_s) / tau) : 0;
     const z = rho * (pair?.z ?? 0) + Math.sqrt(1 - rho * rho) * this.networkRng.normal();
-    const at = Math.max(this.clock + net.delayAt_s(a, b, normalCdf(z)), pair?.arrives_s ?? 0);
-    this.pairs.set(key, { z, sent_s: this.clock, arrives_s: at });
-    return at - this.clock;
+    const at = Math.max(sent + net.delayAt_s(a, b, normalCdf(z)), pair?.arrives_s ?? 0);
+    this.pairs.set(key, { z, sent_s: sent, arrives_s: at });
+    return at - sent;
+  }
+
+  /**
+   * How late a replayed timer due at `due` fires at its actor's location, drawn from the live run's
+   * timer lag (issue 15). A live timer is handled when the process gets to it: a grant that lands
+   * while a claim's time-out waits behind a busy event loop is handled first, and the time-out
+   * then finds nothing to do. Lags close in time are alike (a busy loop delays all its timers),
+   * through the same copula as the links', over CORRELATED_DELAYS mean lags.
+   */
+  private timerLag_s(to: Registered<M>, due: number): number {
+    const net = this.options.measured!;
+    const key = to.placement.location ?? '';
+    const last = this.lags.get(key);
+    const tau = Math.max(net.meanTimerLag_s() * CORRELATED_DELAYS, 1e-9);
+    const rho = last ? Math.exp(-Math.abs(due - last.due_s) / tau) : 0;
+    const z = rho * (last?.z ?? 0) + Math.sqrt(1 - rho * rho) * this.networkRng.normal();
+    this.lags.set(key, { z, due_s: due });
+    return net.timerLagAt_s(normalCdf(z));
   }
 
   private enqueue(time: number, to: Registered<M>, from: Address, msg: M, timer: TimerId): void {

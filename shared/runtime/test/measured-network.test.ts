@@ -48,7 +48,7 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(xs.filter((x) => x < 7).length).toBeGreaterThan(3900);
   });
 
-  it('delays messages in the simulator by what their link felt, in order between two actors, and timers not at all', () => {
+  it('delays messages in the simulator by what their link felt, in order between two actors; a late timer\'s handler reads its due time', () => {
     const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'b->b': histogram([3]) } });
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net });
     const got: { t: number; msg: Msg }[] = [];
@@ -70,8 +70,64 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
       expect(g.t).toBeGreaterThanOrEqual(2);
       expect(g.t).toBeLessThanOrEqual(6);
     }
-    // The timer is handled when due, as live; what it sends within b felt 3 ms: 3 s.
+    // The timer fires 1 s late (the run's timer lag) but is handled at its due time, 10, as live;
+    // what it sends leaves then, and within b felt 3 ms: 3 s.
     expect(got.find((g) => g.msg.type === 'tick')!.t).toBe(13);
+  });
+
+  it('fires a replayed timer late by the run\'s timer lag: a message that lands meanwhile is handled first, and the timer then reads the later time (issue 15)', () => {
+    // Timers 5 ms late at speed-up 1000: 5 emulated s. c->b felt 12 ms: 12 s.
+    const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'c->b': histogram([12]) }, timer_lag: histogram([5]) });
+    const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net });
+    const seen: string[] = [];
+    rt.spawn({
+      address: 'b/claims',
+      location: 'b',
+      actor: {
+        // A claim's time-out, due at 10: live, it waits behind a busy loop until 15.
+        start: (ctx: ActorContext<Msg>) => void ctx.schedule(10, { type: 'tick' }),
+        receive: (ctx: ActorContext<Msg>, m: Msg) => void seen.push(`${m.type} ${ctx.now()}`),
+      },
+    });
+    rt.spawn({ address: 'c/meta', location: 'c', actor: { start: (ctx: ActorContext<Msg>) => ctx.send('b/claims', { type: 'ping', n: 1 }), receive: () => undefined } });
+    rt.start();
+    rt.run();
+    // The answer lands at 12 and is handled first; the time-out comes at 15 and reads 12, the
+    // actor's clock never going back (on time it would have come first, at 10).
+    expect(seen).toEqual(['ping 12', 'tick 12']);
+    expect(rt.now()).toBe(15);
+  });
+
+  it('draws the hops within one process together: a request and its reply are fast or slow alike, as one mailbox holds both (issue 15)', () => {
+    // b->b felt 0.01 ms nine times in ten and 50 ms otherwise: 0.01 or 50 emulated s at 1000x.
+    const local = histogram([...Array.from({ length: 900 }, () => 0.01), ...Array.from({ length: 100 }, () => 50)]);
+    const rt = new SimRuntime<Msg>({ seed: 5, network: { latency_ms: 0, jitter_ms: 0 }, measured: new MeasuredNetwork({ ...file(), links: { 'b->b': local }, timer_lag: histogram([0]) }) });
+    const trips: number[] = [];
+    let sent = 0;
+    // A round every 10,000 s (far apart: rounds are independent); y answers x at once.
+    rt.spawn({
+      address: 'b/x',
+      location: 'b',
+      actor: {
+        start: (ctx: ActorContext<Msg>) => void ctx.schedule(0, { type: 'tick' }),
+        receive: (ctx: ActorContext<Msg>, m: Msg) => {
+          if (m.type === 'ping') trips.push(ctx.now() - sent);
+          else if (trips.length < 2000) {
+            sent = ctx.now();
+            ctx.send('b/y', { type: 'ping', n: 0 });
+            ctx.schedule(10_000, { type: 'tick' });
+          }
+        },
+      },
+    });
+    rt.spawn({ address: 'b/y', location: 'b', actor: { receive: (ctx: ActorContext<Msg>) => ctx.send('b/x', { type: 'ping', n: 1 }) } });
+    rt.start();
+    rt.run();
+    // Drawn apart, one round trip in five would take 50 s or more (1 - 0.9²); drawn together, about one in ten.
+    const slow = trips.filter((t) => t >= 40).length / trips.length;
+    expect(trips.length).toBe(2000);
+    expect(slow).toBeGreaterThan(0.07);
+    expect(slow).toBeLessThan(0.14);
   });
 
   it('keeps each link\'s distribution when delays are correlated in time, and keeps order between two actors', () => {
@@ -113,7 +169,8 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
 
   it("thins a latest-value topic as the live run's bus bound did, in emulated time; the sender's own location hears each", () => {
     // A 20 wall ms bound at speed-up 1000 is 20 emulated s; a report every 1 s for 100 s.
-    const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'a->a': histogram([0.001]) }, report_interval_ms: 20 });
+    // Timers on time here (the lag is the next test's): the bound's timer and the reports' interleave as described below.
+    const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'a->a': histogram([0.001]) }, timer_lag: histogram([0]), report_interval_ms: 20 });
     expect(net.reportInterval_s).toBe(20);
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net, latestValue: { topics: new Set(['load']), interval_s: net.reportInterval_s } });
     const heard: Record<string, number[]> = { a: [], b: [] };
