@@ -136,7 +136,8 @@ for (const fam of chosen) {
 const KTH = 'KTH-SP2-1996-2.1-cln.swf.gz';
 let issueRun;
 if (!values.families && existsSync(join(process.env.GRIDEMU_TRACE_DIR, KTH))) {
-  const sets = [...[0, 1, 2, 3].map((i) => `workload[${i}].jobs=400`), 'network.latency_ms=20', 'network.jitter_ms=2', 'live.speedup=20000'];
+  // With the claim protocol traced in both modes, so the page can say where the two part ways.
+  const sets = [...[0, 1, 2, 3].map((i) => `workload[${i}].jobs=400`), 'network.latency_ms=20', 'network.jitter_ms=2', 'live.speedup=20000', 'protocol_trace=true'];
   const spec = 'examples/kth-k-distributed.yaml';
   process.stderr.write('fidelity: issue 15\'s run (K = 4, 20 ms, 1600 KTH jobs, 20,000x)\n');
   const simDir = join(RESULTS, 'issue-15-simulate');
@@ -147,7 +148,8 @@ if (!values.families && existsSync(join(process.env.GRIDEMU_TRACE_DIR, KTH))) {
   gridemu(['simulate', spec, '--out', netDir, '--quiet', '--seeds', '5', '--network-from', liveDir, ...flags(sets)]);
   const seeds = JSON.parse(readFileSync(join(netDir, 'seeds.json'), 'utf8'));
   const firstSeed = summary(join(netDir, `seed-${seeds.seeds[0]}`));
-  issueRun = { sim: summary(simDir), live: summary(liveDir), net: seeds.metrics, netOne: firstSeed };
+  const protocol = JSON.parse(gridemu(['compare', liveDir, join(netDir, `seed-${seeds.seeds[0]}`), '--json'], true).stdout).protocol;
+  issueRun = { sim: summary(simDir), live: summary(liveDir), net: seeds.metrics, netOne: firstSeed, protocol };
 }
 
 function fmt(x, d = 2) {
@@ -228,10 +230,35 @@ if (issueRun) {
     `| simulate --network-from the live run, 5 seeds | ${fmt(net.mean_bounded_slowdown?.mean)} ± ${fmt(net.mean_bounded_slowdown?.half_width)} | ${fmt(net.mean_wait_s?.mean, 0)} ± ${fmt(net.mean_wait_s?.half_width, 0)} | ${c(netOne).timed_out ?? 0} (first seed) | ${c(netOne).late_grants ?? 0} | ${c(netOne).denied ?? 0} | ${fmt(netOne.messages.per_job, 1)} |`,
     '',
     `- Live against the replay: bounded slowdown ${gap(net.mean_bounded_slowdown?.mean, live.mean_bounded_slowdown)}, mean wait ${gap(net.mean_wait_s?.mean, live.mean_wait_s)}.`,
+    ...protocolLines(issueRun.protocol),
     `- The guard on the live run: ${live.live.fidelity?.measured ? `a hop ${fmt(live.live.fidelity.measured.hop_s, 0)} emulated s, timer lag ${fmt(live.live.fidelity.measured.timer_lag_s, 0)} s${live.live.fidelity.measured.thinned?.length ? `, load reports thinned to one in ${fmt(live.live.fidelity.measured.thinned[0].sent_every_s / live.live.fidelity.measured.thinned[0].seconds, 1)} (${live.counters?.['messages.superseded'] ?? 0} held back)` : ''}; ${live.live.fidelity.measured.warnings.length} warnings; recommended speed-up ≤ ${live.live.fidelity.measured.recommended_speedup ?? '-'}` : 'no verdict'}.`,
     '',
   );
 }
+/** The claim protocol of issue 15's run, live against the replay's first seed, from both protocol traces (gridemu compare --json). */
+function protocolLines(p) {
+  if (!p) return ['- No protocol traces to compare.'];
+  const perJob = (s, e) => (s.jobs > 0 ? (s.events[e] ?? 0) / s.jobs : undefined);
+  const share = (s, e) => {
+    const all = Object.values(s.first_claim_ended_by).reduce((a, b) => a + b, 0);
+    return all > 0 ? (s.first_claim_ended_by[e] ?? 0) / all : undefined;
+  };
+  const row = (label, f, d = 2) => `| ${label} | ${fmt(f(p.a), d)} | ${fmt(f(p.b), d)} |`;
+  return [
+    '',
+    'The claim protocol step by step, from the two runs\' `protocol-trace.csv` (`gridemu compare LIVE REPLAY`; the replay\'s first seed):',
+    '',
+    '| | live | replay |',
+    '|---|---:|---:|',
+    ...['claim.sent', 'claim.timed_out', 'claim.late_grant', 'claim.denied'].map((e) => row(`${e} per job`, (s) => perJob(s, e))),
+    ...['claim.granted', 'claim.timed_out', 'copy.cancelled'].map((e) => row(`first claims ended by ${e}`, (s) => share(s, e))),
+    row('claim round trip, median s', (s) => s.claim_round_trip_s.median, 0),
+    row('claim round trip, p95 s', (s) => s.claim_round_trip_s.p95, 0),
+    row('copies to grant, median s', (s) => s.time_to_grant_s.median, 0),
+    '',
+  ];
+}
+
 const notes = readFileSync(join(repo, 'docs', 'fidelity-notes.md'), 'utf8');
 writeFileSync(resolve(repo, values.out), `${lines.join('\n')}\n${notes}`);
 console.error(`wrote ${values.out} (${((Date.now() - started) / 60000).toFixed(1)} min)`);

@@ -103,6 +103,9 @@ describe('gridemu compare with protocol traces (issue 15)', () => {
     expect(c.json.b.claim_round_trip_s).toMatchObject({ n: 1, median: 10 });
     expect(c.json.grant_delay.largest).toEqual([{ job: 'j', a: 4, b: 11 }]);
     expect(c.rows.find((r) => r.label === 'claim.sent per job')).toMatchObject({ a: 2, b: 1 });
+    // Each copy's first claim: x's granted, y's denied in A; B's one granted.
+    expect(c.json.a.first_claim_ended_by).toEqual({ 'claim.granted': 1, 'claim.denied': 1 });
+    expect(c.rows.find((r) => r.label === 'first claims ended by claim.granted, share')).toMatchObject({ a: 0.5, b: 1 });
   });
 
   it("a live run's trace lines become rows by emulated time; a broken one names its log and line", () => {

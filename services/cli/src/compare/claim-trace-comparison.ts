@@ -16,11 +16,18 @@ export interface ClaimTraceComparison {
 /** The steps whose count per job the table shows, in protocol order. */
 const STEPS = ['copies.sent', 'claim.sent', 'claim.granted', 'claim.denied', 'claim.timed_out', 'claim.late_grant', 'copy.cancelled', 'copy.withdrawn'];
 
+/** The share of first claims that `end` ended. */
+function share(s: ClaimTraceSummary, end: string): number | undefined {
+  const all = Object.values(s.first_claim_ended_by).reduce((a, b) => a + b, 0);
+  return all === 0 ? undefined : (s.first_claim_ended_by[end] ?? 0) / all;
+}
+
 export function compareClaimTraces(a: readonly ProtocolTraceRow[], b: readonly ProtocolTraceRow[], largest = 8): ClaimTraceComparison {
   const [sa, sb] = [summarizeClaimTrace(a), summarizeClaimTrace(b)];
   const perJob = (s: ClaimTraceSummary, step: string) => (s.jobs === 0 ? undefined : (s.events[step] ?? 0) / s.jobs);
   const rows = [
     ...STEPS.map((step) => ({ label: `${step} per job`, a: perJob(sa, step), b: perJob(sb, step) })),
+    ...['claim.granted', 'claim.denied', 'claim.timed_out', 'copy.cancelled'].map((end) => ({ label: `first claims ended by ${end}, share`, a: share(sa, end), b: share(sb, end) })),
     { label: 'claim round trip, median', a: sa.claim_round_trip_s.median, b: sb.claim_round_trip_s.median },
     { label: 'claim round trip, p95', a: sa.claim_round_trip_s.p95, b: sb.claim_round_trip_s.p95 },
     { label: 'copies to grant, median', a: sa.time_to_grant_s.median, b: sb.time_to_grant_s.median },

@@ -14,6 +14,12 @@ export interface ClaimTraceSummary {
   readonly claim_round_trip_s: Quantiles;
   /** From the origin's copies.sent to the claim.granted of the copy that won. */
   readonly time_to_grant_s: Quantiles;
+  /**
+   * What first ended a copy's first claim at a site: its grant, its denial, its time-out, or a
+   * cancel that dropped the copy meanwhile. Where a replay times out more first claims than the
+   * live run, its answers come later than live ones did (issue 15).
+   */
+  readonly first_claim_ended_by: Readonly<Record<string, number>>;
   /** Per job, that time: the job-by-job comparison pairs these. */
   readonly grantDelayByJob: ReadonlyMap<string, number>;
 }
@@ -26,6 +32,8 @@ export interface Quantiles {
 }
 
 const ANSWERS = new Set(['claim.granted', 'claim.denied', 'claim.late_grant']);
+/** What can end a claim while it is waited for. */
+const ENDINGS = new Set(['claim.granted', 'claim.denied', 'claim.timed_out', 'copy.cancelled']);
 
 export function summarizeClaimTrace(rows: readonly ProtocolTraceRow[]): ClaimTraceSummary {
   const events: Record<string, number> = {};
@@ -35,9 +43,20 @@ export function summarizeClaimTrace(rows: readonly ProtocolTraceRow[]): ClaimTra
   const roundTrips: number[] = [];
   const copiesSent = new Map<string, number>();
   const grantDelayByJob = new Map<string, number>();
+  /** Copies whose first claim is out, and those whose first claim has ended. */
+  const firstOut = new Set<string>();
+  const firstDone = new Set<string>();
+  const firstEndedBy: Record<string, number> = {};
   for (const r of rows) {
     events[r.event] = (events[r.event] ?? 0) + 1;
     jobs.add(r.job_id);
+    const copy = `${r.job_id}\u0000${r.location}`;
+    if (r.event === 'claim.sent' && !firstDone.has(copy)) firstOut.add(copy);
+    else if (ENDINGS.has(r.event) && firstOut.has(copy)) {
+      firstOut.delete(copy);
+      firstDone.add(copy);
+      firstEndedBy[r.event] = (firstEndedBy[r.event] ?? 0) + 1;
+    }
     if (r.event === 'copies.sent' && !copiesSent.has(r.job_id)) copiesSent.set(r.job_id, r.time_s);
     const claim = claimIdOf(r.detail);
     if (claim === undefined) continue;
@@ -53,7 +72,7 @@ export function summarizeClaimTrace(rows: readonly ProtocolTraceRow[]): ClaimTra
       if (r.event === 'claim.granted' && from !== undefined && !grantDelayByJob.has(r.job_id)) grantDelayByJob.set(r.job_id, r.time_s - from);
     }
   }
-  return { jobs: jobs.size, events, claim_round_trip_s: quantiles(roundTrips), time_to_grant_s: quantiles([...grantDelayByJob.values()]), grantDelayByJob };
+  return { jobs: jobs.size, events, claim_round_trip_s: quantiles(roundTrips), time_to_grant_s: quantiles([...grantDelayByJob.values()]), first_claim_ended_by: firstEndedBy, grantDelayByJob };
 }
 
 /** The `claim=N` word of a step's detail. */
