@@ -23,6 +23,22 @@ function checkExactlyOnce(out: string) {
   return jobs;
 }
 
+/**
+ * Issue 15: every process's protocol steps gathered into one trace, in emulated time order, adding
+ * up with the run's counters, and each job's `run` step at the site jobs.csv says it ran.
+ */
+function checkProtocolTrace(out: string, s: { claims: { sent: number; granted: number; denied: number }; jobs: { submitted: number } }): void {
+  const trace = readProtocolTrace(join(out, 'protocol-trace.csv'));
+  const count = (event: string) => trace.filter((t) => t.event === event).length;
+  expect(count('claim.sent')).toBe(s.claims.sent);
+  expect(count('origin.grant')).toBe(s.claims.granted);
+  expect(count('origin.deny')).toBe(s.claims.denied);
+  expect(count('copies.sent')).toBe(s.jobs.submitted);
+  const ran = new Map(trace.filter((t) => t.event === 'run').map((t) => [t.job_id, t.location]));
+  for (const row of readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))) expect(ran.get(row[0]!)).toBe(row[15]);
+  expect(trace.every((t, i) => i === 0 || trace[i - 1]!.time_s <= t.time_s)).toBe(true);
+}
+
 describe('gridemu run: every scheme of paper 001 as separate processes', () => {
   for (const scheme of ['independent', 'unified', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const) {
     it(`${scheme}: every job has one row and ran at exactly one site`, async () => {
@@ -135,16 +151,7 @@ describe('gridemu run: races under real latency', () => {
     expect(code, err).toBe(0);
     checkExactlyOnce(out);
     const s = readSummary(out);
-    // Issue 15: every process's protocol steps gathered into one trace, adding up with the counters.
-    const trace = readProtocolTrace(join(out, 'protocol-trace.csv'));
-    const count = (event: string) => trace.filter((t) => t.event === event).length;
-    expect(count('claim.sent')).toBe(s.claims.sent);
-    expect(count('origin.grant')).toBe(s.claims.granted);
-    expect(count('origin.deny')).toBe(s.claims.denied);
-    expect(count('copies.sent')).toBe(s.jobs.submitted);
-    const ran = new Map(trace.filter((t) => t.event === 'run').map((t) => [t.job_id, t.location]));
-    for (const row of readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))) expect(ran.get(row[0]!)).toBe(row[15]);
-    expect(trace.every((t, i) => i === 0 || trace[i - 1]!.time_s <= t.time_s)).toBe(true);
+    checkProtocolTrace(out, s);
     console.log(`K=4, 20 ms: ${s.claims.sent} claims, ${s.claims.granted} granted, ${s.claims.denied} denied, ${s.claims.timed_out} timed out; latency seen ${s.live.latency_ms.mean_ms} ms mean`);
     expect(s.claims.denied).toBeGreaterThan(0);
     expect(s.live.latency_ms.mean_ms).toBeGreaterThan(19);
@@ -162,16 +169,7 @@ describe('gridemu run under faults (issue 11)', () => {
     expect(code, err).toBe(0);
     checkExactlyOnce(out);
     const s = readSummary(out);
-    // Issue 15: every process's protocol steps gathered into one trace, adding up with the counters.
-    const trace = readProtocolTrace(join(out, 'protocol-trace.csv'));
-    const count = (event: string) => trace.filter((t) => t.event === event).length;
-    expect(count('claim.sent')).toBe(s.claims.sent);
-    expect(count('origin.grant')).toBe(s.claims.granted);
-    expect(count('origin.deny')).toBe(s.claims.denied);
-    expect(count('copies.sent')).toBe(s.jobs.submitted);
-    const ran = new Map(trace.filter((t) => t.event === 'run').map((t) => [t.job_id, t.location]));
-    for (const row of readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))) expect(ran.get(row[0]!)).toBe(row[15]);
-    expect(trace.every((t, i) => i === 0 || trace[i - 1]!.time_s <= t.time_s)).toBe(true);
+    checkProtocolTrace(out, s);
     expect(s.check.ok).toBe(true);
     expect(s.faults.messages_held_by_partition).toBeGreaterThan(0);
     expect(s.faults.messages_dropped).toBeGreaterThan(0);

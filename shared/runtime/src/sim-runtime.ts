@@ -27,6 +27,8 @@ interface Delivery<M extends { readonly type: string }> {
    * time unless the actor has already handled something later, as a live timer is (guard()).
    */
   readonly due?: number;
+  /** How many times a late timer was put behind its process's mailbox (drainFirst). */
+  readonly drained?: number;
 }
 
 interface Registered<M extends { readonly type: string }> {
@@ -89,6 +91,9 @@ export interface SimFaults {
  */
 const CORRELATED_DELAYS = 16;
 
+/** How many times a replayed timer waits for its process's in-flight messages (drainFirst) before it fires anyway. */
+const MAX_TURN_WAITS = 8;
+
 /** Not a delivery: the report bound's timer (latestValue), run when it comes up. */
 interface Flush {
   readonly time: number;
@@ -128,6 +133,8 @@ export class SimRuntime<M extends { readonly type: string }> {
   private actorTime = 0;
   /** With a measured network, per location: the last timer lag drawn (the copula's state). */
   private readonly lags = new Map<string, { z: number; due_s: number }>();
+  /** With a measured network, per location: its messages between its own actors still on their way, in send order. */
+  private readonly mailbox = new Map<string, { sent_s: number; arrives_s: number }[]>();
   private seq = 0;
   private nextTimer = 1;
   private delivered = 0;
@@ -262,6 +269,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       this.clock = this.actorTime = d.time;
       if ((this.down.size > 0 || this.cuts.active) && this.heldBack(d)) continue;
       const target = d.to;
+      if (d.due !== undefined && this.drainFirst(d)) continue;
       if (d.due !== undefined) this.actorTime = Math.max(target.now_s, d.due);
       target.now_s = this.actorTime;
       try {
@@ -375,7 +383,33 @@ export class SimRuntime<M extends { readonly type: string }> {
     const z = rho * (pair?.z ?? 0) + Math.sqrt(1 - rho * rho) * this.networkRng.normal();
     const at = Math.max(sent + net.delayAt_s(a, b, normalCdf(z)), pair?.arrives_s ?? 0);
     this.pairs.set(key, { z, sent_s: sent, arrives_s: at });
+    if (a === b) {
+      let box = this.mailbox.get(a);
+      if (box === undefined) this.mailbox.set(a, (box = []));
+      while (box.length > 0 && box[0]!.arrives_s < this.clock) box.shift();
+      box.push({ sent_s: sent, arrives_s: at });
+    }
     return at - sent;
+  }
+
+  /**
+   * A late timer of a replay waits until no message between its process's own actors is on its way.
+   * Live, such a message goes through the mailbox in the turn that sent it, and what its handler
+   * sends within the process too; a timer fires only when the event loop comes round, after the
+   * turn. So a site's claim to its own metascheduler is never timed out live, however long the turn
+   * takes (issue 15: the replay timed out half of them). Puts the timer back behind the last such
+   * message, at most MAX_TURN_WAITS times (a live turn ends after a bounded number of deliveries);
+   * true if it did.
+   */
+  private drainFirst(d: Delivery<M>): boolean {
+    if ((d.drained ?? 0) >= MAX_TURN_WAITS) return false;
+    const box = this.mailbox.get(d.to.placement.location ?? '');
+    if (box === undefined) return false;
+    while (box.length > 0 && box[0]!.arrives_s < this.clock) box.shift();
+    if (box.length === 0) return false;
+    // One order per location: the last one sent arrives last.
+    this.agenda.push({ ...d, time: box[box.length - 1]!.arrives_s, seq: this.seq++, drained: (d.drained ?? 0) + 1 });
+    return true;
   }
 
   /**
