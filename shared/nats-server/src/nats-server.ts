@@ -4,6 +4,9 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** How long a client may take to authenticate (the server's `authorization.timeout`). */
+export const AUTH_TIMEOUT_S = 20;
+
 /** A nats-server this process started, and how to stop it. */
 export interface LocalNatsServer {
   readonly url: string;
@@ -58,7 +61,15 @@ export async function startLocalNatsServer(options: LocalNatsServerOptions = {})
       listen: `127.0.0.1:${port}`,
       jetstream: { store_dir: storeDir },
       ...(options.users
-        ? { authorization: { users: options.users.map((u) => ({ user: u.user, password: u.password, permissions: { publish: { allow: u.publish }, subscribe: { allow: u.subscribe } } })) } }
+        ? {
+            authorization: {
+              // Seconds a client has to authenticate once connected. The server's 2 s default was not
+              // enough for one of 50 site processes all starting at once on 2 cores (paper 004's
+              // grid in docs/fidelity.md): the server closed it with "Authentication Timeout".
+              timeout: AUTH_TIMEOUT_S,
+              users: options.users.map((u) => ({ user: u.user, password: u.password, permissions: { publish: { allow: u.publish }, subscribe: { allow: u.subscribe } } })),
+            },
+          }
         : {}),
       ...(options.tls ? { tls: { cert_file: options.tls.certFile, key_file: options.tls.keyFile } } : {}),
     };
