@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readProtocolTrace } from '@gridemu/metrics';
-import { REPO, gridemuLive, readJobs, readSummary, smallSpec, startsInLogs, tmp } from './live-helpers.js';
+import { REPO, gridemuLive, readJobs, readSummary, smallSpec, startsInLogs, tmp, type LooseSummary } from './live-helpers.js';
 
 /**
  * `gridemu run` end to end: a real nats-server, one Node process per site (and central), the
@@ -27,7 +27,7 @@ function checkExactlyOnce(out: string) {
  * Issue 15: every process's protocol steps gathered into one trace, in emulated time order, adding
  * up with the run's counters, and each job's `run` step at the site jobs.csv says it ran.
  */
-function checkProtocolTrace(out: string, s: { claims: { sent: number; granted: number; denied: number }; jobs: { submitted: number } }): void {
+function checkProtocolTrace(out: string, s: LooseSummary): void {
   const trace = readProtocolTrace(join(out, 'protocol-trace.csv'));
   const count = (event: string) => trace.filter((t) => t.event === event).length;
   expect(count('claim.sent')).toBe(s.claims.sent);
