@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, smallSpec, tmp } from './live-helpers.js';
 import { metricDiff, startDiffs } from '../src/compare/compare-results.js';
-import { compareClaimTraces } from '../src/compare/claim-trace-comparison.js';
+import { compareClaimTraces } from '@gridemu/schemes';
 import { protocolTraceFromLogs } from '../src/live/protocol-trace-from-logs.js';
 
 function gridemu(args: string[]) {

@@ -91,6 +91,11 @@ export interface SimFaults {
  */
 const CORRELATED_DELAYS = 16;
 
+/** The replay's order key for every message within one location (measuredDelay_s). */
+function localKey(location: string): string {
+  return `local\u0000${location}`;
+}
+
 /** How many times a replayed timer waits for its process's in-flight messages (drainFirst) before it fires anyway. */
 const MAX_TURN_WAITS = 8;
 
@@ -114,7 +119,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   private readonly links: LinkModel;
   private readonly networkRng: Rng;
   /** With a measured network, per pair of actors (per process within one): the last draw, when it was sent and when it arrives. */
-  private readonly pairs = new Map<string, { z: number; sent_s: number; arrives_s: number }>();
+  private readonly pairs = new Map<string, { z: number; t: number; arrives_s: number }>();
   private readonly rootRng: Rng;
   private readonly log: Logger;
   private readonly faults: SimFaults;
@@ -132,9 +137,7 @@ export class SimRuntime<M extends { readonly type: string }> {
    */
   private actorTime = 0;
   /** With a measured network, per location: the last timer lag drawn (the copula's state). */
-  private readonly lags = new Map<string, { z: number; due_s: number }>();
-  /** With a measured network, per location: its messages between its own actors still on their way, in send order. */
-  private readonly mailbox = new Map<string, { sent_s: number; arrives_s: number }[]>();
+  private readonly lags = new Map<string, { z: number; t: number }>();
   private seq = 0;
   private nextTimer = 1;
   private delivered = 0;
@@ -374,21 +377,12 @@ export class SimRuntime<M extends { readonly type: string }> {
     const net = this.options.measured!;
     const [a, b] = [senderOf(from), senderOf(to)];
     // Within one process every message shares one key: a request and its reply wait on the same mailbox.
-    const key = a === b ? `local\u0000${a}` : `${from}\u0000${to}`;
+    const key = a === b ? localKey(a) : `${from}\u0000${to}`;
     const pair = this.pairs.get(key);
-    // z stays standard normal: ρ of the last one, the rest fresh; ρ falls off over CORRELATED_DELAYS mean delays.
     const sent = this.actorTime;
-    const tau = Math.max(net.meanDelay_s(a, b) * CORRELATED_DELAYS, 1e-9);
-    const rho = pair ? Math.exp(-Math.abs(sent - pair.sent_s) / tau) : 0;
-    const z = rho * (pair?.z ?? 0) + Math.sqrt(1 - rho * rho) * this.networkRng.normal();
+    const z = this.correlatedZ(pair, sent, net.meanDelay_s(a, b));
     const at = Math.max(sent + net.delayAt_s(a, b, normalCdf(z)), pair?.arrives_s ?? 0);
-    this.pairs.set(key, { z, sent_s: sent, arrives_s: at });
-    if (a === b) {
-      let box = this.mailbox.get(a);
-      if (box === undefined) this.mailbox.set(a, (box = []));
-      while (box.length > 0 && box[0]!.arrives_s < this.clock) box.shift();
-      box.push({ sent_s: sent, arrives_s: at });
-    }
+    this.pairs.set(key, { z, t: sent, arrives_s: at });
     return at - sent;
   }
 
@@ -403,12 +397,10 @@ export class SimRuntime<M extends { readonly type: string }> {
    */
   private drainFirst(d: Delivery<M>): boolean {
     if ((d.drained ?? 0) >= MAX_TURN_WAITS) return false;
-    const box = this.mailbox.get(d.to.placement.location ?? '');
-    if (box === undefined) return false;
-    while (box.length > 0 && box[0]!.arrives_s < this.clock) box.shift();
-    if (box.length === 0) return false;
-    // One order per location: the last one sent arrives last.
-    this.agenda.push({ ...d, time: box[box.length - 1]!.arrives_s, seq: this.seq++, drained: (d.drained ?? 0) + 1 });
+    // One order per location: the last one sent arrives last, and is on its way until then.
+    const last = this.pairs.get(localKey(d.to.placement.location ?? ''))?.arrives_s;
+    if (last === undefined || last < this.clock) return false;
+    this.agenda.push({ ...d, time: last, seq: this.seq++, drained: (d.drained ?? 0) + 1 });
     return true;
   }
 
@@ -422,12 +414,19 @@ export class SimRuntime<M extends { readonly type: string }> {
   private timerLag_s(to: Registered<M>, due: number): number {
     const net = this.options.measured!;
     const key = to.placement.location ?? '';
-    const last = this.lags.get(key);
-    const tau = Math.max(net.meanTimerLag_s() * CORRELATED_DELAYS, 1e-9);
-    const rho = last ? Math.exp(-Math.abs(due - last.due_s) / tau) : 0;
-    const z = rho * (last?.z ?? 0) + Math.sqrt(1 - rho * rho) * this.networkRng.normal();
-    this.lags.set(key, { z, due_s: due });
+    const z = this.correlatedZ(this.lags.get(key), due, net.meanTimerLag_s());
+    this.lags.set(key, { z, t: due });
     return net.timerLagAt_s(normalCdf(z));
+  }
+
+  /**
+   * The next standard normal of a Gaussian copula in time: alike the last one drawn at `last.t`,
+   * its correlation falling off over CORRELATED_DELAYS means (`mean_s`) of what is drawn.
+   */
+  private correlatedZ(last: { readonly z: number; readonly t: number } | undefined, t: number, mean_s: number): number {
+    const tau = Math.max(mean_s * CORRELATED_DELAYS, 1e-9);
+    const rho = last ? Math.exp(-Math.abs(t - last.t) / tau) : 0;
+    return rho * (last?.z ?? 0) + Math.sqrt(1 - rho * rho) * this.networkRng.normal();
   }
 
   private enqueue(time: number, to: Registered<M>, from: Address, msg: M, timer: TimerId): void {

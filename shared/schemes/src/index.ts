@@ -1,6 +1,7 @@
-export type { SchemeModule, GridPlan, GridActor, SchemeMetric } from './scheme-module.js';
+export type { SchemeModule, GridPlan, GridActor, SchemeMetric, TraceComparison } from './scheme-module.js';
 export { SCHEME_MODULES, SCHEME_NAMES, META_SCHEMES, MESSAGE_CHECK, schemeModule } from './registry.js';
 export { planGrid, liveLocations } from './plan.js';
 export { loadExperiment, parseExperiment } from './experiment.js';
-export { schemeSummary, schemeMetrics, schemeTimescales, schemeReportPeriods } from './scheme-results.js';
+export { schemeSummary, schemeMetrics, schemeTimescales, schemeReportPeriods, schemeTraceComparison } from './scheme-results.js';
+export { compareClaimTraces } from './paper-001/claim-trace-comparison.js';
 export { simulate, type SimulationResult, type SimulateOptions, type SimulationProgress } from './simulate.js';

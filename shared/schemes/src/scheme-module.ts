@@ -1,6 +1,6 @@
 import type { DriverActor } from '@gridemu/actors';
 import type { ExperimentSpec, FieldReader, Job, LocalSpec, MetaContext, MetaSpec, WorkloadKind } from '@gridemu/model';
-import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
+import type { JobRecord, ProtocolTraceRow, SiteCapacity } from '@gridemu/metrics';
 import type { Message, MessageShapes } from '@gridemu/protocol';
 import type { ActorPlacement } from '@gridemu/runtime';
 
@@ -71,6 +71,21 @@ export interface SchemeModule {
    * seconds: the fidelity guard warns when the bus's bound on them (live.report_interval_ms) thins one.
    */
   reportPeriods?(spec: ExperimentSpec): Record<string, number>;
+  /**
+   * Two runs' protocol traces (`protocol_trace: true`) side by side in the terms of its own
+   * protocol, for `gridemu compare` (issue 15: where a live run and its replay part ways).
+   */
+  compareTraces?(a: readonly ProtocolTraceRow[], b: readonly ProtocolTraceRow[]): TraceComparison;
+}
+
+/** What `gridemu compare` prints of two protocol traces: a table, the jobs furthest apart, and what --json gives. */
+export interface TraceComparison {
+  /** The first line above the table. */
+  readonly heading: string;
+  readonly rows: readonly { readonly label: string; readonly a: number | undefined; readonly b: number | undefined }[];
+  /** The jobs whose figure differs most between the runs, with a line saying what the figure is. */
+  readonly furthest?: { readonly heading: string; readonly jobs: readonly { readonly job: string; readonly a: number; readonly b: number }[] };
+  readonly json: Readonly<Record<string, unknown>>;
 }
 
 /** The `meta:` fields named by their dotted paths that the spec's scheme has, as timescales. */

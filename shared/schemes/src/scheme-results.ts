@@ -1,7 +1,7 @@
 import type { ExperimentSpec } from '@gridemu/model';
-import type { JobRecord } from '@gridemu/metrics';
+import type { JobRecord, ProtocolTraceRow } from '@gridemu/metrics';
 import { findSchemeModule, schemeModule } from './registry.js';
-import type { SchemeMetric } from './scheme-module.js';
+import type { SchemeMetric, TraceComparison } from './scheme-module.js';
 
 /** The spec's scheme's part of summary.json. */
 export function schemeSummary(spec: ExperimentSpec, counters: Readonly<Record<string, number>>, records: readonly JobRecord[]): Record<string, unknown> {
@@ -26,4 +26,9 @@ export function schemeTimescales(spec: ExperimentSpec, jobs: readonly { readonly
 /** The periods of the scheme's latest-value reports (load gossip), for the fidelity guard. */
 export function schemeReportPeriods(spec: ExperimentSpec): Record<string, number> {
   return schemeModule(spec.meta.scheme).reportPeriods?.(spec) ?? {};
+}
+
+/** Two runs' protocol traces side by side, as the scheme's module reads them; undefined for a scheme that traces nothing. */
+export function schemeTraceComparison(scheme: string, a: readonly ProtocolTraceRow[], b: readonly ProtocolTraceRow[]): TraceComparison | undefined {
+  return findSchemeModule(scheme)?.compareTraces?.(a, b);
 }

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readProtocolTrace, type ProtocolTraceRow } from '@gridemu/metrics';
+import { schemeTraceComparison, type TraceComparison } from '@gridemu/schemes';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, compareResults, type MetricDiff } from '../compare/compare-results.js';
-import { compareClaimTraces, type ClaimTraceComparison } from '../compare/claim-trace-comparison.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { fmt, table } from '../summary-table.js';
 
@@ -11,9 +11,9 @@ export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT
 
 Compares two results folders (of simulate or run, in any mix): each metric of summary.json side by
 side with its difference, then the jobs' start times job by job (jobs.csv). When both folders have
-a protocol-trace.csv (protocol_trace: true), also the claim protocol step by step: steps per job,
-each claim's round trip, each job's time from its copies to its grant, and the jobs whose grant
-came furthest apart.
+a protocol-trace.csv (protocol_trace: true), also the scheme's protocol step by step (paper 001's
+claims: steps per job, how first claims ended, each claim's round trip, each job's time from its
+copies to its grant, and the jobs whose grant came furthest apart).
 
 Options:
   --tolerance PCT      exit 1 if a checked metric differs by more than PCT percent of DIR_A's value
@@ -51,7 +51,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const c = compareResults(dirA, dirB, checked.filter((m) => !(COMPARED_METRICS as readonly string[]).includes(m)));
   const traces = readBothTraces(dirA, dirB);
   if (values.job !== undefined && !traces) throw new UsageError('--job needs a protocol-trace.csv in both folders (run both with protocol_trace: true)');
-  const protocol = traces ? compareClaimTraces(traces.a, traces.b) : undefined;
+  // A's scheme reads both traces (compare is for two runs of one experiment).
+  const protocol = traces ? schemeTraceComparison(c.schemes.a, traces.a, traces.b) : undefined;
 
   const failures: string[] = [];
   if (tolerance !== undefined) {
@@ -103,12 +104,12 @@ function readBothTraces(dirA: string, dirB: string): { a: ProtocolTraceRow[]; b:
   }
 }
 
-function printProtocol(p: ClaimTraceComparison): void {
-  console.log(`\nclaim protocol (protocol-trace.csv): ${p.json.jobs.a} jobs traced in A, ${p.json.jobs.b} in B; times in emulated s`);
+function printProtocol(p: TraceComparison): void {
+  console.log(`\n${p.heading}`);
   console.log(table([['step', 'A', 'B', 'B - A'], ...p.rows.map((r) => [r.label, fmt(r.a), fmt(r.b), r.a === undefined || r.b === undefined ? '-' : fmt(r.b - r.a)])]));
-  if (p.json.grant_delay.largest.length > 0) {
-    console.log(`time to grant, job by job: ${p.json.grant_delay.compared} jobs granted in both; |B - A| median ${fmt(p.json.grant_delay.median_abs_s)} s; furthest apart (gridemu compare A B --job ID shows one):`);
-    console.log(table([['job', 'A', 'B', 'B - A'], ...p.json.grant_delay.largest.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.b - d.a)])]));
+  if (p.furthest && p.furthest.jobs.length > 0) {
+    console.log(p.furthest.heading);
+    console.log(table([['job', 'A', 'B', 'B - A'], ...p.furthest.jobs.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.b - d.a)])]));
   }
 }
 

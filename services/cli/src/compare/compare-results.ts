@@ -49,6 +49,8 @@ export interface StartDiffs {
 export interface Comparison {
   readonly metrics: readonly MetricDiff[];
   readonly starts: StartDiffs;
+  /** Each folder's `meta.scheme` as summary.json says. */
+  readonly schemes: { readonly a: string; readonly b: string };
 }
 
 /** The difference between two results folders (simulate or run): metric by metric, and job by job. */
@@ -57,7 +59,7 @@ export function compareResults(dirA: string, dirB: string, extraMetrics: readonl
   const own = [sa, sb].flatMap((s) => schemeMetrics(String(s['scheme'])).filter((m) => m.compared === true).map((m) => m.path));
   const names = [...new Set<string>([...COMPARED_METRICS, ...own, ...extraMetrics])];
   const metrics = names.map((m) => metricDiff(m, pick(sa, m), pick(sb, m)));
-  return { metrics, starts: startDiffs(readStarts(dirA), readStarts(dirB)) };
+  return { metrics, starts: startDiffs(readStarts(dirA), readStarts(dirB)), schemes: { a: String(sa['scheme']), b: String(sb['scheme']) } };
 }
 
 export function metricDiff(metric: string, a: number | undefined, b: number | undefined): MetricDiff {

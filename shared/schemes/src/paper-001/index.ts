@@ -4,6 +4,7 @@ import { readPaper001Meta } from './meta.js';
 import { CENTRAL_LOCATION, GOSSIPING_SCHEMES, PAPER_001_SCHEMES, UNIFIED_SITE } from './names.js';
 import { planPaper001 } from './plan.js';
 import { claimsSummary, PAPER_001_METRICS } from './summary.js';
+import { compareClaimTraces } from './claim-trace-comparison.js';
 
 /**
  * Paper 001 (Subramani et al., multiple simultaneous requests): independent, unified,
@@ -21,6 +22,7 @@ export const paper001: SchemeModule = {
   messages: PAPER_001_MESSAGES,
   summary: claimsSummary,
   metrics: PAPER_001_METRICS,
+  compareTraces: (a, b) => compareClaimTraces(a, b),
   // Only what the scheme's actors use: the claim's timeout and the load gossip's period for the
   // distributed schemes, the query round's timeout for hierarchical (plan.ts).
   timescales: (spec) => {

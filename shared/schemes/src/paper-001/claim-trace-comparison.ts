@@ -1,10 +1,9 @@
 import type { ProtocolTraceRow } from '@gridemu/metrics';
-import { summarizeClaimTrace, type ClaimTraceSummary } from './protocol-trace-summary.js';
+import type { TraceComparison } from '../scheme-module.js';
+import { summarizeClaimTrace, type ClaimTraceSummary } from './claim-trace-summary.js';
 
 /** The claim protocol of two runs side by side (gridemu compare, when both have a protocol-trace.csv). */
-export interface ClaimTraceComparison {
-  /** The table: steps per job, round trips, time to grant. */
-  readonly rows: readonly { readonly label: string; readonly a: number | undefined; readonly b: number | undefined }[];
+export interface ClaimTraceComparison extends TraceComparison {
   readonly json: {
     readonly jobs: { readonly a: number; readonly b: number };
     readonly a: Omit<ClaimTraceSummary, 'grantDelayByJob'>;
@@ -41,16 +40,23 @@ export function compareClaimTraces(a: readonly ProtocolTraceRow[], b: readonly P
   const gaps = pairs.map((p) => Math.abs(p.b - p.a)).sort((x, y) => x - y);
   const { grantDelayByJob: _a, ...restA } = sa;
   const { grantDelayByJob: _b, ...restB } = sb;
+  const furthest = pairs.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a) || (x.job < y.job ? -1 : 1)).slice(0, largest);
+  const median_abs_s = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)] : undefined;
   return {
+    heading: `claim protocol (protocol-trace.csv): ${sa.jobs} jobs traced in A, ${sb.jobs} in B; times in emulated s`,
     rows,
+    furthest: {
+      heading: `time to grant, job by job: ${pairs.length} jobs granted in both; |B - A| median ${median_abs_s === undefined ? '-' : median_abs_s.toFixed(2)} s; furthest apart (gridemu compare A B --job ID shows one):`,
+      jobs: furthest,
+    },
     json: {
       jobs: { a: sa.jobs, b: sb.jobs },
       a: restA,
       b: restB,
       grant_delay: {
         compared: pairs.length,
-        median_abs_s: gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)] : undefined,
-        largest: pairs.sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a) || (x.job < y.job ? -1 : 1)).slice(0, largest),
+        median_abs_s,
+        largest: furthest,
       },
     },
   };
