@@ -13,7 +13,7 @@ import type { SwfRecord } from './swf-record.js';
 export const GWF_REQUIRED_FIELDS = 11;
 
 export function readGwfBatches(file: string, options: SwfReadOptions = {}): AsyncGenerator<SwfRecord[]> {
-  return readRecordBatches(file, options, { comment: 35 /* # */, parse: parseGwfLine });
+  return readRecordBatches(file, options, { comment: 35 /* # */, parse: (bytes, start, end, line) => parseGwfLine(bytes.toString('utf8', start, end), line) });
 }
 
 export function parseGwfLine(text: string, line: number): SwfRecord {

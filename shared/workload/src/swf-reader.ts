@@ -1,10 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, gunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { parseSwfLine, SwfFormatError, type SwfHeader, type SwfRecord } from './swf-record.js';
+import { parseSwfBytes, SwfFormatError, type SwfHeader, type SwfRecord } from './swf-record.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -32,7 +31,7 @@ export async function* readSwf(file: string, options: SwfReadOptions = {}): Asyn
 export async function* readSwfBatches(file: string, options: SwfReadOptions = {}): AsyncGenerator<SwfRecord[]> {
   yield* readRecordBatches(file, options, {
     comment: 59 /* ; */,
-    parse: parseSwfLine,
+    parse: parseSwfBytes,
     onComment: (text) => {
       const m = /^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*)$/.exec(text.trim());
       if (m && options.header && !options.header.fields.has(m[1]!)) options.header.fields.set(m[1]!, m[2]!.trim());
@@ -40,38 +39,45 @@ export async function* readSwfBatches(file: string, options: SwfReadOptions = {}
   });
 }
 
-/** A line-based trace format (SWF, GWF): the character that starts a comment line, and how a data line parses. */
+/** A line-based trace format (SWF, GWF): the byte that starts a comment line, and how a data line parses. */
 export interface LineFormat {
   readonly comment: number;
-  parse(text: string, line: number): SwfRecord;
+  /** The data line `bytes[start, end)`, its line ending excluded. */
+  parse(bytes: Buffer, start: number, end: number, line: number): SwfRecord;
   onComment?(text: string): void;
 }
 
 /**
  * The records of a line-based trace, a batch per chunk read. A bad line becomes a SwfFormatError
- * naming the file and line; in lenient mode it is skipped and counted instead.
+ * naming the file and line; in lenient mode it is skipped and counted instead. Lines are found
+ * and parsed in the bytes as read: only comments and bad fields are ever decoded to text.
  */
 export async function* readRecordBatches(file: string, options: SwfReadOptions, format: LineFormat): AsyncGenerator<SwfRecord[]> {
   let lineNo = 0;
-  for await (const lines of lineBatches(file)) {
+  for await (const bytes of lineChunks(file)) {
     const records: SwfRecord[] = [];
-    for (const text of lines) {
+    const length = bytes.length;
+    for (let from = 0; from < length; ) {
+      let end = bytes.indexOf(10 /* \n */, from);
+      if (end < 0) end = length;
+      const next = end + 1;
       lineNo++;
-      // The first visible character says what the line is, without trimming a copy of it.
-      let first = 0;
-      while (first < text.length && text.charCodeAt(first) <= 32) first++;
-      if (first === text.length) continue;
-      if (text.charCodeAt(first) === format.comment) {
-        format.onComment?.(text);
-        continue;
+      // The first visible byte says what the line is.
+      let first = from;
+      while (first < end && bytes[first]! <= 32) first++;
+      if (first < end) {
+        if (bytes[first] === format.comment) format.onComment?.(bytes.toString('utf8', from, end));
+        else {
+          try {
+            records.push(format.parse(bytes, first, end, lineNo));
+          } catch (err) {
+            const e = new SwfFormatError(file, lineNo, (err as Error).message, { cause: err });
+            if (!options.lenient) throw e;
+            options.onMalformed?.(e);
+          }
+        }
       }
-      try {
-        records.push(format.parse(text, lineNo));
-      } catch (err) {
-        const e = new SwfFormatError(file, lineNo, (err as Error).message, { cause: err });
-        if (!options.lenient) throw e;
-        options.onMalformed?.(e);
-      }
+      from = next;
     }
     if (records.length > 0) yield records;
   }
@@ -79,10 +85,16 @@ export async function* readRecordBatches(file: string, options: SwfReadOptions, 
 
 /** Files up to this size are read whole (one read, one gunzip); larger ones are streamed. */
 const WHOLE_FILE_BYTES = 8 << 20;
-const LINES_PER_BATCH = 8192;
+/** About how much of a whole-read file is parsed per batch. */
+const PIECE_BYTES = 1 << 20;
 
-/** The text's lines in batches: per chunk when streamed (the last line of a chunk waits for the next). */
-async function* lineBatches(file: string): AsyncGenerator<string[]> {
+/**
+ * The file's bytes, ungzipped, in chunks that each end at a line's end (or the file's): the
+ * whole file at once when small, else per chunk streamed, a chunk's unfinished last line
+ * waiting for the next. Lines are split on the byte 10, so a character of several bytes is
+ * never cut in two.
+ */
+async function* lineChunks(file: string): AsyncGenerator<Buffer> {
   let size: number;
   try {
     size = (await stat(file)).size;
@@ -91,33 +103,35 @@ async function* lineBatches(file: string): AsyncGenerator<string[]> {
   }
   if (size <= WHOLE_FILE_BYTES) {
     // Most archive traces: a whole read is one await instead of hundreds of stream chunks.
-    let text: string;
+    let bytes: Buffer;
     try {
-      const bytes = await readFile(file);
+      const read = await readFile(file);
       // Big output chunks: zlib's default 16 KiB makes a trace's few MB of text a hundred thread-pool round trips.
-      text = (isGzip(bytes) ? await gunzipAsync(bytes, { chunkSize: 4 << 20 }) : bytes).toString('utf8');
+      bytes = isGzip(read) ? await gunzipAsync(read, { chunkSize: 4 << 20 }) : read;
     } catch (err) {
       throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`, { cause: err });
     }
-    const lines = text.split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    for (let i = 0; i < lines.length; i += LINES_PER_BATCH) yield lines.slice(i, i + LINES_PER_BATCH);
+    // In pieces, so a source that takes the first few jobs of a trace parses little more than those.
+    for (let from = 0; from < bytes.length; ) {
+      const cut = bytes.indexOf(10, Math.min(bytes.length, from + PIECE_BYTES));
+      const end = cut < 0 ? bytes.length : cut + 1;
+      yield bytes.subarray(from, end);
+      from = end;
+    }
     return;
   }
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
+  let rest: Buffer = Buffer.alloc(0);
   try {
     for await (const chunk of await openTrace(file)) {
-      const text = rest + decoder.write(chunk as Buffer);
-      const parts = text.split('\n');
-      rest = parts.pop()!;
-      yield parts;
+      const bytes = rest.length > 0 ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+      const cut = bytes.lastIndexOf(10) + 1;
+      rest = bytes.subarray(cut);
+      if (cut > 0) yield bytes.subarray(0, cut);
     }
   } catch (err) {
     throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`, { cause: err });
   }
-  rest += decoder.end();
-  if (rest !== '') yield [rest];
+  if (rest.length > 0) yield rest;
 }
 
 function isGzip(bytes: Uint8Array): boolean {

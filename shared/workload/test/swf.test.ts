@@ -49,6 +49,26 @@ describe('SWF reader', () => {
     expect(skipped.map((e) => e.line)).toEqual([2]);
   });
 
+  it('reads CRLF lines, fractional fields and a comment in UTF-8 from the bytes', async () => {
+    const dir = tempDir();
+    const fraction = row(2, 5, 30, 8, 60).map((v, i) => (i === 5 ? '12.5' : i === 1 ? '+5' : String(v)));
+    const file = writeSwf(dir, 'crlf.swf', [`; Note: Zürich ✓\r`, `${row(1, 0, 10, 4, 20).join(' ')}\r`, fraction.join('\t')]);
+    const header = { fields: new Map<string, string>() };
+    const rs = await collect(file, { header });
+    expect(rs.map((r) => [r.jobNumber, r.submit, r.avgCpu, r.line])).toEqual([[1, 0, -1, 2], [2, 5, 12.5, 3]]);
+    expect(header.fields.get('Note')).toBe('Zürich ✓');
+  });
+
+  it('streams a trace too big to read whole, a line never cut at a chunk border', async () => {
+    const dir = tempDir();
+    // Over the 8 MiB read-whole limit on disk: 150,000 lines of about 60 bytes.
+    const n = 150_000;
+    const lines = Array.from({ length: n }, (_, k) => row(k + 1, k, 100 + (k % 977), 1 + (k % 64), 200 + (k % 977)));
+    const rs = await collect(writeSwf(dir, 'big.swf', ['; Über', ...lines]));
+    expect(rs.length).toBe(n);
+    expect(rs.every((r, k) => r.jobNumber === k + 1 && r.submit === k && r.run === 100 + (k % 977) && r.allocatedProcs === 1 + (k % 64) && r.line === k + 2)).toBe(true);
+  });
+
   it('says so when a .gz file is corrupt', async () => {
     const dir = tempDir();
     const good = readFileSync(writeSwf(dir, 'ok.swf.gz', [row(1, 0, 10, 4, 20)]));
