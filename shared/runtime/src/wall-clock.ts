@@ -5,7 +5,8 @@
  * tens of emulated seconds at speed-up 100,000, and one-way latencies measured shorter than the
  * link's. Instead: wait for Date.now() to tick, which marks a whole millisecond, and read
  * performance.now() right after; a late read only makes the origin smaller, so the largest of three
- * is the best. Costs about three milliseconds, once.
+ * is the best. Costs about three milliseconds, once, on the first reading: a process that never
+ * reads the wall clock (gridemu simulate) does not pay it.
  */
 function calibrateOrigin(): number {
   performance.now();
@@ -20,9 +21,9 @@ function calibrateOrigin(): number {
   return origin;
 }
 
-const origin_ms = calibrateOrigin();
+let origin_ms: number | undefined;
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable between processes on one host. */
 export function wallNow_ms(): number {
-  return origin_ms + performance.now();
+  return (origin_ms ??= calibrateOrigin()) + performance.now();
 }
