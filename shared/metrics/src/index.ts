@@ -3,7 +3,7 @@ export { formatNumber, roundNumber } from './format.js';
 export { JOBS_CSV_COLUMNS, jobsCsvChunks, jobsCsvRow } from './jobs-csv.js';
 export { summarize, jobCategories, type Summary, type GroupStats, type JobCategory, type SiteCapacity } from './summary.js';
 export { writeResults, writeJobsCsv, writeSummary, writeProtocolTrace } from './write-results.js';
-export { PROTOCOL_TRACE_COLUMNS, readProtocolTrace, protocolTraceCsvChunks, type ProtocolTraceRow } from './protocol-trace-csv.js';
+export { PROTOCOL_TRACE_COLUMNS, readProtocolTrace, type ProtocolTraceRow } from './protocol-trace-csv.js';
 export { buildRunSummary, type RunSummary, type RunSummaryInput } from './run-summary.js';
 export { checkSchedule, executedJobsFromCsv, parseIntervalSet, describeScheduleCheck, splitCsvLine, type ScheduleCheck, type ExecutedJob } from './schedule-check.js';
 export { lnGamma } from './stats/ln-gamma.js';

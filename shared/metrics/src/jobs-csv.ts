@@ -1,4 +1,4 @@
-import { formatNumber } from './format.js';
+import { CsvRowString, type CsvCells, type CsvFileWriter } from './csv-cells.js';
 import { finalState, timing, type JobRecord } from './job-record.js';
 
 /** Batsim's jobs.csv columns first, so evalys and pandas scripts for Batsim read ours; then gridemu's. */
@@ -8,37 +8,49 @@ export const JOBS_CSV_COLUMNS = [
   'allocated_resources', 'origin_site', 'exec_site', 'copies', 'migrations', 'replans', 'vo', 'group', 'reason', 'restarts', 'dag',
 ] as const;
 
-/** Quotes a text field that needs it (numbers never do). */
-export function csvField(v: string): string {
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if (c === 34 || c === 44 || c === 10 || c === 13) return `"${v.replace(/"/g, '""')}"`;
-  }
-  return v;
-}
-
-/** A number cell; empty when unknown. */
-function num(n: number | undefined): string {
-  return n === undefined ? '' : formatNumber(n);
-}
-
-export function jobsCsvRow(r: JobRecord): string {
+/**
+ * One job's row, cell by cell: the one definition of jobs.csv's rows, whether they become a string
+ * (jobsCsvRow) or bytes in a file (writeJobsCsvRows).
+ */
+export function jobsCsvCells(r: JobRecord, out: CsvCells): void {
   const { job } = r;
   const t = timing(r);
   const state = finalState(r);
-  return (
-    `${csvField(job.id)},${csvField(job.workload)},${num(job.submit_s)},${job.procs},${num(job.estimate_s)},` +
-    `${state === 'COMPLETED_SUCCESSFULLY' ? '1' : '0'},${state},${num(r.start_s)},${num(t?.run_s)},${num(r.finish_s)},` +
-    `${num(t?.wait_s)},${num(t?.turnaround_s)},${num(t?.slowdown)},${r.resources ?? ''},${csvField(job.origin)},` +
-    `${csvField(r.execSite ?? '')},${r.copies},${r.migrations},${r.replans},${csvField(job.vo ?? '')},${csvField(String(job.group ?? ''))},${csvField(r.rejectReason ?? r.failReason ?? '')},${r.lostRuns.length},${csvField(job.dag ?? '')}`
-  );
+  out.text(job.id);
+  out.text(job.workload);
+  out.num(job.submit_s);
+  out.num(job.procs);
+  out.num(job.estimate_s);
+  out.num(state === 'COMPLETED_SUCCESSFULLY' ? 1 : 0);
+  out.text(state);
+  out.num(r.start_s);
+  out.num(t?.run_s);
+  out.num(r.finish_s);
+  out.num(t?.wait_s);
+  out.num(t?.turnaround_s);
+  out.num(t?.slowdown);
+  out.text(r.resources ?? '');
+  out.text(job.origin);
+  out.text(r.execSite ?? '');
+  out.num(r.copies);
+  out.num(r.migrations);
+  out.num(r.replans);
+  out.text(job.vo ?? '');
+  out.text(String(job.group ?? ''));
+  out.text(r.rejectReason ?? r.failReason ?? '');
+  out.num(r.lostRuns.length);
+  out.text(job.dag ?? '');
+  out.end();
 }
 
-/**
- * The whole file, header first, one row per submitted job in the order given, in pieces of `rows`
- * rows: a full archive trace is tens of thousands of rows, and one string of them all is garbage to
- * collect.
- */
+const rowString = new CsvRowString();
+
+export function jobsCsvRow(r: JobRecord): string {
+  jobsCsvCells(r, rowString);
+  return rowString.take();
+}
+
+/** The whole file as strings, header first, one row per submitted job in the order given, in pieces of `rows` rows. */
 export function* jobsCsvChunks(records: readonly JobRecord[], rows = 2048): Generator<string> {
   yield JOBS_CSV_COLUMNS.join(',') + '\n';
   for (let i = 0; i < records.length; i += rows) {
@@ -47,4 +59,10 @@ export function* jobsCsvChunks(records: readonly JobRecord[], rows = 2048): Gene
     for (let j = i; j < end; j++) chunk += jobsCsvRow(records[j]!) + '\n';
     yield chunk;
   }
+}
+
+/** The whole file into `out`, header first, one row per submitted job in the order given. */
+export function writeJobsCsvRows(out: CsvFileWriter, records: readonly JobRecord[]): void {
+  out.line(JOBS_CSV_COLUMNS.join(','));
+  for (const r of records) jobsCsvCells(r, out);
 }

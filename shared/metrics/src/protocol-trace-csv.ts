@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { formatNumber } from './format.js';
-import { csvField } from './jobs-csv.js';
+import type { CsvCells, CsvFileWriter } from './csv-cells.js';
 import { splitCsvLine } from './schedule-check.js';
 
 /**
@@ -18,13 +17,19 @@ export interface ProtocolTraceRow {
 
 export const PROTOCOL_TRACE_COLUMNS = ['time_s', 'job_id', 'location', 'event', 'detail'] as const;
 
-export function* protocolTraceCsvChunks(rows: readonly ProtocolTraceRow[], perChunk = 4096): Generator<string> {
-  yield PROTOCOL_TRACE_COLUMNS.join(',') + '\n';
-  for (let i = 0; i < rows.length; i += perChunk) {
-    let chunk = '';
-    for (const r of rows.slice(i, i + perChunk)) chunk += `${formatNumber(r.time_s)},${csvField(r.job_id)},${csvField(r.location)},${csvField(r.event)},${csvField(r.detail)}\n`;
-    yield chunk;
-  }
+function protocolTraceCells(r: ProtocolTraceRow, out: CsvCells): void {
+  out.num(r.time_s);
+  out.text(r.job_id);
+  out.text(r.location);
+  out.text(r.event);
+  out.text(r.detail);
+  out.end();
+}
+
+/** The whole file into `out`, header first. */
+export function writeProtocolTraceRows(out: CsvFileWriter, rows: readonly ProtocolTraceRow[]): void {
+  out.line(PROTOCOL_TRACE_COLUMNS.join(','));
+  for (const r of rows) protocolTraceCells(r, out);
 }
 
 /** Reads a `protocol-trace.csv`; a row that does not fit the columns is an error naming the file and line. */

@@ -1,8 +1,9 @@
-import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { jobsCsvChunks } from './jobs-csv.js';
+import { CsvFileWriter } from './csv-cells.js';
+import { writeJobsCsvRows } from './jobs-csv.js';
 import type { JobRecord } from './job-record.js';
-import { protocolTraceCsvChunks, type ProtocolTraceRow } from './protocol-trace-csv.js';
+import { writeProtocolTraceRows, type ProtocolTraceRow } from './protocol-trace-csv.js';
 
 /**
  * Writes DIR/jobs.csv and DIR/summary.json (DESIGN.md, "Results"). Each file is written whole to a
@@ -16,14 +17,14 @@ export function writeResults(dir: string, records: readonly JobRecord[], summary
 export function writeJobsCsv(dir: string, records: readonly JobRecord[]): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'jobs.csv');
-  writeAtomically(path, jobsCsvChunks(records));
+  writeAtomically(path, (out) => writeJobsCsvRows(out, records));
   return path;
 }
 
 export function writeSummary(dir: string, summary: object): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'summary.json');
-  writeAtomically(path, [JSON.stringify(summary, null, 2) + '\n']);
+  writeAtomically(path, (out) => out.line(JSON.stringify(summary, null, 2)));
   return path;
 }
 
@@ -31,15 +32,17 @@ export function writeSummary(dir: string, summary: object): string {
 export function writeProtocolTrace(dir: string, rows: readonly ProtocolTraceRow[]): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'protocol-trace.csv');
-  writeAtomically(path, protocolTraceCsvChunks(rows));
+  writeAtomically(path, (out) => writeProtocolTraceRows(out, rows));
   return path;
 }
 
-function writeAtomically(path: string, pieces: Iterable<string>): void {
+function writeAtomically(path: string, write: (out: CsvFileWriter) => void): void {
   const tmp = `${path}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
-    for (const piece of pieces) writeSync(fd, piece);
+    const out = new CsvFileWriter(fd);
+    write(out);
+    out.flush();
   } finally {
     closeSync(fd);
   }
