@@ -57,10 +57,13 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: M
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'envelope is not a map' };
   const e = raw as Record<string, unknown>;
   if (e['v'] !== PROTOCOL_VERSION) return { ok: false, reason: `protocol version ${JSON.stringify(e['v'])?.slice(0, 20)} (this process speaks ${PROTOCOL_VERSION})` };
-  for (const field of ['run', 'from', 'to'] as const) {
-    if (typeof e[field] !== 'string' || (e[field] as string).length === 0) return { ok: false, reason: `envelope.${field} must be a non-empty string` };
-  }
-  if (expectedRun !== undefined && e['run'] !== expectedRun) return { ok: false, reason: `message of run "${String(e['run']).slice(0, 60)}", not of this run` };
+  const run = e['run'];
+  const from = e['from'];
+  const to = e['to'];
+  if (typeof run !== 'string' || run.length === 0) return { ok: false, reason: 'envelope.run must be a non-empty string' };
+  if (typeof from !== 'string' || from.length === 0) return { ok: false, reason: 'envelope.from must be a non-empty string' };
+  if (typeof to !== 'string' || to.length === 0) return { ok: false, reason: 'envelope.to must be a non-empty string' };
+  if (expectedRun !== undefined && run !== expectedRun) return { ok: false, reason: `message of run "${run.slice(0, 60)}", not of this run` };
   const sent = e['sent_ms'];
   if (sent !== undefined && (typeof sent !== 'number' || !Number.isFinite(sent))) return { ok: false, reason: 'envelope.sent_ms must be a finite number' };
   const at = e['at_s'];
@@ -69,6 +72,10 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: M
   if (mid !== undefined && (typeof mid !== 'string' || mid.length === 0 || mid.length > 200)) return { ok: false, reason: 'envelope.mid must be a non-empty string of at most 200 characters' };
   const problem = check(e['msg']);
   if (problem) return { ok: false, reason: problem };
-  const envelope: Envelope = { v: PROTOCOL_VERSION, run: e['run'] as string, from: e['from'] as string, to: e['to'] as string, msg: e['msg'] as Message };
-  return { ok: true, envelope: { ...envelope, ...(sent === undefined ? {} : { sent_ms: sent }), ...(at === undefined ? {} : { at_s: at }), ...(mid === undefined ? {} : { mid: mid as string }) } };
+  // Built field by field, not spread: every message from the bus comes through here.
+  const envelope: { -readonly [K in keyof Envelope]: Envelope[K] } = { v: PROTOCOL_VERSION, run, from, to, msg: e['msg'] as Message };
+  if (sent !== undefined) envelope.sent_ms = sent;
+  if (at !== undefined) envelope.at_s = at;
+  if (mid !== undefined) envelope.mid = mid;
+  return { ok: true, envelope };
 }

@@ -51,7 +51,18 @@ export function messageValidator(...extra: readonly MessageShapes[]): MessageChe
       shapes[type] = shape;
     }
   }
-  return (value) => problemIn(shapes, value);
+  // Each shape's fields as a list, made once: every message from the bus is checked (issue 15).
+  const compiled = new Map(Object.entries(shapes).map(([type, shape]) => [type, compileShape(shape)]));
+  return (value) => problemIn(compiled, value);
+}
+
+interface CompiledShape {
+  readonly fields: readonly (readonly [string, FieldRule])[];
+  readonly shape: MessageShape;
+}
+
+function compileShape(shape: MessageShape): CompiledShape {
+  return { fields: Object.entries(shape), shape };
 }
 
 const coreCheck = messageValidator();
@@ -66,18 +77,20 @@ export function isMessage(value: unknown): value is Message {
   return messageProblem(value) === undefined;
 }
 
-function problemIn(shapes: Readonly<Record<string, MessageShape>>, value: unknown): string | undefined {
+function problemIn(shapes: ReadonlyMap<string, CompiledShape>, value: unknown): string | undefined {
   if (!isRecord(value)) return 'message is not a map';
   const type = value['type'];
   if (typeof type !== 'string') return 'message has no string "type"';
-  const shape = Object.prototype.hasOwnProperty.call(shapes, type) ? shapes[type] : undefined;
-  if (!shape) return `unknown message type "${type.slice(0, 60)}"`;
-  for (const [field, rule] of Object.entries(shape)) {
+  const compiled = shapes.get(type);
+  if (!compiled) return `unknown message type "${type.slice(0, 60)}"`;
+  const { fields, shape } = compiled;
+  for (let i = 0; i < fields.length; i++) {
+    const [field, rule] = fields[i]!;
     const problem = fieldProblem(value[field], rule);
     if (problem) return `${type}.${field} ${problem}`;
   }
-  for (const key of Object.keys(value)) {
-    if (key !== 'type' && !(key in shape)) return `${type} has an unexpected field "${key.slice(0, 60)}"`;
+  for (const key in value) {
+    if (key !== 'type' && !Object.prototype.hasOwnProperty.call(shape, key)) return `${type} has an unexpected field "${key.slice(0, 60)}"`;
   }
   return undefined;
 }
@@ -126,31 +139,39 @@ function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
   }
 }
 
+const JOB_REQUIRED_LIST = Object.entries(JOB_FIELDS);
+
 function jobProblem(v: unknown): string | undefined {
   if (!isRecord(v)) return 'must be a job map';
-  for (const [field, rule] of Object.entries(JOB_FIELDS)) {
+  for (let i = 0; i < JOB_REQUIRED_LIST.length; i++) {
+    const [field, rule] = JOB_REQUIRED_LIST[i]!;
     const p = fieldProblem(v[field], rule);
     if (p) return `.${field} ${p}`;
   }
-  for (const [field, rule] of Object.entries(JOB_OPTIONAL)) {
-    if (v[field] === undefined) continue;
-    const p = fieldProblem(v[field], rule);
-    if (p) return `.${field} ${p}`;
-  }
-  for (const key of Object.keys(v)) {
-    if (!(key in JOB_FIELDS) && !(key in JOB_OPTIONAL)) return `has an unexpected field "${key.slice(0, 60)}"`;
+  // Only the optional fields the job has: most have one or two of them.
+  for (const key in v) {
+    if (Object.prototype.hasOwnProperty.call(JOB_FIELDS, key)) continue;
+    if (!Object.prototype.hasOwnProperty.call(JOB_OPTIONAL, key)) return `has an unexpected field "${key.slice(0, 60)}"`;
+    if (v[key] === undefined) continue;
+    const p = fieldProblem(v[key], JOB_OPTIONAL[key]!);
+    if (p) return `.${key} ${p}`;
   }
   return undefined;
 }
 
+const TRAIL_FIELDS = ['copies', 'migrations', 'replans'] as const;
+
 function trailProblem(v: unknown): string | undefined {
   if (!isRecord(v)) return 'must be a map of copies, migrations and replans';
-  for (const field of ['copies', 'migrations', 'replans']) {
+  for (let i = 0; i < TRAIL_FIELDS.length; i++) {
+    const field = TRAIL_FIELDS[i]!;
     const p = fieldProblem(v[field], 'count');
     if (p) return `.${field} ${p}`;
   }
-  const extra = Object.keys(v).find((k) => k !== 'copies' && k !== 'migrations' && k !== 'replans');
-  return extra === undefined ? undefined : `has an unexpected field "${extra.slice(0, 60)}"`;
+  for (const key in v) {
+    if (key !== 'copies' && key !== 'migrations' && key !== 'replans') return `has an unexpected field "${key.slice(0, 60)}"`;
+  }
+  return undefined;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
