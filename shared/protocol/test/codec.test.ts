@@ -40,7 +40,23 @@ describe('the wire codec', () => {
     expect(decodeEnvelope(encode({ ...ok, msg: { ...done, trail: { copies: 1, migrations: 2, replans: 0 } } }), 'r1').ok).toBe(true);
     expect(decodeEnvelope(encode({ ...ok, msg: done }), 'r1').ok).toBe(true);
     expect(bad({ ...ok, msg: { ...done, trail: { copies: 1, migrations: -2, replans: 0 } } })).toMatch(/job.completed.trail .migrations must be a non-negative integer/);
+    // A job's optional fields are checked as the job has them; any other field is refused.
+    expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, user: -1 } } })).toBe('job.submit.job .user must be a non-negative integer');
+    expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, memory_mb: 'lots' } } })).toBe('job.submit.job .memory_mb must be a finite number');
+    expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, colour: 'red' } } })).toBe('job.submit.job has an unexpected field "colour"');
+    expect(bad({ ...ok, msg: { ...done, trail: { copies: 1, migrations: 0, replans: 0, hops: 1 } } })).toBe('job.completed.trail has an unexpected field "hops"');
+    // A name every object inherits is still not a field of the message.
+    expect(bad({ ...ok, msg: { type: 'job.finished', jobId: 'x', constructor: 1 } })).toBe('job.finished has an unexpected field "constructor"');
+    expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, toString: 1 } } })).toBe('job.submit.job has an unexpected field "toString"');
+    // The envelope's optional fields come back only when sent.
+    const stamped = decodeEnvelope(encode({ ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3' }), 'r1');
+    expect(stamped).toEqual({ ok: true, envelope: { ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3' } });
+    const plain = decodeEnvelope(encode(ok), 'r1');
+    expect(plain.ok && Object.keys(plain.envelope)).toEqual(['v', 'run', 'from', 'to', 'msg']);
+    expect(bad({ ...ok, mid: '' })).toMatch(/envelope.mid/);
+    expect(bad({ ...ok, at_s: 'soon' })).toMatch(/envelope.at_s/);
     expect(bad({ ...ok, from: '' })).toMatch(/envelope.from/);
+    expect(bad({ ...ok, to: 3 })).toMatch(/envelope.to must be a non-empty string/);
     expect(bad([1, 2, 3])).toMatch(/envelope is not a map/);
     const huge = new Uint8Array(MAX_MESSAGE_BYTES + 1);
     expect(decodeEnvelope(huge)).toEqual({ ok: false, reason: `payload of ${MAX_MESSAGE_BYTES + 1} bytes is over the ${MAX_MESSAGE_BYTES}-byte limit` });
