@@ -4,6 +4,7 @@ import { DURABLE_MESSAGES } from '@gridemu/protocol';
 import { decodeEnvelope } from '@gridemu/protocol/wire';
 import { healOf, LinkModel, partitionsAt, Rng, siteOf, type LocationPartition } from '@gridemu/runtime';
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
+import { isBatch, splitBatch } from '@gridemu/transport-nats';
 import { NatsFrameSplitter } from './nats-frames.js';
 
 export interface DelayProxyOptions {
@@ -102,12 +103,19 @@ export class DelayProxy {
     return Math.max(0, this.clock.wall_ms(heal_s) - wallNow_ms());
   }
 
-  /** Whether a PUB frame carries a message that must not be lost (read from its envelope). */
+  /**
+   * Whether a PUB frame carries a message that must not be lost (read from its envelope); for a
+   * batch of messages (NatsTransport), whether any of them must not.
+   */
   private isDurable(frame: Buffer, durable: ReadonlySet<string>): boolean {
     const payloadAt = frame.indexOf('\r\n') + 2;
+    const payload = frame.subarray(payloadAt, frame.length - 2);
     // Only its type matters here: a scheme's own messages are read too (their shapes are checked by the receiver).
-    const decoded = decodeEnvelope(frame.subarray(payloadAt, frame.length - 2), undefined, () => undefined);
-    return decoded.ok && durable.has(decoded.envelope.msg.type);
+    const durableOne = (bytes: Uint8Array) => {
+      const decoded = decodeEnvelope(bytes, undefined, () => undefined);
+      return decoded.ok && durable.has(decoded.envelope.msg.type);
+    };
+    return isBatch(payload) ? (splitBatch(payload) ?? []).some(durableOne) : durableOne(payload);
   }
 
   /** Wall milliseconds a publish on `subject` waits here (0 for anything not addressed to another location). */

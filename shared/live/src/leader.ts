@@ -107,7 +107,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   });
 
   const { plan, driver } = driverPlan(spec, jobs);
-  const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
+  const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'NATS subscription or publish failed'));
   const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(spec), ...(spec.protocol_trace === true ? { trace: true } : {}), ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}), ...(options.onHandled ? { onHandled: options.onHandled } : {}), onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
   options.onRuntime?.(rt);
   rt.spawn(driver);

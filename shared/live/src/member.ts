@@ -92,7 +92,7 @@ export class MemberProcess {
       this.spec = parseExperiment(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
       actors = memberActors(this.spec, member);
       const journal = await this.openJournal(this.spec, plan.resume);
-      const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'subscription error'));
+      const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'NATS subscription or publish failed'));
       const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(this.spec), ...(this.spec.protocol_trace === true ? { trace: true } : {}), ...reportThrottle(this.spec), ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}), ...(journal ? { journal } : {}), ...(this.options.onHandled ? { onHandled: this.options.onHandled } : {}), ...(this.options.onLatency ? { onLatency: this.options.onLatency } : {}), onFatal: (e) => void this.fail(e.message) });
       for (const p of actors) rt.spawn(p);
       await rt.ready();

@@ -4,6 +4,7 @@ import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
 import { DURABLE_MESSAGES, MessageType, type Message } from '@gridemu/protocol';
 import { encodeEnvelope } from '@gridemu/protocol/wire';
 import { EmulatedClock, wallNow_ms } from '@gridemu/runtime/live';
+import { encodeBatch } from '@gridemu/transport-nats';
 import { DelayProxy } from '../src/index.js';
 
 let nats: NatsServerHandle;
@@ -95,6 +96,11 @@ describe('DelayProxy faults (issue 11)', () => {
         a.publish('gridemu.rf.c.meta.a', durable);
         a.publish('gridemu.rf.c.meta.a', losable);
       }
+      // Batches (NatsTransport): one that carries a durable message is never dropped.
+      for (let i = 0; i < 50; i++) {
+        a.publish('gridemu.rf.d.meta.a', encodeBatch([losable, durable]));
+        a.publish('gridemu.rf.d.meta.a', encodeBatch([losable, losable]));
+      }
       a.publish('gridemu.rf.b.meta.a', durable); // across the cut: held until 400 s
       await a.flush();
       const deadline = Date.now() + 3000;
@@ -102,7 +108,10 @@ describe('DelayProxy faults (issue 11)', () => {
       const toC = got.filter((g) => g.subject.startsWith('gridemu.rf.c.')).length;
       expect(toC).toBeGreaterThan(100 + 25); // every durable one, and some of the losable
       expect(toC).toBeLessThan(100 + 75);
-      expect(proxy.faultCounts.dropped).toBe(200 - toC);
+      const toD = got.filter((g) => g.subject.startsWith('gridemu.rf.d.')).length;
+      expect(toD).toBeGreaterThan(50 + 10); // every batch with a durable message, and some of the others
+      expect(toD).toBeLessThan(50 + 40);
+      expect(proxy.faultCounts.dropped).toBe(200 - toC + 100 - toD);
       const held = got.find((g) => g.subject.startsWith('gridemu.rf.b.'));
       expect(held?.at_s).toBeGreaterThanOrEqual(399);
       expect(proxy.faultCounts.held).toBe(1);

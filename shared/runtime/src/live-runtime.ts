@@ -162,7 +162,15 @@ export class LiveRuntime {
   private readonly throttle: LatestValueThrottle | undefined;
   /** Messages sent, by type; `crossSite` only those between two locations. */
   readonly messages = this.tally.messages;
-  readonly counters = this.tally.counters;
+  /** What the actors and this runtime counted, and the transport's own counts. */
+  get counters(): ReadonlyMap<string, number> {
+    const own = this.tally.counters;
+    const transport = this.options.transport.counts?.();
+    if (!transport) return own;
+    const all = new Map(own);
+    for (const [name, n] of transport) all.set(name, (all.get(name) ?? 0) + n);
+    return all;
+  }
   /** Messages delivered to this process's actors, by type (topic messages once per receiver). */
   readonly received = new Map<string, number>();
   /** One-way wall latency of messages received from another site, per link `from->to` (issue 4, item 6). */

@@ -17,8 +17,10 @@ export interface Transport {
   publish(target: BusTarget, from: Address, bytes: Uint8Array): void;
   /** `sender` is who the bus says sent it (senderOf of the sending actor's address). */
   subscribe(target: BusTarget, onBytes: (bytes: Uint8Array, subject: string, sender: string) => void): BusSubscription;
-  /** Resolves once the bus has every subscription made so far. */
+  /** Resolves once the bus has every subscription made so far, and what was published is sent. */
   flush(): Promise<void>;
+  /** The transport's own counters for summary.json (the NATS transport: messages that crossed the server, several payloads to one subject going as one). */
+  counts?(): Iterable<readonly [string, number]>;
 }
 
 /** The envelope's `to` for a topic message (an actor address never starts with `#`). */

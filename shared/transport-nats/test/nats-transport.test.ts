@@ -1,7 +1,8 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
-import { actorSubject, NatsTransport, topicSubject } from '../src/index.js';
+import fc from 'fast-check';
+import { actorSubject, encodeBatch, NatsTransport, splitBatch, topicSubject } from '../src/index.js';
 
 let nats: NatsServerHandle;
 let nc: NatsConnection;
@@ -45,5 +46,55 @@ describe('NATS transport', () => {
     await new Promise((r) => setTimeout(r, 50));
     other.unsubscribe();
     expect(got.sort()).toEqual(['load-1 y', 'load-2 y', 'meta x gridemu.ta.s1.meta.driver from driver']);
+  });
+
+  it('sends what one turn publishes to a subject as one NATS message, and hands the payloads over one by one, in order', async () => {
+    const t = new NatsTransport(nc, 'tc');
+    const got: string[] = [];
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    t.subscribe({ actor: 's1/meta' }, (bytes, _subject, sender) => got.push(`meta ${text(bytes)} from ${sender}`));
+    t.subscribe({ actor: 's2/meta' }, (bytes) => got.push(`s2 ${text(bytes)}`));
+    // What crosses the server: one message per subject for the turn.
+    const raw: number[] = [];
+    const tap = nc.subscribe('gridemu.tc.>', { callback: (_e, m) => void raw.push(m.data.length) });
+    await t.flush();
+    const enc = (x: string) => new TextEncoder().encode(x);
+    for (const x of ['a', 'b', 'c']) t.publish({ actor: 's1/meta' }, 's3/scheduler', enc(x));
+    t.publish({ actor: 's2/meta' }, 's3/scheduler', enc('z'));
+    t.publish({ actor: 's1/meta' }, 's3/scheduler', enc('d'));
+    // A lone payload that starts like a frame still arrives as it was sent.
+    t.publish({ actor: 's2/meta' }, 's4/scheduler', Uint8Array.of(0xc1, 0x41));
+    await until(() => got.length >= 6);
+    tap.unsubscribe();
+    expect(got.filter((g) => g.startsWith('meta'))).toEqual(['meta a from s3', 'meta b from s3', 'meta c from s3', 'meta d from s3']);
+    expect(got.filter((g) => g.startsWith('s2'))).toEqual(['s2 z', `s2 ${text(Uint8Array.of(0xc1, 0x41))}`]);
+    expect(raw.length).toBe(3);
+  });
+
+  it('hands a frame cut short up whole, for the receiver to count as malformed', async () => {
+    const t = new NatsTransport(nc, 'td');
+    const got: Uint8Array[] = [];
+    t.subscribe({ actor: 's1/meta' }, (bytes) => got.push(bytes));
+    await t.flush();
+    const frame = encodeBatch([Uint8Array.of(1, 2, 3), Uint8Array.of(4)]);
+    nc.publish('gridemu.td.s1.meta.s2', frame.subarray(0, frame.length - 1));
+    await until(() => got.length >= 1);
+    expect(got.map((b) => [...b])).toEqual([[...frame.subarray(0, frame.length - 1)]]);
+  });
+});
+
+describe('batch frames', () => {
+  it('give back exactly the payloads put in, and refuse any cut of them (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 40 }), { minLength: 1, maxLength: 8 }), (payloads) => {
+        const frame = encodeBatch(payloads);
+        expect(splitBatch(frame)?.map((p) => [...p])).toEqual(payloads.map((p) => [...p]));
+        for (let cut = 1; cut < frame.length; cut++) {
+          const parts = splitBatch(frame.subarray(0, cut));
+          // A cut at a payload's end is a shorter frame of whole payloads; anywhere else it is refused.
+          if (parts !== undefined) expect(parts.map((p) => [...p])).toEqual(payloads.slice(0, parts.length).map((p) => [...p]));
+        }
+      }),
+    );
   });
 });
