@@ -3,5 +3,4 @@ export { SCHEME_MODULES, SCHEME_NAMES, META_SCHEMES, MESSAGE_CHECK, schemeModule
 export { planGrid, liveLocations } from './plan.js';
 export { loadExperiment, parseExperiment } from './experiment.js';
 export { schemeSummary, schemeMetrics, schemeTimescales, schemeReportPeriods, schemeTraceComparison } from './scheme-results.js';
-export { compareClaimTraces } from './paper-001/claim-trace-comparison.js';
 export { simulate, type SimulationResult, type SimulateOptions, type SimulationProgress } from './simulate.js';
