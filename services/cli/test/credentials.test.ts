@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCredentials } from '@gridemu/live';
+import { runCredentials, warmUp, warmUpRun } from '@gridemu/live';
 import type { Job } from '@gridemu/model';
 import { makeRunCertificates, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
 import { MessageType, siteAddress } from '@gridemu/protocol';
@@ -86,6 +86,30 @@ describe('per-process NATS credentials (issue 11)', () => {
   });
 });
 
+describe('warm-ups under per-process credentials', () => {
+  it("a site warms up in its own namespace, the driver in its own, and a site cannot use another's", async () => {
+    const { spec } = parseExperiment('name: w\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 8 }, { id: s3, cpus: 32 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n', 'w.yaml');
+    const credentials = runCredentials('warm', ['s1', 's2', 's3']);
+    const warmServer = await startLocalNatsServer({ users: [...credentials.values()] });
+    try {
+      const as = async (name: string) => {
+        const c = credentials.get(name)!;
+        const nc = await connect({ servers: warmServer.url, user: c.user, pass: c.password });
+        opened.push(nc);
+        return nc;
+      };
+      expect(await warmUp(await as('s1'), 'warm', 's1', spec, 20, 20_000)).toMatchObject({ jobs: 40, finished: 40 });
+      expect(await warmUp(await as('driver'), 'warm', undefined, spec, 20, 20_000)).toMatchObject({ jobs: 20, finished: 20 });
+      // s3 posing as s1's warm-up: the server refuses its subscriptions there, so s1's jobs never finish.
+      const posing = await warmUp(await as('s3'), 'warm', 's1', spec, 5, 1000);
+      expect(posing.finished).toBeLessThan(posing.jobs);
+      expect(credentials.get('s3')!.subscribe).not.toContain(`gridemu.${warmUpRun('warm', 's1')}.>`);
+    } finally {
+      await warmServer.stop();
+    }
+  });
+});
+
 describe('journals under per-process credentials (issue 11)', () => {
   it("a process keeps its own journal in JetStream and cannot read, write or delete another's", async () => {
     const run = 'creds-journal';
@@ -133,7 +157,13 @@ describe('TLS (issue 11)', () => {
     const { code, err } = await gridemuLive(['run', spec, '--out', out, '--tls', '--timeout', '90']).done;
     expect(code, err).toBe(0);
     expect(err).toContain('TLS only');
-    expect(readSummary(out).check.ok).toBe(true);
+    const s = readSummary(out);
+    expect(s.check.ok).toBe(true);
+    // Every process warmed up under its own user, in its own namespace.
+    for (const [name, p] of Object.entries(s.live.processes as Record<string, { warm_up?: { jobs: number; finished: number } }>)) {
+      expect(p.warm_up?.jobs, name).toBeGreaterThan(0);
+      expect(p.warm_up?.finished, name).toBe(p.warm_up?.jobs);
+    }
     const latent = smallSpec(tmp(), { latency_ms: 5 });
     const refused = await gridemuLive(['run', latent, '--tls']).done;
     expect(refused.code).toBe(2);

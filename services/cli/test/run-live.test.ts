@@ -57,6 +57,11 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
       const expected = scheme === 'unified' ? ['driver', 'unified'] : ['driver', 's1', 's2', 's3', ...(scheme === 'centralized' || scheme === 'hierarchical' ? ['central'] : [])];
       expect(processes).toEqual(expected.sort());
       for (const p of Object.values(s.live.processes as Record<string, { rss_mb: number }>)) expect(p.rss_mb).toBeGreaterThan(10);
+      // Each process ran its warm-up grid to the end before the clock started (warm-up.ts).
+      for (const [name, p] of Object.entries(s.live.processes as Record<string, { warm_up?: { jobs: number; finished: number } }>)) {
+        expect(p.warm_up?.jobs, name).toBeGreaterThan(0);
+        expect(p.warm_up?.finished, name).toBe(p.warm_up?.jobs);
+      }
       if (scheme !== 'independent' && scheme !== 'unified') {
         // The proxies apply 2 ± 1 ms on every cross-site link; loopback and the event loops add a little.
         expect(s.live.latency_ms.count).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ export { memberMain, type MemberMainOptions } from './member-main.js';
 export { rss_mb, cpu_s } from './process-stats.js';
 export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';
 export { runCredentials, ORCHESTRATOR, type ProcessCredentials } from './run-credentials.js';
+export { warmUp, warmUpJobs, warmUpRun, type WarmUpReport } from './warm-up.js';
 export { reliableDelivery } from './reliable-delivery.js';
 export { reportThrottle } from './report-throttle.js';
 export { processRegistry, prometheusName, type MetricsSource } from './prometheus-metrics.js';

@@ -3,6 +3,7 @@ import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runt
 import { LatencyHistogram, type LatencyStats } from '@gridemu/runtime/live';
 import type { LeaderResult } from './leader.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
+import { warmUpFigures } from './warm-up.js';
 
 export interface LiveSection {
   readonly speedup: number;
@@ -18,7 +19,8 @@ export interface LiveSection {
   readonly emulated_latency_mean_s: number;
   /** How late timers fired (event-loop lag and timer granularity), in wall ms, over every process. */
   readonly timer_lag_ms: LatencyStats;
-  readonly processes: Record<string, { pid: number; http: string; rss_mb?: number; peak_rss_mb?: number; cpu_s?: number }>;
+  /** Each with its warm-up before the clock started (jobs, finished, wall ms), if it ran one. */
+  readonly processes: Record<string, { pid: number; http: string; rss_mb?: number; peak_rss_mb?: number; cpu_s?: number; warm_up?: { jobs: number; finished: number; wall_ms: number } }>;
   readonly missing_reports: readonly string[];
 }
 
@@ -58,7 +60,10 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   };
   for (const [link, h] of r.runtime.felt) mergeFelt(link, h.state());
   // This runs in the driver process: its own figures sit beside the members' reports.
-  const processes: Record<string, LiveSection['processes'][string]> = { driver: { pid: process.pid, http: '', rss_mb: rss_mb(), cpu_s: cpu_s() } };
+  const driverWarmUp = warmUpFigures(r.warmedUp);
+  const processes: Record<string, LiveSection['processes'][string]> = {
+    driver: { pid: process.pid, http: '', rss_mb: rss_mb(), cpu_s: cpu_s(), ...(driverWarmUp ? { warm_up: driverWarmUp } : {}) },
+  };
   for (const [name, m] of [...r.members].sort(([a], [b]) => (a < b ? -1 : 1))) {
     processes[name] = { pid: m.pid, http: m.http };
     if (!m.report) continue;
@@ -69,7 +74,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     for (const [link, s] of Object.entries(m.report.latency)) mergeLink(link, s);
     timerLag.merge(m.report.timer_lag);
     for (const [link, s] of Object.entries(m.report.felt ?? {})) mergeFelt(link, s);
-    processes[name] = { ...processes[name]!, rss_mb: m.report.rss_mb, peak_rss_mb: m.report.peak_rss_mb, cpu_s: m.report.cpu_s };
+    processes[name] = { ...processes[name]!, rss_mb: m.report.rss_mb, peak_rss_mb: m.report.peak_rss_mb, cpu_s: m.report.cpu_s, ...(m.report.warm_up ? { warm_up: m.report.warm_up } : {}) };
   }
   const overallStats = overall.stats();
   const live: LiveSection = {

@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { parseOverride, type ExperimentSpec } from '@gridemu/model';
+import { DEFAULT_WARM_UP_JOBS, parseOverride, type ExperimentSpec } from '@gridemu/model';
 import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
@@ -11,6 +11,7 @@ import { memberActors } from './members.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 import { reliableDelivery } from './reliable-delivery.js';
 import { reportThrottle } from './report-throttle.js';
+import { logWarmUp, warmUp, warmUpFigures, WARM_UP_BUDGET_MS, type WarmUpReport } from './warm-up.js';
 
 export interface MemberOptions {
   readonly nc: NatsConnection;
@@ -59,6 +60,7 @@ export class MemberProcess {
   private readonly bus: ControlBus;
   private heartbeat: NodeJS.Timeout | undefined;
   private peakRss = 0;
+  private warmedUp: WarmUpReport | undefined;
   private lastFromDriver_ms = Date.now();
   private finish!: (o: MemberOutcome) => void;
   private readonly outcome = new Promise<MemberOutcome>((resolve) => (this.finish = resolve));
@@ -91,6 +93,14 @@ export class MemberProcess {
     try {
       this.spec = parseExperiment(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
       actors = memberActors(this.spec, member);
+      // Not on a rejoin: the run is on, and the restarted process must catch up at once.
+      const warmUpJobs = this.spec.live.warm_up_jobs ?? DEFAULT_WARM_UP_JOBS;
+      if (!plan.resume && warmUpJobs > 0) {
+        this.warmedUp = await warmUp(this.options.nc, this.options.run, member, this.spec, warmUpJobs, WARM_UP_BUDGET_MS);
+        logWarmUp(log, this.warmedUp);
+        // The run may have been aborted meanwhile: build nothing that nobody would stop.
+        if (this.phase !== 'joining') return this.outcome;
+      }
       const journal = await this.openJournal(this.spec, plan.resume);
       const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'NATS subscription or publish failed'));
       const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(this.spec), ...(this.spec.protocol_trace === true ? { trace: true } : {}), ...reportThrottle(this.spec), ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}), ...(journal ? { journal } : {}), ...(this.options.onHandled ? { onHandled: this.options.onHandled } : {}), ...(this.options.onLatency ? { onLatency: this.options.onLatency } : {}), onFatal: (e) => void this.fail(e.message) });
@@ -193,6 +203,7 @@ export class MemberProcess {
   }
 
   private report(rt: LiveRuntime): MemberReport {
+    const warmUp = warmUpFigures(this.warmedUp);
     return {
       pid: process.pid,
       rss_mb: this.sampleRss(),
@@ -203,6 +214,7 @@ export class MemberProcess {
       latency: Object.fromEntries([...rt.latency].map(([link, h]) => [link, h.state()])),
       timer_lag: rt.timerLag.state(),
       felt: Object.fromEntries([...rt.felt].map(([link, h]) => [link, h.state()])),
+      ...(warmUp ? { warm_up: warmUp } : {}),
     };
   }
 }

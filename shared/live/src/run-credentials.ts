@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { controlWildcard } from '@gridemu/protocol/wire';
-import { hearPatterns, journalPermissions, publishAsPatterns } from '@gridemu/transport-nats';
+import { hearPatterns, journalPermissions, publishAsPatterns, runWildcard } from '@gridemu/transport-nats';
+import { warmUpRun } from './warm-up.js';
 
 /** One process's NATS user in a run, and the subjects it may publish and subscribe to. */
 export interface ProcessCredentials {
@@ -24,13 +25,15 @@ export const ORCHESTRATOR = 'gridemu-orchestrator';
 export function runCredentials(run: string, locations: readonly string[]): Map<string, ProcessCredentials> {
   const shared = [controlWildcard(run), '_INBOX.>'];
   const users = new Map<string, ProcessCredentials>();
-  const add = (name: string, publish: string[], subscribe: string[]) => {
+  const add = (name: string, publish: string[], subscribe: string[], warmUp?: string) => {
     if (users.has(name)) throw new Error(`two processes of run ${run} would be the NATS user "${name}"`);
-    users.set(name, { user: name, password: randomBytes(18).toString('base64url'), publish: [...publish, ...shared], subscribe: [...subscribe, ...shared] });
+    // Its warm-up's namespace is its own: nothing there reaches the run or another process's warm-up.
+    const own = warmUp === undefined ? [] : [warmUp];
+    users.set(name, { user: name, password: randomBytes(18).toString('base64url'), publish: [...publish, ...own, ...shared], subscribe: [...subscribe, ...own, ...shared] });
   };
   // A location's process may also keep its journal, in its own JetStream stream and no other.
-  for (const location of locations) add(location, [...publishAsPatterns(run, location), ...journalPermissions(run, location)], hearPatterns(run, location));
-  add('driver', publishAsPatterns(run, 'driver'), hearPatterns(run, 'driver'));
+  for (const location of locations) add(location, [...publishAsPatterns(run, location), ...journalPermissions(run, location)], hearPatterns(run, location), runWildcard(warmUpRun(run, location)));
+  add('driver', publishAsPatterns(run, 'driver'), hearPatterns(run, 'driver'), runWildcard(warmUpRun(run, undefined)));
   add(ORCHESTRATOR, [], []);
   return users;
 }

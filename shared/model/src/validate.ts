@@ -109,13 +109,15 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
   });
 
   const liveRaw = top['live'] === undefined ? {} : r.object(top['live'], 'live') ?? {};
-  r.onlyKeys(liveRaw, 'live', ['speedup', 'journal', 'report_interval_ms']);
+  r.onlyKeys(liveRaw, 'live', ['speedup', 'journal', 'report_interval_ms', 'warm_up_jobs']);
   const journal = r.boolean(liveRaw['journal'], 'live.journal', false);
   const reportInterval = liveRaw['report_interval_ms'] === undefined ? undefined : r.number(liveRaw['report_interval_ms'], 'live.report_interval_ms', NON_NEGATIVE);
+  const warmUpJobs = liveRaw['warm_up_jobs'] === undefined ? undefined : r.number(liveRaw['warm_up_jobs'], 'live.warm_up_jobs', { integer: true, min: 0, max: 10_000 });
   const live = {
     speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000),
     ...(journal ? { journal } : {}),
     ...(reportInterval !== undefined ? { report_interval_ms: reportInterval } : {}),
+    ...(warmUpJobs !== undefined ? { warm_up_jobs: warmUpJobs } : {}),
   };
 
   const faults = readFaults(r, top['faults'], siteIds, new Set([...siteIds, ...schemes.reservedLocations]));

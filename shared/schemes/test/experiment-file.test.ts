@@ -56,6 +56,13 @@ describe('experiment file validation', () => {
     expect(e.issues.map((i) => `${i.path}: ${i.message}`)).toEqual(['live.report_interval_ms: must be a non-negative number (got -5)']);
   });
 
+  it('takes live.warm_up_jobs as a whole number of jobs, 0 to turn the warm-up off, and keeps it only when given', () => {
+    expect(parseSpecText(`${GOOD}live: { warm_up_jobs: 0 }\n`, 'exp.yaml').spec.live).toEqual({ speedup: 1000, warm_up_jobs: 0 });
+    const e = issuesOf(`${GOOD}live: { warm_up_jobs: 2.5 }\n`);
+    expect(e.issues.map((i) => i.path)).toEqual(['live.warm_up_jobs']);
+    expect(issuesOf(`${GOOD}live: { warm_up_jobs: -1 }\n`).issues.map((i) => i.path)).toEqual(['live.warm_up_jobs']);
+  });
+
   it('reports every problem at once: unknown fields, bad enums, dangling site ids, duplicates', () => {
     const bad = `name: t
 sites:

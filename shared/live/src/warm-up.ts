@@ -1,0 +1,106 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { ExperimentSpec, Job } from '@gridemu/model';
+import { MESSAGE_CHECK, META_SCHEMES, planGrid } from '@gridemu/schemes';
+import { silentLogger, type Logger } from '@gridemu/runtime';
+import { LiveRuntime } from '@gridemu/runtime/live';
+import { NatsTransport } from '@gridemu/transport-nats';
+
+/** What one process's warm-up did, for its log and its report. */
+export interface WarmUpReport {
+  readonly jobs: number;
+  readonly finished: number;
+  readonly wall_ms: number;
+  /** Why it stopped short, if it threw (it never stops the run: it only costs the gain). */
+  readonly error?: string;
+  /** Why it did not run. */
+  readonly skipped?: string;
+}
+
+/** The warm-up runs at this speed-up: its jobs, 20 emulated s apart, are all submitted within about 0.1 s of wall time. */
+const WARM_UP_SPEEDUP = 20_000;
+const SUBMIT_SPACING_S = 20;
+
+/** A warm-up stops here, finished or not: with many processes on few cores it can take seconds. */
+export const WARM_UP_BUDGET_MS = 5000;
+
+/**
+ * The run id of a process's warm-up: a namespace of its own beside the run's, so that nothing it
+ * sends reaches the run, and so that a run with credentials can let each process use it
+ * (run-credentials.ts). `location` undefined: the driver's.
+ */
+export function warmUpRun(run: string, location: string | undefined): string {
+  return `${run}-warm-${location ?? 'driver'}`;
+}
+
+/**
+ * Runs a small throwaway grid of the spec before the run's clock starts, so that the code a live
+ * run spends its time in (the NATS client, msgpack, message checks, the runtime's turns, the
+ * actors and the scheduling pass) is compiled by V8 before the epoch, not during the first
+ * emulated hours. Without it, each of a run's processes spends its first second or more of CPU
+ * compiling (about 170 TurboFan compilations in a site process, issue 15), which shows as lag in
+ * the run's early jobs and wastes claims that time out while it lasts.
+ *
+ * The grid is the spec's own plan on a few hundred small jobs (warmUpJobs). This process's actors
+ * run in one runtime and all the others in a second, both on the process's NATS connection under
+ * `warmUpRun`, so its own actors' messages cross nats-server as they will in the run. Logs go
+ * nowhere and no metric is recorded. It stops at `budget_ms` whether or not every job finished.
+ */
+export async function warmUp(nc: NatsConnection, run: string, location: string | undefined, spec: ExperimentSpec, perSite: number, budget_ms: number): Promise<WarmUpReport> {
+  const started = performance.now();
+  // A scheme that takes no plain jobs (DAG workflows, paper 003) would not run these; it goes cold.
+  if (!META_SCHEMES.sourceKinds(spec.meta.scheme).includes('synthetic')) return { jobs: 0, finished: 0, wall_ms: 0, skipped: `scheme ${spec.meta.scheme} takes no plain jobs` };
+  const scratch = warmUpRun(run, location);
+  const runtimes: LiveRuntime[] = [];
+  let total = 0;
+  let finished = (): number => 0;
+  try {
+    const plan = planGrid(spec, warmUpJobs(spec, location, perSite));
+    total = plan.driver.total;
+    finished = () => plan.driver.finished;
+    const here = new LiveRuntime({ transport: new NatsTransport(nc, scratch), run: scratch, seed: spec.seed, log: silentLogger, check: MESSAGE_CHECK });
+    const others = new LiveRuntime({ transport: new NatsTransport(nc, scratch), run: scratch, seed: spec.seed, log: silentLogger, check: MESSAGE_CHECK });
+    runtimes.push(here, others);
+    for (const p of plan.actors) (p.location === location ? here : others).spawn(p);
+    await Promise.all(runtimes.map((rt) => rt.ready()));
+    await nc.flush();
+    for (const rt of runtimes) rt.start(0, WARM_UP_SPEEDUP);
+    while (!plan.driver.done && performance.now() - started < budget_ms) await new Promise((r) => setTimeout(r, 5));
+    return { jobs: total, finished: finished(), wall_ms: Math.round(performance.now() - started) };
+  } catch (err) {
+    return { jobs: total, finished: finished(), wall_ms: Math.round(performance.now() - started), error: (err as Error).message };
+  } finally {
+    await Promise.all(runtimes.map((rt) => rt.stop().catch(() => undefined)));
+  }
+}
+
+/** What summary.json's `live.processes` shows of a warm-up; nothing for one that did not run. */
+export function warmUpFigures(report: WarmUpReport | undefined): { jobs: number; finished: number; wall_ms: number } | undefined {
+  return report === undefined || report.skipped !== undefined ? undefined : { jobs: report.jobs, finished: report.finished, wall_ms: report.wall_ms };
+}
+
+/** One line in the process's log: what its warm-up did, or why it did not. */
+export function logWarmUp(log: Logger, report: WarmUpReport): void {
+  if (report.skipped !== undefined) log.info({ reason: report.skipped }, 'no warm-up');
+  else if (report.error !== undefined) log.warn({ ...report }, 'warm-up failed; the run goes on, its first seconds slower');
+  else log.info({ ...report }, report.finished < report.jobs ? 'warm-up stopped at its time limit' : "warm-up done: the run's code is compiled");
+}
+
+/**
+ * `perSite` small jobs at each site this process hosts, and `perSite` more spread over the other
+ * sites, so that its actors both send work out and take it in; a process hosting no site (the
+ * driver, `central`) sees them all anyway. The grid's size does not depend on the number of sites:
+ * a sixteen-site run does not warm up sixteen times as long. Widths and lengths vary; each job fits.
+ */
+export function warmUpJobs(spec: ExperimentSpec, location: string | undefined, perSite: number): Job[] {
+  const hosted = spec.sites.filter((s) => s.id === location);
+  const others = spec.sites.filter((s) => s.id !== location);
+  const jobs: Job[] = [];
+  const add = (site: ExperimentSpec['sites'][number], i: number) => {
+    const run_s = 100 + ((i * 37) % 900);
+    const procs = 1 + ((i * 7) % Math.max(1, Math.min(16, site.cpus)));
+    jobs.push({ id: `warm-${site.id}!${i}`, workload: `warm-${site.id}`, origin: site.id, submit_s: 1 + i * SUBMIT_SPACING_S, run_s, estimate_s: 2 * run_s, procs });
+  };
+  for (const site of hosted) for (let i = 0; i < perSite; i++) add(site, i);
+  for (let i = 0; i < perSite && others.length > 0; i++) add(others[i % others.length]!, i);
+  return jobs.sort((a, b) => a.submit_s - b.submit_s);
+}
