@@ -26,6 +26,9 @@ import { describeTimeGone, whereTimeGoes } from './where-time-goes.mjs';
 
 /** Measured with the code of commit 71579a1 on this project's machine (AMD EPYC, 2 cores, Node 20), 2026-11-22: its best of the runs at 100,000 and 200,000. */
 const BEFORE_ISSUE_8 = { commit: '71579a1', peak_jobs_per_s: 603, peak_speedup: 200000, messages_per_job_through_server: 19.1 };
+// The same commit on the longer run (section 7), built and run beside this code on 2026-11-25: it
+// collapsed, claims timing out and retrying, at 5.7–8.1 CPU ms a job. Medians of its runs.
+const BEFORE_ISSUE_8_LONG = { commit: '71579a1', jobs: 10000, jobs_per_s: { 200000: 400, 500000: 227, 1000000: 297 }, runs: { 200000: 1, 500000: 2, 1000000: 3 } };
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}`;
@@ -108,7 +111,7 @@ for (const speedup of (process.env.BENCH_LIVE_SPEEDUPS ?? '50000,100000,200000,3
   const scheduleOk = summary.schedule_check?.ok === true;
   const byType = Object.fromEntries(Object.entries(summary.messages.per_job_by_type ?? {}).map(([t, n]) => [t, +Number(n).toFixed(2)]));
   const cpu_s = Object.values(summary.live.processes).reduce((a, p) => a + (p.cpu_s ?? 0), 0);
-  results.live_runs.push({ speedup, jobs: rows.length, cpu_s, wall_s: summary.live.run_wall_s, jobs_per_s: jobsPerS, exactly_once: exactlyOnce, schedule_ok: scheduleOk, messages_per_job: summary.messages.per_job, messages_per_job_by_type: byType, bus_messages_per_job: busPerJob, nats_messages_per_job: natsPerJob, bsld, timer_lag_p95_ms: summary.live.timer_lag_ms.p95_ms });
+  results.live_runs.push({ speedup, jobs: rows.length, cpu_s, wall_s: summary.live.run_wall_s, jobs_per_s: jobsPerS, exactly_once: exactlyOnce, schedule_ok: scheduleOk, messages_per_job: summary.messages.per_job, messages_per_job_by_type: byType, bus_messages_per_job: busPerJob, nats_messages_per_job: natsPerJob, bsld, timer_lag_p95_ms: summary.live.timer_lag_ms.p95_ms, join_wall_s: summary.live.join_wall_s });
   console.log(`live run, 4 sites K=2, ${rows.length} jobs at speed-up ${speedup}: ${summary.live.run_wall_s.toFixed(1)} s wall, ${jobsPerS} jobs/s, exactly-once ${exactlyOnce ? 'held' : 'BROKEN'}, schedule check ${scheduleOk ? 'passed' : 'FAILED'}, ${busPerJob} messages per job through nats-server in ${natsPerJob} NATS messages (of ${summary.messages.per_job} sent), ${((1000 * cpu_s) / rows.length).toFixed(2)} CPU ms per job, bsld ${bsld.toFixed(2)}, timer lag p95 ${summary.live.timer_lag_ms.p95_ms} ms`);
   console.log(`  messages per job by type: ${Object.entries(byType).sort(([, a], [, b]) => b - a).map(([t, n]) => `${t} ${n}`).join(', ')}`);
   if (!exactlyOnce) break;
@@ -161,6 +164,49 @@ if (best && prometheusOnPath()) {
   console.log(`metrics cost at speed-up ${best.speedup}: ${Math.round(median(rates.off))} jobs/s without a scraper, ${Math.round(median(rates.on))} with Prometheus scraping every second (medians of ${pairs}): ${((1 - kept) * 100).toFixed(1)}% lost (${machine})`);
 } else if (best) {
   console.log('metrics cost: skipped, prometheus is not on PATH (apt-get install -y prometheus)');
+}
+
+// 6. What the warm-up does (issue 15): each process runs a small throwaway grid before the clock
+//    starts (live.warm_up_jobs, shared/live/src/warm-up.ts), so V8 compiles the run's code before
+//    the epoch. The same run at the highest sustained speed-up with and without it, alternated,
+//    PAIRS times each: jobs/s and bounded slowdown during the run, and the start-up it adds.
+if (best) {
+  const pairs = Number(process.env.BENCH_WARM_UP_PAIRS ?? 3);
+  const runs = { off: [], on: [] };
+  for (let i = 0; i < pairs; i++) {
+    for (const mode of ['off', 'on']) {
+      const out = join(dir, `warm-up-${mode}-${i}`);
+      const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', spec, '--out', out, '--quiet', '--speedup', String(best.speedup), '--timeout', '600', ...(mode === 'off' ? ['--set', 'live.warm_up_jobs=0'] : [])], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`warm-up bench run (${mode}) failed: ${r.stderr}`);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      runs[mode].push({ jobs_per_s: summary.jobs.submitted / summary.live.run_wall_s, bsld: summary.mean_bounded_slowdown, join_wall_s: summary.live.join_wall_s });
+    }
+  }
+  const median = (mode, key) => quantile(runs[mode].map((x) => x[key]), 0.5);
+  results.warm_up_effect = {
+    speedup: best.speedup,
+    pairs,
+    jobs_per_s: { without: Math.round(median('off', 'jobs_per_s')), with: Math.round(median('on', 'jobs_per_s')) },
+    bsld: { without: Math.round(median('off', 'bsld')), with: Math.round(median('on', 'bsld')) },
+    join_wall_s: { without: +median('off', 'join_wall_s').toFixed(2), with: +median('on', 'join_wall_s').toFixed(2) },
+  };
+  const w = results.warm_up_effect;
+  console.log(`warm-up at speed-up ${best.speedup} (medians of ${pairs} alternated pairs): ${w.jobs_per_s.without} jobs/s without, ${w.jobs_per_s.with} with; bounded slowdown ${w.bsld.without} without, ${w.bsld.with} with; start-up ${w.join_wall_s.without} s without, ${w.join_wall_s.with} s with`);
+}
+
+// 7. A longer run: 2,500 jobs a site instead of 500, at the highest sustained speed-up, once. The
+//    short run's rate includes each process's first seconds; this one shows what the rate holds at.
+if (best) {
+  const long = join(dir, 'spec-long.yaml');
+  writeFileSync(long, readFileSync(spec, 'utf8').replace(/jobs: 500/g, 'jobs: 2500'));
+  const out = join(dir, 'long');
+  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', long, '--out', out, '--quiet', '--speedup', String(best.speedup), '--timeout', '600'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`long bench run failed: ${r.stderr}`);
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+  const cpu_s = Object.values(summary.live.processes).reduce((a, p) => a + (p.cpu_s ?? 0), 0);
+  results.long_run = { speedup: best.speedup, jobs: summary.jobs.submitted, unfinished: summary.jobs.unfinished, wall_s: summary.live.run_wall_s, jobs_per_s: Math.round(summary.jobs.submitted / summary.live.run_wall_s), cpu_ms_per_job: +((1000 * cpu_s) / summary.jobs.submitted).toFixed(2) };
+  results.before_issue_8_long_run = BEFORE_ISSUE_8_LONG;
+  console.log(`longer run, ${summary.jobs.submitted} jobs at speed-up ${best.speedup}: ${results.long_run.jobs_per_s} jobs/s, ${results.long_run.cpu_ms_per_job} CPU ms per job, ${summary.jobs.unfinished} unfinished; before issue 8 (recorded, same run): ${Object.entries(BEFORE_ISSUE_8_LONG.jobs_per_s).map(([sp, r]) => `${r} jobs/s at ${sp}`).join(', ')}`);
 }
 
 function prometheusOnPath() {
