@@ -98,10 +98,10 @@ describe('warm-ups under per-process credentials', () => {
         opened.push(nc);
         return nc;
       };
-      expect(await warmUp(await as('s1'), 'warm', 's1', spec, 20, 20_000)).toMatchObject({ jobs: 40, finished: 40 });
-      expect(await warmUp(await as('driver'), 'warm', undefined, spec, 20, 20_000)).toMatchObject({ jobs: 20, finished: 20 });
+      expect(await warmUp(await as('s1'), 'warm', 's1', spec, { perSite: 20, budget_ms: 20_000 })).toMatchObject({ jobs: 40, finished: 40 });
+      expect(await warmUp(await as('driver'), 'warm', undefined, spec, { perSite: 20, budget_ms: 20_000 })).toMatchObject({ jobs: 20, finished: 20 });
       // s3 posing as s1's warm-up: the server refuses its subscriptions there, so s1's jobs never finish.
-      const posing = await warmUp(await as('s3'), 'warm', 's1', spec, 5, 1000);
+      const posing = await warmUp(await as('s3'), 'warm', 's1', spec, { perSite: 5, budget_ms: 1000 });
       expect(posing.finished).toBeLessThan(posing.jobs);
       expect(credentials.get('s3')!.subscribe).not.toContain(`gridemu.${warmUpRun('warm', 's1')}.>`);
     } finally {

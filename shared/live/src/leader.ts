@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { DEFAULT_WARM_UP_JOBS, type ExperimentSpec, type Job } from '@gridemu/model';
+import type { ExperimentSpec, Job } from '@gridemu/model';
 import type { DriverActor } from '@gridemu/actors';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
@@ -9,7 +9,7 @@ import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
 import { reliableDelivery } from './reliable-delivery.js';
-import { logWarmUp, warmUp, WARM_UP_BUDGET_MS, type WarmUpReport } from './warm-up.js';
+import { logWarmUp, warmUp, type WarmUpReport } from './warm-up.js';
 
 export interface LeaderOptions {
   readonly nc: NatsConnection;
@@ -59,8 +59,8 @@ export interface LeaderResult {
   readonly epoch_s: number;
   /** Wall seconds from start to every member ready, and from the epoch to the last outcome. */
   readonly join_wall_s: number;
-  /** The driver's warm-up before the clock started, if it ran one. */
-  readonly warmedUp?: WarmUpReport;
+  /** The driver's warm-up before the clock started (or why there was none). */
+  readonly warmedUp: WarmUpReport;
   readonly run_wall_s: number;
   readonly end_s: number;
   /** Why the run stopped early; undefined if every job got its outcome. */
@@ -119,8 +119,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
 
   const joinStarted = Date.now();
   // The driver warms its code while the members start and warm theirs (warm-up.ts).
-  const warmUpJobs = spec.live.warm_up_jobs ?? DEFAULT_WARM_UP_JOBS;
-  const warmingUp = warmUpJobs > 0 ? warmUp(nc, run, undefined, spec, warmUpJobs, WARM_UP_BUDGET_MS) : Promise.resolve(undefined);
+  const warmingUp = warmUp(nc, run, undefined, spec);
   const readyDeadline = joinStarted + (options.readyTimeout_s ?? 60) * 1000;
   while (!aborted && members.size < expected.length) {
     aborted ??= options.shouldStop?.();
@@ -131,7 +130,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     await sleep(20);
   }
   const warmedUp = await warmingUp;
-  if (warmedUp) logWarmUp(log, warmedUp);
+  logWarmUp(log, warmedUp);
   const join_wall_s = (Date.now() - joinStarted) / 1000;
 
   const epoch_s = jobs.reduce((min, j) => Math.min(min, j.submit_s), jobs[0]?.submit_s ?? 0);
@@ -190,7 +189,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     members,
     epoch_s,
     join_wall_s,
-    ...(warmedUp ? { warmedUp } : {}),
+    warmedUp,
     run_wall_s,
     end_s,
     ...(aborted ? { aborted } : {}),

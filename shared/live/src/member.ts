@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { DEFAULT_WARM_UP_JOBS, parseOverride, type ExperimentSpec } from '@gridemu/model';
+import { parseOverride, type ExperimentSpec } from '@gridemu/model';
 import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
@@ -11,7 +11,7 @@ import { memberActors } from './members.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 import { reliableDelivery } from './reliable-delivery.js';
 import { reportThrottle } from './report-throttle.js';
-import { logWarmUp, warmUp, warmUpFigures, WARM_UP_BUDGET_MS, type WarmUpReport } from './warm-up.js';
+import { logWarmUp, warmUp, warmUpFigures, type WarmUpReport } from './warm-up.js';
 
 export interface MemberOptions {
   readonly nc: NatsConnection;
@@ -94,9 +94,8 @@ export class MemberProcess {
       this.spec = parseExperiment(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
       actors = memberActors(this.spec, member);
       // Not on a rejoin: the run is on, and the restarted process must catch up at once.
-      const warmUpJobs = this.spec.live.warm_up_jobs ?? DEFAULT_WARM_UP_JOBS;
-      if (!plan.resume && warmUpJobs > 0) {
-        this.warmedUp = await warmUp(this.options.nc, this.options.run, member, this.spec, warmUpJobs, WARM_UP_BUDGET_MS);
+      if (!plan.resume) {
+        this.warmedUp = await warmUp(this.options.nc, this.options.run, member, this.spec);
         logWarmUp(log, this.warmedUp);
         // The run may have been aborted meanwhile: build nothing that nobody would stop.
         if (this.phase !== 'joining') return this.outcome;

@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { ExperimentSpec, Job } from '@gridemu/model';
+import { DEFAULT_WARM_UP_JOBS, type ExperimentSpec, type Job } from '@gridemu/model';
 import { MESSAGE_CHECK, META_SCHEMES, planGrid } from '@gridemu/schemes';
 import { silentLogger, type Logger } from '@gridemu/runtime';
 import { LiveRuntime } from '@gridemu/runtime/live';
@@ -21,7 +21,14 @@ const WARM_UP_SPEEDUP = 20_000;
 const SUBMIT_SPACING_S = 20;
 
 /** A warm-up stops here, finished or not: with many processes on few cores it can take seconds. */
-export const WARM_UP_BUDGET_MS = 5000;
+const WARM_UP_BUDGET_MS = 5000;
+
+export interface WarmUpOptions {
+  /** Jobs at each site this process hosts (warmUpJobs); default the spec's live.warm_up_jobs. */
+  readonly perSite?: number;
+  /** Wall ms after which it stops, finished or not; default 5 s. */
+  readonly budget_ms?: number;
+}
 
 /**
  * The run id of a process's warm-up: a namespace of its own beside the run's, so that nothing it
@@ -43,31 +50,34 @@ export function warmUpRun(run: string, location: string | undefined): string {
  * The grid is the spec's own plan on a few hundred small jobs (warmUpJobs). This process's actors
  * run in one runtime and all the others in a second, both on the process's NATS connection under
  * `warmUpRun`, so its own actors' messages cross nats-server as they will in the run. Logs go
- * nowhere and no metric is recorded. It stops at `budget_ms` whether or not every job finished.
+ * nowhere and no metric is recorded. It stops at its time budget whether or not every job finished.
  */
-export async function warmUp(nc: NatsConnection, run: string, location: string | undefined, spec: ExperimentSpec, perSite: number, budget_ms: number): Promise<WarmUpReport> {
+export async function warmUp(nc: NatsConnection, run: string, location: string | undefined, spec: ExperimentSpec, options: WarmUpOptions = {}): Promise<WarmUpReport> {
   const started = performance.now();
+  const perSite = options.perSite ?? spec.live.warm_up_jobs ?? DEFAULT_WARM_UP_JOBS;
+  if (perSite === 0) return { jobs: 0, finished: 0, wall_ms: 0, skipped: 'live.warm_up_jobs is 0' };
   // A scheme that takes no plain jobs (DAG workflows, paper 003) would not run these; it goes cold.
   if (!META_SCHEMES.sourceKinds(spec.meta.scheme).includes('synthetic')) return { jobs: 0, finished: 0, wall_ms: 0, skipped: `scheme ${spec.meta.scheme} takes no plain jobs` };
-  const scratch = warmUpRun(run, location);
-  const runtimes: LiveRuntime[] = [];
-  let total = 0;
-  let finished = (): number => 0;
+  const wall_ms = () => Math.round(performance.now() - started);
+  let plan;
   try {
-    const plan = planGrid(spec, warmUpJobs(spec, location, perSite));
-    total = plan.driver.total;
-    finished = () => plan.driver.finished;
-    const here = new LiveRuntime({ transport: new NatsTransport(nc, scratch), run: scratch, seed: spec.seed, log: silentLogger, check: MESSAGE_CHECK });
-    const others = new LiveRuntime({ transport: new NatsTransport(nc, scratch), run: scratch, seed: spec.seed, log: silentLogger, check: MESSAGE_CHECK });
-    runtimes.push(here, others);
+    plan = planGrid(spec, warmUpJobs(spec, location, perSite));
+  } catch (err) {
+    return { jobs: 0, finished: 0, wall_ms: wall_ms(), error: (err as Error).message };
+  }
+  const scratch = warmUpRun(run, location);
+  const runtimes = [0, 1].map(() => new LiveRuntime({ transport: new NatsTransport(nc, scratch), run: scratch, seed: spec.seed, log: silentLogger, check: MESSAGE_CHECK }));
+  const [here, others] = runtimes as [LiveRuntime, LiveRuntime];
+  const budget_ms = options.budget_ms ?? WARM_UP_BUDGET_MS;
+  try {
     for (const p of plan.actors) (p.location === location ? here : others).spawn(p);
     await Promise.all(runtimes.map((rt) => rt.ready()));
     await nc.flush();
     for (const rt of runtimes) rt.start(0, WARM_UP_SPEEDUP);
     while (!plan.driver.done && performance.now() - started < budget_ms) await new Promise((r) => setTimeout(r, 5));
-    return { jobs: total, finished: finished(), wall_ms: Math.round(performance.now() - started) };
+    return { jobs: plan.driver.total, finished: plan.driver.finished, wall_ms: wall_ms() };
   } catch (err) {
-    return { jobs: total, finished: finished(), wall_ms: Math.round(performance.now() - started), error: (err as Error).message };
+    return { jobs: plan.driver.total, finished: plan.driver.finished, wall_ms: wall_ms(), error: (err as Error).message };
   } finally {
     await Promise.all(runtimes.map((rt) => rt.stop().catch(() => undefined)));
   }

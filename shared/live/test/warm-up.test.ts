@@ -50,7 +50,7 @@ describe('warmUp against a real nats-server', () => {
     tap.subscribe('gridemu.r1.>', { callback: () => void onRun++ });
     tap.subscribe(`gridemu.${warmUpRun('r1', 's1')}.>`, { callback: () => void onScratch++ });
     await tap.flush();
-    const report = await warmUp(nc, 'r1', 's1', spec, 30, 20_000);
+    const report = await warmUp(nc, 'r1', 's1', spec, { perSite: 30, budget_ms: 20_000 });
     await tap.flush();
     expect(report).toMatchObject({ jobs: 60, finished: 60 });
     expect(report.error).toBeUndefined();
@@ -66,7 +66,7 @@ describe('warmUp against a real nats-server', () => {
       'name: d\nsites: [{ id: a, cpus: 8 }]\nworkload: [{ site: a, tornado: { jobs: 4, parallel: 2, variation: low } }]\nmeta: { scheme: dag-adaptive }\n',
       'd.yaml',
     ).spec;
-    const report = await warmUp(nc, 'r3', 'services', dag, 50, 20_000);
+    const report = await warmUp(nc, 'r3', 'services', dag, { perSite: 50, budget_ms: 20_000 });
     expect(report.skipped).toMatch(/dag-adaptive takes no plain jobs/);
     expect(report.wall_ms).toBe(0);
   });
