@@ -1,6 +1,6 @@
 export * from './job-record.js';
 export { formatNumber, roundNumber } from './format.js';
-export { JOBS_CSV_COLUMNS, jobsCsvChunks, jobsCsvRow } from './jobs-csv.js';
+export { JOBS_CSV_COLUMNS, jobsCsvText, jobsCsvRow } from './jobs-csv.js';
 export { summarize, jobCategories, type Summary, type GroupStats, type JobCategory, type SiteCapacity } from './summary.js';
 export { writeResults, writeJobsCsv, writeSummary, writeProtocolTrace } from './write-results.js';
 export { PROTOCOL_TRACE_COLUMNS, readProtocolTrace, type ProtocolTraceRow } from './protocol-trace-csv.js';

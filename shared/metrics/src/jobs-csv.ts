@@ -50,15 +50,11 @@ export function jobsCsvRow(r: JobRecord): string {
   return rowString.take();
 }
 
-/** The whole file as strings, header first, one row per submitted job in the order given, in pieces of `rows` rows. */
-export function* jobsCsvChunks(records: readonly JobRecord[], rows = 2048): Generator<string> {
-  yield JOBS_CSV_COLUMNS.join(',') + '\n';
-  for (let i = 0; i < records.length; i += rows) {
-    let chunk = '';
-    const end = Math.min(records.length, i + rows);
-    for (let j = i; j < end; j++) chunk += jobsCsvRow(records[j]!) + '\n';
-    yield chunk;
-  }
+/** The whole file as one string, header first, one row per submitted job in the order given (for checks in memory; files are written by writeJobsCsvRows). */
+export function jobsCsvText(records: readonly JobRecord[]): string {
+  let text = JOBS_CSV_COLUMNS.join(',') + '\n';
+  for (const r of records) text += jobsCsvRow(r) + '\n';
+  return text;
 }
 
 /** The whole file into `out`, header first, one row per submitted job in the order given. */

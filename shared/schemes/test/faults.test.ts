@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SpecError, type Job, type SpecIssue } from '@gridemu/model';
-import { checkRun, jobsCsvChunks, type JobRecord } from '@gridemu/metrics';
+import { checkRun, jobsCsvText, type JobRecord } from '@gridemu/metrics';
 import { loadWorkload } from '@gridemu/workload';
 import { parseExperiment, simulate } from '../src/index.js';
 import { REPO_ROOT, specOf } from './helpers.js';
@@ -18,7 +18,7 @@ function problems(text: string): SpecIssue[] {
   }
   return [];
 }
-const csv = (records: readonly JobRecord[]) => [...jobsCsvChunks(records)].join('');
+const csv = (records: readonly JobRecord[]) => jobsCsvText(records);
 
 describe('faults in simulation (issue 11)', () => {
   it('a crash loses the runs on the site, which run again from the start when it is back (hand-checked)', () => {

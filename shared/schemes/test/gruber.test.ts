@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { jobsCsvChunks, checkSchedule, executedJobsFromCsv, newRecord, type JobRecord } from '@gridemu/metrics';
+import { jobsCsvText, checkSchedule, executedJobsFromCsv, newRecord, type JobRecord } from '@gridemu/metrics';
 import { loadWorkload } from '@gridemu/workload';
 import { parseOverride, SpecError, type ExperimentSpec } from '@gridemu/model';
 import { parseExperiment, schemeSummary, simulate } from '../src/index.js';
@@ -34,7 +34,7 @@ function parse(text: string, sets: string[] = []): ExperimentSpec {
 async function run(spec: ExperimentSpec) {
   const { jobs } = await loadWorkload(spec, {});
   const result = simulate(spec, jobs);
-  const csv = [...jobsCsvChunks(result.records)].join('');
+  const csv = jobsCsvText(result.records);
   return { jobs, result, csv, summary: schemeSummary(spec, result.counters, result.records)['gruber'] as Record<string, unknown> };
 }
 
@@ -178,7 +178,7 @@ describe('GRUBER in simulation', () => {
     const spec = parseExperiment(text, join(dir, 'g.yaml')).spec;
     const { jobs } = await loadWorkload(spec, { specFile: join(dir, 'g.yaml') });
     const result = simulate(spec, jobs);
-    const csv = [...jobsCsvChunks(result.records)].join('');
+    const csv = jobsCsvText(result.records);
     // G-RR sends every third job to c; each starves there for 20 min and is planned again.
     expect(result.counters['gruber.starved']).toBeGreaterThan(0);
     expect(result.counters['gruber.replans.scheduling_timeout']).toBe(result.counters['gruber.starved']);

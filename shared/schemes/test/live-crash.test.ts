@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRun, jobsCsvChunks } from '@gridemu/metrics';
+import { checkRun, jobsCsvText } from '@gridemu/metrics';
 import type { Job } from '@gridemu/model';
 import { DURABLE_MESSAGES, type Message } from '@gridemu/protocol';
 import { silentLogger, type ActorPlacement, type BusTarget, type Journal, type Transport } from '@gridemu/runtime';
@@ -119,7 +119,7 @@ describe('a live process killed and restarted from its journal', () => {
     expect(lost.length).toBeGreaterThanOrEqual(2);
     expect(lost.every((l) => l.site === 'b' && l.end_s === crashed_s)).toBe(true);
     const runs = [...lost, ...records.map((r) => ({ jobId: r.job.id, site: r.execSite!, start_s: r.start_s!, end_s: r.finish_s! }))];
-    const csv = [...jobsCsvChunks(records)].join('');
+    const csv = jobsCsvText(records);
     const verdicts = checkRun({ jobsCsv: csv, submitted: jobs.length, cpus: new Map(SITES.map((s) => [s.id, s.cpus])), runs });
     expect(verdicts.filter((v) => !v.ok)).toEqual([]);
     // The origin's semaphores came back with it: one grant per job across the crash.

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { checkRun, jobsCsvChunks } from '@gridemu/metrics';
+import { checkRun, jobsCsvText } from '@gridemu/metrics';
 import { parseExperiment, simulate } from '@gridemu/schemes';
 import { loadWorkload } from '@gridemu/workload';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -29,7 +29,7 @@ export async function fuzzSeed(seed: number): Promise<string | undefined> {
     const workload = await loadWorkload(spec, { specFile: file });
     const result = simulate(spec, workload.jobs, { afterDelivery: assertNoJobAtTwoSites });
     const broken = checkRun({
-      jobsCsv: [...jobsCsvChunks(result.records)].join(''),
+      jobsCsv: jobsCsvText(result.records),
       submitted: result.records.length,
       cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])),
       runs: allRuns(result.records),
