@@ -4,7 +4,7 @@ import { DURABLE_MESSAGES } from '@gridemu/protocol';
 import { decodeEnvelope } from '@gridemu/protocol/wire';
 import { healOf, LinkModel, partitionsAt, Rng, siteOf, type LocationPartition } from '@gridemu/runtime';
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
-import { isBatch, splitBatch } from '@gridemu/transport-nats';
+import { splitBatch } from '@gridemu/transport-nats';
 import { NatsFrameSplitter } from './nats-frames.js';
 
 export interface DelayProxyOptions {
@@ -115,7 +115,7 @@ export class DelayProxy {
       const decoded = decodeEnvelope(bytes, undefined, () => undefined);
       return decoded.ok && durable.has(decoded.envelope.msg.type);
     };
-    return isBatch(payload) ? (splitBatch(payload) ?? []).some(durableOne) : durableOne(payload);
+    return (splitBatch(payload) ?? [payload]).some(durableOne);
   }
 
   /** Wall milliseconds a publish on `subject` waits here (0 for anything not addressed to another location). */

@@ -1,7 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Address } from '@gridemu/protocol';
 import { checkRunId, type BusSubscription, type BusTarget, type Transport } from '@gridemu/runtime';
-import { encodeBatch, isBatch, single, splitBatch } from './batch-frame.js';
+import { encodeBatch, single, splitBatch } from './batch-frame.js';
 import { inboxOf, senderOfSubject, subjectOf } from './subjects.js';
 
 /** A subject's waiting payloads go out at once past this many bytes (nats-server's default limit is 1 MiB). */
@@ -56,7 +56,7 @@ export class NatsTransport implements Transport {
           return;
         }
         const sender = senderOfSubject(m.subject);
-        const payloads = isBatch(m.data) ? splitBatch(m.data) : undefined;
+        const payloads = splitBatch(m.data);
         // A frame cut short goes up whole: the receiver cannot decode it, counts it and drops it.
         if (payloads === undefined) onBytes(m.data, m.subject, sender);
         else for (const p of payloads) onBytes(p, m.subject, sender);
