@@ -132,9 +132,7 @@ console.log(`before issue 8 (recorded): ${BEFORE_ISSUE_8.peak_jobs_per_s} jobs/s
 if (best) {
   const profiles = join(dir, 'profiles');
   const out = join(dir, 'profiled');
-  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', spec, '--out', out, '--quiet', '--speedup', String(best.speedup), '--timeout', '600'], { encoding: 'utf8', env: { ...process.env, GRIDEMU_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${profiles}` } });
-  if (r.status !== 0) throw new Error(`profiled bench run failed: ${r.stderr}`);
-  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+  const summary = gridemuRun('profiled', spec, out, best.speedup, [], { GRIDEMU_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${profiles}` });
   const cpu_s = Object.values(summary.live.processes).reduce((a, p) => a + (p.cpu_s ?? 0), 0);
   const byProcess = whereTimeGoes(profiles);
   results.where_time_goes = { speedup: best.speedup, cpu_ms_per_job_unprofiled: +((1000 * best.cpu_s) / best.jobs).toFixed(2), cpu_ms_per_job_profiled: +((1000 * cpu_s) / summary.jobs.submitted).toFixed(2), by_process: byProcess };
@@ -152,9 +150,7 @@ if (best && prometheusOnPath()) {
   for (let i = 0; i < pairs; i++) {
     for (const mode of ['off', 'on']) {
       const out = join(dir, `metrics-${mode}-${i}`);
-      const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', spec, '--out', out, '--quiet', '--speedup', String(best.speedup), '--timeout', '600', ...(mode === 'on' ? ['--prometheus'] : [])], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`metrics bench run (${mode}) failed: ${r.stderr}`);
-      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      const summary = gridemuRun(`metrics (${mode})`, spec, out, best.speedup, mode === 'on' ? ['--prometheus'] : []);
       rates[mode].push(summary.jobs.submitted / summary.live.run_wall_s);
     }
   }
@@ -176,9 +172,7 @@ if (best) {
   for (let i = 0; i < pairs; i++) {
     for (const mode of ['off', 'on']) {
       const out = join(dir, `warm-up-${mode}-${i}`);
-      const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', spec, '--out', out, '--quiet', '--speedup', String(best.speedup), '--timeout', '600', ...(mode === 'off' ? ['--set', 'live.warm_up_jobs=0'] : [])], { encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`warm-up bench run (${mode}) failed: ${r.stderr}`);
-      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      const summary = gridemuRun(`warm-up (${mode})`, spec, out, best.speedup, mode === 'off' ? ['--set', 'live.warm_up_jobs=0'] : []);
       runs[mode].push({ jobs_per_s: summary.jobs.submitted / summary.live.run_wall_s, bsld: summary.mean_bounded_slowdown, join_wall_s: summary.live.join_wall_s });
     }
   }
@@ -200,13 +194,18 @@ if (best) {
   const long = join(dir, 'spec-long.yaml');
   writeFileSync(long, readFileSync(spec, 'utf8').replace(/jobs: 500/g, 'jobs: 2500'));
   const out = join(dir, 'long');
-  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', long, '--out', out, '--quiet', '--speedup', String(best.speedup), '--timeout', '600'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`long bench run failed: ${r.stderr}`);
-  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+  const summary = gridemuRun('long', long, out, best.speedup);
   const cpu_s = Object.values(summary.live.processes).reduce((a, p) => a + (p.cpu_s ?? 0), 0);
   results.long_run = { speedup: best.speedup, jobs: summary.jobs.submitted, unfinished: summary.jobs.unfinished, wall_s: summary.live.run_wall_s, jobs_per_s: Math.round(summary.jobs.submitted / summary.live.run_wall_s), cpu_ms_per_job: +((1000 * cpu_s) / summary.jobs.submitted).toFixed(2) };
   results.before_issue_8_long_run = BEFORE_ISSUE_8_LONG;
   console.log(`longer run, ${summary.jobs.submitted} jobs at speed-up ${best.speedup}: ${results.long_run.jobs_per_s} jobs/s, ${results.long_run.cpu_ms_per_job} CPU ms per job, ${summary.jobs.unfinished} unfinished; before issue 8 (recorded, same run): ${Object.entries(BEFORE_ISSUE_8_LONG.jobs_per_s).map(([sp, r]) => `${r} jobs/s at ${sp}`).join(', ')}`);
+}
+
+/** One `gridemu run` of the bench; its summary.json, or an error naming the run. */
+function gridemuRun(label, specFile, out, speedup, extra = [], env = {}) {
+  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', specFile, '--out', out, '--quiet', '--speedup', String(speedup), '--timeout', '600', ...extra], { encoding: 'utf8', env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`${label} bench run failed: ${r.stderr}`);
+  return JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
 }
 
 function prometheusOnPath() {
