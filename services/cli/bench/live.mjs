@@ -202,7 +202,7 @@ if (best) {
  * and every completed job started exactly once according to the sites' logs.
  */
 function measuredRun(specFile, out, speedup) {
-  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', specFile, '--out', out, '--quiet', '--speedup', String(speedup), '--timeout', '600'], { encoding: 'utf8' });
+  const r = spawnRun(specFile, out, speedup);
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
   const rows = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const starts = new Map();
@@ -243,9 +243,13 @@ function describeRun(run) {
 
 /** One `gridemu run` of the bench; its summary.json, or an error naming the run. */
 function gridemuRun(label, specFile, out, speedup, extra = [], env = {}) {
-  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', specFile, '--out', out, '--quiet', '--speedup', String(speedup), '--timeout', '600', ...extra], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnRun(specFile, out, speedup, extra, env);
   if (r.status !== 0) throw new Error(`${label} bench run failed: ${r.stderr}`);
   return JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+}
+
+function spawnRun(specFile, out, speedup, extra = [], env = {}) {
+  return spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', specFile, '--out', out, '--quiet', '--speedup', String(speedup), '--timeout', '600', ...extra], { encoding: 'utf8', env: { ...process.env, ...env } });
 }
 
 function prometheusOnPath() {
