@@ -1,6 +1,7 @@
 // How close a live run comes to the simulator, for every scheme of every paper; writes docs/fidelity.md.
 //   npm run report:fidelity                      (builds first; needs nats-server and the archive traces)
 //   node scripts/fidelity-report.mjs [--families paper-001,dag] [--seeds 3] [--out docs/fidelity.md]
+//   node scripts/fidelity-report.mjs --render-only   (the page again from the runs under results/fidelity/)
 //
 // For each scheme, on a small workload of its family, at three speed-ups, and at the speed-up the
 // fidelity guard recommends when that is slower and the run fits FIDELITY_GUARD_BUDGET_S: `gridemu run`, then
@@ -10,12 +11,12 @@
 // each live run is beside it. Then issue 15's own run: K = 4, 20 ms links, 1,600 KTH jobs at
 // 20,000x. Every number in the report comes from these runs; docs/fidelity-notes.md follows them.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { meanWithInterval } from '@gridemu/metrics';
+import { mean, meanWithInterval } from '@gridemu/metrics';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -24,8 +25,11 @@ const { values } = parseArgs({
     families: { type: 'string' },
     seeds: { type: 'string', default: '3' },
     out: { type: 'string', default: 'docs/fidelity.md' },
+    'render-only': { type: 'boolean', default: false },
   },
 });
+/** Write the page from the runs already under results/fidelity/, making none (a new reading of the same runs). */
+const RENDER_ONLY = values['render-only'];
 const SEEDS = Number(values.seeds);
 const RESULTS = join(repo, 'results', 'fidelity');
 mkdirSync(RESULTS, { recursive: true });
@@ -84,6 +88,19 @@ const chosen = values.families ? FAMILIES.filter((f) => values.families.split(',
 /** A replay that runs longer than this is stopped and reported: a simulation ends only when every job has. */
 const REPLAY_TIMEOUT_MS = Number(process.env.FIDELITY_REPLAY_TIMEOUT_S ?? 180) * 1000;
 
+/**
+ * A run or simulation whose results include the file `made`; with --render-only, none is made and
+ * the one on disk stands in (exit 0 when that file is there).
+ */
+function produce(args, made, allowFail = false, timeout_ms = undefined) {
+  if (!RENDER_ONLY) return gridemu(args, allowFail, timeout_ms);
+  const there = existsSync(made);
+  if (!there && !allowFail) throw new Error(`--render-only: no ${made}`);
+  return { status: there ? 0 : 1, stdout: '', stderr: `no ${made} (--render-only)` };
+}
+const summaryOf = (dir) => join(dir, 'summary.json');
+const seedsOf = (dir) => join(dir, 'seeds.json');
+
 function gridemu(args, allowFail = false, timeout_ms = undefined) {
   const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...(timeout_ms ? { timeout: timeout_ms, killSignal: 'SIGKILL' } : {}) });
   if (r.status !== 0 && !allowFail) throw new Error(`gridemu ${args.join(' ')} exited ${r.status}\n${r.stdout}\n${r.stderr}`);
@@ -111,7 +128,7 @@ for (const fam of chosen) {
   for (const scheme of fam.schemes) {
     const sets = [...fam.sets, ...fam.schemeSets(scheme)];
     const simDir = join(RESULTS, `${scheme}-simulate`);
-    gridemu(['simulate', fam.spec, '--out', simDir, '--quiet', ...flags(sets)]);
+    produce(['simulate', fam.spec, '--out', simDir, '--quiet', ...flags(sets)], summaryOf(simDir));
     const sim = summary(simDir);
     for (const speedup of fam.speedups) rows.push(cell(fam, scheme, sets, sim, speedup));
     // Issue 15's target holds at the speed-up the guard recommends: the guard's word on the
@@ -120,8 +137,10 @@ for (const fam of chosen) {
     const recommended = slowest?.live.live.fidelity?.measured?.recommended_speedup;
     if (recommended === undefined || recommended === null || recommended >= slowest.speedup) continue;
     const wall_s = (slowest.live.live.run_wall_s * slowest.speedup) / recommended;
-    if (wall_s > GUARD_RUN_BUDGET_S) rows.push({ fam, scheme, speedup: recommended, guard: true, tooLong_s: wall_s });
-    else rows.push({ ...cell(fam, scheme, sets, sim, recommended), guard: true });
+    if (wall_s > GUARD_RUN_BUDGET_S) {
+      process.stderr.write(`fidelity: ${fam.family} ${scheme}: the guard recommends ≤ ${recommended}, about ${duration(wall_s)}: not run\n`);
+      rows.push({ fam, scheme, speedup: recommended, guard: true, tooLong_s: wall_s });
+    } else rows.push({ ...cell(fam, scheme, sets, sim, recommended), guard: true });
   }
 }
 
@@ -130,7 +149,7 @@ function cell(fam, scheme, sets, sim, speedup) {
   const tag = `${scheme}-${speedup}`;
   const liveDir = join(RESULTS, `${tag}-run`);
   process.stderr.write(`fidelity: ${fam.family} ${scheme} at speed-up ${speedup}: run`);
-  const r = gridemu(['run', fam.spec, '--out', liveDir, '--quiet', '--speedup', String(speedup), '--timeout', String(Math.max(900, 2 * GUARD_RUN_BUDGET_S)), ...flags(sets)], true);
+  const r = produce(['run', fam.spec, '--out', liveDir, '--quiet', '--speedup', String(speedup), '--timeout', String(Math.max(900, 2 * GUARD_RUN_BUDGET_S)), ...flags(sets)], summaryOf(liveDir), true);
   if (r.status !== 0 || !existsSync(join(liveDir, 'network.json'))) {
     process.stderr.write(` FAILED (exit ${r.status})\n`);
     return { fam, scheme, speedup, failed: `exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-2).join(' ').slice(0, 200)}` };
@@ -138,15 +157,15 @@ function cell(fam, scheme, sets, sim, speedup) {
   const live = summary(liveDir);
   process.stderr.write(', simulate --network-from');
   const netDir = join(RESULTS, `${tag}-network-from`);
-  const replay = gridemu(['simulate', fam.spec, '--out', netDir, '--quiet', '--seeds', String(SEEDS), '--network-from', liveDir, ...flags(sets)], true, REPLAY_TIMEOUT_MS);
+  const replay = produce(['simulate', fam.spec, '--out', netDir, '--quiet', '--seeds', String(SEEDS), '--network-from', liveDir, ...flags(sets)], seedsOf(netDir), true, REPLAY_TIMEOUT_MS);
   if (replay.status !== 0) {
     const why = replay.status === null ? `did not finish in ${REPLAY_TIMEOUT_MS / 1000} s` : `exited ${replay.status}: ${(replay.stderr || '').trim().split('\n').slice(-1)[0]?.slice(0, 160)}`;
     process.stderr.write(`: replay ${why}\n`);
-    return { fam, scheme, speedup, sim, live, replayFailed: why };
+    return { fam, scheme, speedup, sim, live, liveDir, replayFailed: why };
   }
   const net = seedMean(netDir, fam.metric);
   process.stderr.write(`: ${fam.metric} simulate ${fmt(pick(sim, fam.metric))}, live ${fmt(pick(live, fam.metric))}, replayed ${fmt(net?.mean)}\n`);
-  return { fam, scheme, speedup, sim, live, net };
+  return { fam, scheme, speedup, sim, live, net, liveDir, netDir };
 }
 
 // Issue 15's run: K = 4, 20 ms ± 2 ms links, 400 KTH jobs per site (two sites ×1.7), 20,000x.
@@ -160,9 +179,9 @@ if (!values.families && existsSync(join(process.env.GRIDEMU_TRACE_DIR, KTH))) {
   const simDir = join(RESULTS, 'issue-15-simulate');
   const liveDir = join(RESULTS, 'issue-15-run');
   const netDir = join(RESULTS, 'issue-15-network-from');
-  gridemu(['simulate', spec, '--out', simDir, '--quiet', ...flags(sets)]);
-  gridemu(['run', spec, '--out', liveDir, '--quiet', '--timeout', '900', ...flags(sets)]);
-  gridemu(['simulate', spec, '--out', netDir, '--quiet', '--seeds', '5', '--network-from', liveDir, ...flags(sets)]);
+  produce(['simulate', spec, '--out', simDir, '--quiet', ...flags(sets)], summaryOf(simDir));
+  produce(['run', spec, '--out', liveDir, '--quiet', '--timeout', '900', ...flags(sets)], summaryOf(liveDir));
+  produce(['simulate', spec, '--out', netDir, '--quiet', '--seeds', '5', '--network-from', liveDir, ...flags(sets)], seedsOf(netDir));
   const seeds = JSON.parse(readFileSync(join(netDir, 'seeds.json'), 'utf8'));
   const firstSeed = summary(join(netDir, `seed-${seeds.seeds[0]}`));
   const protocol = JSON.parse(gridemu(['compare', liveDir, join(netDir, `seed-${seeds.seeds[0]}`), '--json'], true).stdout).protocol;
@@ -187,9 +206,9 @@ function repeatIssueRun(spec, sets) {
       process.stderr.write(`fidelity: issue 15's run at ${speedup}x, repeat ${i} of ${n}\n`);
       const liveDir = join(RESULTS, `issue-15-${speedup}-repeat-${i}-run`);
       const netDir = join(RESULTS, `issue-15-${speedup}-repeat-${i}-network-from`);
-      const r = gridemu(['run', spec, '--out', liveDir, '--quiet', '--timeout', '900', '--speedup', String(speedup), ...flags(sets)], true);
+      const r = produce(['run', spec, '--out', liveDir, '--quiet', '--timeout', '900', '--speedup', String(speedup), ...flags(sets)], summaryOf(liveDir), true);
       if (r.status !== 0) continue;
-      gridemu(['simulate', spec, '--out', netDir, '--quiet', '--seeds', String(REPLAY_SEEDS), '--network-from', liveDir, ...flags(sets)]);
+      produce(['simulate', spec, '--out', netDir, '--quiet', '--seeds', String(REPLAY_SEEDS), '--network-from', liveDir, ...flags(sets)], seedsOf(netDir));
       const live = summary(liveDir);
       const net = JSON.parse(readFileSync(join(netDir, 'seeds.json'), 'utf8')).metrics;
       rows.push({ live: live.mean_bounded_slowdown, liveWait: live.mean_wait_s, net: net.mean_bounded_slowdown, netWait: net.mean_wait_s, hop_s: live.live.fidelity?.measured?.hop_s, wall_s: live.live.run_wall_s });
@@ -218,7 +237,10 @@ function reason(r) {
   if (r.replayFailed) parts.push(`the replay ${r.replayFailed}`);
   else if (within(r.net?.mean, live, 0.1)) parts.push('within 10% of the network it had');
   else if (r.net && Math.abs(live - r.net.mean) <= r.net.half_width) parts.push('within the replay\'s seed spread');
-  else parts.push('outside the replay: one correlation time for every link misses how this run\'s delays bunched (docs/fidelity-notes.md)');
+  else parts.push('outside the replay');
+  const few = r.net && !within(r.net.mean, live, 0.1) ? fewJobs(r) : undefined;
+  if (few) parts.push(few);
+  else if (r.net && !within(r.net.mean, live, 0.1)) parts.push('the gap is spread over many jobs, not a few (docs/fidelity-notes.md)');
   if (f && f.warnings.length > 0) {
     const worst = [...f.exceeded].sort((a, b) => Math.max(b.hop_share, b.lag_share) - Math.max(a.hop_share, a.lag_share))[0];
     const thin = f.thinned?.[0];
@@ -232,12 +254,60 @@ function reason(r) {
   return parts.join('; ');
 }
 
+/** Per completed job of a results folder's jobs.csv: its bounded slowdown (τ = 10 s, as summary.json) and where it ran. */
+function jobsBoundedSlowdown(dir) {
+  const [header, ...rows] = readFileSync(join(dir, 'jobs.csv'), 'utf8').trim().split('\n');
+  const col = Object.fromEntries(header.split(',').map((name, i) => [name, i]));
+  const jobs = new Map();
+  for (const row of rows) {
+    const c = row.split(',');
+    if (c[col.final_state] !== 'COMPLETED_SUCCESSFULLY') continue;
+    const wait = Number(c[col.waiting_time]);
+    const run = Number(c[col.execution_time]);
+    jobs.set(c[col.job_id], { bsld: Math.max(1, (wait + run) / Math.max(10, run)), site: c[col.exec_site] });
+  }
+  return jobs;
+}
+
+/**
+ * Where a few jobs make a row's gap (mean bounded slowdown only): the fewest, at most three, whose
+ * live bounded slowdown is furthest from their mean over the replay's seeds and without which the
+ * rest agree within 10%, each with where it ran live and in most replays. On these small
+ * workloads one job placed differently can move the mean by a third.
+ */
+function fewJobs(r) {
+  if (r.fam.metric !== 'mean_bounded_slowdown' || !r.liveDir || !r.netDir) return undefined;
+  const live = jobsBoundedSlowdown(r.liveDir);
+  const replays = readdirSync(r.netDir).filter((d) => d.startsWith('seed-')).map((d) => jobsBoundedSlowdown(join(r.netDir, d)));
+  const jobs = [...live]
+    .filter(([id]) => replays.every((x) => x.has(id)))
+    .map(([id, l]) => {
+      const sites = replays.map((x) => x.get(id).site);
+      const usual = [...new Set(sites)].sort((a, b) => sites.filter((x) => x === b).length - sites.filter((x) => x === a).length)[0];
+      return { id, live: l.bsld, replayed: mean(replays.map((x) => x.get(id).bsld)), site: l.site, usual };
+    })
+    .sort((a, b) => Math.abs(b.live - b.replayed) - Math.abs(a.live - a.replayed));
+  for (let k = 1; k <= 3 && k < jobs.length; k++) {
+    const rest = jobs.slice(k);
+    const [l, n] = [mean(rest.map((j) => j.live)), mean(rest.map((j) => j.replayed))];
+    if (!within(n, l, 0.1)) continue;
+    const named = jobs.slice(0, k).map((j) => `${j.id} (${fmt(j.live, 1)} live at ${j.site}, ${fmt(j.replayed, 1)} replayed${j.usual !== j.site ? `, mostly at ${j.usual}` : ''})`);
+    return `${k} of ${jobs.length} jobs ${k === 1 ? 'makes' : 'make'} the gap: ${named.join(', ')}; the other ${jobs.length - k} are ${gap(n, l)} of their replay`;
+  }
+  return undefined;
+}
+
+// How long the runs took and when: measured by the run that made them, kept for --render-only.
+const TIMING = join(RESULTS, 'report-timing.json');
+if (!RENDER_ONLY) writeFileSync(TIMING, JSON.stringify({ date: new Date().toISOString().slice(0, 10), minutes: (Date.now() - started) / 60000 }) + '\n');
+const timing = existsSync(TIMING) ? JSON.parse(readFileSync(TIMING, 'utf8')) : { date: new Date().toISOString().slice(0, 10), minutes: NaN };
+
 const lines = [
   '# Fidelity: `gridemu run` against `gridemu simulate`',
   '',
   '<!-- Generated by scripts/fidelity-report.mjs (npm run report:fidelity); numbers come from the runs it makes. -->',
   '',
-  `Written on ${new Date().toISOString().slice(0, 10)} from runs under \`results/fidelity/\` (${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${((Date.now() - started) / 60000).toFixed(0)} minutes). ` +
+  `Written on ${timing.date} from runs under \`results/fidelity/\` (${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${fmt(timing.minutes, 0)} minutes of runs). ` +
     'One live run per cell: the machine is shared and noisy. "Replayed" is `gridemu simulate --network-from` that run, ' +
     `the mean of ${SEEDS} seeds ± its 90% half-width: the simulator given each link's felt delay (the spec's latency, the bus, the mailboxes, the timers' lag; issue 15).`,
   '',
