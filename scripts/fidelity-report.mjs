@@ -239,8 +239,8 @@ function reason(r) {
   else if (r.net && Math.abs(live - r.net.mean) <= r.net.half_width) parts.push('within the replay\'s seed spread');
   else parts.push('outside the replay');
   const few = r.net && !within(r.net.mean, live, 0.1) ? fewJobs(r) : undefined;
-  if (few) parts.push(few);
-  else if (r.net && !within(r.net.mean, live, 0.1)) parts.push('the gap is spread over many jobs, not a few (docs/fidelity-notes.md)');
+  if (few === null) parts.push('the gap is spread over many jobs, not a few (docs/fidelity-notes.md)');
+  else if (few !== undefined) parts.push(few);
   if (f && f.warnings.length > 0) {
     const worst = [...f.exceeded].sort((a, b) => Math.max(b.hop_share, b.lag_share) - Math.max(a.hop_share, a.lag_share))[0];
     const thin = f.thinned?.[0];
@@ -270,7 +270,8 @@ function jobsBoundedSlowdown(dir) {
 }
 
 /**
- * Where a few jobs make a row's gap (mean bounded slowdown only): the fewest, at most three, whose
+ * Where a few jobs make a row's gap (mean bounded slowdown only; undefined for another metric, null
+ * when no three jobs do): the fewest, at most three, whose
  * live bounded slowdown is furthest from their mean over the replay's seeds and without which the
  * rest agree within 10%, each with where it ran live and in most replays. On these small
  * workloads one job placed differently can move the mean by a third.
@@ -294,7 +295,7 @@ function fewJobs(r) {
     const named = jobs.slice(0, k).map((j) => `${j.id} (${fmt(j.live, 1)} live at ${j.site}, ${fmt(j.replayed, 1)} replayed${j.usual !== j.site ? `, mostly at ${j.usual}` : ''})`);
     return `${k} of ${jobs.length} jobs ${k === 1 ? 'makes' : 'make'} the gap: ${named.join(', ')}; the other ${jobs.length - k} are ${gap(n, l)} of their replay`;
   }
-  return undefined;
+  return null;
 }
 
 // How long the runs took and when: measured by the run that made them, kept for --render-only.
