@@ -17,7 +17,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { mean, meanWithInterval } from '@gridemu/metrics';
+import { BOUNDED_SLOWDOWN_TAU_S, mean, meanWithInterval, splitCsvLine } from '@gridemu/metrics';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -288,17 +288,17 @@ function reason(r) {
   return parts.join('; ');
 }
 
-/** Per completed job of a results folder's jobs.csv: its bounded slowdown (τ = 10 s, as summary.json) and where it ran. */
+/** Per completed job of a results folder's jobs.csv: its bounded slowdown (as summary.json has it) and where it ran. */
 function jobsBoundedSlowdown(dir) {
   const [header, ...rows] = readFileSync(join(dir, 'jobs.csv'), 'utf8').trim().split('\n');
-  const col = Object.fromEntries(header.split(',').map((name, i) => [name, i]));
+  const col = Object.fromEntries(splitCsvLine(header).map((name, i) => [name, i]));
   const jobs = new Map();
   for (const row of rows) {
-    const c = row.split(',');
+    const c = splitCsvLine(row);
     if (c[col.final_state] !== 'COMPLETED_SUCCESSFULLY') continue;
     const wait = Number(c[col.waiting_time]);
     const run = Number(c[col.execution_time]);
-    jobs.set(c[col.job_id], { bsld: Math.max(1, (wait + run) / Math.max(10, run)), site: c[col.exec_site] });
+    jobs.set(c[col.job_id], { bsld: Math.max(1, (wait + run) / Math.max(BOUNDED_SLOWDOWN_TAU_S, run)), site: c[col.exec_site] });
   }
   return jobs;
 }
