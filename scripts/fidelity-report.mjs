@@ -163,6 +163,7 @@ for (const fam of chosen) {
     const more = [];
     for (let i = 2; i <= CELL_REPEATS; i++) more.push(cell(fam, scheme, sets, accepted.sim, accepted.speedup, `-repeat-${i}`));
     accepted.repeats = [accepted, ...more].filter((r) => r.net);
+    if (accepted.repeats.length > 1) accepted.repeatGap = meanGap(accepted.repeats.map((x) => [pick(x.live, fam.metric), x.net.mean]));
   }
 }
 
@@ -380,8 +381,8 @@ lines.push(
 
 /** A repeated run's mean gap over its repeats, for the guard line. */
 function repeatedGap(r) {
-  if (!r.repeats || r.repeats.length < 2) return '';
-  const g = meanGap(r.repeats.map((x) => [pick(x.live, r.fam.metric), x.net.mean]));
+  const g = r.repeatGap;
+  if (g === undefined) return '';
   return `; over ${r.repeats.length} runs ${pct(g.mean)}, 90% interval ${pct(g.lo)} to ${pct(g.hi)}`;
 }
 
@@ -458,7 +459,7 @@ function cellRepeatLines() {
     '|---|---|---:|---:|---|---:|---|',
     ...repeated.map((r) => {
       const m = r.fam.metric;
-      const g = r.repeats.length > 1 ? meanGap(r.repeats.map((x) => [pick(x.live, m), x.net.mean])) : undefined;
+      const g = r.repeatGap;
       return `| ${r.fam.family} | ${r.scheme} | ${r.speedup} | ${r.repeats.length} | ${r.repeats.map((x) => gap(x.net.mean, pick(x.live, m))).join(', ')} | ${g ? `${pct(g.mean)} (${pct(g.lo)} to ${pct(g.hi)})` : '-'} | ${g ? g.verdict : 'too few runs completed'} |`;
     }),
     '',
