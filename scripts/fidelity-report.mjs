@@ -445,7 +445,7 @@ function meanGap(pairs) {
         : hi < -0.1 || lo > 0.1
           ? 'outside 10%, the whole interval outside it'
           : 'outside 10% on the mean, the interval reaching inside it';
-  return { mean: gaps.mean, lo, hi, verdict, within: Math.abs(gaps.mean) <= 0.1 };
+  return { mean: gaps.mean, lo, hi, verdict };
 }
 
 /** The schemes whose run at the guard's speed-up was outside 10% and was repeated (CELL_REPEATS). */
