@@ -21,7 +21,7 @@ describe('protocol_trace in the simulator (issue 15)', () => {
     // lands a hop later and claims (b is free until K comes at 12 s); the cancel and b's claim
     // cross on the wire, so b drops its copy when the cancel lands and is then denied the claim.
     expect(lines).toEqual([
-      '10.00 a copies.sent to=a b',
+      '10.00 a copies.sent to=a b heard=a:0@-,b:0@-',
       '10.00 a copy.arrived queue=local claim=yes',
       '10.00 a claim.sent claim=1 origin=a timeout_s=5',
       '10.00 a origin.grant site=a claim=1',

@@ -19,6 +19,8 @@ export interface MetaschedulerOptions {
  */
 export class MetaschedulerActor implements Actor<Message> {
   private readonly loads = new Map<string, number>();
+  /** When each site measured the load last heard from it (for the trace: what a choice was made on). */
+  private readonly measuredAt = new Map<string, number>();
   private readonly semaphores = new Map<string, JobSemaphore>();
 
   constructor(
@@ -33,6 +35,7 @@ export class MetaschedulerActor implements Actor<Message> {
         return;
       case MessageType.LoadReport:
         this.loads.set(msg.site, msg.load);
+        this.measuredAt.set(msg.site, msg.time_s);
         return;
       case MessageType.ClaimRequest:
         this.claim(ctx, msg.jobId, msg.site, msg.claimId, from);
@@ -55,7 +58,7 @@ export class MetaschedulerActor implements Actor<Message> {
       case 'distributed': {
         const target = fits.includes(origin) ? greedyTarget(fits, this.loads, origin) : leastLoadedSites(fits, this.loads, 1, origin)[0]!;
         if (target !== origin) ctx.metrics.count('jobs.moved');
-        ctx.trace?.(job.id, 'job.routed', `to=${target}`);
+        ctx.trace?.(job.id, 'job.routed', `to=${target} ${this.heard()}`);
         ctx.send(siteAddress(target, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
         return;
       }
@@ -79,9 +82,15 @@ export class MetaschedulerActor implements Actor<Message> {
   private sendCopies(ctx: ActorContext<Message>, job: Job, targets: string[], queueOf: (site: string) => 'local' | 'remote'): void {
     this.semaphores.set(job.id, new JobSemaphore(targets));
     ctx.metrics.count('copies.sent', targets.length);
-    ctx.trace?.(job.id, 'copies.sent', `to=${targets.join(' ')}`);
+    ctx.trace?.(job.id, 'copies.sent', `to=${targets.join(' ')} ${this.heard()}`);
     const trail = { ...FRESH_TRAIL, copies: targets.length };
     for (const t of targets) ctx.send(siteAddress(t, 'scheduler'), { type: MessageType.JobCopy, job, queue: queueOf(t), claim: true, trail });
+  }
+
+  /** The loads the choice was made on, and when each was measured: `heard=s1:120@3600,s2:…` (0 if never heard). */
+  private heard(): string {
+    const round = (x: number) => Math.round(x * 10) / 10;
+    return `heard=${this.options.sites.map(({ id }) => `${id}:${round(this.loads.get(id) ?? 0)}@${this.measuredAt.has(id) ? round(this.measuredAt.get(id)!) : '-'}`).join(',')}`;
   }
 
   /** §7: grant the first claim, deny the rest, and cancel the K-1 other copies. */
