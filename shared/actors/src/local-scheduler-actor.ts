@@ -7,10 +7,9 @@ import { traceClaimStep } from './claim-trace.js';
 export interface LocalSchedulerOptions {
   /** Where job reports go (the driver). */
   readonly resultsTo?: Address;
-  /** Publish this site's load on the `load` topic, every `loadPeriod_s` from `gossipFrom_s` (load gossip). */
+  /** Publish this site's load on the `load` topic, every `loadPeriod_s` from the run's start (load gossip). */
   readonly gossip?: boolean;
   readonly loadPeriod_s?: number;
-  readonly gossipFrom_s?: number;
   /** How long to hold processors waiting for an answer to a claim. */
   readonly claimTimeout_s?: number;
   /** `hold` (default): claim first, then start. `optimistic`: start, then claim; a loser is killed. */
@@ -43,7 +42,7 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   start(ctx: ActorContext<Message>): void {
     if (this.options.gossip === true) {
-      ctx.schedule(Math.max(0, (this.options.gossipFrom_s ?? 0) - ctx.now()), { type: MessageType.LoadTick });
+      ctx.schedule(0, { type: MessageType.LoadTick });
     }
   }
 

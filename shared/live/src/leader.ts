@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { ExperimentSpec, Job } from '@gridemu/model';
+import { runEpoch_s, type ExperimentSpec, type Job } from '@gridemu/model';
 import type { DriverActor } from '@gridemu/actors';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
@@ -133,7 +133,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   logWarmUp(log, warmedUp);
   const join_wall_s = (Date.now() - joinStarted) / 1000;
 
-  const epoch_s = jobs.reduce((min, j) => Math.min(min, j.submit_s), jobs[0]?.submit_s ?? 0);
+  const epoch_s = runEpoch_s(jobs);
   // On the clock every LiveRuntime reads (sub-ms), so the driver and members count from the same instant.
   const wallEpoch_ms = wallNow_ms() + (options.startMargin_ms ?? 300);
   const speedup = spec.live.speedup;

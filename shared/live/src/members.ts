@@ -13,8 +13,8 @@ export function liveMembers(spec: ExperimentSpec): string[] {
 }
 
 /**
- * The actors one member process hosts. Built from the spec alone (no jobs): sites start gossiping
- * when the clock starts, which the driver sets to the first submission, as in SimRuntime.
+ * The actors one member process hosts. Built from the spec alone (no jobs): its actors start, and
+ * start their periods, when the clock starts, at the run's first submission, as in SimRuntime.
  */
 export function memberActors(spec: ExperimentSpec, member: string): GridActor[] {
   const actors = planGrid(spec, []).actors.filter((p) => p.location === member);

@@ -70,3 +70,12 @@ export interface SchedulableJob {
 export function transferTime_s(job: Pick<Job, 'memory_mb'>, bandwidth_mbps: number): number {
   return ((job.memory_mb ?? 0) * 8) / bandwidth_mbps;
 }
+
+/**
+ * The instant a run starts, in emulated seconds: its first submission (0 with no jobs). Both
+ * runtimes start their actors then, so a period an actor starts in its start hook (load gossip,
+ * a monitor, a queue's tick) has the same phase in a simulation and in every live process.
+ */
+export function runEpoch_s(jobs: readonly Pick<Job, 'submit_s'>[]): number {
+  return jobs.reduce((min, j) => Math.min(min, j.submit_s), jobs[0]?.submit_s ?? 0);
+}

@@ -302,12 +302,17 @@ export class LiveRuntime {
     await this.options.transport.flush();
   }
 
-  /** Starts the clock at `epoch_s` emulated seconds as of wall time `wallEpoch_ms`, then every actor. */
+  /**
+   * Starts the clock at `epoch_s` emulated seconds as of wall time `wallEpoch_ms`, then every actor.
+   * The actors start at the epoch, as SimRuntime's do: this runs up to the start margin before it
+   * (the clock reads earlier), and a period started here would otherwise be out of phase with the
+   * simulation's, by a different amount in every process.
+   */
   start(epoch_s: number, speedup: number, wallEpoch_ms = wallNow_ms()): void {
     if (this.restoring) throw new Error('a recovering live runtime resumes from its journal; it does not start');
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     this.mailboxes.start(() => {
-      for (const h of this.hosted.values()) this.guard(h, undefined, () => h.actor.start?.(h.ctx), (t) => ({ k: 'start', a: h.placement.address, t }));
+      for (const h of this.hosted.values()) this.guard(h, epoch_s, () => h.actor.start?.(h.ctx), (t) => ({ k: 'start', a: h.placement.address, t }));
       this.commit();
     });
   }

@@ -233,8 +233,12 @@ export class SimRuntime<M extends { readonly type: string }> {
     }
   }
 
-  /** Calls every actor's start hook, in spawn order. */
-  start(): void {
+  /**
+   * Calls every actor's start hook, in spawn order, at `at_s` (the run's epoch, its first
+   * submission, where a live run's clock starts too: runEpoch_s).
+   */
+  start(at_s = 0): void {
+    this.clock = this.actorTime = at_s;
     for (const r of this.actors.values()) {
       try {
         r.actor.start?.(r.ctx);

@@ -1,4 +1,4 @@
-import type { ExperimentSpec, Job } from '@gridemu/model';
+import { runEpoch_s, type ExperimentSpec, type Job } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
 import { DURABLE_MESSAGES, LATEST_VALUE_TOPICS, type Message } from '@gridemu/protocol';
 import { SimRuntime, type Logger, type MeasuredNetwork, type SimFaults, type TraceRecord } from '@gridemu/runtime';
@@ -50,7 +50,7 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
   });
   const plan = planGrid(spec, jobs);
   for (const p of plan.actors) runtime.spawn(p);
-  runtime.start();
+  runtime.start(runEpoch_s(jobs));
   const every = options.progressEvery ?? 20_000;
   // Periodic actors (load gossip) never run out of work: the run ends when every job has its outcome.
   const check = options.afterDelivery;

@@ -10,12 +10,11 @@ export class MonitorActor implements Actor<Message> {
   constructor(
     private readonly lrm: Address,
     private readonly period_s: number,
-    /** When the first report goes out (the run's first submission). */
-    private readonly from_s: number,
   ) {}
 
+  /** The first report goes out as the run starts (its first submission, in both runtimes). */
   start(ctx: ActorContext<Message>): void {
-    ctx.schedule(Math.max(0, this.from_s - ctx.now()), { type: 'timer.gruber-monitor' });
+    ctx.schedule(0, { type: 'timer.gruber-monitor' });
   }
 
   receive(ctx: ActorContext<Message>, msg: Message): void {

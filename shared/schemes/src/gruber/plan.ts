@@ -20,11 +20,10 @@ import { SubmitHostActor } from './submit-host-actor.js';
 export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
   const meta = gruberMeta(spec);
   const siteIds = spec.sites.map((s) => s.id);
-  const from_s = jobs[0]?.submit_s ?? 0;
   const actors: GridActor[] = [];
   for (const s of spec.sites) {
     actors.push({ address: lrmAddress(s.id), location: s.id, actor: new GruberSiteActor(s, meta, spec.seed) });
-    actors.push({ address: monitorAddress(s.id), location: s.id, actor: new MonitorActor(lrmAddress(s.id), meta.monitor_period_s, from_s) });
+    actors.push({ address: monitorAddress(s.id), location: s.id, actor: new MonitorActor(lrmAddress(s.id), meta.monitor_period_s) });
   }
   const services: Record<string, string> = {};
   for (let n = 1; n <= meta.decision_points; n++) {

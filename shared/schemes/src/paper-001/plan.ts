@@ -49,7 +49,6 @@ export function planPaper001(spec: ExperimentSpec, jobs: readonly Job[]): GridPl
       const scheduling: LocalSchedulerOptions = {
         gossip: true,
         loadPeriod_s: meta.load_period_s,
-        gossipFrom_s: jobs[0]?.submit_s ?? 0,
         claimTimeout_s: meta.claim_timeout_s,
         claimMode: meta.claim,
         ...transferOf(spec),
