@@ -128,7 +128,7 @@ const seedMean = (dir, metric) => {
  * The longest live run the report makes at the speed-up the guard recommends, in wall seconds
  * (estimated from the scheme's slowest fixed speed-up); a longer one is reported, not run.
  */
-const GUARD_RUN_BUDGET_S = Number(process.env.FIDELITY_GUARD_BUDGET_S ?? 900);
+const GUARD_RUN_BUDGET_S = Number(process.env.FIDELITY_GUARD_BUDGET_S ?? 1200);
 
 const rows = [];
 for (const fam of chosen) {
@@ -154,7 +154,7 @@ for (const fam of chosen) {
 // A scheme outside 10% of its replay at the guard's speed-up is run there again: one run of these
 // small workloads can turn on a single job (docs/fidelity-notes.md), so the verdict is the mean
 // gap over CELL_REPEATS runs, with its 90% interval.
-const CELL_REPEATS = Number(process.env.FIDELITY_CELL_REPEATS ?? 4);
+const CELL_REPEATS = Number(process.env.FIDELITY_CELL_REPEATS ?? 8);
 for (const fam of chosen) {
   for (const scheme of fam.schemes) {
     const accepted = acceptedRow(rows.filter((r) => r.fam === fam && r.scheme === scheme));
