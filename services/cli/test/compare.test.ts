@@ -71,7 +71,8 @@ describe('gridemu compare with protocol traces (issue 15)', () => {
     expect(r.out).toMatch(/claim protocol \(protocol-trace.csv\): 90 jobs traced in A, 90 in B/);
     expect(r.out).toMatch(/copies.sent per job +1\.00 +1\.00/);
     expect(r.out).toContain('s1!1, step by step (A left, B right):');
-    expect(r.out).toMatch(/copies\.sent +to=\S+ \S+ +\| .*copies\.sent +to=\S+ \S+ \S+/);
+    // K = 2 copies left, 3 right, each with the loads the origin chose on.
+    expect(r.out).toMatch(/copies\.sent +to=\S+ \S+ heard=\S+ +\| .*copies\.sent +to=\S+ \S+ \S+ heard=\S+/);
     const json = JSON.parse(gridemu(['compare', a, b, '--json']).out);
     expect(json.protocol.a.events['copies.sent']).toBe(90);
     expect(json.protocol.grant_delay.compared).toBe(90);
