@@ -17,7 +17,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { BOUNDED_SLOWDOWN_TAU_S, mean, meanWithInterval, splitCsvLine } from '@gridemu/metrics';
+import { boundedSlowdown, mean, meanWithInterval, splitCsvLine } from '@gridemu/metrics';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -297,9 +297,8 @@ function jobsBoundedSlowdown(dir) {
   for (const row of rows) {
     const c = splitCsvLine(row);
     if (c[col.final_state] !== 'COMPLETED_SUCCESSFULLY') continue;
-    const wait = Number(c[col.waiting_time]);
     const run = Number(c[col.execution_time]);
-    jobs.set(c[col.job_id], { bsld: Math.max(1, (wait + run) / Math.max(BOUNDED_SLOWDOWN_TAU_S, run)), site: c[col.exec_site] });
+    jobs.set(c[col.job_id], { bsld: boundedSlowdown(Number(c[col.waiting_time]) + run, run), site: c[col.exec_site] });
   }
   return jobs;
 }

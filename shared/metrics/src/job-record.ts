@@ -56,6 +56,11 @@ export interface Timing {
 
 export const BOUNDED_SLOWDOWN_TAU_S = 10;
 
+/** A job's bounded slowdown from its turnaround (wait + run) and run: max(1, turnaround / max(run, τ)). */
+export function boundedSlowdown(turnaround_s: number, run_s: number): number {
+  return Math.max(1, turnaround_s / Math.max(run_s, BOUNDED_SLOWDOWN_TAU_S));
+}
+
 export function timing(r: JobRecord): Timing | undefined {
   if (r.start_s === undefined || r.finish_s === undefined) return undefined;
   const wait_s = r.start_s - r.job.submit_s;
@@ -66,6 +71,6 @@ export function timing(r: JobRecord): Timing | undefined {
     run_s,
     turnaround_s,
     slowdown: turnaround_s / Math.max(run_s, Number.MIN_VALUE),
-    boundedSlowdown: Math.max(1, turnaround_s / Math.max(run_s, BOUNDED_SLOWDOWN_TAU_S)),
+    boundedSlowdown: boundedSlowdown(turnaround_s, run_s),
   };
 }
