@@ -83,8 +83,12 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         const sim = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
         expect(sim.code, sim.err).toBe(0);
         const r = readSummary(replay);
-        const felt = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')).links as Record<string, { count: number; sum_ms: number }>;
+        const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as { links: Record<string, { count: number; sum_ms: number }>; types: Record<string, Record<string, { count: number }>> };
+        const felt = network.links;
         expect(Object.keys(felt)).toEqual(expect.arrayContaining(['driver->s1', 's1->driver', 's1->s1', 's1->s2', 's2->s1']));
+        // The same deliveries by message type: load reports and job copies cross apart, and add up to the link.
+        expect(Object.keys(network.types)).toEqual(expect.arrayContaining(['load.report', 'job.copy']));
+        for (const [link, l] of Object.entries(felt)) expect(Object.values(network.types).reduce((n, links) => n + (links[link]?.count ?? 0), 0)).toBe(l.count);
         expect(Object.keys(r.network_from.links).sort()).toEqual(Object.keys(felt).sort());
         for (const [link, l] of Object.entries(felt)) expect(r.network_from.links[link]).toBeCloseTo((l.sum_ms / l.count) * (s.live.speedup / 1000), 0);
         // What crossed between sites felt at least the wire latency the summary reports.

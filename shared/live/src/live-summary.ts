@@ -53,12 +53,20 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   };
   for (const [link, h] of r.runtime.latency) mergeLink(link, h.state());
   const felt = new Map<string, LatencyHistogram>();
-  const mergeFelt = (link: string, s: LatencyState) => {
-    let h = felt.get(link);
-    if (!h) felt.set(link, (h = new LatencyHistogram()));
+  const feltByType = new Map<string, Map<string, LatencyHistogram>>();
+  const mergeInto = (into: Map<string, LatencyHistogram>, link: string, s: LatencyState) => {
+    let h = into.get(link);
+    if (!h) into.set(link, (h = new LatencyHistogram()));
     h.merge(s);
   };
+  const mergeFelt = (link: string, s: LatencyState) => mergeInto(felt, link, s);
+  const mergeFeltOfType = (type: string, link: string, s: LatencyState) => {
+    let links = feltByType.get(type);
+    if (!links) feltByType.set(type, (links = new Map()));
+    mergeInto(links, link, s);
+  };
   for (const [link, h] of r.runtime.felt) mergeFelt(link, h.state());
+  for (const [type, links] of r.runtime.feltByType) for (const [link, h] of links) mergeFeltOfType(type, link, h.state());
   // This runs in the driver process: its own figures sit beside the members' reports.
   const driverWarmUp = warmUpFigures(r.warmedUp);
   const processes: Record<string, LiveSection['processes'][string]> = {
@@ -74,6 +82,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     for (const [link, s] of Object.entries(m.report.latency)) mergeLink(link, s);
     timerLag.merge(m.report.timer_lag);
     for (const [link, s] of Object.entries(m.report.felt ?? {})) mergeFelt(link, s);
+    for (const [type, links] of Object.entries(m.report.felt_by_type ?? {})) for (const [link, s] of Object.entries(links)) mergeFeltOfType(type, link, s);
     processes[name] = { ...processes[name]!, rss_mb: m.report.rss_mb, peak_rss_mb: m.report.peak_rss_mb, cpu_s: m.report.cpu_s, ...(m.report.warm_up ? { warm_up: m.report.warm_up } : {}) };
   }
   const overallStats = overall.stats();
@@ -94,11 +103,17 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   const network: MeasuredNetworkFile = {
     format: MEASURED_NETWORK_FORMAT,
     speedup,
-    links: Object.fromEntries([...felt].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()])),
+    links: statesByKey(felt),
+    types: Object.fromEntries([...feltByType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, links]) => [type, statesByKey(links)])),
     timer_lag: timerLag.state(),
     ...(reportInterval_ms > 0 ? { report_interval_ms: reportInterval_ms } : {}),
   };
   return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters), network };
+}
+
+/** Each histogram's state, in key order (a stable network.json). */
+function statesByKey(m: ReadonlyMap<string, LatencyHistogram>): Record<string, LatencyState> {
+  return Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()]));
 }
 
 /**

@@ -213,6 +213,7 @@ export class MemberProcess {
       latency: Object.fromEntries([...rt.latency].map(([link, h]) => [link, h.state()])),
       timer_lag: rt.timerLag.state(),
       felt: Object.fromEntries([...rt.felt].map(([link, h]) => [link, h.state()])),
+      felt_by_type: Object.fromEntries([...rt.feltByType].map(([type, links]) => [type, Object.fromEntries([...links].map(([link, h]) => [link, h.state()]))])),
       ...(warmUp ? { warm_up: warmUp } : {}),
     };
   }

@@ -52,6 +52,8 @@ export interface MemberReport {
    * itself included): receiver's handling time less the sender's actor time, in wall ms.
    */
   readonly felt?: Record<string, LatencyState>;
+  /** The same by message type, then link: `felt_by_type[type][from->to]`. */
+  readonly felt_by_type?: Record<string, Record<string, LatencyState>>;
   /** The throwaway grid it ran before the clock started (shared/live/src/warm-up.ts): jobs, how many finished, wall ms. */
   readonly warm_up?: { readonly jobs: number; readonly finished: number; readonly wall_ms: number };
 }
@@ -146,6 +148,12 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
   const felt = r['felt'];
   if (felt !== undefined && (typeof felt !== 'object' || felt === null)) return 'felt must be a map';
   for (const [link, s] of Object.entries(felt ?? {})) if (!isLatencyState(s)) return `felt.${link} is malformed`;
+  const byType = r['felt_by_type'];
+  if (byType !== undefined && (typeof byType !== 'object' || byType === null)) return 'felt_by_type must be a map';
+  for (const [type, links] of Object.entries(byType ?? {})) {
+    if (typeof links !== 'object' || links === null) return `felt_by_type.${type} must be a map`;
+    for (const [link, s] of Object.entries(links as object)) if (!isLatencyState(s)) return `felt_by_type.${type}.${link} is malformed`;
+  }
   const warm = r['warm_up'] as Record<string, unknown> | undefined;
   if (warm !== undefined && !isCountMap(warm)) return 'warm_up must map jobs, finished and wall_ms to numbers';
   return undefined;

@@ -179,6 +179,8 @@ export class LiveRuntime {
   readonly timerLag = new LatencyHistogram();
   /** Felt delay per link, wall ms (recordFelt). */
   readonly felt = new Map<string, LatencyHistogram>();
+  /** The same per message type, then per link: what one kind of message felt on a link. */
+  readonly feltByType = new Map<string, Map<string, LatencyHistogram>>();
   private readonly outbox = new Map<string, Unacknowledged>();
   /** Ids of the durable messages delivered here (a resent one is acknowledged again, not delivered). */
   private readonly seen = new Set<string>();
@@ -270,7 +272,7 @@ export class LiveRuntime {
         this.delivered++;
         this.countReceived(d.msg.type);
         this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from), (t) => entryOf(d, address, t));
-        if (d.sent_s !== undefined && this.clock) this.recordFelt(d.from, address, h.now_s - d.sent_s);
+        if (d.sent_s !== undefined && this.clock) this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
       }),
       now_s: Number.NEGATIVE_INFINITY,
       role: address.slice(address.indexOf('/') + 1),
@@ -700,29 +702,35 @@ export class LiveRuntime {
     const a = siteOf(from);
     const b = this.hosted.get(to)?.placement.location ?? siteOf(to) ?? [...this.hosted.values()][0]?.placement.location;
     if (a === undefined || b === undefined || a === b) return;
-    const link = `${a}->${b}`;
-    let h = this.latency.get(link);
-    if (!h) this.latency.set(link, (h = new LatencyHistogram()));
-    h.record(ms);
+    histogramOf(this.latency, `${a}->${b}`).record(ms);
     this.options.onLatency?.(a, ms / 1000);
   }
 
   /**
    * The delay a delivery's schedule felt, from the sender's actor time to the receiver's handling
    * time (hop, timer lag, encoding, queues), in wall ms per link between the two actors' locations
-   * (`driver` for the driver; a location to itself too). `simulate --network-from` replays it.
+   * (`driver` for the driver; a location to itself too), and per message type on each link.
+   * `simulate --network-from` replays it.
    */
-  private recordFelt(from: Address, to: Address, felt_s: number): void {
+  private recordFelt(from: Address, to: Address, type: string, felt_s: number): void {
     const link = `${senderOf(from)}->${senderOf(to)}`;
-    let h = this.felt.get(link);
-    if (!h) this.felt.set(link, (h = new LatencyHistogram()));
-    h.record((Math.max(0, felt_s) / this.clock!.speedup) * 1000);
+    const ms = (Math.max(0, felt_s) / this.clock!.speedup) * 1000;
+    histogramOf(this.felt, link).record(ms);
+    let byLink = this.feltByType.get(type);
+    if (!byLink) this.feltByType.set(type, (byLink = new Map()));
+    histogramOf(byLink, link).record(ms);
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {
     this.tally.count('messages.malformed');
     if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
   }
+}
+
+function histogramOf(m: Map<string, LatencyHistogram>, key: string): LatencyHistogram {
+  let h = m.get(key);
+  if (!h) m.set(key, (h = new LatencyHistogram()));
+  return h;
 }
 
 /** The journal's record of a delivery to `a` at actor time `t`. */

@@ -18,6 +18,11 @@ export interface MeasuredNetworkFile {
   readonly speedup: number;
   /** `from->to` → the delay its deliveries felt. */
   readonly links: Record<string, LatencyState>;
+  /**
+   * Message type → `from->to` → the delay that type's deliveries felt on the link (absent in files
+   * of older runs, which replay every message of a link alike).
+   */
+  readonly types?: Record<string, Record<string, LatencyState>>;
   /** How late timers fired (for the record: replaying the links replays its effect). */
   readonly timer_lag: LatencyState;
   /**
@@ -78,30 +83,36 @@ export class LatencySampler {
 }
 
 /**
- * The measured network as the simulator uses it, in emulated seconds: a link's own distribution
- * where the live run measured that link; otherwise, between two locations, every such link's
- * together (a link that carried nothing live, e.g. one direction of a quiet pair), and within one
- * location no delay.
+ * How many deliveries of one message type a link (or all links between locations together) must
+ * have had live before the replay draws that type from them rather than from the link's whole
+ * traffic: fewer make a few delays the only ones it can draw.
+ */
+export const MIN_TYPE_SAMPLES = 20;
+
+/**
+ * The measured network as the simulator uses it, in emulated seconds. A message is drawn from what
+ * its own type felt on its link, where the live run delivered enough of them there; else from what
+ * its type felt on every link between two locations together; else from its link's whole traffic.
+ * Types differ in when they are sent: load reports all leave at each period's tick, when every
+ * process wakes at once, and a job's copies between ticks, so copies cross faster than the link's
+ * average (docs/fidelity-notes.md). A link that carried nothing live (e.g. one direction of a quiet
+ * pair) draws from every link between two locations together, and within one location nothing
+ * measured means no delay.
  */
 export class MeasuredNetwork {
-  private readonly links = new Map<string, LatencySampler>();
+  private readonly links: Map<string, LatencySampler>;
   private readonly pooled: LatencySampler;
+  private readonly typeLinks = new Map<string, Map<string, LatencySampler>>();
+  private readonly typePooled = new Map<string, LatencySampler>();
   private readonly timerLag: LatencySampler;
 
   constructor(readonly file: MeasuredNetworkFile) {
-    const pool = { count: 0, sum_ms: 0, min_ms: Number.POSITIVE_INFINITY, max_ms: 0, buckets: {} as Record<string, number> };
-    for (const [link, s] of Object.entries(file.links)) {
-      if (s.count === 0) continue;
-      this.links.set(link, new LatencySampler(s));
-      const [from, to] = link.split('->');
-      if (from === to) continue;
-      pool.count += s.count;
-      pool.sum_ms += s.sum_ms;
-      pool.min_ms = Math.min(pool.min_ms, s.min_ms);
-      pool.max_ms = Math.max(pool.max_ms, s.max_ms);
-      for (const [b, n] of Object.entries(s.buckets)) pool.buckets[b] = (pool.buckets[b] ?? 0) + n;
+    [this.links, this.pooled] = samplers(file.links, 1);
+    for (const [type, links] of Object.entries(file.types ?? {})) {
+      const [own, pooled] = samplers(links, MIN_TYPE_SAMPLES);
+      this.typeLinks.set(type, own);
+      if (pooled.state.count >= MIN_TYPE_SAMPLES) this.typePooled.set(type, pooled);
     }
-    this.pooled = new LatencySampler({ ...pool, min_ms: pool.count > 0 ? pool.min_ms : 0 });
     this.timerLag = new LatencySampler(file.timer_lag);
   }
 
@@ -121,10 +132,21 @@ export class MeasuredNetwork {
     if (d['format'] !== MEASURED_NETWORK_FORMAT) fail('format', `must be "${MEASURED_NETWORK_FORMAT}" (got ${JSON.stringify(d['format'])})`);
     if (!(typeof d['speedup'] === 'number' && d['speedup'] > 0)) fail('speedup', 'must be a positive number');
     if (typeof d['links'] !== 'object' || d['links'] === null || Array.isArray(d['links'])) fail('links', 'must be an object of link → latency');
-    for (const [link, s] of Object.entries(d['links'] as object)) {
-      if (!/^[^>]+->[^>]+$/.test(link)) fail(`links["${link}"]`, 'must be named from->to');
-      const problem = latencyProblem(s);
-      if (problem) fail(`links["${link}"]`, problem);
+    const checkLinks = (field: string, links: object) => {
+      for (const [link, s] of Object.entries(links)) {
+        if (!/^[^>]+->[^>]+$/.test(link)) fail(`${field}["${link}"]`, 'must be named from->to');
+        const problem = latencyProblem(s);
+        if (problem) fail(`${field}["${link}"]`, problem);
+      }
+    };
+    checkLinks('links', d['links'] as object);
+    const types = d['types'];
+    if (types !== undefined) {
+      if (typeof types !== 'object' || types === null || Array.isArray(types)) fail('types', 'must be an object of message type → link → latency');
+      for (const [type, links] of Object.entries(types as object)) {
+        if (typeof links !== 'object' || links === null || Array.isArray(links)) fail(`types["${type}"]`, 'must be an object of link → latency');
+        checkLinks(`types["${type}"]`, links as object);
+      }
     }
     const lag = latencyProblem(d['timer_lag']);
     if (lag) fail('timer_lag', lag);
@@ -142,25 +164,30 @@ export class MeasuredNetwork {
     return ((this.file.report_interval_ms ?? 0) * this.file.speedup) / 1000;
   }
 
-  /** Emulated seconds for one message from location `from` to location `to`. */
-  delay_s(from: string, to: string, rng: Rng): number {
-    return this.delayAt_s(from, to, rng.next());
+  /** Emulated seconds for one message (of type `type`, if given) from location `from` to location `to`. */
+  delay_s(from: string, to: string, rng: Rng, type?: string): number {
+    return this.delayAt_s(from, to, rng.next(), type);
   }
 
-  /** The link's delay at quantile `q`, emulated seconds (0 within a location the run never measured). */
-  delayAt_s(from: string, to: string, q: number): number {
-    const s = this.sampler(from, to);
+  /** The link's delay at quantile `q` for a message of `type`, emulated seconds (0 within a location the run never measured). */
+  delayAt_s(from: string, to: string, q: number, type?: string): number {
+    const s = this.sampler(from, to, type);
     return s ? (s.at_ms(q) * this.file.speedup) / 1000 : 0;
   }
 
-  /** The link's mean delay, emulated seconds. */
-  meanDelay_s(from: string, to: string): number {
-    const s = this.sampler(from, to);
+  /** The link's mean delay for a message of `type`, emulated seconds. */
+  meanDelay_s(from: string, to: string, type?: string): number {
+    const s = this.sampler(from, to, type);
     return s ? (s.mean_ms * this.file.speedup) / 1000 : 0;
   }
 
-  private sampler(from: string, to: string): LatencySampler | undefined {
-    return this.links.get(`${from}->${to}`) ?? (from === to ? undefined : this.pooled);
+  private sampler(from: string, to: string, type: string | undefined): LatencySampler | undefined {
+    const link = `${from}->${to}`;
+    if (type !== undefined) {
+      const own = this.typeLinks.get(type)?.get(link) ?? (from === to ? undefined : this.typePooled.get(type));
+      if (own) return own;
+    }
+    return this.links.get(link) ?? (from === to ? undefined : this.pooled);
   }
 
   /** Emulated seconds a timer fires late. */
@@ -178,16 +205,49 @@ export class MeasuredNetwork {
     return (this.timerLag.mean_ms * this.file.speedup) / 1000;
   }
 
-  /** Mean emulated seconds per link, and of the timer lag: what summary.json says was replayed. */
-  describe(): { speedup: number; links: Record<string, number>; timer_lag_mean_s: number; report_interval_s?: number } {
+  /**
+   * Mean emulated seconds per link, per message type where drawn apart (on each link it is drawn
+   * from alone, and between locations together), and of the timer lag: what summary.json says
+   * was replayed.
+   */
+  describe(): { speedup: number; links: Record<string, number>; types?: Record<string, { links: Record<string, number>; between_locations_s?: number }>; timer_lag_mean_s: number; report_interval_s?: number } {
     const mean_s = (s: LatencyState) => Math.round((s.count > 0 ? (s.sum_ms / s.count) * this.file.speedup : 0)) / 1000;
+    const means = (m: ReadonlyMap<string, LatencySampler>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, s]) => [k, mean_s(s.state)]));
+    const types = [...this.typeLinks.keys()].sort().flatMap((type) => {
+      const pooled = this.typePooled.get(type);
+      const own = means(this.typeLinks.get(type)!);
+      if (!pooled && Object.keys(own).length === 0) return [];
+      return [[type, { links: own, ...(pooled ? { between_locations_s: mean_s(pooled.state) } : {}) }] as const];
+    });
     return {
       speedup: this.file.speedup,
-      links: Object.fromEntries([...this.links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, s]) => [k, mean_s(s.state)])),
+      links: means(this.links),
+      ...(types.length > 0 ? { types: Object.fromEntries(types) } : {}),
       timer_lag_mean_s: mean_s(this.file.timer_lag),
       ...(this.reportInterval_s > 0 ? { report_interval_s: this.reportInterval_s } : {}),
     };
   }
+}
+
+/**
+ * A sampler per link with at least `min` deliveries, and one of every link between two locations
+ * together (each link's deliveries, however few).
+ */
+function samplers(links: Readonly<Record<string, LatencyState>>, min: number): [Map<string, LatencySampler>, LatencySampler] {
+  const own = new Map<string, LatencySampler>();
+  const pool = { count: 0, sum_ms: 0, min_ms: Number.POSITIVE_INFINITY, max_ms: 0, buckets: {} as Record<string, number> };
+  for (const [link, s] of Object.entries(links)) {
+    if (s.count === 0) continue;
+    if (s.count >= min) own.set(link, new LatencySampler(s));
+    const [from, to] = link.split('->');
+    if (from === to) continue;
+    pool.count += s.count;
+    pool.sum_ms += s.sum_ms;
+    pool.min_ms = Math.min(pool.min_ms, s.min_ms);
+    pool.max_ms = Math.max(pool.max_ms, s.max_ms);
+    for (const [b, n] of Object.entries(s.buckets)) pool.buckets[b] = (pool.buckets[b] ?? 0) + n;
+  }
+  return [own, new LatencySampler({ ...pool, min_ms: pool.count > 0 ? pool.min_ms : 0 })];
 }
 
 function latencyProblem(v: unknown): string | undefined {

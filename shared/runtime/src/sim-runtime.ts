@@ -358,7 +358,7 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M): void {
     // It leaves at the sender's time: a late timer's handler sends from its due time, as live.
-    const delay = this.options.measured ? this.measuredDelay_s(from.address, target.placement.address) : this.links.delay_s(from.location, target.placement.location, this.networkRng);
+    const delay = this.options.measured ? this.measuredDelay_s(from.address, target.placement.address, msg.type) : this.links.delay_s(from.location, target.placement.location, this.networkRng);
     this.tally.sent(msg.type, from.location, target.placement.location, this.clock);
     if (this.faults.drop?.(from.address, target.placement.address, msg)) {
       this.tally.count('messages.dropped');
@@ -373,19 +373,20 @@ export class SimRuntime<M extends { readonly type: string }> {
   }
 
   /**
-   * A delay drawn from what the live run's link between the two actors' locations felt, in order
-   * between them; within one process, in order and drawn together for all its actors (issue 15:
-   * drawn apart, a claim and its grant within one site timed out far more often than live).
+   * A delay drawn from what messages of its type felt live on the link between the two actors'
+   * locations (MeasuredNetwork), in order between them; within one process, in order and drawn
+   * together for all its actors (issue 15: drawn apart, a claim and its grant within one site timed
+   * out far more often than live).
    */
-  private measuredDelay_s(from: Address, to: Address): number {
+  private measuredDelay_s(from: Address, to: Address, type: string): number {
     const net = this.options.measured!;
     const [a, b] = [senderOf(from), senderOf(to)];
     // Within one process every message shares one key: a request and its reply wait on the same mailbox.
     const key = a === b ? localKey(a) : `${from}\u0000${to}`;
     const pair = this.pairs.get(key);
     const sent = this.actorTime;
-    const z = this.correlatedZ(pair, sent, net.meanDelay_s(a, b));
-    const at = Math.max(sent + net.delayAt_s(a, b, normalCdf(z)), pair?.arrives_s ?? 0);
+    const z = this.correlatedZ(pair, sent, net.meanDelay_s(a, b, type));
+    const at = Math.max(sent + net.delayAt_s(a, b, normalCdf(z), type), pair?.arrives_s ?? 0);
     this.pairs.set(key, { z, t: sent, arrives_s: at });
     return at - sent;
   }

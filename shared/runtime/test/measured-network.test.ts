@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MEASURED_NETWORK_FORMAT, MeasuredNetwork, Rng, normalCdf, SimRuntime, type Actor, type ActorContext, type MeasuredNetworkFile } from '../src/index.js';
+import { MEASURED_NETWORK_FORMAT, MIN_TYPE_SAMPLES, MeasuredNetwork, Rng, normalCdf, SimRuntime, type Actor, type ActorContext, type MeasuredNetworkFile } from '../src/index.js';
 import { LatencyHistogram } from '../src/live.js';
 
 type Msg = { type: 'ping'; n: number } | { type: 'tick' };
@@ -179,6 +179,36 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(step.reduce((a, b) => a + b, 0) / step.length).toBeLessThan(0.8); // independent draws: 1.33 apart on average
   });
 
+  it("draws a message from what its own type felt on its link, from its type on every link when its link had too few, else from the link's whole traffic", () => {
+    // Live, a->b carried 'report' at 10 ms and 'copy' at 2 ms (both MIN_TYPE_SAMPLES or more);
+    // a->c carried 'copy' at 3 ms only MIN_TYPE_SAMPLES - 1 times, and 'claim' only 5 times in all.
+    const ab = [...Array<number>(MIN_TYPE_SAMPLES).fill(10), ...Array<number>(MIN_TYPE_SAMPLES).fill(2)];
+    const ac = Array<number>(MIN_TYPE_SAMPLES - 1).fill(3);
+    const net = new MeasuredNetwork({
+      ...file(),
+      links: { 'a->b': histogram(ab), 'a->c': histogram([...ac, 7, 7, 7, 7, 7]) },
+      types: {
+        report: { 'a->b': histogram(Array<number>(MIN_TYPE_SAMPLES).fill(10)) },
+        copy: { 'a->b': histogram(Array<number>(MIN_TYPE_SAMPLES).fill(2)), 'a->c': histogram(ac) },
+        claim: { 'a->c': histogram([7, 7, 7, 7, 7]) },
+      },
+    });
+    const rng = new Rng(4);
+    expect(net.delay_s('a', 'b', rng, 'report')).toBe(10);
+    expect(net.delay_s('a', 'b', rng, 'copy')).toBe(2);
+    expect(net.meanDelay_s('a', 'b', 'copy')).toBe(2);
+    // a->c's copies are too few alone: every link's copies together, 2 or 3 ms.
+    const copies = Array.from({ length: 400 }, () => net.delay_s('a', 'c', rng, 'copy'));
+    expect(copies.every((x) => x >= 2 && x <= 3)).toBe(true);
+    expect(copies.some((x) => x > 2.5)).toBe(true);
+    // Too few claims anywhere, and a type never seen: the link's whole traffic, as without types.
+    expect(net.delayAt_s('a', 'c', 0.99, 'claim')).toBe(net.delayAt_s('a', 'c', 0.99));
+    expect(net.delayAt_s('a', 'b', 0.1, 'grant')).toBe(net.delayAt_s('a', 'b', 0.1));
+    expect(net.delayAt_s('a', 'b', 0.1)).toBeLessThan(2.1); // the link's lower half: its 2 ms bucket
+    // summary.json's network_from: each type where it is drawn apart (claims never are).
+    expect(net.describe().types).toEqual({ copy: { links: { 'a->b': 2 }, between_locations_s: 2.487 }, report: { links: { 'a->b': 10 }, between_locations_s: 10 } });
+  });
+
   it('rejects a malformed network.json, naming the file and the field', () => {
     const text = (f: unknown) => JSON.stringify(f);
     expect(() => MeasuredNetwork.parse('{', 'n.json')).toThrow(/n\.json: not JSON/);
@@ -188,6 +218,8 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(() => MeasuredNetwork.parse(text({ ...file(), links: { 'a->b': { ...histogram([1]), buckets: { x: 1 } } } }), 'n.json')).toThrow(/links\["a->b"\] \.buckets\["x"\]/);
     expect(() => MeasuredNetwork.parse(text({ ...file(), timer_lag: { count: -1 } }), 'n.json')).toThrow(/timer_lag \.count must be a non-negative number/);
     expect(() => MeasuredNetwork.parse(text({ ...file(), report_interval_ms: -1 }), 'n.json')).toThrow(/n\.json: report_interval_ms must be a number of wall ms/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), types: [] }), 'n.json')).toThrow(/n\.json: types must be an object of message type/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), types: { copy: { 'a->b': { count: 1 } } } }), 'n.json')).toThrow(/n\.json: types\["copy"\]\["a->b"\] \.sum_ms must be a non-negative number/);
     expect(MeasuredNetwork.parse(text(file()), 'n.json').speedup).toBe(1000);
   });
 
