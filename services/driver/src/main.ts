@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { feltHop_ms, judgeFidelity, leadRun, liveResults, natsConnectOptions, natsFlagOptions, probeBus, reportThrottle, startHealthServer, timerSpinOf } from '@gridemu/live';
+import { ControlBus, feltHop_ms, judgeFidelity, leadRun, liveResults, natsConnectOptions, natsFlagOptions, probeBus, reportThrottle, startHealthServer, timerSpinOf } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
 import { InputError, parseOverride } from '@gridemu/model';
 import { loadExperiment, schemeReportPeriods, schemeSummary, schemeTimescales } from '@gridemu/schemes';
@@ -74,6 +74,9 @@ async function main(argv: string[]): Promise<number> {
   const health = await startHealthServer(httpPort, { run: values.run, site: 'driver' }, { get phase() { return state.phase; }, get runtime() { return state.runtime; }, scheme: spec.meta.scheme });
   log.info({ http: health.address }, 'driver serving /healthz and /metrics');
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-driver`));
+  // gridemu run lets the driver choose its port, so no other process can take it first; the
+  // orchestrator learns it here and names it in the scrape targets.
+  new ControlBus(nc, values.run, log).publish({ kind: 'serving', member: 'driver', http: health.address });
   // The fidelity guard (issue 15), before the run: one hop is the spec's link latency and what a
   // trip through the server costs now; both become speed-up times as long in emulated time.
   const timescales = schemeTimescales(spec, workload.jobs);

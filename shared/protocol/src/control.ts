@@ -16,6 +16,8 @@ export type ControlMessage =
   | { readonly kind: 'hello'; readonly member: string }
   | { readonly kind: 'plan'; readonly spec: string; readonly sets: readonly string[]; readonly resume?: RunClock }
   | { readonly kind: 'ready'; readonly member: string; readonly pid: number; readonly http: string }
+  /** A process that chose its own HTTP port (`--http-port 0`) says where it serves /metrics. */
+  | { readonly kind: 'serving'; readonly member: string; readonly http: string }
   | { readonly kind: 'start'; readonly epoch_s: number; readonly wallEpoch_ms: number; readonly speedup: number }
   | { readonly kind: 'heartbeat'; readonly member: string; readonly rss_mb: number }
   | { readonly kind: 'failed'; readonly member: string; readonly error: string }
@@ -88,6 +90,7 @@ const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
   hello: { member: 'string' },
   plan: { spec: 'string', sets: 'strings' },
   ready: { member: 'string', pid: 'number', http: 'string' },
+  serving: { member: 'string', http: 'string' },
   start: { epoch_s: 'number', wallEpoch_ms: 'number', speedup: 'number' },
   heartbeat: { member: 'string', rss_mb: 'number' },
   failed: { member: 'string', error: 'string' },

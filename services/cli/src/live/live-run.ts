@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ControlBus, DelayProxy, delayProxyFor, liveLocations, needsDelayProxies, ORCHESTRATOR, proxyTarget, runCredentials, type LiveProgress } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
-import { freePort, makeRunCertificates, startLocalNatsServer } from '@gridemu/nats-server';
+import { makeRunCertificates, startLocalNatsServer } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
 import { DEFAULT_TIMER_SPIN_MS, EmulatedClock, wallNow_ms } from '@gridemu/runtime/live';
 import { RunProcess, serviceMain } from './run-process.js';
@@ -181,11 +181,11 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     const cores = availableParallelism();
     const timerSpin = String(o.timerSpin_ms ?? (processCount > cores ? 0 : DEFAULT_TIMER_SPIN_MS));
     if (o.timerSpin_ms === undefined && timerSpin === '0') say(`timers sleep to their deadlines (no spinning): ${processCount} processes on ${cores} cores`);
-    // The driver serves /metrics too, on a port chosen here so the scrape targets can name it.
-    const driverHttp = await freePort();
-    targets.set('driver', `127.0.0.1:${driverHttp}`);
+    // The driver serves /metrics too, on a port it chooses and names on the bus ('serving'): one
+    // chosen here and handed over could be taken by another process in between.
+    bus.on('serving', (m) => targets.set(m.member, m.http));
     const driver = new RunProcess('driver', join(logs, 'driver.log'), serviceMain('driver'), [
-      '--nats', url, '--run', o.run, '--spec', o.specFile, '--out', o.out, '--timer-spin-ms', timerSpin, '--http-port', String(driverHttp),
+      '--nats', url, '--run', o.run, '--spec', o.specFile, '--out', o.out, '--timer-spin-ms', timerSpin, '--http-port', '0',
       '--speedup', String(o.spec.live.speedup),
       ...o.sets.flatMap((s) => ['--set', s]),
       ...(o.lenient ? ['--lenient'] : []),
