@@ -16,6 +16,7 @@ describe('control messages', () => {
       { kind: 'hello', member: 's1' },
       { kind: 'plan', spec: 'name: x', sets: ['meta.k=2'] },
       { kind: 'ready', member: 's1', pid: 1, http: '127.0.0.1:9464' },
+      { kind: 'serving', member: 'driver', http: '127.0.0.1:40123' },
       { kind: 'start', epoch_s: 0, wallEpoch_ms: 1e12, speedup: 1000 },
       { kind: 'heartbeat', member: 's1', rss_mb: 80 },
       { kind: 'failed', member: 's1', error: 'boom' },
@@ -23,6 +24,7 @@ describe('control messages', () => {
       { kind: 'end' },
       { kind: 'abort', reason: 'why' },
       { kind: 'report', member: 's1', report },
+      { kind: 'report', member: 's1', report: { ...report, felt_by_type: { 'job.copy': { 's1->s2': report.timer_lag } } } },
     ];
     for (const m of all) expect(decodeControl(encodeControl('r', m), 'r')).toEqual({ ok: true, msg: m });
   });
@@ -38,6 +40,8 @@ describe('control messages', () => {
     expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'ready', member: 's1', pid: '1', http: '' }))).toMatch(/ready.pid/);
     expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'plan', spec: 'x', sets: [1] }))).toMatch(/plan.sets/);
     expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'report', member: 's1', report: { ...report, counters: { x: 'y' } } }))).toMatch(/report.counters/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'serving', member: 'driver' }))).toMatch(/serving.http/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'report', member: 's1', report: { ...report, felt_by_type: { 'job.copy': { 's1->s2': { count: 1 } } } } }))).toMatch(/report.felt_by_type.job.copy.s1->s2 is malformed/);
     expect(reason(new Uint8Array([0xc1]))).toMatch(/not msgpack/);
     expect(reason(encode([1, 2]))).toMatch(/not a map/);
   });
