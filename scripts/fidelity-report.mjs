@@ -7,8 +7,8 @@
 // For each scheme, on a small workload of its family, at three speed-ups, and at the speed-up the
 // fidelity guard recommends when that is slower and the run fits FIDELITY_GUARD_BUDGET_S: `gridemu run`, then
 // `gridemu simulate` with the spec's network (the like-for-like comparison) and `gridemu simulate
-// --network-from` the live run (the simulator given the network the run had: each link's felt delay,
-// issue 15), over a few seeds since one draw of the delays is noisy. The fidelity guard's verdict of
+// --network-from` the live run (the simulator given the network the run had: each link's felt delay per
+// message type, issue 15), over a few seeds since one draw of the delays is noisy. The fidelity guard's verdict of
 // each live run is beside it. Then issue 15's own run: K = 4, 20 ms links, 1,600 KTH jobs at
 // 20,000x. Every number in the report comes from these runs; docs/fidelity-notes.md follows them.
 import { spawnSync } from 'node:child_process';
@@ -345,7 +345,7 @@ const lines = [
   '',
   `Written on ${timing.date} from runs under \`results/fidelity/\` (${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${fmt(timing.minutes, 0)} minutes of runs). ` +
     'One live run per cell: the machine is shared and noisy. "Replayed" is `gridemu simulate --network-from` that run, ' +
-    `the mean of ${SEEDS} seeds ± its 90% half-width: the simulator given each link's felt delay (the spec's latency, the bus, the mailboxes, the timers' lag; issue 15).`,
+    `the mean of ${SEEDS} seeds ± its 90% half-width: the simulator given each link's felt delay, per message type (the spec's latency, the bus, the mailboxes, the timers' lag; issue 15).`,
   '',
   `Workloads, one per family, small enough to run live three times, and a fourth at the speed-up the guard recommends where that is slower and takes at most ${GUARD_RUN_BUDGET_S} s of wall time (issue 15's target is within 10% of the replay there):`,
   '',
@@ -399,7 +399,7 @@ function guardLine() {
   return (
     `At the speed-up the guard recommends (its word on each scheme's slowest run; a row marked "guard's" where that is below the fixed three): ` +
     `of ${schemes.length} schemes, ${run.length} were run there and ${held.length} of them are within 10% of their replay (${held.map((s) => s.scheme).join(', ') || 'none'})` +
-    (spread.length ? `, ${spread.length} more within the replay's seed spread (${spread.map((s) => s.scheme).join(', ')})` : '') +
+    (spread.length ? `, ${spread.length} more within the replay's seed spread (${spread.map((s) => (s.accepted.repeatGap ? `${s.scheme}: ${repeatedGap(s.accepted).slice(2)}` : s.scheme)).join('; ')})` : '') +
     (run.length > held.length + spread.length ? `; outside: ${run.filter((s) => !held.includes(s) && !spread.includes(s)).map((s) => `${s.scheme} at ${s.accepted.speedup} (${gap(s.accepted.net.mean, pick(s.accepted.live, s.accepted.fam.metric))}${repeatedGap(s.accepted)})`).join(', ')}` : '') +
     (tooLong.length ? `; not run, too long at that speed-up: ${tooLong.map((s) => `${s.scheme} (≤ ${s.accepted.speedup}, about ${duration(s.accepted.tooLong_s)})`).join(', ')}` : '') +
     (none.length ? `; no verdict: ${none.map((s) => s.scheme).join(', ')}` : '') +
