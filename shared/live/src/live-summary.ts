@@ -1,6 +1,6 @@
 import type { LatencyState } from '@gridemu/protocol';
 import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runtime';
-import { LatencyHistogram, type LatencyStats } from '@gridemu/runtime/live';
+import { LatencyHistogram, histogramOf, type LatencyStats } from '@gridemu/runtime/live';
 import type { LeaderResult } from './leader.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 import { warmUpFigures } from './warm-up.js';
@@ -46,24 +46,17 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   const overall = new LatencyHistogram();
   const timerLag = LatencyHistogram.from(r.runtime.timerLag.state());
   const mergeLink = (link: string, s: LatencyState) => {
-    let h = links.get(link);
-    if (!h) links.set(link, (h = new LatencyHistogram()));
-    h.merge(s);
+    histogramOf(links, link).merge(s);
     overall.merge(s);
   };
   for (const [link, h] of r.runtime.latency) mergeLink(link, h.state());
   const felt = new Map<string, LatencyHistogram>();
   const feltByType = new Map<string, Map<string, LatencyHistogram>>();
-  const mergeInto = (into: Map<string, LatencyHistogram>, link: string, s: LatencyState) => {
-    let h = into.get(link);
-    if (!h) into.set(link, (h = new LatencyHistogram()));
-    h.merge(s);
-  };
-  const mergeFelt = (link: string, s: LatencyState) => mergeInto(felt, link, s);
+  const mergeFelt = (link: string, s: LatencyState) => histogramOf(felt, link).merge(s);
   const mergeFeltOfType = (type: string, link: string, s: LatencyState) => {
     let links = feltByType.get(type);
     if (!links) feltByType.set(type, (links = new Map()));
-    mergeInto(links, link, s);
+    histogramOf(links, link).merge(s);
   };
   for (const [link, h] of r.runtime.felt) mergeFelt(link, h.state());
   for (const [type, links] of r.runtime.feltByType) for (const [link, h] of links) mergeFeltOfType(type, link, h.state());

@@ -93,3 +93,10 @@ export class LatencyHistogram {
     return this.max;
   }
 }
+
+/** The histogram under `key` in `m`, made empty the first time. */
+export function histogramOf(m: Map<string, LatencyHistogram>, key: string): LatencyHistogram {
+  let h = m.get(key);
+  if (!h) m.set(key, (h = new LatencyHistogram()));
+  return h;
+}

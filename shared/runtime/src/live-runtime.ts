@@ -3,7 +3,7 @@ import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
-import { LatencyHistogram } from './latency-histogram.js';
+import { LatencyHistogram, histogramOf } from './latency-histogram.js';
 import { Mailboxes, type Inbox } from './mailboxes.js';
 import { decodeJournalBatch, encodeJournalBatch, type Journal, type JournalEntry } from './journal.js';
 import { TimerQueue } from './timer-queue.js';
@@ -725,12 +725,6 @@ export class LiveRuntime {
     this.tally.count('messages.malformed');
     if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
   }
-}
-
-function histogramOf(m: Map<string, LatencyHistogram>, key: string): LatencyHistogram {
-  let h = m.get(key);
-  if (!h) m.set(key, (h = new LatencyHistogram()));
-  return h;
 }
 
 /** The journal's record of a delivery to `a` at actor time `t`. */

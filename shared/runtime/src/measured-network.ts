@@ -1,5 +1,5 @@
 import type { LatencyState } from '@gridemu/protocol';
-import { bucketBounds_ms } from './latency-histogram.js';
+import { LatencyHistogram, bucketBounds_ms } from './latency-histogram.js';
 import type { Rng } from './rng.js';
 
 /**
@@ -235,19 +235,14 @@ export class MeasuredNetwork {
  */
 function samplers(links: Readonly<Record<string, LatencyState>>, min: number): [Map<string, LatencySampler>, LatencySampler] {
   const own = new Map<string, LatencySampler>();
-  const pool = { count: 0, sum_ms: 0, min_ms: Number.POSITIVE_INFINITY, max_ms: 0, buckets: {} as Record<string, number> };
+  const pool = new LatencyHistogram();
   for (const [link, s] of Object.entries(links)) {
     if (s.count === 0) continue;
     if (s.count >= min) own.set(link, new LatencySampler(s));
     const [from, to] = link.split('->');
-    if (from === to) continue;
-    pool.count += s.count;
-    pool.sum_ms += s.sum_ms;
-    pool.min_ms = Math.min(pool.min_ms, s.min_ms);
-    pool.max_ms = Math.max(pool.max_ms, s.max_ms);
-    for (const [b, n] of Object.entries(s.buckets)) pool.buckets[b] = (pool.buckets[b] ?? 0) + n;
+    if (from !== to) pool.merge(s);
   }
-  return [own, new LatencySampler({ ...pool, min_ms: pool.count > 0 ? pool.min_ms : 0 })];
+  return [own, new LatencySampler(pool.state())];
 }
 
 function latencyProblem(v: unknown): string | undefined {
