@@ -38,6 +38,7 @@ const RENDER_ONLY = values['render-only'];
 const RESUME = values.resume;
 const SEEDS = Number(values.seeds);
 const RESULTS = join(repo, 'results', 'fidelity');
+const CLI = join(repo, 'services/cli/dist/main.js');
 mkdirSync(RESULTS, { recursive: true });
 const started = Date.now();
 
@@ -102,25 +103,28 @@ const REPLAY_TIMEOUT_MS = Number(process.env.FIDELITY_REPLAY_TIMEOUT_S ?? 180) *
  * the one on disk stands in (exit 0 when that file is there).
  */
 function produce(args, made, allowFail = false, timeout_ms = undefined) {
-  const there = existsSync(made);
-  if (RESUME && there) return { status: 0, stdout: '', stderr: '' };
-  if (!RENDER_ONLY) return gridemu(args, allowFail, timeout_ms);
-  if (!there && !allowFail) throw new Error(`--render-only: no ${made}`);
-  return { status: there ? 0 : 1, stdout: '', stderr: `no ${made} (--render-only)` };
+  return alreadyMade(made, allowFail) ?? gridemu(args, allowFail, timeout_ms);
 }
 /** produce(), without waiting: for runs that go side by side. */
 function produceAsync(args, made) {
-  const there = existsSync(made);
-  if ((RESUME || RENDER_ONLY) && there) return Promise.resolve({ status: 0, stdout: '', stderr: '' });
-  if (RENDER_ONLY) return Promise.resolve({ status: 1, stdout: '', stderr: `no ${made} (--render-only)` });
+  const known = alreadyMade(made, true);
+  if (known) return Promise.resolve(known);
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(repo, 'services/cli/dist/main.js'), ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
     child.on('close', (status) => done({ status, stdout, stderr }));
   });
+}
+/** What produce() answers without making anything (--resume with `made` on disk, --render-only), or undefined: make it. */
+function alreadyMade(made, allowFail) {
+  const there = existsSync(made);
+  if (RESUME && there) return { status: 0, stdout: '', stderr: '' };
+  if (!RENDER_ONLY) return undefined;
+  if (!there && !allowFail) throw new Error(`--render-only: no ${made}`);
+  return { status: there ? 0 : 1, stdout: '', stderr: `no ${made} (--render-only)` };
 }
 /**
  * How many runs of a kind to make: the environment's word, else `made`; with --render-only, else
@@ -141,7 +145,7 @@ const summaryOf = (dir) => join(dir, 'summary.json');
 const seedsOf = (dir) => join(dir, 'seeds.json');
 
 function gridemu(args, allowFail = false, timeout_ms = undefined) {
-  const r = spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...(timeout_ms ? { timeout: timeout_ms, killSignal: 'SIGKILL' } : {}) });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...(timeout_ms ? { timeout: timeout_ms, killSignal: 'SIGKILL' } : {}) });
   if (r.status !== 0 && !allowFail) throw new Error(`gridemu ${args.join(' ')} exited ${r.status}\n${r.stdout}\n${r.stderr}`);
   return r;
 }

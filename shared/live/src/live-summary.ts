@@ -1,6 +1,6 @@
 import type { LatencyState } from '@gridemu/protocol';
 import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runtime';
-import { LatencyHistogram, histogramOf, type LatencyStats } from '@gridemu/runtime/live';
+import { LatencyHistogram, histogramOf, histogramStates, nestedHistogramOf, type LatencyStats } from '@gridemu/runtime/live';
 import type { LeaderResult } from './leader.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 import { warmUpFigures } from './warm-up.js';
@@ -53,11 +53,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   const felt = new Map<string, LatencyHistogram>();
   const feltByType = new Map<string, Map<string, LatencyHistogram>>();
   const mergeFelt = (link: string, s: LatencyState) => histogramOf(felt, link).merge(s);
-  const mergeFeltOfType = (type: string, link: string, s: LatencyState) => {
-    let links = feltByType.get(type);
-    if (!links) feltByType.set(type, (links = new Map()));
-    histogramOf(links, link).merge(s);
-  };
+  const mergeFeltOfType = (type: string, link: string, s: LatencyState) => nestedHistogramOf(feltByType, type, link).merge(s);
   for (const [link, h] of r.runtime.felt) mergeFelt(link, h.state());
   for (const [type, links] of r.runtime.feltByType) for (const [link, h] of links) mergeFeltOfType(type, link, h.state());
   // This runs in the driver process: its own figures sit beside the members' reports.
@@ -96,17 +92,12 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   const network: MeasuredNetworkFile = {
     format: MEASURED_NETWORK_FORMAT,
     speedup,
-    links: statesByKey(felt),
-    types: Object.fromEntries([...feltByType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, links]) => [type, statesByKey(links)])),
+    links: histogramStates(felt),
+    types: Object.fromEntries([...feltByType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, links]) => [type, histogramStates(links)])),
     timer_lag: timerLag.state(),
     ...(reportInterval_ms > 0 ? { report_interval_ms: reportInterval_ms } : {}),
   };
   return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters), network };
-}
-
-/** Each histogram's state, in key order (a stable network.json). */
-function statesByKey(m: ReadonlyMap<string, LatencyHistogram>): Record<string, LatencyState> {
-  return Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()]));
 }
 
 /**

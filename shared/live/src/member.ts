@@ -3,7 +3,7 @@ import { parseOverride, type ExperimentSpec } from '@gridemu/model';
 import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
-import { LiveRuntime } from '@gridemu/runtime/live';
+import { LiveRuntime, histogramStates } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { within } from './within.js';
@@ -210,10 +210,10 @@ export class MemberProcess {
       cpu_s: cpu_s(),
       messages: { all: sortedRecord(rt.messages.all), cross_site: sortedRecord(rt.messages.crossSite), per_hour: Object.fromEntries([...rt.messagesPerHour()].map(([h, n]) => [String(h), n])) },
       counters: sortedRecord(new Map([...rt.counters, ...(this.bus.malformed > 0 ? [['control.malformed', this.bus.malformed] as const] : [])])),
-      latency: Object.fromEntries([...rt.latency].map(([link, h]) => [link, h.state()])),
+      latency: histogramStates(rt.latency),
       timer_lag: rt.timerLag.state(),
-      felt: Object.fromEntries([...rt.felt].map(([link, h]) => [link, h.state()])),
-      felt_by_type: Object.fromEntries([...rt.feltByType].map(([type, links]) => [type, Object.fromEntries([...links].map(([link, h]) => [link, h.state()]))])),
+      felt: histogramStates(rt.felt),
+      felt_by_type: Object.fromEntries([...rt.feltByType].map(([type, links]) => [type, histogramStates(links)])),
       ...(warmUp ? { warm_up: warmUp } : {}),
     };
   }

@@ -100,3 +100,15 @@ export function histogramOf(m: Map<string, LatencyHistogram>, key: string): Late
   if (!h) m.set(key, (h = new LatencyHistogram()));
   return h;
 }
+
+/** The histogram under `outer`, then `inner` (a message type, then a link), made empty the first time. */
+export function nestedHistogramOf(m: Map<string, Map<string, LatencyHistogram>>, outer: string, inner: string): LatencyHistogram {
+  let inside = m.get(outer);
+  if (!inside) m.set(outer, (inside = new Map()));
+  return histogramOf(inside, inner);
+}
+
+/** Each histogram's state, in key order (stable files and reports). */
+export function histogramStates(m: ReadonlyMap<string, LatencyHistogram>): Record<string, LatencyState> {
+  return Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()]));
+}

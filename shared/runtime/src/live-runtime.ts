@@ -3,7 +3,7 @@ import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
-import { LatencyHistogram, histogramOf } from './latency-histogram.js';
+import { LatencyHistogram, histogramOf, nestedHistogramOf } from './latency-histogram.js';
 import { Mailboxes, type Inbox } from './mailboxes.js';
 import { decodeJournalBatch, encodeJournalBatch, type Journal, type JournalEntry } from './journal.js';
 import { TimerQueue } from './timer-queue.js';
@@ -716,9 +716,7 @@ export class LiveRuntime {
     const link = `${senderOf(from)}->${senderOf(to)}`;
     const ms = (Math.max(0, felt_s) / this.clock!.speedup) * 1000;
     histogramOf(this.felt, link).record(ms);
-    let byLink = this.feltByType.get(type);
-    if (!byLink) this.feltByType.set(type, (byLink = new Map()));
-    histogramOf(byLink, link).record(ms);
+    nestedHistogramOf(this.feltByType, type, link).record(ms);
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {
