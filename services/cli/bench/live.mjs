@@ -17,13 +17,12 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { startLocalNatsServer } from '@gridemu/nats-server';
-import { LOAD_TOPIC, MessageType } from '@gridemu/protocol';
 import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { silentLogger, topicRecipient } from '@gridemu/runtime';
 import { LiveRuntime } from '@gridemu/runtime/live';
 import { NatsTransport, topicSubject } from '@gridemu/transport-nats';
 import { memberActors } from '@gridemu/live';
-import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
+import { MESSAGE_CHECK, parseExperiment, LOAD_TOPIC, Paper001MessageType } from '@gridemu/schemes';
 import { describeTimeGone, whereTimeGoes } from './where-time-goes.mjs';
 
 /** Measured with the code of commit 71579a1 on this project's machine (AMD EPYC, 2 cores, Node 20), 2026-11-22: its best of the runs at 100,000 and 200,000. */
@@ -47,14 +46,14 @@ try {
   b.subscribe('bench.rt', {
     callback: (_e, m) => {
       const d = decodeEnvelope(m.data, 'bench');
-      m.respond(encodeEnvelope({ run: 'bench', from: 's2/meta', to: 's1/meta', msg: { type: MessageType.ClaimGrant, jobId: d.envelope.msg.job.id, claimId: 1 } }));
+      m.respond(encodeEnvelope({ run: 'bench', from: 's2/meta', to: 's1/meta', msg: { type: Paper001MessageType.ClaimGrant, jobId: d.envelope.msg.job.id, claimId: 1 } }));
     },
   });
   await b.flush();
   const rtts = [];
   for (let i = 0; i < 3000; i++) {
     const t = performance.now();
-    const reply = await a.request('bench.rt', encodeEnvelope({ run: 'bench', from: 's1/meta', to: 's2/meta', msg: { type: MessageType.JobCopy, job, queue: 'remote', claim: true, trail: { copies: 2, migrations: 0, replans: 0 } } }));
+    const reply = await a.request('bench.rt', encodeEnvelope({ run: 'bench', from: 's1/meta', to: 's2/meta', msg: { type: Paper001MessageType.JobCopy, job, queue: 'remote', claim: true, trail: { copies: 2, migrations: 0, replans: 0 } } }));
     if (!decodeEnvelope(reply.data, 'bench').ok) throw new Error('bad reply');
     if (i >= 200) rtts.push((performance.now() - t) * 1000);
   }
@@ -72,7 +71,7 @@ try {
   const base = rt.deliveries;
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    a.publish(subject, encodeEnvelope({ run: 'benchsite', from: 's2/scheduler', to: topicRecipient(LOAD_TOPIC), msg: { type: MessageType.LoadReport, site: 's2', load: i % 1000, time_s: 0 } }));
+    a.publish(subject, encodeEnvelope({ run: 'benchsite', from: 's2/scheduler', to: topicRecipient(LOAD_TOPIC), msg: { type: Paper001MessageType.LoadReport, site: 's2', load: i % 1000, time_s: 0 } }));
     if (i % 5000 === 0) await a.flush();
   }
   await a.flush();

@@ -3,11 +3,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCredentials, warmUp, warmUpRun } from '@gridemu/live';
 import type { Job } from '@gridemu/model';
 import { makeRunCertificates, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
-import { MessageType, siteAddress } from '@gridemu/protocol';
+import { siteAddress } from '@gridemu/protocol';
 import { encodeEnvelope } from '@gridemu/protocol/wire';
 import { silentLogger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
-import { MESSAGE_CHECK, parseExperiment, planGrid } from '@gridemu/schemes';
+import { MESSAGE_CHECK, parseExperiment, planGrid, Paper001MessageType } from '@gridemu/schemes';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { actorSubject, JetStreamJournal, journalStream, journalSubject, NatsTransport } from '@gridemu/transport-nats';
 import { join } from 'node:path';
@@ -60,7 +60,7 @@ describe('per-process NATS credentials (issue 11)', () => {
     void (async () => {
       for await (const s of attacker.status()) if (s.type === 'error') refused.push(String(s.error));
     })();
-    const cancel = encodeEnvelope({ run, from: siteAddress('s1', 'meta'), to: siteAddress('s2', 'scheduler'), msg: { type: MessageType.CopyCancel, jobId: 'w!J', granted_s: 0 } });
+    const cancel = encodeEnvelope({ run, from: siteAddress('s1', 'meta'), to: siteAddress('s2', 'scheduler'), msg: { type: Paper001MessageType.CopyCancel, jobId: 'w!J', granted_s: 0 } });
     await new Promise((r) => setTimeout(r, 300)); // J's copy is queued at s2 by emulated 10.1 s; B ends at 1000
     // 1. On s1's subject, as s1: the server refuses it.
     attacker.publish(actorSubject(run, siteAddress('s2', 'scheduler'), siteAddress('s1', 'meta')), cancel);

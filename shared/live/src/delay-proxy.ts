@@ -1,6 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { ExperimentSpec, NetworkSpec } from '@gridemu/model';
-import { DURABLE_MESSAGES } from '@gridemu/protocol';
+import { DURABLE_MESSAGES } from '@gridemu/schemes';
 import { decodeEnvelope } from '@gridemu/protocol/wire';
 import { healOf, LinkModel, partitionsAt, Rng, siteOf, type LocationPartition } from '@gridemu/runtime';
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';

@@ -1,5 +1,5 @@
 import type { ExperimentSpec } from '@gridemu/model';
-import { DURABLE_MESSAGES } from '@gridemu/protocol';
+import { DURABLE_MESSAGES } from '@gridemu/schemes';
 
 /**
  * Whether a live run's runtimes resend durable messages until acknowledged (issue 11): when its

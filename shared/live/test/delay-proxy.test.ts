@@ -1,11 +1,12 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
-import { DURABLE_MESSAGES, MessageType, type Message } from '@gridemu/protocol';
+import { MessageType, type Message } from '@gridemu/protocol';
 import { encodeEnvelope } from '@gridemu/protocol/wire';
 import { EmulatedClock, wallNow_ms } from '@gridemu/runtime/live';
 import { encodeBatch } from '@gridemu/transport-nats';
 import { DelayProxy } from '../src/index.js';
+import { DURABLE_MESSAGES, Paper001MessageType } from '@gridemu/schemes';
 
 let nats: NatsServerHandle;
 beforeAll(async () => {
@@ -91,7 +92,7 @@ describe('DelayProxy faults (issue 11)', () => {
       await rx.flush();
       const env = (msg: Message) => encodeEnvelope({ run: 'rf', from: 'a/scheduler', to: 'x', msg });
       const durable = env({ type: MessageType.JobCompleted, jobId: 'w!1', site: 'a', time_s: 0 });
-      const losable = env({ type: MessageType.LoadReport, site: 'a', load: 1, time_s: 0 });
+      const losable = env({ type: Paper001MessageType.LoadReport, site: 'a', load: 1, time_s: 0 });
       for (let i = 0; i < 100; i++) {
         a.publish('gridemu.rf.c.meta.a', durable);
         a.publish('gridemu.rf.c.meta.a', losable);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MessageType, type Message } from '@gridemu/protocol';
+import { type Message } from '@gridemu/protocol';
 import { silentLogger, type Actor, type Transport } from '@gridemu/runtime';
 import { LiveRuntime } from '@gridemu/runtime/live';
 import { processRegistry, prometheusName } from '../src/prometheus-metrics.js';
+import { Paper001MessageType } from '@gridemu/schemes';
 
 const noBus: Transport = { publish: () => undefined, subscribe: () => ({ unsubscribe: () => undefined }), flush: () => Promise.resolve() };
 
@@ -25,7 +26,7 @@ describe('a process\'s Prometheus metrics (issue 12)', () => {
         // GRUBER's view age: a histogram live, and bucket counters for summary.json, which /metrics leaves out.
         ctx.metrics.observe('gruber.view_age_s', 2);
         ctx.metrics.count('gruber.view_age_s.le.2');
-        ctx.send('s1/other', { type: MessageType.LoadTick });
+        ctx.send('s1/other', { type: Paper001MessageType.LoadTick });
       },
       receive: () => undefined,
     };

@@ -8,12 +8,12 @@ export interface Override {
   readonly value: unknown;
 }
 
-/** Splits `meta.k` / `sites[1].cpus` / `sites.1.cpus` into keys and list indices. */
+/** Splits `network.latency_ms` / `sites[1].cpus` / `sites.1.cpus` into keys and list indices. */
 export function parsePath(path: string): (string | number)[] {
   const parts: (string | number)[] = [];
   for (const piece of path.split('.')) {
     const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(piece);
-    if (!m || (m[1] === '' && m[2] === '')) throw new OverrideError(`--set: cannot read the path "${path}" (use e.g. meta.k or sites[1].cpus)`);
+    if (!m || (m[1] === '' && m[2] === '')) throw new OverrideError(`--set: cannot read the path "${path}" (use e.g. network.latency_ms or sites[1].cpus)`);
     if (m[1] !== '') parts.push(/^\d+$/.test(m[1]!) ? Number(m[1]) : m[1]!);
     for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) parts.push(Number(idx[1]));
   }
@@ -22,7 +22,7 @@ export function parsePath(path: string): (string | number)[] {
 
 export function parseOverride(text: string): Override {
   const eq = text.indexOf('=');
-  if (eq <= 0) throw new OverrideError(`--set ${text}: expected path=value, e.g. --set meta.k=3`);
+  if (eq <= 0) throw new OverrideError(`--set ${text}: expected path=value, e.g. --set sites[0].cpus=64`);
   let value: unknown;
   try {
     value = parseYaml(text.slice(eq + 1));

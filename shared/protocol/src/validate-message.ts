@@ -1,18 +1,16 @@
 import { MessageType, type Message } from './messages.js';
 
 /** A field's rule: its type, and whether it may be absent; or a module's own check, which says what is wrong or nothing. */
-export type FieldRule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'queue' | 'reason' | 'optional-boolean' | 'trail' | FieldCheck;
+export type FieldRule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'reason' | 'optional-boolean' | 'trail' | FieldCheck;
 export type FieldCheck = (value: unknown) => string | undefined;
 
 /** What one message type must carry, field by field (`type` aside). */
 export type MessageShape = Readonly<Record<string, FieldRule>>;
 export type MessageShapes = Readonly<Record<string, MessageShape>>;
 
-/** The messages every site speaks (shared/protocol/src/messages.ts is their catalogue). */
+/** The messages every family speaks: submissions, the results' reports, acknowledgements (messages.ts). */
 export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobSubmit]: { job: 'job' },
-  [MessageType.JobStart]: { job: 'job', trail: 'trail', provisional: 'optional-boolean' },
-  [MessageType.JobFinished]: { jobId: 'string' },
   // Empty for a job that holds no fixed processors (a divisible task of paper 000: its jobs take what they get).
   [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: (v) => (typeof v === 'string' && v.length <= 1024 ? undefined : 'must be a string (at most 1024 characters)'), trail: 'trail' },
   [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number', trail: (v) => (v === undefined ? undefined : trailProblem(v)) },
@@ -21,19 +19,7 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobFailed]: { jobId: 'string', time_s: 'number', reason: 'string', trail: 'trail' },
   [MessageType.SubmitDue]: {},
   [MessageType.JobEnds]: { jobId: 'string' },
-  [MessageType.JobCopy]: { job: 'job', queue: 'queue', claim: 'boolean', trail: 'trail' },
-  [MessageType.ClaimRequest]: { jobId: 'string', site: 'string', claimId: 'count' },
-  [MessageType.ClaimGrant]: { jobId: 'string', claimId: 'count' },
-  [MessageType.ClaimDeny]: { jobId: 'string', claimId: 'count' },
-  [MessageType.CopyCancel]: { jobId: 'string', granted_s: 'number' },
-  [MessageType.LoadReport]: { site: 'string', load: 'number', time_s: 'number' },
-  [MessageType.LoadTick]: {},
-  [MessageType.ClaimTimeout]: { jobId: 'string', claimId: 'count' },
-  [MessageType.StartQuery]: { queryId: 'count', jobId: 'string', procs: 'count', estimate_s: 'number' },
-  [MessageType.StartEstimate]: { queryId: 'count', site: 'string', start_s: 'number' },
-  [MessageType.JobConfirm]: { jobId: 'string' },
   [MessageType.BusAck]: { mid: 'string' },
-  [MessageType.JobKill]: { jobId: 'string' },
 };
 
 /** Says why a value is not a well-formed message of a catalogue; the codec drops what it refuses. */
@@ -128,8 +114,6 @@ function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
       return typeof v === 'boolean' ? undefined : 'must be true or false';
     case 'optional-boolean':
       return v === undefined || typeof v === 'boolean' ? undefined : 'must be true or false when present';
-    case 'queue':
-      return v === 'local' || v === 'remote' ? undefined : 'must be "local" or "remote"';
     case 'reason':
       return v === 'processors_unknown' || v === 'wider_than_site' || v === 'wider_than_vo_limit' || v === 'beyond_last_level' ? undefined : 'must be a known reject reason';
     case 'job':

@@ -9,7 +9,7 @@ const envelope = (msg: Message) => ({ run: 'r1', from: 's1/meta', to: 's2/schedu
 
 describe('the wire codec', () => {
   it('round-trips a message with its envelope', () => {
-    const msg: Message = { type: MessageType.JobCopy, job, queue: 'remote', claim: true, trail: { copies: 3, migrations: 0, replans: 0 } };
+    const msg: Message = { type: MessageType.JobStarted, jobId: job.id, site: 's2', time_s: 600_000, resources: '0-3', trail: { copies: 3, migrations: 0, replans: 0 } };
     const d = decodeEnvelope(encodeEnvelope(envelope(msg)), 'r1');
     expect(d).toEqual({ ok: true, envelope: { v: PROTOCOL_VERSION, ...envelope(msg) } });
   });
@@ -20,17 +20,17 @@ describe('the wire codec', () => {
       expect(d.ok).toBe(false);
       return d.ok ? '' : d.reason;
     };
-    const ok = { v: PROTOCOL_VERSION, run: 'r1', from: 'a', to: 'b', msg: { type: 'job.finished', jobId: 'x!1' } };
+    const ok = { v: PROTOCOL_VERSION, run: 'r1', from: 'a', to: 'b', msg: { type: 'timer.job-ends', jobId: 'x!1' } };
     expect(bad({ ...ok, v: PROTOCOL_VERSION + 1 })).toMatch(new RegExp(`protocol version ${PROTOCOL_VERSION + 1}`));
-    const copy = { type: 'job.copy', job, queue: 'local', claim: true };
-    expect(bad({ ...ok, msg: copy })).toMatch(/job.copy.trail must be a map of copies, migrations and replans/);
-    expect(bad({ ...ok, msg: { ...copy, trail: { copies: 2, migrations: -1, replans: 0 } } })).toMatch(/job.copy.trail .migrations must be a non-negative integer/);
+    const failed = { type: 'job.failed', jobId: 'x!1', time_s: 5, reason: 'retry_limit' };
+    expect(bad({ ...ok, msg: failed })).toMatch(/job.failed.trail must be a map of copies, migrations and replans/);
+    expect(bad({ ...ok, msg: { ...failed, trail: { copies: 2, migrations: -1, replans: 0 } } })).toMatch(/job.failed.trail .migrations must be a non-negative integer/);
     expect(bad(ok, 'r2')).toMatch(/not of this run/);
     expect(bad({ ...ok, msg: { type: 'job.exploded' } })).toMatch(/unknown message type "job.exploded"/);
-    expect(bad({ ...ok, msg: { type: 'job.finished', jobId: 7 } })).toMatch(/job.finished.jobId must be a non-empty string/);
+    expect(bad({ ...ok, msg: { type: 'timer.job-ends', jobId: 7 } })).toMatch(/timer.job-ends.jobId must be a non-empty string/);
     expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, procs: '4' } } })).toMatch(/job.submit.job .procs must be a non-negative integer/);
     expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, run_s: Infinity } } })).toMatch(/run_s must be a finite number/);
-    expect(bad({ ...ok, msg: { type: 'job.finished', jobId: 'x', extra: 1 } })).toMatch(/unexpected field "extra"/);
+    expect(bad({ ...ok, msg: { type: 'timer.job-ends', jobId: 'x', extra: 1 } })).toMatch(/unexpected field "extra"/);
     // A task of a DAG (paper 003) names its DAG and its parents.
     const task = { ...job, id: 'w!0/T2', dag: 'w!0', parents: ['w!0/T1'] };
     expect(decodeEnvelope(encode({ ...ok, msg: { type: 'job.submit', job: task } }), 'r1').ok).toBe(true);
@@ -46,7 +46,7 @@ describe('the wire codec', () => {
     expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, colour: 'red' } } })).toBe('job.submit.job has an unexpected field "colour"');
     expect(bad({ ...ok, msg: { ...done, trail: { copies: 1, migrations: 0, replans: 0, hops: 1 } } })).toBe('job.completed.trail has an unexpected field "hops"');
     // A name every object inherits is still not a field of the message.
-    expect(bad({ ...ok, msg: { type: 'job.finished', jobId: 'x', constructor: 1 } })).toBe('job.finished has an unexpected field "constructor"');
+    expect(bad({ ...ok, msg: { type: 'timer.job-ends', jobId: 'x', constructor: 1 } })).toBe('timer.job-ends has an unexpected field "constructor"');
     expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...job, toString: 1 } } })).toBe('job.submit.job has an unexpected field "toString"');
     // The envelope's optional fields come back only when sent.
     const stamped = decodeEnvelope(encode({ ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3' }), 'r1');

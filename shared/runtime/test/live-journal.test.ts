@@ -14,7 +14,7 @@ class Ticker implements Actor<Message> {
   longFired = false;
   recoveredAt: number | undefined;
   start(ctx: ActorContext<Message>): void {
-    ctx.schedule(10, { type: MessageType.LoadTick });
+    ctx.schedule(10, { type: MessageType.JobEnds, jobId: 'tick' });
     this.long = ctx.schedule(45, { type: MessageType.SubmitDue }); // due after the third tick cancels it, before the crash
   }
   receive(ctx: ActorContext<Message>, msg: Message): void {
@@ -25,7 +25,7 @@ class Ticker implements Actor<Message> {
     this.ticks++;
     ctx.send('p/sum', { type: MessageType.JobCompleted, jobId: `t${this.ticks}`, site: 'p', time_s: ctx.now() });
     if (this.ticks === 3 && this.long !== undefined) ctx.cancel(this.long);
-    ctx.schedule(10, { type: MessageType.LoadTick });
+    ctx.schedule(10, { type: MessageType.JobEnds, jobId: 'tick' });
   }
   recover(_ctx: ActorContext<Message>, crashed_s: number): void {
     this.recoveredAt = crashed_s;

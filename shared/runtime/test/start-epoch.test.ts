@@ -11,11 +11,11 @@ class Periodic implements Actor<Message> {
   readonly ticks: number[] = [];
   start(ctx: ActorContext<Message>): void {
     this.startedAt = ctx.now();
-    ctx.schedule(20, { type: MessageType.LoadTick });
+    ctx.schedule(20, { type: MessageType.JobEnds, jobId: 'tick' });
   }
   receive(ctx: ActorContext<Message>): void {
     this.ticks.push(ctx.now());
-    if (this.ticks.length < 2) ctx.schedule(20, { type: MessageType.LoadTick });
+    if (this.ticks.length < 2) ctx.schedule(20, { type: MessageType.JobEnds, jobId: 'tick' });
   }
 }
 

@@ -3,6 +3,7 @@ import type { ExperimentSpec, FieldReader, Job, LocalSpec, MetaContext, MetaSpec
 import type { JobRecord, ProtocolTraceRow, SiteCapacity } from '@gridemu/metrics';
 import type { Message, MessageShapes } from '@gridemu/protocol';
 import type { ActorPlacement } from '@gridemu/runtime';
+import type { FuzzSpecs } from './fuzz-draw.js';
 
 /** One actor and where it lives; a runtime (simulated or live) spawns these. */
 export type GridActor = ActorPlacement<Message>;
@@ -53,10 +54,22 @@ export interface SchemeModule {
    * come back, partitions, lost messages. Fuzzing with faults covers these.
    */
   readonly faultTolerant?: readonly string[];
+  /** Its small random experiments, which `gridemu fuzz` draws among every family's. */
+  readonly fuzz?: FuzzSpecs;
   /** The kinds of workload source its schemes take; by default the job sources (CLASSIC_SOURCES). */
   readonly sourceKinds?: readonly WorkloadKind[];
   /** Messages its actors add to the core catalogue, with their shapes (the bus validates them). */
   readonly messages?: MessageShapes;
+  /**
+   * Its message types that must not be lost, beside the core's (CORE_DURABLE_MESSAGES): faults never
+   * drop them, and a live run resends them until acknowledged.
+   */
+  readonly durableMessages?: readonly string[];
+  /**
+   * Its topics whose newest message makes older ones from the same sender moot (a site's load). A
+   * live run may thin them in wall time; see reportPeriods.
+   */
+  readonly latestValueTopics?: readonly string[];
   /** Its part of summary.json, from the counters its actors bumped and the jobs' records. */
   summary?(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown>;
   /** Its figures that `compare` and `sweep` know. */
@@ -67,7 +80,7 @@ export interface SchemeModule {
    */
   timescales?(spec: ExperimentSpec): Record<string, number>;
   /**
-   * The periods of its reports on a latest-value topic (LATEST_VALUE_TOPICS), by name, in emulated
+   * The periods of its reports on a latest-value topic (latestValueTopics), by name, in emulated
    * seconds: the fidelity guard warns when the bus's bound on them (live.report_interval_ms) thins one.
    */
   reportPeriods?(spec: ExperimentSpec): Record<string, number>;

@@ -1,8 +1,9 @@
 import { runEpoch_s, type ExperimentSpec, type Job } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
-import { DURABLE_MESSAGES, LATEST_VALUE_TOPICS, type Message } from '@gridemu/protocol';
+import type { Message } from '@gridemu/protocol';
 import { SimRuntime, type Logger, type MeasuredNetwork, type SimFaults, type TraceRecord } from '@gridemu/runtime';
 import { planGrid } from './plan.js';
+import { DURABLE_MESSAGES, LATEST_VALUE_TOPICS } from './registry.js';
 import type { GridPlan } from './scheme-module.js';
 
 export interface SimulationProgress {

@@ -3,8 +3,10 @@ import type { Job } from '@gridemu/model';
 import { DRIVER, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import { SimRuntime, type Actor, type ActorContext, type SimFaults } from '@gridemu/runtime';
 import { createLocalPolicy } from '@gridemu/scheduling';
-import { ExecutorActor, LocalSchedulerActor } from '@gridemu/actors';
+import { ExecutorActor } from '../src/paper-001/executor-actor.js';
+import { LocalSchedulerActor } from '../src/paper-001/local-scheduler-actor.js';
 import { MetaschedulerActor } from '../src/paper-001/index.js';
+import { Paper001MessageType } from '../src/index.js';
 
 /** Sends each scripted message at its time (a stand-in for users and for the driver). */
 class Script implements Actor<Message> {
@@ -102,7 +104,7 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // J (4 CPUs) is too wide for s0, so its one copy goes to s1 (lands 100.01, claims, granted,
     // starts 100.03). sX's metascheduler forges cancels for J at s1: one lands at 100.00, before
     // the copy, one at 100.02, while it claims. Neither counts; J runs once, at s1.
-    const cancel = (at: number) => ({ at, to: siteAddress('s1', 'scheduler'), msg: { type: MessageType.CopyCancel, jobId: 'J', granted_s: at } as Message });
+    const cancel = (at: number) => ({ at, to: siteAddress('s1', 'scheduler'), msg: { type: Paper001MessageType.CopyCancel, jobId: 'J', granted_s: at } as Message });
     const r = grid({
       sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }],
       latency_ms: 10,
@@ -124,7 +126,7 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
       latency_ms: 1000,
       k: 1,
       timeout_s: 5,
-      faults: { drop: (_from, _to, msg) => msg.type === MessageType.ClaimGrant && dropped++ === 0 },
+      faults: { drop: (_from, _to, msg) => msg.type === Paper001MessageType.ClaimGrant && dropped++ === 0 },
       script: [submit(job('J', 's0', 4, 10))],
     });
     expect(r.reports.starts('J')).toEqual([{ t: 8, site: 's1' }]);

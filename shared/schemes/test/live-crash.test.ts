@@ -2,12 +2,12 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRun, jobsCsvText } from '@gridemu/metrics';
 import type { Job } from '@gridemu/model';
-import { DURABLE_MESSAGES, type Message } from '@gridemu/protocol';
+import { type Message } from '@gridemu/protocol';
 import { silentLogger, type ActorPlacement, type BusTarget, type Journal, type Transport } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
-import { MESSAGE_CHECK, planGrid } from '../src/index.js';
+import { MESSAGE_CHECK, planGrid, DURABLE_MESSAGES } from '../src/index.js';
 import { specOf } from './helpers.js';
 
 /**

@@ -3,13 +3,13 @@ import { encode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalState } from '@gridemu/metrics';
 import type { Job } from '@gridemu/model';
-import { LATEST_VALUE_TOPICS, LOAD_TOPIC, MessageType, siteAddress, type Message } from '@gridemu/protocol';
+import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
 import { encodeEnvelope, PROTOCOL_VERSION } from '@gridemu/protocol/wire';
 import { silentLogger, type Actor } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { actorSubject, NatsTransport } from '@gridemu/transport-nats';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
-import { MESSAGE_CHECK, planGrid } from '../src/index.js';
+import { MESSAGE_CHECK, planGrid, LATEST_VALUE_TOPICS, LOAD_TOPIC, Paper001MessageType } from '../src/index.js';
 import type { Paper001Scheme } from '../src/paper-001/index.js';
 import { specOf } from './helpers.js';
 
@@ -130,12 +130,12 @@ describe('live runtime over a real nats-server', () => {
       start: (ctx) => ctx.send('b/rec', { type: MessageType.JobCompleted, jobId: 'w!1', site: 'a', time_s: 0 }),
       receive: () => undefined,
     };
-    const a = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, ...reliable });
+    const a = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, ...reliable });
     a.spawn({ address: 'a/send', location: 'a', actor: sender });
     await a.ready();
     a.start(0, 1000); // sends at once, to nobody: b is not listening yet
     await new Promise((r) => setTimeout(r, 120));
-    const b = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, ...reliable });
+    const b = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, ...reliable });
     b.spawn({ address: 'b/rec', location: 'b', actor: recorder });
     await b.ready();
     b.start(0, 1000);
@@ -159,19 +159,19 @@ describe('live runtime over a real nats-server', () => {
     // One report per emulated second at speed-up 1,000: one per wall ms, against a 20 ms bound.
     let i = 0;
     const publisher: Actor<Message> = {
-      start: (ctx) => void ctx.schedule(1, { type: MessageType.LoadTick }),
+      start: (ctx) => void ctx.schedule(1, { type: Paper001MessageType.LoadTick }),
       receive(ctx, msg) {
-        if (msg.type !== MessageType.LoadTick) return;
+        if (msg.type !== Paper001MessageType.LoadTick) return;
         i++;
-        ctx.publish(LOAD_TOPIC, { type: MessageType.LoadReport, site: 'a', load: i, time_s: ctx.now() });
-        if (i < REPORTS) ctx.schedule(1, { type: MessageType.LoadTick });
+        ctx.publish(LOAD_TOPIC, { type: Paper001MessageType.LoadReport, site: 'a', load: i, time_s: ctx.now() });
+        if (i < REPORTS) ctx.schedule(1, { type: Paper001MessageType.LoadTick });
       },
     };
     const heard = { a: [] as number[], b: [] as number[] };
-    const listener = (into: number[]): Actor<Message> => ({ receive: (_ctx, msg) => void (msg.type === MessageType.LoadReport && into.push(msg.load)) });
+    const listener = (into: number[]): Actor<Message> => ({ receive: (_ctx, msg) => void (msg.type === Paper001MessageType.LoadReport && into.push(msg.load)) });
     const throttle = { latestValue: { topics: LATEST_VALUE_TOPICS, interval_ms: 20 } };
-    const a = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, ...throttle });
-    const b = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, ...throttle });
+    const a = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, ...throttle });
+    const b = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, ...throttle });
     a.spawn({ address: 'a/scheduler', location: 'a', actor: publisher });
     a.spawn({ address: 'a/meta', location: 'a', topics: [LOAD_TOPIC], actor: listener(heard.a) });
     b.spawn({ address: 'b/meta', location: 'b', topics: [LOAD_TOPIC], actor: listener(heard.b) });
@@ -214,7 +214,7 @@ describe('live runtime over a real nats-server', () => {
           // busy: the wall clock moves on, the handler's time must not
         }
         seen.push({ kind: msg.type, first, second: ctx.now() });
-        if (msg.type === MessageType.SubmitDue) ctx.schedule(100, { type: MessageType.LoadTick });
+        if (msg.type === MessageType.SubmitDue) ctx.schedule(100, { type: Paper001MessageType.LoadTick });
       },
     };
     const rt = new LiveRuntime({ transport: new NatsTransport(nc, 'live-clock'), run: 'live-clock', seed: 1, log: silentLogger });
@@ -225,7 +225,7 @@ describe('live runtime over a real nats-server', () => {
     const deadline = Date.now() + 5000;
     while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await rt.stop();
-    expect(seen.map((s) => s.kind)).toEqual([MessageType.SubmitDue, MessageType.LoadTick]);
+    expect(seen.map((s) => s.kind)).toEqual([MessageType.SubmitDue, Paper001MessageType.LoadTick]);
     for (const s of seen) expect(s.second).toBe(s.first);
     // The timer fired well over 100 emulated seconds late in wall time (the handler alone took 500),
     // yet the actor handles it at its due time.

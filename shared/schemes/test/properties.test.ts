@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Job, SchedulableJob } from '@gridemu/model';
 import { finalState, type JobRecord } from '@gridemu/metrics';
-import { DRIVER, LOAD_TOPIC, siteAddress, type Message } from '@gridemu/protocol';
+import { DRIVER, siteAddress, type Message } from '@gridemu/protocol';
 import { SimRuntime } from '@gridemu/runtime';
 import { createLocalPolicy, type LocalPolicy, type QueueKind, type Reservation } from '@gridemu/scheduling';
-import { DriverActor, ExecutorActor, LocalSchedulerActor } from '@gridemu/actors';
-import { simulate } from '../src/index.js';
+import { DriverActor } from '@gridemu/actors';
+import { ExecutorActor } from '../src/paper-001/executor-actor.js';
+import { LocalSchedulerActor } from '../src/paper-001/local-scheduler-actor.js';
+import { simulate, LOAD_TOPIC } from '../src/index.js';
 import { MetaschedulerActor } from '../src/paper-001/index.js';
 import { arbitraryJobs, specOf } from './helpers.js';
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { checkSchedule, describeScheduleCheck, finalState } from '@gridemu/metrics';
 import type { Message } from '@gridemu/protocol';
 import { SimRuntime } from '@gridemu/runtime';
-import { LocalSchedulerActor } from '@gridemu/actors';
+import { LocalSchedulerActor } from '../src/paper-001/local-scheduler-actor.js';
 import { planGrid, simulate } from '../src/index.js';
 import { arbitraryJobs, specOf } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Message } from '@gridemu/protocol';
 import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { SimRuntime } from '@gridemu/runtime';
-import { planGrid } from '../src/index.js';
+import { MESSAGE_CHECK, planGrid } from '../src/index.js';
 import { arbitraryJobs, specOf } from './helpers.js';
 import fc from 'fast-check';
 
@@ -22,7 +22,7 @@ describe('what actors send is valid on the wire', () => {
           const sites = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 6 }, { id: 'c', cpus: 8 }];
           const spec = specOf({ sites, local: { policy: scheme === 'k-dual' ? 'dual-easy' : 'easy' }, meta: { scheme, k: 2, load_period_s: 30, claim_timeout_s: 1, claim }, network: { latency_ms: 20, jitter_ms: 10, transfer: { bandwidth_mbps: 100, memory_mb_min: 100, memory_mb_max: 100 } } });
           const tap = (from: string, to: string, msg: { readonly type: string }) => {
-            const d = decodeEnvelope(encodeEnvelope({ run: 'run-1', from, to, msg: msg as Message }), 'run-1');
+            const d = decodeEnvelope(encodeEnvelope({ run: 'run-1', from, to, msg: msg as Message }), 'run-1', MESSAGE_CHECK);
             if (!d.ok) throw new Error(`${msg.type} from ${from} fails validation: ${d.reason}`);
             expect(d.envelope.msg).toEqual(msg);
             seen.add(msg.type);

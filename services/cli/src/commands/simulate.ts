@@ -20,7 +20,7 @@ byte-identical jobs.csv.
 
 Options:
   --out DIR            where to write results (default: results/<name>)
-  --set path=value     override a field of SPEC, e.g. --set meta.k=3 --set sites[0].cpus=64
+  --set path=value     override a field of SPEC, e.g. --set network.latency_ms=10 --set sites[0].cpus=64
   --seeds N            run seeds S, S+1, ... S+N-1 (S: the spec's seed), each into DIR/seed-<s>/, and
                        write DIR/seeds.csv (a row per seed) and DIR/seeds.json (every metric's mean
                        with its 90% confidence interval, as paper 002 reports them)

@@ -25,7 +25,7 @@ in parallel, and writes:
   DIR/<variant>/       each run's jobs.csv and summary.json
 
 Options:
-  --vary path=v1,v2    a field and the values to try, e.g. --vary meta.scheme=distributed,k-distributed
+  --vary path=v1,v2    a field and the values to try, e.g. --vary network.latency_ms=0,10,50
   --seeds N            seeds per variant (default 1)
   --set path=value     applies to every variant
   --parallel N         runs at once (default: the number of cores)

@@ -1,4 +1,4 @@
-import { ExecutorActor } from '@gridemu/actors';
+import { hasConfirmedRuns } from '@gridemu/actors';
 import type { JobRecord } from '@gridemu/metrics';
 import type { GridPlan } from '@gridemu/schemes';
 
@@ -11,7 +11,7 @@ import type { GridPlan } from '@gridemu/schemes';
 export function assertNoJobAtTwoSites(plan: GridPlan): void {
   const at = new Map<string, string>();
   for (const p of plan.actors) {
-    if (!(p.actor instanceof ExecutorActor)) continue;
+    if (!hasConfirmedRuns(p.actor)) continue;
     for (const id of p.actor.confirmedRuns()) {
       const other = at.get(id);
       if (other !== undefined) throw new Error(`invariant: ${id} runs at ${other} and ${p.actor.siteId} at once`);

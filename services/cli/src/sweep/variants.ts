@@ -7,7 +7,7 @@ export interface Axis {
 }
 
 export interface Variant {
-  /** e.g. "meta.scheme=k-distributed,meta.k=2"; also the name of its results folder (made safe). */
+  /** e.g. "network.latency_ms=10,seed=2"; also the name of its results folder (made safe). */
   readonly name: string;
   readonly sets: readonly string[];
   readonly seed: number;
@@ -15,7 +15,7 @@ export interface Variant {
 
 export function parseAxis(text: string): Axis {
   const eq = text.indexOf('=');
-  if (eq <= 0 || eq === text.length - 1) throw new OverrideError(`--vary ${text}: expected path=v1,v2,... e.g. --vary meta.k=1,2,3,4`);
+  if (eq <= 0 || eq === text.length - 1) throw new OverrideError(`--vary ${text}: expected path=v1,v2,... e.g. --vary network.latency_ms=0,10,50`);
   const values = text.slice(eq + 1).split(',').map((v) => v.trim()).filter((v) => v !== '');
   return { path: text.slice(0, eq), values };
 }

@@ -8,6 +8,7 @@ export type { LocalPolicy, QueueKind } from './policy.js';
 export type { Reservation } from './reservation.js';
 export { FcfsPolicy, EasyPolicy, DualEasyPolicy };
 export { Processors, type RunningJob } from './running-jobs.js';
+export { JobQueue } from './job-queue.js';
 export { headReservation, backfillCost } from './reservation.js';
 export { AvailabilityProfile } from './availability-profile.js';
 

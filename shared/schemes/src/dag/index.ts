@@ -4,10 +4,12 @@ import { readDagMeta } from './meta.js';
 import { DAG_SCHEMES, SERVICES_LOCATION } from './names.js';
 import { planDag } from './plan.js';
 import { DAG_METRICS, dagSummary } from './summary.js';
+import { DAG_FUZZ } from './fuzz.js';
 
 /** Paper 003 (Chtepen et al.: adaptive rescheduling of DAG jobs with unknown run times, with checkpoints). */
 export const dag: SchemeModule = {
   family: 'paper-003',
+  fuzz: DAG_FUZZ,
   schemes: DAG_SCHEMES,
   locations: [SERVICES_LOCATION],
   sourceKinds: ['tornado', 'wfformat'],

@@ -4,10 +4,12 @@ import { readGruberMeta } from './meta.js';
 import { ENGINE_LOCATIONS, GRUBER_SCHEMES, SUBMIT_LOCATION } from './names.js';
 import { planGruber } from './plan.js';
 import { GRUBER_METRICS, gruberSummary } from './summary.js';
+import { GRUBER_FUZZ } from './fuzz.js';
 
 /** Paper 002 (Dumitrescu, Raicu, Foster: usage SLA-based scheduling in Grids): GRUBER and its site selectors. */
 export const gruber: SchemeModule = {
   family: 'paper-002',
+  fuzz: GRUBER_FUZZ,
   schemes: GRUBER_SCHEMES,
   locations: [...ENGINE_LOCATIONS, SUBMIT_LOCATION],
   readMeta: readGruberMeta,

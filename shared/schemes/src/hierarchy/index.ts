@@ -4,10 +4,12 @@ import { readHierarchyMeta } from './meta.js';
 import { FCFS_QUEUE, HIERARCHY_SCHEMES } from './names.js';
 import { planHierarchy } from './plan.js';
 import { HIERARCHY_METRICS, hierarchySummary } from './summary.js';
+import { HIERARCHY_FUZZ } from './fuzz.js';
 
 /** Paper 000 (Silberstein et al.: scheduling mixed workloads in multi-grids, the grid execution hierarchy). */
 export const hierarchy: SchemeModule = {
   family: 'paper-000',
+  fuzz: HIERARCHY_FUZZ,
   schemes: HIERARCHY_SCHEMES,
   locations: [FCFS_QUEUE],
   readMeta: readHierarchyMeta,

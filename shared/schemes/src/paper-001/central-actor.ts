@@ -1,7 +1,8 @@
 import type { Job } from '@gridemu/model';
 import { DRIVER, FRESH_TRAIL, MessageType, siteAddress, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
-import { CentralEasy } from '@gridemu/scheduling';
+import { CentralEasy } from './central-easy.js';
+import { Paper001MessageType } from './messages.js';
 
 /**
  * The centralized metascheduler (paper 001 §2.1.1): every job is submitted here and waits here;
@@ -32,7 +33,7 @@ export class CentralActor implements Actor<Message> {
         this.dispatch(ctx, this.policy.submit(ctx.now(), job));
         return;
       }
-      case MessageType.JobFinished:
+      case Paper001MessageType.JobFinished:
         this.placed.delete(msg.jobId);
         this.dispatch(ctx, this.policy.finish(ctx.now(), msg.jobId));
         return;
@@ -58,7 +59,7 @@ export class CentralActor implements Actor<Message> {
       this.waiting.delete(p.jobId);
       this.placed.set(p.jobId, job);
       // Sending a job to run at a site other than its origin is this actor's move.
-      ctx.send(siteAddress(p.site, 'executor'), { type: MessageType.JobStart, job, trail: { ...FRESH_TRAIL, migrations: p.site === job.origin ? 0 : 1 } });
+      ctx.send(siteAddress(p.site, 'executor'), { type: Paper001MessageType.JobStart, job, trail: { ...FRESH_TRAIL, migrations: p.site === job.origin ? 0 : 1 } });
     }
   }
 }

@@ -1,10 +1,10 @@
 import { FRESH_TRAIL } from '@gridemu/model';
 import { MessageType, siteAddress, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
-import { StartQueryRound, type QueryDecision } from '@gridemu/scheduling';
-import type {} from './messages.js';
+import { StartQueryRound, type QueryDecision } from './start-query-round.js';
+import { Paper001MessageType } from './messages.js';
 
-const QUERY_TIMEOUT = 'timer.query-timeout';
+const QUERY_TIMEOUT = Paper001MessageType.QueryTimeout;
 
 /** Without `meta.query_timeout_s`: long against any link's round trip in simulation. */
 export const DEFAULT_QUERY_TIMEOUT_S = 60;
@@ -27,7 +27,7 @@ export class HierarchicalActor implements Actor<Message> {
     switch (msg.type) {
       case MessageType.JobSubmit:
         return this.carryOut(ctx, this.round.submit(msg.job));
-      case MessageType.StartEstimate:
+      case Paper001MessageType.StartEstimate:
         return this.carryOut(ctx, this.round.answer(msg.queryId, msg.site, msg.start_s));
       case QUERY_TIMEOUT:
         this.timers.delete(msg.queryId);
@@ -46,7 +46,7 @@ export class HierarchicalActor implements Actor<Message> {
           ctx.send(siteAddress(d.job.origin, 'scheduler'), { type: MessageType.JobSubmit, job: d.job });
           break;
         case 'ask':
-          ctx.send(siteAddress(d.site, 'scheduler'), { type: MessageType.StartQuery, queryId: d.queryId, jobId: d.job.id, procs: d.job.procs, estimate_s: d.job.estimate_s });
+          ctx.send(siteAddress(d.site, 'scheduler'), { type: Paper001MessageType.StartQuery, queryId: d.queryId, jobId: d.job.id, procs: d.job.procs, estimate_s: d.job.estimate_s });
           break;
         case 'wait':
           this.timers.set(d.queryId, ctx.schedule(d.timeout_s, { type: QUERY_TIMEOUT, queryId: d.queryId }));
@@ -56,7 +56,7 @@ export class HierarchicalActor implements Actor<Message> {
           if (d.cancelTimer && timer !== undefined) ctx.cancel(timer);
           this.timers.delete(d.queryId);
           if (d.site !== d.job.origin) ctx.metrics.count('jobs.moved');
-          ctx.send(siteAddress(d.site, 'scheduler'), { type: MessageType.JobCopy, job: d.job, queue: 'local', claim: false, trail: FRESH_TRAIL });
+          ctx.send(siteAddress(d.site, 'scheduler'), { type: Paper001MessageType.JobCopy, job: d.job, queue: 'local', claim: false, trail: FRESH_TRAIL });
           break;
         }
         case 'count':

@@ -1,7 +1,8 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
-import { PAPER_001_MESSAGES } from './messages.js';
+import { PAPER_001_DURABLE, PAPER_001_MESSAGES } from './messages.js';
 import { readPaper001Meta } from './meta.js';
-import { CENTRAL_LOCATION, GOSSIPING_SCHEMES, PAPER_001_SCHEMES, UNIFIED_SITE } from './names.js';
+import { CENTRAL_LOCATION, FAULT_TOLERANT_SCHEMES, GOSSIPING_SCHEMES, LOAD_TOPIC, PAPER_001_SCHEMES, UNIFIED_SITE } from './names.js';
+import { PAPER_001_FUZZ } from './fuzz.js';
 import { planPaper001 } from './plan.js';
 import { claimsSummary, PAPER_001_METRICS } from './summary.js';
 import { compareClaimTraces } from './claim-trace-comparison.js';
@@ -14,12 +15,13 @@ export const paper001: SchemeModule = {
   family: 'paper-001',
   schemes: PAPER_001_SCHEMES,
   locations: [CENTRAL_LOCATION, UNIFIED_SITE],
-  // A site's crash loses the runs on its processors, which go back to the queue that placed them
-  // (the site's, or the central one); central's crash holds what is sent to it until it is back.
-  faultTolerant: ['independent', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'],
+  faultTolerant: FAULT_TOLERANT_SCHEMES,
+  fuzz: PAPER_001_FUZZ,
   readMeta: readPaper001Meta,
   plan: planPaper001,
   messages: PAPER_001_MESSAGES,
+  durableMessages: PAPER_001_DURABLE,
+  latestValueTopics: [LOAD_TOPIC],
   summary: claimsSummary,
   metrics: PAPER_001_METRICS,
   compareTraces: (a, b) => compareClaimTraces(a, b),
@@ -40,3 +42,5 @@ export { paper001Meta, type Paper001Meta } from './meta.js';
 export { MetaschedulerActor, type MetaschedulerOptions, type DistributedScheme } from './metascheduler-actor.js';
 export { CentralActor } from './central-actor.js';
 export { HierarchicalActor } from './hierarchical-actor.js';
+export { LOAD_TOPIC } from './names.js';
+export { Paper001MessageType } from './messages.js';

@@ -1,5 +1,5 @@
 import { POSITIVE, POSITIVE_INTEGER, type ExperimentSpec, type FieldReader, type LocalSpec, type MetaContext, type MetaSpec } from '@gridemu/model';
-import { CLAIM_MODES, type ClaimMode } from '@gridemu/scheduling';
+import { CLAIM_MODES, type ClaimMode } from './claim-protocol.js';
 import { PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';
 
 /** `meta:` under paper 001's schemes. One set of options for the family, so a sweep over its schemes shares a spec; a scheme ignores those it does not use. */

@@ -1,7 +1,9 @@
 import type { Job } from '@gridemu/model';
 import { FRESH_TRAIL, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
-import { greedyTarget, JobSemaphore, leastLoadedSites } from '@gridemu/scheduling';
+import { JobSemaphore } from './job-semaphore.js';
+import { greedyTarget, leastLoadedSites } from './site-selection.js';
+import { Paper001MessageType } from './messages.js';
 
 export type DistributedScheme = 'distributed' | 'k-distributed' | 'k-dual';
 
@@ -33,11 +35,11 @@ export class MetaschedulerActor implements Actor<Message> {
       case MessageType.JobSubmit:
         this.route(ctx, msg.job);
         return;
-      case MessageType.LoadReport:
+      case Paper001MessageType.LoadReport:
         this.loads.set(msg.site, msg.load);
         this.measuredAt.set(msg.site, msg.time_s);
         return;
-      case MessageType.ClaimRequest:
+      case Paper001MessageType.ClaimRequest:
         this.claim(ctx, msg.jobId, msg.site, msg.claimId, from);
         return;
       default:
@@ -50,7 +52,7 @@ export class MetaschedulerActor implements Actor<Message> {
     // Only sites the job fits in are candidates; if none fits, the origin rejects it.
     const fits = this.options.sites.filter((s) => s.cpus >= job.procs).map((s) => s.id);
     if (fits.length === 0) {
-      ctx.send(siteAddress(this.siteId, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
+      ctx.send(siteAddress(this.siteId, 'scheduler'), { type: Paper001MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
       return;
     }
     const origin = this.siteId;
@@ -59,7 +61,7 @@ export class MetaschedulerActor implements Actor<Message> {
         const target = fits.includes(origin) ? greedyTarget(fits, this.loads, origin) : leastLoadedSites(fits, this.loads, 1, origin)[0]!;
         if (target !== origin) ctx.metrics.count('jobs.moved');
         ctx.trace?.(job.id, 'job.routed', `to=${target} ${this.heard()}`);
-        ctx.send(siteAddress(target, 'scheduler'), { type: MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
+        ctx.send(siteAddress(target, 'scheduler'), { type: Paper001MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
         return;
       }
       case 'k-distributed': {
@@ -84,7 +86,7 @@ export class MetaschedulerActor implements Actor<Message> {
     ctx.metrics.count('copies.sent', targets.length);
     ctx.trace?.(job.id, 'copies.sent', `to=${targets.join(' ')} ${this.heard()}`);
     const trail = { ...FRESH_TRAIL, copies: targets.length };
-    for (const t of targets) ctx.send(siteAddress(t, 'scheduler'), { type: MessageType.JobCopy, job, queue: queueOf(t), claim: true, trail });
+    for (const t of targets) ctx.send(siteAddress(t, 'scheduler'), { type: Paper001MessageType.JobCopy, job, queue: queueOf(t), claim: true, trail });
   }
 
   /** The loads the choice was made on, and when each was measured: `heard=s1:120@3600,s2:…` (0 if never heard). */
@@ -101,16 +103,16 @@ export class MetaschedulerActor implements Actor<Message> {
     ctx.trace?.(jobId, `origin.${verdict}`, `site=${site} claim=${claimId}`);
     if (verdict === 'deny') {
       ctx.metrics.count('claims.denied');
-      ctx.send(to, { type: MessageType.ClaimDeny, jobId, claimId });
+      ctx.send(to, { type: Paper001MessageType.ClaimDeny, jobId, claimId });
       return;
     }
     ctx.metrics.count(verdict === 'grant' ? 'claims.granted' : 'claims.regranted');
-    ctx.send(to, { type: MessageType.ClaimGrant, jobId, claimId });
+    ctx.send(to, { type: Paper001MessageType.ClaimGrant, jobId, claimId });
     if (verdict === 'grant') {
       for (const loser of sem!.losers(site)) {
         ctx.metrics.count('copies.cancels_sent');
         ctx.trace?.(jobId, 'origin.cancel', `site=${loser}`);
-        ctx.send(siteAddress(loser, 'scheduler'), { type: MessageType.CopyCancel, jobId, granted_s: ctx.now() });
+        ctx.send(siteAddress(loser, 'scheduler'), { type: Paper001MessageType.CopyCancel, jobId, granted_s: ctx.now() });
       }
     }
   }

@@ -1,12 +1,15 @@
 import type { ExperimentSpec, Job, SiteSpec } from '@gridemu/model';
-import { DriverActor, ExecutorActor, siteActors, transferOf, type LocalSchedulerOptions } from '@gridemu/actors';
-import { DRIVER, LOAD_TOPIC, siteAddress } from '@gridemu/protocol';
+import { DriverActor } from '@gridemu/actors';
+import { ExecutorActor } from './executor-actor.js';
+import type { LocalSchedulerOptions } from './local-scheduler-actor.js';
+import { siteActors, transferOf } from './site-actors.js';
+import { DRIVER, siteAddress } from '@gridemu/protocol';
 import type { GridActor, GridPlan } from '../scheme-module.js';
 import { CentralActor } from './central-actor.js';
 import { HierarchicalActor } from './hierarchical-actor.js';
 import { paper001Meta } from './meta.js';
 import { MetaschedulerActor } from './metascheduler-actor.js';
-import { CENTRAL, CENTRAL_LOCATION, UNIFIED_SITE } from './names.js';
+import { CENTRAL, CENTRAL_LOCATION, LOAD_TOPIC, UNIFIED_SITE } from './names.js';
 
 /**
  * The actors each of paper 001's schemes needs. `independent`: every site schedules only its own

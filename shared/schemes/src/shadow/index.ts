@@ -4,10 +4,12 @@ import { readShadowMeta } from './meta.js';
 import { ROUTER_LOCATION, SHADOW_SCHEMES } from './names.js';
 import { planShadow } from './plan.js';
 import { SHADOW_METRICS, shadowSummary } from './summary.js';
+import { SHADOW_FUZZ } from './fuzz.js';
 
 /** Paper 004 (Rasooli and Down: state independent resource management for distributed grids). */
 export const shadow: SchemeModule = {
   family: 'paper-004',
+  fuzz: SHADOW_FUZZ,
   schemes: SHADOW_SCHEMES,
   locations: [ROUTER_LOCATION],
   readMeta: readShadowMeta,

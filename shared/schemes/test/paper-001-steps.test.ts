@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AvailabilityProfile, CentralEasy, EasyPolicy, greedyTarget, JobSemaphore, leastLoadedSites } from '../src/index.js';
+import { AvailabilityProfile, EasyPolicy } from '@gridemu/scheduling';
+import { CentralEasy } from '../src/paper-001/central-easy.js';
+import { JobSemaphore } from '../src/paper-001/job-semaphore.js';
+import { greedyTarget, leastLoadedSites } from '../src/paper-001/site-selection.js';
 
 const job = (id: string, procs: number, estimate_s: number) => ({ id, procs, estimate_s });
 

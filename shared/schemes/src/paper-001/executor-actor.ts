@@ -1,7 +1,8 @@
 import { DRIVER, MessageType, siteAddress, type Address, type JobTrail, type Message } from '@gridemu/protocol';
 import { transferTime_s, type Job } from '@gridemu/model';
 import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
-import { intervalSet, ProcessorIds } from './processor-ids.js';
+import { intervalSet, ProcessorIds, type ConfirmedRuns } from '@gridemu/actors';
+import { Paper001MessageType } from './messages.js';
 
 export interface ExecutorOptions {
   /** Where job reports go (the driver). */
@@ -33,7 +34,7 @@ interface Running {
  * A job started optimistically (paper 001's K copies, `meta.claim: optimistic`) is reported only
  * once confirmed; killed, it reports nothing, and its processor-seconds are counted as wasted.
  */
-export class ExecutorActor implements Actor<Message> {
+export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
   private readonly ids: ProcessorIds;
   private readonly running = new Map<string, Running>();
   private readonly scheduler: Address;
@@ -56,7 +57,7 @@ export class ExecutorActor implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
     switch (msg.type) {
-      case MessageType.JobStart: {
+      case Paper001MessageType.JobStart: {
         const { job } = msg;
         if (this.running.has(job.id)) throw new Error(`assertion: ${job.id} started twice at ${this.siteId}`);
         const ids = this.ids.take(job.procs);
@@ -77,7 +78,7 @@ export class ExecutorActor implements Actor<Message> {
         const r = this.running.get(msg.jobId);
         if (!r) throw new Error(`assertion: ${msg.jobId} ended at ${this.siteId} but was not running`);
         this.ids.give(r.ids);
-        ctx.send(this.scheduler, { type: MessageType.JobFinished, jobId: msg.jobId });
+        ctx.send(this.scheduler, { type: Paper001MessageType.JobFinished, jobId: msg.jobId });
         // The end is recorded at the time the processors are given back. Both runtimes hand a timer
         // to its actor at the time it was due, so this is start + run; live, the wall-clock lag of
         // the timer shows in when the scheduler hears of it, not in the job's own run time.
@@ -90,7 +91,7 @@ export class ExecutorActor implements Actor<Message> {
         ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: ctx.now() });
         return;
       }
-      case MessageType.JobConfirm: {
+      case Paper001MessageType.JobConfirm: {
         const r = this.running.get(msg.jobId);
         if (!r?.provisional) throw new Error(`assertion: confirmation for ${msg.jobId}, which is not provisional at ${this.siteId}`);
         r.provisional = false;
@@ -102,7 +103,7 @@ export class ExecutorActor implements Actor<Message> {
         }
         return;
       }
-      case MessageType.JobKill: {
+      case Paper001MessageType.JobKill: {
         const r = this.running.get(msg.jobId);
         if (!r?.provisional) throw new Error(`assertion: kill for ${msg.jobId}, which is not provisional at ${this.siteId}`);
         this.running.delete(msg.jobId);
@@ -110,7 +111,7 @@ export class ExecutorActor implements Actor<Message> {
         if (r.ended_s === undefined) {
           ctx.cancel(r.timer);
           this.ids.give(r.ids);
-          ctx.send(this.scheduler, { type: MessageType.JobFinished, jobId: msg.jobId });
+          ctx.send(this.scheduler, { type: Paper001MessageType.JobFinished, jobId: msg.jobId });
         }
         ctx.metrics.count('optimistic.killed');
         ctx.metrics.count('optimistic.wasted_processor_s', r.job.procs * (stopped_s - r.allocated_s));

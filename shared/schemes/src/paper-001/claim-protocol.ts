@@ -1,5 +1,5 @@
 import type { Job, JobTrail } from '@gridemu/model';
-import type { QueueKind } from '../local/policy.js';
+import type { QueueKind } from '@gridemu/scheduling';
 
 /**
  * `hold` (paper 001 §7): a copy the local policy starts keeps its processors and asks the origin

@@ -1,7 +1,5 @@
 import type { SchedulableJob } from '@gridemu/model';
-import { JobQueue } from '../local/job-queue.js';
-import { backfillCost, headReservation, type Reservation } from '../local/reservation.js';
-import { Processors } from '../local/running-jobs.js';
+import { backfillCost, headReservation, JobQueue, Processors, type Reservation } from '@gridemu/scheduling';
 
 export interface Placement {
   readonly jobId: string;

@@ -1,8 +1,11 @@
 import { FRESH_TRAIL, transferTime_s, type Job, type SchedulableJob } from '@gridemu/model';
-import { DRIVER, LOAD_TOPIC, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
+import { DRIVER, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import { siteOf, type Actor, type ActorContext } from '@gridemu/runtime';
-import { ClaimProtocol, type ClaimDecision, type ClaimEvent, type LocalPolicy } from '@gridemu/scheduling';
+import type { LocalPolicy } from '@gridemu/scheduling';
+import { ClaimProtocol, type ClaimDecision, type ClaimEvent } from './claim-protocol.js';
 import { traceClaimStep } from './claim-trace.js';
+import { Paper001MessageType } from './messages.js';
+import { LOAD_TOPIC } from './names.js';
 
 export interface LocalSchedulerOptions {
   /** Where job reports go (the driver). */
@@ -42,7 +45,7 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   start(ctx: ActorContext<Message>): void {
     if (this.options.gossip === true) {
-      ctx.schedule(0, { type: MessageType.LoadTick });
+      ctx.schedule(0, { type: Paper001MessageType.LoadTick });
     }
   }
 
@@ -74,26 +77,26 @@ export class LocalSchedulerActor implements Actor<Message> {
     switch (msg.type) {
       case MessageType.JobSubmit:
         return this.step(ctx, { kind: 'arrived', job: msg.job, queue: 'local', claim: false, trail: FRESH_TRAIL, sent: false });
-      case MessageType.JobCopy:
+      case Paper001MessageType.JobCopy:
         return this.step(ctx, { kind: 'arrived', job: msg.job, queue: msg.queue, claim: msg.claim, trail: msg.trail, sent: true });
-      case MessageType.JobFinished:
+      case Paper001MessageType.JobFinished:
         return this.step(ctx, { kind: 'finished', jobId: msg.jobId });
       case MessageType.JobLost:
         return this.step(ctx, { kind: 'lost', jobId: msg.jobId });
-      case MessageType.ClaimGrant:
+      case Paper001MessageType.ClaimGrant:
         return this.step(ctx, { kind: 'grant', jobId: msg.jobId, claimId: msg.claimId, by: metaSite(from) });
-      case MessageType.ClaimDeny:
+      case Paper001MessageType.ClaimDeny:
         return this.step(ctx, { kind: 'deny', jobId: msg.jobId, claimId: msg.claimId, by: metaSite(from) });
-      case MessageType.CopyCancel:
+      case Paper001MessageType.CopyCancel:
         return this.step(ctx, { kind: 'cancel', jobId: msg.jobId, by: metaSite(from), granted_s: msg.granted_s });
-      case MessageType.ClaimTimeout:
+      case Paper001MessageType.ClaimTimeout:
         return this.step(ctx, { kind: 'timeout', jobId: msg.jobId, claimId: msg.claimId });
-      case MessageType.LoadTick:
+      case Paper001MessageType.LoadTick:
         this.gossip(ctx);
         return;
-      case MessageType.StartQuery:
+      case Paper001MessageType.StartQuery:
         ctx.send(from, {
-          type: MessageType.StartEstimate,
+          type: Paper001MessageType.StartEstimate,
           queryId: msg.queryId,
           site: this.siteId,
           start_s: this.policy.expectedStart(ctx.now(), { id: msg.jobId, procs: msg.procs, estimate_s: msg.estimate_s }),
@@ -124,17 +127,17 @@ export class LocalSchedulerActor implements Actor<Message> {
       case 'withdraw':
         return this.started(ctx, this.policy.withdraw(now, d.jobId).starts);
       case 'run':
-        ctx.send(this.executor, d.provisional ? { type: MessageType.JobStart, job: d.job, trail: d.trail, provisional: true } : { type: MessageType.JobStart, job: d.job, trail: d.trail });
+        ctx.send(this.executor, d.provisional ? { type: Paper001MessageType.JobStart, job: d.job, trail: d.trail, provisional: true } : { type: Paper001MessageType.JobStart, job: d.job, trail: d.trail });
         return;
       case 'claim':
-        ctx.send(siteAddress(d.origin, 'meta'), { type: MessageType.ClaimRequest, jobId: d.jobId, site: this.siteId, claimId: d.claimId });
-        ctx.schedule(d.timeout_s, { type: MessageType.ClaimTimeout, jobId: d.jobId, claimId: d.claimId });
+        ctx.send(siteAddress(d.origin, 'meta'), { type: Paper001MessageType.ClaimRequest, jobId: d.jobId, site: this.siteId, claimId: d.claimId });
+        ctx.schedule(d.timeout_s, { type: Paper001MessageType.ClaimTimeout, jobId: d.jobId, claimId: d.claimId });
         return;
       case 'confirm':
-        ctx.send(this.executor, { type: MessageType.JobConfirm, jobId: d.jobId });
+        ctx.send(this.executor, { type: Paper001MessageType.JobConfirm, jobId: d.jobId });
         return;
       case 'kill':
-        ctx.send(this.executor, { type: MessageType.JobKill, jobId: d.jobId });
+        ctx.send(this.executor, { type: Paper001MessageType.JobKill, jobId: d.jobId });
         return;
       case 'reject':
         ctx.metrics.count('jobs.rejected');
@@ -162,9 +165,9 @@ export class LocalSchedulerActor implements Actor<Message> {
   }
 
   private gossip(ctx: ActorContext<Message>): void {
-    const report = { type: MessageType.LoadReport, site: this.siteId, load: this.load(ctx.now()), time_s: ctx.now() } as const;
+    const report = { type: Paper001MessageType.LoadReport, site: this.siteId, load: this.load(ctx.now()), time_s: ctx.now() } as const;
     ctx.publish(LOAD_TOPIC, report);
-    ctx.schedule(this.options.loadPeriod_s ?? 60, { type: MessageType.LoadTick });
+    ctx.schedule(this.options.loadPeriod_s ?? 60, { type: Paper001MessageType.LoadTick });
   }
 }
 

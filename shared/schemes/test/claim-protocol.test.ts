@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FRESH_TRAIL, type Job } from '@gridemu/model';
-import { ClaimProtocol, DualEasyPolicy, type ClaimDecision, type ClaimProtocolOptions } from '../src/index.js';
+import { DualEasyPolicy } from '@gridemu/scheduling';
+import { ClaimProtocol, type ClaimDecision, type ClaimProtocolOptions } from '../src/paper-001/claim-protocol.js';
 
 /** A job from `origin`; site `b` is where the protocol under test runs. */
 const job = (id: string, procs = 4, origin = 'a'): Job => ({ id, workload: 'w', origin, submit_s: 0, run_s: 50, estimate_s: 100, procs });

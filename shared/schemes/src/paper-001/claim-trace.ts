@@ -1,5 +1,5 @@
 import type { JobTracer } from '@gridemu/runtime';
-import type { ClaimDecision, ClaimEvent } from '@gridemu/scheduling';
+import type { ClaimDecision, ClaimEvent } from './claim-protocol.js';
 
 /**
  * What one step of the claim protocol says in `protocol-trace.csv` (issue 15: per-job traces of the claim

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '@gridemu/model';
-import { StartQueryRound } from '../src/index.js';
+import { StartQueryRound } from '../src/paper-001/start-query-round.js';
 
 const job = (id: string, procs: number, origin = 'b'): Job => ({ id, workload: 'w', origin, submit_s: 0, run_s: 10, estimate_s: 20, procs });
 const sites = [{ id: 'a', cpus: 4 }, { id: 'b', cpus: 8 }, { id: 'c', cpus: 8 }];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '@gridemu/model';
-import { ClaimProtocol, type ClaimEvent } from '@gridemu/scheduling';
-import { traceClaimStep } from '../src/claim-trace.js';
+import { ClaimProtocol, type ClaimEvent } from '../src/paper-001/claim-protocol.js';
+import { traceClaimStep } from '../src/paper-001/claim-trace.js';
 
 const job: Job = { id: 'a!1', workload: 'a', origin: 'a', submit_s: 0, run_s: 100, estimate_s: 100, procs: 4 };
 const trail = { copies: 2, migrations: 0, replans: 0 };

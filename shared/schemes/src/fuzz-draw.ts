@@ -1,0 +1,46 @@
+import type { Rng } from '@gridemu/runtime';
+
+/**
+ * What the fuzzer hands a family to draw one small random experiment of its schemes: the seed's
+ * random stream, the file's first lines (name, seed) and its `network:` line. The same draws in
+ * the same order give the same text, which is how `gridemu fuzz --seed S` reproduces a failure.
+ */
+export interface FuzzDraw {
+  readonly rng: Rng;
+  pick<T>(xs: readonly T[]): T;
+  readonly head: readonly string[];
+  readonly network: string;
+}
+
+/** A family's part in fuzzing: how often it is drawn against the others, and its random experiment. */
+export interface FuzzSpecs {
+  /** Draws of this family per draw of a family of weight 1. */
+  readonly weight: number;
+  /** The experiment file's text. */
+  spec(draw: FuzzDraw): string;
+}
+
+/**
+ * A random fault schedule over sites s1..sN and the processes named: crashes (never two of one
+ * process at once), at most one partition, and some message loss, within the first day, when the
+ * small fuzzed workloads run.
+ */
+export function randomFaults(rng: Rng, sites: number, otherProcesses: readonly string[]): string[] {
+  const crashes: string[] = [];
+  const processes = [...Array.from({ length: sites }, (_, i) => `s${i + 1}`), ...otherProcesses];
+  for (const process of processes) {
+    let t = rng.uniform(0, 20000);
+    for (let k = rng.int(0, 3); k > 0; k--) {
+      const down = Math.round(rng.uniform(10, 6000));
+      crashes.push(`{ process: ${process}, at_s: ${Math.round(t)}, down_s: ${down} }`);
+      t += down + rng.uniform(1, 20000);
+    }
+  }
+  const lines = ['faults:', `  crash: [${crashes.join(', ')}]`];
+  if (rng.next() < 0.5) {
+    const from = Math.round(rng.uniform(0, 30000));
+    lines.push(`  partition: [{ sites: [s${rng.int(1, sites)}], from_s: ${from}, to_s: ${from + Math.round(rng.uniform(10, 20000))} }]`);
+  }
+  lines.push(`  drop: ${[0, 0.01, 0.1, 0.3][rng.int(0, 3)]}`);
+  return lines;
+}

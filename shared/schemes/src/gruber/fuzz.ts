@@ -1,0 +1,27 @@
+import type { FuzzSpecs } from '../fuzz-draw.js';
+
+/** GRUBER with one of its selectors, a BLAST VO and a local one, and failing attempts. */
+export const GRUBER_FUZZ: FuzzSpecs = {
+  weight: 1,
+  spec: (draw) => {
+    const { rng, pick } = draw;
+    const n = rng.int(2, 5);
+    return [
+      ...draw.head,
+      `sites: [${Array.from({ length: n }, (_, i) => `{ id: s${i + 1}, cpus: ${pick([4, 8, 16])}, speed: ${pick([0.5, 1, 2])} }`).join(', ')}]`,
+      'workload:',
+      `  - { name: blast, blast: { vo: ivdgl, submitters: ${rng.int(1, 3)}, jobs: ${rng.int(5, 30)}, runtime_s: ${pick([60, 600])} } }`,
+      `  - { name: local, site: s1, vo: atlas, synthetic: { jobs: ${rng.int(5, 30)}, uhi: 2 } }`,
+      'meta:',
+      '  scheme: gruber',
+      `  selector: ${pick(['G-RA', 'G-RR', 'G-LU', 'G-LRU', 'G-Obs', 'S-RA'])}`,
+      `  decision_points: ${rng.int(1, 3)}`,
+      `  monitor_period_s: ${pick([10, 60])}`,
+      `  query_timeout_s: ${pick([5, 60])}`,
+      '  vos: { ivdgl: { group_share: 50 }, atlas: {} }',
+      '  site_policy: { "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } } }',
+      `  failures: { rate: ${pick([0, 0.1, 0.3])} }`,
+      draw.network,
+    ].join('\n');
+  },
+};
