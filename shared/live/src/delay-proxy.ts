@@ -4,7 +4,7 @@ import { DURABLE_MESSAGES } from '@gridemu/schemes';
 import { decodeEnvelope } from '@gridemu/protocol/wire';
 import { healOf, LinkModel, partitionsAt, Rng, siteOf, type LocationPartition } from '@gridemu/runtime';
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
-import { splitBatch } from '@gridemu/transport-nats';
+import { parseSubject, splitBatch } from '@gridemu/transport-nats';
 import { NatsFrameSplitter } from './nats-frames.js';
 
 export interface DelayProxyOptions {
@@ -45,7 +45,6 @@ export class DelayProxy {
   private readonly links: LinkModel;
   private readonly rng: Rng;
   private readonly sockets = new Set<Socket>();
-  private readonly prefix: string;
   private readonly faultRng: Rng;
   private clock: EmulatedClock | undefined;
   /** Publishes this proxy dropped (faults.drop) and held back across a partition. */
@@ -55,7 +54,6 @@ export class DelayProxy {
     this.links = new LinkModel(options.network);
     this.rng = new Rng(options.seed).fork(`proxy/${options.from}`);
     this.faultRng = new Rng(options.seed).fork(`proxy-faults/${options.from}`);
-    this.prefix = `gridemu.${options.run}.`;
   }
 
   /**
@@ -120,16 +118,14 @@ export class DelayProxy {
 
   /** Wall milliseconds a publish on `subject` waits here (0 for anything not addressed to another location). */
   delayOf(subject: string | undefined): { link: string; ms: number } | undefined {
-    if (subject === undefined || !subject.startsWith(this.prefix)) return undefined;
-    const rest = subject.slice(this.prefix.length);
-    if (rest.startsWith('topic.')) {
+    const parsed = subject === undefined ? undefined : parseSubject(this.options.run, subject);
+    if (parsed === undefined) return undefined;
+    if ('topic' in parsed.target) {
       // A topic message is one publish for every subscriber, so it waits once, the spec's default
       // link latency plus jitter (a matrix's per-link figures are not applied to topics live).
       return { link: 'topic', ms: this.links.delay_s(this.options.from, 'topic', this.rng) * 1000 };
     }
-    // `<receiver address, / as .>.<sender>`: the receiver's location is its first token, if it has a role.
-    const receiver = rest.slice(0, rest.lastIndexOf('.'));
-    const to = siteOf(receiver.replace('.', '/'));
+    const to = siteOf(parsed.target.actor);
     if (to === undefined || to === this.options.from) return undefined;
     return { link: to, ms: this.links.delay_s(this.options.from, to, this.rng) * 1000 };
   }

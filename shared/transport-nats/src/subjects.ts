@@ -27,6 +27,22 @@ export function inboxOf(run: string, target: BusTarget): string {
   return 'actor' in target ? `gridemu.${run}.${target.actor.replace(/\//g, '.')}.*` : `gridemu.${run}.topic.${target.topic}.*`;
 }
 
+/**
+ * The inverse of subjectOf: what a subject of `run` is addressed to and who sent it, or undefined
+ * for a subject of another run or not of this form.
+ */
+export function parseSubject(run: string, subject: string): { target: BusTarget; sender: string } | undefined {
+  const prefix = `gridemu.${run}.`;
+  if (!subject.startsWith(prefix)) return undefined;
+  const tokens = subject.slice(prefix.length).split('.');
+  const sender = tokens.pop();
+  if (sender === undefined || sender === '' || tokens.length === 0 || tokens.some((t) => t === '')) return undefined;
+  if (tokens[0] === 'topic') return tokens.length === 2 ? { target: { topic: tokens[1]! }, sender } : undefined;
+  // An actor's address is `<location>/<role>` or a bare run-wide name (actorSubject).
+  if (tokens.length > 2) return undefined;
+  return { target: { actor: tokens.join('/') }, sender };
+}
+
 /** The sender a subject names (its last token). */
 export function senderOfSubject(subject: string): string {
   return subject.slice(subject.lastIndexOf('.') + 1);
