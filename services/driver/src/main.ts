@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { ControlBus, feltHop_ms, judgeFidelity, leadRun, liveResults, natsConnectOptions, natsFlagOptions, probeBus, reportThrottle, startHealthServer, timerSpinOf } from '@gridemu/live';
 import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
-import { InputError, parseOverride } from '@gridemu/model';
+import { InputError, parseOverride, UsageError } from '@gridemu/model';
 import { loadExperiment, schemeReportPeriods, schemeSummary, schemeTimescales } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
@@ -151,8 +151,6 @@ async function main(argv: string[]): Promise<number> {
   }
   return result.aborted ? 1 : 0;
 }
-
-class UsageError extends InputError {}
 
 /** jobs.csv records a schedule that cannot have happened (a site over capacity, a processor held twice). */
 const EXIT_SCHEDULE_IMPOSSIBLE = 3;

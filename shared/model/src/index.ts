@@ -1,7 +1,7 @@
 export * from './job.js';
 export * from './spec.js';
 export * from './spec-error.js';
-export { InputError, OverrideError } from './input-error.js';
+export { InputError, OverrideError, UsageError } from './input-error.js';
 export { validateSpec } from './validate.js';
 export type { MetaSchemes, MetaContext } from './meta-schemes.js';
 export { FieldReader, join as fieldPath, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE, POSITIVE_INTEGER, PROBABILITY, type NumberRule } from './field-reader.js';

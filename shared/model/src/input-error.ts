@@ -17,3 +17,11 @@ export class OverrideError extends InputError {
     this.name = 'OverrideError';
   }
 }
+
+/** A command line that cannot be read: a missing or malformed option. Commands print their help after it. */
+export class UsageError extends InputError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UsageError';
+  }
+}
