@@ -3,9 +3,12 @@ import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
-import { LatencyHistogram, histogramOf, nestedHistogramOf } from './latency-histogram.js';
+import type { LatencyHistogram } from './latency-histogram.js';
 import { Mailboxes, type Inbox } from './mailboxes.js';
-import { decodeJournalBatch, encodeJournalBatch, type Journal, type JournalEntry } from './journal.js';
+import type { Journal, JournalEntry } from './journal.js';
+import { JournalWriter } from './journal-writer.js';
+import { DurableOutbox, runtimeAddress } from './durable-outbox.js';
+import { LinkMeter } from './link-meter.js';
 import { TimerQueue } from './timer-queue.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
@@ -73,17 +76,6 @@ interface PendingTimer {
   readonly rid: number;
 }
 
-/** A journal batch over this many bytes is split: JetStream's default message limit is 1 MiB. */
-const MAX_JOURNAL_BATCH_BYTES = 512 * 1024;
-
-/** A durable message sent and not yet acknowledged. */
-interface Unacknowledged {
-  readonly target: { readonly actor: Address };
-  readonly from: Address;
-  readonly bytes: Uint8Array;
-  sent_ms: number;
-}
-
 /** A message (or a timer, with its due time) waiting for its actor. */
 interface Delivery {
   readonly msg: Message;
@@ -109,11 +101,6 @@ interface Hosted {
   now_s: number;
 }
 
-/** Where a process's runtime hears acknowledgements for what its actors at `location` sent. */
-function runtimeAddress(location: string): Address {
-  return `${location}/runtime`;
-}
-
 /** The first malformed messages are logged in full; after that they are only counted. */
 const MALFORMED_LOG_LIMIT = 20;
 
@@ -124,6 +111,11 @@ const MALFORMED_LOG_LIMIT = 20;
  * process hears. Every actor has a mailbox that runs one message at a time; timers run on the
  * emulated clock. A message from the bus that fails to decode or validate is counted
  * (`messages.malformed`), logged and dropped; the actors never see it.
+ *
+ * This class is the delivery core: the run loop, the clock, send and receive, and the replay of a
+ * journal into the actors. Its collaborators each keep one concern: the JournalWriter (output
+ * commit), the DurableOutbox (ids, acknowledgements, resends) and the LinkMeter (latency, felt
+ * delays, timer lag).
  */
 export class LiveRuntime {
   private readonly hosted = new Map<Address, Hosted>();
@@ -137,13 +129,10 @@ export class LiveRuntime {
   private nextTimerId = 1;
   /** Messages between this process's actors, numbered in send order (the journal names them so). */
   private nextLocalSeq = 1;
-  /** Journal: entries of the current turn, and what they put on the bus, held until the batch is stored. */
-  private pendingEntries: JournalEntry[] = [];
-  private pendingOutput: (() => void)[] = [];
-  private nextBatch = 1;
-  private committing: Promise<void> = Promise.resolve();
-  private commitQueued = false;
-  private stopping = false;
+  /** With a journal: what each turn delivered, and what it put on the bus, held until stored. */
+  private readonly journal: JournalWriter | undefined;
+  private readonly outbox: DurableOutbox;
+  private readonly meter = new LinkMeter();
   /** Replay: sends are not made again, timers are kept to re-arm, local messages kept to deliver. */
   private replaying = false;
   private restoring: boolean;
@@ -173,20 +162,14 @@ export class LiveRuntime {
   }
   /** Messages delivered to this process's actors, by type (topic messages once per receiver). */
   readonly received = new Map<string, number>();
-  /** One-way wall latency of messages received from another site, per link `from->to` (issue 4, item 6). */
-  readonly latency = new Map<string, LatencyHistogram>();
+  /** One-way wall latency of messages received from another location, per link `from->to`. */
+  readonly latency: ReadonlyMap<string, LatencyHistogram> = this.meter.latency;
   /** How late timers fired against their wall deadline: event-loop lag plus timer granularity. */
-  readonly timerLag = new LatencyHistogram();
+  readonly timerLag: LatencyHistogram = this.meter.timerLag;
   /** Felt delay per link, wall ms (recordFelt). */
-  readonly felt = new Map<string, LatencyHistogram>();
+  readonly felt: ReadonlyMap<string, LatencyHistogram> = this.meter.felt;
   /** The same per message type, then per link: what one kind of message felt on a link. */
-  readonly feltByType = new Map<string, Map<string, LatencyHistogram>>();
-  private readonly outbox = new Map<string, Unacknowledged>();
-  /** Ids of the durable messages delivered here (a resent one is acknowledged again, not delivered). */
-  private readonly seen = new Set<string>();
-  private nextMid = 1;
-  private lastTimerLate_ms = 0;
-  private resender: NodeJS.Timeout | undefined;
+  readonly feltByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.feltByType;
   /** The locations whose runtime address (`<location>/runtime`) this process answers on. */
   private readonly runtimeAddresses = new Set<string>();
 
@@ -208,10 +191,11 @@ export class LiveRuntime {
     this.restoring = options.journal?.recovering === true;
     const latest = options.latestValue;
     this.throttle = latest && latest.interval_ms > 0 ? new LatestValueThrottle(latest.interval_ms, () => this.tally.count('messages.superseded')) : undefined;
-    this.mailboxes = new Mailboxes<Delivery>(options.journal ? () => this.commit() : undefined);
+    this.journal = options.journal ? new JournalWriter(options.journal.store, this.tally, options.log, (err) => this.fail(err, 'journal')) : undefined;
+    this.outbox = new DurableOutbox((target, from, bytes) => options.transport.publish(target, from, bytes));
+    this.mailboxes = new Mailboxes<Delivery>(this.journal ? () => this.journal!.commit() : undefined);
     this.timers = new TimerQueue((t, late_ms) => {
-      this.timerLag.record(late_ms);
-      this.lastTimerLate_ms = late_ms;
+      this.meter.recordTimerLag(late_ms);
       this.timerHandles.delete(t.rid);
       this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s, { k: 'timer', id: t.rid });
     }, options.timerSpin_ms);
@@ -315,7 +299,7 @@ export class LiveRuntime {
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     this.mailboxes.start(() => {
       for (const h of this.hosted.values()) this.guard(h, epoch_s, () => h.actor.start?.(h.ctx), (t) => ({ k: 'start', a: h.placement.address, t }));
-      this.commit();
+      this.journal?.commit();
     });
   }
 
@@ -329,23 +313,15 @@ export class LiveRuntime {
    * else in flight inside the process died with it. Then what the bus brought meanwhile goes in.
    */
   async resume(epoch_s: number, speedup: number, wallEpoch_ms: number, crashed_s: number): Promise<{ batches: number; entries: number }> {
-    const journal = this.options.journal;
-    if (!journal?.recovering || this.resumed) throw new Error('only a runtime made to recover, and only once, resumes from its journal');
+    const journal = this.journal;
+    if (!journal || !this.options.journal?.recovering || this.resumed) throw new Error('only a runtime made to recover, and only once, resumes from its journal');
     this.resumed = true;
-    const records = await journal.store.readAll();
     let batches = 0;
     let entries = 0;
     let last_s = Number.NEGATIVE_INFINITY;
     this.replaying = true;
     try {
-      for (let i = 0; i < records.length; i++) {
-        const batch = decodeJournalBatch(records[i]!, i);
-        // An append retried after a lost acknowledgement may be stored twice: replay it once.
-        if (batch.seq < this.nextBatch) {
-          this.tally.count('journal.duplicate_batches');
-          continue;
-        }
-        this.nextBatch = batch.seq + 1;
+      for await (const batch of journal.storedBatches()) {
         batches++;
         for (const e of batch.entries) {
           this.replay(e);
@@ -376,7 +352,7 @@ export class LiveRuntime {
         else this.tally.count('messages.lost_while_down');
       }
       this.undeliveredLocal.clear();
-      this.commit();
+      journal.commit();
       this.restoring = false;
       for (const f of this.heldWhileRestoring.splice(0)) f();
     });
@@ -386,7 +362,7 @@ export class LiveRuntime {
   private startClock(epoch_s: number, speedup: number, wallEpoch_ms: number): void {
     this.clock = new EmulatedClock(epoch_s, wallEpoch_ms, speedup);
     const reliable = this.options.reliable;
-    if (reliable) this.resender = setInterval(() => this.resend(reliable.resend_ms), Math.max(1, reliable.resend_ms / 2));
+    if (reliable) this.outbox.startResending(reliable.resend_ms, (n) => this.countResent(n));
   }
 
   now(): number {
@@ -396,17 +372,14 @@ export class LiveRuntime {
 
   /** Stops timers and subscriptions, and waits for messages already in mailboxes. */
   async stop(): Promise<void> {
-    clearInterval(this.resender);
+    this.outbox.stop();
     this.throttle?.clear();
     this.timers.clear();
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions.length = 0;
     await this.mailboxes.idle();
-    // What the last batches put on the bus goes out once they are stored; a journal that can no
-    // longer be written (the server is gone at the end) is not waited for.
-    this.commit();
-    this.stopping = true;
-    await this.committing;
+    // What the last batches put on the bus goes out once they are stored.
+    await this.journal?.stop();
   }
 
   /**
@@ -414,7 +387,7 @@ export class LiveRuntime {
    * in emulated seconds. Growing, it says the speed-up is too high for the machine.
    */
   emulatedLag_s(): number {
-    return this.clock ? (this.lastTimerLate_ms / 1000) * this.clock.speedup : 0;
+    return this.clock ? this.meter.emulatedLag_s(this.clock.speedup) : 0;
   }
 
   /** Messages this process sent (and topic messages it received) per emulated hour. */
@@ -442,16 +415,16 @@ export class LiveRuntime {
     const at_s = sentAt_s ?? (this.clock ? this.actorNow(from) : undefined);
     if ('actor' in target && this.options.reliable?.types.has(msg.type) === true) {
       // Kept until the receiving runtime says it has it (listenForAcks); resent meanwhile.
-      const mid = `${senderOf(from)}-${this.nextMid++}`;
+      const mid = this.outbox.nextId(senderOf(from));
       const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, at_s, mid });
       if (this.replaying) {
         // Sent before the crash, perhaps never received: resent on resume unless the journal says acknowledged.
-        this.outbox.set(mid, { target, from, bytes, sent_ms: Number.NEGATIVE_INFINITY });
+        this.outbox.keep(mid, target, from, bytes, Number.NEGATIVE_INFINITY);
         return;
       }
       this.tally.count('bus.published');
       this.emit(() => {
-        this.outbox.set(mid, { target, from, bytes, sent_ms: wallNow_ms() });
+        this.outbox.keep(mid, target, from, bytes, wallNow_ms());
         this.options.transport.publish(target, from, bytes);
       });
       return;
@@ -475,84 +448,18 @@ export class LiveRuntime {
 
   /** Puts something on the bus: now, or with a journal once the batch that caused it is stored. */
   private emit(publish: () => void): void {
-    if (!this.options.journal) {
-      publish();
-      return;
-    }
-    this.pendingOutput.push(publish);
-    this.queueCommit();
+    if (this.journal) this.journal.emit(publish);
+    else publish();
   }
 
   private logOutput(write: () => void): void {
     if (!this.replaying) this.emit(write);
   }
 
-  /** Something to store or send arrived outside a turn of the run loop (an acknowledgement): commit soon. */
-  private queueCommit(): void {
-    if (this.commitQueued) return;
-    this.commitQueued = true;
-    setImmediate(() => {
-      this.commitQueued = false;
-      this.commit();
-    });
-  }
-
-  /**
-   * Output commit: the entries of the turn just run are appended to the journal, and only once
-   * they are stored does what they sent go on the bus, so nothing the rest of the run has heard
-   * of can be missing from the journal after a crash. Batches are stored, and their output sent,
-   * in order.
-   */
-  private commit(): void {
-    if (!this.options.journal || (this.pendingEntries.length === 0 && this.pendingOutput.length === 0)) return;
-    const entries = this.pendingEntries;
-    const output = this.pendingOutput;
-    this.pendingEntries = [];
-    this.pendingOutput = [];
-    let batches: { bytes: Uint8Array; seq: number }[];
-    try {
-      batches = entries.length > 0 ? this.encodeBatches(entries) : [];
-    } catch (err) {
-      // A message msgpack cannot store (an actor put a Map or a class in one): no restart could replay it.
-      this.fail(new Error(`cannot journal a delivery: ${(err as Error).message}`), 'journal');
-      return;
-    }
-    this.committing = this.committing.then(async () => {
-      for (const b of batches) if (!(await this.appendDurably(b))) return;
-      for (const publish of output) publish();
-    });
-  }
-
-  private encodeBatches(entries: JournalEntry[]): { bytes: Uint8Array; seq: number }[] {
-    const bytes = encodeJournalBatch({ seq: this.nextBatch, entries });
-    if (bytes.byteLength <= MAX_JOURNAL_BATCH_BYTES || entries.length === 1) {
-      return [{ bytes, seq: this.nextBatch++ }];
-    }
-    const half = Math.ceil(entries.length / 2);
-    return [...this.encodeBatches(entries.slice(0, half)), ...this.encodeBatches(entries.slice(half))];
-  }
-
-  /** Appends, retrying while the store is unreachable (a nats-server restart); false if stop() gave up. */
-  private async appendDurably({ bytes, seq }: { bytes: Uint8Array; seq: number }): Promise<boolean> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.options.journal!.store.append(bytes, seq);
-        this.tally.count('journal.batches');
-        this.tally.count('journal.bytes', bytes.byteLength);
-        return true;
-      } catch (err) {
-        if (this.stopping) return false;
-        this.tally.count('journal.append_retries');
-        if (attempt === 0) this.options.log.warn({ err: (err as Error).message }, 'journal append failed: retrying');
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  }
-
   /** One journal entry, again: the actor handles what it handled before, at the time it did. */
   private replay(e: JournalEntry): void {
     if (e.k === 'ack') {
-      this.outbox.delete(e.mid);
+      this.outbox.acknowledged(e.mid);
       return;
     }
     const h = this.hosted.get(e.a);
@@ -580,7 +487,7 @@ export class LiveRuntime {
         return;
       }
       case 'bus':
-        if (e.mid !== undefined) this.seen.add(e.mid);
+        if (e.mid !== undefined) this.outbox.firstDelivery(e.mid);
         if (e.topic === true) this.tally.sent(e.msg.type, siteOf(e.from), h.placement.location, e.t);
         this.countReceived(e.msg.type);
         h.actor.receive(h.ctx, e.msg, e.from);
@@ -590,13 +497,11 @@ export class LiveRuntime {
 
   /** Resends what has waited over `after_ms` for its acknowledgement. */
   private resend(after_ms: number): void {
-    const now = wallNow_ms();
-    for (const u of this.outbox.values()) {
-      if (now - u.sent_ms < after_ms) continue;
-      u.sent_ms = now;
-      this.tally.count('bus.resent');
-      this.options.transport.publish(u.target, u.from, u.bytes);
-    }
+    this.countResent(this.outbox.resend(after_ms));
+  }
+
+  private countResent(n: number): void {
+    if (n > 0) this.tally.count('bus.resent', n);
   }
 
   /** Acknowledgements for the durable messages this process's actors at `location` sent. */
@@ -608,9 +513,9 @@ export class LiveRuntime {
       this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
         this.fromBus(bytes, subject, sender, address, (_from, msg) => {
           if (msg.type !== MessageType.BusAck) return;
-          if (this.outbox.delete(msg.mid) && this.options.journal) {
-            this.pendingEntries.push({ k: 'ack', mid: msg.mid });
-            this.queueCommit();
+          if (this.outbox.acknowledged(msg.mid) && this.journal) {
+            this.journal.record({ k: 'ack', mid: msg.mid });
+            this.journal.queueCommit();
           }
         }),
       ),
@@ -643,11 +548,10 @@ export class LiveRuntime {
       const me = runtimeAddress(senderOf(recipient));
       const ack = encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(senderOf(from)), msg: { type: MessageType.BusAck, mid } });
       this.emit(() => this.options.transport.publish({ actor: runtimeAddress(senderOf(from)) }, me, ack));
-      if (this.seen.has(mid)) {
+      if (!this.outbox.firstDelivery(mid)) {
         this.tally.count('bus.duplicates');
         return;
       }
-      this.seen.add(mid);
     }
     accept(from, msg, mid, at_s);
   }
@@ -673,7 +577,7 @@ export class LiveRuntime {
   private guard(h: Hosted, at_s: number | undefined, fn: () => void, entry: (t: number) => JournalEntry): void {
     if (this.fatal) return;
     h.now_s = Math.max(h.now_s, at_s ?? this.now());
-    if (this.options.journal) this.pendingEntries.push(entry(h.now_s));
+    this.journal?.record(entry(h.now_s));
     const onHandled = this.options.onHandled;
     const t0 = onHandled ? performance.now() : 0;
     try {
@@ -702,7 +606,7 @@ export class LiveRuntime {
     const a = siteOf(from);
     const b = this.hosted.get(to)?.placement.location ?? siteOf(to) ?? [...this.hosted.values()][0]?.placement.location;
     if (a === undefined || b === undefined || a === b) return;
-    histogramOf(this.latency, `${a}->${b}`).record(ms);
+    this.meter.recordLatency(a, b, ms);
     this.options.onLatency?.(a, ms / 1000);
   }
 
@@ -713,10 +617,7 @@ export class LiveRuntime {
    * `simulate --network-from` replays it.
    */
   private recordFelt(from: Address, to: Address, type: string, felt_s: number): void {
-    const link = `${senderOf(from)}->${senderOf(to)}`;
-    const ms = (Math.max(0, felt_s) / this.clock!.speedup) * 1000;
-    histogramOf(this.felt, link).record(ms);
-    nestedHistogramOf(this.feltByType, type, link).record(ms);
+    this.meter.recordFelt(`${senderOf(from)}->${senderOf(to)}`, type, felt_s, this.clock!.speedup);
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {
