@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +17,17 @@ export interface LocalNatsServer {
 
 export const INSTALL_HINT = 'nats-server is not on PATH: install it with `apt-get install -y nats-server` (Debian) or from https://nats.io';
 
+/**
+ * Where Debian's package puts the server: /usr/sbin, which is not on a non-root user's PATH there,
+ * so a user who installed it with sudo would otherwise be told it is missing.
+ */
+const SBIN_PLACES = ['/usr/sbin/nats-server', '/usr/local/sbin/nats-server'];
+
 export function natsServerBinary(): string | undefined {
   const r = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
   const path = r.stdout.trim();
-  return r.status === 0 && path !== '' ? path : undefined;
+  if (r.status === 0 && path !== '') return path;
+  return SBIN_PLACES.find((p) => existsSync(p));
 }
 
 /** A NATS user of a run and what it may publish and subscribe to (subject patterns). */
