@@ -7,8 +7,29 @@ import tseslint from 'typescript-eslint';
 const impureModules = {
   patterns: [
     { group: ['node:*'], message: 'Policies and actors are pure: no Node built-ins (STYLE.md 6).' },
-    { group: ['fs', 'fs/*', 'net', 'http', 'https', 'child_process', 'timers', 'timers/*', 'worker_threads', 'os', 'process', 'dgram', 'readline', 'zlib'], message: 'Policies and actors are pure: no I/O modules.' },
-    { group: ['nats', 'nats/*', '@nats-io/*', 'pino', 'prom-client', 'p-queue'], message: 'Transport, logging and metrics belong to the runtimes and services.' },
+    {
+      group: [
+        'fs',
+        'fs/*',
+        'net',
+        'http',
+        'https',
+        'child_process',
+        'timers',
+        'timers/*',
+        'worker_threads',
+        'os',
+        'process',
+        'dgram',
+        'readline',
+        'zlib',
+      ],
+      message: 'Policies and actors are pure: no I/O modules.',
+    },
+    {
+      group: ['nats', 'nats/*', '@nats-io/*', 'pino', 'prom-client', 'p-queue'],
+      message: 'Transport, logging and metrics belong to the runtimes and services.',
+    },
   ],
 };
 const impureGlobals = [
@@ -20,9 +41,15 @@ const impureGlobals = [
   { name: 'performance', message: 'Use ctx.now(): the clock belongs to the runtime.' },
 ];
 const impureSyntax = [
-  { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use the seeded RNG passed in (ctx.rng).' },
+  {
+    selector: "MemberExpression[object.name='Math'][property.name='random']",
+    message: 'Use the seeded RNG passed in (ctx.rng).',
+  },
   { selector: "NewExpression[callee.name='Date']", message: 'Use ctx.now(): the clock belongs to the runtime.' },
-  { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'Use ctx.now(): the clock belongs to the runtime.' },
+  {
+    selector: "MemberExpression[object.name='Date'][property.name='now']",
+    message: 'Use ctx.now(): the clock belongs to the runtime.',
+  },
 ];
 
 export default tseslint.config(
@@ -46,7 +73,17 @@ export default tseslint.config(
     // The runtime core knows no NATS: the live transport is @gridemu/transport-nats (STYLE.md 1).
     files: ['**/runtime/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['nats', 'nats/*', '@nats-io/*'], message: 'The runtime core depends on the Transport interface, not on NATS.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['nats', 'nats/*', '@nats-io/*'],
+              message: 'The runtime core depends on the Transport interface, not on NATS.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -13,7 +13,9 @@ for (const group of ['shared', 'services']) {
     const entry = join(root, group, name, 'src', 'index.ts');
     if (!existsSync(entry)) continue;
     // Subpath entry points (`@gridemu/runtime/live` -> src/live.ts) first: the first match wins.
-    const pkg = JSON.parse(readFileSync(join(root, group, name, 'package.json'), 'utf8')) as { exports?: Record<string, unknown> };
+    const pkg = JSON.parse(readFileSync(join(root, group, name, 'package.json'), 'utf8')) as {
+      exports?: Record<string, unknown>;
+    };
     for (const sub of Object.keys(pkg.exports ?? {})) {
       const file = join(root, group, name, 'src', `${sub.slice(2)}.ts`);
       if (sub !== '.' && existsSync(file)) alias.push({ find: `@gridemu/${name}/${sub.slice(2)}`, replacement: file });

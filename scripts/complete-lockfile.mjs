@@ -9,11 +9,40 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const LOCK = 'package-lock.json';
 const lock = JSON.parse(readFileSync(LOCK, 'utf8'));
 
-const OS = { android: 'android', darwin: 'darwin', freebsd: 'freebsd', openbsd: 'openbsd', linux: 'linux', win32: 'win32', windows: 'win32', openharmony: 'openharmony', sunos: 'sunos', netbsd: 'netbsd', aix: 'aix' };
-const CPU = { 'arm-eabi': 'arm', arm: 'arm', 'arm-gnueabihf': 'arm', 'arm-musleabihf': 'arm', arm64: 'arm64', x64: 'x64', '64': 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x', mips64el: 'mips64el' };
+const OS = {
+  android: 'android',
+  darwin: 'darwin',
+  freebsd: 'freebsd',
+  openbsd: 'openbsd',
+  linux: 'linux',
+  win32: 'win32',
+  windows: 'win32',
+  openharmony: 'openharmony',
+  sunos: 'sunos',
+  netbsd: 'netbsd',
+  aix: 'aix',
+};
+const CPU = {
+  'arm-eabi': 'arm',
+  arm: 'arm',
+  'arm-gnueabihf': 'arm',
+  'arm-musleabihf': 'arm',
+  arm64: 'arm64',
+  x64: 'x64',
+  64: 'x64',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+  mips64el: 'mips64el',
+};
 
 function platformOf(name) {
-  const base = name.split('/').pop().replace(/^rollup-/, '');
+  const base = name
+    .split('/')
+    .pop()
+    .replace(/^rollup-/, '');
   const parts = base.split('-');
   const os = OS[parts[0]];
   if (!os) return undefined;
@@ -33,11 +62,19 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     const where = `${path ? `${path}/` : ''}node_modules/${dep}`;
     if (lock.packages[where] || lock.packages[`node_modules/${dep}`]) continue;
     const platform = platformOf(dep);
-    if (!platform) throw new Error(`${path}: optional dependency ${dep} is missing from the lockfile and is not a platform binary`);
-    lock.packages[`node_modules/${dep}`] = { version, ...platform, ...(entry.dev ? { dev: true } : {}), optional: true };
+    if (!platform)
+      throw new Error(`${path}: optional dependency ${dep} is missing from the lockfile and is not a platform binary`);
+    lock.packages[`node_modules/${dep}`] = {
+      version,
+      ...platform,
+      ...(entry.dev ? { dev: true } : {}),
+      optional: true,
+    };
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+);
 writeFileSync(LOCK, JSON.stringify(lock, null, 2) + '\n');
 console.log(`complete-lockfile: added ${added} optional platform entries`);

@@ -22,7 +22,9 @@ const sh = (cmd, args, opts = {}) => spawnSync(cmd, args, { encoding: 'utf8', ma
 const has = (cmd) => sh('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
 if (!has('podman') || !has('docker-compose')) {
-  console.log('compose test skipped: no container engine here (it needs podman and docker-compose: apt-get install -y podman runc docker-compose debootstrap; see ../shared/CONTAINERS.md)');
+  console.log(
+    'compose test skipped: no container engine here (it needs podman and docker-compose: apt-get install -y podman runc docker-compose debootstrap; see ../shared/CONTAINERS.md)',
+  );
   console.log('0 passed, 0 failed');
   process.exit(0);
 }
@@ -36,7 +38,10 @@ if (!process.env.DOCKER_HOST) {
   process.env.DOCKER_HOST = `unix://${socket}`;
   for (let i = 0; i < 100 && !existsSync(socket); i++) await sleep(100);
 }
-const images = { GRIDEMU_IMAGE: 'localhost/gridemu:latest', GRIDEMU_PROMETHEUS_IMAGE: 'localhost/gridemu-prometheus:latest' };
+const images = {
+  GRIDEMU_IMAGE: 'localhost/gridemu:latest',
+  GRIDEMU_PROMETHEUS_IMAGE: 'localhost/gridemu-prometheus:latest',
+};
 const t0 = Date.now();
 let passed = 0;
 let failed = 0;
@@ -47,8 +52,14 @@ try {
     failed += 2;
     console.log(`✗ the image: ${built}`);
   } else {
-    await scenario('issue 12: docker-compose, 4 sites, one killed mid-run and brought back by its restart policy, gridemu check passes', oneHost);
-    await scenario('issue 12: docker-compose on "two hosts" (hub and leaf NATS servers, delay-proxy sidecars), a leaf site killed mid-run, gridemu check passes', twoHosts);
+    await scenario(
+      'issue 12: docker-compose, 4 sites, one killed mid-run and brought back by its restart policy, gridemu check passes',
+      oneHost,
+    );
+    await scenario(
+      'issue 12: docker-compose on "two hosts" (hub and leaf NATS servers, delay-proxy sidecars), a leaf site killed mid-run, gridemu check passes',
+      twoHosts,
+    );
   }
 } finally {
   service?.kill('SIGTERM');
@@ -61,9 +72,17 @@ process.exit(failed > 0 ? 1 : 0);
 function buildImages() {
   const base = process.env.GRIDEMU_BASE ?? sh('bash', [join(repo, 'scripts/build-base-image.sh')]).stdout.trim();
   if (!base) return 'could not build a base image (scripts/build-base-image.sh)';
-  for (const [target, tag] of [['runtime', images.GRIDEMU_IMAGE], ['prometheus', images.GRIDEMU_PROMETHEUS_IMAGE]]) {
-    const b = sh('podman', ['build', '-q', '-f', 'deploy/Dockerfile', '--build-arg', `BASE=${base}`, '--target', target, '-t', tag, '.'], { cwd: repo });
-    if (b.status !== 0) return `podman build --target ${target} failed:\n${(b.stderr || b.stdout).split('\n').slice(-20).join('\n')}`;
+  for (const [target, tag] of [
+    ['runtime', images.GRIDEMU_IMAGE],
+    ['prometheus', images.GRIDEMU_PROMETHEUS_IMAGE],
+  ]) {
+    const b = sh(
+      'podman',
+      ['build', '-q', '-f', 'deploy/Dockerfile', '--build-arg', `BASE=${base}`, '--target', target, '-t', tag, '.'],
+      { cwd: repo },
+    );
+    if (b.status !== 0)
+      return `podman build --target ${target} failed:\n${(b.stderr || b.stdout).split('\n').slice(-20).join('\n')}`;
   }
   console.log(`  image built on ${base} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   return undefined;
@@ -89,19 +108,29 @@ async function scenario(name, body) {
 function project(file, name, env, overrides = []) {
   const files = [join(repo, file), ...overrides].flatMap((f) => ['-f', f]);
   return {
-    run: (...args) => sh('docker-compose', [...files, '-p', name, ...args], { env: { ...process.env, ...images, ...env }, cwd: repo }),
+    run: (...args) =>
+      sh('docker-compose', [...files, '-p', name, ...args], { env: { ...process.env, ...images, ...env }, cwd: repo }),
     container: (s) => `${name}_${s}_1`,
   };
 }
 
 async function oneHost(results, problems) {
-  const p = project('deploy/compose/docker-compose.yml', `gridemu-ci-${process.pid}`, { GRIDEMU_RESULTS: results, GRIDEMU_RUN: 'compose-ci' });
+  const p = project('deploy/compose/docker-compose.yml', `gridemu-ci-${process.pid}`, {
+    GRIDEMU_RESULTS: results,
+    GRIDEMU_RUN: 'compose-ci',
+  });
   try {
     // Four sites, NATS, the driver, Prometheus.
     const up = p.run('up', '-d');
     if (up.status !== 0) throw new Error(`docker-compose up failed:\n${up.stderr}`);
     await killMidRun(p.container('s2'), p.container('driver'));
-    await endAndCheck(results, problems, p.container('driver'), Object.fromEntries(['s1', 's2', 's3', 's4'].map((s) => [s, p.container(s)])), 's2');
+    await endAndCheck(
+      results,
+      problems,
+      p.container('driver'),
+      Object.fromEntries(['s1', 's2', 's3', 's4'].map((s) => [s, p.container(s)])),
+      's2',
+    );
     await prometheusAgrees(results, problems, 9090);
   } finally {
     if (problems.length > 0) console.log(p.run('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
@@ -111,9 +140,17 @@ async function oneHost(results, problems) {
 
 async function twoHosts(results, problems) {
   // The projects reach each other only through this machine's address, as two machines would.
-  const host = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  const host = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
   if (!host) throw new Error('this machine has no non-loopback IPv4 address for the "hosts" to reach each other by');
-  const env = { GRIDEMU_RESULTS: results, GRIDEMU_RUN: 'multi-host-ci', GRIDEMU_HUB_HOST: host, GRIDEMU_LEAF_HOST: host, GRIDEMU_PROMETHEUS_PORT: '9091' };
+  const env = {
+    GRIDEMU_RESULTS: results,
+    GRIDEMU_RUN: 'multi-host-ci',
+    GRIDEMU_HUB_HOST: host,
+    GRIDEMU_LEAF_HOST: host,
+    GRIDEMU_PROMETHEUS_PORT: '9091',
+  };
   // Podman's Docker API makes every compose network isolated from the others (it drops traffic
   // between bridges, even to a published port), which two machines are not: each "host" gets a
   // network made here, without isolation, in place of its compose default.
@@ -130,22 +167,36 @@ async function twoHosts(results, problems) {
   const hub = project('deploy/compose/multi-host/hub.yml', `gridemu-hub-${process.pid}`, env, [overrides[0]]);
   const leaf = project('deploy/compose/multi-host/leaf.yml', `gridemu-leaf-${process.pid}`, env, [overrides[1]]);
   try {
-    for (const [p, what] of [[hub, 'hub'], [leaf, 'leaf']]) {
+    for (const [p, what] of [
+      [hub, 'hub'],
+      [leaf, 'leaf'],
+    ]) {
       const up = p.run('up', '-d');
       if (up.status !== 0) throw new Error(`docker-compose up of the ${what} failed:\n${up.stderr}`);
     }
     await killMidRun(leaf.container('s3'), hub.container('driver'));
-    const sites = { s1: hub.container('s1'), s2: hub.container('s2'), s3: leaf.container('s3'), s4: leaf.container('s4') };
+    const sites = {
+      s1: hub.container('s1'),
+      s2: hub.container('s2'),
+      s3: leaf.container('s3'),
+      s4: leaf.container('s4'),
+    };
     const summary = await endAndCheck(results, problems, hub.container('driver'), sites, 's3');
     // The sidecars applied the spec's 20 ms: the sites saw at least that on every link.
     const links = summary.live?.latency_ms?.links ?? {};
     const slow = Object.entries(links).filter(([, l]) => !(l.min_ms >= 17));
-    if (Object.keys(links).length < 12 || slow.length > 0) problems.push(`expected 20 ± 2 ms on all 12 site links, got ${JSON.stringify(links).slice(0, 400)}`);
-    else console.log(`  12 links, one-way latency ${summary.live.latency_ms.p50_ms.toFixed(1)} ms median (the spec's 20 ms plus the bus)`);
-    if (!sh('podman', ['logs', leaf.container('nats')]).stderr.includes('Leafnode connection created')) problems.push('the leaf NATS server never joined the hub');
+    if (Object.keys(links).length < 12 || slow.length > 0)
+      problems.push(`expected 20 ± 2 ms on all 12 site links, got ${JSON.stringify(links).slice(0, 400)}`);
+    else
+      console.log(
+        `  12 links, one-way latency ${summary.live.latency_ms.p50_ms.toFixed(1)} ms median (the spec's 20 ms plus the bus)`,
+      );
+    if (!sh('podman', ['logs', leaf.container('nats')]).stderr.includes('Leafnode connection created'))
+      problems.push('the leaf NATS server never joined the hub');
     await prometheusAgrees(results, problems, 9091);
   } finally {
-    if (problems.length > 0) for (const p of [hub, leaf]) console.log(p.run('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
+    if (problems.length > 0)
+      for (const p of [hub, leaf]) console.log(p.run('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
     for (const p of [leaf, hub]) p.run('down', '-v');
     sh('podman', ['network', 'rm', ...networks]);
   }
@@ -158,28 +209,45 @@ async function killMidRun(site, driver) {
     await sleep(100);
     started = sh('podman', ['logs', site]).stdout.includes('clock started');
   }
-  if (!started) throw new Error(`${site} never started its clock:\n` + sh('podman', ['logs', driver]).stdout.slice(-2000));
+  if (!started)
+    throw new Error(`${site} never started its clock:\n` + sh('podman', ['logs', driver]).stdout.slice(-2000));
   await sleep(1500);
-  sh('podman', ['exec', site, 'sh', '-c', 'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = node ] && kill -9 ${p#/proc/}; done']);
+  sh('podman', [
+    'exec',
+    site,
+    'sh',
+    '-c',
+    'for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = node ] && kill -9 ${p#/proc/}; done',
+  ]);
   console.log(`  killed the node process of ${site} mid-run`);
 }
 
 /** Waits for the driver, runs gridemu check with every site's log, and checks `killed` came back; returns summary.json. */
 async function endAndCheck(results, problems, driver, sites, killed) {
   const waited = sh('timeout', ['300', 'podman', 'wait', driver]);
-  if (waited.stdout.trim() !== '0') problems.push(`the driver exited with ${waited.stdout.trim() || waited.stderr.trim()}`);
+  if (waited.stdout.trim() !== '0')
+    problems.push(`the driver exited with ${waited.stdout.trim() || waited.stderr.trim()}`);
   await sleep(4000); // the sites linger 3 s for Prometheus' last scrape
   mkdirSync(join(results, 'logs'), { recursive: true });
   // Both lives of the killed site go in one log.
-  for (const [s, c] of Object.entries(sites)) writeFileSync(join(results, 'logs', `${s}.log`), sh('podman', ['logs', c]).stdout);
+  for (const [s, c] of Object.entries(sites))
+    writeFileSync(join(results, 'logs', `${s}.log`), sh('podman', ['logs', c]).stdout);
   const check = sh(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'check', results]);
-  console.log(check.stdout.trim().split('\n').map((l) => `  ${l}`).join('\n'));
+  console.log(
+    check.stdout
+      .trim()
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n'),
+  );
   if (check.status !== 0) problems.push(`gridemu check exited ${check.status}`);
   const restarts = Number(sh('podman', ['inspect', sites[killed], '--format', '{{.RestartCount}}']).stdout.trim());
   if (!(restarts >= 1)) problems.push(`${killed} was not restarted by its restart policy (RestartCount ${restarts})`);
-  if (!readFileSync(join(results, 'logs', `${killed}.log`), 'utf8').includes('rejoined the run')) problems.push(`${killed} did not rejoin the run from its journal`);
+  if (!readFileSync(join(results, 'logs', `${killed}.log`), 'utf8').includes('rejoined the run'))
+    problems.push(`${killed} did not rejoin the run from its journal`);
   const summary = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'));
-  if (summary.jobs.completed !== summary.jobs.submitted) problems.push(`${summary.jobs.completed} of ${summary.jobs.submitted} jobs completed`);
+  if (summary.jobs.completed !== summary.jobs.submitted)
+    problems.push(`${summary.jobs.completed} of ${summary.jobs.submitted} jobs completed`);
   return summary;
 }
 
@@ -187,7 +255,9 @@ async function endAndCheck(results, problems, driver, sites, killed) {
 async function prometheusAgrees(results, problems, port) {
   const completed = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8')).jobs.completed;
   const q = encodeURIComponent('sum(max by (site) (max_over_time(gridemu_jobs_completed_total[1d])))');
-  const prom = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${q}`).then((r) => r.json()).catch((e) => ({ error: e.message }));
+  const prom = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${q}`)
+    .then((r) => r.json())
+    .catch((e) => ({ error: e.message }));
   const counted = Number(prom?.data?.result?.[0]?.value?.[1]);
   if (counted !== completed) problems.push(`Prometheus counted ${counted} completed jobs, jobs.csv ${completed}`);
   else console.log(`  Prometheus counted ${counted} completed jobs, as jobs.csv does`);

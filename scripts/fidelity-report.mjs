@@ -68,7 +68,12 @@ const FAMILIES = [
     // Superlink's mix with bursts a minute apart and a shorter tail: 40 tasks over about an hour of
     // emulated time, so that the run at the guard's speed-up (10x or less: the estimator's 5 s time
     // constant) takes minutes, where 200 tasks of the example's hourly bursts took six hours.
-    sets: ['workload[0].tasks.stream.tasks=40', 'workload[0].tasks.stream.burst_gap_s=60', 'workload[0].tasks.stream.medium_max_s=100000', 'workload[0].tasks.stream.tail_max_s=500000'],
+    sets: [
+      'workload[0].tasks.stream.tasks=40',
+      'workload[0].tasks.stream.burst_gap_s=60',
+      'workload[0].tasks.stream.medium_max_s=100000',
+      'workload[0].tasks.stream.tail_max_s=500000',
+    ],
     schemes: ['mq-hierarchy'],
     schemeSets: () => [],
     speedups: [5000, 20000, 50000],
@@ -93,7 +98,9 @@ const FAMILIES = [
     metric: 'dag.mean_turnaround_s',
   },
 ];
-const chosen = values.families ? FAMILIES.filter((f) => values.families.split(',').some((n) => f.family.startsWith(n))) : FAMILIES;
+const chosen = values.families
+  ? FAMILIES.filter((f) => values.families.split(',').some((n) => f.family.startsWith(n)))
+  : FAMILIES;
 
 /** A replay that runs longer than this is stopped and reported: a simulation ends only when every job has. */
 const REPLAY_TIMEOUT_MS = Number(process.env.FIDELITY_REPLAY_TIMEOUT_S ?? 180) * 1000;
@@ -134,7 +141,8 @@ function alreadyMade(made, allowFail) {
 function runCount(env, made, pattern) {
   const asked = process.env[env];
   if (asked !== undefined) {
-    if (!(Number(asked) >= 1 && Number.isInteger(Number(asked)))) throw new Error(`${env}: want a whole number of runs, 1 or more, got "${asked}"`);
+    if (!(Number(asked) >= 1 && Number.isInteger(Number(asked))))
+      throw new Error(`${env}: want a whole number of runs, 1 or more, got "${asked}"`);
     return Number(asked);
   }
   if (!RENDER_ONLY) return made;
@@ -145,8 +153,14 @@ const summaryOf = (dir) => join(dir, 'summary.json');
 const seedsOf = (dir) => join(dir, 'seeds.json');
 
 function gridemu(args, allowFail = false, timeout_ms = undefined) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...(timeout_ms ? { timeout: timeout_ms, killSignal: 'SIGKILL' } : {}) });
-  if (r.status !== 0 && !allowFail) throw new Error(`gridemu ${args.join(' ')} exited ${r.status}\n${r.stdout}\n${r.stderr}`);
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(timeout_ms ? { timeout: timeout_ms, killSignal: 'SIGKILL' } : {}),
+  });
+  if (r.status !== 0 && !allowFail)
+    throw new Error(`gridemu ${args.join(' ')} exited ${r.status}\n${r.stdout}\n${r.stderr}`);
   return r;
 }
 const summary = (dir) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
@@ -181,7 +195,9 @@ for (const fam of chosen) {
     if (recommended === undefined || recommended === null || recommended >= slowest.speedup) continue;
     const wall_s = (slowest.live.live.run_wall_s * slowest.speedup) / recommended;
     if (wall_s > GUARD_RUN_BUDGET_S) {
-      process.stderr.write(`fidelity: ${fam.family} ${scheme}: the guard recommends ≤ ${recommended}, about ${duration(wall_s)}: not run\n`);
+      process.stderr.write(
+        `fidelity: ${fam.family} ${scheme}: the guard recommends ≤ ${recommended}, about ${duration(wall_s)}: not run\n`,
+      );
       rows.push({ fam, scheme, speedup: recommended, guard: true, tooLong_s: wall_s });
     } else rows.push({ ...cell(fam, scheme, sets, sim, recommended), guard: true });
   }
@@ -196,9 +212,11 @@ for (const fam of chosen) {
     if (!accepted?.net || within(accepted.net.mean, pick(accepted.live, fam.metric), 0.1)) continue;
     const sets = [...fam.sets, ...fam.schemeSets(scheme)];
     const more = [];
-    for (let i = 2; i <= CELL_REPEATS; i++) more.push(cell(fam, scheme, sets, accepted.sim, accepted.speedup, `-repeat-${i}`));
+    for (let i = 2; i <= CELL_REPEATS; i++)
+      more.push(cell(fam, scheme, sets, accepted.sim, accepted.speedup, `-repeat-${i}`));
     accepted.repeats = [accepted, ...more].filter((r) => r.net);
-    if (accepted.repeats.length > 1) accepted.repeatGap = meanGap(accepted.repeats.map((x) => [pick(x.live, fam.metric), x.net.mean]));
+    if (accepted.repeats.length > 1)
+      accepted.repeatGap = meanGap(accepted.repeats.map((x) => [pick(x.live, fam.metric), x.net.mean]));
   }
 }
 
@@ -207,7 +225,15 @@ for (const fam of chosen) {
  * or found too long, else the slowest run on which it was quiet (or recommended no slower).
  */
 function acceptedRow(mine) {
-  return mine.find((r) => r.guard) ?? mine.find((r) => r.live && (!r.live.live.fidelity?.measured?.warnings.length || r.live.live.fidelity.measured.recommended_speedup >= r.speedup));
+  return (
+    mine.find((r) => r.guard) ??
+    mine.find(
+      (r) =>
+        r.live &&
+        (!r.live.live.fidelity?.measured?.warnings.length ||
+          r.live.live.fidelity.measured.recommended_speedup >= r.speedup),
+    )
+  );
 }
 
 /** One live run of a scheme at one speed-up and its replay over SEEDS seeds: a row of the table. */
@@ -215,22 +241,63 @@ function cell(fam, scheme, sets, sim, speedup, repeat = '') {
   const tag = `${scheme}-${speedup}${repeat}`;
   const liveDir = join(RESULTS, `${tag}-run`);
   process.stderr.write(`fidelity: ${fam.family} ${scheme} at speed-up ${speedup}${repeat}: run`);
-  const r = produce(['run', fam.spec, '--out', liveDir, '--quiet', '--speedup', String(speedup), '--timeout', String(Math.max(900, 2 * GUARD_RUN_BUDGET_S)), ...flags(sets)], summaryOf(liveDir), true);
+  const r = produce(
+    [
+      'run',
+      fam.spec,
+      '--out',
+      liveDir,
+      '--quiet',
+      '--speedup',
+      String(speedup),
+      '--timeout',
+      String(Math.max(900, 2 * GUARD_RUN_BUDGET_S)),
+      ...flags(sets),
+    ],
+    summaryOf(liveDir),
+    true,
+  );
   if (r.status !== 0 || !existsSync(join(liveDir, 'network.json'))) {
     process.stderr.write(` FAILED (exit ${r.status})\n`);
-    return { fam, scheme, speedup, failed: `exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-2).join(' ').slice(0, 200)}` };
+    return {
+      fam,
+      scheme,
+      speedup,
+      failed: `exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-2).join(' ').slice(0, 200)}`,
+    };
   }
   const live = summary(liveDir);
   process.stderr.write(', simulate --network-from');
   const netDir = join(RESULTS, `${tag}-network-from`);
-  const replay = produce(['simulate', fam.spec, '--out', netDir, '--quiet', '--seeds', String(SEEDS), '--network-from', liveDir, ...flags(sets)], seedsOf(netDir), true, REPLAY_TIMEOUT_MS);
+  const replay = produce(
+    [
+      'simulate',
+      fam.spec,
+      '--out',
+      netDir,
+      '--quiet',
+      '--seeds',
+      String(SEEDS),
+      '--network-from',
+      liveDir,
+      ...flags(sets),
+    ],
+    seedsOf(netDir),
+    true,
+    REPLAY_TIMEOUT_MS,
+  );
   if (replay.status !== 0) {
-    const why = replay.status === null ? `did not finish in ${REPLAY_TIMEOUT_MS / 1000} s` : `exited ${replay.status}: ${(replay.stderr || '').trim().split('\n').slice(-1)[0]?.slice(0, 160)}`;
+    const why =
+      replay.status === null
+        ? `did not finish in ${REPLAY_TIMEOUT_MS / 1000} s`
+        : `exited ${replay.status}: ${(replay.stderr || '').trim().split('\n').slice(-1)[0]?.slice(0, 160)}`;
     process.stderr.write(`: replay ${why}\n`);
     return { fam, scheme, speedup, sim, live, liveDir, replayFailed: why };
   }
   const net = seedMean(netDir, fam.metric);
-  process.stderr.write(`: ${fam.metric} simulate ${fmt(pick(sim, fam.metric))}, live ${fmt(pick(live, fam.metric))}, replayed ${fmt(net?.mean)}\n`);
+  process.stderr.write(
+    `: ${fam.metric} simulate ${fmt(pick(sim, fam.metric))}, live ${fmt(pick(live, fam.metric))}, replayed ${fmt(net?.mean)}\n`,
+  );
   return { fam, scheme, speedup, sim, live, net, liveDir, netDir };
 }
 
@@ -239,27 +306,47 @@ const ISSUE15_REPLAY_SEEDS = 10;
 /** Emulated seconds from the first of issue 15's 1,600 jobs to the last one's end (its runs' `live.emulated_s`). */
 const ISSUE15_SPAN_S = 414000;
 /** Slower speed-ups for issue 15's run (FIDELITY_ISSUE15_SLOW, comma-separated; empty for none). */
-const ISSUE15_SLOW = (process.env.FIDELITY_ISSUE15_SLOW ?? '1000,100').split(',').filter((x) => x.trim() !== '').map(Number);
-if (ISSUE15_SLOW.some((x) => !(x > 0))) throw new Error(`FIDELITY_ISSUE15_SLOW: want comma-separated speed-ups above 0, got "${process.env.FIDELITY_ISSUE15_SLOW}"`);
+const ISSUE15_SLOW = (process.env.FIDELITY_ISSUE15_SLOW ?? '1000,100')
+  .split(',')
+  .filter((x) => x.trim() !== '')
+  .map(Number);
+if (ISSUE15_SLOW.some((x) => !(x > 0)))
+  throw new Error(
+    `FIDELITY_ISSUE15_SLOW: want comma-separated speed-ups above 0, got "${process.env.FIDELITY_ISSUE15_SLOW}"`,
+  );
 // Issue 15's run: K = 4, 20 ms ± 2 ms links, 400 KTH jobs per site (two sites ×1.7), 20,000x.
 const KTH = 'KTH-SP2-1996-2.1-cln.swf.gz';
 let issueRun;
 if (!values.families && existsSync(join(process.env.GRIDEMU_TRACE_DIR, KTH))) {
   // With the claim protocol traced in both modes, so the page can say where the two part ways.
-  const sets = [...[0, 1, 2, 3].map((i) => `workload[${i}].jobs=400`), 'network.latency_ms=20', 'network.jitter_ms=2', 'live.speedup=20000', 'protocol_trace=true'];
+  const sets = [
+    ...[0, 1, 2, 3].map((i) => `workload[${i}].jobs=400`),
+    'network.latency_ms=20',
+    'network.jitter_ms=2',
+    'live.speedup=20000',
+    'protocol_trace=true',
+  ];
   const spec = 'examples/kth-k-distributed.yaml';
-  process.stderr.write('fidelity: issue 15\'s run (K = 4, 20 ms, 1600 KTH jobs, 20,000x)\n');
+  process.stderr.write("fidelity: issue 15's run (K = 4, 20 ms, 1600 KTH jobs, 20,000x)\n");
   const simDir = join(RESULTS, 'issue-15-simulate');
   const liveDir = join(RESULTS, 'issue-15-run');
   const netDir = join(RESULTS, 'issue-15-network-from');
   produce(['simulate', spec, '--out', simDir, '--quiet', ...flags(sets)], summaryOf(simDir));
   produce(['run', spec, '--out', liveDir, '--quiet', '--timeout', '900', ...flags(sets)], summaryOf(liveDir));
-  produce(['simulate', spec, '--out', netDir, '--quiet', '--seeds', '5', '--network-from', liveDir, ...flags(sets)], seedsOf(netDir));
+  produce(
+    ['simulate', spec, '--out', netDir, '--quiet', '--seeds', '5', '--network-from', liveDir, ...flags(sets)],
+    seedsOf(netDir),
+  );
   const seeds = JSON.parse(readFileSync(join(netDir, 'seeds.json'), 'utf8'));
   const firstSeed = summary(join(netDir, `seed-${seeds.seeds[0]}`));
-  const protocol = JSON.parse(gridemu(['compare', liveDir, join(netDir, `seed-${seeds.seeds[0]}`), '--json'], true).stdout).protocol;
+  const protocol = JSON.parse(
+    gridemu(['compare', liveDir, join(netDir, `seed-${seeds.seeds[0]}`), '--json'], true).stdout,
+  ).protocol;
   issueRun = { sim: summary(simDir), live: summary(liveDir), net: seeds.metrics, netOne: firstSeed, protocol };
-  issueRun.repeats = await repeatIssueRun(spec, sets.filter((s) => !s.startsWith('protocol_trace') && !s.startsWith('live.speedup')));
+  issueRun.repeats = await repeatIssueRun(
+    spec,
+    sets.filter((s) => !s.startsWith('protocol_trace') && !s.startsWith('live.speedup')),
+  );
 }
 
 /**
@@ -277,7 +364,10 @@ if (!values.families && existsSync(join(process.env.GRIDEMU_TRACE_DIR, KTH))) {
 async function repeatIssueRun(spec, sets) {
   const runs = runCount('FIDELITY_ISSUE15_REPEATS', 8, /^issue-15-20000-repeat-(\d+)-run$/);
   const bySpeedup = [];
-  for (const [speedup, n] of [[20000, runs], [5000, Math.ceil(runs / 2)]]) {
+  for (const [speedup, n] of [
+    [20000, runs],
+    [5000, Math.ceil(runs / 2)],
+  ]) {
     const rows = [];
     for (let i = 1; i <= n; i++) {
       process.stderr.write(`fidelity: issue 15's run at ${speedup}x, repeat ${i} of ${n}\n`);
@@ -287,9 +377,15 @@ async function repeatIssueRun(spec, sets) {
     }
     bySpeedup.push({ speedup, asked: n, rows, replaySeeds: ISSUE15_REPLAY_SEEDS });
   }
-  const slowRuns = runCount('FIDELITY_ISSUE15_SLOW_REPEATS', 8, new RegExp(`^issue-15-(?:${ISSUE15_SLOW.join('|')})-repeat-(\\d+)-run$`));
+  const slowRuns = runCount(
+    'FIDELITY_ISSUE15_SLOW_REPEATS',
+    8,
+    new RegExp(`^issue-15-(?:${ISSUE15_SLOW.join('|')})-repeat-(\\d+)-run$`),
+  );
   for (const speedup of ISSUE15_SLOW) {
-    process.stderr.write(`fidelity: issue 15's run at ${speedup}x, ${slowRuns} runs side by side (about ${duration(ISSUE15_SPAN_S / speedup)})\n`);
+    process.stderr.write(
+      `fidelity: issue 15's run at ${speedup}x, ${slowRuns} runs side by side (about ${duration(ISSUE15_SPAN_S / speedup)})\n`,
+    );
     const made = await Promise.all(
       Array.from({ length: slowRuns }, (_, k) => {
         const liveDir = join(RESULTS, `issue-15-${speedup}-repeat-${k + 1}-run`);
@@ -297,7 +393,10 @@ async function repeatIssueRun(spec, sets) {
       }),
     );
     made.forEach((r, k) => {
-      if (r.status !== 0 && !RENDER_ONLY) process.stderr.write(`fidelity: issue 15's run at ${speedup}x, run ${k + 1} FAILED (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-1)[0]?.slice(0, 200)}\n`);
+      if (r.status !== 0 && !RENDER_ONLY)
+        process.stderr.write(
+          `fidelity: issue 15's run at ${speedup}x, run ${k + 1} FAILED (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-1)[0]?.slice(0, 200)}\n`,
+        );
     });
     const rows = made.flatMap((r, k) => (r.status === 0 ? [replayIssueRun(spec, sets, speedup, k + 1)] : []));
     bySpeedup.push({ speedup, asked: slowRuns, rows, replaySeeds: ISSUE15_REPLAY_SEEDS, sideBySide: true });
@@ -308,23 +407,62 @@ async function repeatIssueRun(spec, sets) {
 /** `gridemu run` of issue 15's experiment at a speed-up, with a wall-time limit that fits it. */
 function issueRunArgs(spec, sets, speedup, liveDir) {
   const timeout_s = Math.max(900, Math.ceil((1.5 * ISSUE15_SPAN_S) / speedup));
-  return ['run', spec, '--out', liveDir, '--quiet', '--timeout', String(timeout_s), '--speedup', String(speedup), ...flags(sets)];
+  return [
+    'run',
+    spec,
+    '--out',
+    liveDir,
+    '--quiet',
+    '--timeout',
+    String(timeout_s),
+    '--speedup',
+    String(speedup),
+    ...flags(sets),
+  ];
 }
 
 /** Replays one repeat of issue 15's run over ISSUE15_REPLAY_SEEDS seeds: a row of its table. */
 function replayIssueRun(spec, sets, speedup, i) {
   const liveDir = join(RESULTS, `issue-15-${speedup}-repeat-${i}-run`);
   const netDir = join(RESULTS, `issue-15-${speedup}-repeat-${i}-network-from`);
-  produce(['simulate', spec, '--out', netDir, '--quiet', '--seeds', String(ISSUE15_REPLAY_SEEDS), '--network-from', liveDir, ...flags(sets)], seedsOf(netDir));
+  produce(
+    [
+      'simulate',
+      spec,
+      '--out',
+      netDir,
+      '--quiet',
+      '--seeds',
+      String(ISSUE15_REPLAY_SEEDS),
+      '--network-from',
+      liveDir,
+      ...flags(sets),
+    ],
+    seedsOf(netDir),
+  );
   const live = summary(liveDir);
   const net = JSON.parse(readFileSync(join(netDir, 'seeds.json'), 'utf8')).metrics;
   const measured = live.live.fidelity?.measured;
   // Where the two part at high speed-ups (docs/fidelity-notes.md): how many jobs ran away from
   // their origin, each of them after claims that time out, and how many claims timed out.
-  const seedDirs = readdirSync(netDir).filter((f) => f.startsWith('seed-')).map((f) => join(netDir, f));
+  const seedDirs = readdirSync(netDir)
+    .filter((f) => f.startsWith('seed-'))
+    .map((f) => join(netDir, f));
   const away = { live: jobsAwayFromOrigin(liveDir), net: mean(seedDirs.map(jobsAwayFromOrigin)) };
-  const timedOut = { live: live.claims?.timed_out ?? 0, net: mean(seedDirs.map((d) => summary(d).claims?.timed_out ?? 0)) };
-  return { live: live.mean_bounded_slowdown, liveWait: live.mean_wait_s, net: net.mean_bounded_slowdown, netWait: net.mean_wait_s, hop_s: measured?.hop_s, wall_s: live.live.run_wall_s, away, timedOut };
+  const timedOut = {
+    live: live.claims?.timed_out ?? 0,
+    net: mean(seedDirs.map((d) => summary(d).claims?.timed_out ?? 0)),
+  };
+  return {
+    live: live.mean_bounded_slowdown,
+    liveWait: live.mean_wait_s,
+    net: net.mean_bounded_slowdown,
+    netWait: net.mean_wait_s,
+    hop_s: measured?.hop_s,
+    wall_s: live.live.run_wall_s,
+    away,
+    timedOut,
+  };
 }
 
 /** A wall time estimate as a person reads it. */
@@ -336,7 +474,9 @@ function fmt(x, d = 2) {
   return x === null || x === undefined || Number.isNaN(x) ? '-' : Number(x).toFixed(d);
 }
 function gap(ref, x) {
-  return ref === undefined || x === undefined || !(Math.abs(ref) > 0) ? '-' : `${x >= ref ? '+' : ''}${(((x - ref) / ref) * 100).toFixed(0)}%`;
+  return ref === undefined || x === undefined || !(Math.abs(ref) > 0)
+    ? '-'
+    : `${x >= ref ? '+' : ''}${(((x - ref) / ref) * 100).toFixed(0)}%`;
 }
 function within(ref, x, share) {
   return ref !== undefined && x !== undefined && Math.abs(x - ref) <= share * Math.abs(ref);
@@ -350,21 +490,30 @@ function reason(r) {
   const parts = [];
   if (r.replayFailed) parts.push(`the replay ${r.replayFailed}`);
   else if (within(r.net?.mean, live, 0.1)) parts.push('within 10% of the network it had');
-  else if (r.net && Math.abs(live - r.net.mean) <= r.net.half_width) parts.push('within the replay\'s seed spread');
+  else if (r.net && Math.abs(live - r.net.mean) <= r.net.half_width) parts.push("within the replay's seed spread");
   else parts.push('outside the replay');
   const few = r.net && !within(r.net.mean, live, 0.1) ? fewJobs(r) : undefined;
   if (few === null) parts.push('the gap is spread over many jobs, not a few (docs/fidelity-notes.md)');
   else if (few !== undefined) parts.push(few);
   if (f && f.warnings.length > 0) {
-    const worst = [...f.exceeded].sort((a, b) => Math.max(b.hop_share, b.lag_share) - Math.max(a.hop_share, a.lag_share))[0];
+    const worst = [...f.exceeded].sort(
+      (a, b) => Math.max(b.hop_share, b.lag_share) - Math.max(a.hop_share, a.lag_share),
+    )[0];
     const thin = f.thinned?.[0];
     const said = [
-      worst ? `a hop is ${fmt(f.hop_s, 1)} emulated s, ${(Math.max(worst.hop_share, worst.lag_share) * 100).toFixed(0)}% of ${worst.name}` : undefined,
+      worst
+        ? `a hop is ${fmt(f.hop_s, 1)} emulated s, ${(Math.max(worst.hop_share, worst.lag_share) * 100).toFixed(0)}% of ${worst.name}`
+        : undefined,
       thin ? `load reports thinned to one in ${fmt(thin.sent_every_s / thin.seconds, 1)}` : undefined,
     ].filter((x) => x !== undefined);
     parts.push(`guard: ${said.join(', ')}; it recommends ≤ ${f.recommended_speedup}`);
   } else if (f) parts.push('guard quiet');
-  if (!within(pick(r.sim, m), live, 0.1)) parts.push(f && f.warnings.length > 0 ? 'the gap to the spec\'s network is that hop' : 'the gap to the spec\'s network is the felt hops and queues');
+  if (!within(pick(r.sim, m), live, 0.1))
+    parts.push(
+      f && f.warnings.length > 0
+        ? "the gap to the spec's network is that hop"
+        : "the gap to the spec's network is the felt hops and queues",
+    );
   return parts.join('; ');
 }
 
@@ -377,7 +526,11 @@ function jobsBoundedSlowdown(dir) {
     const c = splitCsvLine(row);
     if (c[col.final_state] !== 'COMPLETED_SUCCESSFULLY') continue;
     const run = Number(c[col.execution_time]);
-    jobs.set(c[col.job_id], { bsld: boundedSlowdown(Number(c[col.waiting_time]) + run, run), site: c[col.exec_site], origin: c[col.origin_site] });
+    jobs.set(c[col.job_id], {
+      bsld: boundedSlowdown(Number(c[col.waiting_time]) + run, run),
+      site: c[col.exec_site],
+      origin: c[col.origin_site],
+    });
   }
   return jobs;
 }
@@ -397,12 +550,16 @@ function jobsAwayFromOrigin(dir) {
 function fewJobs(r) {
   if (r.fam.metric !== 'mean_bounded_slowdown' || !r.liveDir || !r.netDir) return undefined;
   const live = jobsBoundedSlowdown(r.liveDir);
-  const replays = readdirSync(r.netDir).filter((d) => d.startsWith('seed-')).map((d) => jobsBoundedSlowdown(join(r.netDir, d)));
+  const replays = readdirSync(r.netDir)
+    .filter((d) => d.startsWith('seed-'))
+    .map((d) => jobsBoundedSlowdown(join(r.netDir, d)));
   const jobs = [...live]
     .filter(([id]) => replays.every((x) => x.has(id)))
     .map(([id, l]) => {
       const sites = replays.map((x) => x.get(id).site);
-      const usual = [...new Set(sites)].sort((a, b) => sites.filter((x) => x === b).length - sites.filter((x) => x === a).length)[0];
+      const usual = [...new Set(sites)].sort(
+        (a, b) => sites.filter((x) => x === b).length - sites.filter((x) => x === a).length,
+      )[0];
       return { id, live: l.bsld, replayed: mean(replays.map((x) => x.get(id).bsld)), site: l.site, usual };
     })
     .sort((a, b) => Math.abs(b.live - b.replayed) - Math.abs(a.live - a.replayed));
@@ -410,7 +567,12 @@ function fewJobs(r) {
     const rest = jobs.slice(k);
     const [l, n] = [mean(rest.map((j) => j.live)), mean(rest.map((j) => j.replayed))];
     if (!within(n, l, 0.1)) continue;
-    const named = jobs.slice(0, k).map((j) => `${j.id} (${fmt(j.live, 1)} live at ${j.site}, ${fmt(j.replayed, 1)} replayed${j.usual !== j.site ? `, mostly at ${j.usual}` : ''})`);
+    const named = jobs
+      .slice(0, k)
+      .map(
+        (j) =>
+          `${j.id} (${fmt(j.live, 1)} live at ${j.site}, ${fmt(j.replayed, 1)} replayed${j.usual !== j.site ? `, mostly at ${j.usual}` : ''})`,
+      );
     return `${k} of ${jobs.length} jobs ${k === 1 ? 'makes' : 'make'} the gap: ${named.join(', ')}; the other ${jobs.length - k} are ${gap(n, l)} of their replay`;
   }
   return null;
@@ -419,8 +581,15 @@ function fewJobs(r) {
 // How long the runs took and when: measured by the run that made them, kept for --render-only.
 const TIMING = join(RESULTS, 'report-timing.json');
 const earlier = RESUME && existsSync(TIMING) ? JSON.parse(readFileSync(TIMING, 'utf8')).minutes : 0;
-if (!RENDER_ONLY) writeFileSync(TIMING, JSON.stringify({ date: new Date().toISOString().slice(0, 10), minutes: earlier + (Date.now() - started) / 60000 }) + '\n');
-const timing = existsSync(TIMING) ? JSON.parse(readFileSync(TIMING, 'utf8')) : { date: new Date().toISOString().slice(0, 10), minutes: NaN };
+if (!RENDER_ONLY)
+  writeFileSync(
+    TIMING,
+    JSON.stringify({ date: new Date().toISOString().slice(0, 10), minutes: earlier + (Date.now() - started) / 60000 }) +
+      '\n',
+  );
+const timing = existsSync(TIMING)
+  ? JSON.parse(readFileSync(TIMING, 'utf8'))
+  : { date: new Date().toISOString().slice(0, 10), minutes: NaN };
 
 const lines = [
   '# Fidelity: `gridemu run` against `gridemu simulate`',
@@ -433,14 +602,19 @@ const lines = [
   '',
   `Workloads, one per family, small enough to run live three times, and a fourth at the speed-up the guard recommends where that is slower and takes at most ${GUARD_RUN_BUDGET_S} s of wall time (issue 15's target is within 10% of the replay there):`,
   '',
-  ...chosen.map((f) => `- **${f.family}**: \`${f.spec}\`${f.sets.length ? ` with ${f.sets.map((s) => `\`--set ${s}\``).join(' ')}` : ''}; metric \`${f.metric}\`.`),
+  ...chosen.map(
+    (f) =>
+      `- **${f.family}**: \`${f.spec}\`${f.sets.length ? ` with ${f.sets.map((s) => `\`--set ${s}\``).join(' ')}` : ''}; metric \`${f.metric}\`.`,
+  ),
   '',
   '| family | scheme | speed-up | wall s | simulate (spec network) | live | live vs simulate | replayed (network-from) | live vs replayed | hop, emulated s | why |',
   '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ...rows.map((r) => {
     const speedup = r.guard ? `${r.speedup} (guard's)` : r.speedup;
-    if (r.tooLong_s !== undefined) return `| ${r.fam.family} | ${r.scheme} | ${speedup} | ~${fmt(r.tooLong_s, 0)} | - | - | - | - | - | - | not run: at the speed-up the guard recommends this workload takes about ${duration(r.tooLong_s)} of wall time, past the report's ${GUARD_RUN_BUDGET_S} s a run (FIDELITY_GUARD_BUDGET_S) |`;
-    if (r.failed) return `| ${r.fam.family} | ${r.scheme} | ${speedup} | - | - | - | - | - | - | - | live run failed: ${r.failed.replace(/\|/g, '/')} |`;
+    if (r.tooLong_s !== undefined)
+      return `| ${r.fam.family} | ${r.scheme} | ${speedup} | ~${fmt(r.tooLong_s, 0)} | - | - | - | - | - | - | not run: at the speed-up the guard recommends this workload takes about ${duration(r.tooLong_s)} of wall time, past the report's ${GUARD_RUN_BUDGET_S} s a run (FIDELITY_GUARD_BUDGET_S) |`;
+    if (r.failed)
+      return `| ${r.fam.family} | ${r.scheme} | ${speedup} | - | - | - | - | - | - | - | live run failed: ${r.failed.replace(/\|/g, '/')} |`;
     const m = r.fam.metric;
     const sim = pick(r.sim, m);
     const live = pick(r.live, m);
@@ -451,11 +625,17 @@ const lines = [
 ];
 const ok = rows.filter((r) => !r.failed && !r.replayFailed && r.tooLong_s === undefined);
 const inTen = ok.filter((r) => within(r.net?.mean, pick(r.live, r.fam.metric), 0.1)).length;
-const inSpread = ok.filter((r) => r.net && Math.abs(pick(r.live, r.fam.metric) - r.net.mean) <= Math.max(r.net.half_width, 0.1 * Math.abs(r.net.mean))).length;
+const inSpread = ok.filter(
+  (r) =>
+    r.net &&
+    Math.abs(pick(r.live, r.fam.metric) - r.net.mean) <= Math.max(r.net.half_width, 0.1 * Math.abs(r.net.mean)),
+).length;
 const nearSpec = ok.filter((r) => within(pick(r.sim, r.fam.metric), pick(r.live, r.fam.metric), 0.1)).length;
 lines.push(
   `Of ${ok.length} live runs, ${inTen} are within 10% of the replayed simulation and ${inSpread} within 10% or its seed spread; ${nearSpec} are within 10% of the simulation with the spec's network.` +
-    (rows.some((r) => r.failed || r.replayFailed) ? ` ${rows.filter((r) => r.failed || r.replayFailed).length} run(s) or replay(s) did not complete (the row says how).` : ''),
+    (rows.some((r) => r.failed || r.replayFailed)
+      ? ` ${rows.filter((r) => r.failed || r.replayFailed).length} run(s) or replay(s) did not complete (the row says how).`
+      : ''),
   '',
   guardLine(),
   '',
@@ -477,15 +657,31 @@ function guardLine() {
   });
   const run = schemes.filter((s) => s.accepted && s.accepted.tooLong_s === undefined && s.accepted.net);
   const held = run.filter((s) => within(s.accepted.net.mean, pick(s.accepted.live, s.accepted.fam.metric), 0.1));
-  const spread = run.filter((s) => !held.includes(s) && Math.abs(pick(s.accepted.live, s.accepted.fam.metric) - s.accepted.net.mean) <= s.accepted.net.half_width);
+  const spread = run.filter(
+    (s) =>
+      !held.includes(s) &&
+      Math.abs(pick(s.accepted.live, s.accepted.fam.metric) - s.accepted.net.mean) <= s.accepted.net.half_width,
+  );
   const tooLong = schemes.filter((s) => s.accepted?.tooLong_s !== undefined);
   const none = schemes.filter((s) => !s.accepted || (s.accepted.tooLong_s === undefined && !s.accepted.net));
   return (
     `At the speed-up the guard recommends (its word on each scheme's slowest run; a row marked "guard's" where that is below the fixed three): ` +
     `of ${schemes.length} schemes, ${run.length} were run there and ${held.length} of them are within 10% of their replay (${held.map((s) => s.scheme).join(', ') || 'none'})` +
-    (spread.length ? `, ${spread.length} more within the replay's seed spread (${spread.map((s) => (s.accepted.repeatGap ? `${s.scheme}: ${repeatedGap(s.accepted).slice(2)}` : s.scheme)).join('; ')})` : '') +
-    (run.length > held.length + spread.length ? `; outside: ${run.filter((s) => !held.includes(s) && !spread.includes(s)).map((s) => `${s.scheme} at ${s.accepted.speedup} (${gap(s.accepted.net.mean, pick(s.accepted.live, s.accepted.fam.metric))}${repeatedGap(s.accepted)})`).join(', ')}` : '') +
-    (tooLong.length ? `; not run, too long at that speed-up: ${tooLong.map((s) => `${s.scheme} (≤ ${s.accepted.speedup}, about ${duration(s.accepted.tooLong_s)})`).join(', ')}` : '') +
+    (spread.length
+      ? `, ${spread.length} more within the replay's seed spread (${spread.map((s) => (s.accepted.repeatGap ? `${s.scheme}: ${repeatedGap(s.accepted).slice(2)}` : s.scheme)).join('; ')})`
+      : '') +
+    (run.length > held.length + spread.length
+      ? `; outside: ${run
+          .filter((s) => !held.includes(s) && !spread.includes(s))
+          .map(
+            (s) =>
+              `${s.scheme} at ${s.accepted.speedup} (${gap(s.accepted.net.mean, pick(s.accepted.live, s.accepted.fam.metric))}${repeatedGap(s.accepted)})`,
+          )
+          .join(', ')}`
+      : '') +
+    (tooLong.length
+      ? `; not run, too long at that speed-up: ${tooLong.map((s) => `${s.scheme} (≤ ${s.accepted.speedup}, about ${duration(s.accepted.tooLong_s)})`).join(', ')}`
+      : '') +
     (none.length ? `; no verdict: ${none.map((s) => s.scheme).join(', ')}` : '') +
     '.'
   );
@@ -494,7 +690,7 @@ if (issueRun) {
   const { sim, live, net, netOne } = issueRun;
   const c = (s) => s.claims ?? {};
   lines.push(
-    '## Issue 15\'s run: K = 4, 20 ms links, 1,600 KTH jobs at 20,000x',
+    "## Issue 15's run: K = 4, 20 ms links, 1,600 KTH jobs at 20,000x",
     '',
     '`examples/kth-k-distributed.yaml` with 400 jobs per site, `network.latency_ms=20`, `jitter_ms=2`, speed-up 20,000.',
     '',
@@ -566,7 +762,9 @@ function repeatLines(repeats) {
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     rows.forEach((r, i) =>
-      out.push(`| ${i + 1} | ${fmt(r.wall_s, 0)} | ${fmt(r.hop_s, r.hop_s < 10 ? 1 : 0)} | ${fmt(r.live)} | ${fmt(r.net.mean)} ± ${fmt(r.net.half_width)} | ${gap(r.net.mean, r.live)} | ${gap(r.netWait.mean, r.liveWait)} | ${r.away ? `${r.away.live} / ${fmt(r.away.net, 0)}` : '-'} | ${r.timedOut ? `${r.timedOut.live} / ${fmt(r.timedOut.net, 0)}` : '-'} |`),
+      out.push(
+        `| ${i + 1} | ${fmt(r.wall_s, 0)} | ${fmt(r.hop_s, r.hop_s < 10 ? 1 : 0)} | ${fmt(r.live)} | ${fmt(r.net.mean)} ± ${fmt(r.net.half_width)} | ${gap(r.net.mean, r.live)} | ${gap(r.netWait.mean, r.liveWait)} | ${r.away ? `${r.away.live} / ${fmt(r.away.net, 0)}` : '-'} | ${r.timedOut ? `${r.timedOut.live} / ${fmt(r.timedOut.net, 0)}` : '-'} |`,
+      ),
     );
     out.push('');
     if (rows.length < 2) {
@@ -602,12 +800,16 @@ function protocolLines(p) {
   const row = (label, f, d = 2) => `| ${label} | ${fmt(f(p.a), d)} | ${fmt(f(p.b), d)} |`;
   return [
     '',
-    'The claim protocol step by step, from the two runs\' `protocol-trace.csv` (`gridemu compare LIVE REPLAY`; the replay\'s first seed):',
+    "The claim protocol step by step, from the two runs' `protocol-trace.csv` (`gridemu compare LIVE REPLAY`; the replay's first seed):",
     '',
     '| | live | replay |',
     '|---|---:|---:|',
-    ...['claim.sent', 'claim.timed_out', 'claim.late_grant', 'claim.denied'].map((e) => row(`${e} per job`, (s) => perJob(s, e))),
-    ...['claim.granted', 'claim.timed_out', 'copy.cancelled'].map((e) => row(`first claims ended by ${e}`, (s) => share(s, e))),
+    ...['claim.sent', 'claim.timed_out', 'claim.late_grant', 'claim.denied'].map((e) =>
+      row(`${e} per job`, (s) => perJob(s, e)),
+    ),
+    ...['claim.granted', 'claim.timed_out', 'copy.cancelled'].map((e) =>
+      row(`first claims ended by ${e}`, (s) => share(s, e)),
+    ),
     row('claim round trip, median s', (s) => s.claim_round_trip_s.median, 0),
     row('claim round trip, p95 s', (s) => s.claim_round_trip_s.p95, 0),
     row('copies to grant, median s', (s) => s.time_to_grant_s.median, 0),

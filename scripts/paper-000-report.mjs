@@ -27,7 +27,12 @@ const STREAM = 'examples/hierarchy-superlink.yaml';
 const SCHEMES = ['fcfs-flat', 'fcfs-hierarchy', 'mq-flat', 'mq-hierarchy'];
 const COLUMN = { 'fcfs-flat': 'FCFS', 'fcfs-hierarchy': 'FCFS+H', 'mq-flat': 'MQ', 'mq-hierarchy': 'MQ+H' };
 /** Table 1: turnaround of the long and the short task, seconds. */
-const PAPER_T1 = { 'fcfs-flat': [6.2 * 3600, 4.7 * 3600], 'fcfs-hierarchy': [6.4 * 3600, 4.2 * 3600], 'mq-flat': [6.1 * 3600, 3.5 * 60], 'mq-hierarchy': [6.3 * 3600, 44] };
+const PAPER_T1 = {
+  'fcfs-flat': [6.2 * 3600, 4.7 * 3600],
+  'fcfs-hierarchy': [6.4 * 3600, 4.2 * 3600],
+  'mq-flat': [6.1 * 3600, 3.5 * 60],
+  'mq-hierarchy': [6.3 * 3600, 44],
+};
 /** Table 3 (Q2, Q3, Q4): volatility % of runtime, % of jobs, allocated CPUs, % of requests, jobs per task, job minutes. */
 const PAPER_T3 = {
   Q2: [1, 1, 55, 50, 93, 9.4],
@@ -52,7 +57,11 @@ mkdirSync(OUT, { recursive: true });
 const table1 = {};
 for (const scheme of SCHEMES) {
   const dir = join(OUT, `table1-${scheme}`);
-  if (!(REUSE && existsSync(join(dir, 'seeds.json')))) gridemu(['simulate', TABLE1, '--set', `meta.scheme=${scheme}`, '--seeds', String(SEEDS), '--out', dir, '--quiet'], `Table 1, ${scheme}`);
+  if (!(REUSE && existsSync(join(dir, 'seeds.json'))))
+    gridemu(
+      ['simulate', TABLE1, '--set', `meta.scheme=${scheme}`, '--seeds', String(SEEDS), '--out', dir, '--quiet'],
+      `Table 1, ${scheme}`,
+    );
   const runs = seedsOf(dir).map((s) => readCsv(join(dir, `seed-${s}`, 'jobs.csv')));
   table1[scheme] = {
     long: runs.map((r) => r[0].turnaround_time),
@@ -66,16 +75,26 @@ const live = {};
 if (LIVE) {
   for (const scheme of SCHEMES) {
     const dir = join(OUT, `table1-live-${scheme}`);
-    if (!(REUSE && existsSync(join(dir, 'jobs.csv')))) gridemu(['run', TABLE1, '--set', `meta.scheme=${scheme}`, '--speedup', String(SPEEDUP), '--out', dir, '--quiet'], `Table 1 live, ${scheme}`);
+    if (!(REUSE && existsSync(join(dir, 'jobs.csv'))))
+      gridemu(
+        ['run', TABLE1, '--set', `meta.scheme=${scheme}`, '--speedup', String(SPEEDUP), '--out', dir, '--quiet'],
+        `Table 1 live, ${scheme}`,
+      );
     const rows = readCsv(join(dir, 'jobs.csv'));
     const summary = json(join(dir, 'summary.json'));
-    live[scheme] = { long: rows[0].turnaround_time, short: rows[1].turnaround_time, check: summary.schedule_check?.ok, latency_s: summary.live?.emulated_latency_mean_s };
+    live[scheme] = {
+      long: rows[0].turnaround_time,
+      short: rows[1].turnaround_time,
+      check: summary.schedule_check?.ok,
+      latency_s: summary.live?.emulated_latency_mean_s,
+    };
   }
 }
 
 // --- The Superlink stream: Figures 4-7 and Table 3 ---------------------------------------------
 const streamDir = join(OUT, 'superlink');
-if (!(REUSE && existsSync(join(streamDir, 'seeds.json')))) gridemu(['simulate', STREAM, '--seeds', String(STREAM_SEEDS), '--out', streamDir, '--quiet'], 'Superlink stream');
+if (!(REUSE && existsSync(join(streamDir, 'seeds.json'))))
+  gridemu(['simulate', STREAM, '--seeds', String(STREAM_SEEDS), '--out', streamDir, '--quiet'], 'Superlink stream');
 const streamRuns = seedsOf(streamDir).map((s) => json(join(streamDir, `seed-${s}`, 'summary.json')).hierarchy);
 const queueIds = Object.keys(streamRuns[0].queues);
 const q = (id, field) => mean(streamRuns.map((h) => h.queues[id][field]));
@@ -83,20 +102,29 @@ const spec = readFileSync(join(repo, STREAM), 'utf8');
 const levelOf = Object.fromEntries([...spec.matchAll(/id: (Q\d), level: (\d)/g)].map((m) => [m[1], Number(m[2])]));
 
 // --- The report ---------------------------------------------------------------------------------
-const h = (s) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(0)} s`);
+const h = (s) =>
+  s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 120 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(0)} s`;
 const range = (xs) => `${h(mean(xs))} (${h(Math.min(...xs))}–${h(Math.max(...xs))})`;
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const lines = [];
 const say = (s = '') => lines.push(s);
 say('# Paper 000 reproduced: the grid execution hierarchy');
 say();
-say(`Written by \`npm run report:paper-000\` (scripts/paper-000-report.mjs) on ${new Date().toISOString().slice(0, 10)}, from the runs it made`);
-say(`under \`results/paper-000/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make).`);
-say('The deployment is Table 2\'s (`examples/hierarchy-table1.yaml`, `examples/hierarchy-superlink.yaml`); docs/hierarchy.md says how each part is modelled.');
+say(
+  `Written by \`npm run report:paper-000\` (scripts/paper-000-report.mjs) on ${new Date().toISOString().slice(0, 10)}, from the runs it made`,
+);
+say(
+  `under \`results/paper-000/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make).`,
+);
+say(
+  "The deployment is Table 2's (`examples/hierarchy-table1.yaml`, `examples/hierarchy-superlink.yaml`); docs/hierarchy.md says how each part is modelled.",
+);
 say();
 say('## Table 1: a 6-hour task of 3000 jobs, then a 30-second task');
 say();
-say(`Simulated over ${SEEDS} seeds: mean turnaround (lowest–highest).${LIVE ? ` Live: one run each over a local nats-server at speed-up ${SPEEDUP}, every queue and grid its own process.` : ''}`);
+say(
+  `Simulated over ${SEEDS} seeds: mean turnaround (lowest–highest).${LIVE ? ` Live: one run each over a local nats-server at speed-up ${SPEEDUP}, every queue and grid its own process.` : ''}`,
+);
 say();
 say(`| | ${SCHEMES.map((s) => COLUMN[s]).join(' | ')} |`);
 say(`| --- | ${SCHEMES.map(() => '---').join(' | ')} |`);
@@ -108,16 +136,28 @@ say(`| short task, simulated | ${SCHEMES.map((s) => range(table1[s].short)).join
 if (LIVE) say(`| short task, live | ${SCHEMES.map((s) => h(live[s].short)).join(' | ')} |`);
 say();
 const mqh = table1['mq-hierarchy'];
-say(`- The paper's point holds: under MQ over the hierarchy the short task finishes in ${h(mean(mqh.short))} on average while the long task runs, at ${[...new Set(mqh.shortLevel)].join(', ')}; under both FCFS columns it waits hours, because FCFS gives a later task CPUs only once the earlier task has no job left to submit.`);
-say(`- MQ over the flat pool (${h(mean(table1['mq-flat'].short))}) pays the big pool's invocation overhead (a mean of 3 min on Madison) where the paper measured 3.5 min.`);
-say('- Our long task is slower over the hierarchy than over the flat pool. There it has one queue\'s N = 500 Madison CPUs, where the flat pool gives it 602 CPUs of every grid. And 5% of its one-hour jobs are evicted and run again, which leaves a tail of an hour or more after the last wave. The paper\'s four long-task times differ by 0.3 h; ours differ by more, mostly because of that tail.');
-say('- FCFS+H\'s short task waits longer than FCFS\'s, where the paper\'s waited less: its long task holds fewer CPUs (500, not 602), so its last jobs are submitted later.');
+say(
+  `- The paper's point holds: under MQ over the hierarchy the short task finishes in ${h(mean(mqh.short))} on average while the long task runs, at ${[...new Set(mqh.shortLevel)].join(', ')}; under both FCFS columns it waits hours, because FCFS gives a later task CPUs only once the earlier task has no job left to submit.`,
+);
+say(
+  `- MQ over the flat pool (${h(mean(table1['mq-flat'].short))}) pays the big pool's invocation overhead (a mean of 3 min on Madison) where the paper measured 3.5 min.`,
+);
+say(
+  "- Our long task is slower over the hierarchy than over the flat pool. There it has one queue's N = 500 Madison CPUs, where the flat pool gives it 602 CPUs of every grid. And 5% of its one-hour jobs are evicted and run again, which leaves a tail of an hour or more after the last wave. The paper's four long-task times differ by 0.3 h; ours differ by more, mostly because of that tail.",
+);
+say(
+  "- FCFS+H's short task waits longer than FCFS's, where the paper's waited less: its long task holds fewer CPUs (500, not 602), so its last jobs are submitted later.",
+);
 if (LIVE) {
   const latency = mean(SCHEMES.map((s) => live[s].latency_s));
-  say(`- Live runs follow the same path as the simulation. At speed-up ${SPEEDUP}, the 20 ms links measured ${latency.toFixed(1)} emulated seconds a message on average, against 0.02 s in the simulator (issue 15 is about that gap). The short task's handful of messages therefore costs it about a minute more live. Each live column is one run, so the short task under MQ also rests on a single draw of Madison's overhead (exponential, mean 3 min). The schedule check passed in ${SCHEMES.filter((s) => live[s].check).length} of 4 live runs.`);
+  say(
+    `- Live runs follow the same path as the simulation. At speed-up ${SPEEDUP}, the 20 ms links measured ${latency.toFixed(1)} emulated seconds a message on average, against 0.02 s in the simulator (issue 15 is about that gap). The short task's handful of messages therefore costs it about a minute more live. Each live column is one run, so the short task under MQ also rests on a single draw of Madison's overhead (exponential, mean 3 min). The schedule check passed in ${SCHEMES.filter((s) => live[s].check).length} of 4 live runs.`,
+  );
 }
 say();
-say(`## Figures 4–7 and Table 3: ${json(join(streamDir, 'seed-' + seedsOf(streamDir)[0], 'summary.json')).jobs.submitted} tasks of Figure 7's mix, ${STREAM_SEEDS} seeds`);
+say(
+  `## Figures 4–7 and Table 3: ${json(join(streamDir, 'seed-' + seedsOf(streamDir)[0], 'summary.json')).jobs.submitted} tasks of Figure 7's mix, ${STREAM_SEEDS} seeds`,
+);
 say();
 say('Means over the seeds of per-queue averages over the tasks that completed in each queue.');
 say();
@@ -137,16 +177,26 @@ for (const l of [...new Set(Object.values(levelOf))].sort()) {
 say();
 say('### Figures 5 and 6: accumulated time and its overheads, per queue');
 say();
-say('| queue | tasks | accumulated | overhead | estimation | grid wait (first job) | queueing behind other tasks | moves |');
+say(
+  '| queue | tasks | accumulated | overhead | estimation | grid wait (first job) | queueing behind other tasks | moves |',
+);
 say('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const id of queueIds) {
-  say(`| ${id} | ${q(id, 'completed').toFixed(0)} | ${h(q(id, 'accumulated_s'))} | ${h(q(id, 'overhead_s'))} | ${h(q(id, 'estimation_s'))} | ${h(q(id, 'grid_wait_s'))} | ${h(q(id, 'queueing_s'))} | ${q(id, 'moves').toFixed(2)} |`);
+  say(
+    `| ${id} | ${q(id, 'completed').toFixed(0)} | ${h(q(id, 'accumulated_s'))} | ${h(q(id, 'overhead_s'))} | ${h(q(id, 'estimation_s'))} | ${h(q(id, 'grid_wait_s'))} | ${h(q(id, 'queueing_s'))} | ${q(id, 'moves').toFixed(2)} |`,
+  );
 }
 say();
-say(`- Paper: tasks served by Q1 stay 72 s in the system on average; ours ${h(q('Q1', 'accumulated_s'))}. Their main overhead there is complexity estimation (11 s); ours ${h(q('Q1', 'estimation_s'))}, from the estimator's stop ratio and τ.`);
-say(`- Paper: Q2 waits about 20 s for a CPU, Q3 several minutes. Ours: ${h(q('Q2', 'grid_wait_s'))} and ${h(q('Q3', 'grid_wait_s'))}. Both count until the first job starts, and each of our jobs draws its own overhead (means 20 s and 3 min), so the first of a task's many jobs starts well before the mean. Condor matches jobs in negotiation cycles, which delays them together; we do not model that.`);
-say(`- Paper: over 70% of Q4's overhead is tasks queueing behind longer ones, because the potential-overdue policies are off there. Ours: ${pct(q('Q4', 'queueing_s') / Math.max(1e-9, q('Q4', 'overhead_s')))}.`);
-say('- Not modelled: DAGman\'s own 4 s per task, and estimation on grid CPUs.');
+say(
+  `- Paper: tasks served by Q1 stay 72 s in the system on average; ours ${h(q('Q1', 'accumulated_s'))}. Their main overhead there is complexity estimation (11 s); ours ${h(q('Q1', 'estimation_s'))}, from the estimator's stop ratio and τ.`,
+);
+say(
+  `- Paper: Q2 waits about 20 s for a CPU, Q3 several minutes. Ours: ${h(q('Q2', 'grid_wait_s'))} and ${h(q('Q3', 'grid_wait_s'))}. Both count until the first job starts, and each of our jobs draws its own overhead (means 20 s and 3 min), so the first of a task's many jobs starts well before the mean. Condor matches jobs in negotiation cycles, which delays them together; we do not model that.`,
+);
+say(
+  `- Paper: over 70% of Q4's overhead is tasks queueing behind longer ones, because the potential-overdue policies are off there. Ours: ${pct(q('Q4', 'queueing_s') / Math.max(1e-9, q('Q4', 'overhead_s')))}.`,
+);
+say("- Not modelled: DAGman's own 4 s per task, and estimation on grid CPUs.");
 say();
 say('### Figure 7: the level a task belongs to against the level it ran at');
 say();
@@ -162,8 +212,12 @@ for (const r of rows) {
 say();
 const f7 = (r, c) => mean(streamRuns.map((x) => x.figure7[r][c]));
 const l1 = cols.reduce((a, c) => a + f7('belongs-L1', c), 0);
-say(`- Paper: about 11% of the tasks that belong to Level 1 ran at Level 2 (Q1 overloaded by bursts, or a loose first bound). Ours: ${pct(f7('belongs-L1', 'ran-L2') / Math.max(1, l1))}.`);
-say('- Paper: Level 2 keeps its tasks, with a few moved to Level 3 by potential-overdue when Condor resources dipped. Ours moves the ones whose estimate overshoots Level 2 as well.');
+say(
+  `- Paper: about 11% of the tasks that belong to Level 1 ran at Level 2 (Q1 overloaded by bursts, or a loose first bound). Ours: ${pct(f7('belongs-L1', 'ran-L2') / Math.max(1, l1))}.`,
+);
+say(
+  '- Paper: Level 2 keeps its tasks, with a few moved to Level 3 by potential-overdue when Condor resources dipped. Ours moves the ones whose estimate overshoots Level 2 as well.',
+);
 say();
 say('### Table 3: resources and tasks per queue (tasks of more than one job)');
 say();
@@ -177,12 +231,19 @@ const t3 = [
   ['jobs per task', 4, (id) => q(id, 'jobs_per_task').toFixed(0)],
   ['job duration, min', 5, (id) => (q(id, 'job_duration_s') / 60).toFixed(1)],
 ];
-for (const [label, i, ours] of t3) say(`| ${label} | ${['Q2', 'Q3', 'Q4'].map((id) => `${PAPER_T3[id][i]} | ${ours(id)}`).join(' | ')} |`);
+for (const [label, i, ours] of t3)
+  say(`| ${label} | ${['Q2', 'Q3', 'Q4'].map((id) => `${PAPER_T3[id][i]} | ${ours(id)}`).join(' | ')} |`);
 say();
-say('- Volatility follows from each grid\'s `evictions_per_hour`, which the stream example calibrates on this table\'s Q2 and Q3 (Technion 0.06, Madison 0.33 an hour). The paper\'s Q4 loses twice Q3\'s share on the same pool, which it puts down to fluctuations over its longer runs; a constant rate cannot show that. Table 1\'s example keeps Madison at 0.05 an hour: at 0.33, a third of its one-hour jobs would be evicted, and its long task would take far longer than the paper\'s 6 h.');
-say('- Allocated CPUs and jobs per task depend on the stream\'s sizes, which are our guess at Figure 7\'s mix: our Level 2 tasks are smaller than the paper\'s (fewer jobs each), and its Level 3 tasks larger.');
-say('- Allocated CPUs are the task\'s running jobs, sampled at each of its job starts and ends while it still had jobs to submit; "% of requests" divides that by its jobs, as the paper does.');
-say('- Job duration is set per queue (`job_min`) from the paper\'s own row, so it matches by construction.');
+say(
+  "- Volatility follows from each grid's `evictions_per_hour`, which the stream example calibrates on this table's Q2 and Q3 (Technion 0.06, Madison 0.33 an hour). The paper's Q4 loses twice Q3's share on the same pool, which it puts down to fluctuations over its longer runs; a constant rate cannot show that. Table 1's example keeps Madison at 0.05 an hour: at 0.33, a third of its one-hour jobs would be evicted, and its long task would take far longer than the paper's 6 h.",
+);
+say(
+  "- Allocated CPUs and jobs per task depend on the stream's sizes, which are our guess at Figure 7's mix: our Level 2 tasks are smaller than the paper's (fewer jobs each), and its Level 3 tasks larger.",
+);
+say(
+  '- Allocated CPUs are the task\'s running jobs, sampled at each of its job starts and ends while it still had jobs to submit; "% of requests" divides that by its jobs, as the paper does.',
+);
+say("- Job duration is set per queue (`job_min`) from the paper's own row, so it matches by construction.");
 say();
 writeFileSync(join(repo, 'docs/results/paper-000.md'), lines.join('\n'));
 console.error(`wrote docs/results/paper-000.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);

@@ -33,12 +33,18 @@ try {
     for (let i = 1; i <= runs; i++) {
       const out = join(work, `s${speedup}-${i}`);
       const t0 = Date.now();
-      const r = spawnSync(process.execPath, [cli, 'run', spec, '--speedup', String(speedup), '--out', out, '--quiet', '--timeout', '300'], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [cli, 'run', spec, '--speedup', String(speedup), '--out', out, '--quiet', '--timeout', '300'],
+        { encoding: 'utf8' },
+      );
       const problems = [];
-      if (r.status !== 0) problems.push(`exit ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-12).join('\n')}`);
+      if (r.status !== 0)
+        problems.push(`exit ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-12).join('\n')}`);
       try {
         const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-        if (s.jobs.completed !== s.jobs.submitted) problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
+        if (s.jobs.completed !== s.jobs.submitted)
+          problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
         if (!s.schedule_check?.ok) problems.push(`schedule check: ${JSON.stringify(s.schedule_check).slice(0, 800)}`);
       } catch (err) {
         problems.push(`no summary.json: ${err.message}`);
@@ -48,33 +54,57 @@ try {
   }
   const out = join(work, 'faults-k4');
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [cli, 'run', join(repo, 'examples/faults-k4.yaml'), '--out', out, '--quiet', '--timeout', '600'], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [cli, 'run', join(repo, 'examples/faults-k4.yaml'), '--out', out, '--quiet', '--timeout', '600'],
+    { encoding: 'utf8' },
+  );
   const problems = [];
   if (r.status !== 0) problems.push(`exit ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-12).join('\n')}`);
   try {
     const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    if (s.jobs.completed !== s.jobs.submitted) problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
+    if (s.jobs.completed !== s.jobs.submitted)
+      problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
     if (!s.check?.ok) problems.push(`gridemu check: ${JSON.stringify(s.check).slice(0, 800)}`);
     if (s.faults.crashes_applied !== 10) problems.push(`${s.faults.crashes_applied} of 10 crashes applied`);
     if (s.faults.nats_restarts.applied !== 1) problems.push('the nats-server restart was not applied');
-    if (s.counters['claims.granted'] !== s.jobs.submitted) problems.push(`${s.counters['claims.granted']} grants for ${s.jobs.submitted} jobs`);
+    if (s.counters['claims.granted'] !== s.jobs.submitted)
+      problems.push(`${s.counters['claims.granted']} grants for ${s.jobs.submitted} jobs`);
   } catch (err) {
     problems.push(`no summary.json: ${err.message}`);
   }
-  verdict('issue 11: examples/faults-k4.yaml live: ten crashes, a server restart, a partition, 1% loss', out, t0, problems);
+  verdict(
+    'issue 11: examples/faults-k4.yaml live: ten crashes, a server restart, a partition, 1% loss',
+    out,
+    t0,
+    problems,
+  );
   // Issue 15: the README's quickstart is a faithful live run: the fidelity guard stays quiet on it.
   {
     const out = join(work, 'quickstart-live');
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, [cli, 'run', join(repo, 'examples/quickstart-live.yaml'), '--out', out, '--timeout', '600'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'run', join(repo, 'examples/quickstart-live.yaml'), '--out', out, '--timeout', '600'],
+      { encoding: 'utf8' },
+    );
     const problems = [];
     if (r.status !== 0) problems.push(`exit ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-12).join('\n')}`);
-    if ((r.stdout ?? '').includes('FIDELITY WARNING')) problems.push(`the guard warned:\n${r.stdout.split('\n').filter((l) => l.startsWith('  - ')).join('\n')}`);
+    if ((r.stdout ?? '').includes('FIDELITY WARNING'))
+      problems.push(
+        `the guard warned:\n${r.stdout
+          .split('\n')
+          .filter((l) => l.startsWith('  - '))
+          .join('\n')}`,
+      );
     try {
       const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-      if (s.jobs.completed !== s.jobs.submitted) problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
+      if (s.jobs.completed !== s.jobs.submitted)
+        problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
       if (!s.schedule_check?.ok) problems.push('schedule check failed');
-      for (const when of ['before', 'measured']) if (s.live.fidelity?.[when]?.warnings?.length !== 0) problems.push(`fidelity.${when}: ${JSON.stringify(s.live.fidelity?.[when]?.warnings)}`);
+      for (const when of ['before', 'measured'])
+        if (s.live.fidelity?.[when]?.warnings?.length !== 0)
+          problems.push(`fidelity.${when}: ${JSON.stringify(s.live.fidelity?.[when]?.warnings)}`);
     } catch (err) {
       problems.push(`no summary.json: ${err.message}`);
     }

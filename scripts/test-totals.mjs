@@ -28,7 +28,8 @@ for (const group of ['shared', 'services']) {
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
     for (const file of r.testResults ?? []) {
-      for (const t of file.assertionResults ?? []) if (t.status === 'pending' || t.status === 'skipped') skippedTitles.push(`${dir}: ${t.title}`);
+      for (const t of file.assertionResults ?? [])
+        if (t.status === 'pending' || t.status === 'skipped') skippedTitles.push(`${dir}: ${t.title}`);
     }
   }
 }

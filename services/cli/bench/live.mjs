@@ -26,12 +26,22 @@ import { MESSAGE_CHECK, parseExperiment, LOAD_TOPIC, Paper001MessageType } from 
 import { describeTimeGone, whereTimeGoes } from './where-time-goes.mjs';
 
 /** Measured with the code of commit 71579a1 on this project's machine (AMD EPYC, 2 cores, Node 20), 2026-11-22: its best of the runs at 100,000 and 200,000. */
-const BEFORE_ISSUE_8 = { commit: '71579a1', peak_jobs_per_s: 603, peak_speedup: 200000, messages_per_job_through_server: 19.1 };
+const BEFORE_ISSUE_8 = {
+  commit: '71579a1',
+  peak_jobs_per_s: 603,
+  peak_speedup: 200000,
+  messages_per_job_through_server: 19.1,
+};
 /** The same commit built beside this code and run on this bench's short spec on 2026-11-25, a quiet hour (one run each). */
 const BEFORE_ISSUE_8_SAME_DAY = { commit: '71579a1', date: '2026-11-25', jobs_per_s: { 200000: 692, 500000: 445 } };
 // The same commit on the longer run (section 7), built and run beside this code on 2026-11-25: it
 // collapsed, claims timing out and retrying, at 5.7–8.1 CPU ms a job. Medians of its runs.
-const BEFORE_ISSUE_8_LONG = { commit: '71579a1', jobs: 10000, jobs_per_s: { 200000: 400, 500000: 227, 1000000: 297 }, runs: { 200000: 1, 500000: 2, 1000000: 3 } };
+const BEFORE_ISSUE_8_LONG = {
+  commit: '71579a1',
+  jobs: 10000,
+  jobs_per_s: { 200000: 400, 500000: 227, 1000000: 297 },
+  runs: { 200000: 1, 500000: 2, 1000000: 3 },
+};
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}`;
@@ -46,23 +56,59 @@ try {
   b.subscribe('bench.rt', {
     callback: (_e, m) => {
       const d = decodeEnvelope(m.data, 'bench');
-      m.respond(encodeEnvelope({ run: 'bench', from: 's2/meta', to: 's1/meta', msg: { type: Paper001MessageType.ClaimGrant, jobId: d.envelope.msg.job.id, claimId: 1 } }));
+      m.respond(
+        encodeEnvelope({
+          run: 'bench',
+          from: 's2/meta',
+          to: 's1/meta',
+          msg: { type: Paper001MessageType.ClaimGrant, jobId: d.envelope.msg.job.id, claimId: 1 },
+        }),
+      );
     },
   });
   await b.flush();
   const rtts = [];
   for (let i = 0; i < 3000; i++) {
     const t = performance.now();
-    const reply = await a.request('bench.rt', encodeEnvelope({ run: 'bench', from: 's1/meta', to: 's2/meta', msg: { type: Paper001MessageType.JobCopy, job, queue: 'remote', claim: true, trail: { copies: 2, migrations: 0, replans: 0 } } }));
+    const reply = await a.request(
+      'bench.rt',
+      encodeEnvelope({
+        run: 'bench',
+        from: 's1/meta',
+        to: 's2/meta',
+        msg: {
+          type: Paper001MessageType.JobCopy,
+          job,
+          queue: 'remote',
+          claim: true,
+          trail: { copies: 2, migrations: 0, replans: 0 },
+        },
+      }),
+    );
     if (!decodeEnvelope(reply.data, 'bench').ok) throw new Error('bad reply');
     if (i >= 200) rtts.push((performance.now() - t) * 1000);
   }
-  results.round_trip_us = { median: Math.round(quantile(rtts, 0.5)), p99: Math.round(quantile(rtts, 0.99)), n: rtts.length };
-  console.log(`protocol round trip on loopback (encode, NATS, decode, reply): median ${results.round_trip_us.median} µs, p99 ${results.round_trip_us.p99} µs over ${rtts.length} (${machine})`);
+  results.round_trip_us = {
+    median: Math.round(quantile(rtts, 0.5)),
+    p99: Math.round(quantile(rtts, 0.99)),
+    n: rtts.length,
+  };
+  console.log(
+    `protocol round trip on loopback (encode, NATS, decode, reply): median ${results.round_trip_us.median} µs, p99 ${results.round_trip_us.p99} µs over ${rtts.length} (${machine})`,
+  );
 
   // 2. Messages per second through one site's metascheduler.
-  const { spec } = parseExperiment('name: b\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 64 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n', 'bench');
-  const rt = new LiveRuntime({ transport: new NatsTransport(b, 'benchsite'), run: 'benchsite', seed: 1, log: silentLogger, check: MESSAGE_CHECK });
+  const { spec } = parseExperiment(
+    'name: b\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 64 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n',
+    'bench',
+  );
+  const rt = new LiveRuntime({
+    transport: new NatsTransport(b, 'benchsite'),
+    run: 'benchsite',
+    seed: 1,
+    log: silentLogger,
+    check: MESSAGE_CHECK,
+  });
   for (const p of memberActors(spec, 's1')) rt.spawn(p);
   await rt.ready();
   rt.start(0, 1);
@@ -71,7 +117,15 @@ try {
   const base = rt.deliveries;
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    a.publish(subject, encodeEnvelope({ run: 'benchsite', from: 's2/scheduler', to: topicRecipient(LOAD_TOPIC), msg: { type: Paper001MessageType.LoadReport, site: 's2', load: i % 1000, time_s: 0 } }));
+    a.publish(
+      subject,
+      encodeEnvelope({
+        run: 'benchsite',
+        from: 's2/scheduler',
+        to: topicRecipient(LOAD_TOPIC),
+        msg: { type: Paper001MessageType.LoadReport, site: 's2', load: i % 1000, time_s: 0 },
+      }),
+    );
     if (i % 5000 === 0) await a.flush();
   }
   await a.flush();
@@ -79,7 +133,9 @@ try {
   const perSecond = Math.round(N / ((performance.now() - t0) / 1000));
   await rt.stop();
   results.site_messages_per_s = perSecond;
-  console.log(`messages through a site (load reports to its metascheduler, decoded, validated, handled): ${perSecond.toLocaleString('en')} msg/s over ${N.toLocaleString('en')}`);
+  console.log(
+    `messages through a site (load reports to its metascheduler, decoded, validated, handled): ${perSecond.toLocaleString('en')} msg/s over ${N.toLocaleString('en')}`,
+  );
   await a.close();
   await b.close();
 } finally {
@@ -89,26 +145,51 @@ try {
 // 3. Jobs per second of a live run, at rising speed-ups, with exactly-once checked at each.
 const dir = mkdtempSync(join(tmpdir(), 'gridemu-bench-live-'));
 const spec = join(dir, 'spec.yaml');
-writeFileSync(spec, ['name: bench-live', 'seed: 3', 'sites:', ...[1, 2, 3, 4].map((i) => `  - { id: s${i}, cpus: 128 }`), 'workload:',
-  ...[1, 2, 3, 4].map((i) => `  - { site: s${i}, synthetic: { jobs: 500 }, shift_h: ${i - 1} }`),
-  'local: { policy: easy }', 'meta: { scheme: k-distributed, k: 2, load_period_s: 600, claim_timeout_s: 600 }', 'network: { latency_ms: 0, jitter_ms: 0 }'].join('\n') + '\n');
+writeFileSync(
+  spec,
+  [
+    'name: bench-live',
+    'seed: 3',
+    'sites:',
+    ...[1, 2, 3, 4].map((i) => `  - { id: s${i}, cpus: 128 }`),
+    'workload:',
+    ...[1, 2, 3, 4].map((i) => `  - { site: s${i}, synthetic: { jobs: 500 }, shift_h: ${i - 1} }`),
+    'local: { policy: easy }',
+    'meta: { scheme: k-distributed, k: 2, load_period_s: 600, claim_timeout_s: 600 }',
+    'network: { latency_ms: 0, jitter_ms: 0 }',
+  ].join('\n') + '\n',
+);
 results.live_runs = [];
 for (const speedup of (process.env.BENCH_LIVE_SPEEDUPS ?? '50000,100000,200000,300000,500000').split(',').map(Number)) {
   const run = measuredRun(spec, join(dir, `run-${speedup}`), speedup);
   results.live_runs.push(run);
   console.log(`live run, 4 sites K=2, ${run.jobs} jobs at speed-up ${speedup}: ${describeRun(run)}`);
-  console.log(`  messages per job by type: ${Object.entries(run.messages_per_job_by_type).sort(([, a], [, b]) => b - a).map(([t, n]) => `${t} ${n}`).join(', ')}`);
+  console.log(
+    `  messages per job by type: ${Object.entries(run.messages_per_job_by_type)
+      .sort(([, a], [, b]) => b - a)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ')}`,
+  );
   if (!run.exactly_once) break;
 }
 // Past some speed-up the processes cannot keep up and wall time stops shrinking: the best rate counts.
 const best = results.live_runs.filter((r) => r.exactly_once).sort((a, b) => b.jobs_per_s - a.jobs_per_s)[0];
-if (best) console.log(`highest of the short runs: ${best.jobs_per_s} jobs/s (at speed-up ${best.speedup}) with exactly-once holding, ${best.bus_messages_per_job} messages per job through nats-server in ${best.nats_messages_per_job} NATS messages (the sustained rate is section 7's)`);
+if (best)
+  console.log(
+    `highest of the short runs: ${best.jobs_per_s} jobs/s (at speed-up ${best.speedup}) with exactly-once holding, ${best.bus_messages_per_job} messages per job through nats-server in ${best.nats_messages_per_job} NATS messages (the sustained rate is section 7's)`,
+  );
 results.best = best;
 // Before issue 8 (commit 71579a1, the same spec and machine, 2026-11-22): every actor message was a
 // publish, meta -> scheduler -> executor inside one site crossing the server twice, and load reports
 // went one per receiver. That code no longer exists here, so its figures are recorded, not re-run.
 results.before_issue_8 = { ...BEFORE_ISSUE_8, same_day: BEFORE_ISSUE_8_SAME_DAY };
-console.log(`before issue 8 (recorded): ${BEFORE_ISSUE_8.peak_jobs_per_s} jobs/s at its peak (speed-up ${BEFORE_ISSUE_8.peak_speedup}), ${BEFORE_ISSUE_8.messages_per_job_through_server} messages per job through nats-server; on ${BEFORE_ISSUE_8_SAME_DAY.date}, a quiet hour, ${Object.entries(BEFORE_ISSUE_8_SAME_DAY.jobs_per_s).map(([sp, r]) => `${r} jobs/s at ${sp}`).join(', ')}`);
+console.log(
+  `before issue 8 (recorded): ${BEFORE_ISSUE_8.peak_jobs_per_s} jobs/s at its peak (speed-up ${BEFORE_ISSUE_8.peak_speedup}), ${BEFORE_ISSUE_8.messages_per_job_through_server} messages per job through nats-server; on ${BEFORE_ISSUE_8_SAME_DAY.date}, a quiet hour, ${Object.entries(
+    BEFORE_ISSUE_8_SAME_DAY.jobs_per_s,
+  )
+    .map(([sp, r]) => `${r} jobs/s at ${sp}`)
+    .join(', ')}`,
+);
 
 // 4. Where the time goes (issue 15). Profiled processes run slower; the shares are what counts.
 //    CPU ms per job is every process's CPU time (start-up included) over the jobs: less noisy than
@@ -116,11 +197,20 @@ console.log(`before issue 8 (recorded): ${BEFORE_ISSUE_8.peak_jobs_per_s} jobs/s
 if (best) {
   const profiles = join(dir, 'profiles');
   const out = join(dir, 'profiled');
-  const summary = gridemuRun('profiled', spec, out, best.speedup, [], { GRIDEMU_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${profiles}` });
+  const summary = gridemuRun('profiled', spec, out, best.speedup, [], {
+    GRIDEMU_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${profiles}`,
+  });
   const cpu_s = Object.values(summary.live.processes).reduce((a, p) => a + (p.cpu_s ?? 0), 0);
   const byProcess = whereTimeGoes(profiles);
-  results.where_time_goes = { speedup: best.speedup, cpu_ms_per_job_unprofiled: +((1000 * best.cpu_s) / best.jobs).toFixed(2), cpu_ms_per_job_profiled: +((1000 * cpu_s) / summary.jobs.submitted).toFixed(2), by_process: byProcess };
-  console.log(`where the time goes at speed-up ${best.speedup} (CPU profiles; ${results.where_time_goes.cpu_ms_per_job_unprofiled} CPU ms per job over all processes unprofiled):`);
+  results.where_time_goes = {
+    speedup: best.speedup,
+    cpu_ms_per_job_unprofiled: +((1000 * best.cpu_s) / best.jobs).toFixed(2),
+    cpu_ms_per_job_profiled: +((1000 * cpu_s) / summary.jobs.submitted).toFixed(2),
+    by_process: byProcess,
+  };
+  console.log(
+    `where the time goes at speed-up ${best.speedup} (CPU profiles; ${results.where_time_goes.cpu_ms_per_job_unprofiled} CPU ms per job over all processes unprofiled):`,
+  );
   for (const line of describeTimeGone(byProcess)) console.log(line);
 }
 
@@ -140,8 +230,16 @@ if (best && prometheusOnPath()) {
   }
   const median = (xs) => quantile(xs, 0.5);
   const kept = median(rates.on) / median(rates.off);
-  results.metrics_cost = { speedup: best.speedup, pairs, jobs_per_s_without: Math.round(median(rates.off)), jobs_per_s_with_prometheus: Math.round(median(rates.on)), throughput_kept: +kept.toFixed(3) };
-  console.log(`metrics cost at speed-up ${best.speedup}: ${Math.round(median(rates.off))} jobs/s without a scraper, ${Math.round(median(rates.on))} with Prometheus scraping every second (medians of ${pairs}): ${((1 - kept) * 100).toFixed(1)}% lost (${machine})`);
+  results.metrics_cost = {
+    speedup: best.speedup,
+    pairs,
+    jobs_per_s_without: Math.round(median(rates.off)),
+    jobs_per_s_with_prometheus: Math.round(median(rates.on)),
+    throughput_kept: +kept.toFixed(3),
+  };
+  console.log(
+    `metrics cost at speed-up ${best.speedup}: ${Math.round(median(rates.off))} jobs/s without a scraper, ${Math.round(median(rates.on))} with Prometheus scraping every second (medians of ${pairs}): ${((1 - kept) * 100).toFixed(1)}% lost (${machine})`,
+  );
 } else if (best) {
   console.log('metrics cost: skipped, prometheus is not on PATH (apt-get install -y prometheus)');
 }
@@ -156,11 +254,25 @@ if (best) {
   for (let i = 0; i < pairs; i++) {
     for (const mode of ['off', 'on']) {
       const out = join(dir, `warm-up-${mode}-${i}`);
-      const summary = gridemuRun(`warm-up (${mode})`, spec, out, best.speedup, mode === 'off' ? ['--set', 'live.warm_up_jobs=0'] : []);
-      runs[mode].push({ jobs_per_s: summary.jobs.submitted / summary.live.run_wall_s, bsld: summary.mean_bounded_slowdown, join_wall_s: summary.live.join_wall_s });
+      const summary = gridemuRun(
+        `warm-up (${mode})`,
+        spec,
+        out,
+        best.speedup,
+        mode === 'off' ? ['--set', 'live.warm_up_jobs=0'] : [],
+      );
+      runs[mode].push({
+        jobs_per_s: summary.jobs.submitted / summary.live.run_wall_s,
+        bsld: summary.mean_bounded_slowdown,
+        join_wall_s: summary.live.join_wall_s,
+      });
     }
   }
-  const median = (mode, key) => quantile(runs[mode].map((x) => x[key]), 0.5);
+  const median = (mode, key) =>
+    quantile(
+      runs[mode].map((x) => x[key]),
+      0.5,
+    );
   results.warm_up_effect = {
     speedup: best.speedup,
     pairs,
@@ -169,7 +281,9 @@ if (best) {
     join_wall_s: { without: +median('off', 'join_wall_s').toFixed(2), with: +median('on', 'join_wall_s').toFixed(2) },
   };
   const w = results.warm_up_effect;
-  console.log(`warm-up at speed-up ${best.speedup} (medians of ${pairs} alternated pairs): ${w.jobs_per_s.without} jobs/s without, ${w.jobs_per_s.with} with; bounded slowdown ${w.bsld.without} without, ${w.bsld.with} with; start-up ${w.join_wall_s.without} s without, ${w.join_wall_s.with} s with`);
+  console.log(
+    `warm-up at speed-up ${best.speedup} (medians of ${pairs} alternated pairs): ${w.jobs_per_s.without} jobs/s without, ${w.jobs_per_s.with} with; bounded slowdown ${w.bsld.without} without, ${w.bsld.with} with; start-up ${w.join_wall_s.without} s without, ${w.join_wall_s.with} s with`,
+  );
 }
 
 // 7. Sustained throughput (issue 15): 2,500 jobs a site instead of 500. The short runs last about a
@@ -190,8 +304,12 @@ if (best) {
   results.before_issue_8_long_run = BEFORE_ISSUE_8_LONG;
   const sustained = results.sustained;
   console.log(
-    (sustained ? `sustained over ${sustained.jobs} jobs: ${sustained.jobs_per_s} jobs/s (at speed-up ${sustained.speedup}) with exactly-once holding, ${sustained.cpu_ms_per_job} CPU ms per job; issue 15's target is 2,000 jobs/s` : 'sustained: no longer run held exactly-once') +
-      `; before issue 8 (recorded, same run): ${Object.entries(BEFORE_ISSUE_8_LONG.jobs_per_s).map(([sp, r]) => `${r} jobs/s at ${sp}`).join(', ')}`,
+    (sustained
+      ? `sustained over ${sustained.jobs} jobs: ${sustained.jobs_per_s} jobs/s (at speed-up ${sustained.speedup}) with exactly-once holding, ${sustained.cpu_ms_per_job} CPU ms per job; issue 15's target is 2,000 jobs/s`
+      : 'sustained: no longer run held exactly-once') +
+      `; before issue 8 (recorded, same run): ${Object.entries(BEFORE_ISSUE_8_LONG.jobs_per_s)
+        .map(([sp, r]) => `${r} jobs/s at ${sp}`)
+        .join(', ')}`,
   );
 }
 
@@ -203,19 +321,33 @@ if (best) {
 function measuredRun(specFile, out, speedup) {
   const r = spawnRun(specFile, out, speedup);
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-  const rows = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const rows = readFileSync(join(out, 'jobs.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
   const starts = new Map();
   for (const f of readdirSync(join(out, 'logs'))) {
-    for (const line of readFileSync(join(out, 'logs', f), 'utf8').split('\n')) if (line.includes('"job.started"')) { const e = JSON.parse(line); starts.set(e.jobId, (starts.get(e.jobId) ?? 0) + 1); }
+    for (const line of readFileSync(join(out, 'logs', f), 'utf8').split('\n'))
+      if (line.includes('"job.started"')) {
+        const e = JSON.parse(line);
+        starts.set(e.jobId, (starts.get(e.jobId) ?? 0) + 1);
+      }
   }
   const completed = rows.filter((f) => f[6] === 'COMPLETED_SUCCESSFULLY').length;
-  const exactlyOnce = r.status === 0 && summary.jobs.unfinished === 0 && completed === starts.size && [...starts.values()].every((n) => n === 1);
+  const exactlyOnce =
+    r.status === 0 &&
+    summary.jobs.unfinished === 0 &&
+    completed === starts.size &&
+    [...starts.values()].every((n) => n === 1);
   // Messages through nats-server: every envelope a runtime published (a message between two actors
   // of one process, and each extra receiver of a topic, does not cross it).
   const busPerJob = +((summary.counters['bus.published'] ?? 0) / rows.length).toFixed(2);
   // What nats-server carried: payloads to one subject in one turn go as one NATS message (NatsTransport).
   const natsPerJob = +((summary.counters['bus.nats_messages'] ?? 0) / rows.length).toFixed(2);
-  const byType = Object.fromEntries(Object.entries(summary.messages.per_job_by_type ?? {}).map(([t, n]) => [t, +Number(n).toFixed(2)]));
+  const byType = Object.fromEntries(
+    Object.entries(summary.messages.per_job_by_type ?? {}).map(([t, n]) => [t, +Number(n).toFixed(2)]),
+  );
   const cpu_s = Object.values(summary.live.processes).reduce((a, p) => a + (p.cpu_s ?? 0), 0);
   return {
     speedup,
@@ -248,7 +380,23 @@ function gridemuRun(label, specFile, out, speedup, extra = [], env = {}) {
 }
 
 function spawnRun(specFile, out, speedup, extra = [], env = {}) {
-  return spawnSync(process.execPath, [join(repo, 'services/cli/dist/main.js'), 'run', specFile, '--out', out, '--quiet', '--speedup', String(speedup), '--timeout', '600', ...extra], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return spawnSync(
+    process.execPath,
+    [
+      join(repo, 'services/cli/dist/main.js'),
+      'run',
+      specFile,
+      '--out',
+      out,
+      '--quiet',
+      '--speedup',
+      String(speedup),
+      '--timeout',
+      '600',
+      ...extra,
+    ],
+    { encoding: 'utf8', env: { ...process.env, ...env } },
+  );
 }
 
 function prometheusOnPath() {

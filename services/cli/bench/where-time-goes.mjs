@@ -7,15 +7,32 @@ import { join } from 'node:path';
 
 /** The parts, in the order they are printed; the first rule that matches a frame wins. */
 const PARTS = [
-  ['start-up (loading modules)', (url, fn) => url.startsWith('node:internal/modules') || fn === 'wrapSafe' || fn === 'compileSourceTextModule'],
+  [
+    'start-up (loading modules)',
+    (url, fn) => url.startsWith('node:internal/modules') || fn === 'wrapSafe' || fn === 'compileSourceTextModule',
+  ],
   ['msgpack (encode, decode)', (url) => url.includes('/@msgpack/')],
   ['NATS client and socket', (url) => url.includes('/@nats-io/') || url.includes('/transport-nats/')],
   ['message validation', (url) => url.includes('/protocol/')],
   ['scheduling pass (policy)', (url) => url.includes('/scheduling/')],
   ['actors (site, meta, driver)', (url) => url.includes('/actors/') || url.includes('/schemes/')],
-  ['logging (pino)', (url) => url.includes('/pino') || url.includes('/sonic-boom/') || url.includes('/thread-stream/') || url.endsWith('/pino-logger.js')],
-  ['metrics (prom-client)', (url) => url.includes('/prom-client/') || url.endsWith('/prometheus-metrics.js') || url.endsWith('/metrics-http.js')],
-  ['runtime (mailboxes, timers, clock)', (url) => url.includes('/runtime/') || url.includes('/p-queue/') || url.includes('/eventemitter3/')],
+  [
+    'logging (pino)',
+    (url) =>
+      url.includes('/pino') ||
+      url.includes('/sonic-boom/') ||
+      url.includes('/thread-stream/') ||
+      url.endsWith('/pino-logger.js'),
+  ],
+  [
+    'metrics (prom-client)',
+    (url) =>
+      url.includes('/prom-client/') || url.endsWith('/prometheus-metrics.js') || url.endsWith('/metrics-http.js'),
+  ],
+  [
+    'runtime (mailboxes, timers, clock)',
+    (url) => url.includes('/runtime/') || url.includes('/p-queue/') || url.includes('/eventemitter3/'),
+  ],
   ['live process (control plane, reports)', (url) => url.includes('/live/') || url.includes('/services/')],
 ];
 const UNCHARGED = 'Node itself (event loop, timers, I/O)';
@@ -80,7 +97,9 @@ export function describeTimeGone(byProcess) {
     const busy = running.reduce((a, [, ms]) => a + ms, 0);
     const shares = running.sort(([, a], [, b]) => b - a).map(([p, ms]) => `${p} ${((100 * ms) / busy).toFixed(1)}%`);
     const startup = (parts[STARTUP] ?? 0) / 1000 / processes;
-    lines.push(`  ${kind} (${processes} process${processes === 1 ? '' : 'es'}, ${(busy / 1000).toFixed(1)} s running, start-up ${startup.toFixed(2)} s each): ${shares.join(', ')}`);
+    lines.push(
+      `  ${kind} (${processes} process${processes === 1 ? '' : 'es'}, ${(busy / 1000).toFixed(1)} s running, start-up ${startup.toFixed(2)} s each): ${shares.join(', ')}`,
+    );
   }
   return lines;
 }

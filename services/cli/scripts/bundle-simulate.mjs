@@ -23,13 +23,17 @@ const result = await build({
 });
 // A warning here (import.meta in a bundled module, say) would be a bug at run time: fail the build.
 if (result.warnings.length > 0) {
-  for (const w of result.warnings) console.error(`bundle-simulate: ${w.location?.file ?? ''}:${w.location?.line ?? ''}: ${w.text}`);
+  for (const w of result.warnings)
+    console.error(`bundle-simulate: ${w.location?.file ?? ''}:${w.location?.line ?? ''}: ${w.text}`);
   process.exit(1);
 }
 const inputs = Object.keys(result.metafile.inputs)
   .filter((p) => !p.includes('node_modules/'))
   .map((p) => {
     const file = resolve(process.cwd(), p);
-    return { file: relative(dirname(outfile), file), sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
+    return {
+      file: relative(dirname(outfile), file),
+      sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+    };
   });
 writeFileSync(`${outfile}.json`, JSON.stringify({ built_ms, inputs }, null, 1) + '\n');

@@ -36,7 +36,13 @@ export function loadCachedBundle(file: string): unknown {
     });
   }
   const module = { exports: {} as unknown };
-  const init = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dir: string) => void;
+  const init = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: { exports: unknown },
+    filename: string,
+    dir: string,
+  ) => void;
   init(module.exports, createRequire(file), module, file, dirname(file));
   return module.exports;
 }

@@ -6,7 +6,10 @@ import { EXIT_BAD_INPUT, EXIT_FAILED } from './exit-codes.js';
  * option) is one line and exit 2; anything else is a bug or a broken run, with its stack, exit 1.
  */
 export function reportFailure(err: unknown): number {
-  if (err instanceof InputError || (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')) {
+  if (
+    err instanceof InputError ||
+    (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+  ) {
     console.error(`gridemu: ${err.message}`);
     return EXIT_BAD_INPUT;
   }

@@ -34,7 +34,9 @@ export class ProgressBar {
     const filled = Math.round(frac * width);
     const elapsed = (now - this.started) / 1000;
     const bar = '#'.repeat(filled) + '.'.repeat(width - filled);
-    this.stream.write(`\r${this.label} [${bar}] ${(frac * 100).toFixed(0).padStart(3)}% ${done}/${total} ${detail} ${elapsed.toFixed(1)}s\x1b[K`);
+    this.stream.write(
+      `\r${this.label} [${bar}] ${(frac * 100).toFixed(0).padStart(3)}% ${done}/${total} ${detail} ${elapsed.toFixed(1)}s\x1b[K`,
+    );
   }
 
   done(): void {

@@ -29,7 +29,9 @@ export function simulateBundle(): { runSimulate: typeof runSimulate } | undefine
   }
   const stale = staleInput(manifest, dirname(BUNDLE));
   if (stale !== undefined) {
-    console.error(`gridemu: ${stale} changed after the simulate bundle was built; loading modules one by one (npm run build makes a new bundle)`);
+    console.error(
+      `gridemu: ${stale} changed after the simulate bundle was built; loading modules one by one (npm run build makes a new bundle)`,
+    );
     return undefined;
   }
   return loadCachedBundle(BUNDLE) as { runSimulate: typeof runSimulate };
@@ -37,7 +39,8 @@ export function simulateBundle(): { runSimulate: typeof runSimulate } | undefine
 
 /** The first input (as the manifest names it) that is gone or differs from what was bundled, if any. */
 export function staleInput(manifest: BundleManifest, bundleDir: string): string | undefined {
-  return manifest.inputs.find((input) => !unchanged(resolve(bundleDir, input.file), input.sha256, manifest.built_ms))?.file;
+  return manifest.inputs.find((input) => !unchanged(resolve(bundleDir, input.file), input.sha256, manifest.built_ms))
+    ?.file;
 }
 
 /** A file not touched since the build is unchanged; one touched since (a rebuild, a restore from turbo's cache) is compared by content. */

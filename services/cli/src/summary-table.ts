@@ -9,7 +9,9 @@ export function fmt(n: number | null | undefined, digits = 2): string {
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '))
+    .join('\n');
 }
 
 /** The end-of-run table: overall metrics, then per origin site and per job category. */
@@ -18,18 +20,52 @@ export function renderSummary(s: RunSummary): string {
   const head = [
     `${s.name}: ${s.scheme} / ${s.local_policy}, seed ${s.seed}`,
     `jobs ${j.submitted} submitted, ${j.completed} completed, ${j.rejected} rejected${
-      j.rejected > 0 ? ` (${Object.entries(j.rejected_by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''
-    }${j.failed > 0 ? `, ${j.failed} failed (${Object.entries(j.failed_by_reason).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}, ${j.unfinished} unfinished`,
+      j.rejected > 0
+        ? ` (${Object.entries(j.rejected_by_reason)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', ')})`
+        : ''
+    }${
+      j.failed > 0
+        ? `, ${j.failed} failed (${Object.entries(j.failed_by_reason)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', ')})`
+        : ''
+    }, ${j.unfinished} unfinished`,
     `makespan ${fmt(s.makespan_s, 0)} s, utilization ${fmt(s.utilization.overall * 100, 1)}%, messages ${s.messages.total} (${fmt(s.messages.per_job)} per job), wall ${fmt(s.wall_time_s, 2)} s`,
     '',
   ];
   const header = ['', 'jobs', 'mean wait s', 'mean turnaround s', 'mean slowdown', 'mean bsld(10s)'];
-  const rows: string[][] = [header, ['all', String(j.completed), fmt(s.mean_wait_s), fmt(s.mean_turnaround_s), fmt(s.mean_slowdown), fmt(s.mean_bounded_slowdown)]];
+  const rows: string[][] = [
+    header,
+    [
+      'all',
+      String(j.completed),
+      fmt(s.mean_wait_s),
+      fmt(s.mean_turnaround_s),
+      fmt(s.mean_slowdown),
+      fmt(s.mean_bounded_slowdown),
+    ],
+  ];
   for (const [site, g] of Object.entries(s.by_origin_site)) {
-    rows.push([`from ${site}`, String(g.jobs), fmt(g.mean_wait_s), fmt(g.mean_turnaround_s), fmt(g.mean_slowdown), fmt(g.mean_bounded_slowdown)]);
+    rows.push([
+      `from ${site}`,
+      String(g.jobs),
+      fmt(g.mean_wait_s),
+      fmt(g.mean_turnaround_s),
+      fmt(g.mean_slowdown),
+      fmt(g.mean_bounded_slowdown),
+    ]);
   }
   for (const [cat, g] of Object.entries(s.categories)) {
-    rows.push([cat.replace(/_/g, ' '), String(g.jobs), fmt(g.mean_wait_s), fmt(g.mean_turnaround_s), fmt(g.mean_slowdown), fmt(g.mean_bounded_slowdown)]);
+    rows.push([
+      cat.replace(/_/g, ' '),
+      String(g.jobs),
+      fmt(g.mean_wait_s),
+      fmt(g.mean_turnaround_s),
+      fmt(g.mean_slowdown),
+      fmt(g.mean_bounded_slowdown),
+    ]);
   }
   return head.join('\n') + table(rows) + '\n';
 }
@@ -53,7 +89,10 @@ export function renderLiveSummary(s: RunSummary): string {
         emulated_latency_mean_s: number;
         timer_lag_ms: LatencyLine;
         processes: Record<string, { pid: number; rss_mb?: number; peak_rss_mb?: number; cpu_s?: number }>;
-        fidelity?: { before: { warnings: string[] }; measured?: { hop_s: number; timer_lag_s: number; warnings: string[]; recommended_speedup?: number } };
+        fidelity?: {
+          before: { warnings: string[] };
+          measured?: { hop_s: number; timer_lag_s: number; warnings: string[]; recommended_speedup?: number };
+        };
       }
     | undefined;
   if (!live) return '';
@@ -70,16 +109,35 @@ export function renderLiveSummary(s: RunSummary): string {
   ];
   const rows: string[][] = [['process', 'pid', 'rss MiB', 'peak MiB', 'cpu s']];
   for (const [name, p] of Object.entries(live.processes)) {
-    rows.push([name, String(p.pid), p.rss_mb === undefined ? '-' : fmt(p.rss_mb, 1), p.peak_rss_mb === undefined ? '-' : fmt(p.peak_rss_mb, 1), p.cpu_s === undefined ? '-' : fmt(p.cpu_s, 1)]);
+    rows.push([
+      name,
+      String(p.pid),
+      p.rss_mb === undefined ? '-' : fmt(p.rss_mb, 1),
+      p.peak_rss_mb === undefined ? '-' : fmt(p.peak_rss_mb, 1),
+      p.cpu_s === undefined ? '-' : fmt(p.cpu_s, 1),
+    ]);
   }
   return lines.join('\n') + table(rows) + '\n';
 }
 
 /** The fidelity guard's verdict (issue 15): quiet when the speed-up keeps hops and lags small. */
-function fidelityLines(f: { before: { warnings: string[] }; measured?: { hop_s: number; timer_lag_s: number; warnings: string[] } } | undefined): string[] {
+function fidelityLines(
+  f:
+    | { before: { warnings: string[] }; measured?: { hop_s: number; timer_lag_s: number; warnings: string[] } }
+    | undefined,
+): string[] {
   if (!f) return [];
   const m = f.measured;
   const warnings = m ? m.warnings : f.before.warnings;
-  if (warnings.length === 0) return [m ? `fidelity: one hop ${fmt(m.hop_s)} emulated s, timer lag ${fmt(m.timer_lag_s)} s: small against the scheme's timeouts and periods` : 'fidelity: within bounds'];
-  return ['', `FIDELITY WARNING (${m ? 'measured in the run' : 'estimated before the run'}):`, ...warnings.map((w) => `  - ${w}`)];
+  if (warnings.length === 0)
+    return [
+      m
+        ? `fidelity: one hop ${fmt(m.hop_s)} emulated s, timer lag ${fmt(m.timer_lag_s)} s: small against the scheme's timeouts and periods`
+        : 'fidelity: within bounds',
+    ];
+  return [
+    '',
+    `FIDELITY WARNING (${m ? 'measured in the run' : 'estimated before the run'}):`,
+    ...warnings.map((w) => `  - ${w}`),
+  ];
 }

@@ -24,9 +24,19 @@ function gridemu(args: string[], env: Record<string, string> = {}) {
 const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-cli-'));
 
 describe('gridemu simulate', () => {
-  it('runs GRUBER\'s Grid3 example over several seeds: a folder per seed, and means with 90% intervals', () => {
+  it("runs GRUBER's Grid3 example over several seeds: a folder per seed, and means with 90% intervals", () => {
     const dir = tmp();
-    const r = gridemu(['simulate', 'examples/gruber-grid3.yaml', '--set', 'workload[0].blast.jobs=10', '--seeds', '3', '--out', dir, '--quiet']);
+    const r = gridemu([
+      'simulate',
+      'examples/gruber-grid3.yaml',
+      '--set',
+      'workload[0].blast.jobs=10',
+      '--seeds',
+      '3',
+      '--out',
+      dir,
+      '--quiet',
+    ]);
     expect(r.code, r.err).toBe(0);
     const json = JSON.parse(readFileSync(join(dir, 'seeds.json'), 'utf8'));
     expect(json.seeds).toEqual([1, 2, 3]);
@@ -38,50 +48,90 @@ describe('gridemu simulate', () => {
     expect(json.metrics.speedup.confidence).toBe(0.9);
     // Each seed's run is the run `--set seed=S` gives: same jobs.csv.
     const single = tmp();
-    expect(gridemu(['simulate', 'examples/gruber-grid3.yaml', '--set', 'workload[0].blast.jobs=10', '--set', 'seed=2', '--out', single, '--quiet']).code).toBe(0);
+    expect(
+      gridemu([
+        'simulate',
+        'examples/gruber-grid3.yaml',
+        '--set',
+        'workload[0].blast.jobs=10',
+        '--set',
+        'seed=2',
+        '--out',
+        single,
+        '--quiet',
+      ]).code,
+    ).toBe(0);
     expect(readFileSync(join(dir, 'seed-2', 'jobs.csv'), 'utf8')).toBe(readFileSync(join(single, 'jobs.csv'), 'utf8'));
     expect(gridemu(['simulate', 'examples/gruber-grid3.yaml', '--seeds', '0']).code).toBe(2);
   });
 
-  it.skipIf(kth.skip)(kth.title('runs paper 001\'s KTH set-up: 20,000 rows, a summary, and byte-identical jobs.csv on a second run'), () => {
-    const a = tmp();
-    const b = tmp();
-    const first = gridemu(['simulate', 'examples/kth-independent.yaml', '--out', a]);
-    expect(first.err).toBe('');
-    expect(first.code).toBe(0);
-    expect(first.out).toContain('kth-independent: independent / easy');
-    expect(gridemu(['simulate', 'examples/kth-independent.yaml', '--out', b, '--quiet']).code).toBe(0);
-    const csv = readFileSync(join(a, 'jobs.csv'), 'utf8');
-    expect(csv).toBe(readFileSync(join(b, 'jobs.csv'), 'utf8'));
-    const lines = csv.trim().split('\n');
-    expect(lines).toHaveLength(20001);
-    expect(lines[0]).toBe(
-      'job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,origin_site,exec_site,copies,migrations,replans,vo,group,reason,restarts,dag',
-    );
-    expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(20000);
-    const summary = JSON.parse(readFileSync(join(a, 'summary.json'), 'utf8'));
-    expect(summary.jobs).toMatchObject({ submitted: 20000, completed: 20000, rejected: 0, unfinished: 0 });
-    expect(Object.keys(summary.utilization.per_site)).toEqual(['s1', 's2', 's3', 's4']);
-    expect(Object.keys(summary.by_origin_site)).toEqual(['s1', 's2', 's3', 's4']);
-    expect(summary.categories.very_short_narrow.jobs).toBeGreaterThan(0);
-    expect(summary.spec.name).toBe('kth-independent');
-    // The stretched sites (s3, s4) are the heavily loaded ones, as in paper 001 §3.
-    expect(summary.by_origin_site.s3.mean_slowdown).toBeGreaterThan(summary.by_origin_site.s1.mean_slowdown);
-  });
+  it.skipIf(kth.skip)(
+    kth.title("runs paper 001's KTH set-up: 20,000 rows, a summary, and byte-identical jobs.csv on a second run"),
+    () => {
+      const a = tmp();
+      const b = tmp();
+      const first = gridemu(['simulate', 'examples/kth-independent.yaml', '--out', a]);
+      expect(first.err).toBe('');
+      expect(first.code).toBe(0);
+      expect(first.out).toContain('kth-independent: independent / easy');
+      expect(gridemu(['simulate', 'examples/kth-independent.yaml', '--out', b, '--quiet']).code).toBe(0);
+      const csv = readFileSync(join(a, 'jobs.csv'), 'utf8');
+      expect(csv).toBe(readFileSync(join(b, 'jobs.csv'), 'utf8'));
+      const lines = csv.trim().split('\n');
+      expect(lines).toHaveLength(20001);
+      expect(lines[0]).toBe(
+        'job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,origin_site,exec_site,copies,migrations,replans,vo,group,reason,restarts,dag',
+      );
+      expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(20000);
+      const summary = JSON.parse(readFileSync(join(a, 'summary.json'), 'utf8'));
+      expect(summary.jobs).toMatchObject({ submitted: 20000, completed: 20000, rejected: 0, unfinished: 0 });
+      expect(Object.keys(summary.utilization.per_site)).toEqual(['s1', 's2', 's3', 's4']);
+      expect(Object.keys(summary.by_origin_site)).toEqual(['s1', 's2', 's3', 's4']);
+      expect(summary.categories.very_short_narrow.jobs).toBeGreaterThan(0);
+      expect(summary.spec.name).toBe('kth-independent');
+      // The stretched sites (s3, s4) are the heavily loaded ones, as in paper 001 §3.
+      expect(summary.by_origin_site.s3.mean_slowdown).toBeGreaterThan(summary.by_origin_site.s1.mean_slowdown);
+    },
+  );
 
-  it.skipIf(kth.skip)(kth.title('runs the unified scheme on one site with all CPUs, and --set changes the spec'), () => {
-    const out = tmp();
-    const r = gridemu(['simulate', 'examples/kth-unified.yaml', '--out', out, '--quiet', '--set', 'local.policy=fcfs']);
-    expect(r.code).toBe(0);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    expect(summary.local_policy).toBe('fcfs');
-    expect(Object.keys(summary.utilization.per_site)).toEqual(['unified']);
-  });
+  it.skipIf(kth.skip)(
+    kth.title('runs the unified scheme on one site with all CPUs, and --set changes the spec'),
+    () => {
+      const out = tmp();
+      const r = gridemu([
+        'simulate',
+        'examples/kth-unified.yaml',
+        '--out',
+        out,
+        '--quiet',
+        '--set',
+        'local.policy=fcfs',
+      ]);
+      expect(r.code).toBe(0);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      expect(summary.local_policy).toBe('fcfs');
+      expect(Object.keys(summary.utilization.per_site)).toEqual(['unified']);
+    },
+  );
 
   it.skipIf(kth.skip)(kth.title('runs every scheme of paper 001 on the KTH set-up, losing no job'), () => {
     for (const scheme of ['centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual']) {
       const out = tmp();
-      const r = gridemu(['simulate', `examples/kth-${scheme}.yaml`, '--out', out, '--quiet', '--set', 'workload[0].jobs=500', '--set', 'workload[1].jobs=500', '--set', 'workload[2].jobs=500', '--set', 'workload[3].jobs=500']);
+      const r = gridemu([
+        'simulate',
+        `examples/kth-${scheme}.yaml`,
+        '--out',
+        out,
+        '--quiet',
+        '--set',
+        'workload[0].jobs=500',
+        '--set',
+        'workload[1].jobs=500',
+        '--set',
+        'workload[2].jobs=500',
+        '--set',
+        'workload[3].jobs=500',
+      ]);
       expect(r.err).toBe('');
       const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
       expect(summary.scheme).toBe(scheme);
@@ -95,17 +145,26 @@ describe('gridemu simulate', () => {
 
   it('rejects, and counts, jobs wider than their site', () => {
     const dir = tmp();
-    writeFileSync(join(dir, 't.swf'), ['1 0 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1', '2 5 -1 10 64 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1'].join('\n'));
+    writeFileSync(
+      join(dir, 't.swf'),
+      ['1 0 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1', '2 5 -1 10 64 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1'].join(
+        '\n',
+      ),
+    );
     writeFileSync(join(dir, 'e.yaml'), 'name: w\nsites: [{ id: s, cpus: 8 }]\nworkload: [{ swf: t.swf }]\n');
     const r = gridemu(['simulate', join(dir, 'e.yaml'), '--out', join(dir, 'out')]);
     expect(r.code).toBe(0);
     expect(r.out).toContain('1 rejected (wider_than_site: 1)');
-    const rows = readFileSync(join(dir, 'out', 'jobs.csv'), 'utf8').trim().split('\n');
+    const rows = readFileSync(join(dir, 'out', 'jobs.csv'), 'utf8')
+      .trim()
+      .split('\n');
     expect(rows[2]).toBe('s!2,s,5,64,20,0,REJECTED,,,,,,,,s,,1,0,0,,,wider_than_site,0,');
   });
 
   it('runs the quickstart with no trace at all', () => {
-    const r = gridemu(['simulate', 'examples/quickstart.yaml', '--out', join(tmp(), 'q')], { GRIDEMU_TRACE_DIR: '/nonexistent' });
+    const r = gridemu(['simulate', 'examples/quickstart.yaml', '--out', join(tmp(), 'q')], {
+      GRIDEMU_TRACE_DIR: '/nonexistent',
+    });
     expect(r.code).toBe(0);
     expect(r.out).toContain('jobs 8000 submitted, 8000 completed');
   });
@@ -115,9 +174,24 @@ describe('gridemu sweep', () => {
   it('runs the grid of variants and seeds, and writes one table, the means and a chart', () => {
     const out = tmp();
     const r = gridemu([
-      'sweep', 'examples/quickstart.yaml', '--vary', 'meta.scheme=distributed,k-distributed', '--vary', 'meta.k=1,2', '--seeds', '2',
-      '--set', 'workload[0].synthetic.jobs=200', '--set', 'workload[1].synthetic.jobs=200', '--set', 'workload[2].synthetic.jobs=200', '--set', 'workload[3].synthetic.jobs=200',
-      '--out', out,
+      'sweep',
+      'examples/quickstart.yaml',
+      '--vary',
+      'meta.scheme=distributed,k-distributed',
+      '--vary',
+      'meta.k=1,2',
+      '--seeds',
+      '2',
+      '--set',
+      'workload[0].synthetic.jobs=200',
+      '--set',
+      'workload[1].synthetic.jobs=200',
+      '--set',
+      'workload[2].synthetic.jobs=200',
+      '--set',
+      'workload[3].synthetic.jobs=200',
+      '--out',
+      out,
     ]);
     expect(r.err).toContain('[8/8]');
     expect(r.code).toBe(0);
@@ -145,7 +219,10 @@ describe('gridemu sweep', () => {
 describe('bad input: a clear message and exit code 2', () => {
   it('names the invalid field and its line', () => {
     const dir = tmp();
-    writeFileSync(join(dir, 'e.yaml'), 'name: x\nsites:\n  - { id: a, cpus: 4 }\n  - { id: b, cpus: 4 }\n  - { id: c, cpus: 0 }\nworkload: [{ site: a, synthetic: { jobs: 5 } }]\n');
+    writeFileSync(
+      join(dir, 'e.yaml'),
+      'name: x\nsites:\n  - { id: a, cpus: 4 }\n  - { id: b, cpus: 4 }\n  - { id: c, cpus: 0 }\nworkload: [{ site: a, synthetic: { jobs: 5 } }]\n',
+    );
     const r = gridemu(['validate', join(dir, 'e.yaml')]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${join(dir, 'e.yaml')}:5: sites[2].cpus: must be a positive integer (got 0)`);
@@ -154,7 +231,10 @@ describe('bad input: a clear message and exit code 2', () => {
 
   it('names the file and line of a malformed trace line; --lenient skips and counts it', () => {
     const dir = tmp();
-    writeFileSync(join(dir, 't.swf'), ['; comment', '1 0 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1', '2 oops'].join('\n'));
+    writeFileSync(
+      join(dir, 't.swf'),
+      ['; comment', '1 0 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1', '2 oops'].join('\n'),
+    );
     writeFileSync(join(dir, 'e.yaml'), 'name: w\nsites: [{ id: s, cpus: 8 }]\nworkload: [{ swf: t.swf }]\n');
     const r = gridemu(['simulate', join(dir, 'e.yaml'), '--out', join(dir, 'o')]);
     expect(r.code).toBe(2);
@@ -167,7 +247,10 @@ describe('bad input: a clear message and exit code 2', () => {
 
   it('says where it looked for a missing trace and how to fetch it', () => {
     const dir = tmp();
-    writeFileSync(join(dir, 'e.yaml'), 'name: w\nsites: [{ id: s, cpus: 8 }]\nworkload: [{ swf: CTC-SP2-1996-3.1-cln.swf.gz }]\n');
+    writeFileSync(
+      join(dir, 'e.yaml'),
+      'name: w\nsites: [{ id: s, cpus: 8 }]\nworkload: [{ swf: CTC-SP2-1996-3.1-cln.swf.gz }]\n',
+    );
     const r = gridemu(['simulate', join(dir, 'e.yaml')], { GRIDEMU_TRACE_DIR: join(dir, 'traces') });
     expect(r.code).toBe(2);
     expect(r.err).toContain(join(dir, 'traces', 'CTC-SP2-1996-3.1-cln.swf.gz'));
@@ -182,7 +265,14 @@ describe('bad input: a clear message and exit code 2', () => {
 
 describe('help and trace info', () => {
   it('has --help everywhere', () => {
-    for (const args of [['--help'], ['simulate', '--help'], ['sweep', '--help'], ['validate', '--help'], ['trace', '--help'], ['trace', 'info', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['simulate', '--help'],
+      ['sweep', '--help'],
+      ['validate', '--help'],
+      ['trace', '--help'],
+      ['trace', 'info', '--help'],
+    ]) {
       const r = gridemu(args);
       expect(r.code).toBe(0);
       expect(r.out).toMatch(/Usage: gridemu/);

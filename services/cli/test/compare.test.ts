@@ -7,7 +7,10 @@ import { metricDiff, startDiffs } from '../src/compare/compare-results.js';
 import { protocolTraceFromLogs } from '../src/live/protocol-trace-from-logs.js';
 
 function gridemu(args: string[]) {
-  const r = spawnSync(process.execPath, [join(REPO, 'services/cli/dist/main.js'), ...args], { cwd: REPO, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(REPO, 'services/cli/dist/main.js'), ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -22,7 +25,9 @@ describe('gridemu compare', () => {
   it('finds no difference between two runs of one seed, and passes a zero tolerance', () => {
     const r = gridemu(['compare', a, b, '--tolerance', '0', '--max-start-diff', '0']);
     expect(r.code, r.out + r.err).toBe(0);
-    expect(r.out).toMatch(/job starts: 180 jobs started in both \(0 only in A, 0 only in B\); 180 at the same second, 180 at the same site/);
+    expect(r.out).toMatch(
+      /job starts: 180 jobs started in both \(0 only in A, 0 only in B\); 180 at the same second, 180 at the same site/,
+    );
     expect(r.out).not.toContain('OVER TOLERANCE');
   });
 
@@ -49,10 +54,26 @@ describe('gridemu compare', () => {
     expect(metricDiff('x', 0, 0).relative).toBe(0);
     expect(metricDiff('x', 0, 1).relative).toBeUndefined();
     const s = startDiffs(
-      new Map([['j1', { start: 0, site: 'a' }], ['j2', { start: 10, site: 'a' }], ['j3', { start: 5, site: 'b' }]]),
-      new Map([['j1', { start: 0, site: 'a' }], ['j2', { start: 14, site: 'b' }], ['j4', { start: 1, site: 'b' }]]),
+      new Map([
+        ['j1', { start: 0, site: 'a' }],
+        ['j2', { start: 10, site: 'a' }],
+        ['j3', { start: 5, site: 'b' }],
+      ]),
+      new Map([
+        ['j1', { start: 0, site: 'a' }],
+        ['j2', { start: 14, site: 'b' }],
+        ['j4', { start: 1, site: 'b' }],
+      ]),
     );
-    expect(s).toMatchObject({ compared: 2, identical: 1, sameSite: 1, onlyA: 1, onlyB: 1, mean_abs_s: 2, max_abs_s: 4 });
+    expect(s).toMatchObject({
+      compared: 2,
+      identical: 1,
+      sameSite: 1,
+      onlyA: 1,
+      onlyB: 1,
+      mean_abs_s: 2,
+      max_abs_s: 4,
+    });
     expect(s.largest[0]).toEqual({ job: 'j2', a: 10, b: 14, diff: 4 });
   });
 });
@@ -62,7 +83,9 @@ describe('gridemu compare with protocol traces (issue 15)', () => {
   const spec = smallSpec(dir, { sites: 3, jobs: 30, scheme: 'k-distributed', k: 2 });
   const [a, b, plain] = ['a', 'b', 'plain'].map((n) => join(dir, n)) as [string, string, string];
   expect(gridemu(['simulate', spec, '--out', a, '--quiet', '--set', 'protocol_trace=true']).code).toBe(0);
-  expect(gridemu(['simulate', spec, '--out', b, '--quiet', '--set', 'protocol_trace=true', '--set', 'meta.k=3']).code).toBe(0);
+  expect(
+    gridemu(['simulate', spec, '--out', b, '--quiet', '--set', 'protocol_trace=true', '--set', 'meta.k=3']).code,
+  ).toBe(0);
   expect(gridemu(['simulate', spec, '--out', plain, '--quiet']).code).toBe(0);
 
   it('puts the claim protocol side by side, and one job step by step', () => {
@@ -90,17 +113,36 @@ describe('gridemu compare with protocol traces (issue 15)', () => {
   it("a live run's trace lines become rows by emulated time; a broken one names its log and line", () => {
     const logs = join(tmp(), 'logs');
     mkdirSync(logs);
-    const line = (t: number, site: string, event: string) => JSON.stringify({ level: 30, site, actor: `${site}/scheduler`, job: 'j', event, detail: 'claim=1', time_s: t, msg: 'trace' });
-    writeFileSync(join(logs, 's1.log'), [line(5, 's1', 'claim.granted'), '{"msg":"job.started"}', line(1, 's1', 'claim.sent')].join('\n') + '\n');
+    const line = (t: number, site: string, event: string) =>
+      JSON.stringify({
+        level: 30,
+        site,
+        actor: `${site}/scheduler`,
+        job: 'j',
+        event,
+        detail: 'claim=1',
+        time_s: t,
+        msg: 'trace',
+      });
+    writeFileSync(
+      join(logs, 's1.log'),
+      [line(5, 's1', 'claim.granted'), '{"msg":"job.started"}', line(1, 's1', 'claim.sent')].join('\n') + '\n',
+    );
     writeFileSync(join(logs, 's2.log'), line(3, 's2', 'origin.grant') + '\n');
-    expect(protocolTraceFromLogs(logs).map((r) => `${r.time_s} ${r.location} ${r.event}`)).toEqual(['1 s1 claim.sent', '3 s2 origin.grant', '5 s1 claim.granted']);
+    expect(protocolTraceFromLogs(logs).map((r) => `${r.time_s} ${r.location} ${r.event}`)).toEqual([
+      '1 s1 claim.sent',
+      '3 s2 origin.grant',
+      '5 s1 claim.granted',
+    ]);
     writeFileSync(join(logs, 's2.log'), '{"msg":"trace", "job": \n');
-    expect(() => protocolTraceFromLogs(logs)).toThrow(`${join(logs, 's2.log')}:1: a protocol trace line that is not JSON`);
+    expect(() => protocolTraceFromLogs(logs)).toThrow(
+      `${join(logs, 's2.log')}:1: a protocol trace line that is not JSON`,
+    );
   });
 });
 
 describe('gridemu check', () => {
-  it('passes a simulation\'s results, fails a folder with a job missing (exit 1), and names a folder that is not one (exit 2)', () => {
+  it("passes a simulation's results, fails a folder with a job missing (exit 1), and names a folder that is not one (exit 2)", () => {
     const dir = tmp();
     const out = join(dir, 'q');
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', out, '--quiet']).code).toBe(0);
@@ -134,26 +176,40 @@ describe('gridemu check', () => {
       writeFileSync(join(out, 'logs', `${site}.log`), lines.join('\n') + '\n');
       return gridemu(['check', out]);
     };
-    const lostRun = [line({ event: 'job.started', jobId: id, time_s: start - 100 }), line({ event: 'job.lost', jobId: id, time_s: start - 50, started_s: start - 100 })];
+    const lostRun = [
+      line({ event: 'job.started', jobId: id, time_s: start - 100 }),
+      line({ event: 'job.lost', jobId: id, time_s: start - 50, started_s: start - 100 }),
+    ];
     const finalStart = line({ event: 'job.started', jobId: id, time_s: start });
     const ok = logs(...lostRun, finalStart);
     expect(ok.code, ok.out).toBe(0);
     expect(ok.out).toMatch(/no job ran twice or overlapped itself: \d+ runs, lost ones included/);
     // A killed process may not have written its last lines: the loss alone is evidence of the run.
     expect(logs(lostRun[1]!, finalStart).code).toBe(0);
-    const twice = logs(...lostRun, finalStart, line({ event: 'job.started', jobId: id, time_s: start + 1, site: 'elsewhere' }));
+    const twice = logs(
+      ...lostRun,
+      finalStart,
+      line({ event: 'job.started', jobId: id, time_s: start + 1, site: 'elsewhere' }),
+    );
     expect(twice.code).toBe(1);
-    expect(twice.out).toMatch(new RegExp(`BROKEN {2}no job ran twice or overlapped itself: .*${id.replace('!', '\\!')} started at`));
+    expect(twice.out).toMatch(
+      new RegExp(`BROKEN {2}no job ran twice or overlapped itself: .*${id.replace('!', '\\!')} started at`),
+    );
     const overlap = logs(line({ event: 'job.lost', jobId: id, time_s: start + 10, started_s: start - 10 }), finalStart);
     expect(overlap.code).toBe(1);
     expect(overlap.out).toMatch(/ran at .* and .* from/);
     // An optimistic run lost before its verdict never counted as a start.
-    expect(logs(line({ event: 'job.lost', jobId: id, time_s: start + 10, started_s: start - 10, provisional: true }), finalStart).code).toBe(0);
+    expect(
+      logs(
+        line({ event: 'job.lost', jobId: id, time_s: start + 10, started_s: start - 10, provisional: true }),
+        finalStart,
+      ).code,
+    ).toBe(0);
   });
 });
 
 describe('gridemu fuzz', () => {
-  it('passes CI\'s 300 seeds: every random experiment keeps the actors\' assertions and gridemu check\'s invariants', () => {
+  it("passes CI's 300 seeds: every random experiment keeps the actors' assertions and gridemu check's invariants", () => {
     const r = gridemu(['fuzz', '--seeds', '300']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/300 seeds passed \(1\.\.300\)/);

@@ -48,7 +48,17 @@ describe('per-process NATS credentials (issue 11)', () => {
     for (const p of plan.actors) {
       const where = p.location ?? 'driver';
       let rt = runtimes.get(where);
-      if (!rt) runtimes.set(where, (rt = new LiveRuntime({ transport: new NatsTransport(await as(where), run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK })));
+      if (!rt)
+        runtimes.set(
+          where,
+          (rt = new LiveRuntime({
+            transport: new NatsTransport(await as(where), run),
+            run,
+            seed: 1,
+            log: silentLogger,
+            check: MESSAGE_CHECK,
+          })),
+        );
       rt.spawn(p);
     }
     for (const rt of runtimes.values()) await rt.ready();
@@ -60,7 +70,12 @@ describe('per-process NATS credentials (issue 11)', () => {
     void (async () => {
       for await (const s of attacker.status()) if (s.type === 'error') refused.push(String(s.error));
     })();
-    const cancel = encodeEnvelope({ run, from: siteAddress('s1', 'meta'), to: siteAddress('s2', 'scheduler'), msg: { type: Paper001MessageType.CopyCancel, jobId: 'w!J', granted_s: 0 } });
+    const cancel = encodeEnvelope({
+      run,
+      from: siteAddress('s1', 'meta'),
+      to: siteAddress('s2', 'scheduler'),
+      msg: { type: Paper001MessageType.CopyCancel, jobId: 'w!J', granted_s: 0 },
+    });
     await new Promise((r) => setTimeout(r, 300)); // J's copy is queued at s2 by emulated 10.1 s; B ends at 1000
     // 1. On s1's subject, as s1: the server refuses it.
     attacker.publish(actorSubject(run, siteAddress('s2', 'scheduler'), siteAddress('s1', 'meta')), cancel);
@@ -88,7 +103,10 @@ describe('per-process NATS credentials (issue 11)', () => {
 
 describe('warm-ups under per-process credentials', () => {
   it("a site warms up in its own namespace, the driver in its own, and a site cannot use another's", async () => {
-    const { spec } = parseExperiment('name: w\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 8 }, { id: s3, cpus: 32 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n', 'w.yaml');
+    const { spec } = parseExperiment(
+      'name: w\nsites: [{ id: s1, cpus: 64 }, { id: s2, cpus: 8 }, { id: s3, cpus: 32 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 2 }\n',
+      'w.yaml',
+    );
     const credentials = runCredentials('warm', ['s1', 's2', 's3']);
     const warmServer = await startLocalNatsServer({ users: [...credentials.values()] });
     try {
@@ -98,8 +116,13 @@ describe('warm-ups under per-process credentials', () => {
         opened.push(nc);
         return nc;
       };
-      expect(await warmUp(await as('s1'), 'warm', 's1', spec, { perSite: 20, budget_ms: 20_000 })).toMatchObject({ jobs: 40, finished: 40 });
-      expect(await warmUp(await as('driver'), 'warm', undefined, spec, { perSite: 20, budget_ms: 20_000 })).toMatchObject({ jobs: 20, finished: 20 });
+      expect(await warmUp(await as('s1'), 'warm', 's1', spec, { perSite: 20, budget_ms: 20_000 })).toMatchObject({
+        jobs: 40,
+        finished: 40,
+      });
+      expect(
+        await warmUp(await as('driver'), 'warm', undefined, spec, { perSite: 20, budget_ms: 20_000 }),
+      ).toMatchObject({ jobs: 20, finished: 20 });
       // s3 posing as s1's warm-up: the server refuses its subscriptions there, so s1's jobs never finish.
       const posing = await warmUp(await as('s3'), 'warm', 's1', spec, { perSite: 5, budget_ms: 1000 });
       expect(posing.finished).toBeLessThan(posing.jobs);
@@ -131,7 +154,9 @@ describe('journals under per-process credentials (issue 11)', () => {
       await expect(JetStreamJournal.open(s3, run, 's1', false)).rejects.toThrow(/cannot keep s1's journal/);
       const mgr = await jetstreamManager(s3, { checkAPI: false, timeout: 2000 });
       await expect(mgr.streams.delete(journalStream(run, 's1'))).rejects.toThrow();
-      await expect(jetstream(s3, { timeout: 2000 }).publish(journalSubject(run, 's1'), new Uint8Array([9]))).rejects.toThrow();
+      await expect(
+        jetstream(s3, { timeout: 2000 }).publish(journalSubject(run, 's1'), new Uint8Array([9])),
+      ).rejects.toThrow();
       expect((await (await JetStreamJournal.open(await as('s1'), run, 's1', false)).readAll()).length).toBe(2);
     } finally {
       await js.stop();
@@ -140,11 +165,13 @@ describe('journals under per-process credentials (issue 11)', () => {
 });
 
 describe('TLS (issue 11)', () => {
-  it('a server made with the run\'s certificates refuses a plain client and takes one that trusts the run\'s CA', async () => {
+  it("a server made with the run's certificates refuses a plain client and takes one that trusts the run's CA", async () => {
     const dir = tmp();
     const certs = makeRunCertificates(join(dir, 'tls'));
     tlsServer = await startLocalNatsServer({ tls: certs });
-    await expect(connect({ servers: tlsServer.url, reconnect: false, timeout: 2000 }).then((nc) => nc.close())).rejects.toThrow();
+    await expect(
+      connect({ servers: tlsServer.url, reconnect: false, timeout: 2000 }).then((nc) => nc.close()),
+    ).rejects.toThrow();
     const nc = await connect({ servers: tlsServer.url, tls: { caFile: certs.caFile } });
     opened.push(nc);
     expect(nc.info?.tls_required).toBe(true);
@@ -160,7 +187,9 @@ describe('TLS (issue 11)', () => {
     const s = readSummary(out);
     expect(s.check.ok).toBe(true);
     // Every process warmed up under its own user, in its own namespace.
-    for (const [name, p] of Object.entries(s.live.processes as Record<string, { warm_up?: { jobs: number; finished: number } }>)) {
+    for (const [name, p] of Object.entries(
+      s.live.processes as Record<string, { warm_up?: { jobs: number; finished: number } }>,
+    )) {
       expect(p.warm_up?.jobs, name).toBeGreaterThan(0);
       expect(p.warm_up?.finished, name).toBe(p.warm_up?.jobs);
     }

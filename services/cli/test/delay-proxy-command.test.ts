@@ -12,8 +12,14 @@ afterAll(async () => {
 });
 
 /** Wall milliseconds from a publish on `from` to its delivery on `to`, for `subject`. */
-async function oneWay(from: Awaited<ReturnType<typeof connect>>, to: Awaited<ReturnType<typeof connect>>, subject: string): Promise<number> {
-  const got = new Promise<number>((resolve) => to.subscribe(subject, { max: 1, callback: (_e, m) => resolve(performance.now() - Number(m.string())) }));
+async function oneWay(
+  from: Awaited<ReturnType<typeof connect>>,
+  to: Awaited<ReturnType<typeof connect>>,
+  subject: string,
+): Promise<number> {
+  const got = new Promise<number>((resolve) =>
+    to.subscribe(subject, { max: 1, callback: (_e, m) => resolve(performance.now() - Number(m.string())) }),
+  );
   await to.flush();
   from.publish(subject, String(performance.now()));
   return got;
@@ -24,11 +30,25 @@ describe('gridemu delay-proxy', () => {
   it("holds a site's publishes to another site for the spec's link latency, passes the rest at once, and stops on SIGTERM", async () => {
     const spec = smallSpec(tmp(), { sites: 2, latency_ms: 40, jitter_ms: 0 });
     const port = await freePort();
-    const proxy = gridemuLive(['delay-proxy', spec, '--from', 's1', '--listen', `127.0.0.1:${port}`, '--nats', nats.url, '--run', 'sidecar']);
+    const proxy = gridemuLive([
+      'delay-proxy',
+      spec,
+      '--from',
+      's1',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--nats',
+      nats.url,
+      '--run',
+      'sidecar',
+    ]);
     try {
       await new Promise<void>((resolve, reject) => {
         let seen = '';
-        proxy.child.stdout!.on('data', (d: Buffer) => (seen += d.toString()).includes('delay proxy ready') && resolve());
+        proxy.child.stdout!.on(
+          'data',
+          (d: Buffer) => (seen += d.toString()).includes('delay proxy ready') && resolve(),
+        );
         void proxy.done.then((f) => reject(new Error(`delay-proxy exited ${f.code}: ${f.err}`)));
       });
       const viaProxy = await connect({ servers: `nats://127.0.0.1:${port}` });

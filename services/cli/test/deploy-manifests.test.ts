@@ -16,7 +16,12 @@ import { REPO } from './live-helpers.js';
  * (kubernetes-models), every Chaos Mesh experiment against Chaos Mesh's own CRD schema, and the
  * pieces are checked to fit together: labels, ports, names, the experiment's sites.
  */
-type Doc = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: Record<string, unknown> };
+type Doc = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+};
 
 const K8S = join(REPO, 'deploy/k8s');
 const CHAOS = join(REPO, 'deploy/chaos');
@@ -33,18 +38,27 @@ function docs(file: string): Doc[] {
 
 /** A kustomization's objects: its resources' documents, recursively through bases, with its patches merged (replicas and the like). */
 function build(dir: string): Doc[] {
-  const k = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as { resources?: string[]; patches?: { path: string }[]; namespace?: string; configMapGenerator?: { files: string[] }[] };
+  const k = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as {
+    resources?: string[];
+    patches?: { path: string }[];
+    namespace?: string;
+    configMapGenerator?: { files: string[] }[];
+  };
   const out: Doc[] = [];
   for (const r of k.resources ?? []) {
     const path = join(dir, r);
     expect(existsSync(path), `${dir}: resource ${r}`).toBe(true);
     out.push(...(existsSync(join(path, 'kustomization.yaml')) ? build(path) : docs(path)));
   }
-  for (const g of k.configMapGenerator ?? []) for (const f of g.files) expect(existsSync(join(dir, f)), `${dir}: configMapGenerator file ${f}`).toBe(true);
+  for (const g of k.configMapGenerator ?? [])
+    for (const f of g.files) expect(existsSync(join(dir, f)), `${dir}: configMapGenerator file ${f}`).toBe(true);
   for (const p of k.patches ?? []) {
     const [patch] = docs(join(dir, p.path));
     const target = out.find((d) => d.kind === patch!.kind && d.metadata.name === patch!.metadata.name);
-    expect(target, `${dir}: patch ${p.path} names ${patch!.kind}/${patch!.metadata.name}, which the base does not have`).toBeDefined();
+    expect(
+      target,
+      `${dir}: patch ${p.path} names ${patch!.kind}/${patch!.metadata.name}, which the base does not have`,
+    ).toBeDefined();
     target!.spec = { ...target!.spec, ...patch!.spec };
   }
   if (k.namespace) for (const d of out) if (d.kind !== 'Namespace') d.metadata.namespace = k.namespace;
@@ -57,7 +71,14 @@ function find(objects: Doc[], kind: string, name: string): Doc {
   return d!;
 }
 
-type PodSpec = { containers: { name: string; command?: string[]; ports?: { name: string; containerPort: number }[]; env?: { name: string; value?: string }[] }[] };
+type PodSpec = {
+  containers: {
+    name: string;
+    command?: string[];
+    ports?: { name: string; containerPort: number }[];
+    env?: { name: string; value?: string }[];
+  }[];
+};
 type Template = { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
 
 describe('deploy/k8s (issue 12)', () => {
@@ -69,8 +90,16 @@ describe('deploy/k8s (issue 12)', () => {
         if (!Model) continue; // the ServiceMonitor: checked below
         expect(() => new Model(o as never).validate(), `${o.kind}/${o.metadata.name}`).not.toThrow();
       }
-      const sites = find(objects, 'StatefulSet', 'gridemu-site').spec as { replicas: number; serviceName: string; selector: { matchLabels: Record<string, string> }; template: Template };
-      const siteService = find(objects, 'Service', sites.serviceName).spec as { selector: Record<string, string>; ports: { targetPort: string }[] };
+      const sites = find(objects, 'StatefulSet', 'gridemu-site').spec as {
+        replicas: number;
+        serviceName: string;
+        selector: { matchLabels: Record<string, string> };
+        template: Template;
+      };
+      const siteService = find(objects, 'Service', sites.serviceName).spec as {
+        selector: Record<string, string>;
+        ports: { targetPort: string }[];
+      };
       expect(siteService.selector).toEqual(sites.selector.matchLabels);
       expect(sites.template.metadata.labels).toMatchObject(sites.selector.matchLabels);
       const site = sites.template.spec.containers[0]!;
@@ -81,23 +110,36 @@ describe('deploy/k8s (issue 12)', () => {
       // Sites and driver reach NATS by its Service's name and port.
       const nats = find(objects, 'Service', 'nats').spec as { ports: { port: number }[] };
       expect(site.env?.find((e) => e.name === 'NATS_URL')?.value).toBe(`nats://nats:${nats.ports[0]!.port}`);
-      const driver = (find(objects, 'Job', 'gridemu-driver').spec as { template: Template }).template.spec.containers[0]!;
-      expect(driver.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value).toBe(site.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value);
+      const driver = (find(objects, 'Job', 'gridemu-driver').spec as { template: Template }).template.spec
+        .containers[0]!;
+      expect(driver.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value).toBe(
+        site.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value,
+      );
       // The base experiment is valid and has a site per pod, s1..sN, and a journal for pod restarts.
       const { spec } = parseExperiment(readFileSync(join(K8S, 'base/experiment.yaml'), 'utf8'), 'experiment.yaml');
       expect(spec.live.journal).toBe(true);
-      if (overlay === 'base' || overlay === 'overlays/prometheus-operator') expect(spec.sites.map((s) => s.id)).toEqual(Array.from({ length: sites.replicas }, (_, i) => `s${i + 1}`));
+      if (overlay === 'base' || overlay === 'overlays/prometheus-operator')
+        expect(spec.sites.map((s) => s.id)).toEqual(Array.from({ length: sites.replicas }, (_, i) => `s${i + 1}`));
       else expect(sites.replicas).toBe(16);
       if (overlay === 'overlays/prometheus-operator') {
-        const monitor = find(objects, 'ServiceMonitor', 'gridemu-site') as Doc & { spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string }[] } };
-        expect(find(objects, 'Service', 'gridemu-site').metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
+        const monitor = find(objects, 'ServiceMonitor', 'gridemu-site') as Doc & {
+          spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string }[] };
+        };
+        expect(find(objects, 'Service', 'gridemu-site').metadata.labels).toMatchObject(
+          monitor.spec.selector.matchLabels,
+        );
         expect(monitor.spec.endpoints[0]!.port).toBe('metrics');
       }
     });
   }
 
   it('the schema check can fail: a StatefulSet with a text for replicas is refused', () => {
-    expect(() => new StatefulSet({ metadata: { name: 'x' }, spec: { replicas: 'four', selector: {}, serviceName: 'x', template: {} } } as never).validate()).toThrow();
+    expect(() =>
+      new StatefulSet({
+        metadata: { name: 'x' },
+        spec: { replicas: 'four', selector: {}, serviceName: 'x', template: {} },
+      } as never).validate(),
+    ).toThrow();
   });
 });
 
@@ -105,23 +147,37 @@ describe('deploy/chaos (issue 12)', () => {
   // Formats (date-time and the like) are not checked: the experiments have no such fields.
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   const schemaOf = (kind: string) => {
-    const crd = parse(readFileSync(join(CHAOS, 'crds', `chaos-mesh.org_${kind.toLowerCase()}.yaml`), 'utf8')) as { spec: { versions: { name: string; schema: { openAPIV3Schema: object } }[] } };
+    const crd = parse(readFileSync(join(CHAOS, 'crds', `chaos-mesh.org_${kind.toLowerCase()}.yaml`), 'utf8')) as {
+      spec: { versions: { name: string; schema: { openAPIV3Schema: object } }[] };
+    };
     return ajv.compile(crd.spec.versions.find((v) => v.name === 'v1alpha1')!.schema.openAPIV3Schema);
   };
-  const experiments = readdirSync(CHAOS).filter((f) => f.endsWith('.yaml')).flatMap((f) => docs(join(CHAOS, f)).map((d) => ({ file: f, d })));
-  const sites = build(join(K8S, 'base')).find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'gridemu-site')!.spec as { replicas: number; template: Template };
+  const experiments = readdirSync(CHAOS)
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => docs(join(CHAOS, f)).map((d) => ({ file: f, d })));
+  const sites = build(join(K8S, 'base')).find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'gridemu-site')!
+    .spec as { replicas: number; template: Template };
 
-  it('kills a site pod, delays and partitions the network: each valid against Chaos Mesh\'s CRD schema', () => {
-    expect(experiments.map((e) => `${e.d.kind}:${(e.d.spec as { action: string }).action}`).sort()).toEqual(['NetworkChaos:delay', 'NetworkChaos:partition', 'PodChaos:pod-kill']);
+  it("kills a site pod, delays and partitions the network: each valid against Chaos Mesh's CRD schema", () => {
+    expect(experiments.map((e) => `${e.d.kind}:${(e.d.spec as { action: string }).action}`).sort()).toEqual([
+      'NetworkChaos:delay',
+      'NetworkChaos:partition',
+      'PodChaos:pod-kill',
+    ]);
     for (const { file, d } of experiments) {
       expect(d.apiVersion).toBe('chaos-mesh.org/v1alpha1');
       const validate = schemaOf(d.kind);
       expect(validate(d), `${file}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       // It selects gridemu's pods: by the sites' label or by a site pod's name.
-      const selector = (d.spec as { selector: { namespaces: string[]; labelSelectors?: Record<string, string>; pods?: Record<string, string[]> } }).selector;
+      const selector = (
+        d.spec as {
+          selector: { namespaces: string[]; labelSelectors?: Record<string, string>; pods?: Record<string, string[]> };
+        }
+      ).selector;
       expect(selector.namespaces).toEqual(['gridemu']);
       if (selector.labelSelectors) expect(sites.template.metadata.labels).toMatchObject(selector.labelSelectors);
-      for (const pod of selector.pods?.['gridemu'] ?? []) expect(Number(/^gridemu-site-(\d+)$/.exec(pod)?.[1])).toBeLessThan(sites.replicas);
+      for (const pod of selector.pods?.['gridemu'] ?? [])
+        expect(Number(/^gridemu-site-(\d+)$/.exec(pod)?.[1])).toBeLessThan(sites.replicas);
     }
   });
 
@@ -130,4 +186,3 @@ describe('deploy/chaos (issue 12)', () => {
     expect(schemaOf('PodChaos')({ ...kill, spec: { ...kill.spec, action: 'pod-explode' } })).toBe(false);
   });
 });
-

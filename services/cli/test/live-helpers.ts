@@ -27,7 +27,19 @@ export function gridemuLive(args: string[]): { child: ChildProcess; done: Promis
 export const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-live-'));
 
 /** A small synthetic experiment file: `sites` sites of 32 processors, `jobs` Lublin jobs each. */
-export function smallSpec(dir: string, o: { sites?: number; jobs?: number; scheme?: string; k?: number; latency_ms?: number; jitter_ms?: number; speedup?: number; policy?: string } = {}): string {
+export function smallSpec(
+  dir: string,
+  o: {
+    sites?: number;
+    jobs?: number;
+    scheme?: string;
+    k?: number;
+    latency_ms?: number;
+    jitter_ms?: number;
+    speedup?: number;
+    policy?: string;
+  } = {},
+): string {
   const n = o.sites ?? 3;
   const ids = Array.from({ length: n }, (_, i) => `s${i + 1}`);
   const text = [
@@ -61,7 +73,13 @@ export function readJobs(dir: string): JobRow[] {
   const at = (name: string) => cols.indexOf(name);
   return lines.map((l) => {
     const f = l.split(',');
-    return { id: f[at('job_id')]!, state: f[at('final_state')]!, start: f[at('starting_time')]!, origin: f[at('origin_site')]!, exec: f[at('exec_site')]! };
+    return {
+      id: f[at('job_id')]!,
+      state: f[at('final_state')]!,
+      start: f[at('starting_time')]!,
+      origin: f[at('origin_site')]!,
+      exec: f[at('exec_site')]!,
+    };
   });
 }
 
@@ -89,6 +107,10 @@ export function readSummary(dir: string): LooseSummary {
 /** Every query of deploy/grafana's dashboard, with its `$run` variable set (default: any run). */
 export function dashboardQueries(run = '.*'): { panel: string; expr: string }[] {
   const file = join(REPO, 'deploy/grafana/dashboards/gridemu.json');
-  const dashboard = JSON.parse(readFileSync(file, 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
-  return dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr.replaceAll('$run', run) })));
+  const dashboard = JSON.parse(readFileSync(file, 'utf8')) as {
+    panels: { title: string; targets?: { expr: string }[] }[];
+  };
+  return dashboard.panels.flatMap((p) =>
+    (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr.replaceAll('$run', run) })),
+  );
 }

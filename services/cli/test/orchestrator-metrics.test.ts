@@ -25,7 +25,9 @@ describe("gridemu run's own /metrics (issue 12: restarts and faults injected)", 
       expect(text).toContain(`gridemu_process_restarts_total{process="central",cause="unplanned",${labels}} 1`);
       // Read afresh on each scrape: a later crash shows up.
       tally.crashes = 4;
-      expect(await (await fetch(`http://${served.address}/metrics`)).text()).toContain(`gridemu_faults_injected_total{kind="crash",${labels}} 4`);
+      expect(await (await fetch(`http://${served.address}/metrics`)).text()).toContain(
+        `gridemu_faults_injected_total{kind="crash",${labels}} 4`,
+      );
       expect((await fetch(`http://${served.address}/nope`)).status).toBe(404);
     } finally {
       await served.close();

@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { gridemuLive, REPO, smallSpec, tmp } from './live-helpers.js';
 
 /** `gridemu report` (issue 12): one self-contained HTML file whose every chart renders in a real browser. */
-const chromium = ['chromium', 'chromium-browser', 'google-chrome'].map((c) => spawnSync('sh', ['-c', `command -v ${c}`], { encoding: 'utf8' }).stdout.trim()).find((p) => p !== '') ?? '';
+const chromium =
+  ['chromium', 'chromium-browser', 'google-chrome']
+    .map((c) => spawnSync('sh', ['-c', `command -v ${c}`], { encoding: 'utf8' }).stdout.trim())
+    .find((p) => p !== '') ?? '';
 const missing = chromium === '' ? ' skipped: needs headless Chromium (apt-get install -y chromium)' : '';
 const MAIN = join(REPO, 'services/cli/dist/main.js');
 /** Screenshots are kept here for a person to look at (not committed). */
@@ -21,42 +24,75 @@ function openInChromium(html: string, screenshot: string) {
   const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--allow-file-access-from-files'];
   const dom = spawnSync(chromium, [...flags, '--dump-dom', `file://${html}`], { encoding: 'utf8', timeout: 60_000 });
   expect(dom.status, dom.stderr).toBe(0);
-  const canvases = [...dom.stdout.matchAll(/<canvas id="([^"]+)"([^>]*)>/g)].map((m) => ({ id: m[1]!, rendered: /data-rendered="true"/.test(m[2]!), painted: Number(/data-painted="(\d+)"/.exec(m[2]!)?.[1] ?? 0) }));
+  const canvases = [...dom.stdout.matchAll(/<canvas id="([^"]+)"([^>]*)>/g)].map((m) => ({
+    id: m[1]!,
+    rendered: /data-rendered="true"/.test(m[2]!),
+    painted: Number(/data-painted="(\d+)"/.exec(m[2]!)?.[1] ?? 0),
+  }));
   mkdirSync(SHOTS, { recursive: true });
-  const shot = spawnSync(chromium, [...flags, '--window-size=1200,3400', `--screenshot=${screenshot}`, `file://${html}`], { encoding: 'utf8', timeout: 60_000 });
+  const shot = spawnSync(
+    chromium,
+    [...flags, '--window-size=1200,3400', `--screenshot=${screenshot}`, `file://${html}`],
+    { encoding: 'utf8', timeout: 60_000 },
+  );
   expect(shot.status, shot.stderr).toBe(0);
   return { charts: Number(/data-charts="(\d+)"/.exec(dom.stdout)?.[1] ?? -1), canvases, html: dom.stdout };
 }
 
 describe('gridemu report (issue 12)', () => {
-  it.skipIf(missing !== '')(`a 4-site live run with a crash: every chart renders in headless Chromium, needing no network${missing}`, async () => {
-    const dir = tmp();
-    const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 20000 });
-    writeFileSync(spec, readFileSync(spec, 'utf8') + 'faults:\n  crash: [{ process: s2, at_s: 8000, down_s: 3000 }]\n');
-    const out = join(dir, 'out');
-    const run = await gridemuLive(['run', spec, '--out', out, '--timeout', '120']).done;
-    expect(run.code, run.err).toBe(0);
-    const r = gridemu(['report', out]);
-    expect(r.code, r.err).toBe(0);
-    const html = join(out, 'report.html');
-    const text = readFileSync(html, 'utf8');
-    // Self-contained: Chart.js is inline, nothing is fetched.
-    expect(/<script[^>]*\ssrc=|<link[\s>]|<img[\s>]|<iframe[\s>]/.test(text), 'the report loads something from outside').toBe(false);
-    expect(text.length).toBeGreaterThan(150_000); // Chart.js itself is in the file
-    const page = openInChromium(html, join(SHOTS, 'report-run.png'));
-    expect(page.charts).toBe(6);
-    expect(page.canvases.map((c) => c.id)).toEqual(['utilization', 'queue', 'waits', 'slowdown', 'messages', 'faults']);
-    for (const c of page.canvases) {
-      expect(c.rendered, `${c.id} did not render`).toBe(true);
-      expect(c.painted, `${c.id} painted almost nothing`).toBeGreaterThan(2000);
-    }
-    expect(page.html).toContain('s2 down');
-    expect(statSync(join(SHOTS, 'report-run.png')).size).toBeGreaterThan(20_000);
-  });
+  it.skipIf(missing !== '')(
+    `a 4-site live run with a crash: every chart renders in headless Chromium, needing no network${missing}`,
+    async () => {
+      const dir = tmp();
+      const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 20000 });
+      writeFileSync(
+        spec,
+        readFileSync(spec, 'utf8') + 'faults:\n  crash: [{ process: s2, at_s: 8000, down_s: 3000 }]\n',
+      );
+      const out = join(dir, 'out');
+      const run = await gridemuLive(['run', spec, '--out', out, '--timeout', '120']).done;
+      expect(run.code, run.err).toBe(0);
+      const r = gridemu(['report', out]);
+      expect(r.code, r.err).toBe(0);
+      const html = join(out, 'report.html');
+      const text = readFileSync(html, 'utf8');
+      // Self-contained: Chart.js is inline, nothing is fetched.
+      expect(
+        /<script[^>]*\ssrc=|<link[\s>]|<img[\s>]|<iframe[\s>]/.test(text),
+        'the report loads something from outside',
+      ).toBe(false);
+      expect(text.length).toBeGreaterThan(150_000); // Chart.js itself is in the file
+      const page = openInChromium(html, join(SHOTS, 'report-run.png'));
+      expect(page.charts).toBe(6);
+      expect(page.canvases.map((c) => c.id)).toEqual([
+        'utilization',
+        'queue',
+        'waits',
+        'slowdown',
+        'messages',
+        'faults',
+      ]);
+      for (const c of page.canvases) {
+        expect(c.rendered, `${c.id} did not render`).toBe(true);
+        expect(c.painted, `${c.id} painted almost nothing`).toBeGreaterThan(2000);
+      }
+      expect(page.html).toContain('s2 down');
+      expect(statSync(join(SHOTS, 'report-run.png')).size).toBeGreaterThan(20_000);
+    },
+  );
 
   it.skipIf(missing !== '')(`a sweep folder: each metric against the variants, every chart rendered${missing}`, () => {
     const out = join(tmp(), 'sweep');
-    const s = gridemu(['sweep', 'examples/quickstart.yaml', '--vary', 'meta.scheme=independent,distributed,k-distributed', '--seeds', '2', '--out', out]);
+    const s = gridemu([
+      'sweep',
+      'examples/quickstart.yaml',
+      '--vary',
+      'meta.scheme=independent,distributed,k-distributed',
+      '--seeds',
+      '2',
+      '--out',
+      out,
+    ]);
     expect(s.code, s.err).toBe(0);
     expect(gridemu(['report', out]).code).toBe(0);
     const page = openInChromium(join(out, 'report.html'), join(SHOTS, 'report-sweep.png'));
@@ -67,6 +103,8 @@ describe('gridemu report (issue 12)', () => {
   it('refuses a folder that is neither a results nor a sweep folder, naming what is missing', () => {
     const r = gridemu(['report', tmp()]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/jobs\.csv: not found \(is .* a results folder of gridemu simulate or run, or a sweep folder\?\)/);
+    expect(r.err).toMatch(
+      /jobs\.csv: not found \(is .* a results folder of gridemu simulate or run, or a sweep folder\?\)/,
+    );
   });
 });

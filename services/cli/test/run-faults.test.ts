@@ -56,7 +56,13 @@ describe('gridemu run under faults', () => {
     const garbage: Uint8Array[] = [
       new Uint8Array([0xc1, 0xff, 0x00]), // not msgpack
       encode({ hello: 'world' }), // not an envelope
-      encode({ v: PROTOCOL_VERSION + 7, run, from: 'x', to: 's1/scheduler', msg: { type: 'job.finished', jobId: 'w!1' } }), // unknown version
+      encode({
+        v: PROTOCOL_VERSION + 7,
+        run,
+        from: 'x',
+        to: 's1/scheduler',
+        msg: { type: 'job.finished', jobId: 'w!1' },
+      }), // unknown version
       encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 's1/scheduler', msg: { type: 'job.finished', jobId: 42 } }), // wrong type
       encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 's1/scheduler', msg: { type: 'job.teleport' } }), // unknown message
       new Uint8Array(200 * 1024), // huge
@@ -95,7 +101,8 @@ describe('gridemu run under faults', () => {
     const out = join(dir, 'out');
     const live = gridemuLive(['run', spec, '--out', out, '--nats', nats.url, '--run', run]);
     await running(run);
-    const pidOf = (name: string) => Number(/"pid":(\d+)/.exec(readFileSync(join(out, 'logs', `${name}.log`), 'utf8'))![1]);
+    const pidOf = (name: string) =>
+      Number(/"pid":(\d+)/.exec(readFileSync(join(out, 'logs', `${name}.log`), 'utf8'))![1]);
     const victim = pidOf('s2');
     const others = [pidOf('s1'), pidOf('s3')];
     const killedAt = Date.now();
@@ -113,9 +120,13 @@ describe('gridemu run under faults', () => {
   });
 
   it('a site process serves /healthz and /metrics, and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [join(REPO, 'services/site/dist/main.js'), '--site', 's1', '--run', 'health-check', '--http-port', '0'], {
-      env: { ...process.env, NATS_URL: nats.url },
-    });
+    const child = spawn(
+      process.execPath,
+      [join(REPO, 'services/site/dist/main.js'), '--site', 's1', '--run', 'health-check', '--http-port', '0'],
+      {
+        env: { ...process.env, NATS_URL: nats.url },
+      },
+    );
     let log = '';
     child.stdout.on('data', (d: Buffer) => (log += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
@@ -155,7 +166,9 @@ describe('gridemu run without a server', () => {
     const port = /nats-server started on nats:\/\/127\.0\.0\.1:(\d+)/.exec(err)?.[1];
     expect(port).toBeDefined();
     expect(existsSync(join(out, 'jobs.csv'))).toBe(true);
-    expect(startsInLogs(join(out, 'logs')).size).toBe(readJobs(out).filter((j) => j.state === 'COMPLETED_SUCCESSFULLY').length);
+    expect(startsInLogs(join(out, 'logs')).size).toBe(
+      readJobs(out).filter((j) => j.state === 'COMPLETED_SUCCESSFULLY').length,
+    );
     expect(await accepts(Number(port)), 'the nats-server is still listening').toBe(false);
   });
 });

@@ -2,7 +2,16 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readProtocolTrace } from '@gridemu/metrics';
-import { REPO, gridemuLive, readJobs, readSummary, smallSpec, startsInLogs, tmp, type LooseSummary } from './live-helpers.js';
+import {
+  REPO,
+  gridemuLive,
+  readJobs,
+  readSummary,
+  smallSpec,
+  startsInLogs,
+  tmp,
+  type LooseSummary,
+} from './live-helpers.js';
 
 /**
  * `gridemu run` end to end: a real nats-server, one Node process per site (and central), the
@@ -35,15 +44,33 @@ function checkProtocolTrace(out: string, s: LooseSummary): void {
   expect(count('origin.deny')).toBe(s.claims.denied);
   expect(count('copies.sent')).toBe(s.jobs.submitted);
   const ran = new Map(trace.filter((t) => t.event === 'run').map((t) => [t.job_id, t.location]));
-  for (const row of readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))) expect(ran.get(row[0]!)).toBe(row[15]);
+  for (const row of readFileSync(join(out, 'jobs.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(',')))
+    expect(ran.get(row[0]!)).toBe(row[15]);
   expect(trace.every((t, i) => i === 0 || trace[i - 1]!.time_s <= t.time_s)).toBe(true);
 }
 
 describe('gridemu run: every scheme of paper 001 as separate processes', () => {
-  for (const scheme of ['independent', 'unified', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const) {
+  for (const scheme of [
+    'independent',
+    'unified',
+    'centralized',
+    'hierarchical',
+    'distributed',
+    'k-distributed',
+    'k-dual',
+  ] as const) {
     it(`${scheme}: every job has one row and ran at exactly one site`, async () => {
       const dir = tmp();
-      const spec = smallSpec(dir, { scheme, policy: scheme === 'k-dual' ? 'dual-easy' : 'easy', latency_ms: 2, jitter_ms: 1 });
+      const spec = smallSpec(dir, {
+        scheme,
+        policy: scheme === 'k-dual' ? 'dual-easy' : 'easy',
+        latency_ms: 2,
+        jitter_ms: 1,
+      });
       const out = join(dir, 'out');
       const { code, err, out: stdout } = await gridemuLive(['run', spec, '--out', out, '--timeout', '90']).done;
       expect(code, err).toBe(0);
@@ -54,11 +81,17 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
       expect(s.jobs.unfinished).toBe(0);
       expect(s.counters['messages.malformed'] ?? 0).toBe(0);
       const processes = Object.keys(s.live.processes).sort();
-      const expected = scheme === 'unified' ? ['driver', 'unified'] : ['driver', 's1', 's2', 's3', ...(scheme === 'centralized' || scheme === 'hierarchical' ? ['central'] : [])];
+      const expected =
+        scheme === 'unified'
+          ? ['driver', 'unified']
+          : ['driver', 's1', 's2', 's3', ...(scheme === 'centralized' || scheme === 'hierarchical' ? ['central'] : [])];
       expect(processes).toEqual(expected.sort());
-      for (const p of Object.values(s.live.processes as Record<string, { rss_mb: number }>)) expect(p.rss_mb).toBeGreaterThan(10);
+      for (const p of Object.values(s.live.processes as Record<string, { rss_mb: number }>))
+        expect(p.rss_mb).toBeGreaterThan(10);
       // Each process ran its warm-up grid to the end before the clock started (warm-up.ts).
-      for (const [name, p] of Object.entries(s.live.processes as Record<string, { warm_up?: { jobs: number; finished: number } }>)) {
+      for (const [name, p] of Object.entries(
+        s.live.processes as Record<string, { warm_up?: { jobs: number; finished: number } }>,
+      )) {
         expect(p.warm_up?.jobs, name).toBeGreaterThan(0);
         expect(p.warm_up?.finished, name).toBe(p.warm_up?.jobs);
       }
@@ -76,41 +109,69 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
       expect(s.live.fidelity.timescales.median_run_s).toBeGreaterThan(0);
       expect(stdout).toContain('FIDELITY WARNING (measured in the run)');
       if (scheme === 'k-distributed') {
-        expect(Object.keys(s.live.fidelity.timescales).sort()).toEqual(['median_run_s', 'meta.claim_timeout_s', 'meta.load_period_s']);
+        expect(Object.keys(s.live.fidelity.timescales).sort()).toEqual([
+          'median_run_s',
+          'meta.claim_timeout_s',
+          'meta.load_period_s',
+        ]);
         // The network the run had, replayed by the simulator (issue 15): the delay each link felt,
         // from the driver, between the sites and within each, at its mean in emulated seconds.
         const replay = join(dir, 'replay');
         const sim = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
         expect(sim.code, sim.err).toBe(0);
         const r = readSummary(replay);
-        const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as { links: Record<string, { count: number; sum_ms: number }>; types: Record<string, Record<string, { count: number }>> };
+        const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as {
+          links: Record<string, { count: number; sum_ms: number }>;
+          types: Record<string, Record<string, { count: number }>>;
+        };
         const felt = network.links;
-        expect(Object.keys(felt)).toEqual(expect.arrayContaining(['driver->s1', 's1->driver', 's1->s1', 's1->s2', 's2->s1']));
+        expect(Object.keys(felt)).toEqual(
+          expect.arrayContaining(['driver->s1', 's1->driver', 's1->s1', 's1->s2', 's2->s1']),
+        );
         // The same deliveries by message type: load reports and job copies cross apart, and add up to the link.
         expect(Object.keys(network.types)).toEqual(expect.arrayContaining(['load.report', 'job.copy']));
-        for (const [link, l] of Object.entries(felt)) expect(Object.values(network.types).reduce((n, links) => n + (links[link]?.count ?? 0), 0)).toBe(l.count);
+        for (const [link, l] of Object.entries(felt))
+          expect(Object.values(network.types).reduce((n, links) => n + (links[link]?.count ?? 0), 0)).toBe(l.count);
         expect(Object.keys(r.network_from.links).sort()).toEqual(Object.keys(felt).sort());
-        for (const [link, l] of Object.entries(felt)) expect(r.network_from.links[link]).toBeCloseTo((l.sum_ms / l.count) * (s.live.speedup / 1000), 0);
+        for (const [link, l] of Object.entries(felt))
+          expect(r.network_from.links[link]).toBeCloseTo((l.sum_ms / l.count) * (s.live.speedup / 1000), 0);
         // What crossed between sites felt at least the wire latency the summary reports.
-        expect(r.network_from.links['s1->s2']).toBeGreaterThanOrEqual((s.live.latency_ms.links['s1->s2'].min_ms * s.live.speedup) / 1000);
+        expect(r.network_from.links['s1->s2']).toBeGreaterThanOrEqual(
+          (s.live.latency_ms.links['s1->s2'].min_ms * s.live.speedup) / 1000,
+        );
         expect(r.jobs.unfinished).toBe(0);
         // Seeds vary the replay's network draws only: the same jobs, the live run's seed, another draw.
-        const seeds = await gridemuLive(['simulate', spec, '--network-from', out, '--seeds', '2', '--out', join(dir, 'replays'), '--quiet']).done;
+        const seeds = await gridemuLive([
+          'simulate',
+          spec,
+          '--network-from',
+          out,
+          '--seeds',
+          '2',
+          '--out',
+          join(dir, 'replays'),
+          '--quiet',
+        ]).done;
         expect(seeds.code, seeds.err).toBe(0);
-        const [r1, r2] = [readSummary(join(dir, 'replays', `seed-${s.seed}`)), readSummary(join(dir, 'replays', `seed-${s.seed + 1}`))];
+        const [r1, r2] = [
+          readSummary(join(dir, 'replays', `seed-${s.seed}`)),
+          readSummary(join(dir, 'replays', `seed-${s.seed + 1}`)),
+        ];
         expect([r1.seed, r2.seed]).toEqual([s.seed, s.seed]);
         expect([r1.network_from.network_seed, r2.network_from.network_seed]).toEqual([s.seed, s.seed + 1]);
         expect(r2.jobs.submitted).toBe(r1.jobs.submitted);
         const missing = await gridemuLive(['simulate', spec, '--network-from', dir, '--out', replay, '--quiet']).done;
         expect(missing.code).toBe(2);
-        expect(missing.err).toMatch(/--network-from: .*network\.json not found; it takes the results folder of a gridemu run/);
+        expect(missing.err).toMatch(
+          /--network-from: .*network\.json not found; it takes the results folder of a gridemu run/,
+        );
       }
     });
   }
 });
 
 describe('gridemu run: GRUBER (paper 002) with two decision points over 20 ms links', () => {
-  it('monitor reports and queries cross NATS; the engines\' view is as old as the latency makes it; every job runs once', async () => {
+  it("monitor reports and queries cross NATS; the engines' view is as old as the latency makes it; every job runs once", async () => {
     const dir = tmp();
     const spec = join(dir, 'gruber.yaml');
     writeFileSync(
@@ -126,7 +187,7 @@ describe('gridemu run: GRUBER (paper 002) with two decision points over 20 ms li
         '  selector: G-LU',
         '  decision_points: 2',
         '  monitor_period_s: 60',
-        "  query_timeout_s: 600 # a round trip is 200 emulated s here: 20 ms each way at speed-up 5000",
+        '  query_timeout_s: 600 # a round trip is 200 emulated s here: 20 ms each way at speed-up 5000',
         '  vos: { ivdgl: { group_share: 50 }, atlas: {} }',
         '  site_policy: { "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } } }',
         'network: { latency_ms: 20 }',
@@ -154,14 +215,35 @@ describe('gridemu run: races under real latency', () => {
   it('K = 4 over 20 ms links: claims are really denied, and still no job runs twice', async () => {
     const dir = tmp();
     // 20 ms one-way is 100 emulated seconds at this speed-up; the claim timeout covers a round trip.
-    const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 4, latency_ms: 20, jitter_ms: 2, speedup: 5000 });
+    const spec = smallSpec(dir, {
+      sites: 4,
+      jobs: 40,
+      scheme: 'k-distributed',
+      k: 4,
+      latency_ms: 20,
+      jitter_ms: 2,
+      speedup: 5000,
+    });
     const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=400', '--set', 'protocol_trace=true', '--timeout', '150']).done;
+    const { code, err } = await gridemuLive([
+      'run',
+      spec,
+      '--out',
+      out,
+      '--set',
+      'meta.claim_timeout_s=400',
+      '--set',
+      'protocol_trace=true',
+      '--timeout',
+      '150',
+    ]).done;
     expect(code, err).toBe(0);
     checkExactlyOnce(out);
     const s = readSummary(out);
     checkProtocolTrace(out, s);
-    console.log(`K=4, 20 ms: ${s.claims.sent} claims, ${s.claims.granted} granted, ${s.claims.denied} denied, ${s.claims.timed_out} timed out; latency seen ${s.live.latency_ms.mean_ms} ms mean`);
+    console.log(
+      `K=4, 20 ms: ${s.claims.sent} claims, ${s.claims.granted} granted, ${s.claims.denied} denied, ${s.claims.timed_out} timed out; latency seen ${s.live.latency_ms.mean_ms} ms mean`,
+    );
     expect(s.claims.denied).toBeGreaterThan(0);
     expect(s.live.latency_ms.mean_ms).toBeGreaterThan(19);
     expect(s.live.latency_ms.links['s1->s2'].min_ms).toBeGreaterThanOrEqual(17.9);
@@ -171,10 +253,33 @@ describe('gridemu run: races under real latency', () => {
 describe('gridemu run under faults (issue 11)', () => {
   it('a partition held by the delay proxies, 5% loss and a nats-server restart: no job lost, each runs once, the check passes', async () => {
     const dir = tmp();
-    const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 4, latency_ms: 5, jitter_ms: 1, speedup: 20000 });
-    writeFileSync(spec, readFileSync(spec, 'utf8') + 'faults:\n  partition: [{ sites: [s2], from_s: 3600, to_s: 30000 }]\n  drop: 0.05\n  nats_restart: [{ at_s: 20000, down_s: 2000 }]\n');
+    const spec = smallSpec(dir, {
+      sites: 4,
+      jobs: 40,
+      scheme: 'k-distributed',
+      k: 4,
+      latency_ms: 5,
+      jitter_ms: 1,
+      speedup: 20000,
+    });
+    writeFileSync(
+      spec,
+      readFileSync(spec, 'utf8') +
+        'faults:\n  partition: [{ sites: [s2], from_s: 3600, to_s: 30000 }]\n  drop: 0.05\n  nats_restart: [{ at_s: 20000, down_s: 2000 }]\n',
+    );
     const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=400', '--set', 'protocol_trace=true', '--timeout', '150']).done;
+    const { code, err } = await gridemuLive([
+      'run',
+      spec,
+      '--out',
+      out,
+      '--set',
+      'meta.claim_timeout_s=400',
+      '--set',
+      'protocol_trace=true',
+      '--timeout',
+      '150',
+    ]).done;
     expect(code, err).toBe(0);
     checkExactlyOnce(out);
     const s = readSummary(out);
@@ -191,10 +296,31 @@ describe('gridemu run under faults (issue 11)', () => {
 
   it('site processes killed and restarted, the origin among them: each replays its journal, no job lost, one grant per job, the check passes', async () => {
     const dir = tmp();
-    const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 4, latency_ms: 2, jitter_ms: 0, speedup: 20000 });
-    writeFileSync(spec, readFileSync(spec, 'utf8') + 'faults:\n  crash:\n    - { process: s1, at_s: 6000, down_s: 3000 }\n    - { process: s2, at_s: 14000, down_s: 2000 }\n    - { process: s1, at_s: 26000, down_s: 2000 }\n  drop: 0.01\n');
+    const spec = smallSpec(dir, {
+      sites: 4,
+      jobs: 40,
+      scheme: 'k-distributed',
+      k: 4,
+      latency_ms: 2,
+      jitter_ms: 0,
+      speedup: 20000,
+    });
+    writeFileSync(
+      spec,
+      readFileSync(spec, 'utf8') +
+        'faults:\n  crash:\n    - { process: s1, at_s: 6000, down_s: 3000 }\n    - { process: s2, at_s: 14000, down_s: 2000 }\n    - { process: s1, at_s: 26000, down_s: 2000 }\n  drop: 0.01\n',
+    );
     const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=400', '--timeout', '150']).done;
+    const { code, err } = await gridemuLive([
+      'run',
+      spec,
+      '--out',
+      out,
+      '--set',
+      'meta.claim_timeout_s=400',
+      '--timeout',
+      '150',
+    ]).done;
     expect(code, err).toBe(0);
     expect(err).toMatch(/killed s1 \(pid \d+\) at emulated \d+ s \(faults\.crash\)/);
     const s = readSummary(out);
@@ -204,7 +330,9 @@ describe('gridemu run under faults (issue 11)', () => {
     // The origins' semaphores came back from their journals: never granted twice.
     expect(s.counters['claims.granted']).toBe(s.jobs.submitted);
     expect(s.counters['journal.replayed_entries']).toBeGreaterThan(0);
-    const rejoined = readFileSync(join(out, 'logs', 's1.log'), 'utf8').split('\n').filter((l) => l.includes('rejoined the run'));
+    const rejoined = readFileSync(join(out, 'logs', 's1.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('rejoined the run'));
     // Twice if the second kill finds it past its start-up; a kill during start-up is followed by another restart.
     expect(rejoined.length).toBeGreaterThanOrEqual(1);
   });
@@ -214,7 +342,10 @@ describe('gridemu run, a process killed from outside (live.journal, issue 11)', 
   it('kill -9 of a site mid-run: gridemu run starts it again, it rejoins from its journal, and the run ends with its check passing', async () => {
     const dir = tmp();
     const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 10000 });
-    writeFileSync(spec, readFileSync(spec, 'utf8').replace(/^live: \{ speedup: (\d+) \}$/m, 'live: { speedup: $1, journal: true }'));
+    writeFileSync(
+      spec,
+      readFileSync(spec, 'utf8').replace(/^live: \{ speedup: (\d+) \}$/m, 'live: { speedup: $1, journal: true }'),
+    );
     const out = join(dir, 'out');
     const run = gridemuLive(['run', spec, '--out', out, '--timeout', '150']);
     // Wait until s2's clock runs, then kill it as a user (or the OOM killer) would.
@@ -223,7 +354,8 @@ describe('gridemu run, a process killed from outside (live.journal, issue 11)', 
     for (let i = 0; i < 300 && pid === undefined; i++) {
       await new Promise((r) => setTimeout(r, 50));
       const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
-      if (text.includes('clock started')) pid = (JSON.parse(text.split('\n').find((l) => l.includes('member process up'))!) as { pid: number }).pid;
+      if (text.includes('clock started'))
+        pid = (JSON.parse(text.split('\n').find((l) => l.includes('member process up'))!) as { pid: number }).pid;
     }
     expect(pid, 's2 never started its clock').toBeDefined();
     await new Promise((r) => setTimeout(r, 400));
@@ -231,7 +363,9 @@ describe('gridemu run, a process killed from outside (live.journal, issue 11)', 
     const { code, err } = await run.done;
     expect(code, err).toBe(0);
     expect(err).toMatch(/s2 \(pid \d+\) was killed by SIGKILL; starting it again to rejoin from its journal/);
-    const s = readSummary(out) as ReturnType<typeof readSummary> & { live: { unplanned_restarts?: Record<string, number> } };
+    const s = readSummary(out) as ReturnType<typeof readSummary> & {
+      live: { unplanned_restarts?: Record<string, number> };
+    };
     expect(s.live.unplanned_restarts).toEqual({ s2: 1 });
     expect(s.check.ok).toBe(true);
     expect(s.jobs.completed).toBe(s.jobs.submitted);
@@ -244,7 +378,16 @@ describe('gridemu run at scale', () => {
     const dir = tmp();
     const spec = smallSpec(dir, { sites: 16, jobs: 12, scheme: 'k-distributed', k: 4, latency_ms: 1, speedup: 20000 });
     const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--set', 'meta.claim_timeout_s=200', '--timeout', '150']).done;
+    const { code, err } = await gridemuLive([
+      'run',
+      spec,
+      '--out',
+      out,
+      '--set',
+      'meta.claim_timeout_s=200',
+      '--timeout',
+      '150',
+    ]).done;
     expect(code, err).toBe(0);
     const jobs = checkExactlyOnce(out);
     expect(jobs).toHaveLength(16 * 12);
@@ -259,12 +402,27 @@ describe('gridemu run: the grid execution hierarchy (paper 000), every queue and
     const dir = tmp();
     const out = join(dir, 'out');
     const { code, err } = await gridemuLive([
-      'run', join(REPO, 'examples/hierarchy-table1.yaml'), '--out', out, '--timeout', '120', '--speedup', '2000',
+      'run',
+      join(REPO, 'examples/hierarchy-table1.yaml'),
+      '--out',
+      out,
+      '--timeout',
+      '120',
+      '--speedup',
+      '2000',
       // 200 half-hour jobs instead of 3000 one-hour ones; 1 ms links (2 emulated seconds at this speed-up).
-      '--set', 'workload[0].tasks.list[0]={ submit_s: 0, work_s: 360000, jobs: 200 }', '--set', 'network.latency_ms=1', '--set', 'network.jitter_ms=0',
+      '--set',
+      'workload[0].tasks.list[0]={ submit_s: 0, work_s: 360000, jobs: 200 }',
+      '--set',
+      'network.latency_ms=1',
+      '--set',
+      'network.jitter_ms=0',
     ]).done;
     expect(code, err).toBe(0);
-    const rows = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const rows = readFileSync(join(out, 'jobs.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     const col = (name: string) => rows[0]!.indexOf(name);
     const [long, short] = [rows[1]!, rows[2]!];
     expect(rows).toHaveLength(3);
@@ -273,7 +431,16 @@ describe('gridemu run: the grid execution hierarchy (paper 000), every queue and
     expect(Number(long[col('finish_time')])).toBeGreaterThan(Number(short[col('finish_time')]) + 1800);
     expect(Number(long[col('migrations')])).toBeGreaterThanOrEqual(1);
     const s = readSummary(out);
-    expect(Object.keys(s.live.processes).sort()).toEqual(['Q1', 'Q2', 'Q3', 'Q4', 'driver', 'madison', 'server', 'technion']);
+    expect(Object.keys(s.live.processes).sort()).toEqual([
+      'Q1',
+      'Q2',
+      'Q3',
+      'Q4',
+      'driver',
+      'madison',
+      'server',
+      'technion',
+    ]);
     expect(s.messages.cross_site_by_type['hq.task']).toBeGreaterThanOrEqual(1);
     expect(s.messages.cross_site_by_type['hq.grid-status']).toBeGreaterThan(0);
     expect(s.messages.cross_site_by_type['hq.queue-status']).toBeGreaterThan(0);
@@ -282,7 +449,7 @@ describe('gridemu run: the grid execution hierarchy (paper 000), every queue and
 });
 
 describe('gridemu run: paper 004 routers, the scheduler its own process', () => {
-  it('MCT\'s state queries cross NATS, one each way per resource and task; Shadow sends none; every task runs once', async () => {
+  it("MCT's state queries cross NATS, one each way per resource and task; Shadow sends none; every task runs once", async () => {
     for (const scheme of ['mct', 'shadow']) {
       const dir = tmp();
       const spec = join(dir, 'routers.yaml');
@@ -341,9 +508,13 @@ describe('gridemu run: paper 003 DAG jobs, the general services their own proces
     expect(s.dag.jobs_completed).toBe(12);
     expect(s.dag.migrations).toBeGreaterThan(0);
     // Between the sites and the services' process; the IS and the CS answer GSched inside that process.
-    for (const type of ['dag.run', 'dag.progress', 'dag.stop', 'dag.checkpoint', 'dag.done']) expect(s.messages.cross_site_by_type[type] ?? 0, type).toBeGreaterThan(0);
+    for (const type of ['dag.run', 'dag.progress', 'dag.stop', 'dag.checkpoint', 'dag.done'])
+      expect(s.messages.cross_site_by_type[type] ?? 0, type).toBeGreaterThan(0);
     for (const type of ['dag.status', 'dag.stopped']) expect(s.messages.cross_site_by_type[type] ?? 0, type).toBe(0);
-    const [header, ...rows] = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const [header, ...rows] = readFileSync(join(out, 'jobs.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
     const col = (name: string) => header!.indexOf(name);
     const byId = new Map(rows.map((r) => [r[col('job_id')]!, r]));
     // A migrated task's row counts its moves, reported when it completed.
@@ -351,7 +522,10 @@ describe('gridemu run: paper 003 DAG jobs, the general services their own proces
     for (const r of rows) {
       expect(r[col('dag')]).toMatch(/^tor!\d+$/);
       if (r[col('job_id')]!.endsWith('/final')) {
-        for (let p = 0; p < 5; p++) expect(Number(r[col('starting_time')])).toBeGreaterThanOrEqual(Number(byId.get(`${r[col('dag')]}/p${p}`)![col('finish_time')]));
+        for (let p = 0; p < 5; p++)
+          expect(Number(r[col('starting_time')])).toBeGreaterThanOrEqual(
+            Number(byId.get(`${r[col('dag')]}/p${p}`)![col('finish_time')]),
+          );
       }
     }
   });

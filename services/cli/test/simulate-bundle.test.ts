@@ -14,11 +14,15 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-bundle-'));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function simulate(out: string, env: Record<string, string> = {}, extra: string[] = []) {
-  const r = spawnSync(process.execPath, [MAIN, 'simulate', 'examples/quickstart.yaml', '--out', out, '--quiet', ...extra], {
-    cwd: REPO,
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [MAIN, 'simulate', 'examples/quickstart.yaml', '--out', out, '--quiet', ...extra],
+    {
+      cwd: REPO,
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    },
+  );
   return { code: r.status, err: r.stderr };
 }
 
@@ -55,11 +59,26 @@ describe('staleInput', () => {
   it('compares a file touched since the build by its content', () => {
     const past = Date.now() - 60_000;
     utimesSync(join(dir, 'a.js'), new Date(), new Date());
-    expect(staleInput({ built_ms: past, inputs: [{ file: 'a.js', sha256: sha256('export const a = 1;\n') }] }, dir)).toBeUndefined();
-    expect(staleInput({ built_ms: past, inputs: [{ file: 'a.js', sha256: sha256('export const a = 2;\n') }] }, dir)).toBe('a.js');
+    expect(
+      staleInput({ built_ms: past, inputs: [{ file: 'a.js', sha256: sha256('export const a = 1;\n') }] }, dir),
+    ).toBeUndefined();
+    expect(
+      staleInput({ built_ms: past, inputs: [{ file: 'a.js', sha256: sha256('export const a = 2;\n') }] }, dir),
+    ).toBe('a.js');
   });
 
   it('names an input that is gone', () => {
-    expect(staleInput({ built_ms, inputs: [{ file: 'a.js', sha256: '' }, { file: 'gone.js', sha256: '' }] }, dir)).toBe('gone.js');
+    expect(
+      staleInput(
+        {
+          built_ms,
+          inputs: [
+            { file: 'a.js', sha256: '' },
+            { file: 'gone.js', sha256: '' },
+          ],
+        },
+        dir,
+      ),
+    ).toBe('gone.js');
   });
 });

@@ -3,8 +3,27 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { ControlBus, feltHop_ms, judgeFidelity, leadRun, liveResults, natsConnectOptions, natsFlagOptions, probeBus, reportThrottle, startHealthServer, timerSpinOf } from '@gridemu/live';
-import { buildRunSummary, checkSchedule, describeScheduleCheck, executedJobsFromCsv, writeJobsCsv, writeSummary } from '@gridemu/metrics';
+import {
+  ControlBus,
+  feltHop_ms,
+  judgeFidelity,
+  leadRun,
+  liveResults,
+  natsConnectOptions,
+  natsFlagOptions,
+  probeBus,
+  reportThrottle,
+  startHealthServer,
+  timerSpinOf,
+} from '@gridemu/live';
+import {
+  buildRunSummary,
+  checkSchedule,
+  describeScheduleCheck,
+  executedJobsFromCsv,
+  writeJobsCsv,
+  writeSummary,
+} from '@gridemu/metrics';
 import { InputError, parseOverride, UsageError } from '@gridemu/model';
 import { loadExperiment, schemeReportPeriods, schemeSummary, schemeTimescales } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
@@ -68,10 +87,23 @@ async function main(argv: string[]): Promise<number> {
   if (typeof timerSpin_ms === 'string') throw new UsageError(timerSpin_ms);
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });
   const httpPort = Number(values['http-port']);
-  if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) throw new UsageError(`--http-port must be a port number, got "${values['http-port']}"`);
+  if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535)
+    throw new UsageError(`--http-port must be a port number, got "${values['http-port']}"`);
   // The driver's own /metrics (issue 12): the run's progress and the driver runtime's counters.
   const state: { phase: string; runtime: LiveRuntime | undefined } = { phase: 'running', runtime: undefined };
-  const health = await startHealthServer(httpPort, { run: values.run, site: 'driver' }, { get phase() { return state.phase; }, get runtime() { return state.runtime; }, scheme: spec.meta.scheme });
+  const health = await startHealthServer(
+    httpPort,
+    { run: values.run, site: 'driver' },
+    {
+      get phase() {
+        return state.phase;
+      },
+      get runtime() {
+        return state.runtime;
+      },
+      scheme: spec.meta.scheme,
+    },
+  );
   log.info({ http: health.address }, 'driver serving /healthz and /metrics');
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-driver`));
   // gridemu run lets the driver choose its port, so no other process can take it first; the
@@ -83,7 +115,13 @@ async function main(argv: string[]): Promise<number> {
   // The bound the sites' runtimes apply (reportThrottle), judged against the scheme's report periods.
   const reports = { interval_ms: reportThrottle(spec).latestValue.interval_ms, periods: schemeReportPeriods(spec) };
   const probe = await probeBus(nc, values.run);
-  const before = judgeFidelity({ speedup: spec.live.speedup, hop_ms: probe.hop_ms + spec.network.latency_ms, timer_lag_ms: probe.timer_lag_ms, timescales, reports });
+  const before = judgeFidelity({
+    speedup: spec.live.speedup,
+    hop_ms: probe.hop_ms + spec.network.latency_ms,
+    timer_lag_ms: probe.timer_lag_ms,
+    timescales,
+    reports,
+  });
   for (const w of before.warnings) log.warn({ event: 'fidelity.warning', when: 'before the run' }, w);
   const started = Date.now();
   let stopping: string | undefined;
@@ -107,7 +145,10 @@ async function main(argv: string[]): Promise<number> {
     onProgress: (p) => {
       if (p.wall_s - lastLogged < 10 && p.finished < p.total) return;
       lastLogged = p.wall_s;
-      log.info({ finished: p.finished, total: p.total, now_s: Math.round(p.now_s), wall_s: Math.round(p.wall_s) }, 'progress');
+      log.info(
+        { finished: p.finished, total: p.total, now_s: Math.round(p.now_s), wall_s: Math.round(p.wall_s) },
+        'progress',
+      );
     },
   });
   await nc.drain();
@@ -117,9 +158,19 @@ async function main(argv: string[]): Promise<number> {
   // And after it, from what the hops and timers actually cost.
   const hop_ms = feltHop_ms(results.network.links);
   const timerLag = results.live.timer_lag_ms;
-  const measured = hop_ms === undefined ? undefined : judgeFidelity({ speedup: spec.live.speedup, hop_ms, timer_lag_ms: timerLag.mean_ms, timescales, reports });
+  const measured =
+    hop_ms === undefined
+      ? undefined
+      : judgeFidelity({ speedup: spec.live.speedup, hop_ms, timer_lag_ms: timerLag.mean_ms, timescales, reports });
   for (const w of measured?.warnings ?? []) log.warn({ event: 'fidelity.warning', when: 'measured in the run' }, w);
-  const fidelity = { timescales, report_periods: reports.periods, report_interval_ms: reports.interval_ms, probe, before, ...(measured ? { measured } : {}) };
+  const fidelity = {
+    timescales,
+    report_periods: reports.periods,
+    report_interval_ms: reports.interval_ms,
+    probe,
+    before,
+    ...(measured ? { measured } : {}),
+  };
   const live = { ...results.live, timer_spin_ms: timerSpin_ms, fidelity };
   const summary = buildRunSummary({
     spec,
@@ -136,11 +187,17 @@ async function main(argv: string[]): Promise<number> {
   // Issue 16: every live run checks, from jobs.csv as written, that its schedule could have happened.
   const out = resolve(values.out ?? `results/${spec.name}-live`);
   const jobsPath = writeJobsCsv(out, result.driver.records);
-  const check = checkSchedule(executedJobsFromCsv(readFileSync(jobsPath, 'utf8'), jobsPath), new Map(result.execSites.map((s) => [s.id, s.cpus])));
+  const check = checkSchedule(
+    executedJobsFromCsv(readFileSync(jobsPath, 'utf8'), jobsPath),
+    new Map(result.execSites.map((s) => [s.id, s.cpus])),
+  );
   const summaryPath = writeSummary(out, { ...summary, schedule_check: check });
   // The network this run had, for `gridemu simulate SPEC --network-from OUT` (issue 15).
   writeFileSync(join(out, 'network.json'), JSON.stringify(results.network) + '\n');
-  log.info({ jobs_csv: jobsPath, summary_json: summaryPath, aborted: result.aborted, schedule_ok: check.ok }, 'results written');
+  log.info(
+    { jobs_csv: jobsPath, summary_json: summaryPath, aborted: result.aborted, schedule_ok: check.ok },
+    'results written',
+  );
   // Kept serving a moment after the results, like the members, so a scraper has the end (GRIDEMU_LINGER_MS).
   const linger_ms = Number(env['GRIDEMU_LINGER_MS'] ?? 0);
   if (linger_ms > 0) await new Promise((r) => setTimeout(r, linger_ms));
@@ -159,7 +216,9 @@ main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (err: unknown) => {
     const bad = err instanceof InputError;
-    console.error(`gridemu-driver: ${err instanceof Error ? (bad ? err.message : (err.stack ?? err.message)) : String(err)}${err instanceof UsageError ? `\n\n${HELP}` : ''}`);
+    console.error(
+      `gridemu-driver: ${err instanceof Error ? (bad ? err.message : (err.stack ?? err.message)) : String(err)}${err instanceof UsageError ? `\n\n${HELP}` : ''}`,
+    );
     process.exitCode = bad ? 2 : 1;
   },
 );

@@ -10,5 +10,10 @@ export interface ConfirmedRuns {
 
 export function hasConfirmedRuns(actor: unknown): actor is ConfirmedRuns {
   const candidate = actor as Partial<ConfirmedRuns> | null;
-  return typeof candidate === 'object' && candidate !== null && typeof candidate.siteId === 'string' && typeof candidate.confirmedRuns === 'function';
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.siteId === 'string' &&
+    typeof candidate.confirmedRuns === 'function'
+  );
 }

@@ -57,7 +57,8 @@ export class DriverActor implements Actor<Message> {
       case MessageType.JobStarted: {
         const r = this.record(msg.jobId);
         if (this.forgetLostRun(msg.jobId, msg.site, msg.time_s)) return;
-        if (r.start_s !== undefined) throw new Error(`assertion: ${msg.jobId} started twice (at ${r.execSite} and ${msg.site})`);
+        if (r.start_s !== undefined)
+          throw new Error(`assertion: ${msg.jobId} started twice (at ${r.execSite} and ${msg.site})`);
         r.start_s = msg.time_s;
         r.execSite = msg.site;
         r.resources = msg.resources;
@@ -71,7 +72,8 @@ export class DriverActor implements Actor<Message> {
         // The run died in a crash (issue 11): forget its start; the job's next start is its run.
         const r = this.record(msg.jobId);
         const current = r.execSite === msg.site && r.start_s === msg.started_s;
-        if (r.finish_s !== undefined && current) throw new Error(`assertion: ${msg.jobId} lost at ${msg.site} after it finished there`);
+        if (r.finish_s !== undefined && current)
+          throw new Error(`assertion: ${msg.jobId} lost at ${msg.site} after it finished there`);
         r.lostRuns.push({ site: msg.site, start_s: msg.started_s, end_s: msg.time_s });
         if (!current) {
           // The start of the lost run has not arrived yet. A durable message is resent, not
@@ -101,7 +103,8 @@ export class DriverActor implements Actor<Message> {
       }
       case MessageType.JobFailed: {
         const r = this.record(msg.jobId);
-        if (r.finish_s !== undefined || r.failReason !== undefined) throw new Error(`assertion: ${msg.jobId} given up after it had an outcome`);
+        if (r.finish_s !== undefined || r.failReason !== undefined)
+          throw new Error(`assertion: ${msg.jobId} given up after it had an outcome`);
         r.failReason = msg.reason;
         r.failed_s = msg.time_s;
         r.copies = msg.trail.copies;

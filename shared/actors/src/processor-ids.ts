@@ -45,7 +45,8 @@ export class ProcessorIds {
       }
       const before = free[lo - 1];
       const after = free[lo];
-      if ((before && before[1] >= a) || (after && after[0] <= b)) throw new Error(`assertion: processor ${before && before[1] >= a ? a : after![0]} freed twice`);
+      if ((before && before[1] >= a) || (after && after[0] <= b))
+        throw new Error(`assertion: processor ${before && before[1] >= a ? a : after![0]} freed twice`);
       const joinsBefore = before !== undefined && before[1] + 1 === a;
       const joinsAfter = after !== undefined && after[0] === b + 1;
       if (joinsBefore && joinsAfter) {

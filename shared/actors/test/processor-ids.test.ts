@@ -18,26 +18,30 @@ describe('processor ids', () => {
 
   it('agrees with a set of free ids over any sequence of takes and gives', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 64 }), fc.array(fc.tuple(fc.boolean(), fc.nat()), { maxLength: 200 }), (total, ops) => {
-        const p = new ProcessorIds(total);
-        const free = new Set(Array.from({ length: total }, (_, i) => i));
-        const held: [number, number][][] = [];
-        for (const [take, n] of ops) {
-          if (take && free.size > 0) {
-            const want = 1 + (n % free.size);
-            const got = p.take(want);
-            const ids = got.flatMap(([x, y]) => Array.from({ length: y - x + 1 }, (_, i) => x + i));
-            expect(ids).toEqual([...free].sort((x, y) => x - y).slice(0, want));
-            for (const id of ids) free.delete(id);
-            held.push(got);
-          } else if (held.length > 0) {
-            const back = held.splice(n % held.length, 1)[0]!;
-            p.give(back);
-            for (const [x, y] of back) for (let id = x; id <= y; id++) free.add(id);
+      fc.property(
+        fc.integer({ min: 1, max: 64 }),
+        fc.array(fc.tuple(fc.boolean(), fc.nat()), { maxLength: 200 }),
+        (total, ops) => {
+          const p = new ProcessorIds(total);
+          const free = new Set(Array.from({ length: total }, (_, i) => i));
+          const held: [number, number][][] = [];
+          for (const [take, n] of ops) {
+            if (take && free.size > 0) {
+              const want = 1 + (n % free.size);
+              const got = p.take(want);
+              const ids = got.flatMap(([x, y]) => Array.from({ length: y - x + 1 }, (_, i) => x + i));
+              expect(ids).toEqual([...free].sort((x, y) => x - y).slice(0, want));
+              for (const id of ids) free.delete(id);
+              held.push(got);
+            } else if (held.length > 0) {
+              const back = held.splice(n % held.length, 1)[0]!;
+              p.give(back);
+              for (const [x, y] of back) for (let id = x; id <= y; id++) free.add(id);
+            }
           }
-        }
-        expect(intervalSet(p.take(free.size))).toBe(intervalSet(runs([...free].sort((x, y) => x - y))));
-      }),
+          expect(intervalSet(p.take(free.size))).toBe(intervalSet(runs([...free].sort((x, y) => x - y))));
+        },
+      ),
       { numRuns: 300 },
     );
   });

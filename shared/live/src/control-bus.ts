@@ -1,5 +1,11 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
-import { controlSubject, decodeControl, encodeControl, type ControlKind, type ControlMessage } from '@gridemu/protocol/wire';
+import {
+  controlSubject,
+  decodeControl,
+  encodeControl,
+  type ControlKind,
+  type ControlMessage,
+} from '@gridemu/protocol/wire';
 import type { Logger } from '@gridemu/runtime';
 
 type Of<K extends ControlKind> = Extract<ControlMessage, { kind: K }>;
@@ -25,7 +31,11 @@ export class ControlBus {
         const d = decodeControl(m.data, this.run);
         if (!d.ok || d.msg.kind !== kind) {
           this.malformed++;
-          if (this.malformed <= 20) this.log.warn({ subject: m.subject, reason: d.ok ? `a ${d.msg.kind} on the ${kind} subject` : d.reason }, 'dropped a malformed control message');
+          if (this.malformed <= 20)
+            this.log.warn(
+              { subject: m.subject, reason: d.ok ? `a ${d.msg.kind} on the ${kind} subject` : d.reason },
+              'dropped a malformed control message',
+            );
           return;
         }
         handler(d.msg as Of<K>, m);
@@ -45,7 +55,9 @@ export class ControlBus {
   /** One request; resolves to the reply, or undefined if none came within `timeout_ms`. */
   async request<K extends ControlKind>(msg: ControlMessage, expect: K, timeout_ms: number): Promise<Of<K> | undefined> {
     try {
-      const reply = await this.nc.request(controlSubject(this.run, msg.kind), encodeControl(this.run, msg), { timeout: timeout_ms });
+      const reply = await this.nc.request(controlSubject(this.run, msg.kind), encodeControl(this.run, msg), {
+        timeout: timeout_ms,
+      });
       const d = decodeControl(reply.data, this.run);
       return d.ok && d.msg.kind === expect ? (d.msg as Of<K>) : undefined;
     } catch {

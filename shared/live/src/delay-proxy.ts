@@ -145,7 +145,11 @@ export class DelayProxy {
       const now = performance.now();
       while (q.length > 0 && q[0]!.due_ms <= now) upstream.write(q.shift()!.bytes);
       // libuv measures timers from the loop's cached time, so they can fire early: re-arm, never send early.
-      if (q.length > 0) timers.set(link, setTimeout(() => flush(link), Math.max(1, Math.ceil(q[0]!.due_ms - now))));
+      if (q.length > 0)
+        timers.set(
+          link,
+          setTimeout(() => flush(link), Math.max(1, Math.ceil(q[0]!.due_ms - now))),
+        );
     };
     const close = () => {
       for (const t of timers.values()) clearTimeout(t);
@@ -176,7 +180,11 @@ export class DelayProxy {
         let q = queues.get(delay.link);
         if (!q) queues.set(delay.link, (q = []));
         q.push({ due_ms: due, bytes: f.bytes });
-        if (!timers.has(delay.link)) timers.set(delay.link, setTimeout(() => flush(delay.link), Math.ceil(due - now)));
+        if (!timers.has(delay.link))
+          timers.set(
+            delay.link,
+            setTimeout(() => flush(delay.link), Math.ceil(due - now)),
+          );
       }
     });
     upstream.on('data', (chunk: Buffer) => client.write(chunk));
@@ -196,12 +204,20 @@ export function proxyTarget(natsUrl: string): { readonly host: string; readonly 
 /** Whether `spec` needs a delay proxy per location: link latency, partitions or message loss. */
 export function needsDelayProxies(spec: ExperimentSpec): boolean {
   const n = spec.network;
-  const latency = n.latency_ms > 0 || n.jitter_ms > 0 || Object.values(n.matrix ?? {}).some((row) => Object.values(row).some((v) => v > 0));
+  const latency =
+    n.latency_ms > 0 ||
+    n.jitter_ms > 0 ||
+    Object.values(n.matrix ?? {}).some((row) => Object.values(row).some((v) => v > 0));
   return latency || spec.faults.partition.length > 0 || spec.faults.drop > 0;
 }
 
 /** The delay proxy of location `from` for `spec`: its links' latency, and its partitions and loss if the spec has any. */
-export function delayProxyFor(spec: ExperimentSpec, from: string, run: string, target: { readonly host: string; readonly port: number }): DelayProxy {
+export function delayProxyFor(
+  spec: ExperimentSpec,
+  from: string,
+  run: string,
+  target: { readonly host: string; readonly port: number },
+): DelayProxy {
   const faults = spec.faults;
   const withFaults = faults.partition.length > 0 || faults.drop > 0;
   const partitions = faults.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));

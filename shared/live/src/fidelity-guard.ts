@@ -32,7 +32,12 @@ export interface GuardVerdict {
   readonly timer_lag_s: number;
   readonly share: number;
   /** Each timescale the hop or the lag is too large a share of. */
-  readonly exceeded: readonly { readonly name: string; readonly seconds: number; readonly hop_share: number; readonly lag_share: number }[];
+  readonly exceeded: readonly {
+    readonly name: string;
+    readonly seconds: number;
+    readonly hop_share: number;
+    readonly lag_share: number;
+  }[];
   /** Each report period the bus thins at this speed-up, with the emulated seconds between two reports that go. */
   readonly thinned: readonly { readonly name: string; readonly seconds: number; readonly sent_every_s: number }[];
   /** The largest round speed-up at which both stay under `share` of every timescale, and no report is thinned, when this one is too high. */
@@ -49,14 +54,28 @@ export function judgeFidelity(input: GuardInput): GuardVerdict {
   const round = (x: number) => Math.round(x * 1000) / 1000;
   const exceeded = Object.entries(input.timescales)
     .filter(([, seconds]) => seconds > 0 && Number.isFinite(seconds))
-    .map(([name, seconds]) => ({ name, seconds, hop_share: round(hop_s / seconds), lag_share: round(timer_lag_s / seconds) }))
+    .map(([name, seconds]) => ({
+      name,
+      seconds,
+      hop_share: round(hop_s / seconds),
+      lag_share: round(timer_lag_s / seconds),
+    }))
     .filter((t) => t.hop_share > share || t.lag_share > share);
   const interval_ms = input.reports?.interval_ms ?? 0;
   const sent_every_s = (interval_ms * input.speedup) / 1000;
   const thinned = Object.entries(input.reports?.periods ?? {})
     .filter(([, seconds]) => interval_ms > 0 && seconds > 0 && sent_every_s > seconds)
     .map(([name, seconds]) => ({ name, seconds, sent_every_s: round(sent_every_s) }));
-  const base = { speedup: input.speedup, hop_ms: round(input.hop_ms), timer_lag_ms: round(input.timer_lag_ms), hop_s: round(hop_s), timer_lag_s: round(timer_lag_s), share, exceeded, thinned };
+  const base = {
+    speedup: input.speedup,
+    hop_ms: round(input.hop_ms),
+    timer_lag_ms: round(input.timer_lag_ms),
+    hop_s: round(hop_s),
+    timer_lag_s: round(timer_lag_s),
+    share,
+    exceeded,
+    thinned,
+  };
   if (exceeded.length === 0 && thinned.length === 0) return { ...base, warnings: [] };
   const warnings = exceeded.map(
     (t) =>
@@ -87,7 +106,9 @@ export function judgeFidelity(input: GuardInput): GuardVerdict {
     // The bound is wall time: the speed-up at which it is no longer than the shortest report period.
     const enough = roundDown((Math.min(...thinned.map((t) => t.seconds)) * 1000) / interval_ms);
     speedups.push(enough);
-    warnings.push(`speed-up ${enough} or lower lets every report through (or lengthen the period, or lower live.report_interval_ms)`);
+    warnings.push(
+      `speed-up ${enough} or lower lets every report through (or lengthen the period, or lower live.report_interval_ms)`,
+    );
   }
   const recommended = Math.min(...speedups);
   return { ...base, recommended_speedup: recommended, warnings };

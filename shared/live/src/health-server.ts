@@ -21,7 +21,11 @@ export interface HealthServer {
  * (processRegistry: the runtime's counters, gauges and messages, and prom-client's defaults) on
  * the process's own port.
  */
-export async function startHealthServer(port: number, labels: { readonly run: string; readonly site: string }, source: HealthSource): Promise<HealthServer> {
+export async function startHealthServer(
+  port: number,
+  labels: { readonly run: string; readonly site: string },
+  source: HealthSource,
+): Promise<HealthServer> {
   const { registry, sync, observeHandler, observeLatency, setNatsRoundTrip } = processRegistry(labels, source);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];

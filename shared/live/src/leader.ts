@@ -86,7 +86,10 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   let clock: RunClock | undefined;
   bus.on('hello', (m, raw) => {
     const resume = clock !== undefined && members.has(m.member) ? clock : undefined;
-    log.info({ member: m.member, rejoining: resume !== undefined }, resume ? 'a restarted member asked to rejoin the run' : 'member asked for the plan');
+    log.info(
+      { member: m.member, rejoining: resume !== undefined },
+      resume ? 'a restarted member asked to rejoin the run' : 'member asked for the plan',
+    );
     bus.reply(raw, { kind: 'plan', spec: options.specText, sets: options.sets, ...(resume ? { resume } : {}) });
   });
   bus.on('ready', (m) => {
@@ -110,8 +113,21 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   });
 
   const { plan, driver } = driverPlan(spec, jobs);
-  const transport = new NatsTransport(nc, run, (subject, err) => log.error({ subject, err: err.message }, 'NATS subscription or publish failed'));
-  const rt = new LiveRuntime({ transport, run, seed: spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(spec), ...(spec.protocol_trace === true ? { trace: true } : {}), ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}), ...(options.onHandled ? { onHandled: options.onHandled } : {}), onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`) });
+  const transport = new NatsTransport(nc, run, (subject, err) =>
+    log.error({ subject, err: err.message }, 'NATS subscription or publish failed'),
+  );
+  const rt = new LiveRuntime({
+    transport,
+    run,
+    seed: spec.seed,
+    log,
+    check: MESSAGE_CHECK,
+    ...reliableDelivery(spec),
+    ...(spec.protocol_trace === true ? { trace: true } : {}),
+    ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}),
+    ...(options.onHandled ? { onHandled: options.onHandled } : {}),
+    onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`),
+  });
   options.onRuntime?.(rt);
   rt.spawn(driver);
   await rt.ready();
@@ -153,12 +169,18 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
       for (const [name, info] of members) {
         // A process the spec crashes is silent while it is down, on purpose (faults.crash).
         if (isDownByPlan(spec, name, rt.now())) info.lastSeen_ms = now;
-        if (now - info.lastSeen_ms > heartbeatTimeout_ms) aborted ??= `process "${name}" (pid ${info.pid}) has been silent for ${heartbeatTimeout_ms / 1000} s`;
+        if (now - info.lastSeen_ms > heartbeatTimeout_ms)
+          aborted ??= `process "${name}" (pid ${info.pid}) has been silent for ${heartbeatTimeout_ms / 1000} s`;
       }
       const wall = wallNow_ms();
       if (now - lastProgress >= 1000 && wall >= wallEpoch_ms) {
         lastProgress = now;
-        const p = { finished: plan.driver.finished, total: plan.driver.total, now_s: rt.now(), wall_s: (wall - wallEpoch_ms) / 1000 };
+        const p = {
+          finished: plan.driver.finished,
+          total: plan.driver.total,
+          now_s: rt.now(),
+          wall_s: (wall - wallEpoch_ms) / 1000,
+        };
         bus.publish({ kind: 'progress', ...p });
         options.onProgress?.(p);
       }
@@ -172,7 +194,12 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     log.error({ reason: aborted }, 'run aborted');
     bus.publish({ kind: 'abort', reason: aborted });
   } else {
-    options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: end_s, wall_s: run_wall_s });
+    options.onProgress?.({
+      finished: plan.driver.finished,
+      total: plan.driver.total,
+      now_s: end_s,
+      wall_s: run_wall_s,
+    });
     bus.publish({ kind: 'end' });
     const deadline = Date.now() + (options.reportTimeout_s ?? 15) * 1000;
     while (Date.now() < deadline && [...members.values()].some((m) => !m.report)) await sleep(20);

@@ -1,6 +1,12 @@
 import type { LatencyState } from '@gridemu/protocol';
 import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runtime';
-import { LatencyHistogram, histogramOf, histogramStates, nestedHistogramOf, type LatencyStats } from '@gridemu/runtime/live';
+import {
+  LatencyHistogram,
+  histogramOf,
+  histogramStates,
+  nestedHistogramOf,
+  type LatencyStats,
+} from '@gridemu/runtime/live';
 import type { LeaderResult } from './leader.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 import { warmUpFigures } from './warm-up.js';
@@ -20,7 +26,17 @@ export interface LiveSection {
   /** How late timers fired (event-loop lag and timer granularity), in wall ms, over every process. */
   readonly timer_lag_ms: LatencyStats;
   /** Each with its warm-up before the clock started (jobs, finished, wall ms), if it ran one. */
-  readonly processes: Record<string, { pid: number; http: string; rss_mb?: number; peak_rss_mb?: number; cpu_s?: number; warm_up?: { jobs: number; finished: number; wall_ms: number } }>;
+  readonly processes: Record<
+    string,
+    {
+      pid: number;
+      http: string;
+      rss_mb?: number;
+      peak_rss_mb?: number;
+      cpu_s?: number;
+      warm_up?: { jobs: number; finished: number; wall_ms: number };
+    }
+  >;
   readonly missing_reports: readonly string[];
 }
 
@@ -38,7 +54,10 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v);
   };
   add(all, r.runtime.messages.all);
-  add(perHour, [...r.runtime.messagesPerHour()].map(([h, n]) => [String(h), n] as [string, number]));
+  add(
+    perHour,
+    [...r.runtime.messagesPerHour()].map(([h, n]) => [String(h), n] as [string, number]),
+  );
   add(crossSite, r.runtime.messages.crossSite);
   add(counters, r.runtime.counters);
   if (r.controlMalformed > 0) add(counters, [['control.malformed', r.controlMalformed]]);
@@ -53,13 +72,21 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   const felt = new Map<string, LatencyHistogram>();
   const feltByType = new Map<string, Map<string, LatencyHistogram>>();
   const mergeFelt = (link: string, s: LatencyState) => histogramOf(felt, link).merge(s);
-  const mergeFeltOfType = (type: string, link: string, s: LatencyState) => nestedHistogramOf(feltByType, type, link).merge(s);
+  const mergeFeltOfType = (type: string, link: string, s: LatencyState) =>
+    nestedHistogramOf(feltByType, type, link).merge(s);
   for (const [link, h] of r.runtime.felt) mergeFelt(link, h.state());
-  for (const [type, links] of r.runtime.feltByType) for (const [link, h] of links) mergeFeltOfType(type, link, h.state());
+  for (const [type, links] of r.runtime.feltByType)
+    for (const [link, h] of links) mergeFeltOfType(type, link, h.state());
   // This runs in the driver process: its own figures sit beside the members' reports.
   const driverWarmUp = warmUpFigures(r.warmedUp);
   const processes: Record<string, LiveSection['processes'][string]> = {
-    driver: { pid: process.pid, http: '', rss_mb: rss_mb(), cpu_s: cpu_s(), ...(driverWarmUp ? { warm_up: driverWarmUp } : {}) },
+    driver: {
+      pid: process.pid,
+      http: '',
+      rss_mb: rss_mb(),
+      cpu_s: cpu_s(),
+      ...(driverWarmUp ? { warm_up: driverWarmUp } : {}),
+    },
   };
   for (const [name, m] of [...r.members].sort(([a], [b]) => (a < b ? -1 : 1))) {
     processes[name] = { pid: m.pid, http: m.http };
@@ -71,8 +98,15 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     for (const [link, s] of Object.entries(m.report.latency)) mergeLink(link, s);
     timerLag.merge(m.report.timer_lag);
     for (const [link, s] of Object.entries(m.report.felt ?? {})) mergeFelt(link, s);
-    for (const [type, links] of Object.entries(m.report.felt_by_type ?? {})) for (const [link, s] of Object.entries(links)) mergeFeltOfType(type, link, s);
-    processes[name] = { ...processes[name]!, rss_mb: m.report.rss_mb, peak_rss_mb: m.report.peak_rss_mb, cpu_s: m.report.cpu_s, ...(m.report.warm_up ? { warm_up: m.report.warm_up } : {}) };
+    for (const [type, links] of Object.entries(m.report.felt_by_type ?? {}))
+      for (const [link, s] of Object.entries(links)) mergeFeltOfType(type, link, s);
+    processes[name] = {
+      ...processes[name]!,
+      rss_mb: m.report.rss_mb,
+      peak_rss_mb: m.report.peak_rss_mb,
+      cpu_s: m.report.cpu_s,
+      ...(m.report.warm_up ? { warm_up: m.report.warm_up } : {}),
+    };
   }
   const overallStats = overall.stats();
   const live: LiveSection = {
@@ -82,7 +116,10 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     join_wall_s: r.join_wall_s,
     run_wall_s: r.run_wall_s,
     ...(r.aborted ? { aborted: r.aborted } : {}),
-    latency_ms: { ...overallStats, links: Object.fromEntries([...links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.stats()])) },
+    latency_ms: {
+      ...overallStats,
+      links: Object.fromEntries([...links].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.stats()])),
+    },
     emulated_latency_mean_s: Math.round(((overallStats.mean_ms * speedup) / 1000) * 1000) / 1000,
     timer_lag_ms: timerLag.stats(),
     processes,
@@ -93,11 +130,18 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     format: MEASURED_NETWORK_FORMAT,
     speedup,
     links: histogramStates(felt),
-    types: Object.fromEntries([...feltByType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, links]) => [type, histogramStates(links)])),
+    types: Object.fromEntries(
+      [...feltByType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, links]) => [type, histogramStates(links)]),
+    ),
     timer_lag: timerLag.state(),
     ...(reportInterval_ms > 0 ? { report_interval_ms: reportInterval_ms } : {}),
   };
-  return { live, messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour }, counters: sortedRecord(counters), network };
+  return {
+    live,
+    messages: { all: sortedRecord(all), cross_site: sortedRecord(crossSite), per_hour },
+    counters: sortedRecord(counters),
+    network,
+  };
 }
 
 /**

@@ -77,28 +77,62 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const member = values.member ?? values.site ?? o.member;
   if (!member) return fail('--site (or GRIDEMU_SITE) is required');
   const httpPort = Number(values['http-port']);
-  if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) return fail(`--http-port must be a port number, got "${values['http-port']}"`);
+  if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535)
+    return fail(`--http-port must be a port number, got "${values['http-port']}"`);
   const joinTimeout_s = Number(values['join-timeout']);
-  if (!(joinTimeout_s > 0)) return fail(`--join-timeout must be a positive number of seconds, got "${values['join-timeout']}"`);
+  if (!(joinTimeout_s > 0))
+    return fail(`--join-timeout must be a positive number of seconds, got "${values['join-timeout']}"`);
   const timerSpin_ms = timerSpinOf(values);
   if (typeof timerSpin_ms === 'string') return fail(timerSpin_ms);
   const crashedAt_s = values['crashed-at'] === undefined ? undefined : Number(values['crashed-at']);
-  if (crashedAt_s !== undefined && !Number.isFinite(crashedAt_s)) return fail(`--crashed-at must be emulated seconds, got "${values['crashed-at']}"`);
+  if (crashedAt_s !== undefined && !Number.isFinite(crashedAt_s))
+    return fail(`--crashed-at must be emulated seconds, got "${values['crashed-at']}"`);
   const linger_ms = Number(values['linger-ms']);
   if (!(linger_ms >= 0)) return fail(`--linger-ms must be milliseconds, got "${values['linger-ms']}"`);
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: member });
-  const nc = await connect({ ...natsConnectOptions(values, `gridemu-${values.run}-${member}`), maxReconnectAttempts: -1 }).catch((err: unknown) => {
+  const nc = await connect({
+    ...natsConnectOptions(values, `gridemu-${values.run}-${member}`),
+    maxReconnectAttempts: -1,
+  }).catch((err: unknown) => {
     log.error({ nats: values.nats, error: (err as Error).message }, 'cannot connect to NATS');
     return undefined;
   });
   if (!nc) return 1;
   const proc: { current?: MemberProcess } = {};
-  const source = { get phase() { return proc.current?.phase ?? 'joining'; }, get runtime() { return proc.current?.runtime; }, get scheme() { return proc.current?.spec?.meta.scheme; } };
+  const source = {
+    get phase() {
+      return proc.current?.phase ?? 'joining';
+    },
+    get runtime() {
+      return proc.current?.runtime;
+    },
+    get scheme() {
+      return proc.current?.spec?.meta.scheme;
+    },
+  };
   const health = await startHealthServer(httpPort, { run: values.run, site: member }, source);
-  const member_ = new MemberProcess({ nc, run: values.run, member, log, http: health.address, joinTimeout_s, timerSpin_ms, onHandled: health.observeHandler, onLatency: health.observeLatency, ...(crashedAt_s !== undefined ? { crashedAt_s } : {}) });
+  const member_ = new MemberProcess({
+    nc,
+    run: values.run,
+    member,
+    log,
+    http: health.address,
+    joinTimeout_s,
+    timerSpin_ms,
+    onHandled: health.observeHandler,
+    onLatency: health.observeLatency,
+    ...(crashedAt_s !== undefined ? { crashedAt_s } : {}),
+  });
   // The NATS round trip, every few seconds, for /metrics (a ping the client answers itself).
-  const rtt = setInterval(() => void nc.rtt().then((ms) => health.setNatsRoundTrip(ms / 1000), () => undefined), 5000);
+  const rtt = setInterval(
+    () =>
+      void nc.rtt().then(
+        (ms) => health.setNatsRoundTrip(ms / 1000),
+        () => undefined,
+      ),
+    5000,
+  );
   rtt.unref();
   proc.current = member_;
   const onSignal = (signal: string) => {
@@ -112,8 +146,15 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   if (outcome.phase === 'done' && linger_ms > 0) await new Promise((r) => setTimeout(r, linger_ms));
   log.info({ phase: outcome.phase, reason: outcome.reason }, 'member process exiting');
   // A drain needs the server; if it is gone, close the connection so its reconnect loop stops.
-  await within(3000, nc.drain().catch(() => undefined));
-  if (!nc.isClosed()) await within(1000, nc.close().catch(() => undefined));
+  await within(
+    3000,
+    nc.drain().catch(() => undefined),
+  );
+  if (!nc.isClosed())
+    await within(
+      1000,
+      nc.close().catch(() => undefined),
+    );
   clearInterval(rtt);
   await health.close();
   return outcome.phase === 'done' || outcome.phase === 'stopped' ? 0 : 1;

@@ -101,8 +101,24 @@ export class MemberProcess {
         if (this.phase !== 'joining') return this.outcome;
       }
       const journal = await this.openJournal(this.spec, plan.resume);
-      const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) => log.error({ subject, err: err.message }, 'NATS subscription or publish failed'));
-      const rt = new LiveRuntime({ transport, run: this.options.run, seed: this.spec.seed, log, check: MESSAGE_CHECK, ...reliableDelivery(this.spec), ...(this.spec.protocol_trace === true ? { trace: true } : {}), ...reportThrottle(this.spec), ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}), ...(journal ? { journal } : {}), ...(this.options.onHandled ? { onHandled: this.options.onHandled } : {}), ...(this.options.onLatency ? { onLatency: this.options.onLatency } : {}), onFatal: (e) => void this.fail(e.message) });
+      const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) =>
+        log.error({ subject, err: err.message }, 'NATS subscription or publish failed'),
+      );
+      const rt = new LiveRuntime({
+        transport,
+        run: this.options.run,
+        seed: this.spec.seed,
+        log,
+        check: MESSAGE_CHECK,
+        ...reliableDelivery(this.spec),
+        ...(this.spec.protocol_trace === true ? { trace: true } : {}),
+        ...reportThrottle(this.spec),
+        ...(this.options.timerSpin_ms !== undefined ? { timerSpin_ms: this.options.timerSpin_ms } : {}),
+        ...(journal ? { journal } : {}),
+        ...(this.options.onHandled ? { onHandled: this.options.onHandled } : {}),
+        ...(this.options.onLatency ? { onLatency: this.options.onLatency } : {}),
+        onFatal: (e) => void this.fail(e.message),
+      });
       for (const p of actors) rt.spawn(p);
       await rt.ready();
       this.runtime = rt;
@@ -111,7 +127,12 @@ export class MemberProcess {
         this.phase = 'running';
         this.lastFromDriver_ms = Date.now();
         const c = plan.resume;
-        const replayed = await rt.resume(c.epoch_s, c.speedup, c.wallEpoch_ms, this.options.crashedAt_s ?? Number.NEGATIVE_INFINITY);
+        const replayed = await rt.resume(
+          c.epoch_s,
+          c.speedup,
+          c.wallEpoch_ms,
+          this.options.crashedAt_s ?? Number.NEGATIVE_INFINITY,
+        );
         log.info({ ...replayed, now_s: rt.now() }, 'rejoined the run: journal replayed, actors recovered');
         this.bus.publish({ kind: 'ready', member, pid: process.pid, http: this.options.http ?? '' });
         return this.outcome;
@@ -131,7 +152,8 @@ export class MemberProcess {
 
   /** SIGTERM: stop taking messages, let the mailboxes drain, tell the driver if the run was still on. */
   async stop(): Promise<MemberOutcome> {
-    if (this.phase === 'running' || this.phase === 'ready') this.bus.publish({ kind: 'failed', member: this.options.member, error: 'stopped by a signal during the run' });
+    if (this.phase === 'running' || this.phase === 'ready')
+      this.bus.publish({ kind: 'failed', member: this.options.member, error: 'stopped by a signal during the run' });
     await this.leave('stopped', 'stopped by a signal');
     return this.outcome;
   }
@@ -139,8 +161,10 @@ export class MemberProcess {
   /** A member never outlives its driver: without it the run can neither end nor report. */
   private watchDriver(): void {
     const silent_ms = Date.now() - this.lastFromDriver_ms;
-    if (this.phase === 'running' && silent_ms > DRIVER_SILENCE_MS) void this.fail(`the driver has been silent for ${DRIVER_SILENCE_MS / 1000} s`);
-    if (this.phase === 'ready' && silent_ms > (this.options.joinTimeout_s ?? 120) * 1000) void this.fail(`no start from the driver within ${this.options.joinTimeout_s ?? 120} s of being ready`);
+    if (this.phase === 'running' && silent_ms > DRIVER_SILENCE_MS)
+      void this.fail(`the driver has been silent for ${DRIVER_SILENCE_MS / 1000} s`);
+    if (this.phase === 'ready' && silent_ms > (this.options.joinTimeout_s ?? 120) * 1000)
+      void this.fail(`no start from the driver within ${this.options.joinTimeout_s ?? 120} s of being ready`);
   }
 
   /**
@@ -148,13 +172,22 @@ export class MemberProcess {
    * its restart can rebuild its state; a fresh one on the run's first start, its predecessor's on a restart. A restart of a
    * process without one cannot rejoin: its queue and semaphores are gone.
    */
-  private async openJournal(spec: ExperimentSpec, resume: RunClock | undefined): Promise<{ store: JetStreamJournal; recovering: boolean } | undefined> {
+  private async openJournal(
+    spec: ExperimentSpec,
+    resume: RunClock | undefined,
+  ): Promise<{ store: JetStreamJournal; recovering: boolean } | undefined> {
     const { member, nc, run } = this.options;
     if (spec.live.journal !== true && !spec.faults.crash.some((c) => c.process === member)) {
-      if (resume) throw new Error(`process "${member}" was restarted during the run, but it keeps no journal (only the processes faults.crash names do, or every one with live.journal: true), so its state is lost`);
+      if (resume)
+        throw new Error(
+          `process "${member}" was restarted during the run, but it keeps no journal (only the processes faults.crash names do, or every one with live.journal: true), so its state is lost`,
+        );
       return undefined;
     }
-    return { store: await JetStreamJournal.open(nc, run, member, resume === undefined), recovering: resume !== undefined };
+    return {
+      store: await JetStreamJournal.open(nc, run, member, resume === undefined),
+      recovering: resume !== undefined,
+    };
   }
 
   private async join(): Promise<{ spec: string; sets: readonly string[]; resume?: RunClock } | undefined> {
@@ -163,7 +196,9 @@ export class MemberProcess {
       const plan = await this.bus.request({ kind: 'hello', member: this.options.member }, 'plan', 1000);
       if (plan) return plan;
       if (Date.now() > deadline) {
-        await this.fail(`no driver answered on gridemu-ctl.${this.options.run}.hello within ${this.options.joinTimeout_s ?? 120} s`);
+        await this.fail(
+          `no driver answered on gridemu-ctl.${this.options.run}.hello within ${this.options.joinTimeout_s ?? 120} s`,
+        );
         return undefined;
       }
       await new Promise((r) => setTimeout(r, 250));
@@ -185,13 +220,17 @@ export class MemberProcess {
   }
 
   private async leave(phase: MemberPhase, reason?: string): Promise<void> {
-    if (this.phase === 'done' || this.phase === 'aborted' || this.phase === 'failed' || this.phase === 'stopped') return;
+    if (this.phase === 'done' || this.phase === 'aborted' || this.phase === 'failed' || this.phase === 'stopped')
+      return;
     this.phase = phase;
     clearInterval(this.heartbeat);
     await this.runtime?.stop();
     this.bus.close();
     // With the server gone (the run's nats-server or proxy died) a flush never answers: do not wait for ever.
-    await within(2000, this.options.nc.flush().catch(() => undefined));
+    await within(
+      2000,
+      this.options.nc.flush().catch(() => undefined),
+    );
     this.finish(reason === undefined ? { phase } : { phase, reason });
   }
 
@@ -208,8 +247,17 @@ export class MemberProcess {
       rss_mb: this.sampleRss(),
       peak_rss_mb: this.peakRss,
       cpu_s: cpu_s(),
-      messages: { all: sortedRecord(rt.messages.all), cross_site: sortedRecord(rt.messages.crossSite), per_hour: Object.fromEntries([...rt.messagesPerHour()].map(([h, n]) => [String(h), n])) },
-      counters: sortedRecord(new Map([...rt.counters, ...(this.bus.malformed > 0 ? [['control.malformed', this.bus.malformed] as const] : [])])),
+      messages: {
+        all: sortedRecord(rt.messages.all),
+        cross_site: sortedRecord(rt.messages.crossSite),
+        per_hour: Object.fromEntries([...rt.messagesPerHour()].map(([h, n]) => [String(h), n])),
+      },
+      counters: sortedRecord(
+        new Map([
+          ...rt.counters,
+          ...(this.bus.malformed > 0 ? [['control.malformed', this.bus.malformed] as const] : []),
+        ]),
+      ),
       latency: histogramStates(rt.latency),
       timer_lag: rt.timerLag.state(),
       felt: histogramStates(rt.felt),

@@ -19,7 +19,9 @@ export function liveMembers(spec: ExperimentSpec): string[] {
 export function memberActors(spec: ExperimentSpec, member: string): GridActor[] {
   const actors = planGrid(spec, []).actors.filter((p) => p.location === member);
   if (actors.length === 0) {
-    throw new Error(`"${member}" hosts no actors under scheme ${spec.meta.scheme}; the run's processes are ${liveMembers(spec).join(', ')}`);
+    throw new Error(
+      `"${member}" hosts no actors under scheme ${spec.meta.scheme}; the run's processes are ${liveMembers(spec).join(', ')}`,
+    );
   }
   return actors;
 }

@@ -19,11 +19,16 @@ export function natsFlagOptions(env: NodeJS.ProcessEnv = process.env) {
 /** --timer-spin-ms as a number of milliseconds, or a message saying what is wrong with it. */
 export function timerSpinOf(v: { 'timer-spin-ms'?: string }): number | string {
   const ms = Number(v['timer-spin-ms'] ?? DEFAULT_TIMER_SPIN_MS);
-  return Number.isFinite(ms) && ms >= 0 && ms <= 100 ? ms : `--timer-spin-ms must be a number of milliseconds from 0 to 100, got "${v['timer-spin-ms']}"`;
+  return Number.isFinite(ms) && ms >= 0 && ms <= 100
+    ? ms
+    : `--timer-spin-ms must be a number of milliseconds from 0 to 100, got "${v['timer-spin-ms']}"`;
 }
 
 /** How to connect, from those options: the server, credentials, and a name naming the process. */
-export function natsConnectOptions(v: { nats?: string; user?: string; password?: string; token?: string; 'tls-ca'?: string }, name: string): ConnectionOptions {
+export function natsConnectOptions(
+  v: { nats?: string; user?: string; password?: string; token?: string; 'tls-ca'?: string },
+  name: string,
+): ConnectionOptions {
   return {
     servers: v.nats ?? 'nats://127.0.0.1:4222',
     name,

@@ -26,7 +26,8 @@ export class NatsFrameSplitter {
     for (;;) {
       const eol = this.pending.indexOf(CRLF, at);
       if (eol < 0) {
-        if (this.pending.length - at > MAX_CONTROL_LINE) throw new Error(`a NATS control line of over ${MAX_CONTROL_LINE} bytes`);
+        if (this.pending.length - at > MAX_CONTROL_LINE)
+          throw new Error(`a NATS control line of over ${MAX_CONTROL_LINE} bytes`);
         break;
       }
       const line = this.pending.toString('latin1', at, eol);
@@ -36,7 +37,8 @@ export class NatsFrameSplitter {
       if (op.startsWith('PUB ') || op.startsWith('HPUB ')) {
         const args = line.trim().split(/\s+/);
         const size = Number(args[args.length - 1]);
-        if (!Number.isInteger(size) || size < 0 || args.length < 3) throw new Error(`malformed NATS publish line: ${line.slice(0, 80)}`);
+        if (!Number.isInteger(size) || size < 0 || args.length < 3)
+          throw new Error(`malformed NATS publish line: ${line.slice(0, 80)}`);
         subject = args[1];
         end = eol + 2 + size + 2;
         if (end > this.pending.length) break; // the payload has not all arrived yet

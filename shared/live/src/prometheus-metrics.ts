@@ -67,7 +67,11 @@ export function processRegistry(
       },
     });
   byType('gridemu_messages_sent_total', 'Actor messages sent by this process, by type', (rt) => rt.messages.all);
-  byType('gridemu_messages_received_total', "Messages and timers delivered to this process's actors, by type", (rt) => rt.received);
+  byType(
+    'gridemu_messages_received_total',
+    "Messages and timers delivered to this process's actors, by type",
+    (rt) => rt.received,
+  );
   new Gauge({
     name: 'gridemu_emulated_time_seconds',
     help: "Emulated time of this process's clock (0 before the run starts)",
@@ -93,7 +97,7 @@ export function processRegistry(
 
   const handler = new Histogram({
     name: 'gridemu_handler_duration_seconds',
-    help: "Wall time of one delivery's handler, by actor role: for role=\"scheduler\", a scheduling pass",
+    help: 'Wall time of one delivery\'s handler, by actor role: for role="scheduler", a scheduling pass',
     labelNames: ['role'],
     buckets: [1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1],
     registers: [registry],
@@ -106,7 +110,11 @@ export function processRegistry(
     buckets: [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3, 10],
     registers: [registry],
   });
-  const natsRoundTrip = new Gauge({ name: 'gridemu_nats_round_trip_seconds', help: "The last round trip to the NATS server (the client's ping), in wall seconds", registers: [registry] });
+  const natsRoundTrip = new Gauge({
+    name: 'gridemu_nats_round_trip_seconds',
+    help: "The last round trip to the NATS server (the client's ping), in wall seconds",
+    registers: [registry],
+  });
 
   const registered = new Set<string>();
   const histograms = new Map<string, { histogram: Histogram; seen: number }>();
@@ -138,7 +146,15 @@ export function processRegistry(
       if (!h) {
         const name = prometheusName(observed);
         registered.add(name);
-        h = { histogram: new Histogram({ name, help: `The actors' observations of ${observed}`, buckets: SECONDS_BUCKETS, registers: [registry] }), seen: 0 };
+        h = {
+          histogram: new Histogram({
+            name,
+            help: `The actors' observations of ${observed}`,
+            buckets: SECONDS_BUCKETS,
+            registers: [registry],
+          }),
+          seen: 0,
+        };
         histograms.set(observed, h);
       }
       for (; h.seen < values.length; h.seen++) h.histogram.observe(values[h.seen]!);

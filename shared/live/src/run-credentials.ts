@@ -29,10 +29,21 @@ export function runCredentials(run: string, locations: readonly string[]): Map<s
     if (users.has(name)) throw new Error(`two processes of run ${run} would be the NATS user "${name}"`);
     // Its warm-up's namespace is its own: nothing there reaches the run or another process's warm-up.
     const own = warmUp === undefined ? [] : [warmUp];
-    users.set(name, { user: name, password: randomBytes(18).toString('base64url'), publish: [...publish, ...own, ...shared], subscribe: [...subscribe, ...own, ...shared] });
+    users.set(name, {
+      user: name,
+      password: randomBytes(18).toString('base64url'),
+      publish: [...publish, ...own, ...shared],
+      subscribe: [...subscribe, ...own, ...shared],
+    });
   };
   // A location's process may also keep its journal, in its own JetStream stream and no other.
-  for (const location of locations) add(location, [...publishAsPatterns(run, location), ...journalPermissions(run, location)], hearPatterns(run, location), runWildcard(warmUpRun(run, location)));
+  for (const location of locations)
+    add(
+      location,
+      [...publishAsPatterns(run, location), ...journalPermissions(run, location)],
+      hearPatterns(run, location),
+      runWildcard(warmUpRun(run, location)),
+    );
   add('driver', publishAsPatterns(run, 'driver'), hearPatterns(run, 'driver'), runWildcard(warmUpRun(run, undefined)));
   add(ORCHESTRATOR, [], []);
   return users;

@@ -52,12 +52,19 @@ export function warmUpRun(run: string, location: string | undefined): string {
  * `warmUpRun`, so its own actors' messages cross nats-server as they will in the run. Logs go
  * nowhere and no metric is recorded. It stops at its time budget whether or not every job finished.
  */
-export async function warmUp(nc: NatsConnection, run: string, location: string | undefined, spec: ExperimentSpec, options: WarmUpOptions = {}): Promise<WarmUpReport> {
+export async function warmUp(
+  nc: NatsConnection,
+  run: string,
+  location: string | undefined,
+  spec: ExperimentSpec,
+  options: WarmUpOptions = {},
+): Promise<WarmUpReport> {
   const started = performance.now();
   const perSite = options.perSite ?? spec.live.warm_up_jobs ?? DEFAULT_WARM_UP_JOBS;
   if (perSite === 0) return { jobs: 0, finished: 0, wall_ms: 0, skipped: 'live.warm_up_jobs is 0' };
   // A scheme that takes no plain jobs (DAG workflows, paper 003) would not run these; it goes cold.
-  if (!META_SCHEMES.sourceKinds(spec.meta.scheme).includes('synthetic')) return { jobs: 0, finished: 0, wall_ms: 0, skipped: `scheme ${spec.meta.scheme} takes no plain jobs` };
+  if (!META_SCHEMES.sourceKinds(spec.meta.scheme).includes('synthetic'))
+    return { jobs: 0, finished: 0, wall_ms: 0, skipped: `scheme ${spec.meta.scheme} takes no plain jobs` };
   const wall_ms = () => Math.round(performance.now() - started);
   let plan;
   try {
@@ -66,7 +73,16 @@ export async function warmUp(nc: NatsConnection, run: string, location: string |
     return { jobs: 0, finished: 0, wall_ms: wall_ms(), error: (err as Error).message };
   }
   const scratch = warmUpRun(run, location);
-  const runtimes = [0, 1].map(() => new LiveRuntime({ transport: new NatsTransport(nc, scratch), run: scratch, seed: spec.seed, log: silentLogger, check: MESSAGE_CHECK }));
+  const runtimes = [0, 1].map(
+    () =>
+      new LiveRuntime({
+        transport: new NatsTransport(nc, scratch),
+        run: scratch,
+        seed: spec.seed,
+        log: silentLogger,
+        check: MESSAGE_CHECK,
+      }),
+  );
   const [here, others] = runtimes as [LiveRuntime, LiveRuntime];
   const budget_ms = options.budget_ms ?? WARM_UP_BUDGET_MS;
   try {
@@ -77,22 +93,36 @@ export async function warmUp(nc: NatsConnection, run: string, location: string |
     while (!plan.driver.done && performance.now() - started < budget_ms) await new Promise((r) => setTimeout(r, 5));
     return { jobs: plan.driver.total, finished: plan.driver.finished, wall_ms: wall_ms() };
   } catch (err) {
-    return { jobs: plan.driver.total, finished: plan.driver.finished, wall_ms: wall_ms(), error: (err as Error).message };
+    return {
+      jobs: plan.driver.total,
+      finished: plan.driver.finished,
+      wall_ms: wall_ms(),
+      error: (err as Error).message,
+    };
   } finally {
     await Promise.all(runtimes.map((rt) => rt.stop().catch(() => undefined)));
   }
 }
 
 /** What summary.json's `live.processes` shows of a warm-up; nothing for one that did not run. */
-export function warmUpFigures(report: WarmUpReport | undefined): { jobs: number; finished: number; wall_ms: number } | undefined {
-  return report === undefined || report.skipped !== undefined ? undefined : { jobs: report.jobs, finished: report.finished, wall_ms: report.wall_ms };
+export function warmUpFigures(
+  report: WarmUpReport | undefined,
+): { jobs: number; finished: number; wall_ms: number } | undefined {
+  return report === undefined || report.skipped !== undefined
+    ? undefined
+    : { jobs: report.jobs, finished: report.finished, wall_ms: report.wall_ms };
 }
 
 /** One line in the process's log: what its warm-up did, or why it did not. */
 export function logWarmUp(log: Logger, report: WarmUpReport): void {
   if (report.skipped !== undefined) log.info({ reason: report.skipped }, 'no warm-up');
-  else if (report.error !== undefined) log.warn({ ...report }, 'warm-up failed; the run goes on, its first seconds slower');
-  else log.info({ ...report }, report.finished < report.jobs ? 'warm-up stopped at its time limit' : "warm-up done: the run's code is compiled");
+  else if (report.error !== undefined)
+    log.warn({ ...report }, 'warm-up failed; the run goes on, its first seconds slower');
+  else
+    log.info(
+      { ...report },
+      report.finished < report.jobs ? 'warm-up stopped at its time limit' : "warm-up done: the run's code is compiled",
+    );
 }
 
 /**
@@ -108,7 +138,15 @@ export function warmUpJobs(spec: ExperimentSpec, location: string | undefined, p
   const add = (site: ExperimentSpec['sites'][number], i: number) => {
     const run_s = 100 + ((i * 37) % 900);
     const procs = 1 + ((i * 7) % Math.max(1, Math.min(16, site.cpus)));
-    jobs.push({ id: `warm-${site.id}!${i}`, workload: `warm-${site.id}`, origin: site.id, submit_s: 1 + i * SUBMIT_SPACING_S, run_s, estimate_s: 2 * run_s, procs });
+    jobs.push({
+      id: `warm-${site.id}!${i}`,
+      workload: `warm-${site.id}`,
+      origin: site.id,
+      submit_s: 1 + i * SUBMIT_SPACING_S,
+      run_s,
+      estimate_s: 2 * run_s,
+      procs,
+    });
   };
   for (const site of hosted) for (let i = 0; i < perSite; i++) add(site, i);
   for (let i = 0; i < perSite && others.length > 0; i++) add(others[i % others.length]!, i);

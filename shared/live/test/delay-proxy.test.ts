@@ -44,7 +44,9 @@ describe('DelayProxy', () => {
   it("delays each publish by its own link's latency (matrix and jitter), and nothing else", async () => {
     const { hostname, port } = new URL(nats.url.replace('nats:', 'http:'));
     const network = { latency_ms: 5, jitter_ms: 3, matrix: { a: { b: 40 } } };
-    const proxies = ['a', 'b'].map((from) => new DelayProxy({ from, run: 'r1', network, target: { host: hostname, port: Number(port) }, seed: 1 }));
+    const proxies = ['a', 'b'].map(
+      (from) => new DelayProxy({ from, run: 'r1', network, target: { host: hostname, port: Number(port) }, seed: 1 }),
+    );
     const [ua, ub] = await Promise.all(proxies.map((p) => p.listen()));
     const a = await connect({ servers: ua });
     const b = await connect({ servers: ub });
@@ -79,7 +81,11 @@ describe('DelayProxy faults (issue 11)', () => {
   it('holds traffic across a partition until it heals, and drops only losable messages', async () => {
     // 1000 emulated s a wall second; b is cut off from 0 to 400 s (0.4 s of wall time).
     const network = { latency_ms: 0, jitter_ms: 0 };
-    const faults = { partitions: [{ locations: ['b'], from_s: 0, to_s: 400 }], dropRate: 0.5, durable: DURABLE_MESSAGES };
+    const faults = {
+      partitions: [{ locations: ['b'], from_s: 0, to_s: 400 }],
+      dropRate: 0.5,
+      durable: DURABLE_MESSAGES,
+    };
     const proxy = new DelayProxy({ from: 'a', run: 'rf', network, target: target(), seed: 3, faults });
     const url = await proxy.listen();
     const clock = new EmulatedClock(0, wallNow_ms(), 1000);
@@ -105,7 +111,8 @@ describe('DelayProxy faults (issue 11)', () => {
       a.publish('gridemu.rf.b.meta.a', durable); // across the cut: held until 400 s
       await a.flush();
       const deadline = Date.now() + 3000;
-      while (!got.some((g) => g.subject.startsWith('gridemu.rf.b.')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while (!got.some((g) => g.subject.startsWith('gridemu.rf.b.')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
       const toC = got.filter((g) => g.subject.startsWith('gridemu.rf.c.')).length;
       expect(toC).toBeGreaterThan(100 + 25); // every durable one, and some of the losable
       expect(toC).toBeLessThan(100 + 75);

@@ -8,7 +8,13 @@ const stream = Buffer.from(
 describe('NatsFrameSplitter', () => {
   it('splits a client stream into whole operations, payloads with CRLF inside included', () => {
     const frames = new NatsFrameSplitter().push(stream);
-    expect(frames.map((f) => f.subject)).toEqual([undefined, undefined, 'gridemu.r.b.meta', 'gridemu.r.c.x', undefined]);
+    expect(frames.map((f) => f.subject)).toEqual([
+      undefined,
+      undefined,
+      'gridemu.r.b.meta',
+      'gridemu.r.c.x',
+      undefined,
+    ]);
     expect(Buffer.concat(frames.map((f) => f.bytes)).equals(stream)).toBe(true);
     expect(frames[2]!.bytes.toString()).toBe('PUB gridemu.r.b.meta 5\r\nhe\r\no\r\n');
   });
@@ -22,7 +28,13 @@ describe('NatsFrameSplitter', () => {
     }
     const s = new NatsFrameSplitter();
     const oneByOne = [...stream].flatMap((b) => s.push(Buffer.from([b])));
-    expect(oneByOne.map((f) => f.subject)).toEqual([undefined, undefined, 'gridemu.r.b.meta', 'gridemu.r.c.x', undefined]);
+    expect(oneByOne.map((f) => f.subject)).toEqual([
+      undefined,
+      undefined,
+      'gridemu.r.b.meta',
+      'gridemu.r.c.x',
+      undefined,
+    ]);
   });
 
   it('refuses a stream that is not NATS', () => {

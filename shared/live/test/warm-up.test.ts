@@ -21,8 +21,11 @@ describe('the warm-up grid (warmUpJobs)', () => {
     expect(jobs.map((j) => j.submit_s)).toEqual([...jobs.map((j) => j.submit_s)].sort((a, b) => a - b));
   });
 
-  it('does not grow with the number of sites, and spreads the driver\'s over all of them', () => {
-    const many = parseExperiment(`name: m\nsites: [${Array.from({ length: 40 }, (_, i) => `{ id: x${i}, cpus: 4 }`).join(', ')}]\nworkload: [{ site: x0, synthetic: { jobs: 1 } }]\n`, 'm.yaml').spec;
+  it("does not grow with the number of sites, and spreads the driver's over all of them", () => {
+    const many = parseExperiment(
+      `name: m\nsites: [${Array.from({ length: 40 }, (_, i) => `{ id: x${i}, cpus: 4 }`).join(', ')}]\nworkload: [{ site: x0, synthetic: { jobs: 1 } }]\n`,
+      'm.yaml',
+    ).spec;
     expect(warmUpJobs(many, 'x7', 100)).toHaveLength(200);
     const driver = warmUpJobs(spec, undefined, 9);
     expect(driver).toHaveLength(9);

@@ -26,7 +26,12 @@ export function injectsFaults(spec: ExperimentSpec): boolean {
   return f.crash.length > 0 || f.partition.length > 0 || f.drop > 0 || f.nats_restart.length > 0;
 }
 
-export function faultsSummary(spec: ExperimentSpec, mode: 'simulate' | 'run', counters: Readonly<Record<string, number>>, records: readonly JobRecord[]): FaultsSummary {
+export function faultsSummary(
+  spec: ExperimentSpec,
+  mode: 'simulate' | 'run',
+  counters: Readonly<Record<string, number>>,
+  records: readonly JobRecord[],
+): FaultsSummary {
   const f = spec.faults;
   let lost = 0;
   let restarted = 0;
@@ -39,7 +44,10 @@ export function faultsSummary(spec: ExperimentSpec, mode: 'simulate' | 'run', co
     crashes_applied: f.crash.length,
     partitions: f.partition.length,
     drop: f.drop,
-    nats_restarts: { asked: f.nats_restart.length, applied: mode === 'run' ? (counters['faults.nats_restarts'] ?? 0) : 0 },
+    nats_restarts: {
+      asked: f.nats_restart.length,
+      applied: mode === 'run' ? (counters['faults.nats_restarts'] ?? 0) : 0,
+    },
     lost_runs: lost,
     jobs_restarted: restarted,
     lost_processor_s: roundNumber(counters['jobs.lost_processor_s'] ?? 0, 3),

@@ -1,11 +1,26 @@
 export * from './job-record.js';
 export { formatNumber, roundNumber } from './format.js';
 export { JOBS_CSV_COLUMNS, jobsCsvText, jobsCsvRow } from './jobs-csv.js';
-export { summarize, jobCategories, type Summary, type GroupStats, type JobCategory, type SiteCapacity } from './summary.js';
+export {
+  summarize,
+  jobCategories,
+  type Summary,
+  type GroupStats,
+  type JobCategory,
+  type SiteCapacity,
+} from './summary.js';
 export { writeResults, writeJobsCsv, writeSummary, writeProtocolTrace } from './write-results.js';
 export { PROTOCOL_TRACE_COLUMNS, readProtocolTrace, type ProtocolTraceRow } from './protocol-trace-csv.js';
 export { buildRunSummary, type RunSummary, type RunSummaryInput } from './run-summary.js';
-export { checkSchedule, executedJobsFromCsv, parseIntervalSet, describeScheduleCheck, splitCsvLine, type ScheduleCheck, type ExecutedJob } from './schedule-check.js';
+export {
+  checkSchedule,
+  executedJobsFromCsv,
+  parseIntervalSet,
+  describeScheduleCheck,
+  splitCsvLine,
+  type ScheduleCheck,
+  type ExecutedJob,
+} from './schedule-check.js';
 export { lnGamma } from './stats/ln-gamma.js';
 export { incompleteBeta, studentTCdf, studentTQuantile } from './stats/student-t.js';
 export { mean, variance, meanWithInterval, welchTTest, type MeanWithInterval } from './stats/sample.js';

@@ -3,9 +3,30 @@ import { finalState, timing, type JobRecord } from './job-record.js';
 
 /** Batsim's jobs.csv columns first, so evalys and pandas scripts for Batsim read ours; then gridemu's. */
 export const JOBS_CSV_COLUMNS = [
-  'job_id', 'workload_name', 'submission_time', 'requested_number_of_resources', 'requested_time', 'success',
-  'final_state', 'starting_time', 'execution_time', 'finish_time', 'waiting_time', 'turnaround_time', 'stretch',
-  'allocated_resources', 'origin_site', 'exec_site', 'copies', 'migrations', 'replans', 'vo', 'group', 'reason', 'restarts', 'dag',
+  'job_id',
+  'workload_name',
+  'submission_time',
+  'requested_number_of_resources',
+  'requested_time',
+  'success',
+  'final_state',
+  'starting_time',
+  'execution_time',
+  'finish_time',
+  'waiting_time',
+  'turnaround_time',
+  'stretch',
+  'allocated_resources',
+  'origin_site',
+  'exec_site',
+  'copies',
+  'migrations',
+  'replans',
+  'vo',
+  'group',
+  'reason',
+  'restarts',
+  'dag',
 ] as const;
 
 /**

@@ -22,11 +22,17 @@ export interface RunCheckInput {
    */
   readonly logStarts?: readonly { readonly jobId: string; readonly site: string; readonly attempt?: number }[];
   /** Every run of every job, those lost in crashes included, when known (a simulation's records). */
-  readonly runs?: readonly { readonly jobId: string; readonly site: string; readonly start_s: number; readonly end_s: number }[];
+  readonly runs?: readonly {
+    readonly jobId: string;
+    readonly site: string;
+    readonly start_s: number;
+    readonly end_s: number;
+  }[];
 }
 
 const MAX_EXAMPLES = 5;
-const examples = (xs: readonly string[]) => (xs.length > MAX_EXAMPLES ? `${xs.slice(0, MAX_EXAMPLES).join('; ')}; ...` : xs.join('; '));
+const examples = (xs: readonly string[]) =>
+  xs.length > MAX_EXAMPLES ? `${xs.slice(0, MAX_EXAMPLES).join('; ')}; ...` : xs.join('; ');
 
 /**
  * The invariants gridemu promises of every run: each submitted job has exactly one final row; no
@@ -47,7 +53,12 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
   results.push({
     name: 'one final row per submitted job',
     ok: twice.length === 0 && rows.length === input.submitted,
-    detail: twice.length > 0 ? `rows repeated: ${examples(twice)}` : rows.length !== input.submitted ? `${rows.length} rows for ${input.submitted} submitted jobs` : `${rows.length} rows, ${input.submitted} submitted`,
+    detail:
+      twice.length > 0
+        ? `rows repeated: ${examples(twice)}`
+        : rows.length !== input.submitted
+          ? `${rows.length} rows for ${input.submitted} submitted jobs`
+          : `${rows.length} rows, ${input.submitted} submitted`,
   });
 
   const runsTwice: string[] = [];
@@ -67,11 +78,19 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
       for (let i = 1; i < sorted.length; i++) {
         const a = sorted[i - 1]!;
         const b = sorted[i]!;
-        if (b.start_s < a.end_s) runsTwice.push(`${id} ran at ${a.site} [${a.start_s}, ${a.end_s}) and ${b.site} from ${b.start_s}`);
+        if (b.start_s < a.end_s)
+          runsTwice.push(`${id} ran at ${a.site} [${a.start_s}, ${a.end_s}) and ${b.site} from ${b.start_s}`);
       }
     }
   }
-  const backwards = rows.filter((r) => r[col('starting_time')] !== '' && r[col('finish_time')] !== '' && Number(r[col('finish_time')]) < Number(r[col('starting_time')])).map((r) => `${r[col('job_id')]} ends before it starts`);
+  const backwards = rows
+    .filter(
+      (r) =>
+        r[col('starting_time')] !== '' &&
+        r[col('finish_time')] !== '' &&
+        Number(r[col('finish_time')]) < Number(r[col('starting_time')]),
+    )
+    .map((r) => `${r[col('job_id')]} ends before it starts`);
   results.push({
     name: 'no job ran twice or overlapped itself',
     ok: runsTwice.length === 0 && backwards.length === 0,
@@ -81,17 +100,30 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
         : input.runs
           ? `${input.runs.length} runs, lost ones included, none overlapping another of its job`
           : input.logStarts && input.logStarts.length > 0
-          ? `${input.logStarts.length} starts in the logs, one per job (per attempt, where a failed job is retried)`
-          : input.logStarts
-            ? 'jobs.csv only (the logs record no job.started events for this scheme)'
-            : 'jobs.csv only (no logs: a simulation)',
+            ? `${input.logStarts.length} starts in the logs, one per job (per attempt, where a failed job is retried)`
+            : input.logStarts
+              ? 'jobs.csv only (the logs record no job.started events for this scheme)'
+              : 'jobs.csv only (no logs: a simulation)',
   });
 
   const schedule = checkSchedule(executedJobsFromCsv(input.jobsCsv), input.cpus);
-  results.push({ name: 'no site over capacity, no processor held twice', ok: schedule.ok, detail: schedule.ok ? `${schedule.jobs_checked} executed jobs` : examples(describeScheduleCheck(schedule)) });
+  results.push({
+    name: 'no site over capacity, no processor held twice',
+    ok: schedule.ok,
+    detail: schedule.ok ? `${schedule.jobs_checked} executed jobs` : examples(describeScheduleCheck(schedule)),
+  });
 
   const state = col('final_state');
-  const lost = rows.filter((r) => !['COMPLETED_SUCCESSFULLY', 'REJECTED', 'COMPLETED_FAILED'].includes(r[state] ?? '')).map((r) => `${r[col('job_id')]} (${r[state]})`);
-  results.push({ name: 'no job lost', ok: lost.length === 0, detail: lost.length > 0 ? `${lost.length} jobs neither finished, rejected nor failed: ${examples(lost)}` : 'every job finished, was rejected, or failed with a reason' });
+  const lost = rows
+    .filter((r) => !['COMPLETED_SUCCESSFULLY', 'REJECTED', 'COMPLETED_FAILED'].includes(r[state] ?? ''))
+    .map((r) => `${r[col('job_id')]} (${r[state]})`);
+  results.push({
+    name: 'no job lost',
+    ok: lost.length === 0,
+    detail:
+      lost.length > 0
+        ? `${lost.length} jobs neither finished, rejected nor failed: ${examples(lost)}`
+        : 'every job finished, was rejected, or failed with a reason',
+  });
   return results;
 }

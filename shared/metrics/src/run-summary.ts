@@ -10,7 +10,11 @@ export interface RunSummaryInput {
   readonly records: readonly JobRecord[];
   readonly execSites: readonly SiteCapacity[];
   /** Messages sent, by type: all of them, and those that crossed a link between two sites. */
-  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number>; readonly per_hour?: Record<string, number> };
+  readonly messages: {
+    readonly all: Record<string, number>;
+    readonly cross_site: Record<string, number>;
+    readonly per_hour?: Record<string, number>;
+  };
   readonly counters: Record<string, number>;
   /** Per-source reports from the workload loader (what was read, adjusted, skipped). */
   readonly workload: readonly object[];
@@ -52,9 +56,24 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
   const metrics = summarize(input.records, input.execSites);
   const total = Object.values(input.messages.all).reduce((a, b) => a + b, 0);
   const jobs = Math.max(1, input.records.length);
-  const core = new Set([...Object.keys(metrics), 'name', 'mode', 'scheme', 'local_policy', 'seed', 'messages', 'counters', 'workload', 'wall_time_s', 'live', 'faults', 'spec']);
+  const core = new Set([
+    ...Object.keys(metrics),
+    'name',
+    'mode',
+    'scheme',
+    'local_policy',
+    'seed',
+    'messages',
+    'counters',
+    'workload',
+    'wall_time_s',
+    'live',
+    'faults',
+    'spec',
+  ]);
   const clash = Object.keys(input.scheme ?? {}).find((k) => core.has(k));
-  if (clash !== undefined) throw new Error(`assertion: the scheme's summary section "${clash}" would overwrite summary.json's own`);
+  if (clash !== undefined)
+    throw new Error(`assertion: the scheme's summary section "${clash}" would overwrite summary.json's own`);
   return {
     name: input.spec.name,
     mode: input.mode,
@@ -66,16 +85,22 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
       total,
       per_job: input.records.length > 0 ? roundNumber(total / input.records.length) : 0,
       by_type: input.messages.all,
-      per_job_by_type: Object.fromEntries(Object.entries(input.messages.all).map(([k, v]) => [k, roundNumber(v / jobs)])),
+      per_job_by_type: Object.fromEntries(
+        Object.entries(input.messages.all).map(([k, v]) => [k, roundNumber(v / jobs)]),
+      ),
       cross_site_by_type: input.messages.cross_site,
-      ...(input.messages.per_hour && Object.keys(input.messages.per_hour).length > 0 ? { per_hour: input.messages.per_hour } : {}),
+      ...(input.messages.per_hour && Object.keys(input.messages.per_hour).length > 0
+        ? { per_hour: input.messages.per_hour }
+        : {}),
     },
     ...(input.scheme ?? {}),
     counters: input.counters,
     workload: input.workload,
     wall_time_s: roundNumber(input.wall_s, 3),
     ...(input.live ? { live: input.live } : {}),
-    ...(injectsFaults(input.spec) ? { faults: faultsSummary(input.spec, input.mode, input.counters, input.records) } : {}),
+    ...(injectsFaults(input.spec)
+      ? { faults: faultsSummary(input.spec, input.mode, input.counters, input.records) }
+      : {}),
     spec: input.spec,
   };
 }

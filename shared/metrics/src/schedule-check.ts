@@ -64,11 +64,16 @@ export function checkSchedule(jobs: readonly ExecutedJob[], cpus: ReadonlyMap<st
     const perProcessor = new Map<number, ExecutedJob[]>();
     for (const j of list) {
       const ids = parseIntervalSet(j.resources);
-      const problem = ids === undefined ? `processor ids "${j.resources}" are not an interval set`
-        : j.finish_s < j.start_s ? `finishes (${j.finish_s}) before it starts (${j.start_s})`
-        : ids.length !== j.procs ? `holds ${ids.length} processor ids but asked for ${j.procs}`
-        : capacity !== undefined && ids.some((id) => id < 0 || id >= capacity) ? `holds a processor id outside ${site}'s 0-${capacity - 1}`
-        : undefined;
+      const problem =
+        ids === undefined
+          ? `processor ids "${j.resources}" are not an interval set`
+          : j.finish_s < j.start_s
+            ? `finishes (${j.finish_s}) before it starts (${j.start_s})`
+            : ids.length !== j.procs
+              ? `holds ${ids.length} processor ids but asked for ${j.procs}`
+              : capacity !== undefined && ids.some((id) => id < 0 || id >= capacity)
+                ? `holds a processor id outside ${site}'s 0-${capacity - 1}`
+                : undefined;
       if (problem !== undefined) {
         malformed.push(`${j.jobId} at ${site}: ${problem}`);
         continue;
@@ -87,7 +92,13 @@ export function checkSchedule(jobs: readonly ExecutedJob[], cpus: ReadonlyMap<st
         if (next.start_s >= prev.finish_s || next.start_s === next.finish_s || prev.start_s === prev.finish_s) continue;
         overlapsTotal++;
         if (overlaps.length < MAX_LISTED) {
-          overlaps.push({ site, processor, jobs: [prev.jobId, next.jobId], from_s: next.start_s, to_s: Math.min(prev.finish_s, next.finish_s) });
+          overlaps.push({
+            site,
+            processor,
+            jobs: [prev.jobId, next.jobId],
+            from_s: next.start_s,
+            to_s: Math.min(prev.finish_s, next.finish_s),
+          });
         }
       }
     }
@@ -155,7 +166,14 @@ export function executedJobsFromCsv(text: string, file = 'jobs.csv'): ExecutedJo
     if (i < 0) throw new Error(`${file}: no column "${name}" in the header`);
     return i;
   };
-  const c = { id: col('job_id'), procs: col('requested_number_of_resources'), start: col('starting_time'), finish: col('finish_time'), res: col('allocated_resources'), site: col('exec_site') };
+  const c = {
+    id: col('job_id'),
+    procs: col('requested_number_of_resources'),
+    start: col('starting_time'),
+    finish: col('finish_time'),
+    res: col('allocated_resources'),
+    site: col('exec_site'),
+  };
   const out: ExecutedJob[] = [];
   lines.slice(1).forEach((line, i) => {
     const f = splitCsvLine(line);
@@ -165,7 +183,14 @@ export function executedJobsFromCsv(text: string, file = 'jobs.csv'): ExecutedJo
       if (!Number.isFinite(v)) throw new Error(`${file}:${i + 2}: ${what} "${f[k]}" is not a number`);
       return v;
     };
-    out.push({ jobId: f[c.id] ?? '', site: f[c.site] ?? '', procs: num(c.procs, 'requested_number_of_resources'), start_s: num(c.start, 'starting_time'), finish_s: num(c.finish, 'finish_time'), resources: f[c.res] ?? '' });
+    out.push({
+      jobId: f[c.id] ?? '',
+      site: f[c.site] ?? '',
+      procs: num(c.procs, 'requested_number_of_resources'),
+      start_s: num(c.start, 'starting_time'),
+      finish_s: num(c.finish, 'finish_time'),
+      resources: f[c.res] ?? '',
+    });
   });
   return out;
 }
@@ -195,9 +220,16 @@ export function splitCsvLine(line: string): string[] {
 /** One line per broken invariant, naming the jobs: for a failing run's message. */
 export function describeScheduleCheck(c: ScheduleCheck): string[] {
   return [
-    ...c.over_capacity.map((v) => `site ${v.site} runs ${v.busy} of ${v.cpus} processors at ${v.at_s} s (jobs ${v.jobs.join(', ')})`),
-    ...c.processor_overlaps.map((o) => `processor ${o.processor} of ${o.site} holds ${o.jobs[0]} and ${o.jobs[1]} at once, ${o.from_s}-${o.to_s} s`),
-    ...(c.processor_overlaps_total > c.processor_overlaps.length ? [`... ${c.processor_overlaps_total - c.processor_overlaps.length} more processor overlaps`] : []),
+    ...c.over_capacity.map(
+      (v) => `site ${v.site} runs ${v.busy} of ${v.cpus} processors at ${v.at_s} s (jobs ${v.jobs.join(', ')})`,
+    ),
+    ...c.processor_overlaps.map(
+      (o) =>
+        `processor ${o.processor} of ${o.site} holds ${o.jobs[0]} and ${o.jobs[1]} at once, ${o.from_s}-${o.to_s} s`,
+    ),
+    ...(c.processor_overlaps_total > c.processor_overlaps.length
+      ? [`... ${c.processor_overlaps_total - c.processor_overlaps.length} more processor overlaps`]
+      : []),
     ...c.malformed,
   ];
 }

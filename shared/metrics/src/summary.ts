@@ -90,7 +90,10 @@ class Accumulator {
 export function summarize(records: readonly JobRecord[], sites: readonly SiteCapacity[]): Summary {
   const all = new Accumulator();
   const categories = new Map<JobCategory, Accumulator>(
-    (['narrow_short', 'narrow_long', 'wide_short', 'wide_long', 'very_short_narrow'] as const).map((c) => [c, new Accumulator()]),
+    (['narrow_short', 'narrow_long', 'wide_short', 'wide_long', 'very_short_narrow'] as const).map((c) => [
+      c,
+      new Accumulator(),
+    ]),
   );
   const byOrigin = new Map<string, Accumulator>();
   const work = new Map<string, number>(sites.map((s) => [s.id, 0]));
@@ -166,6 +169,8 @@ export function summarize(records: readonly JobRecord[], sites: readonly SiteCap
     flowtime_s: roundNumber(flowtime),
     utilization: { overall: makespan > 0 ? roundNumber(totalWork / (totalCpus * makespan)) : 0, per_site: perSite },
     categories: Object.fromEntries([...categories].map(([k, v]) => [k, v.stats()])) as Record<JobCategory, GroupStats>,
-    by_origin_site: Object.fromEntries([...byOrigin].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, v.stats()])),
+    by_origin_site: Object.fromEntries(
+      [...byOrigin].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, v.stats()]),
+    ),
   };
 }

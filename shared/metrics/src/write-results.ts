@@ -9,7 +9,11 @@ import { writeProtocolTraceRows, type ProtocolTraceRow } from './protocol-trace-
  * Writes DIR/jobs.csv and DIR/summary.json (DESIGN.md, "Results"). Each file is written whole to a
  * temporary name and renamed, so an interrupted run never leaves a half file that looks complete.
  */
-export function writeResults(dir: string, records: readonly JobRecord[], summary: object): { jobsCsv: string; summaryJson: string } {
+export function writeResults(
+  dir: string,
+  records: readonly JobRecord[],
+  summary: object,
+): { jobsCsv: string; summaryJson: string } {
   return { jobsCsv: writeJobsCsv(dir, records), summaryJson: writeSummary(dir, summary) };
 }
 

@@ -29,7 +29,22 @@ const cells = (out: CsvCells, values: readonly (string | number | undefined)[]) 
 describe('CsvFileWriter', () => {
   it('writes numbers as formatNumber does and quotes text as csvField does, hand-checked', () => {
     const text = written((out) => {
-      cells(out, [0, -0, 7, -42, 9007199254740991, -9007199254740991, 2 ** 53 + 2, 1e21, 1.5, -0.25, 1 / 3, 2e-7, undefined, Number.NaN]);
+      cells(out, [
+        0,
+        -0,
+        7,
+        -42,
+        9007199254740991,
+        -9007199254740991,
+        2 ** 53 + 2,
+        1e21,
+        1.5,
+        -0.25,
+        1 / 3,
+        2e-7,
+        undefined,
+        Number.NaN,
+      ]);
       cells(out, ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\r', 'Zürich', '✓', '', 'x'.repeat(300)]);
     });
     expect(text).toBe(
@@ -64,11 +79,26 @@ describe('CsvFileWriter', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(job, outcome), { maxLength: 40 }), (rows) => {
         const records: JobRecord[] = rows.map(([j, o]) => {
-          const base: Job = { id: j.id, workload: 'w,"x"', origin: 'o', submit_s: j.submit_s, run_s: j.run_s, estimate_s: j.run_s * 2, procs: j.procs, ...(j.group !== undefined ? { group: j.group } : {}) };
+          const base: Job = {
+            id: j.id,
+            workload: 'w,"x"',
+            origin: 'o',
+            submit_s: j.submit_s,
+            run_s: j.run_s,
+            estimate_s: j.run_s * 2,
+            procs: j.procs,
+            ...(j.group !== undefined ? { group: j.group } : {}),
+          };
           const r = newRecord(base);
           if (o.rejected) return { ...r, rejectReason: 'wider_than_site' };
           if (o.wait === undefined) return r;
-          return { ...r, start_s: j.submit_s + o.wait, finish_s: j.submit_s + o.wait + j.run_s, execSite: o.site, resources: '0-3 8' };
+          return {
+            ...r,
+            start_s: j.submit_s + o.wait,
+            finish_s: j.submit_s + o.wait + j.run_s,
+            execSite: o.site,
+            resources: '0-3 8',
+          };
         });
         const dir = mkdtempSync(join(tmpdir(), 'gridemu-csv-'));
         expect(readFileSync(writeJobsCsv(dir, records), 'utf8')).toBe(jobsCsvText(records));

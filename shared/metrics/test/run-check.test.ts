@@ -2,9 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { JOBS_CSV_COLUMNS, checkRun } from '../src/index.js';
 
 /** A jobs.csv row with the columns the check reads; the rest empty. */
-function row(id: string, state: string, start: number | '', finish: number | '', site = 's1', resources = '0', procs = 1): string {
+function row(
+  id: string,
+  state: string,
+  start: number | '',
+  finish: number | '',
+  site = 's1',
+  resources = '0',
+  procs = 1,
+): string {
   const cells: Record<string, string | number> = {
-    job_id: id, requested_number_of_resources: procs, final_state: state, starting_time: start, finish_time: finish, allocated_resources: resources, exec_site: site,
+    job_id: id,
+    requested_number_of_resources: procs,
+    final_state: state,
+    starting_time: start,
+    finish_time: finish,
+    allocated_resources: resources,
+    exec_site: site,
   };
   return JOBS_CSV_COLUMNS.map((c) => cells[c] ?? '').join(',');
 }
@@ -14,32 +28,83 @@ const broken = (rs: ReturnType<typeof checkRun>) => rs.filter((r) => !r.ok).map(
 
 describe('checkRun: the invariants of a finished run', () => {
   it('passes a run that kept them all', () => {
-    const r = checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10), row('b', 'COMPLETED_SUCCESSFULLY', 0, 5, 's1', '1'), row('c', 'REJECTED', '', '')), submitted: 3, cpus, logStarts: [{ jobId: 'a', site: 's1' }, { jobId: 'b', site: 's1' }] });
+    const r = checkRun({
+      jobsCsv: csv(
+        row('a', 'COMPLETED_SUCCESSFULLY', 0, 10),
+        row('b', 'COMPLETED_SUCCESSFULLY', 0, 5, 's1', '1'),
+        row('c', 'REJECTED', '', ''),
+      ),
+      submitted: 3,
+      cpus,
+      logStarts: [
+        { jobId: 'a', site: 's1' },
+        { jobId: 'b', site: 's1' },
+      ],
+    });
     expect(broken(r)).toEqual([]);
   });
 
   it('finds a job with two rows, and a row missing', () => {
-    expect(broken(checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10), row('a', 'COMPLETED_SUCCESSFULLY', 0, 10, 's1', '1')), submitted: 2, cpus }))).toEqual(['one final row per submitted job']);
-    expect(broken(checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)), submitted: 2, cpus }))).toEqual(['one final row per submitted job']);
+    expect(
+      broken(
+        checkRun({
+          jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10), row('a', 'COMPLETED_SUCCESSFULLY', 0, 10, 's1', '1')),
+          submitted: 2,
+          cpus,
+        }),
+      ),
+    ).toEqual(['one final row per submitted job']);
+    expect(broken(checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)), submitted: 2, cpus }))).toEqual([
+      'one final row per submitted job',
+    ]);
   });
 
   it('finds a job the logs started at two sites', () => {
-    const r = checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)), submitted: 1, cpus, logStarts: [{ jobId: 'a', site: 's1' }, { jobId: 'a', site: 's2' }] });
+    const r = checkRun({
+      jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)),
+      submitted: 1,
+      cpus,
+      logStarts: [
+        { jobId: 'a', site: 's1' },
+        { jobId: 'a', site: 's2' },
+      ],
+    });
     expect(broken(r)).toEqual(['no job ran twice or overlapped itself']);
     expect(r[1]!.detail).toMatch(/a started at s1, s2/);
   });
 
   it('takes a retried attempt (GRUBER: a job that failed at one site, run again at another) for a new run, and the same attempt twice for a double start', () => {
-    const retried = checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)), submitted: 1, cpus, logStarts: [{ jobId: 'a', site: 's1', attempt: 1 }, { jobId: 'a', site: 's2', attempt: 2 }] });
+    const retried = checkRun({
+      jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)),
+      submitted: 1,
+      cpus,
+      logStarts: [
+        { jobId: 'a', site: 's1', attempt: 1 },
+        { jobId: 'a', site: 's2', attempt: 2 },
+      ],
+    });
     expect(broken(retried)).toEqual([]);
-    const twice = checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)), submitted: 1, cpus, logStarts: [{ jobId: 'a', site: 's1', attempt: 2 }, { jobId: 'a', site: 's2', attempt: 2 }] });
+    const twice = checkRun({
+      jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)),
+      submitted: 1,
+      cpus,
+      logStarts: [
+        { jobId: 'a', site: 's1', attempt: 2 },
+        { jobId: 'a', site: 's2', attempt: 2 },
+      ],
+    });
     expect(broken(twice)).toEqual(['no job ran twice or overlapped itself']);
     expect(twice[1]!.detail).toMatch(/a \(attempt 2\) started at s1, s2/);
   });
 
   it('finds a site over capacity, and a job lost', () => {
-    const over = csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10, 's1', '0-1', 2), row('b', 'COMPLETED_SUCCESSFULLY', 5, 8, 's1', '0', 1));
-    expect(broken(checkRun({ jobsCsv: over, submitted: 2, cpus }))).toEqual(['no site over capacity, no processor held twice']);
+    const over = csv(
+      row('a', 'COMPLETED_SUCCESSFULLY', 0, 10, 's1', '0-1', 2),
+      row('b', 'COMPLETED_SUCCESSFULLY', 5, 8, 's1', '0', 1),
+    );
+    expect(broken(checkRun({ jobsCsv: over, submitted: 2, cpus }))).toEqual([
+      'no site over capacity, no processor held twice',
+    ]);
     const lost = csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10), row('b', 'COMPLETED_KILLED', 3, ''));
     expect(broken(checkRun({ jobsCsv: lost, submitted: 2, cpus }))).toEqual(['no job lost']);
   });

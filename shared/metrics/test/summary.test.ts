@@ -3,9 +3,21 @@ import type { Job } from '@gridemu/model';
 import { jobCategories, jobsCsvRow, newRecord, summarize, type JobRecord } from '../src/index.js';
 
 const job = (id: string, origin: string, submit_s: number, run_s: number, procs: number): Job => ({
-  id, workload: 'w', origin, submit_s, run_s, estimate_s: run_s * 2, procs,
+  id,
+  workload: 'w',
+  origin,
+  submit_s,
+  run_s,
+  estimate_s: run_s * 2,
+  procs,
 });
-const ran = (j: Job, start: number, site: string): JobRecord => ({ ...newRecord(j), start_s: start, finish_s: start + j.run_s, execSite: site, resources: '0-1' });
+const ran = (j: Job, start: number, site: string): JobRecord => ({
+  ...newRecord(j),
+  start_s: start,
+  finish_s: start + j.run_s,
+  execSite: site,
+  resources: '0-1',
+});
 
 describe('summary metrics, hand-checked', () => {
   // a: submitted 0, waits 10, runs 5  -> turnaround 15, slowdown 3, bounded max(1, 15/10) = 1.5
@@ -15,8 +27,19 @@ describe('summary metrics, hand-checked', () => {
   const b = ran(job('b', 'y', 5, 100, 16), 5, 'x');
   const c: JobRecord = { ...newRecord(job('c', 'y', 7, 1, 99)), rejectReason: 'wider_than_site' };
   // d: given up by its scheme after it was re-planned twice.
-  const d: JobRecord = { ...newRecord({ ...job('d', 'y', 3, 1, 1), vo: 'ivdgl', group: 'g1' }), failReason: 'retry_limit:gram', failed_s: 50, replans: 2 };
-  const s = summarize([a, b, c, d], [{ id: 'x', cpus: 20 }, { id: 'y', cpus: 20 }]);
+  const d: JobRecord = {
+    ...newRecord({ ...job('d', 'y', 3, 1, 1), vo: 'ivdgl', group: 'g1' }),
+    failReason: 'retry_limit:gram',
+    failed_s: 50,
+    replans: 2,
+  };
+  const s = summarize(
+    [a, b, c, d],
+    [
+      { id: 'x', cpus: 20 },
+      { id: 'y', cpus: 20 },
+    ],
+  );
 
   it('computes waits, slowdowns, makespan, flowtime and utilization', () => {
     expect(s.jobs).toEqual({
@@ -39,8 +62,14 @@ describe('summary metrics, hand-checked', () => {
     expect(s.utilization.overall).toBe(0.383333);
   });
 
-  it('breaks results down by origin and by paper 001\'s categories', () => {
-    expect(s.by_origin_site['x']).toEqual({ jobs: 1, mean_wait_s: 10, mean_turnaround_s: 15, mean_slowdown: 3, mean_bounded_slowdown: 1.5 });
+  it("breaks results down by origin and by paper 001's categories", () => {
+    expect(s.by_origin_site['x']).toEqual({
+      jobs: 1,
+      mean_wait_s: 10,
+      mean_turnaround_s: 15,
+      mean_slowdown: 3,
+      mean_bounded_slowdown: 1.5,
+    });
     expect(s.categories.narrow_short.jobs).toBe(1);
     expect(s.categories.very_short_narrow.jobs).toBe(1);
     expect(s.categories.wide_short.jobs).toBe(1);
@@ -51,7 +80,9 @@ describe('summary metrics, hand-checked', () => {
 
   it('writes a Batsim-compatible row; a job that never started has empty times', () => {
     expect(jobsCsvRow(a)).toBe('a,w,0,2,10,1,COMPLETED_SUCCESSFULLY,10,5,15,10,15,3,0-1,x,x,1,0,0,,,,0,');
-    expect(jobsCsvRow(newRecord(job('q', 'x', 1.5, 3, 1)))).toBe('q,w,1.5,1,6,0,COMPLETED_KILLED,,,,,,,,x,,1,0,0,,,,0,');
+    expect(jobsCsvRow(newRecord(job('q', 'x', 1.5, 3, 1)))).toBe(
+      'q,w,1.5,1,6,0,COMPLETED_KILLED,,,,,,,,x,,1,0,0,,,,0,',
+    );
   });
 
   it('names the DAG a task belongs to, in the last column (paper 003)', () => {

@@ -39,7 +39,12 @@ export const NO_FAULTS: FaultsSpec = { crash: [], partition: [], drop: 0, nats_r
  * Reads `faults:`. `processes` are the names a crash may name (the sites and the scheme's own
  * locations); partitions name sites only.
  */
-export function readFaults(r: FieldReader, raw: unknown, siteIds: ReadonlySet<string>, processes: ReadonlySet<string>): FaultsSpec {
+export function readFaults(
+  r: FieldReader,
+  raw: unknown,
+  siteIds: ReadonlySet<string>,
+  processes: ReadonlySet<string>,
+): FaultsSpec {
   if (raw === undefined) return NO_FAULTS;
   const o = r.object(raw, 'faults') ?? {};
   r.onlyKeys(o, 'faults', ['crash', 'partition', 'drop', 'nats_restart']);
@@ -54,8 +59,13 @@ export function readFaults(r: FieldReader, raw: unknown, siteIds: ReadonlySet<st
     const path = join('faults.crash', i);
     r.onlyKeys(c, path, ['process', 'at_s', 'down_s']);
     const process = r.string(c['process'], join(path, 'process'));
-    if (process && !processes.has(process)) r.fail(join(path, 'process'), `no process "${process}" (one of: ${[...processes].join(', ')})`);
-    return { process, at_s: r.number(c['at_s'], join(path, 'at_s'), NON_NEGATIVE), down_s: r.number(c['down_s'], join(path, 'down_s'), POSITIVE) };
+    if (process && !processes.has(process))
+      r.fail(join(path, 'process'), `no process "${process}" (one of: ${[...processes].join(', ')})`);
+    return {
+      process,
+      at_s: r.number(c['at_s'], join(path, 'at_s'), NON_NEGATIVE),
+      down_s: r.number(c['down_s'], join(path, 'down_s'), POSITIVE),
+    };
   });
   // Two crashes of one process must not overlap: the second would kill a process that is already down.
   const byProcess = new Map<string, CrashFault[]>();
@@ -63,7 +73,11 @@ export function readFaults(r: FieldReader, raw: unknown, siteIds: ReadonlySet<st
   for (const [process, cs] of byProcess) {
     const sorted = [...cs].sort((a, b) => a.at_s - b.at_s);
     for (let i = 1; i < sorted.length; i++) {
-      if (sorted[i]!.at_s < sorted[i - 1]!.at_s + sorted[i - 1]!.down_s) r.fail('faults.crash', `two crashes of ${process} overlap (at ${sorted[i - 1]!.at_s} s for ${sorted[i - 1]!.down_s} s, and at ${sorted[i]!.at_s} s)`);
+      if (sorted[i]!.at_s < sorted[i - 1]!.at_s + sorted[i - 1]!.down_s)
+        r.fail(
+          'faults.crash',
+          `two crashes of ${process} overlap (at ${sorted[i - 1]!.at_s} s for ${sorted[i - 1]!.down_s} s, and at ${sorted[i]!.at_s} s)`,
+        );
     }
   }
   const partition = list('partition').map((p, i) => {
@@ -85,7 +99,10 @@ export function readFaults(r: FieldReader, raw: unknown, siteIds: ReadonlySet<st
   const nats_restart = list('nats_restart').map((n, i) => {
     const path = join('faults.nats_restart', i);
     r.onlyKeys(n, path, ['at_s', 'down_s']);
-    return { at_s: r.number(n['at_s'], join(path, 'at_s'), NON_NEGATIVE), down_s: r.number(n['down_s'], join(path, 'down_s'), POSITIVE) };
+    return {
+      at_s: r.number(n['at_s'], join(path, 'at_s'), NON_NEGATIVE),
+      down_s: r.number(n['down_s'], join(path, 'down_s'), POSITIVE),
+    };
   });
   return { crash, partition, drop, nats_restart };
 }

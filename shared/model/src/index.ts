@@ -4,7 +4,23 @@ export * from './spec-error.js';
 export { InputError, OverrideError, UsageError } from './input-error.js';
 export { validateSpec } from './validate.js';
 export type { MetaSchemes, MetaContext } from './meta-schemes.js';
-export { FieldReader, join as fieldPath, NON_NEGATIVE, NON_NEGATIVE_INTEGER, POSITIVE, POSITIVE_INTEGER, PROBABILITY, type NumberRule } from './field-reader.js';
+export {
+  FieldReader,
+  join as fieldPath,
+  NON_NEGATIVE,
+  NON_NEGATIVE_INTEGER,
+  POSITIVE,
+  POSITIVE_INTEGER,
+  PROBABILITY,
+  type NumberRule,
+} from './field-reader.js';
 export { loadSpec, parseSpecText, type LoadedSpec } from './load.js';
 export { applyOverrides, parseOverride, parsePath, type Override } from './overrides.js';
-export { NO_FAULTS, readFaults, type FaultsSpec, type CrashFault, type PartitionFault, type NatsRestartFault } from './faults.js';
+export {
+  NO_FAULTS,
+  readFaults,
+  type FaultsSpec,
+  type CrashFault,
+  type PartitionFault,
+  type NatsRestartFault,
+} from './faults.js';

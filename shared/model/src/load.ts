@@ -18,29 +18,48 @@ export function loadSpec(file: string, schemes: MetaSchemes, overrides: readonly
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new SpecError(file, [{ path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})` }]);
+    throw new SpecError(file, [
+      { path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})` },
+    ]);
   }
   return parseSpecText(text, file, schemes, overrides);
 }
 
-export function parseSpecText(text: string, file: string, schemes: MetaSchemes, overrides: readonly Override[] = []): LoadedSpec {
+export function parseSpecText(
+  text: string,
+  file: string,
+  schemes: MetaSchemes,
+  overrides: readonly Override[] = [],
+): LoadedSpec {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
     throw new SpecError(
       file,
-      doc.errors.map((e) => ({ path: '', message: `not valid YAML: ${e.message.split('\n')[0]}`, line: lines.linePos(e.pos[0]).line })),
+      doc.errors.map((e) => ({
+        path: '',
+        message: `not valid YAML: ${e.message.split('\n')[0]}`,
+        line: lines.linePos(e.pos[0]).line,
+      })),
     );
   }
   const raw = applyOverrides(doc.toJS(), overrides);
   const { spec, issues } = validateSpec(raw, schemes);
   if (!spec) {
-    throw new SpecError(file, issues.map((i) => locate(i, doc, lines, overrides)));
+    throw new SpecError(
+      file,
+      issues.map((i) => locate(i, doc, lines, overrides)),
+    );
   }
   return { spec, file };
 }
 
-function locate(issue: SpecIssue, doc: ReturnType<typeof parseDocument>, lines: LineCounter, overrides: readonly Override[]): SpecIssue {
+function locate(
+  issue: SpecIssue,
+  doc: ReturnType<typeof parseDocument>,
+  lines: LineCounter,
+  overrides: readonly Override[],
+): SpecIssue {
   const path = issue.path === '' ? [] : parsePath(issue.path);
   const fromOverride = overrides.find((o) => o.path.every((k, i) => path[i] === k));
   if (fromOverride) return { ...issue, message: `${issue.message} (from --set ${fromOverride.text})` };

@@ -29,5 +29,10 @@ export interface MetaSchemes {
    * Reads `meta` (every field but `scheme` is the module's) through `r`, recording an issue per bad
    * field; returns the meta and the local policy to use (a scheme may require a particular one).
    */
-  readMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: MetaSpec; local: LocalSpec };
+  readMeta(
+    scheme: string,
+    raw: Readonly<Record<string, unknown>>,
+    r: FieldReader,
+    context: MetaContext,
+  ): { meta: MetaSpec; local: LocalSpec };
 }

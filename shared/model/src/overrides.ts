@@ -13,7 +13,8 @@ export function parsePath(path: string): (string | number)[] {
   const parts: (string | number)[] = [];
   for (const piece of path.split('.')) {
     const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(piece);
-    if (!m || (m[1] === '' && m[2] === '')) throw new OverrideError(`--set: cannot read the path "${path}" (use e.g. network.latency_ms or sites[1].cpus)`);
+    if (!m || (m[1] === '' && m[2] === ''))
+      throw new OverrideError(`--set: cannot read the path "${path}" (use e.g. network.latency_ms or sites[1].cpus)`);
     if (m[1] !== '') parts.push(/^\d+$/.test(m[1]!) ? Number(m[1]) : m[1]!);
     for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) parts.push(Number(idx[1]));
   }
@@ -40,8 +41,10 @@ export function applyOverrides(raw: unknown, overrides: readonly Override[]): un
     let node = root as Record<string | number, unknown>;
     o.path.forEach((key, i) => {
       const last = i === o.path.length - 1;
-      if (node === null || typeof node !== 'object') throw new OverrideError(`--set ${o.text}: ${o.path.slice(0, i).join('.')} is not a mapping or list`);
-      if (typeof key === 'number' && !Array.isArray(node)) throw new OverrideError(`--set ${o.text}: ${o.path.slice(0, i).join('.')} is not a list`);
+      if (node === null || typeof node !== 'object')
+        throw new OverrideError(`--set ${o.text}: ${o.path.slice(0, i).join('.')} is not a mapping or list`);
+      if (typeof key === 'number' && !Array.isArray(node))
+        throw new OverrideError(`--set ${o.text}: ${o.path.slice(0, i).join('.')} is not a list`);
       if (Array.isArray(node) && typeof key === 'number' && key > node.length) {
         throw new OverrideError(`--set ${o.text}: index ${key} is past the end of a list of ${node.length}`);
       }

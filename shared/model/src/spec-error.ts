@@ -16,7 +16,9 @@ export class SpecError extends InputError {
   ) {
     super(
       `invalid experiment file ${file}:\n` +
-        issues.map((i) => `  ${i.line !== undefined ? `${file}:${i.line}: ` : ''}${i.path || '(top level)'}: ${i.message}`).join('\n'),
+        issues
+          .map((i) => `  ${i.line !== undefined ? `${file}:${i.line}: ` : ''}${i.path || '(top level)'}: ${i.message}`)
+          .join('\n'),
     );
     this.name = 'SpecError';
   }

@@ -251,7 +251,12 @@ export interface TornadoSpec {
   readonly day_share: number;
 }
 
-export const TORNADO_DEFAULTS: Omit<TornadoSpec, 'jobs' | 'parallel' | 'variation'> = { median_s: 1800, batch_size: 5, batch_gap_h: 1, day_share: 0.8 };
+export const TORNADO_DEFAULTS: Omit<TornadoSpec, 'jobs' | 'parallel' | 'variation'> = {
+  median_s: 1800,
+  batch_size: 5,
+  batch_gap_h: 1,
+  day_share: 0.8,
+};
 
 /** A WfCommons WfFormat instance (1.5 or 1.6) replayed `instances` times, `interarrival_s` apart (paper 003 with real workflows). */
 export interface WfFormatSource extends SourceCommon {
@@ -314,13 +319,39 @@ export interface LublinClassParams {
 /** Published parameters of the model (batch and interactive classes). */
 export const LUBLIN_DEFAULTS: { readonly batch: LublinClassParams; readonly interactive: LublinClassParams } = {
   batch: {
-    serial_prob: 0.2927, pow2_prob: 0.6686, ulow: 1.2, umed: 5, uprob: 0.875,
-    a1: 6.57, b1: 0.823, a2: 639.1, b2: 0.0156, pa: -0.003, pb: 0.6986,
-    aarr: 6.0415, barr: 0.8531, anum: 6.1271, bnum: 5.274, arar: 1.0519,
+    serial_prob: 0.2927,
+    pow2_prob: 0.6686,
+    ulow: 1.2,
+    umed: 5,
+    uprob: 0.875,
+    a1: 6.57,
+    b1: 0.823,
+    a2: 639.1,
+    b2: 0.0156,
+    pa: -0.003,
+    pb: 0.6986,
+    aarr: 6.0415,
+    barr: 0.8531,
+    anum: 6.1271,
+    bnum: 5.274,
+    arar: 1.0519,
   },
   interactive: {
-    serial_prob: 0.1541, pow2_prob: 0.625, ulow: 1, umed: 3, uprob: 0.705,
-    a1: 3.8351, b1: 0.6605, a2: 7.073, b2: 0.6856, pa: -0.0118, pb: 0.9156,
-    aarr: 6.551, barr: 0.6621, anum: 8.9186, bnum: 3.668, arar: 0.9797,
+    serial_prob: 0.1541,
+    pow2_prob: 0.625,
+    ulow: 1,
+    umed: 3,
+    uprob: 0.705,
+    a1: 3.8351,
+    b1: 0.6605,
+    a2: 7.073,
+    b2: 0.6856,
+    pa: -0.0118,
+    pb: 0.9156,
+    aarr: 6.551,
+    barr: 0.6621,
+    anum: 8.9186,
+    bnum: 3.668,
+    arar: 0.9797,
   },
 };

@@ -29,15 +29,71 @@ import {
   type WorkloadSource,
 } from './spec.js';
 
-const TOP_KEYS = ['name', 'seed', 'sites', 'workload', 'local', 'meta', 'network', 'live', 'faults', 'protocol_trace', 'description'] as const;
-const SOURCE_KEYS = ['name', 'site', 'sites', 'swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'arrivals', 'jobs', 'skip', 'shift_h', 'runtime_scale', 'exact_estimates', 'equal_width', 'lenient', 'vo', 'group'] as const;
+const TOP_KEYS = [
+  'name',
+  'seed',
+  'sites',
+  'workload',
+  'local',
+  'meta',
+  'network',
+  'live',
+  'faults',
+  'protocol_trace',
+  'description',
+] as const;
+const SOURCE_KEYS = [
+  'name',
+  'site',
+  'sites',
+  'swf',
+  'gwf',
+  'batsim',
+  'synthetic',
+  'blast',
+  'tasks',
+  'tornado',
+  'wfformat',
+  'instances',
+  'interarrival_s',
+  'arrivals',
+  'jobs',
+  'skip',
+  'shift_h',
+  'runtime_scale',
+  'exact_estimates',
+  'equal_width',
+  'lenient',
+  'vo',
+  'group',
+] as const;
 /** What a DAG source (tornado, wfformat) takes besides its own fields: the options of trace lines do not apply to tasks of a DAG. */
 const DAG_SOURCE_KEYS = ['name', 'site', 'sites', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'arrivals'];
 const TORNADO_KEYS = ['jobs', 'parallel', 'variation', ...Object.keys(TORNADO_DEFAULTS)];
-const BLAST_KEYS = ['submitters', 'jobs', 'vo', 'groups', 'runtime_s', 'runtime_spread', 'interval_s', 'input_kb', 'output_mb'] as const;
+const BLAST_KEYS = [
+  'submitters',
+  'jobs',
+  'vo',
+  'groups',
+  'runtime_s',
+  'runtime_spread',
+  'interval_s',
+  'input_kb',
+  'output_mb',
+] as const;
 const TASKS_KEYS = ['stream', 'list'] as const;
 const LISTED_TASK_KEYS = ['submit_s', 'work_s', 'jobs'] as const;
-const LUBLIN_KEYS = ['model', 'jobs', 'uhi', 'arrival_scale', 'estimate_factor', 'start_hour', 'classes', 'batch', 'interactive'] as const;
+const LUBLIN_KEYS = [
+  'model',
+  'jobs',
+  'uhi',
+  'arrival_scale',
+  'estimate_factor',
+  'start_hour',
+  'classes',
+  'batch',
+  'interactive',
+] as const;
 const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
 
 /** Ids a site may not take: bus subject tokens and the run-wide driver (the schemes add their own). */
@@ -47,7 +103,10 @@ const RESERVED_SITE_IDS = ['topic', 'driver'];
  * Checks a parsed experiment file and fills in defaults; `meta:` is read by the scheme module that
  * owns its scheme. Never throws: every problem becomes an issue.
  */
-export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: ExperimentSpec | undefined; issues: SpecIssue[] } {
+export function validateSpec(
+  raw: unknown,
+  schemes: MetaSchemes,
+): { spec: ExperimentSpec | undefined; issues: SpecIssue[] } {
   const reserved = [...RESERVED_SITE_IDS, ...schemes.reservedLocations];
   const r = new FieldReader();
   const top = r.object(raw, '');
@@ -72,9 +131,11 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
       ...(o['disk_gb'] !== undefined ? { disk_gb: r.number(o['disk_gb'], join(path, 'disk_gb'), NON_NEGATIVE) } : {}),
     };
     // Site ids name actors and, in live runs, NATS subject tokens: no dots, slashes or wildcards.
-    if (id && !/^[A-Za-z0-9_-]+$/.test(id)) r.fail(join(path, 'id'), `must use only letters, digits, "_" and "-" (got "${id}")`);
+    if (id && !/^[A-Za-z0-9_-]+$/.test(id))
+      r.fail(join(path, 'id'), `must use only letters, digits, "_" and "-" (got "${id}")`);
     // Reserved ids name other things on the bus and in results (`topic`, `driver`, the schemes' own locations).
-    if (reserved.includes(id)) r.fail(join(path, 'id'), `"${id}" is reserved (${reserved.join(', ')}); choose another id`);
+    if (reserved.includes(id))
+      r.fail(join(path, 'id'), `"${id}" is reserved (${reserved.join(', ')}); choose another id`);
     if (sites.some((x) => x.id === id)) r.fail(join(path, 'id'), `duplicate site id "${id}"`);
     sites.push({ id, cpus, ...extra });
   });
@@ -87,32 +148,47 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
     const source = readSource(r, w, join('workload', i), i, siteIds);
     if (!source) return;
     if (workload.some((x) => x.name === source.name)) {
-      r.fail(join(join('workload', i), 'name'), `duplicate source name "${source.name}" (job ids would clash; give each source its own name)`);
+      r.fail(
+        join(join('workload', i), 'name'),
+        `duplicate source name "${source.name}" (job ids would clash; give each source its own name)`,
+      );
     }
     workload.push(source);
   });
 
-  const localRaw = top['local'] === undefined ? {} : r.object(top['local'], 'local') ?? {};
+  const localRaw = top['local'] === undefined ? {} : (r.object(top['local'], 'local') ?? {});
   r.onlyKeys(localRaw, 'local', ['policy']);
   const local = { policy: r.oneOf(localRaw['policy'], 'local.policy', LOCAL_POLICIES, 'easy') };
 
-  const metaRaw = top['meta'] === undefined ? {} : r.object(top['meta'], 'meta') ?? {};
+  const metaRaw = top['meta'] === undefined ? {} : (r.object(top['meta'], 'meta') ?? {});
   const before = r.issues.length;
   const scheme = r.oneOf(metaRaw['scheme'], 'meta.scheme', schemes.names, schemes.defaultScheme);
-  const { meta, local: localSpec } = r.issues.length > before ? { meta: { scheme }, local } : schemes.readMeta(scheme, metaRaw, r, { sites, local, workload });
+  const { meta, local: localSpec } =
+    r.issues.length > before
+      ? { meta: { scheme }, local }
+      : schemes.readMeta(scheme, metaRaw, r, { sites, local, workload });
 
   const network = readNetwork(r, top['network'], siteIds);
   workload.forEach((source, i) => {
     if (schemes.sourceKinds(meta.scheme).includes(source.kind)) return;
     const takers = schemes.names.filter((n) => schemes.sourceKinds(n).includes(source.kind));
-    r.fail(join('workload', i), `scheme "${meta.scheme}" does not take ${source.kind} sources (${takers.length > 0 ? `those that do: ${takers.join(', ')}` : 'no scheme does'})`);
+    r.fail(
+      join('workload', i),
+      `scheme "${meta.scheme}" does not take ${source.kind} sources (${takers.length > 0 ? `those that do: ${takers.join(', ')}` : 'no scheme does'})`,
+    );
   });
 
-  const liveRaw = top['live'] === undefined ? {} : r.object(top['live'], 'live') ?? {};
+  const liveRaw = top['live'] === undefined ? {} : (r.object(top['live'], 'live') ?? {});
   r.onlyKeys(liveRaw, 'live', ['speedup', 'journal', 'report_interval_ms', 'warm_up_jobs']);
   const journal = r.boolean(liveRaw['journal'], 'live.journal', false);
-  const reportInterval = liveRaw['report_interval_ms'] === undefined ? undefined : r.number(liveRaw['report_interval_ms'], 'live.report_interval_ms', NON_NEGATIVE);
-  const warmUpJobs = liveRaw['warm_up_jobs'] === undefined ? undefined : r.number(liveRaw['warm_up_jobs'], 'live.warm_up_jobs', { integer: true, min: 0, max: 10_000 });
+  const reportInterval =
+    liveRaw['report_interval_ms'] === undefined
+      ? undefined
+      : r.number(liveRaw['report_interval_ms'], 'live.report_interval_ms', NON_NEGATIVE);
+  const warmUpJobs =
+    liveRaw['warm_up_jobs'] === undefined
+      ? undefined
+      : r.number(liveRaw['warm_up_jobs'], 'live.warm_up_jobs', { integer: true, min: 0, max: 10_000 });
   const live = {
     speedup: r.number(liveRaw['speedup'], 'live.speedup', POSITIVE, 1000),
     ...(journal ? { journal } : {}),
@@ -122,19 +198,45 @@ export function validateSpec(raw: unknown, schemes: MetaSchemes): { spec: Experi
 
   const faults = readFaults(r, top['faults'], siteIds, new Set([...siteIds, ...schemes.reservedLocations]));
   if (top['faults'] !== undefined && !schemes.faultTolerant.includes(meta.scheme)) {
-    r.fail('faults', `scheme "${meta.scheme}" does not recover from faults yet (those that do: ${schemes.faultTolerant.join(', ')})`);
+    r.fail(
+      'faults',
+      `scheme "${meta.scheme}" does not recover from faults yet (those that do: ${schemes.faultTolerant.join(', ')})`,
+    );
   }
   if (journal && !schemes.faultTolerant.includes(meta.scheme)) {
-    r.fail('live.journal', `scheme "${meta.scheme}" does not recover from a restart yet (those that do: ${schemes.faultTolerant.join(', ')})`);
+    r.fail(
+      'live.journal',
+      `scheme "${meta.scheme}" does not recover from a restart yet (those that do: ${schemes.faultTolerant.join(', ')})`,
+    );
   }
 
   const protocolTrace = r.boolean(top['protocol_trace'], 'protocol_trace', false);
 
   if (r.issues.length > 0) return { spec: undefined, issues: r.issues };
-  return { spec: { name, seed, sites, workload, local: localSpec, meta, network, live, faults, ...(protocolTrace ? { protocol_trace: true } : {}) }, issues: [] };
+  return {
+    spec: {
+      name,
+      seed,
+      sites,
+      workload,
+      local: localSpec,
+      meta,
+      network,
+      live,
+      faults,
+      ...(protocolTrace ? { protocol_trace: true } : {}),
+    },
+    issues: [],
+  };
 }
 
-function readSource(r: FieldReader, raw: unknown, path: string, index: number, siteIds: Set<string>): WorkloadSource | undefined {
+function readSource(
+  r: FieldReader,
+  raw: unknown,
+  path: string,
+  index: number,
+  siteIds: Set<string>,
+): WorkloadSource | undefined {
   const o = r.object(raw, path);
   if (!o) return undefined;
   r.onlyKeys(o, path, SOURCE_KEYS);
@@ -144,7 +246,8 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
   if (o['site'] !== undefined && o['sites'] !== undefined) r.fail(path, 'give either site or sites, not both');
   if (o['site'] !== undefined) {
     site = r.string(o['site'], join(path, 'site'));
-    if (site && !siteIds.has(site)) r.fail(join(path, 'site'), `no site with id "${site}" (sites: ${[...siteIds].join(', ')})`);
+    if (site && !siteIds.has(site))
+      r.fail(join(path, 'site'), `no site with id "${site}" (sites: ${[...siteIds].join(', ')})`);
   } else if (o['sites'] !== undefined) {
     const list = r.array(o['sites'], join(path, 'sites')) ?? [];
     split_sites = list.map((s, j) => r.string(s, join(join(path, 'sites'), j)));
@@ -171,17 +274,26 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
     ...(o['vo'] !== undefined ? { vo: r.string(o['vo'], join(path, 'vo')) } : {}),
     ...(o['group'] !== undefined ? { group: r.string(o['group'], join(path, 'group')) } : {}),
   };
-  if (common.name.includes('!')) r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
+  if (common.name.includes('!'))
+    r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
 
-  const kinds = (['swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat'] as const).filter((k) => o[k] !== undefined);
+  const kinds = (['swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat'] as const).filter(
+    (k) => o[k] !== undefined,
+  );
   if (kinds.length !== 1) {
-    r.fail(path, 'needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado or wfformat (DAG jobs)');
+    r.fail(
+      path,
+      'needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado or wfformat (DAG jobs)',
+    );
     return undefined;
   }
   const kind = kinds[0]!;
-  for (const k of ['instances', 'interarrival_s', 'arrivals'] as const) if (o[k] !== undefined && kind !== 'wfformat') r.fail(join(path, k), 'applies only to a wfformat source');
+  for (const k of ['instances', 'interarrival_s', 'arrivals'] as const)
+    if (o[k] !== undefined && kind !== 'wfformat') r.fail(join(path, k), 'applies only to a wfformat source');
   if (kind === 'tornado' || kind === 'wfformat') {
-    for (const k of Object.keys(o)) if (!DAG_SOURCE_KEYS.includes(k)) r.fail(join(path, k), `does not apply to the tasks of DAG jobs (a ${kind} source)`);
+    for (const k of Object.keys(o))
+      if (!DAG_SOURCE_KEYS.includes(k))
+        r.fail(join(path, k), `does not apply to the tasks of DAG jobs (a ${kind} source)`);
     if (kind === 'tornado') {
       const tornado = readTornado(r, o['tornado'], join(path, 'tornado'));
       return tornado ? { ...common, kind: 'tornado', tornado } : undefined;
@@ -196,8 +308,15 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
     };
   }
   if (kind === 'gwf' || kind === 'batsim') {
-    if (kind === 'batsim' && o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
-    return { ...common, kind: 'swf', format: kind, swf: r.string(o[kind], join(path, kind)), lenient: kind === 'gwf' && r.boolean(o['lenient'], join(path, 'lenient'), false) };
+    if (kind === 'batsim' && o['lenient'] !== undefined)
+      r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
+    return {
+      ...common,
+      kind: 'swf',
+      format: kind,
+      swf: r.string(o[kind], join(path, kind)),
+      lenient: kind === 'gwf' && r.boolean(o['lenient'], join(path, 'lenient'), false),
+    };
   }
   const hasSwf = kind === 'swf';
   if (kinds[0] === 'tasks') {
@@ -207,12 +326,20 @@ function readSource(r: FieldReader, raw: unknown, path: string, index: number, s
   }
   if (kinds[0] === 'blast') {
     if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
-    for (const k of ['vo', 'group'] as const) if (o[k] !== undefined) r.fail(join(path, k), `a blast source names its VO and groups under blast (blast.vo, blast.groups)`);
+    for (const k of ['vo', 'group'] as const)
+      if (o[k] !== undefined)
+        r.fail(join(path, k), `a blast source names its VO and groups under blast (blast.vo, blast.groups)`);
     const blast = readBlast(r, o['blast'], join(path, 'blast'), common.name);
     return blast ? { ...common, kind: 'blast', blast } : undefined;
   }
   if (hasSwf) {
-    return { ...common, kind: 'swf', format: 'swf', swf: r.string(o['swf'], join(path, 'swf')), lenient: r.boolean(o['lenient'], join(path, 'lenient'), false) };
+    return {
+      ...common,
+      kind: 'swf',
+      format: 'swf',
+      swf: r.string(o['swf'], join(path, 'swf')),
+      lenient: r.boolean(o['lenient'], join(path, 'lenient'), false),
+    };
   }
   if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
   const synthetic = readLublin(r, o['synthetic'], join(path, 'synthetic'));
@@ -264,8 +391,13 @@ function readTasks(r: FieldReader, raw: unknown, path: string): TasksParams | un
       burst_size: num('burst_size', { min: 1 }),
       within_burst_gap_s: num('within_burst_gap_s', NON_NEGATIVE),
     };
-    if (stream.short_share + stream.medium_share > 1) r.fail(join(sp, 'medium_share'), 'short_share + medium_share must be at most 1');
-    if (!(stream.short_min_s < stream.short_max_s && stream.short_max_s < stream.medium_max_s && stream.medium_max_s <= stream.tail_max_s)) {
+    if (stream.short_share + stream.medium_share > 1)
+      r.fail(join(sp, 'medium_share'), 'short_share + medium_share must be at most 1');
+    if (!(
+      stream.short_min_s < stream.short_max_s &&
+      stream.short_max_s < stream.medium_max_s &&
+      stream.medium_max_s <= stream.tail_max_s
+    )) {
       r.fail(sp, 'needs short_min_s < short_max_s < medium_max_s <= tail_max_s');
     }
   }
@@ -278,7 +410,11 @@ function readTasks(r: FieldReader, raw: unknown, path: string): TasksParams | un
       if (!t) continue;
       r.onlyKeys(t, ip, LISTED_TASK_KEYS);
       const jobs = t['jobs'] === undefined ? undefined : r.number(t['jobs'], join(ip, 'jobs'), POSITIVE_INTEGER);
-      list.push({ submit_s: r.number(t['submit_s'], join(ip, 'submit_s'), NON_NEGATIVE, 0), work_s: r.number(t['work_s'], join(ip, 'work_s'), POSITIVE), ...(jobs !== undefined ? { jobs } : {}) });
+      list.push({
+        submit_s: r.number(t['submit_s'], join(ip, 'submit_s'), NON_NEGATIVE, 0),
+        work_s: r.number(t['work_s'], join(ip, 'work_s'), POSITIVE),
+        ...(jobs !== undefined ? { jobs } : {}),
+      });
     }
   }
   return { ...(stream ? { stream } : {}), list };
@@ -293,8 +429,10 @@ function readBlast(r: FieldReader, raw: unknown, path: string, sourceName: strin
   if (o['groups'] !== undefined) {
     const list = r.array(o['groups'], join(path, 'groups')) ?? [];
     groups = list.map((g, i) => r.string(g, join(join(path, 'groups'), i)));
-    if (list.length !== submitters) r.fail(join(path, 'groups'), `must name one group per submitter (${submitters}), got ${list.length}`);
-    if (new Set(groups).size !== groups.length) r.fail(join(path, 'groups'), 'must not name a group twice: each submitter is its own group');
+    if (list.length !== submitters)
+      r.fail(join(path, 'groups'), `must name one group per submitter (${submitters}), got ${list.length}`);
+    if (new Set(groups).size !== groups.length)
+      r.fail(join(path, 'groups'), 'must not name a group twice: each submitter is its own group');
   }
   const range = (key: 'input_kb' | 'output_mb', fallback: [number, number]): [number, number] => {
     if (o[key] === undefined) return fallback;
@@ -329,7 +467,7 @@ function readLublin(r: FieldReader, raw: unknown, path: string): LublinParams | 
   r.oneOf(o['model'], join(path, 'model'), ['lublin99'], 'lublin99');
   const readClass = (key: 'batch' | 'interactive'): LublinClassParams => {
     const p = join(path, key);
-    const c = o[key] === undefined ? {} : r.object(o[key], p) ?? {};
+    const c = o[key] === undefined ? {} : (r.object(o[key], p) ?? {});
     r.onlyKeys(c, p, CLASS_KEYS);
     const d = LUBLIN_DEFAULTS[key];
     const num = (name: keyof LublinClassParams, rule = {}) => r.number(c[name], join(p, name), rule, d[name]);
@@ -366,7 +504,7 @@ function readLublin(r: FieldReader, raw: unknown, path: string): LublinParams | 
 }
 
 function readNetwork(r: FieldReader, raw: unknown, siteIds: Set<string>): NetworkSpec {
-  const o = raw === undefined ? {} : r.object(raw, 'network') ?? {};
+  const o = raw === undefined ? {} : (r.object(raw, 'network') ?? {});
   r.onlyKeys(o, 'network', ['latency_ms', 'jitter_ms', 'matrix', 'transfer']);
   const latency_ms = r.number(o['latency_ms'], 'network.latency_ms', NON_NEGATIVE, 0);
   const jitter_ms = r.number(o['jitter_ms'], 'network.jitter_ms', NON_NEGATIVE, 0);
@@ -379,7 +517,8 @@ function readNetwork(r: FieldReader, raw: unknown, siteIds: Set<string>): Networ
       memory_mb_min: r.number(t['memory_mb_min'], 'network.transfer.memory_mb_min', NON_NEGATIVE, 100),
       memory_mb_max: r.number(t['memory_mb_max'], 'network.transfer.memory_mb_max', NON_NEGATIVE, 1000),
     };
-    if (transfer.memory_mb_max < transfer.memory_mb_min) r.fail('network.transfer.memory_mb_max', 'must be at least memory_mb_min');
+    if (transfer.memory_mb_max < transfer.memory_mb_min)
+      r.fail('network.transfer.memory_mb_max', 'must be at least memory_mb_min');
   }
   if (o['matrix'] === undefined) return { latency_ms, jitter_ms, ...(transfer ? { transfer } : {}) };
   const matrix: Record<string, Record<string, number>> = {};

@@ -1,2 +1,11 @@
-export { startLocalNatsServer, natsServerBinary, freePort, stopProcess, INSTALL_HINT, type LocalNatsServer, type LocalNatsServerOptions, type NatsUser } from './nats-server.js';
+export {
+  startLocalNatsServer,
+  natsServerBinary,
+  freePort,
+  stopProcess,
+  INSTALL_HINT,
+  type LocalNatsServer,
+  type LocalNatsServerOptions,
+  type NatsUser,
+} from './nats-server.js';
 export { makeRunCertificates, type RunCertificates } from './run-certificates.js';

@@ -15,7 +15,8 @@ export interface LocalNatsServer {
   stop(): Promise<void>;
 }
 
-export const INSTALL_HINT = 'nats-server is not on PATH: install it with `apt-get install -y nats-server` (Debian) or from https://nats.io';
+export const INSTALL_HINT =
+  'nats-server is not on PATH: install it with `apt-get install -y nats-server` (Debian) or from https://nats.io';
 
 /**
  * Where Debian's package puts the server: /usr/sbin, which is not on a non-root user's PATH there,
@@ -74,7 +75,11 @@ export async function startLocalNatsServer(options: LocalNatsServerOptions = {})
               // enough for one of 50 site processes all starting at once on 2 cores (paper 004's
               // grid in docs/fidelity.md): the server closed it with "Authentication Timeout".
               timeout: AUTH_TIMEOUT_S,
-              users: options.users.map((u) => ({ user: u.user, password: u.password, permissions: { publish: { allow: u.publish }, subscribe: { allow: u.subscribe } } })),
+              users: options.users.map((u) => ({
+                user: u.user,
+                password: u.password,
+                permissions: { publish: { allow: u.publish }, subscribe: { allow: u.subscribe } },
+              })),
             },
           }
         : {}),

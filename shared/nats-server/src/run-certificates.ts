@@ -27,7 +27,23 @@ export function makeRunCertificates(dir: string): RunCertificates {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   openssl(['req', '-x509', ...ec, '-keyout', caKey, '-out', ca, '-days', '2', '-subj', '/CN=gridemu run CA']);
   openssl(['req', ...ec, '-keyout', key, '-out', csr, '-subj', '/CN=localhost']);
-  openssl(['x509', '-req', '-in', csr, '-CA', ca, '-CAkey', caKey, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', ext]);
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    ca,
+    '-CAkey',
+    caKey,
+    '-CAcreateserial',
+    '-out',
+    cert,
+    '-days',
+    '2',
+    '-extfile',
+    ext,
+  ]);
   return { caFile: ca, certFile: cert, keyFile: key };
 }
 

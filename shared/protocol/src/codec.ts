@@ -33,13 +33,29 @@ export interface Envelope {
 // One encoder and one decoder for the process: msgpack's encode() and decode() build a new one per
 // call, which at thousands of messages a second is most of their cost.
 const encoder = new Encoder({ ignoreUndefined: true });
-const decoder = new Decoder({ maxStrLength: MAX_MESSAGE_BYTES, maxBinLength: MAX_MESSAGE_BYTES, maxArrayLength: 4096, maxMapLength: 256, maxExtLength: 0 });
+const decoder = new Decoder({
+  maxStrLength: MAX_MESSAGE_BYTES,
+  maxBinLength: MAX_MESSAGE_BYTES,
+  maxArrayLength: 4096,
+  maxMapLength: 256,
+  maxExtLength: 0,
+});
 
 export function encodeEnvelope(e: Omit<Envelope, 'v'>): Uint8Array {
-  return encoder.encode({ v: PROTOCOL_VERSION, run: e.run, from: e.from, to: e.to, msg: e.msg, sent_ms: e.sent_ms, at_s: e.at_s, mid: e.mid });
+  return encoder.encode({
+    v: PROTOCOL_VERSION,
+    run: e.run,
+    from: e.from,
+    to: e.to,
+    msg: e.msg,
+    sent_ms: e.sent_ms,
+    at_s: e.at_s,
+    mid: e.mid,
+  });
 }
 
-export type Decoded = { readonly ok: true; readonly envelope: Envelope } | { readonly ok: false; readonly reason: string };
+export type Decoded =
+  { readonly ok: true; readonly envelope: Envelope } | { readonly ok: false; readonly reason: string };
 
 /**
  * Decodes and validates bytes from the bus. Never throws: anything wrong (not msgpack, too big,
@@ -47,33 +63,51 @@ export type Decoded = { readonly ok: true; readonly envelope: Envelope } | { rea
  * log and drop (DESIGN.md, "What the bus carries").
  */
 export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: MessageCheck = messageProblem): Decoded {
-  if (bytes.byteLength > MAX_MESSAGE_BYTES) return { ok: false, reason: `payload of ${bytes.byteLength} bytes is over the ${MAX_MESSAGE_BYTES}-byte limit` };
+  if (bytes.byteLength > MAX_MESSAGE_BYTES)
+    return { ok: false, reason: `payload of ${bytes.byteLength} bytes is over the ${MAX_MESSAGE_BYTES}-byte limit` };
   let raw: unknown;
   try {
     raw = decoder.decode(bytes);
   } catch (err) {
     return { ok: false, reason: `not msgpack: ${(err as Error).message.slice(0, 120)}` };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'envelope is not a map' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, reason: 'envelope is not a map' };
   const e = raw as Record<string, unknown>;
-  if (e['v'] !== PROTOCOL_VERSION) return { ok: false, reason: `protocol version ${JSON.stringify(e['v'])?.slice(0, 20)} (this process speaks ${PROTOCOL_VERSION})` };
+  if (e['v'] !== PROTOCOL_VERSION)
+    return {
+      ok: false,
+      reason: `protocol version ${JSON.stringify(e['v'])?.slice(0, 20)} (this process speaks ${PROTOCOL_VERSION})`,
+    };
   const run = e['run'];
   const from = e['from'];
   const to = e['to'];
-  if (typeof run !== 'string' || run.length === 0) return { ok: false, reason: 'envelope.run must be a non-empty string' };
-  if (typeof from !== 'string' || from.length === 0) return { ok: false, reason: 'envelope.from must be a non-empty string' };
+  if (typeof run !== 'string' || run.length === 0)
+    return { ok: false, reason: 'envelope.run must be a non-empty string' };
+  if (typeof from !== 'string' || from.length === 0)
+    return { ok: false, reason: 'envelope.from must be a non-empty string' };
   if (typeof to !== 'string' || to.length === 0) return { ok: false, reason: 'envelope.to must be a non-empty string' };
-  if (expectedRun !== undefined && run !== expectedRun) return { ok: false, reason: `message of run "${run.slice(0, 60)}", not of this run` };
+  if (expectedRun !== undefined && run !== expectedRun)
+    return { ok: false, reason: `message of run "${run.slice(0, 60)}", not of this run` };
   const sent = e['sent_ms'];
-  if (sent !== undefined && (typeof sent !== 'number' || !Number.isFinite(sent))) return { ok: false, reason: 'envelope.sent_ms must be a finite number' };
+  if (sent !== undefined && (typeof sent !== 'number' || !Number.isFinite(sent)))
+    return { ok: false, reason: 'envelope.sent_ms must be a finite number' };
   const at = e['at_s'];
-  if (at !== undefined && (typeof at !== 'number' || !Number.isFinite(at))) return { ok: false, reason: 'envelope.at_s must be a finite number' };
+  if (at !== undefined && (typeof at !== 'number' || !Number.isFinite(at)))
+    return { ok: false, reason: 'envelope.at_s must be a finite number' };
   const mid = e['mid'];
-  if (mid !== undefined && (typeof mid !== 'string' || mid.length === 0 || mid.length > 200)) return { ok: false, reason: 'envelope.mid must be a non-empty string of at most 200 characters' };
+  if (mid !== undefined && (typeof mid !== 'string' || mid.length === 0 || mid.length > 200))
+    return { ok: false, reason: 'envelope.mid must be a non-empty string of at most 200 characters' };
   const problem = check(e['msg']);
   if (problem) return { ok: false, reason: problem };
   // Built field by field, not spread: every message from the bus comes through here.
-  const envelope: { -readonly [K in keyof Envelope]: Envelope[K] } = { v: PROTOCOL_VERSION, run, from, to, msg: e['msg'] as Message };
+  const envelope: { -readonly [K in keyof Envelope]: Envelope[K] } = {
+    v: PROTOCOL_VERSION,
+    run,
+    from,
+    to,
+    msg: e['msg'] as Message,
+  };
   if (sent !== undefined) envelope.sent_ms = sent;
   if (at !== undefined) envelope.at_s = at;
   if (mid !== undefined) envelope.mid = mid;

@@ -21,7 +21,13 @@ export type ControlMessage =
   | { readonly kind: 'start'; readonly epoch_s: number; readonly wallEpoch_ms: number; readonly speedup: number }
   | { readonly kind: 'heartbeat'; readonly member: string; readonly rss_mb: number }
   | { readonly kind: 'failed'; readonly member: string; readonly error: string }
-  | { readonly kind: 'progress'; readonly finished: number; readonly total: number; readonly now_s: number; readonly wall_s: number }
+  | {
+      readonly kind: 'progress';
+      readonly finished: number;
+      readonly total: number;
+      readonly now_s: number;
+      readonly wall_s: number;
+    }
   | { readonly kind: 'end' }
   | { readonly kind: 'abort'; readonly reason: string }
   | { readonly kind: 'report'; readonly member: string; readonly report: MemberReport };
@@ -43,7 +49,11 @@ export interface MemberReport {
   readonly peak_rss_mb: number;
   readonly cpu_s: number;
   /** `per_hour`: messages sent per emulated hour, by the hour's number (time_s / 3600, rounded down). */
-  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number>; readonly per_hour?: Record<string, number> };
+  readonly messages: {
+    readonly all: Record<string, number>;
+    readonly cross_site: Record<string, number>;
+    readonly per_hour?: Record<string, number>;
+  };
   readonly counters: Record<string, number>;
   /** One-way latency seen by this member's actors, per link `from->to`: a LatencyHistogram's state. */
   readonly latency: Record<string, LatencyState>;
@@ -83,7 +93,8 @@ export function encodeControl(run: string, msg: ControlMessage): Uint8Array {
   return encode({ v: PROTOCOL_VERSION, run, ...msg }, { ignoreUndefined: true });
 }
 
-export type DecodedControl = { readonly ok: true; readonly msg: ControlMessage } | { readonly ok: false; readonly reason: string };
+export type DecodedControl =
+  { readonly ok: true; readonly msg: ControlMessage } | { readonly ok: false; readonly reason: string };
 
 type FieldRule = 'string' | 'number' | 'record' | 'strings';
 const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
@@ -103,32 +114,45 @@ const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
 /** Decodes a control message of `run`; never throws (a bad one is counted and dropped by the caller). */
 export function decodeControl(bytes: Uint8Array, run: string): DecodedControl {
   // A plan carries the whole spec, so control messages may be larger than actor messages.
-  if (bytes.byteLength > 16 * MAX_MESSAGE_BYTES) return { ok: false, reason: `control payload of ${bytes.byteLength} bytes is too large` };
+  if (bytes.byteLength > 16 * MAX_MESSAGE_BYTES)
+    return { ok: false, reason: `control payload of ${bytes.byteLength} bytes is too large` };
   let raw: unknown;
   try {
     raw = decode(bytes, { maxExtLength: 0 });
   } catch (err) {
     return { ok: false, reason: `not msgpack: ${(err as Error).message.slice(0, 120)}` };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, reason: 'control message is not a map' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, reason: 'control message is not a map' };
   const m = raw as Record<string, unknown>;
-  if (m['v'] !== PROTOCOL_VERSION) return { ok: false, reason: `protocol version ${JSON.stringify(m['v'])?.slice(0, 20)} (this process speaks ${PROTOCOL_VERSION})` };
+  if (m['v'] !== PROTOCOL_VERSION)
+    return {
+      ok: false,
+      reason: `protocol version ${JSON.stringify(m['v'])?.slice(0, 20)} (this process speaks ${PROTOCOL_VERSION})`,
+    };
   if (m['run'] !== run) return { ok: false, reason: 'control message of another run' };
   const kind = m['kind'];
-  if (typeof kind !== 'string' || !Object.hasOwn(CONTROL_SHAPES, kind)) return { ok: false, reason: `unknown control kind ${JSON.stringify(kind)?.slice(0, 40)}` };
+  if (typeof kind !== 'string' || !Object.hasOwn(CONTROL_SHAPES, kind))
+    return { ok: false, reason: `unknown control kind ${JSON.stringify(kind)?.slice(0, 40)}` };
   for (const [field, rule] of Object.entries(CONTROL_SHAPES[kind as ControlKind])) {
     const v = m[field];
     const fine =
-      rule === 'string' ? typeof v === 'string'
-      : rule === 'number' ? typeof v === 'number' && Number.isFinite(v)
-      : rule === 'strings' ? Array.isArray(v) && v.every((x) => typeof x === 'string')
-      : typeof v === 'object' && v !== null && !Array.isArray(v);
+      rule === 'string'
+        ? typeof v === 'string'
+        : rule === 'number'
+          ? typeof v === 'number' && Number.isFinite(v)
+          : rule === 'strings'
+            ? Array.isArray(v) && v.every((x) => typeof x === 'string')
+            : typeof v === 'object' && v !== null && !Array.isArray(v);
     if (!fine) return { ok: false, reason: `${kind}.${field} must be a ${rule}` };
   }
   const { v: _v, run: _run, ...msg } = m;
   if (kind === 'plan' && m['resume'] !== undefined) {
     const r = m['resume'] as Record<string, unknown> | null;
-    const bad = typeof r !== 'object' || r === null || (['epoch_s', 'wallEpoch_ms', 'speedup'] as const).some((f) => typeof r[f] !== 'number' || !Number.isFinite(r[f]));
+    const bad =
+      typeof r !== 'object' ||
+      r === null ||
+      (['epoch_s', 'wallEpoch_ms', 'speedup'] as const).some((f) => typeof r[f] !== 'number' || !Number.isFinite(r[f]));
     if (bad) return { ok: false, reason: 'plan.resume must hold numbers epoch_s, wallEpoch_ms and speedup' };
   }
   if (kind === 'report') {
@@ -139,10 +163,13 @@ export function decodeControl(bytes: Uint8Array, run: string): DecodedControl {
 }
 
 function reportProblem(r: Record<string, unknown>): string | undefined {
-  for (const f of ['pid', 'rss_mb', 'peak_rss_mb', 'cpu_s'] as const) if (typeof r[f] !== 'number') return `${f} must be a number`;
+  for (const f of ['pid', 'rss_mb', 'peak_rss_mb', 'cpu_s'] as const)
+    if (typeof r[f] !== 'number') return `${f} must be a number`;
   const messages = r['messages'] as Record<string, unknown> | undefined;
-  if (!isCountMap(messages?.['all']) || !isCountMap(messages?.['cross_site'])) return 'messages must map types to counts';
-  if (messages?.['per_hour'] !== undefined && !isCountMap(messages['per_hour'])) return 'messages.per_hour must map hours to counts';
+  if (!isCountMap(messages?.['all']) || !isCountMap(messages?.['cross_site']))
+    return 'messages must map types to counts';
+  if (messages?.['per_hour'] !== undefined && !isCountMap(messages['per_hour']))
+    return 'messages.per_hour must map hours to counts';
   if (!isCountMap(r['counters'])) return 'counters must map names to numbers';
   const latency = r['latency'];
   if (typeof latency !== 'object' || latency === null) return 'latency must be a map';
@@ -155,7 +182,8 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
   if (byType !== undefined && (typeof byType !== 'object' || byType === null)) return 'felt_by_type must be a map';
   for (const [type, links] of Object.entries(byType ?? {})) {
     if (typeof links !== 'object' || links === null) return `felt_by_type.${type} must be a map`;
-    for (const [link, s] of Object.entries(links as object)) if (!isLatencyState(s)) return `felt_by_type.${type}.${link} is malformed`;
+    for (const [link, s] of Object.entries(links as object))
+      if (!isLatencyState(s)) return `felt_by_type.${type}.${link} is malformed`;
   }
   const warm = r['warm_up'] as Record<string, unknown> | undefined;
   if (warm !== undefined && !isCountMap(warm)) return 'warm_up must map jobs, finished and wall_ms to numbers';
@@ -163,7 +191,12 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
 }
 
 function isCountMap(v: unknown): v is Record<string, number> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'number' && Number.isFinite(x));
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every((x) => typeof x === 'number' && Number.isFinite(x))
+  );
 }
 
 function isLatencyState(v: unknown): v is LatencyState {

@@ -2,5 +2,15 @@
 // @gridemu/protocol/wire, so code that never touches a bus does not load msgpack.
 export * from './messages.js';
 export * from './addresses.js';
-export { messageProblem, isMessage, messageValidator, CORE_MESSAGE_SHAPES, type FieldRule, type FieldCheck, type MessageShape, type MessageShapes, type MessageCheck } from './validate-message.js';
+export {
+  messageProblem,
+  isMessage,
+  messageValidator,
+  CORE_MESSAGE_SHAPES,
+  type FieldRule,
+  type FieldCheck,
+  type MessageShape,
+  type MessageShapes,
+  type MessageCheck,
+} from './validate-message.js';
 export type { LatencyState, MemberReport, RunClock } from './control.js';

@@ -33,7 +33,10 @@ export const MessageType = {
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
-export interface JobSubmit { readonly type: typeof MessageType.JobSubmit; readonly job: Job }
+export interface JobSubmit {
+  readonly type: typeof MessageType.JobSubmit;
+  readonly job: Job;
+}
 
 export { FRESH_TRAIL, type JobTrail } from '@gridemu/model';
 export interface JobStarted {
@@ -61,7 +64,12 @@ export interface JobLost {
   readonly started_s: number;
   readonly time_s: number;
 }
-export interface JobRejected { readonly type: typeof MessageType.JobRejected; readonly jobId: string; readonly site: string; readonly reason: RejectReason }
+export interface JobRejected {
+  readonly type: typeof MessageType.JobRejected;
+  readonly jobId: string;
+  readonly site: string;
+  readonly reason: RejectReason;
+}
 export interface JobFailed {
   readonly type: typeof MessageType.JobFailed;
   readonly jobId: string;
@@ -70,9 +78,17 @@ export interface JobFailed {
   readonly reason: string;
   readonly trail: JobTrail;
 }
-export interface SubmitDue { readonly type: typeof MessageType.SubmitDue }
-export interface JobEnds { readonly type: typeof MessageType.JobEnds; readonly jobId: string }
-export interface BusAck { readonly type: typeof MessageType.BusAck; readonly mid: string }
+export interface SubmitDue {
+  readonly type: typeof MessageType.SubmitDue;
+}
+export interface JobEnds {
+  readonly type: typeof MessageType.JobEnds;
+  readonly jobId: string;
+}
+export interface BusAck {
+  readonly type: typeof MessageType.BusAck;
+  readonly mid: string;
+}
 
 /**
  * Every message by its type tag. A scheme module adds its own by augmenting this interface

@@ -1,7 +1,8 @@
 import { MessageType, type Message } from './messages.js';
 
 /** A field's rule: its type, and whether it may be absent; or a module's own check, which says what is wrong or nothing. */
-export type FieldRule = 'string' | 'number' | 'count' | 'boolean' | 'job' | 'reason' | 'optional-boolean' | 'trail' | FieldCheck;
+export type FieldRule =
+  'string' | 'number' | 'count' | 'boolean' | 'job' | 'reason' | 'optional-boolean' | 'trail' | FieldCheck;
 export type FieldCheck = (value: unknown) => string | undefined;
 
 /** What one message type must carry, field by field (`type` aside). */
@@ -12,8 +13,20 @@ export type MessageShapes = Readonly<Record<string, MessageShape>>;
 export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobSubmit]: { job: 'job' },
   // Empty for a job that holds no fixed processors (a divisible task of paper 000: its jobs take what they get).
-  [MessageType.JobStarted]: { jobId: 'string', site: 'string', time_s: 'number', resources: (v) => (typeof v === 'string' && v.length <= 1024 ? undefined : 'must be a string (at most 1024 characters)'), trail: 'trail' },
-  [MessageType.JobCompleted]: { jobId: 'string', site: 'string', time_s: 'number', trail: (v) => (v === undefined ? undefined : trailProblem(v)) },
+  [MessageType.JobStarted]: {
+    jobId: 'string',
+    site: 'string',
+    time_s: 'number',
+    resources: (v) =>
+      typeof v === 'string' && v.length <= 1024 ? undefined : 'must be a string (at most 1024 characters)',
+    trail: 'trail',
+  },
+  [MessageType.JobCompleted]: {
+    jobId: 'string',
+    site: 'string',
+    time_s: 'number',
+    trail: (v) => (v === undefined ? undefined : trailProblem(v)),
+  },
   [MessageType.JobRejected]: { jobId: 'string', site: 'string', reason: 'reason' },
   [MessageType.JobLost]: { jobId: 'string', site: 'string', started_s: 'number', time_s: 'number' },
   [MessageType.JobFailed]: { jobId: 'string', time_s: 'number', reason: 'string', trail: 'trail' },
@@ -76,13 +89,20 @@ function problemIn(shapes: ReadonlyMap<string, CompiledShape>, value: unknown): 
     if (problem) return `${type}.${field} ${problem}`;
   }
   for (const key in value) {
-    if (key !== 'type' && !Object.prototype.hasOwnProperty.call(shape, key)) return `${type} has an unexpected field "${key.slice(0, 60)}"`;
+    if (key !== 'type' && !Object.prototype.hasOwnProperty.call(shape, key))
+      return `${type} has an unexpected field "${key.slice(0, 60)}"`;
   }
   return undefined;
 }
 
 const JOB_FIELDS: Record<string, FieldRule> = {
-  id: 'string', workload: 'string', origin: 'string', submit_s: 'number', run_s: 'number', estimate_s: 'number', procs: 'count',
+  id: 'string',
+  workload: 'string',
+  origin: 'string',
+  submit_s: 'number',
+  run_s: 'number',
+  estimate_s: 'number',
+  procs: 'count',
 };
 const JOB_OPTIONAL: Record<string, FieldRule> = {
   user: 'count',
@@ -95,17 +115,25 @@ const JOB_OPTIONAL: Record<string, FieldRule> = {
   rejectReason: 'string',
   // A task of a DAG job (paper 003): its DAG, and its parents' job ids.
   dag: 'string',
-  parents: (v) => (Array.isArray(v) && v.length <= 100_000 && v.every((p) => fieldProblem(p, 'string') === undefined) ? undefined : 'must be a list of job ids'),
+  parents: (v) =>
+    Array.isArray(v) && v.length <= 100_000 && v.every((p) => fieldProblem(p, 'string') === undefined)
+      ? undefined
+      : 'must be a list of job ids',
   // What it reads, from a WfFormat instance's file sizes.
   input_bytes: 'number',
-  parent_bytes: (v) => (Array.isArray(v) && v.length <= 100_000 && v.every((b) => typeof b === 'number' && Number.isFinite(b) && b >= 0) ? undefined : 'must be a list of byte counts'),
+  parent_bytes: (v) =>
+    Array.isArray(v) && v.length <= 100_000 && v.every((b) => typeof b === 'number' && Number.isFinite(b) && b >= 0)
+      ? undefined
+      : 'must be a list of byte counts',
 };
 
 function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
   if (typeof rule === 'function') return rule(v);
   switch (rule) {
     case 'string':
-      return typeof v === 'string' && v.length > 0 && v.length <= 1024 ? undefined : 'must be a non-empty string (at most 1024 characters)';
+      return typeof v === 'string' && v.length > 0 && v.length <= 1024
+        ? undefined
+        : 'must be a non-empty string (at most 1024 characters)';
     case 'number':
       return typeof v === 'number' && Number.isFinite(v) ? undefined : 'must be a finite number';
     case 'count':
@@ -115,7 +143,12 @@ function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
     case 'optional-boolean':
       return v === undefined || typeof v === 'boolean' ? undefined : 'must be true or false when present';
     case 'reason':
-      return v === 'processors_unknown' || v === 'wider_than_site' || v === 'wider_than_vo_limit' || v === 'beyond_last_level' ? undefined : 'must be a known reject reason';
+      return v === 'processors_unknown' ||
+        v === 'wider_than_site' ||
+        v === 'wider_than_vo_limit' ||
+        v === 'beyond_last_level'
+        ? undefined
+        : 'must be a known reject reason';
     case 'job':
       return jobProblem(v);
     case 'trail':
@@ -135,7 +168,8 @@ function jobProblem(v: unknown): string | undefined {
   // Only the optional fields the job has: most have one or two of them.
   for (const key in v) {
     if (Object.prototype.hasOwnProperty.call(JOB_FIELDS, key)) continue;
-    if (!Object.prototype.hasOwnProperty.call(JOB_OPTIONAL, key)) return `has an unexpected field "${key.slice(0, 60)}"`;
+    if (!Object.prototype.hasOwnProperty.call(JOB_OPTIONAL, key))
+      return `has an unexpected field "${key.slice(0, 60)}"`;
     if (v[key] === undefined) continue;
     const p = fieldProblem(v[key], JOB_OPTIONAL[key]!);
     if (p) return `.${key} ${p}`;
@@ -153,7 +187,8 @@ function trailProblem(v: unknown): string | undefined {
     if (p) return `.${field} ${p}`;
   }
   for (const key in v) {
-    if (key !== 'copies' && key !== 'migrations' && key !== 'replans') return `has an unexpected field "${key.slice(0, 60)}"`;
+    if (key !== 'copies' && key !== 'migrations' && key !== 'replans')
+      return `has an unexpected field "${key.slice(0, 60)}"`;
   }
   return undefined;
 }

@@ -1,3 +1,21 @@
 // What goes on a bus: envelopes in msgpack, and the live run's control plane.
-export { encodeEnvelope, decodeEnvelope, PROTOCOL_VERSION, MAX_MESSAGE_BYTES, type Envelope, type Decoded } from './codec.js';
-export { controlSubject, controlWildcard, encodeControl, decodeControl, type ControlMessage, type ControlKind, type MemberReport, type LatencyState, type DecodedControl, type RunClock } from './control.js';
+export {
+  encodeEnvelope,
+  decodeEnvelope,
+  PROTOCOL_VERSION,
+  MAX_MESSAGE_BYTES,
+  type Envelope,
+  type Decoded,
+} from './codec.js';
+export {
+  controlSubject,
+  controlWildcard,
+  encodeControl,
+  decodeControl,
+  type ControlMessage,
+  type ControlKind,
+  type MemberReport,
+  type LatencyState,
+  type DecodedControl,
+  type RunClock,
+} from './control.js';

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeControl, encodeControl, PROTOCOL_VERSION, type ControlMessage } from '../src/wire.js';
 
 const report = {
-  pid: 7, rss_mb: 80, peak_rss_mb: 81, cpu_s: 1.5,
+  pid: 7,
+  rss_mb: 80,
+  peak_rss_mb: 81,
+  cpu_s: 1.5,
   messages: { all: { 'load.report': 3 }, cross_site: {} },
   counters: { 'claims.denied': 2 },
   latency: { 'a->b': { count: 1, sum_ms: 20, min_ms: 20, max_ms: 20, buckets: { '229': 1 } } },
@@ -24,7 +27,11 @@ describe('control messages', () => {
       { kind: 'end' },
       { kind: 'abort', reason: 'why' },
       { kind: 'report', member: 's1', report },
-      { kind: 'report', member: 's1', report: { ...report, felt_by_type: { 'job.copy': { 's1->s2': report.timer_lag } } } },
+      {
+        kind: 'report',
+        member: 's1',
+        report: { ...report, felt_by_type: { 'job.copy': { 's1->s2': report.timer_lag } } },
+      },
     ];
     for (const m of all) expect(decodeControl(encodeControl('r', m), 'r')).toEqual({ ok: true, msg: m });
   });
@@ -37,11 +44,35 @@ describe('control messages', () => {
     expect(reason(encodeControl('other', { kind: 'end' }))).toMatch(/another run/);
     expect(reason(encode({ v: PROTOCOL_VERSION + 1, run: 'r', kind: 'end' }))).toMatch(/protocol version/);
     expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'reboot' }))).toMatch(/unknown control kind/);
-    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'ready', member: 's1', pid: '1', http: '' }))).toMatch(/ready.pid/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'ready', member: 's1', pid: '1', http: '' }))).toMatch(
+      /ready.pid/,
+    );
     expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'plan', spec: 'x', sets: [1] }))).toMatch(/plan.sets/);
-    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'report', member: 's1', report: { ...report, counters: { x: 'y' } } }))).toMatch(/report.counters/);
-    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'serving', member: 'driver' }))).toMatch(/serving.http/);
-    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'report', member: 's1', report: { ...report, felt_by_type: { 'job.copy': { 's1->s2': { count: 1 } } } } }))).toMatch(/report.felt_by_type.job.copy.s1->s2 is malformed/);
+    expect(
+      reason(
+        encode({
+          v: PROTOCOL_VERSION,
+          run: 'r',
+          kind: 'report',
+          member: 's1',
+          report: { ...report, counters: { x: 'y' } },
+        }),
+      ),
+    ).toMatch(/report.counters/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'serving', member: 'driver' }))).toMatch(
+      /serving.http/,
+    );
+    expect(
+      reason(
+        encode({
+          v: PROTOCOL_VERSION,
+          run: 'r',
+          kind: 'report',
+          member: 's1',
+          report: { ...report, felt_by_type: { 'job.copy': { 's1->s2': { count: 1 } } } },
+        }),
+      ),
+    ).toMatch(/report.felt_by_type.job.copy.s1->s2 is malformed/);
     expect(reason(new Uint8Array([0xc1]))).toMatch(/not msgpack/);
     expect(reason(encode([1, 2]))).toMatch(/not a map/);
   });

@@ -64,7 +64,11 @@ export class Cuts {
  * When the last of `partitions` that lies between `a` and `b` heals; undefined if none does. A
  * destination that is no location (`topic`: everyone) is cut off from a sender that is cut off.
  */
-export function healOf(partitions: Iterable<LocationPartition>, a: string | undefined, b: string | undefined): number | undefined {
+export function healOf(
+  partitions: Iterable<LocationPartition>,
+  a: string | undefined,
+  b: string | undefined,
+): number | undefined {
   if (a === undefined || b === undefined || a === b) return undefined;
   let until: number | undefined;
   for (const p of partitions) {

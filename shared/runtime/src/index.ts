@@ -4,9 +4,24 @@ export * from './actor.js';
 export { Rng, hashString } from './rng.js';
 export { EventHeap, type Scheduled } from './event-heap.js';
 export { LinkModel } from './network.js';
-export { MeasuredNetwork, LatencySampler, MEASURED_NETWORK_FORMAT, MIN_TYPE_SAMPLES, normalCdf, type MeasuredNetworkFile } from './measured-network.js';
+export {
+  MeasuredNetwork,
+  LatencySampler,
+  MEASURED_NETWORK_FORMAT,
+  MIN_TYPE_SAMPLES,
+  normalCdf,
+  type MeasuredNetworkFile,
+} from './measured-network.js';
 export { SimRuntime, type SimRuntimeOptions, type SimFaults } from './sim-runtime.js';
-export { Cuts, faultEvents, healOf, partitionsAt, type FaultEvent, type LocationCrash, type LocationPartition } from './fault-schedule.js';
+export {
+  Cuts,
+  faultEvents,
+  healOf,
+  partitionsAt,
+  type FaultEvent,
+  type LocationCrash,
+  type LocationPartition,
+} from './fault-schedule.js';
 export { checkRunId, siteOf, senderOf } from './subjects.js';
 export { makeContext, type ContextHost } from './context.js';
 export { topicRecipient, type Transport, type BusTarget, type BusSubscription } from './transport.js';

@@ -1,5 +1,11 @@
 import type { Logger } from './actor.js';
-import { decodeJournalBatch, encodeJournalBatch, type Journal, type JournalBatch, type JournalEntry } from './journal.js';
+import {
+  decodeJournalBatch,
+  encodeJournalBatch,
+  type Journal,
+  type JournalBatch,
+  type JournalEntry,
+} from './journal.js';
 import type { RunCounters } from './run-counters.js';
 
 /** A journal batch over this many bytes is split: JetStream's default message limit is 1 MiB. */

@@ -27,7 +27,15 @@ export interface Journal {
  */
 export type JournalEntry =
   | { readonly k: 'start'; readonly a: Address; readonly t: number }
-  | { readonly k: 'bus'; readonly a: Address; readonly t: number; readonly from: Address; readonly msg: Message; readonly mid?: string; readonly topic?: true }
+  | {
+      readonly k: 'bus';
+      readonly a: Address;
+      readonly t: number;
+      readonly from: Address;
+      readonly msg: Message;
+      readonly mid?: string;
+      readonly topic?: true;
+    }
   | { readonly k: 'local'; readonly a: Address; readonly t: number; readonly seq: number }
   | { readonly k: 'timer'; readonly a: Address; readonly t: number; readonly id: number; readonly msg: Message }
   | { readonly k: 'recover'; readonly a: Address; readonly t: number; readonly crashed_s: number }

@@ -52,7 +52,8 @@ export class LatencyHistogram {
     this.sum += state.sum_ms;
     this.min = Math.min(this.min, state.min_ms);
     this.max = Math.max(this.max, state.max_ms);
-    for (const [b, n] of Object.entries(state.buckets)) this.buckets.set(Number(b), (this.buckets.get(Number(b)) ?? 0) + n);
+    for (const [b, n] of Object.entries(state.buckets))
+      this.buckets.set(Number(b), (this.buckets.get(Number(b)) ?? 0) + n);
   }
 
   state(): LatencyState {
@@ -102,7 +103,11 @@ export function histogramOf(m: Map<string, LatencyHistogram>, key: string): Late
 }
 
 /** The histogram under `outer`, then `inner` (a message type, then a link), made empty the first time. */
-export function nestedHistogramOf(m: Map<string, Map<string, LatencyHistogram>>, outer: string, inner: string): LatencyHistogram {
+export function nestedHistogramOf(
+  m: Map<string, Map<string, LatencyHistogram>>,
+  outer: string,
+  inner: string,
+): LatencyHistogram {
   let inside = m.get(outer);
   if (!inside) m.set(outer, (inside = new Map()));
   return histogramOf(inside, inner);

@@ -44,7 +44,8 @@ export class LatestValueThrottle {
   offer(key: string, send: (deferred: boolean) => void): void {
     const now = this.clock.now_ms();
     let slot = this.slots.get(key);
-    if (!slot) this.slots.set(key, (slot = { last_ms: Number.NEGATIVE_INFINITY, pending: undefined, timer: undefined }));
+    if (!slot)
+      this.slots.set(key, (slot = { last_ms: Number.NEGATIVE_INFINITY, pending: undefined, timer: undefined }));
     if (slot.pending === undefined && now - slot.last_ms >= this.interval_ms) {
       slot.last_ms = now;
       send(false);

@@ -190,8 +190,13 @@ export class LiveRuntime {
     this.rootRng = new Rng(options.seed);
     this.restoring = options.journal?.recovering === true;
     const latest = options.latestValue;
-    this.throttle = latest && latest.interval_ms > 0 ? new LatestValueThrottle(latest.interval_ms, () => this.tally.count('messages.superseded')) : undefined;
-    this.journal = options.journal ? new JournalWriter(options.journal.store, this.tally, options.log, (err) => this.fail(err, 'journal')) : undefined;
+    this.throttle =
+      latest && latest.interval_ms > 0
+        ? new LatestValueThrottle(latest.interval_ms, () => this.tally.count('messages.superseded'))
+        : undefined;
+    this.journal = options.journal
+      ? new JournalWriter(options.journal.store, this.tally, options.log, (err) => this.fail(err, 'journal'))
+      : undefined;
     this.outbox = new DurableOutbox((target, from, bytes) => options.transport.publish(target, from, bytes));
     this.mailboxes = new Mailboxes<Delivery>(this.journal ? () => this.journal!.commit() : undefined);
     this.timers = new TimerQueue((t, late_ms) => {
@@ -203,7 +208,12 @@ export class LiveRuntime {
       now: (self) => this.actorNow(self),
       send: (from, to, msg) => {
         const local = this.hosted.get(to);
-        this.tally.sent(msg.type, from.location, local ? local.placement.location : siteOf(to), this.actorNow(from.address));
+        this.tally.sent(
+          msg.type,
+          from.location,
+          local ? local.placement.location : siteOf(to),
+          this.actorNow(from.address),
+        );
         if (local) this.toLocal(local, msg, from.address);
         else this.toBus({ actor: to }, from.address, to, msg);
       },
@@ -217,7 +227,9 @@ export class LiveRuntime {
         const throttle = this.throttle;
         if (throttle && this.options.latestValue!.topics.has(topic) && !this.replaying) {
           // Deferred, it leaves now: its felt delay is measured from then, as the replay draws it.
-          throttle.offer(`${from.address} ${topic}`, (deferred) => this.toBus({ topic }, from.address, topicRecipient(topic), msg, deferred ? this.clock?.now_s() : undefined));
+          throttle.offer(`${from.address} ${topic}`, (deferred) =>
+            this.toBus({ topic }, from.address, topicRecipient(topic), msg, deferred ? this.clock?.now_s() : undefined),
+          );
         } else {
           this.toBus({ topic }, from.address, topicRecipient(topic), msg);
         }
@@ -246,7 +258,11 @@ export class LiveRuntime {
     // The run id is on every line already (pinoLogger's base); location and actor are per actor.
     const log = withFields(this.actorLog, { site: placement.location, actor: address });
     // A trace line is output like any log line (journaled first); gridemu run gathers them into protocol-trace.csv.
-    const tracer = this.options.trace === true ? (job: string, event: string, detail = '') => log.info({ job, event, detail, time_s: this.actorNow(address) }, TRACE_LOG_MESSAGE) : undefined;
+    const tracer =
+      this.options.trace === true
+        ? (job: string, event: string, detail = '') =>
+            log.info({ job, event, detail, time_s: this.actorNow(address) }, TRACE_LOG_MESSAGE)
+        : undefined;
     const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sinkFor(), tracer);
     const h: Hosted = {
       placement,
@@ -255,7 +271,12 @@ export class LiveRuntime {
       inbox: this.mailboxes.inbox((d) => {
         this.delivered++;
         this.countReceived(d.msg.type);
-        this.guard(h, d.at_s, () => h.actor.receive(h.ctx, d.msg, d.from), (t) => entryOf(d, address, t));
+        this.guard(
+          h,
+          d.at_s,
+          () => h.actor.receive(h.ctx, d.msg, d.from),
+          (t) => entryOf(d, address, t),
+        );
         if (d.sent_s !== undefined && this.clock) this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
       }),
       now_s: Number.NEGATIVE_INFINITY,
@@ -263,21 +284,31 @@ export class LiveRuntime {
     };
     this.hosted.set(address, h);
     if (this.options.reliable) this.listenForAcks(senderOf(address));
-    this.subscriptions.push(this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, address, (from, msg, mid, at_s) => this.enqueue(h, msg, from, undefined, { k: 'bus', mid, topic: false }, at_s))));
+    this.subscriptions.push(
+      this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
+        this.fromBus(bytes, subject, sender, address, (from, msg, mid, at_s) =>
+          this.enqueue(h, msg, from, undefined, { k: 'bus', mid, topic: false }, at_s),
+        ),
+      ),
+    );
     for (const topic of placement.topics ?? []) {
       let list = this.topicSubscribers.get(topic);
       if (!list) {
         this.topicSubscribers.set(topic, (list = []));
         const recipient = topicRecipient(topic);
-        this.subscriptions.push(this.options.transport.subscribe({ topic }, (bytes, subject, sender) => this.fromBus(bytes, subject, sender, recipient, (from, msg, mid, at_s) => {
-          // This process's own subscribers already had it from publish().
-          if (this.hosted.has(from)) return;
-          for (const s of list!) {
-            // Counted here, once per receiver, as the simulator counts a topic message.
-            this.tally.sent(msg.type, siteOf(from), s.placement.location, this.clock?.now_s());
-            this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true }, at_s);
-          }
-        })));
+        this.subscriptions.push(
+          this.options.transport.subscribe({ topic }, (bytes, subject, sender) =>
+            this.fromBus(bytes, subject, sender, recipient, (from, msg, mid, at_s) => {
+              // This process's own subscribers already had it from publish().
+              if (this.hosted.has(from)) return;
+              for (const s of list!) {
+                // Counted here, once per receiver, as the simulator counts a topic message.
+                this.tally.sent(msg.type, siteOf(from), s.placement.location, this.clock?.now_s());
+                this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true }, at_s);
+              }
+            }),
+          ),
+        );
       }
       list.push(h);
     }
@@ -298,7 +329,13 @@ export class LiveRuntime {
     if (this.restoring) throw new Error('a recovering live runtime resumes from its journal; it does not start');
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     this.mailboxes.start(() => {
-      for (const h of this.hosted.values()) this.guard(h, epoch_s, () => h.actor.start?.(h.ctx), (t) => ({ k: 'start', a: h.placement.address, t }));
+      for (const h of this.hosted.values())
+        this.guard(
+          h,
+          epoch_s,
+          () => h.actor.start?.(h.ctx),
+          (t) => ({ k: 'start', a: h.placement.address, t }),
+        );
       this.journal?.commit();
     });
   }
@@ -312,9 +349,15 @@ export class LiveRuntime {
    * message between its own actors that was sent and not delivered is delivered now, anything
    * else in flight inside the process died with it. Then what the bus brought meanwhile goes in.
    */
-  async resume(epoch_s: number, speedup: number, wallEpoch_ms: number, crashed_s: number): Promise<{ batches: number; entries: number }> {
+  async resume(
+    epoch_s: number,
+    speedup: number,
+    wallEpoch_ms: number,
+    crashed_s: number,
+  ): Promise<{ batches: number; entries: number }> {
     const journal = this.journal;
-    if (!journal || !this.options.journal?.recovering || this.resumed) throw new Error('only a runtime made to recover, and only once, resumes from its journal');
+    if (!journal || !this.options.journal?.recovering || this.resumed)
+      throw new Error('only a runtime made to recover, and only once, resumes from its journal');
     this.resumed = true;
     let batches = 0;
     let entries = 0;
@@ -342,13 +385,20 @@ export class LiveRuntime {
     this.mailboxes.start(() => {
       for (const h of this.hosted.values()) {
         const recover = h.actor.recover;
-        if (recover) this.guard(h, undefined, () => recover.call(h.actor, h.ctx, died_s), (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s: died_s }));
+        if (recover)
+          this.guard(
+            h,
+            undefined,
+            () => recover.call(h.actor, h.ctx, died_s),
+            (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s: died_s }),
+          );
       }
       for (const t of this.unarmedTimers.values()) this.arm(t);
       this.unarmedTimers.clear();
       const durable = this.options.reliable?.types;
       for (const [seq, m] of this.undeliveredLocal) {
-        if (durable === undefined || durable.has(m.msg.type)) this.enqueue(m.h, m.msg, m.from, undefined, { k: 'local', seq });
+        if (durable === undefined || durable.has(m.msg.type))
+          this.enqueue(m.h, m.msg, m.from, undefined, { k: 'local', seq });
         else this.tally.count('messages.lost_while_down');
       }
       this.undeliveredLocal.clear();
@@ -410,7 +460,13 @@ export class LiveRuntime {
     return this.delivered;
   }
 
-  private toBus(target: { actor: Address } | { topic: string }, from: Address, to: string, msg: Message, sentAt_s?: number): void {
+  private toBus(
+    target: { actor: Address } | { topic: string },
+    from: Address,
+    to: string,
+    msg: Message,
+    sentAt_s?: number,
+  ): void {
     const sent_ms = wallNow_ms();
     const at_s = sentAt_s ?? (this.clock ? this.actorNow(from) : undefined);
     if ('actor' in target && this.options.reliable?.types.has(msg.type) === true) {
@@ -523,7 +579,13 @@ export class LiveRuntime {
   }
 
   /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
-  private fromBus(bytes: Uint8Array, subject: string, sender: string, recipient: string, accept: (from: Address, msg: Message, mid: string | undefined, at_s: number | undefined) => void): void {
+  private fromBus(
+    bytes: Uint8Array,
+    subject: string,
+    sender: string,
+    recipient: string,
+    accept: (from: Address, msg: Message, mid: string | undefined, at_s: number | undefined) => void,
+  ): void {
     if (this.restoring) {
       // Judged after the replay, which rebuilds the ids already delivered.
       this.heldWhileRestoring.push(() => this.fromBus(bytes, subject, sender, recipient, accept));
@@ -531,14 +593,22 @@ export class LiveRuntime {
     }
     const decoded = decodeEnvelope(bytes, this.run, this.options.check);
     if (!decoded.ok || decoded.envelope.to !== recipient) {
-      this.malformed(subject, decoded.ok ? `addressed to ${decoded.envelope.to}, received as ${recipient}` : decoded.reason, bytes.byteLength);
+      this.malformed(
+        subject,
+        decoded.ok ? `addressed to ${decoded.envelope.to}, received as ${recipient}` : decoded.reason,
+        bytes.byteLength,
+      );
       return;
     }
     const { msg, from, sent_ms, at_s, mid } = decoded.envelope;
     if (senderOf(from) !== sender) {
       // A forged sender (issue 11): the bus says who published it, and it is not who the envelope claims.
       this.tally.count('messages.forged_sender');
-      if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, claimed: from, sender, type: msg.type }, 'dropped a message whose sender does not match its subject');
+      if (this.malformedLogged++ < MALFORMED_LOG_LIMIT)
+        this.options.log.warn(
+          { subject, claimed: from, sender, type: msg.type },
+          'dropped a message whose sender does not match its subject',
+        );
       return;
     }
     if (sent_ms !== undefined) this.recordLatency(from, recipient, wallNow_ms() - sent_ms);
@@ -546,7 +616,12 @@ export class LiveRuntime {
       // A durable message: acknowledge every copy, deliver the first (a resend must do no harm).
       // With a journal, the acknowledgement waits until the delivery is stored (emit).
       const me = runtimeAddress(senderOf(recipient));
-      const ack = encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(senderOf(from)), msg: { type: MessageType.BusAck, mid } });
+      const ack = encodeEnvelope({
+        run: this.run,
+        from: me,
+        to: runtimeAddress(senderOf(from)),
+        msg: { type: MessageType.BusAck, mid },
+      });
       this.emit(() => this.options.transport.publish({ actor: runtimeAddress(senderOf(from)) }, me, ack));
       if (!this.outbox.firstDelivery(mid)) {
         this.tally.count('bus.duplicates');
@@ -561,7 +636,14 @@ export class LiveRuntime {
   }
 
   /** Queues a delivery in the actor's mailbox; a timer passes its due time as `at_s`. */
-  private enqueue(h: Hosted, msg: Message, from: Address, at_s: number | undefined, src: Source, sent_s?: number): void {
+  private enqueue(
+    h: Hosted,
+    msg: Message,
+    from: Address,
+    at_s: number | undefined,
+    src: Source,
+    sent_s?: number,
+  ): void {
     this.mailboxes.post(h.inbox, sent_s === undefined ? { msg, from, at_s, src } : { msg, from, at_s, src, sent_s });
   }
 
@@ -622,7 +704,8 @@ export class LiveRuntime {
 
   private malformed(subject: string, reason: string, bytes: number): void {
     this.tally.count('messages.malformed');
-    if (this.malformedLogged++ < MALFORMED_LOG_LIMIT) this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
+    if (this.malformedLogged++ < MALFORMED_LOG_LIMIT)
+      this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
   }
 }
 
@@ -630,7 +713,15 @@ export class LiveRuntime {
 function entryOf(d: Delivery, a: Address, t: number): JournalEntry {
   switch (d.src.k) {
     case 'bus':
-      return { k: 'bus', a, t, from: d.from, msg: d.msg, ...(d.src.mid !== undefined ? { mid: d.src.mid } : {}), ...(d.src.topic ? { topic: true } : {}) };
+      return {
+        k: 'bus',
+        a,
+        t,
+        from: d.from,
+        msg: d.msg,
+        ...(d.src.mid !== undefined ? { mid: d.src.mid } : {}),
+        ...(d.src.topic ? { topic: true } : {}),
+      };
     case 'local':
       return { k: 'local', a, t, seq: d.src.seq };
     case 'timer':

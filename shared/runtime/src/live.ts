@@ -6,5 +6,18 @@ export { EmulatedClock } from './emulated-clock.js';
 export { wallNow_ms } from './wall-clock.js';
 export { DEFAULT_TIMER_SPIN_MS } from './precise-timer.js';
 export { pinoLogger } from './pino-logger.js';
-export { LatencyHistogram, histogramOf, histogramStates, nestedHistogramOf, type LatencyStats } from './latency-histogram.js';
-export { MemoryJournal, encodeJournalBatch, decodeJournalBatch, type Journal, type JournalEntry, type JournalBatch } from './journal.js';
+export {
+  LatencyHistogram,
+  histogramOf,
+  histogramStates,
+  nestedHistogramOf,
+  type LatencyStats,
+} from './latency-histogram.js';
+export {
+  MemoryJournal,
+  encodeJournalBatch,
+  decodeJournalBatch,
+  type Journal,
+  type JournalEntry,
+  type JournalBatch,
+} from './journal.js';

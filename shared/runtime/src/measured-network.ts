@@ -41,7 +41,9 @@ export class LatencySampler {
 
   constructor(readonly state: LatencyState) {
     let seen = 0;
-    for (const [b, n] of Object.entries(state.buckets).map(([b, n]) => [Number(b), n] as const).sort(([a], [b]) => a - b)) {
+    for (const [b, n] of Object.entries(state.buckets)
+      .map(([b, n]) => [Number(b), n] as const)
+      .sort(([a], [b]) => a - b)) {
       if (n <= 0) continue;
       seen += n;
       const [lo, hi] = bucketBounds_ms(b);
@@ -129,9 +131,11 @@ export class MeasuredNetwork {
     };
     if (typeof doc !== 'object' || doc === null) return fail('(top level)', 'must be an object');
     const d = doc as Record<string, unknown>;
-    if (d['format'] !== MEASURED_NETWORK_FORMAT) fail('format', `must be "${MEASURED_NETWORK_FORMAT}" (got ${JSON.stringify(d['format'])})`);
+    if (d['format'] !== MEASURED_NETWORK_FORMAT)
+      fail('format', `must be "${MEASURED_NETWORK_FORMAT}" (got ${JSON.stringify(d['format'])})`);
     if (!(typeof d['speedup'] === 'number' && d['speedup'] > 0)) fail('speedup', 'must be a positive number');
-    if (typeof d['links'] !== 'object' || d['links'] === null || Array.isArray(d['links'])) fail('links', 'must be an object of link → latency');
+    if (typeof d['links'] !== 'object' || d['links'] === null || Array.isArray(d['links']))
+      fail('links', 'must be an object of link → latency');
     const checkLinks = (field: string, links: object) => {
       for (const [link, s] of Object.entries(links)) {
         if (!/^[^>]+->[^>]+$/.test(link)) fail(`${field}["${link}"]`, 'must be named from->to');
@@ -142,16 +146,19 @@ export class MeasuredNetwork {
     checkLinks('links', d['links'] as object);
     const types = d['types'];
     if (types !== undefined) {
-      if (typeof types !== 'object' || types === null || Array.isArray(types)) fail('types', 'must be an object of message type → link → latency');
+      if (typeof types !== 'object' || types === null || Array.isArray(types))
+        fail('types', 'must be an object of message type → link → latency');
       for (const [type, links] of Object.entries(types as object)) {
-        if (typeof links !== 'object' || links === null || Array.isArray(links)) fail(`types["${type}"]`, 'must be an object of link → latency');
+        if (typeof links !== 'object' || links === null || Array.isArray(links))
+          fail(`types["${type}"]`, 'must be an object of link → latency');
         checkLinks(`types["${type}"]`, links as object);
       }
     }
     const lag = latencyProblem(d['timer_lag']);
     if (lag) fail('timer_lag', lag);
     const bound = d['report_interval_ms'];
-    if (bound !== undefined && !(typeof bound === 'number' && bound >= 0 && Number.isFinite(bound))) fail('report_interval_ms', 'must be a number of wall ms, 0 or more');
+    if (bound !== undefined && !(typeof bound === 'number' && bound >= 0 && Number.isFinite(bound)))
+      fail('report_interval_ms', 'must be a number of wall ms, 0 or more');
     return new MeasuredNetwork(doc as MeasuredNetworkFile);
   }
 
@@ -210,9 +217,16 @@ export class MeasuredNetwork {
    * from alone, and between locations together), and of the timer lag: what summary.json says
    * was replayed.
    */
-  describe(): { speedup: number; links: Record<string, number>; types?: Record<string, { links: Record<string, number>; between_locations_s?: number }>; timer_lag_mean_s: number; report_interval_s?: number } {
-    const mean_s = (s: LatencyState) => Math.round((s.count > 0 ? (s.sum_ms / s.count) * this.file.speedup : 0)) / 1000;
-    const means = (m: ReadonlyMap<string, LatencySampler>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, s]) => [k, mean_s(s.state)]));
+  describe(): {
+    speedup: number;
+    links: Record<string, number>;
+    types?: Record<string, { links: Record<string, number>; between_locations_s?: number }>;
+    timer_lag_mean_s: number;
+    report_interval_s?: number;
+  } {
+    const mean_s = (s: LatencyState) => Math.round(s.count > 0 ? (s.sum_ms / s.count) * this.file.speedup : 0) / 1000;
+    const means = (m: ReadonlyMap<string, LatencySampler>) =>
+      Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, s]) => [k, mean_s(s.state)]));
     const types = [...this.typeLinks.keys()].sort().flatMap((type) => {
       const pooled = this.typePooled.get(type);
       const own = means(this.typeLinks.get(type)!);
@@ -233,7 +247,10 @@ export class MeasuredNetwork {
  * A sampler per link with at least `min` deliveries, and one of every link between two locations
  * together (each link's deliveries, however few).
  */
-function samplers(links: Readonly<Record<string, LatencyState>>, min: number): [Map<string, LatencySampler>, LatencySampler] {
+function samplers(
+  links: Readonly<Record<string, LatencyState>>,
+  min: number,
+): [Map<string, LatencySampler>, LatencySampler] {
   const own = new Map<string, LatencySampler>();
   const pool = new LatencyHistogram();
   for (const [link, s] of Object.entries(links)) {
@@ -248,10 +265,14 @@ function samplers(links: Readonly<Record<string, LatencyState>>, min: number): [
 function latencyProblem(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null) return 'must be a latency summary (count, sum_ms, min_ms, max_ms, buckets)';
   const s = v as Record<string, unknown>;
-  for (const f of ['count', 'sum_ms', 'min_ms', 'max_ms']) if (!(typeof s[f] === 'number' && Number.isFinite(s[f]) && (s[f] as number) >= 0)) return `.${f} must be a non-negative number`;
+  for (const f of ['count', 'sum_ms', 'min_ms', 'max_ms'])
+    if (!(typeof s[f] === 'number' && Number.isFinite(s[f]) && (s[f] as number) >= 0))
+      return `.${f} must be a non-negative number`;
   const b = s['buckets'];
   if (typeof b !== 'object' || b === null || Array.isArray(b)) return '.buckets must be an object of bucket → count';
-  for (const [k, n] of Object.entries(b)) if (!/^\d+$/.test(k) || !(typeof n === 'number' && Number.isInteger(n) && n >= 0)) return `.buckets["${k}"] must be a count under a bucket number`;
+  for (const [k, n] of Object.entries(b))
+    if (!/^\d+$/.test(k) || !(typeof n === 'number' && Number.isInteger(n) && n >= 0))
+      return `.buckets["${k}"] must be a count under a bucket number`;
   return undefined;
 }
 
@@ -259,6 +280,8 @@ function latencyProblem(v: unknown): string | undefined {
 export function normalCdf(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
   return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
 }

@@ -5,7 +5,10 @@ import type { Logger } from './actor.js';
  * The runtime's Logger on pino: one JSON line per event, with the run id (and, through
  * withFields, the site and actor) on every line (issue 4, DESIGN.md).
  */
-export function pinoLogger(run: string, options: { level?: string; destination?: DestinationStream } = {}): Logger & { readonly pino: Pino } {
+export function pinoLogger(
+  run: string,
+  options: { level?: string; destination?: DestinationStream } = {},
+): Logger & { readonly pino: Pino } {
   const p = pino({ level: options.level ?? 'info', base: { run } }, options.destination ?? bufferedStdout());
   return {
     pino: p,

@@ -9,7 +9,10 @@ export class Rng {
   private c: number;
   private d: number;
 
-  constructor(readonly seed: number, readonly label = '') {
+  constructor(
+    readonly seed: number,
+    readonly label = '',
+  ) {
     let s = (seed ^ hashString(label)) >>> 0;
     const next = (): number => {
       s = (s + 0x9e3779b9) >>> 0;

@@ -13,7 +13,11 @@ export class RunCounters {
   /** The last value of each gauge the actors set, summed over the actors that set it. */
   private readonly gaugeParts = new Map<string, Map<MetricsSink, number>>();
   /** Counters only: a simulation reports no gauges. */
-  readonly sink: MetricsSink = { count: (name, by = 1) => this.count(name, by), set: () => undefined, observe: () => undefined };
+  readonly sink: MetricsSink = {
+    count: (name, by = 1) => this.count(name, by),
+    set: () => undefined,
+    observe: () => undefined,
+  };
   /** What live actors observed, in order, by name (the /metrics exporter reads on from where it stopped). */
   readonly observations = new Map<string, number[]>();
 
@@ -49,7 +53,11 @@ export class RunCounters {
   /** Each gauge's current value. */
   gauges(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const [name, parts] of this.gaugeParts) out.set(name, [...parts.values()].reduce((a, b) => a + b, 0));
+    for (const [name, parts] of this.gaugeParts)
+      out.set(
+        name,
+        [...parts.values()].reduce((a, b) => a + b, 0),
+      );
     return out;
   }
 

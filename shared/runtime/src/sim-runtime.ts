@@ -190,13 +190,23 @@ export class SimRuntime<M extends { readonly type: string }> {
         }
         const elsewhere = targets.filter((t) => t.placement.location !== from.location);
         for (const target of targets) if (target.placement.location === from.location) this.transmit(from, target, msg);
-        if (elsewhere.length > 0) this.throttle.offer(`${from.address} ${topic}`, () => elsewhere.forEach((t) => this.transmit(from, t, msg)));
+        if (elsewhere.length > 0)
+          this.throttle.offer(`${from.address} ${topic}`, () => elsewhere.forEach((t) => this.transmit(from, t, msg)));
       },
       schedule: (self, delay_s, msg) => {
         const id = this.nextTimer++;
         const due = this.actorTime + delay_s;
         const to = this.actors.get(self.address)!;
-        if (this.options.measured) this.agenda.push({ time: Math.max(this.clock, due + this.timerLag_s(to, due)), seq: this.seq++, to, from: self.address, msg, timer: id, due });
+        if (this.options.measured)
+          this.agenda.push({
+            time: Math.max(this.clock, due + this.timerLag_s(to, due)),
+            seq: this.seq++,
+            to,
+            from: self.address,
+            msg,
+            timer: id,
+            due,
+          });
         else this.enqueue(due, to, self.address, msg, id);
         return id;
       },
@@ -222,8 +232,19 @@ export class SimRuntime<M extends { readonly type: string }> {
   spawn(placement: ActorPlacement<M>): void {
     if (this.actors.has(placement.address)) throw new Error(`actor ${placement.address} already exists`);
     const location = placement.location ?? '';
-    const tracer = this.options.trace === true ? (job_id: string, event: string, detail = '') => void this.traceRecords.push({ time_s: this.actorTime, job_id, location, event, detail }) : undefined;
-    const ctx = makeContext(this.host, placement, this.rootRng.fork(placement.address), this.log, this.tally.sink, tracer);
+    const tracer =
+      this.options.trace === true
+        ? (job_id: string, event: string, detail = '') =>
+            void this.traceRecords.push({ time_s: this.actorTime, job_id, location, event, detail })
+        : undefined;
+    const ctx = makeContext(
+      this.host,
+      placement,
+      this.rootRng.fork(placement.address),
+      this.log,
+      this.tally.sink,
+      tracer,
+    );
     const registered: Registered<M> = { placement, actor: placement.actor, ctx, now_s: Number.NEGATIVE_INFINITY };
     this.actors.set(placement.address, registered);
     for (const topic of placement.topics ?? []) {
@@ -297,7 +318,15 @@ export class SimRuntime<M extends { readonly type: string }> {
   /** An actor that throws is a broken invariant: say where, when and with what, and the seed (STYLE.md 7, 9). */
   private failed(target: Registered<M>, d: Delivery<M> | undefined, err: unknown): never {
     if (err instanceof SimulationError) throw err;
-    throw new SimulationError({ seed: this.options.seed, time_s: this.clock, actor: target.placement.address, ...(d ? { message: d.msg, from: d.from } : {}) }, err);
+    throw new SimulationError(
+      {
+        seed: this.options.seed,
+        time_s: this.clock,
+        actor: target.placement.address,
+        ...(d ? { message: d.msg, from: d.from } : {}),
+      },
+      err,
+    );
   }
 
   /** A fault coming due: a process dies or comes back, a cut opens or heals. */
@@ -358,14 +387,23 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M): void {
     // It leaves at the sender's time: a late timer's handler sends from its due time, as live.
-    const delay = this.options.measured ? this.measuredDelay_s(from.address, target.placement.address, msg.type) : this.links.delay_s(from.location, target.placement.location, this.networkRng);
+    const delay = this.options.measured
+      ? this.measuredDelay_s(from.address, target.placement.address, msg.type)
+      : this.links.delay_s(from.location, target.placement.location, this.networkRng);
     this.tally.sent(msg.type, from.location, target.placement.location, this.clock);
     if (this.faults.drop?.(from.address, target.placement.address, msg)) {
       this.tally.count('messages.dropped');
       return;
     }
     const rate = this.faults.dropRate ?? 0;
-    if (rate > 0 && from.location !== undefined && target.placement.location !== undefined && from.location !== target.placement.location && this.faults.durable?.(msg) !== true && this.faultRng.next() < rate) {
+    if (
+      rate > 0 &&
+      from.location !== undefined &&
+      target.placement.location !== undefined &&
+      from.location !== target.placement.location &&
+      this.faults.durable?.(msg) !== true &&
+      this.faultRng.next() < rate
+    ) {
       this.tally.count('messages.dropped');
       return;
     }

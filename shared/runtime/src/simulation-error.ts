@@ -18,8 +18,13 @@ export class SimulationError extends Error {
     readonly failure: SimulationFailure,
     cause: unknown,
   ) {
-    const what = failure.message ? `handling ${JSON.stringify(failure.message).slice(0, 300)} from ${failure.from}` : 'in its start hook';
-    super(`${failure.actor} failed at t=${failure.time_s} s (seed ${failure.seed}) ${what}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    const what = failure.message
+      ? `handling ${JSON.stringify(failure.message).slice(0, 300)} from ${failure.from}`
+      : 'in its start hook';
+    super(
+      `${failure.actor} failed at t=${failure.time_s} s (seed ${failure.seed}) ${what}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'SimulationError';
   }
 }

@@ -33,7 +33,8 @@ describe('LatestValueThrottle (issue 15: load reports bounded in wall time)', ()
     const sent: string[] = [];
     let superseded = 0;
     const t = new LatestValueThrottle(20, () => superseded++, clock);
-    const offer = (key: string, v: string) => t.offer(key, (deferred) => sent.push(`${clock.now_ms()} ${key}=${v}${deferred ? ' (deferred)' : ''}`));
+    const offer = (key: string, v: string) =>
+      t.offer(key, (deferred) => sent.push(`${clock.now_ms()} ${key}=${v}${deferred ? ' (deferred)' : ''}`));
     offer('s1 load', 'a'); // t = 0: goes
     clock.advance(5);
     offer('s1 load', 'b'); // t = 5: waits for t = 20

@@ -5,7 +5,11 @@ import { silentLogger, type Actor, type ActorContext, type Transport } from '../
 import { LiveRuntime, MemoryJournal, decodeJournalBatch, wallNow_ms } from '../src/live.js';
 
 /** A process alone: nothing crosses a bus. */
-const noBus: Transport = { publish: () => undefined, subscribe: () => ({ unsubscribe: () => undefined }), flush: () => Promise.resolve() };
+const noBus: Transport = {
+  publish: () => undefined,
+  subscribe: () => ({ unsubscribe: () => undefined }),
+  flush: () => Promise.resolve(),
+};
 
 /** Ticks every 10 emulated s, tells its partner each tick, and cancels a long timer at the third. */
 class Ticker implements Actor<Message> {
@@ -43,7 +47,13 @@ class Summer implements Actor<Message> {
 function process_(journal: MemoryJournal, recovering: boolean) {
   const ticker = new Ticker();
   const summer = new Summer();
-  const rt = new LiveRuntime({ transport: noBus, run: 'journal', seed: 1, log: silentLogger, journal: { store: journal, recovering } });
+  const rt = new LiveRuntime({
+    transport: noBus,
+    run: 'journal',
+    seed: 1,
+    log: silentLogger,
+    journal: { store: journal, recovering },
+  });
   rt.spawn({ address: 'p/tick', location: 'p', actor: ticker });
   rt.spawn({ address: 'p/sum', location: 'p', actor: summer });
   return { rt, ticker, summer };
@@ -82,7 +92,9 @@ describe('LiveRuntime journal (issue 11)', () => {
     expect(second.ticker.longFired).toBe(false);
     expect(second.rt.counters.get('journal.replayed_entries')).toBe(replayed.entries);
     // A second restart replays the first's recovery too; not told when it died, it takes the last stored delivery.
-    const lastStored = Math.max(...journal.batches.flatMap((b, i) => decodeJournalBatch(b, i).entries.map((e) => (e.k === 'ack' ? 0 : e.t))));
+    const lastStored = Math.max(
+      ...journal.batches.flatMap((b, i) => decodeJournalBatch(b, i).entries.map((e) => (e.k === 'ack' ? 0 : e.t))),
+    );
     const third = process_(journal, true);
     await third.rt.resume(0, speedup, epoch_ms, Number.NEGATIVE_INFINITY);
     await third.rt.stop();

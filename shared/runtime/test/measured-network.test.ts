@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { MEASURED_NETWORK_FORMAT, MIN_TYPE_SAMPLES, MeasuredNetwork, Rng, normalCdf, SimRuntime, type Actor, type ActorContext, type MeasuredNetworkFile } from '../src/index.js';
+import {
+  MEASURED_NETWORK_FORMAT,
+  MIN_TYPE_SAMPLES,
+  MeasuredNetwork,
+  Rng,
+  normalCdf,
+  SimRuntime,
+  type Actor,
+  type ActorContext,
+  type MeasuredNetworkFile,
+} from '../src/index.js';
 import { LatencyHistogram } from '../src/live.js';
 
 type Msg = { type: 'ping'; n: number } | { type: 'tick' };
@@ -13,11 +23,16 @@ const histogram = (samples: readonly number[]) => {
 /** A live run's network.json: link a->b at 2 to 6 ms, b->a at 40 ms, timers 1 ms late. */
 function file(): MeasuredNetworkFile {
   const ab = Array.from({ length: 4000 }, (_, i) => 2 + (4 * i) / 3999);
-  return { format: MEASURED_NETWORK_FORMAT, speedup: 1000, links: { 'a->b': histogram(ab), 'b->a': histogram([40, 40, 40]) }, timer_lag: histogram([1, 1, 1, 1]) };
+  return {
+    format: MEASURED_NETWORK_FORMAT,
+    speedup: 1000,
+    links: { 'a->b': histogram(ab), 'b->a': histogram([40, 40, 40]) },
+    timer_lag: histogram([1, 1, 1, 1]),
+  };
 }
 
-describe('a live run\'s measured network, replayed (simulate --network-from)', () => {
-  it('draws each link\'s latency from its own histogram, in emulated seconds (wall ms × speed-up)', () => {
+describe("a live run's measured network, replayed (simulate --network-from)", () => {
+  it("draws each link's latency from its own histogram, in emulated seconds (wall ms × speed-up)", () => {
     const net = new MeasuredNetwork(file());
     const rng = new Rng(1);
     const ab = Array.from({ length: 20000 }, () => net.delay_s('a', 'b', rng));
@@ -36,7 +51,7 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(net.describe()).toEqual({ speedup: 1000, links: { 'a->b': 4, 'b->a': 40 }, timer_lag_mean_s: 1 });
   });
 
-  it('gives a link the live run never measured every link\'s latency together', () => {
+  it("gives a link the live run never measured every link's latency together", () => {
     const net = new MeasuredNetwork(file());
     const rng = new Rng(2);
     const xs = Array.from({ length: 4003 }, () => net.delay_s('a', 'c', rng));
@@ -48,7 +63,7 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(xs.filter((x) => x < 7).length).toBeGreaterThan(3900);
   });
 
-  it('delays messages in the simulator by what their link felt, in order between two actors; a late timer\'s handler reads its due time', () => {
+  it("delays messages in the simulator by what their link felt, in order between two actors; a late timer's handler reads its due time", () => {
     const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'b->b': histogram([3]) } });
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net });
     const got: { t: number; msg: Msg }[] = [];
@@ -58,7 +73,14 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
       for (let n = 0; n < 50; n++) ctx.send('b/rec', { type: 'ping', n });
     };
     rt.spawn({ address: 'a/send', location: 'a', actor: { start: send, receive: () => undefined } });
-    rt.spawn({ address: 'b/timer', location: 'b', actor: { start: (ctx: ActorContext<Msg>) => void ctx.schedule(10, { type: 'tick' }), receive: (ctx: ActorContext<Msg>) => void ctx.send('b/rec', { type: 'tick' }) } });
+    rt.spawn({
+      address: 'b/timer',
+      location: 'b',
+      actor: {
+        start: (ctx: ActorContext<Msg>) => void ctx.schedule(10, { type: 'tick' }),
+        receive: (ctx: ActorContext<Msg>) => void ctx.send('b/rec', { type: 'tick' }),
+      },
+    });
     rt.start();
     rt.run();
     const pings = got.filter((g) => g.msg.type === 'ping');
@@ -75,9 +97,13 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(got.find((g) => g.msg.type === 'tick')!.t).toBe(13);
   });
 
-  it('fires a replayed timer late by the run\'s timer lag: a message that lands meanwhile is handled first, and the timer then reads the later time (issue 15)', () => {
+  it("fires a replayed timer late by the run's timer lag: a message that lands meanwhile is handled first, and the timer then reads the later time (issue 15)", () => {
     // Timers 5 ms late at speed-up 1000: 5 emulated s. c->b felt 12 ms: 12 s.
-    const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'c->b': histogram([12]) }, timer_lag: histogram([5]) });
+    const net = new MeasuredNetwork({
+      ...file(),
+      links: { ...file().links, 'c->b': histogram([12]) },
+      timer_lag: histogram([5]),
+    });
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net });
     const seen: string[] = [];
     rt.spawn({
@@ -89,7 +115,14 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
         receive: (ctx: ActorContext<Msg>, m: Msg) => void seen.push(`${m.type} ${ctx.now()}`),
       },
     });
-    rt.spawn({ address: 'c/meta', location: 'c', actor: { start: (ctx: ActorContext<Msg>) => ctx.send('b/claims', { type: 'ping', n: 1 }), receive: () => undefined } });
+    rt.spawn({
+      address: 'c/meta',
+      location: 'c',
+      actor: {
+        start: (ctx: ActorContext<Msg>) => ctx.send('b/claims', { type: 'ping', n: 1 }),
+        receive: () => undefined,
+      },
+    });
     rt.start();
     rt.run();
     // The answer lands at 12 and is handled first; the time-out comes at 15 and reads 12, the
@@ -115,7 +148,11 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
         receive: (ctx: ActorContext<Msg>, m: Msg) => void seen.push(`${m.type} ${ctx.now()}`),
       },
     });
-    rt.spawn({ address: 'b/meta', location: 'b', actor: { receive: (ctx: ActorContext<Msg>) => ctx.send('b/scheduler', { type: 'ping', n: 2 }) } });
+    rt.spawn({
+      address: 'b/meta',
+      location: 'b',
+      actor: { receive: (ctx: ActorContext<Msg>) => ctx.send('b/scheduler', { type: 'ping', n: 2 }) },
+    });
     rt.start();
     rt.run();
     // The grant lands at 100; the time-out, due at 5, waited for the claim and then for the grant.
@@ -125,7 +162,11 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
   it('draws the hops within one process together: a request and its reply are fast or slow alike, as one mailbox holds both (issue 15)', () => {
     // b->b felt 0.01 ms nine times in ten and 50 ms otherwise: 0.01 or 50 emulated s at 1000x.
     const local = histogram([...Array.from({ length: 900 }, () => 0.01), ...Array.from({ length: 100 }, () => 50)]);
-    const rt = new SimRuntime<Msg>({ seed: 5, network: { latency_ms: 0, jitter_ms: 0 }, measured: new MeasuredNetwork({ ...file(), links: { 'b->b': local }, timer_lag: histogram([0]) }) });
+    const rt = new SimRuntime<Msg>({
+      seed: 5,
+      network: { latency_ms: 0, jitter_ms: 0 },
+      measured: new MeasuredNetwork({ ...file(), links: { 'b->b': local }, timer_lag: histogram([0]) }),
+    });
     const trips: number[] = [];
     let sent = 0;
     // A round every 10,000 s (far apart: rounds are independent); y answers x at once.
@@ -144,7 +185,11 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
         },
       },
     });
-    rt.spawn({ address: 'b/y', location: 'b', actor: { receive: (ctx: ActorContext<Msg>) => ctx.send('b/x', { type: 'ping', n: 1 }) } });
+    rt.spawn({
+      address: 'b/y',
+      location: 'b',
+      actor: { receive: (ctx: ActorContext<Msg>) => ctx.send('b/x', { type: 'ping', n: 1 }) },
+    });
     rt.start();
     rt.run();
     // Drawn apart, one round trip in five would take 50 s or more (1 - 0.9²); drawn together, about one in ten.
@@ -154,15 +199,25 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(slow).toBeLessThan(0.14);
   });
 
-  it('keeps each link\'s distribution when delays are correlated in time, and keeps order between two actors', () => {
+  it("keeps each link's distribution when delays are correlated in time, and keeps order between two actors", () => {
     expect(normalCdf(0)).toBeCloseTo(0.5, 7);
     expect(normalCdf(1.959964)).toBeCloseTo(0.975, 6);
     expect(normalCdf(-1)).toBeCloseTo(0.158655, 6);
     // One message a second on a->b, whose delays (2..6 s) outlast the gap: consecutive delays are
     // alike, yet over many the mean is the link's, 4 s, and no message overtakes another.
-    const rt = new SimRuntime<Msg>({ seed: 3, network: { latency_ms: 0, jitter_ms: 0 }, measured: new MeasuredNetwork(file()) });
+    const rt = new SimRuntime<Msg>({
+      seed: 3,
+      network: { latency_ms: 0, jitter_ms: 0 },
+      measured: new MeasuredNetwork(file()),
+    });
     const got: { t: number; n: number }[] = [];
-    rt.spawn({ address: 'b/rec', location: 'b', actor: { receive: (ctx: ActorContext<Msg>, m: Msg) => void got.push({ t: ctx.now(), n: (m as { n: number }).n }) } });
+    rt.spawn({
+      address: 'b/rec',
+      location: 'b',
+      actor: {
+        receive: (ctx: ActorContext<Msg>, m: Msg) => void got.push({ t: ctx.now(), n: (m as { n: number }).n }),
+      },
+    });
     let n = 0;
     const tick = (ctx: ActorContext<Msg>) => {
       ctx.send('b/rec', { type: 'ping', n: n++ });
@@ -206,32 +261,66 @@ describe('a live run\'s measured network, replayed (simulate --network-from)', (
     expect(net.delayAt_s('a', 'b', 0.1, 'grant')).toBe(net.delayAt_s('a', 'b', 0.1));
     expect(net.delayAt_s('a', 'b', 0.1)).toBeLessThan(2.1); // the link's lower half: its 2 ms bucket
     // summary.json's network_from: each type where it is drawn apart (claims never are).
-    expect(net.describe().types).toEqual({ copy: { links: { 'a->b': 2 }, between_locations_s: 2.487 }, report: { links: { 'a->b': 10 }, between_locations_s: 10 } });
+    expect(net.describe().types).toEqual({
+      copy: { links: { 'a->b': 2 }, between_locations_s: 2.487 },
+      report: { links: { 'a->b': 10 }, between_locations_s: 10 },
+    });
   });
 
   it('rejects a malformed network.json, naming the file and the field', () => {
     const text = (f: unknown) => JSON.stringify(f);
     expect(() => MeasuredNetwork.parse('{', 'n.json')).toThrow(/n\.json: not JSON/);
-    expect(() => MeasuredNetwork.parse(text({ ...file(), format: 'x' }), 'n.json')).toThrow(/n\.json: format must be "gridemu-network\/1"/);
-    expect(() => MeasuredNetwork.parse(text({ ...file(), speedup: 0 }), 'n.json')).toThrow(/n\.json: speedup must be a positive number/);
-    expect(() => MeasuredNetwork.parse(text({ ...file(), links: { ab: histogram([1]) } }), 'n.json')).toThrow(/links\["ab"\] must be named from->to/);
-    expect(() => MeasuredNetwork.parse(text({ ...file(), links: { 'a->b': { ...histogram([1]), buckets: { x: 1 } } } }), 'n.json')).toThrow(/links\["a->b"\] \.buckets\["x"\]/);
-    expect(() => MeasuredNetwork.parse(text({ ...file(), timer_lag: { count: -1 } }), 'n.json')).toThrow(/timer_lag \.count must be a non-negative number/);
-    expect(() => MeasuredNetwork.parse(text({ ...file(), report_interval_ms: -1 }), 'n.json')).toThrow(/n\.json: report_interval_ms must be a number of wall ms/);
-    expect(() => MeasuredNetwork.parse(text({ ...file(), types: [] }), 'n.json')).toThrow(/n\.json: types must be an object of message type/);
-    expect(() => MeasuredNetwork.parse(text({ ...file(), types: { copy: { 'a->b': { count: 1 } } } }), 'n.json')).toThrow(/n\.json: types\["copy"\]\["a->b"\] \.sum_ms must be a non-negative number/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), format: 'x' }), 'n.json')).toThrow(
+      /n\.json: format must be "gridemu-network\/1"/,
+    );
+    expect(() => MeasuredNetwork.parse(text({ ...file(), speedup: 0 }), 'n.json')).toThrow(
+      /n\.json: speedup must be a positive number/,
+    );
+    expect(() => MeasuredNetwork.parse(text({ ...file(), links: { ab: histogram([1]) } }), 'n.json')).toThrow(
+      /links\["ab"\] must be named from->to/,
+    );
+    expect(() =>
+      MeasuredNetwork.parse(text({ ...file(), links: { 'a->b': { ...histogram([1]), buckets: { x: 1 } } } }), 'n.json'),
+    ).toThrow(/links\["a->b"\] \.buckets\["x"\]/);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), timer_lag: { count: -1 } }), 'n.json')).toThrow(
+      /timer_lag \.count must be a non-negative number/,
+    );
+    expect(() => MeasuredNetwork.parse(text({ ...file(), report_interval_ms: -1 }), 'n.json')).toThrow(
+      /n\.json: report_interval_ms must be a number of wall ms/,
+    );
+    expect(() => MeasuredNetwork.parse(text({ ...file(), types: [] }), 'n.json')).toThrow(
+      /n\.json: types must be an object of message type/,
+    );
+    expect(() =>
+      MeasuredNetwork.parse(text({ ...file(), types: { copy: { 'a->b': { count: 1 } } } }), 'n.json'),
+    ).toThrow(/n\.json: types\["copy"\]\["a->b"\] \.sum_ms must be a non-negative number/);
     expect(MeasuredNetwork.parse(text(file()), 'n.json').speedup).toBe(1000);
   });
 
   it("thins a latest-value topic as the live run's bus bound did, in emulated time; the sender's own location hears each", () => {
     // A 20 wall ms bound at speed-up 1000 is 20 emulated s; a report every 1 s for 100 s.
     // Timers on time here (the lag is the next test's): the bound's timer and the reports' interleave as described below.
-    const net = new MeasuredNetwork({ ...file(), links: { ...file().links, 'a->a': histogram([0.001]) }, timer_lag: histogram([0]), report_interval_ms: 20 });
+    const net = new MeasuredNetwork({
+      ...file(),
+      links: { ...file().links, 'a->a': histogram([0.001]) },
+      timer_lag: histogram([0]),
+      report_interval_ms: 20,
+    });
     expect(net.reportInterval_s).toBe(20);
-    const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 }, measured: net, latestValue: { topics: new Set(['load']), interval_s: net.reportInterval_s } });
+    const rt = new SimRuntime<Msg>({
+      seed: 1,
+      network: { latency_ms: 0, jitter_ms: 0 },
+      measured: net,
+      latestValue: { topics: new Set(['load']), interval_s: net.reportInterval_s },
+    });
     const heard: Record<string, number[]> = { a: [], b: [] };
     for (const at of ['a', 'b'] as const) {
-      rt.spawn({ address: `${at}/meta`, location: at, topics: ['load'], actor: { receive: (_ctx: ActorContext<Msg>, m: Msg) => void (m.type === 'ping' && heard[at]!.push(m.n)) } });
+      rt.spawn({
+        address: `${at}/meta`,
+        location: at,
+        topics: ['load'],
+        actor: { receive: (_ctx: ActorContext<Msg>, m: Msg) => void (m.type === 'ping' && heard[at]!.push(m.n)) },
+      });
     }
     let n = 0;
     const tick = (ctx: ActorContext<Msg>) => {

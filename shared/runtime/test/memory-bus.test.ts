@@ -44,7 +44,16 @@ describe('LiveRuntime over the in-memory bus', () => {
 
     // A process at `c` publishes as itself, claiming to be `a`; then bytes that are no envelope.
     const forger = bus.transport();
-    forger.publish({ actor: 'b/sum' }, 'c/x', encodeEnvelope({ run: 'mem', from: 'a/send', to: 'b/sum', msg: { type: MessageType.JobCompleted, jobId: 'w!2', site: 'a', time_s: 0 } }));
+    forger.publish(
+      { actor: 'b/sum' },
+      'c/x',
+      encodeEnvelope({
+        run: 'mem',
+        from: 'a/send',
+        to: 'b/sum',
+        msg: { type: MessageType.JobCompleted, jobId: 'w!2', site: 'a', time_s: 0 },
+      }),
+    );
     forger.publish({ actor: 'b/sum' }, 'c/x', new Uint8Array([1, 2, 3]));
     await until(() => (b.counters.get('messages.malformed') ?? 0) > 0);
     // Let any late resend arrive before judging that it did no harm.

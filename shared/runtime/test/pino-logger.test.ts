@@ -12,6 +12,13 @@ describe('pino logger', () => {
     log.debug({}, 'not at info level');
     await new Promise((r) => setImmediate(r));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, run: 'run-7', site: 's1', actor: 's1/scheduler', reason: 'bad', msg: 'dropped a malformed message' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 40,
+      run: 'run-7',
+      site: 's1',
+      actor: 's1/scheduler',
+      reason: 'bad',
+      msg: 'dropped a malformed message',
+    });
   });
 });

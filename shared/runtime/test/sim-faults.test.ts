@@ -30,12 +30,23 @@ class Sender implements Actor<Msg> {
 
 function run(faults: SimFaults, sendAt: number[], bTimerAt?: number): Recorder {
   const r = new Recorder();
-  const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 1000, jitter_ms: 0 }, faults: { durable: (m) => m.type === 'durable', ...faults } });
+  const rt = new SimRuntime<Msg>({
+    seed: 1,
+    network: { latency_ms: 1000, jitter_ms: 0 },
+    faults: { durable: (m) => m.type === 'durable', ...faults },
+  });
   rt.spawn({ address: 'a/s', location: 'a', actor: new Sender(sendAt) });
   rt.spawn({ address: 'b/r', location: 'b', actor: r });
   if (bTimerAt !== undefined) {
     // A timer of b's own, due while b is down: it waits for the restart.
-    rt.spawn({ address: 'b/t', location: 'b', actor: { start: (ctx) => void ctx.schedule(bTimerAt, { type: 'timer.wake' }), receive: (ctx, m) => void r.got.push(`${ctx.now()} own ${m.type}`) } });
+    rt.spawn({
+      address: 'b/t',
+      location: 'b',
+      actor: {
+        start: (ctx) => void ctx.schedule(bTimerAt, { type: 'timer.wake' }),
+        receive: (ctx, m) => void r.got.push(`${ctx.now()} own ${m.type}`),
+      },
+    });
   }
   rt.start();
   rt.run();
@@ -44,8 +55,21 @@ function run(faults: SimFaults, sendAt: number[], bTimerAt?: number): Recorder {
 
 describe('SimRuntime faults (issue 11)', () => {
   it('orders fault events by time, a restart before a crash at the same time', () => {
-    const events = faultEvents([{ location: 'x', at_s: 10, down_s: 5 }, { location: 'y', at_s: 15, down_s: 1 }], [{ locations: ['x'], from_s: 15, to_s: 20 }]);
-    expect(events.map((e) => `${e.time_s} ${e.kind}`)).toEqual(['10 crash', '15 restart', '15 cut', '15 crash', '16 restart', '20 heal']);
+    const events = faultEvents(
+      [
+        { location: 'x', at_s: 10, down_s: 5 },
+        { location: 'y', at_s: 15, down_s: 1 },
+      ],
+      [{ locations: ['x'], from_s: 15, to_s: 20 }],
+    );
+    expect(events.map((e) => `${e.time_s} ${e.kind}`)).toEqual([
+      '10 crash',
+      '15 restart',
+      '15 cut',
+      '15 crash',
+      '16 restart',
+      '20 heal',
+    ]);
   });
 
   it('a crashed receiver loses what may be lost, gets durable messages and its timers when it is back, after recovering', () => {
@@ -54,7 +78,7 @@ describe('SimRuntime faults (issue 11)', () => {
     expect(r.got).toEqual(['6 durable 0', '6 gossip 0', '30 recovered (crashed at 10)', '30 durable 1']);
   });
 
-  it("a timer due while its process is down fires when it is back", () => {
+  it('a timer due while its process is down fires when it is back', () => {
     const r = run({ crashes: [{ location: 'b', at_s: 10, down_s: 20 }] }, [], 15);
     expect(r.got).toEqual(['30 recovered (crashed at 10)', '30 own timer.wake']);
   });

@@ -12,7 +12,10 @@ class Recorder implements Actor<Msg> {
 }
 
 class Pinger implements Actor<Msg> {
-  constructor(private readonly to: string, private readonly n: number) {}
+  constructor(
+    private readonly to: string,
+    private readonly n: number,
+  ) {}
   start(ctx: ActorContext<Msg>): void {
     for (let i = 0; i < this.n; i++) ctx.send(this.to, { type: 'ping', n: i });
   }
@@ -23,12 +26,22 @@ describe('EventHeap', () => {
   it('pops by time, then by sequence number', () => {
     const h = new EventHeap<{ time: number; seq: number }>();
     const items = [
-      { time: 5, seq: 3 }, { time: 1, seq: 4 }, { time: 5, seq: 1 }, { time: 0, seq: 9 }, { time: 1, seq: 2 },
+      { time: 5, seq: 3 },
+      { time: 1, seq: 4 },
+      { time: 5, seq: 1 },
+      { time: 0, seq: 9 },
+      { time: 1, seq: 2 },
     ];
     items.forEach((i) => h.push(i));
     const out = [];
     while (h.size) out.push(h.pop());
-    expect(out).toEqual([{ time: 0, seq: 9 }, { time: 1, seq: 2 }, { time: 1, seq: 4 }, { time: 5, seq: 1 }, { time: 5, seq: 3 }]);
+    expect(out).toEqual([
+      { time: 0, seq: 9 },
+      { time: 1, seq: 2 },
+      { time: 1, seq: 4 },
+      { time: 5, seq: 1 },
+      { time: 5, seq: 3 },
+    ]);
   });
 });
 
@@ -57,22 +70,28 @@ describe('SimRuntime', () => {
     const rt = new SimRuntime<Msg>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 } });
     const rec = new Recorder();
     rt.spawn({ address: 'r', location: undefined, actor: rec });
-    rt.spawn({ address: 't', location: undefined, actor: {
-      start(ctx) {
-        ctx.schedule(10, { type: 'tick', label: 'first' });
-        const gone = ctx.schedule(10, { type: 'tick', label: 'cancelled' });
-        ctx.schedule(10, { type: 'tick', label: 'second' });
-        ctx.schedule(5, { type: 'tick', label: 'earlier' });
-        ctx.cancel(gone);
+    rt.spawn({
+      address: 't',
+      location: undefined,
+      actor: {
+        start(ctx) {
+          ctx.schedule(10, { type: 'tick', label: 'first' });
+          const gone = ctx.schedule(10, { type: 'tick', label: 'cancelled' });
+          ctx.schedule(10, { type: 'tick', label: 'second' });
+          ctx.schedule(5, { type: 'tick', label: 'earlier' });
+          ctx.cancel(gone);
+        },
+        receive(ctx, msg) {
+          ctx.send('r', msg);
+        },
       },
-      receive(ctx, msg) {
-        ctx.send('r', msg);
-      },
-    } });
+    });
     rt.start();
     rt.run();
     expect(rec.got.map((g) => [g.t, (g.msg as { label: string }).label])).toEqual([
-      [5, 'earlier'], [10, 'first'], [10, 'second'],
+      [5, 'earlier'],
+      [10, 'first'],
+      [10, 'second'],
     ]);
   });
 
@@ -126,14 +145,18 @@ describe('SimRuntime', () => {
 describe('SimRuntime failures', () => {
   it('names the seed, the time, the actor and the message when an actor throws, and keeps the cause', () => {
     const rt = new SimRuntime<Msg>({ seed: 77, network: { latency_ms: 0, jitter_ms: 0 } });
-    rt.spawn({ address: 'boom', location: 'a', actor: {
-      start(ctx) {
-        ctx.schedule(12.5, { type: 'tick', label: 'x' });
+    rt.spawn({
+      address: 'boom',
+      location: 'a',
+      actor: {
+        start(ctx) {
+          ctx.schedule(12.5, { type: 'tick', label: 'x' });
+        },
+        receive() {
+          throw new Error('assertion: broken');
+        },
       },
-      receive() {
-        throw new Error('assertion: broken');
-      },
-    } });
+    });
     rt.start();
     let caught: unknown;
     try {
@@ -143,7 +166,9 @@ describe('SimRuntime failures', () => {
     }
     expect(caught).toBeInstanceOf(SimulationError);
     const e = caught as SimulationError;
-    expect(e.message).toBe('boom failed at t=12.5 s (seed 77) handling {"type":"tick","label":"x"} from boom: assertion: broken');
+    expect(e.message).toBe(
+      'boom failed at t=12.5 s (seed 77) handling {"type":"tick","label":"x"} from boom: assertion: broken',
+    );
     expect(e.failure).toMatchObject({ seed: 77, time_s: 12.5, actor: 'boom', from: 'boom' });
     expect((e.cause as Error).message).toBe('assertion: broken');
   });

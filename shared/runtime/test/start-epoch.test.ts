@@ -3,7 +3,11 @@ import { MessageType, type Message } from '@gridemu/protocol';
 import { silentLogger, SimRuntime, type Actor, type ActorContext, type Transport } from '../src/index.js';
 import { LiveRuntime, wallNow_ms } from '../src/live.js';
 
-const noBus: Transport = { publish: () => undefined, subscribe: () => ({ unsubscribe: () => undefined }), flush: () => Promise.resolve() };
+const noBus: Transport = {
+  publish: () => undefined,
+  subscribe: () => ({ unsubscribe: () => undefined }),
+  flush: () => Promise.resolve(),
+};
 
 /** Starts a period in its start hook, as load gossip does, and notes when it started and ticked. */
 class Periodic implements Actor<Message> {
@@ -19,7 +23,7 @@ class Periodic implements Actor<Message> {
   }
 }
 
-describe('actors start at the run\'s epoch in both runtimes (issue 15)', () => {
+describe("actors start at the run's epoch in both runtimes (issue 15)", () => {
   it('a live process starts its actors at the epoch, not at the earlier instant the start message came', async () => {
     // The driver sets the epoch 300 wall ms ahead (its start margin): 300 emulated s at 1000x.
     const actor = new Periodic();

@@ -36,6 +36,11 @@ describe('purity lint rule', () => {
   });
 
   it('allows the same code in a runtime', async () => {
-    expect(await lint("import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n", 'shared/runtime/src/x.ts')).toEqual([]);
+    expect(
+      await lint(
+        "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
+        'shared/runtime/src/x.ts',
+      ),
+    ).toEqual([]);
   });
 });

@@ -23,17 +23,27 @@ const median = (xs) => {
 async function wholeProcess(spec) {
   const dir = mkdtempSync(join(tmpdir(), 'gridemu-bench-'));
   const file = join(dir, 'kth-easy.yaml');
-  writeFileSync(file, `name: ${spec.name}\nsites: [{ id: kth, cpus: 100 }]\nworkload: [{ site: kth, swf: KTH-SP2-1996-2.1-cln.swf.gz }]\nlocal: { policy: easy }\n`);
+  writeFileSync(
+    file,
+    `name: ${spec.name}\nsites: [{ id: kth, cpus: 100 }]\nworkload: [{ site: kth, swf: KTH-SP2-1996-2.1-cln.swf.gz }]\nlocal: { policy: easy }\n`,
+  );
   const cli = resolve(repo, 'services/cli/dist/main.js');
   const once = () => {
     const t = performance.now();
-    const r = spawnSync(process.execPath, [cli, 'simulate', file, '--out', join(dir, 'out'), '--quiet'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [cli, 'simulate', file, '--out', join(dir, 'out'), '--quiet'], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`gridemu simulate failed: ${r.stderr}`);
     return (performance.now() - t) / 1000;
   };
   once();
   const times = Array.from({ length: RUNS }, once);
-  return { runs: RUNS, median_s: +median(times).toFixed(3), min_s: +Math.min(...times).toFixed(3), max_s: +Math.max(...times).toFixed(3) };
+  return {
+    runs: RUNS,
+    median_s: +median(times).toFixed(3),
+    min_s: +Math.min(...times).toFixed(3),
+    max_s: +Math.max(...times).toFixed(3),
+  };
 }
 
 async function bench(label, spec, specFile) {
@@ -46,7 +56,8 @@ async function bench(label, spec, specFile) {
     const t = performance.now();
     const r = simulate(spec, workload.jobs);
     times.push((performance.now() - t) / 1000);
-    if (r.records.some((x) => x.finish_s === undefined && x.rejectReason === undefined)) throw new Error(`${label}: a job did not finish`);
+    if (r.records.some((x) => x.finish_s === undefined && x.rejectReason === undefined))
+      throw new Error(`${label}: a job did not finish`);
   }
   const sim_s = median(times);
   const row = {
@@ -98,5 +109,8 @@ console.log(
 
 mkdirSync(resolve(repo, 'bench-results'), { recursive: true });
 const out = resolve(repo, 'bench-results/simulator.json');
-writeFileSync(out, JSON.stringify({ machine, date: new Date().toISOString(), rows, whole_process_kth_easy: whole }, null, 2) + '\n');
+writeFileSync(
+  out,
+  JSON.stringify({ machine, date: new Date().toISOString(), rows, whole_process_kth_easy: whole }, null, 2) + '\n',
+);
 console.log(`wrote ${out}`);

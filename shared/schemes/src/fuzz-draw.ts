@@ -39,7 +39,9 @@ export function randomFaults(rng: Rng, sites: number, otherProcesses: readonly s
   const lines = ['faults:', `  crash: [${crashes.join(', ')}]`];
   if (rng.next() < 0.5) {
     const from = Math.round(rng.uniform(0, 30000));
-    lines.push(`  partition: [{ sites: [s${rng.int(1, sites)}], from_s: ${from}, to_s: ${from + Math.round(rng.uniform(10, 20000))} }]`);
+    lines.push(
+      `  partition: [{ sites: [s${rng.int(1, sites)}], from_s: ${from}, to_s: ${from + Math.round(rng.uniform(10, 20000))} }]`,
+    );
   }
   lines.push(`  drop: ${[0, 0.01, 0.1, 0.3][rng.int(0, 3)]}`);
   return lines;

@@ -1,8 +1,22 @@
 export type { SchemeModule, GridPlan, GridActor, SchemeMetric, TraceComparison } from './scheme-module.js';
-export { SCHEME_MODULES, SCHEME_NAMES, META_SCHEMES, MESSAGE_CHECK, DURABLE_MESSAGES, LATEST_VALUE_TOPICS, schemeModule } from './registry.js';
+export {
+  SCHEME_MODULES,
+  SCHEME_NAMES,
+  META_SCHEMES,
+  MESSAGE_CHECK,
+  DURABLE_MESSAGES,
+  LATEST_VALUE_TOPICS,
+  schemeModule,
+} from './registry.js';
 export { planGrid, liveLocations } from './plan.js';
 export { loadExperiment, parseExperiment } from './experiment.js';
-export { schemeSummary, schemeMetrics, schemeTimescales, schemeReportPeriods, schemeTraceComparison } from './scheme-results.js';
+export {
+  schemeSummary,
+  schemeMetrics,
+  schemeTimescales,
+  schemeReportPeriods,
+  schemeTraceComparison,
+} from './scheme-results.js';
 export type { FuzzDraw, FuzzSpecs } from './fuzz-draw.js';
 export { simulate, type SimulationResult, type SimulateOptions, type SimulationProgress } from './simulate.js';
 // Paper 001's message types, for tests and benches of the layers below that drive its protocol by hand.

@@ -45,10 +45,17 @@ export const META_SCHEMES: MetaSchemes = {
 };
 
 /** The bus's message catalogue: the core's and every module's. */
-export const MESSAGE_CHECK: MessageCheck = messageValidator(...SCHEME_MODULES.flatMap((m) => (m.messages ? [m.messages] : [])));
+export const MESSAGE_CHECK: MessageCheck = messageValidator(
+  ...SCHEME_MODULES.flatMap((m) => (m.messages ? [m.messages] : [])),
+);
 
 /** Message types that must not be lost: the core's and every module's. */
-export const DURABLE_MESSAGES: ReadonlySet<string> = new Set([...CORE_DURABLE_MESSAGES, ...SCHEME_MODULES.flatMap((m) => m.durableMessages ?? [])]);
+export const DURABLE_MESSAGES: ReadonlySet<string> = new Set([
+  ...CORE_DURABLE_MESSAGES,
+  ...SCHEME_MODULES.flatMap((m) => m.durableMessages ?? []),
+]);
 
 /** Topics on which only the newest message of each sender matters, from every module. */
-export const LATEST_VALUE_TOPICS: ReadonlySet<string> = new Set(SCHEME_MODULES.flatMap((m) => m.latestValueTopics ?? []));
+export const LATEST_VALUE_TOPICS: ReadonlySet<string> = new Set(
+  SCHEME_MODULES.flatMap((m) => m.latestValueTopics ?? []),
+);

@@ -46,7 +46,12 @@ export interface SchemeModule {
    * Reads, defaults and validates `meta:` for one of its schemes; an unknown field (one of another
    * module's) is an issue naming it. May require a local policy (k-dual needs dual-queue EASY).
    */
-  readMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: MetaSpec; local: LocalSpec };
+  readMeta(
+    scheme: string,
+    raw: Readonly<Record<string, unknown>>,
+    r: FieldReader,
+    context: MetaContext,
+  ): { meta: MetaSpec; local: LocalSpec };
   /** The actors the scheme needs for this grid and workload, and where each lives. */
   plan(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan;
   /**
@@ -71,7 +76,11 @@ export interface SchemeModule {
    */
   readonly latestValueTopics?: readonly string[];
   /** Its part of summary.json, from the counters its actors bumped and the jobs' records. */
-  summary?(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown>;
+  summary?(
+    counters: Readonly<Record<string, number>>,
+    spec: ExperimentSpec,
+    records: readonly JobRecord[],
+  ): Record<string, unknown>;
   /** Its figures that `compare` and `sweep` know. */
   readonly metrics?: readonly SchemeMetric[];
   /**
@@ -97,7 +106,10 @@ export interface TraceComparison {
   readonly heading: string;
   readonly rows: readonly { readonly label: string; readonly a: number | undefined; readonly b: number | undefined }[];
   /** The jobs whose figure differs most between the runs, with a line saying what the figure is. */
-  readonly furthest?: { readonly heading: string; readonly jobs: readonly { readonly job: string; readonly a: number; readonly b: number }[] };
+  readonly furthest?: {
+    readonly heading: string;
+    readonly jobs: readonly { readonly job: string; readonly a: number; readonly b: number }[];
+  };
   readonly json: Readonly<Record<string, unknown>>;
 }
 
@@ -106,7 +118,8 @@ export function metaTimescales(spec: ExperimentSpec, paths: readonly string[]): 
   const out: Record<string, number> = {};
   for (const path of paths) {
     let v: unknown = spec.meta;
-    for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+    for (const part of path.split('.'))
+      v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
     if (typeof v === 'number' && v > 0 && Number.isFinite(v)) out[`meta.${path}`] = v;
   }
   return out;

@@ -4,7 +4,11 @@ import { findSchemeModule, schemeModule } from './registry.js';
 import type { SchemeMetric, TraceComparison } from './scheme-module.js';
 
 /** The spec's scheme's part of summary.json. */
-export function schemeSummary(spec: ExperimentSpec, counters: Readonly<Record<string, number>>, records: readonly JobRecord[]): Record<string, unknown> {
+export function schemeSummary(
+  spec: ExperimentSpec,
+  counters: Readonly<Record<string, number>>,
+  records: readonly JobRecord[],
+): Record<string, unknown> {
   return schemeModule(spec.meta.scheme).summary?.(counters, spec, records) ?? {};
 }
 
@@ -17,9 +21,15 @@ export function schemeMetrics(scheme: string): readonly SchemeMetric[] {
  * What a live run's timing must stay small against (the fidelity guard, issue 15): the scheme's
  * timeouts and periods, and the median run time of the jobs.
  */
-export function schemeTimescales(spec: ExperimentSpec, jobs: readonly { readonly run_s: number }[]): Record<string, number> {
+export function schemeTimescales(
+  spec: ExperimentSpec,
+  jobs: readonly { readonly run_s: number }[],
+): Record<string, number> {
   const own = schemeModule(spec.meta.scheme).timescales?.(spec) ?? {};
-  const runs = jobs.map((j) => j.run_s).filter((r) => r > 0).sort((a, b) => a - b);
+  const runs = jobs
+    .map((j) => j.run_s)
+    .filter((r) => r > 0)
+    .sort((a, b) => a - b);
   return runs.length > 0 ? { ...own, median_run_s: runs[Math.floor((runs.length - 1) / 2)]! } : own;
 }
 
@@ -29,6 +39,10 @@ export function schemeReportPeriods(spec: ExperimentSpec): Record<string, number
 }
 
 /** Two runs' protocol traces side by side, as the scheme's module reads them; undefined for a scheme that traces nothing. */
-export function schemeTraceComparison(scheme: string, a: readonly ProtocolTraceRow[], b: readonly ProtocolTraceRow[]): TraceComparison | undefined {
+export function schemeTraceComparison(
+  scheme: string,
+  a: readonly ProtocolTraceRow[],
+  b: readonly ProtocolTraceRow[],
+): TraceComparison | undefined {
   return findSchemeModule(scheme)?.compareTraces?.(a, b);
 }

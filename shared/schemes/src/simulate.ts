@@ -15,7 +15,11 @@ export interface SimulationProgress {
 export interface SimulationResult {
   readonly records: readonly JobRecord[];
   readonly execSites: readonly SiteCapacity[];
-  readonly messages: { readonly all: Record<string, number>; readonly cross_site: Record<string, number>; readonly per_hour: Record<string, number> };
+  readonly messages: {
+    readonly all: Record<string, number>;
+    readonly cross_site: Record<string, number>;
+    readonly per_hour: Record<string, number>;
+  };
   readonly counters: Record<string, number>;
   readonly deliveries: number;
   readonly end_s: number;
@@ -45,7 +49,9 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
     ...(options.log ? { log: options.log } : {}),
     ...(options.measured ? { measured: options.measured } : {}),
     // The live run's bus bound on load reports, at its speed-up: the replay thins them as it did.
-    ...(options.measured && options.measured.reportInterval_s > 0 ? { latestValue: { topics: LATEST_VALUE_TOPICS, interval_s: options.measured.reportInterval_s } } : {}),
+    ...(options.measured && options.measured.reportInterval_s > 0
+      ? { latestValue: { topics: LATEST_VALUE_TOPICS, interval_s: options.measured.reportInterval_s } }
+      : {}),
     ...(options.networkSeed !== undefined ? { networkSeed: options.networkSeed } : {}),
     ...(spec.protocol_trace === true ? { trace: true } : {}),
   });
@@ -63,7 +69,11 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
   return {
     records: plan.driver.records,
     execSites: plan.execSites,
-    messages: { all: sorted(runtime.messages.all), cross_site: sorted(runtime.messages.crossSite), per_hour: Object.fromEntries([...runtime.messagesPerHour()].map(([h, n]) => [String(h), n])) },
+    messages: {
+      all: sorted(runtime.messages.all),
+      cross_site: sorted(runtime.messages.crossSite),
+      per_hour: Object.fromEntries([...runtime.messagesPerHour()].map(([h, n]) => [String(h), n])),
+    },
     counters: sorted(runtime.counters),
     deliveries: runtime.deliveries,
     end_s: runtime.now(),

@@ -4,10 +4,26 @@ import { DualEasyPolicy } from '@gridemu/scheduling';
 import { ClaimProtocol, type ClaimDecision, type ClaimProtocolOptions } from '../src/paper-001/claim-protocol.js';
 
 /** A job from `origin`; site `b` is where the protocol under test runs. */
-const job = (id: string, procs = 4, origin = 'a'): Job => ({ id, workload: 'w', origin, submit_s: 0, run_s: 50, estimate_s: 100, procs });
+const job = (id: string, procs = 4, origin = 'a'): Job => ({
+  id,
+  workload: 'w',
+  origin,
+  submit_s: 0,
+  run_s: 50,
+  estimate_s: 100,
+  procs,
+});
 const trail = { ...FRESH_TRAIL, copies: 3 };
-const protocol = (o: Partial<ClaimProtocolOptions> = {}) => new ClaimProtocol({ site: 'b', cpus: 8, claimTimeout_s: 5, mode: 'hold', ...o });
-const copyOf = (j: Job) => ({ kind: 'arrived' as const, job: j, queue: 'local' as const, claim: true, trail, sent: true });
+const protocol = (o: Partial<ClaimProtocolOptions> = {}) =>
+  new ClaimProtocol({ site: 'b', cpus: 8, claimTimeout_s: 5, mode: 'hold', ...o });
+const copyOf = (j: Job) => ({
+  kind: 'arrived' as const,
+  job: j,
+  queue: 'local' as const,
+  claim: true,
+  trail,
+  sent: true,
+});
 /** Decisions without the counters, which each test checks where they matter. */
 const acts = (ds: ClaimDecision[]) => ds.filter((d) => d.kind !== 'count');
 const counts = (ds: ClaimDecision[]) => ds.flatMap((d) => (d.kind === 'count' ? [[d.name, d.by]] : []));
@@ -18,7 +34,10 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
     const J = job('a!1');
     expect(acts(p.handle(0, copyOf(J)))).toEqual([{ kind: 'enqueue', job: J, queue: 'local' }]);
     const claimed = p.handle(10, { kind: 'policy-started', jobId: 'a!1' });
-    expect(claimed).toEqual([{ kind: 'count', name: 'claims.sent', by: 1 }, { kind: 'claim', jobId: 'a!1', origin: 'a', claimId: 1, timeout_s: 5 }]);
+    expect(claimed).toEqual([
+      { kind: 'count', name: 'claims.sent', by: 1 },
+      { kind: 'claim', jobId: 'a!1', origin: 'a', claimId: 1, timeout_s: 5 },
+    ]);
     // Granted at 12: 4 processors were held 2 s; it runs, one copy of three, moved once.
     expect(p.handle(12, { kind: 'grant', jobId: 'a!1', claimId: 1 })).toEqual([
       { kind: 'count', name: 'claims.held_processor_s', by: 8 },
@@ -32,7 +51,9 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
     const p = protocol();
     const J = job('b!1', 2, 'b');
     p.handle(0, { kind: 'arrived', job: J, queue: 'local', claim: false, trail: FRESH_TRAIL, sent: false });
-    expect(p.handle(0, { kind: 'policy-started', jobId: 'b!1' })).toEqual([{ kind: 'run', job: J, trail: FRESH_TRAIL, provisional: false }]);
+    expect(p.handle(0, { kind: 'policy-started', jobId: 'b!1' })).toEqual([
+      { kind: 'run', job: J, trail: FRESH_TRAIL, provisional: false },
+    ]);
   });
 
   it('a denial gives held processors back; a cancel of a queued copy takes it out of the queue', () => {
@@ -61,7 +82,9 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
       { kind: 'observe', name: 'copies.cancel_delay_s', value: 4.5 },
     ]);
     // The same cancel again (a redelivery) finds no copy: nothing observed twice.
-    expect(p.handle(8, { kind: 'cancel', jobId: 'a!1', granted_s: 3 })).toEqual([{ kind: 'count', name: 'copies.cancelled', by: 1 }]);
+    expect(p.handle(8, { kind: 'cancel', jobId: 'a!1', granted_s: 3 })).toEqual([
+      { kind: 'count', name: 'copies.cancelled', by: 1 },
+    ]);
   });
 
   it('bug 1: a grant that comes after the claim timed out does not run the job; the next claim is granted again', () => {
@@ -79,10 +102,16 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
       { kind: 'release', jobId: 'a!1' },
       { kind: 'enqueue', job: J, queue: 'local' },
     ]);
-    expect(p.handle(6, { kind: 'grant', jobId: 'a!1', claimId: 1 })).toEqual([{ kind: 'count', name: 'claims.late_grants', by: 1 }]);
+    expect(p.handle(6, { kind: 'grant', jobId: 'a!1', claimId: 1 })).toEqual([
+      { kind: 'count', name: 'claims.late_grants', by: 1 },
+    ]);
     expect(p.waitingCopies()).toEqual(['a!1']);
-    expect(acts(p.handle(7, { kind: 'policy-started', jobId: 'a!1' }))).toEqual([{ kind: 'claim', jobId: 'a!1', origin: 'a', claimId: 2, timeout_s: 10 }]);
-    expect(acts(p.handle(8, { kind: 'grant', jobId: 'a!1', claimId: 2 }))).toEqual([{ kind: 'run', job: J, trail: { copies: 3, migrations: 1, replans: 0 }, provisional: false }]);
+    expect(acts(p.handle(7, { kind: 'policy-started', jobId: 'a!1' }))).toEqual([
+      { kind: 'claim', jobId: 'a!1', origin: 'a', claimId: 2, timeout_s: 10 },
+    ]);
+    expect(acts(p.handle(8, { kind: 'grant', jobId: 'a!1', claimId: 2 }))).toEqual([
+      { kind: 'run', job: J, trail: { copies: 3, migrations: 1, replans: 0 }, provisional: false },
+    ]);
     // A denial of the old claim, arriving now, must not drop the running job.
     expect(acts(p.handle(9, { kind: 'deny', jobId: 'a!1', claimId: 1 }))).toEqual([]);
   });
@@ -100,7 +129,8 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
     const p = protocol();
     p.handle(0, copyOf(job('a!1')));
     const timeouts: number[] = [];
-    const claim = (ds: ClaimDecision[]) => ds.find((d) => d.kind === 'claim') as Extract<ClaimDecision, { kind: 'claim' }>;
+    const claim = (ds: ClaimDecision[]) =>
+      ds.find((d) => d.kind === 'claim') as Extract<ClaimDecision, { kind: 'claim' }>;
     let c = claim(p.handle(0, { kind: 'policy-started', jobId: 'a!1' }));
     timeouts.push(c.timeout_s);
     for (const t of [5, 15]) {
@@ -112,7 +142,7 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
     expect(acts(p.handle(27, { kind: 'grant', jobId: 'a!1', claimId: c.claimId }))[0]).toMatchObject({ kind: 'run' });
   });
 
-  it("bug 4: dual-queue EASY gives remote copies only the spare processors local backfilling left", () => {
+  it('bug 4: dual-queue EASY gives remote copies only the spare processors local backfilling left', () => {
     // 10 CPUs. A (local, 6, est 100) runs; B (local, 8) is reserved at 100 with 2 spare. L (local,
     // 2, est 500) backfills onto the 2 spare processors. Then R (remote, 2, est 500) arrives: it
     // would fit the 2 free processors now, but they are not spare any more, so it must wait.
@@ -144,7 +174,9 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
     p.handle(0, copyOf(job('a!1')));
     p.handle(0, { kind: 'policy-started', jobId: 'a!1' });
     expect(acts(p.handle(1, { kind: 'finished', jobId: 'a!1' }))).toEqual([{ kind: 'release', jobId: 'a!1' }]);
-    expect(acts(p.handle(5, { kind: 'timeout', jobId: 'a!1', claimId: 1 }))).toEqual([{ kind: 'claim', jobId: 'a!1', origin: 'a', claimId: 2, timeout_s: 10 }]);
+    expect(acts(p.handle(5, { kind: 'timeout', jobId: 'a!1', claimId: 1 }))).toEqual([
+      { kind: 'claim', jobId: 'a!1', origin: 'a', claimId: 2, timeout_s: 10 },
+    ]);
     expect(acts(p.handle(6, { kind: 'grant', jobId: 'a!1', claimId: 2 }))).toEqual([{ kind: 'confirm', jobId: 'a!1' }]);
     // Confirmed after it ended: nothing is left of it here.
     expect(acts(p.handle(7, { kind: 'cancel', jobId: 'a!1' }))).toEqual([]);
@@ -153,7 +185,16 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
   it('a copy too wide for this site bows out; a job submitted here that is too wide is rejected', () => {
     const p = protocol();
     expect(p.handle(0, copyOf(job('a!1', 9)))).toEqual([{ kind: 'count', name: 'copies.too_wide', by: 1 }]);
-    expect(p.handle(0, { kind: 'arrived', job: job('b!1', 9, 'b'), queue: 'local', claim: false, trail: FRESH_TRAIL, sent: false })).toEqual([
+    expect(
+      p.handle(0, {
+        kind: 'arrived',
+        job: job('b!1', 9, 'b'),
+        queue: 'local',
+        claim: false,
+        trail: FRESH_TRAIL,
+        sent: false,
+      }),
+    ).toEqual([
       { kind: 'count', name: 'jobs.rejected.wider_than_site', by: 1 },
       { kind: 'reject', jobId: 'b!1', reason: 'wider_than_site' },
     ]);

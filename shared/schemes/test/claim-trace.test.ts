@@ -11,7 +11,11 @@ function traced(events: [number, ClaimEvent][]): string[] {
   const protocol = new ClaimProtocol({ site: 'b', cpus: 8, claimTimeout_s: 5, mode: 'hold' });
   const lines: string[] = [];
   for (const [now, e] of events) {
-    traceClaimStep((jobId, event, detail = '') => lines.push(`${now} ${jobId} ${event} ${detail}`.trim()), e, protocol.handle(now, e));
+    traceClaimStep(
+      (jobId, event, detail = '') => lines.push(`${now} ${jobId} ${event} ${detail}`.trim()),
+      e,
+      protocol.handle(now, e),
+    );
   }
   return lines;
 }

@@ -33,25 +33,59 @@ class Reports implements Actor<Message> {
   starts(jobId: string) {
     return this.log
       .filter((e) => e.msg.type === MessageType.JobStarted && e.msg.jobId === jobId)
-      .map((e) => ({ t: Math.round((e.msg as { time_s: number }).time_s * 1e6) / 1e6, site: (e.msg as { site: string }).site }));
+      .map((e) => ({
+        t: Math.round((e.msg as { time_s: number }).time_s * 1e6) / 1e6,
+        site: (e.msg as { site: string }).site,
+      }));
   }
 }
 
 const job = (id: string, origin: string, procs: number, run_s: number, submit_s = 0): Job => ({
-  id, workload: 'w', origin, submit_s, run_s, estimate_s: run_s, procs,
+  id,
+  workload: 'w',
+  origin,
+  submit_s,
+  run_s,
+  estimate_s: run_s,
+  procs,
 });
 
-function grid(o: { sites: { id: string; cpus: number }[]; latency_ms: number; k: number; timeout_s?: number; optimistic?: boolean; faults?: SimFaults; script: { at: number; to: Address; msg: Message }[]; forger?: { address: Address; script: { at: number; to: Address; msg: Message }[] } }) {
-  const rt = new SimRuntime<Message>({ seed: 1, network: { latency_ms: o.latency_ms, jitter_ms: 0 }, ...(o.faults ? { faults: o.faults } : {}) });
+function grid(o: {
+  sites: { id: string; cpus: number }[];
+  latency_ms: number;
+  k: number;
+  timeout_s?: number;
+  optimistic?: boolean;
+  faults?: SimFaults;
+  script: { at: number; to: Address; msg: Message }[];
+  forger?: { address: Address; script: { at: number; to: Address; msg: Message }[] };
+}) {
+  const rt = new SimRuntime<Message>({
+    seed: 1,
+    network: { latency_ms: o.latency_ms, jitter_ms: 0 },
+    ...(o.faults ? { faults: o.faults } : {}),
+  });
   const reports = new Reports();
   const schedulers = new Map<string, LocalSchedulerActor>();
   rt.spawn({ address: DRIVER, location: undefined, actor: reports });
   rt.spawn({ address: 'script', location: undefined, actor: new Script(o.script) });
-  if (o.forger) rt.spawn({ address: o.forger.address, location: o.forger.address.split('/')[0], actor: new Script(o.forger.script) });
+  if (o.forger)
+    rt.spawn({
+      address: o.forger.address,
+      location: o.forger.address.split('/')[0],
+      actor: new Script(o.forger.script),
+    });
   for (const s of o.sites) {
-    const scheduler = new LocalSchedulerActor(s.id, createLocalPolicy('easy', s.cpus), { claimTimeout_s: o.timeout_s ?? 5, claimMode: o.optimistic ? 'optimistic' : 'hold' });
+    const scheduler = new LocalSchedulerActor(s.id, createLocalPolicy('easy', s.cpus), {
+      claimTimeout_s: o.timeout_s ?? 5,
+      claimMode: o.optimistic ? 'optimistic' : 'hold',
+    });
     schedulers.set(s.id, scheduler);
-    rt.spawn({ address: siteAddress(s.id, 'meta'), location: s.id, actor: new MetaschedulerActor(s.id, { scheme: 'k-distributed', k: o.k, sites: o.sites }) });
+    rt.spawn({
+      address: siteAddress(s.id, 'meta'),
+      location: s.id,
+      actor: new MetaschedulerActor(s.id, { scheme: 'k-distributed', k: o.k, sites: o.sites }),
+    });
     rt.spawn({ address: siteAddress(s.id, 'scheduler'), location: s.id, actor: scheduler });
     rt.spawn({ address: siteAddress(s.id, 'executor'), location: s.id, actor: new ExecutorActor(s.id, s.cpus) });
   }
@@ -60,8 +94,16 @@ function grid(o: { sites: { id: string; cpus: number }[]; latency_ms: number; k:
   return { rt, reports, schedulers, counter: (name: string) => rt.counters.get(name) ?? 0 };
 }
 
-const submit = (j: Job) => ({ at: j.submit_s, to: siteAddress(j.origin, 'meta'), msg: { type: MessageType.JobSubmit, job: j } as Message });
-const direct = (j: Job) => ({ at: j.submit_s, to: siteAddress(j.origin, 'scheduler'), msg: { type: MessageType.JobSubmit, job: j } as Message });
+const submit = (j: Job) => ({
+  at: j.submit_s,
+  to: siteAddress(j.origin, 'meta'),
+  msg: { type: MessageType.JobSubmit, job: j } as Message,
+});
+const direct = (j: Job) => ({
+  at: j.submit_s,
+  to: siteAddress(j.origin, 'scheduler'),
+  msg: { type: MessageType.JobSubmit, job: j } as Message,
+});
 
 describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () => {
   it('two sites claim the same job at the same instant: one is granted, the other denied and its copy dropped', () => {
@@ -69,13 +111,22 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // 100.01, start on both, and both claims reach s0 at 100.02. The first is granted (start at
     // 100.03); the second is denied, and s2 frees its 4 CPUs when the deny (or cancel) lands.
     const r = grid({
-      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }, { id: 's2', cpus: 8 }],
+      sites: [
+        { id: 's0', cpus: 2 },
+        { id: 's1', cpus: 8 },
+        { id: 's2', cpus: 8 },
+      ],
       latency_ms: 10,
       k: 2,
       script: [submit(job('J', 's0', 4, 50, 100))],
     });
     expect(r.reports.starts('J')).toEqual([{ t: 100.03, site: 's1' }]);
-    expect([r.counter('claims.sent'), r.counter('claims.granted'), r.counter('claims.denied'), r.counter('copies.cancels_sent')]).toEqual([2, 1, 1, 1]);
+    expect([
+      r.counter('claims.sent'),
+      r.counter('claims.granted'),
+      r.counter('claims.denied'),
+      r.counter('copies.cancels_sent'),
+    ]).toEqual([2, 1, 1, 1]);
     expect(r.counter('claims.held_processor_s')).toBeCloseTo(4 * 0.02 + 4 * 0.02, 9);
     for (const s of r.schedulers.values()) expect(s.copiesHeld).toBe(0);
   });
@@ -87,10 +138,17 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // denied at 2; the cancel frees s1's CPUs at 2.5, where Y, waiting for all 8, starts; the
     // deny landing at 3 finds nothing left to drop.
     const r = grid({
-      sites: [{ id: 's0', cpus: 8 }, { id: 's1', cpus: 8 }],
+      sites: [
+        { id: 's0', cpus: 8 },
+        { id: 's1', cpus: 8 },
+      ],
       latency_ms: 1000,
       k: 2,
-      script: [direct(job('X', 's0', 8, 1.5)), submit(job('J', 's0', 4, 10)), direct({ ...job('Y', 's1', 8, 5), submit_s: 1.2 })],
+      script: [
+        direct(job('X', 's0', 8, 1.5)),
+        submit(job('J', 's0', 4, 10)),
+        direct({ ...job('Y', 's1', 8, 5), submit_s: 1.2 }),
+      ],
     });
     expect(r.reports.starts('J')).toEqual([{ t: 1.5, site: 's0' }]);
     expect(r.reports.starts('Y')).toEqual([{ t: 2.5, site: 's1' }]);
@@ -104,9 +162,16 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // J (4 CPUs) is too wide for s0, so its one copy goes to s1 (lands 100.01, claims, granted,
     // starts 100.03). sX's metascheduler forges cancels for J at s1: one lands at 100.00, before
     // the copy, one at 100.02, while it claims. Neither counts; J runs once, at s1.
-    const cancel = (at: number) => ({ at, to: siteAddress('s1', 'scheduler'), msg: { type: Paper001MessageType.CopyCancel, jobId: 'J', granted_s: at } as Message });
+    const cancel = (at: number) => ({
+      at,
+      to: siteAddress('s1', 'scheduler'),
+      msg: { type: Paper001MessageType.CopyCancel, jobId: 'J', granted_s: at } as Message,
+    });
     const r = grid({
-      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }],
+      sites: [
+        { id: 's0', cpus: 2 },
+        { id: 's1', cpus: 8 },
+      ],
       latency_ms: 10,
       k: 1,
       script: [submit(job('J', 's0', 4, 50, 100))],
@@ -114,7 +179,11 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     });
     expect(r.reports.starts('J')).toEqual([{ t: 100.03, site: 's1' }]);
     // The early cancel is received (copies.cancelled counts cancels received) but judged when the copy lands.
-    expect([r.counter('claims.not_from_origin'), r.counter('copies.cancelled'), r.counter('copies.arrived_after_cancel')]).toEqual([2, 1, 0]);
+    expect([
+      r.counter('claims.not_from_origin'),
+      r.counter('copies.cancelled'),
+      r.counter('copies.arrived_after_cancel'),
+    ]).toEqual([2, 1, 0]);
   });
 
   it('a claim whose answer never comes: the site gives the CPUs back after the timeout, retries, and runs the job once', () => {
@@ -122,7 +191,10 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // CPUs are free), s0 sees the same holder and grants again at 7; s1 starts at 8.
     let dropped = 0;
     const r = grid({
-      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }],
+      sites: [
+        { id: 's0', cpus: 2 },
+        { id: 's1', cpus: 8 },
+      ],
       latency_ms: 1000,
       k: 1,
       timeout_s: 5,
@@ -130,7 +202,12 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
       script: [submit(job('J', 's0', 4, 10))],
     });
     expect(r.reports.starts('J')).toEqual([{ t: 8, site: 's1' }]);
-    expect([r.counter('claims.timed_out'), r.counter('claims.granted'), r.counter('claims.regranted'), r.counter('messages.dropped')]).toEqual([1, 1, 1, 1]);
+    expect([
+      r.counter('claims.timed_out'),
+      r.counter('claims.granted'),
+      r.counter('claims.regranted'),
+      r.counter('messages.dropped'),
+    ]).toEqual([1, 1, 1, 1]);
   });
 
   it('a grant that arrives after the timeout is ignored, and the retry wins again', () => {
@@ -140,21 +217,33 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // granted again, lands at 14, and J runs once. Without the back-off every retry would time
     // out before its grant, forever.
     const r = grid({
-      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }],
+      sites: [
+        { id: 's0', cpus: 2 },
+        { id: 's1', cpus: 8 },
+      ],
       latency_ms: 3000,
       k: 1,
       timeout_s: 5,
       script: [submit(job('J', 's0', 4, 10))],
     });
     expect(r.reports.starts('J')).toEqual([{ t: 14, site: 's1' }]);
-    expect([r.counter('claims.timed_out'), r.counter('claims.late_grants'), r.counter('claims.granted'), r.counter('claims.regranted')]).toEqual([1, 1, 1, 1]);
+    expect([
+      r.counter('claims.timed_out'),
+      r.counter('claims.late_grants'),
+      r.counter('claims.granted'),
+      r.counter('claims.regranted'),
+    ]).toEqual([1, 1, 1, 1]);
   });
 
   it('a winner that timed out keeps the semaphore: no other copy can win and cancel it (the lost-job case)', () => {
     // Found by the property test: with a 0.5 s timeout on 1 s links, s1 wins, times out, and must
     // still be the one to run J even though s2 claims in between; s2 is denied and cancelled.
     const r = grid({
-      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }, { id: 's2', cpus: 8 }],
+      sites: [
+        { id: 's0', cpus: 2 },
+        { id: 's1', cpus: 8 },
+        { id: 's2', cpus: 8 },
+      ],
       latency_ms: 1000,
       k: 2,
       timeout_s: 0.5,
@@ -171,7 +260,11 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // claim wins at 100.02; s2's is denied, and the deny (and the cancel) land at 100.03, when s2's
     // copy is killed after 0.02 s on 4 CPUs. J counts from s1's start, 100.01.
     const r = grid({
-      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }, { id: 's2', cpus: 8 }],
+      sites: [
+        { id: 's0', cpus: 2 },
+        { id: 's1', cpus: 8 },
+        { id: 's2', cpus: 8 },
+      ],
       latency_ms: 10,
       k: 2,
       optimistic: true,
@@ -188,7 +281,11 @@ describe('K-distributed claims, scenario by scenario (10 ms or 1 s links)', () =
     // 1 s links; J runs 0.5 s. Both copies run to the end before any verdict lands; s1 wins and
     // reports start 1 and end 1.5 when the grant arrives at 3; s2's whole run is wasted.
     const r = grid({
-      sites: [{ id: 's0', cpus: 2 }, { id: 's1', cpus: 8 }, { id: 's2', cpus: 8 }],
+      sites: [
+        { id: 's0', cpus: 2 },
+        { id: 's1', cpus: 8 },
+        { id: 's2', cpus: 8 },
+      ],
       latency_ms: 1000,
       k: 2,
       optimistic: true,

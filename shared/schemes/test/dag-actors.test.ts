@@ -48,7 +48,10 @@ function checkRuns(events: readonly RunEvent[], work_mi: (jobId: string) => numb
   const last = new Map<string, RunEvent>();
   for (const e of events) {
     if (e.event === 'dag.begin') {
-      expect(open.has(e.jobId), `${e.jobId} begins on ${e.resource} while it runs on ${open.get(e.jobId)?.resource}`).toBe(false);
+      expect(
+        open.has(e.jobId),
+        `${e.jobId} begins on ${e.resource} while it runs on ${open.get(e.jobId)?.resource}`,
+      ).toBe(false);
       const before = last.get(e.jobId);
       expect(e.done_mi, `${e.jobId} restarts without its checkpoint`).toBeCloseTo(before?.done_mi ?? 0, 6);
       if (before) expect(e.time_s).toBeGreaterThanOrEqual(before.time_s);
@@ -67,29 +70,73 @@ const SCHEDULER = `${SERVICES}/gsched`;
 const IS = `${SERVICES}/is`;
 const CS = `${SERVICES}/cs`;
 
-function run(scheme: DagScheme, dags: readonly DagIn[], params: DagGridParams, o: { round_period_s?: number; min_improvement?: number; seed?: number } = {}) {
+function run(
+  scheme: DagScheme,
+  dags: readonly DagIn[],
+  params: DagGridParams,
+  o: { round_period_s?: number; min_improvement?: number; seed?: number } = {},
+) {
   const grid = new DagGrid(params, new Rng(o.seed ?? 1, 'grid'));
   const jobs: Job[] = [];
   for (const d of dags) {
     for (const t of d.tasks) {
-      const bytes = { ...(t.input_bytes === undefined ? {} : { input_bytes: t.input_bytes }), ...(t.parent_bytes === undefined ? {} : { parent_bytes: t.parent_bytes }) };
-      jobs.push({ id: `${d.name}/${t.id}`, workload: 'dag', origin: SERVICES, submit_s: d.submit_s, run_s: t.run_s, estimate_s: t.estimate_s, procs: 1, dag: d.name, parents: t.parents.map((p) => `${d.name}/${p}`), ...bytes });
+      const bytes = {
+        ...(t.input_bytes === undefined ? {} : { input_bytes: t.input_bytes }),
+        ...(t.parent_bytes === undefined ? {} : { parent_bytes: t.parent_bytes }),
+      };
+      jobs.push({
+        id: `${d.name}/${t.id}`,
+        workload: 'dag',
+        origin: SERVICES,
+        submit_s: d.submit_s,
+        run_s: t.run_s,
+        estimate_s: t.estimate_s,
+        procs: 1,
+        dag: d.name,
+        parents: t.parents.map((p) => `${d.name}/${p}`),
+        ...bytes,
+      });
     }
   }
   const runs: RunEvent[] = [];
-  const log = { ...silentLogger, info: (f: Record<string, unknown>) => void (f['event'] === 'dag.begin' || f['event'] === 'dag.end' ? runs.push(f as unknown as RunEvent) : undefined) };
+  const log = {
+    ...silentLogger,
+    info: (f: Record<string, unknown>) =>
+      void (f['event'] === 'dag.begin' || f['event'] === 'dag.end' ? runs.push(f as unknown as RunEvent) : undefined),
+  };
   const rt = new SimRuntime<Message>({ seed: o.seed ?? 1, network: { latency_ms: 0, jitter_ms: 0 }, log });
   const driver = new DriverActor(jobs, () => SCHEDULER);
   const cs = new CheckpointServerActor(SCHEDULER);
   rt.spawn({ address: DRIVER, location: undefined, actor: driver });
-  rt.spawn({ address: SCHEDULER, location: SERVICES, actor: new DagSchedulerActor({ scheme, grid, siteActor: (s) => `${s}/crs`, informationService: IS, round_period_s: o.round_period_s ?? 10, min_improvement: o.min_improvement ?? 0 }) });
+  rt.spawn({
+    address: SCHEDULER,
+    location: SERVICES,
+    actor: new DagSchedulerActor({
+      scheme,
+      grid,
+      siteActor: (s) => `${s}/crs`,
+      informationService: IS,
+      round_period_s: o.round_period_s ?? 10,
+      min_improvement: o.min_improvement ?? 0,
+    }),
+  });
   rt.spawn({ address: IS, location: SERVICES, actor: new InformationServiceActor() });
   rt.spawn({ address: CS, location: SERVICES, actor: cs });
   for (const site of grid.sites) {
     rt.spawn({
       address: `${site}/crs`,
       location: site,
-      actor: new DagSiteActor({ site, resources: grid.resources.filter((r) => r.site === site), model: 'increasing', progress_period_s: 5, checkpoint_delay_s: [0.5, 0.5], checkpoint_bytes: 1e6, scheduler: SCHEDULER, informationService: IS, checkpointServer: CS }),
+      actor: new DagSiteActor({
+        site,
+        resources: grid.resources.filter((r) => r.site === site),
+        model: 'increasing',
+        progress_period_s: 5,
+        checkpoint_delay_s: [0.5, 0.5],
+        checkpoint_bytes: 1e6,
+        scheduler: SCHEDULER,
+        informationService: IS,
+        checkpointServer: CS,
+      }),
     });
   }
   rt.start();
@@ -133,8 +180,16 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
     expect(adaptive.cs.stored.get('j!0/p0')).toBeGreaterThan(0);
     // Statically it would have taken 2000 s on the slow CR; moved, far less.
     expect(p0.finish_s! - p0.start_s!).toBeLessThan(200);
-    checkRuns(adaptive.runs, (id) => ({ 'j!0/init': 1000, 'j!0/p0': 200_000, 'j!0/p1': 100_000, 'j!0/final': 1000 })[id]!);
-    expect(adaptive.runs.filter((e) => e.jobId === 'j!0/p0').map((e) => `${e.event}@${e.resource}`)).toEqual(['dag.begin@cr3', 'dag.end@cr3', 'dag.begin@cr1', 'dag.end@cr1']);
+    checkRuns(
+      adaptive.runs,
+      (id) => ({ 'j!0/init': 1000, 'j!0/p0': 200_000, 'j!0/p1': 100_000, 'j!0/final': 1000 })[id]!,
+    );
+    expect(adaptive.runs.filter((e) => e.jobId === 'j!0/p0').map((e) => `${e.event}@${e.resource}`)).toEqual([
+      'dag.begin@cr3',
+      'dag.end@cr3',
+      'dag.begin@cr1',
+      'dag.end@cr1',
+    ]);
     const fin = adaptive.rec.get('j!0/final')!;
     expect(fin.start_s!).toBeGreaterThanOrEqual(p0.finish_s!);
     const none = run('dag-adaptive', [dag], params, { min_improvement: 0.999 });
@@ -152,8 +207,16 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
     const a = tornado('a!0', 10, [50], 50);
     const r = run('dag-adaptive', [b, a], params);
     expect(r.counters.get('dag.initial_interruptions')).toBe(1);
-    expect(r.runs.filter((e) => e.jobId === 'b!0/only').map((e) => `${e.event}@${e.resource}`)).toEqual(['dag.begin@cr1', 'dag.end@cr1', 'dag.begin@cr2', 'dag.end@cr2']);
-    expect(r.runs.filter((e) => e.jobId === 'a!0/p0').map((e) => `${e.event}@${e.resource}`)).toEqual(['dag.begin@cr1', 'dag.end@cr1']);
+    expect(r.runs.filter((e) => e.jobId === 'b!0/only').map((e) => `${e.event}@${e.resource}`)).toEqual([
+      'dag.begin@cr1',
+      'dag.end@cr1',
+      'dag.begin@cr2',
+      'dag.end@cr2',
+    ]);
+    expect(r.runs.filter((e) => e.jobId === 'a!0/p0').map((e) => `${e.event}@${e.resource}`)).toEqual([
+      'dag.begin@cr1',
+      'dag.end@cr1',
+    ]);
     const p0 = r.rec.get('a!0/p0')!;
     expect(p0.finish_s! - p0.start_s!).toBeCloseTo(12.5, 6);
     checkRuns(r.runs, (id) => ({ 'b!0/only': 400_000, 'a!0/init': 1000, 'a!0/p0': 50_000, 'a!0/final': 1000 })[id]!);
@@ -161,7 +224,7 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
     expect(run('dag-static', [b, a], params).counters.get('dag.initial_interruptions') ?? 0).toBe(0);
   });
 
-  it('moves what a task reads: its files\' sizes when it has them, 1 MB per input otherwise, and waits for them to arrive', () => {
+  it("moves what a task reads: its files' sizes when it has them, 1 MB per input otherwise, and waits for them to arrive", () => {
     // One CR of a one-site grid and one on another site, so nothing is local but what shares a CR.
     // init reads 5 MB from outside; p0 reads 1 GB of init's outputs: over 1 Gbit/s that takes 8 s
     // (plus the link's latency) unless p0 runs where init did; final reads p0's output, 1 MB.
@@ -190,36 +253,66 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
   });
 
   it('static: places each ready task at random and never moves it', () => {
-    const r = run('dag-static', [tornado('a!0', 0, [50, 80, 20]), tornado('a!1', 30, [10, 10])], { ...PAPER_003_GRID, sites: 2, resources: 4, mips_list: [1000, 2000, 500, 4000] });
+    const r = run('dag-static', [tornado('a!0', 0, [50, 80, 20]), tornado('a!1', 30, [10, 10])], {
+      ...PAPER_003_GRID,
+      sites: 2,
+      resources: 4,
+      mips_list: [1000, 2000, 500, 4000],
+    });
     expect(r.counters.get('dag.migrations') ?? 0).toBe(0);
     expect(r.driver.records.every((x) => x.finish_s !== undefined)).toBe(true);
   });
 
   it('over random Tornado-like jobs and both schedulers: every task runs to its end once, after all its parents, in one place at a time, keeping its checkpoints', () => {
     let migrations = 0;
-    const job = fc.record({ submit_s: fc.integer({ min: 0, max: 500 }), lengths: fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 6 }), estimate_s: fc.integer({ min: 1, max: 400 }) });
+    const job = fc.record({
+      submit_s: fc.integer({ min: 0, max: 500 }),
+      lengths: fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 6 }),
+      estimate_s: fc.integer({ min: 1, max: 400 }),
+    });
     fc.assert(
-      fc.property(fc.constantFrom<DagScheme>('dag-static', 'dag-adaptive'), fc.array(job, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 50 }), (scheme, js, seed) => {
-        const dags = js.map((j, i) => tornado(`t!${i}`, j.submit_s, j.lengths, j.estimate_s));
-        const r = run(scheme, dags, { ...PAPER_003_GRID, sites: 2, resources: 6, mips: [100, 4000] }, { seed });
-        for (const d of dags) {
-          for (const t of d.tasks) {
-            const x = r.rec.get(`${d.name}/${t.id}`)!;
-            expect(x.finish_s, `${x.job.id} did not finish`).toBeDefined();
-            // A task's run is at least its work at the fastest CR's speed.
-            expect(x.finish_s! - x.start_s!).toBeGreaterThanOrEqual((t.run_s * 1000) / 4000 - 1e-6);
-            for (const p of t.parents) expect(x.start_s!, `${x.job.id} started before ${p} ended`).toBeGreaterThanOrEqual(r.rec.get(`${d.name}/${p}`)!.finish_s!);
+      fc.property(
+        fc.constantFrom<DagScheme>('dag-static', 'dag-adaptive'),
+        fc.array(job, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 50 }),
+        (scheme, js, seed) => {
+          const dags = js.map((j, i) => tornado(`t!${i}`, j.submit_s, j.lengths, j.estimate_s));
+          const r = run(scheme, dags, { ...PAPER_003_GRID, sites: 2, resources: 6, mips: [100, 4000] }, { seed });
+          for (const d of dags) {
+            for (const t of d.tasks) {
+              const x = r.rec.get(`${d.name}/${t.id}`)!;
+              expect(x.finish_s, `${x.job.id} did not finish`).toBeDefined();
+              // A task's run is at least its work at the fastest CR's speed.
+              expect(x.finish_s! - x.start_s!).toBeGreaterThanOrEqual((t.run_s * 1000) / 4000 - 1e-6);
+              for (const p of t.parents)
+                expect(x.start_s!, `${x.job.id} started before ${p} ended`).toBeGreaterThanOrEqual(
+                  r.rec.get(`${d.name}/${p}`)!.finish_s!,
+                );
+            }
           }
-        }
-        const work = new Map<string, number>(dags.flatMap((d) => d.tasks.map((t) => [`${d.name}/${t.id}`, t.run_s * 1000] as const)));
-        checkRuns(r.runs, (id) => work.get(id)!);
-        migrations += r.counters.get('dag.migrations') ?? 0;
-      }),
+          const work = new Map<string, number>(
+            dags.flatMap((d) => d.tasks.map((t) => [`${d.name}/${t.id}`, t.run_s * 1000] as const)),
+          );
+          checkRuns(r.runs, (id) => work.get(id)!);
+          migrations += r.counters.get('dag.migrations') ?? 0;
+        },
+      ),
       {
         numRuns: 60,
         // Found by this property: an initial task interrupted while its inputs were on their way, before
         // it ever began, restarted without reporting its start.
-        examples: [['dag-adaptive', [{ submit_s: 0, lengths: [28, 258], estimate_s: 1 }, { submit_s: 0, lengths: [1, 1, 227, 196, 1], estimate_s: 1 }, { submit_s: 110, lengths: [1], estimate_s: 1 }, { submit_s: 0, lengths: [1], estimate_s: 1 }], 1]],
+        examples: [
+          [
+            'dag-adaptive',
+            [
+              { submit_s: 0, lengths: [28, 258], estimate_s: 1 },
+              { submit_s: 0, lengths: [1, 1, 227, 196, 1], estimate_s: 1 },
+              { submit_s: 110, lengths: [1], estimate_s: 1 },
+              { submit_s: 0, lengths: [1], estimate_s: 1 },
+            ],
+            1,
+          ],
+        ],
       },
     );
     // The checkpoint check above means something only if tasks did move.
@@ -237,24 +330,37 @@ describe('paper 003: the scheduler, IS, CS and sites in the simulator', () => {
       }),
     );
     fc.assert(
-      fc.property(fc.constantFrom<DagScheme>('dag-static', 'dag-adaptive'), fc.array(dag, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 50 }), (scheme, js, seed) => {
-        const dags: DagIn[] = js.map((j, d) => ({
-          name: `g!${d}`,
-          submit_s: j.submit_s,
-          tasks: j.parents.map((ps, i) => ({ id: `t${i}`, parents: ps.map((p) => `t${p}`), run_s: j.lengths[i]!, estimate_s: j.estimate_s })),
-        }));
-        const r = run(scheme, dags, { ...PAPER_003_GRID, sites: 2, resources: 4, mips: [100, 4000] }, { seed });
-        const work = new Map<string, number>();
-        for (const d of dags) {
-          for (const t of d.tasks) {
-            const x = r.rec.get(`${d.name}/${t.id}`)!;
-            expect(x.finish_s, `${x.job.id} did not finish`).toBeDefined();
-            for (const p of t.parents) expect(x.start_s!, `${x.job.id} started before ${p} ended`).toBeGreaterThanOrEqual(r.rec.get(`${d.name}/${p}`)!.finish_s!);
-            work.set(x.job.id, t.run_s * 1000);
+      fc.property(
+        fc.constantFrom<DagScheme>('dag-static', 'dag-adaptive'),
+        fc.array(dag, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 50 }),
+        (scheme, js, seed) => {
+          const dags: DagIn[] = js.map((j, d) => ({
+            name: `g!${d}`,
+            submit_s: j.submit_s,
+            tasks: j.parents.map((ps, i) => ({
+              id: `t${i}`,
+              parents: ps.map((p) => `t${p}`),
+              run_s: j.lengths[i]!,
+              estimate_s: j.estimate_s,
+            })),
+          }));
+          const r = run(scheme, dags, { ...PAPER_003_GRID, sites: 2, resources: 4, mips: [100, 4000] }, { seed });
+          const work = new Map<string, number>();
+          for (const d of dags) {
+            for (const t of d.tasks) {
+              const x = r.rec.get(`${d.name}/${t.id}`)!;
+              expect(x.finish_s, `${x.job.id} did not finish`).toBeDefined();
+              for (const p of t.parents)
+                expect(x.start_s!, `${x.job.id} started before ${p} ended`).toBeGreaterThanOrEqual(
+                  r.rec.get(`${d.name}/${p}`)!.finish_s!,
+                );
+              work.set(x.job.id, t.run_s * 1000);
+            }
           }
-        }
-        checkRuns(r.runs, (id) => work.get(id)!);
-      }),
+          checkRuns(r.runs, (id) => work.get(id)!);
+        },
+      ),
       { numRuns: 60 },
     );
   });

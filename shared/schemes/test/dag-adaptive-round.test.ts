@@ -45,9 +45,13 @@ describe('paper 003, steps 1 and 2 over the grid: one adaptive round', () => {
       { job: 'J2', task: 'q2', resource: 'F', done_mi: 1000, progress: 0.5 },
     ];
     const jobs = [running('J2', ['q0', 'q1', 'q2']), running('J1', ['p0', 'p1'])];
-    expect(rescheduleRound(jobs, reports, resources, { migration_s: 0.5, min_improvement: 0 })).toEqual([{ task: 'J1/p0', from: 'B', to: 'A' }]);
+    expect(rescheduleRound(jobs, reports, resources, { migration_s: 0.5, min_improvement: 0 })).toEqual([
+      { task: 'J1/p0', from: 'B', to: 'A' },
+    ]);
     // Alone, J2's set takes A.
-    expect(rescheduleRound([jobs[0]!], reports.slice(2), resources, { migration_s: 0.5, min_improvement: 0 })).toEqual([{ task: 'J2/q0', from: 'D', to: 'A' }]);
+    expect(rescheduleRound([jobs[0]!], reports.slice(2), resources, { migration_s: 0.5, min_improvement: 0 })).toEqual([
+      { task: 'J2/q0', from: 'D', to: 'A' },
+    ]);
   });
 
   it('leaves a set with a task that has reported no progress, and a set that is not fully scheduled', () => {

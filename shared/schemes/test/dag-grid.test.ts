@@ -18,7 +18,10 @@ describe("paper 003's grid (§4)", () => {
 
   it('prices a transfer and a migration (worked by hand)', () => {
     // Two sites, 5 ms between any two places, 1 Gbit/s: 1 MB takes 8 ms plus the latency.
-    const g = new DagGrid({ ...PAPER_003_GRID, sites: 2, resources: 4, mips: [1000, 1000], wan_latency_ms: [5, 5] }, new Rng(1));
+    const g = new DagGrid(
+      { ...PAPER_003_GRID, sites: 2, resources: 4, mips: [1000, 1000], wan_latency_ms: [5, 5] },
+      new Rng(1),
+    );
     expect(g.resources.map((r) => `${r.id}@${r.site}`)).toEqual(['cr1@site1', 'cr2@site2', 'cr3@site1', 'cr4@site2']);
     expect(g.transfer_s('cr1', 'cr1', 1e6)).toBe(0);
     expect(g.transfer_s('cr1', 'cr3', 1e6)).toBeCloseTo(0.001 + 0.008, 12);
@@ -28,6 +31,8 @@ describe("paper 003's grid (§4)", () => {
   });
 
   it('refuses a grid with a site and no resource', () => {
-    expect(() => new DagGrid({ ...PAPER_003_GRID, sites: 4, resources: 3 }, new Rng(1))).toThrow(/at least one resource per site \(sites 4, resources 3\)/);
+    expect(() => new DagGrid({ ...PAPER_003_GRID, sites: 4, resources: 3 }, new Rng(1))).toThrow(
+      /at least one resource per site \(sites 4, resources 3\)/,
+    );
   });
 });

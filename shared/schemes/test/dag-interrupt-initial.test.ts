@@ -41,6 +41,8 @@ describe('paper 003, step 1: initial tasks make room for dependent ones (§3)', 
   });
 
   it('refuses an initial task on a resource the grid does not have', () => {
-    expect(() => relocateInitialTasks([{ id: 'i', resource: 'Z' }], [{ id: 'A', mips: 1, dependents: 0, initials: 0 }])).toThrow(/initial task i is on resource Z/);
+    expect(() =>
+      relocateInitialTasks([{ id: 'i', resource: 'Z' }], [{ id: 'A', mips: 1, dependents: 0, initials: 0 }]),
+    ).toThrow(/initial task i is on resource Z/);
   });
 });

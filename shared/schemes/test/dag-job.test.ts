@@ -61,23 +61,42 @@ describe('paper 003: a DAG job (§2, §3)', () => {
   });
 
   it('refuses a cycle, an unknown parent, a repeated id, and a start out of turn, naming them', () => {
-    expect(() => new DagJob('x', [{ id: 'a', parents: ['b'], work_mi: 1 }, { id: 'b', parents: ['a'], work_mi: 1 }])).toThrow(/DAG x: its dependencies form a cycle through a, b/);
-    expect(() => new DagJob('x', [{ id: 'a', parents: ['z'], work_mi: 1 }])).toThrow(/task a names parent z, which is not a task/);
-    expect(() => new DagJob('x', [{ id: 'a', parents: [], work_mi: 1 }, { id: 'a', parents: [], work_mi: 1 }])).toThrow(/task id a appears twice/);
+    expect(
+      () =>
+        new DagJob('x', [
+          { id: 'a', parents: ['b'], work_mi: 1 },
+          { id: 'b', parents: ['a'], work_mi: 1 },
+        ]),
+    ).toThrow(/DAG x: its dependencies form a cycle through a, b/);
+    expect(() => new DagJob('x', [{ id: 'a', parents: ['z'], work_mi: 1 }])).toThrow(
+      /task a names parent z, which is not a task/,
+    );
+    expect(
+      () =>
+        new DagJob('x', [
+          { id: 'a', parents: [], work_mi: 1 },
+          { id: 'a', parents: [], work_mi: 1 },
+        ]),
+    ).toThrow(/task id a appears twice/);
     expect(() => new DagJob('x', tornado()).start('final')).toThrow(/task final of x started while waiting/);
   });
 
   it('over random DAGs, runs every task once, each after all of its parents', () => {
     // A random DAG: task i may depend on any earlier task. Run it in a random ready order.
-    const dag = fc.integer({ min: 1, max: 15 }).chain((n) =>
-      fc.tuple(
-        fc.tuple(...Array.from({ length: n }, (_, i) => fc.subarray(Array.from({ length: i }, (_, k) => k)))),
-        fc.array(fc.nat(), { minLength: n * 2, maxLength: n * 2 }),
-      ),
-    );
+    const dag = fc
+      .integer({ min: 1, max: 15 })
+      .chain((n) =>
+        fc.tuple(
+          fc.tuple(...Array.from({ length: n }, (_, i) => fc.subarray(Array.from({ length: i }, (_, k) => k)))),
+          fc.array(fc.nat(), { minLength: n * 2, maxLength: n * 2 }),
+        ),
+      );
     fc.assert(
       fc.property(dag, ([parents, picks]) => {
-        const j = new DagJob('r', parents.map((ps, i) => ({ id: `t${i}`, parents: ps.map((p) => `t${p}`), work_mi: 1 })));
+        const j = new DagJob(
+          'r',
+          parents.map((ps, i) => ({ id: `t${i}`, parents: ps.map((p) => `t${p}`), work_mi: 1 })),
+        );
         const finishedAt = new Map<string, number>();
         const running: string[] = [];
         let step = 0;
@@ -86,7 +105,8 @@ describe('paper 003: a DAG job (§2, §3)', () => {
           const pick = picks[step % picks.length]!;
           if (ready.length > 0 && (running.length === 0 || pick % 2 === 0)) {
             const id = ready[pick % ready.length]!;
-            for (const p of j.task(id).parents) expect(finishedAt.has(p), `${id} started before ${p} finished`).toBe(true);
+            for (const p of j.task(id).parents)
+              expect(finishedAt.has(p), `${id} started before ${p} finished`).toBe(true);
             j.start(id);
             running.push(id);
           } else {

@@ -8,7 +8,8 @@ describe('paper 003 prediction models (§4, Figure 3)', () => {
     for (const m of PREDICTION_MODELS) {
       expect(progressAt(m, 0)).toBe(0);
       expect(progressAt(m, 1)).toBeCloseTo(1, 12);
-      for (let i = 1; i < xs.length; i++) expect(progressAt(m, xs[i]!), m).toBeGreaterThanOrEqual(progressAt(m, xs[i - 1]!));
+      for (let i = 1; i < xs.length; i++)
+        expect(progressAt(m, xs[i]!), m).toBeGreaterThanOrEqual(progressAt(m, xs[i - 1]!));
     }
   });
 

@@ -31,7 +31,9 @@ describe('paper 003, step 2: rescheduling a parent set', () => {
 
   it('skips a move that shortens the task by less than MP', () => {
     // t2's move saves 1.2 → 1.1 s, 8.3%: under MP = 10% it is skipped; t1's (4 → 1 s) is not.
-    expect(rescheduleParentSet('PS', ps(), resources(), { migration_s: 0.5, min_improvement: 0.1 })).toEqual([{ task: 't1', from: 'D', to: 'A' }]);
+    expect(rescheduleParentSet('PS', ps(), resources(), { migration_s: 0.5, min_improvement: 0.1 })).toEqual([
+      { task: 't1', from: 'D', to: 'A' },
+    ]);
   });
 
   it('never delays another parent set', () => {
@@ -41,10 +43,12 @@ describe('paper 003, step 2: rescheduling a parent set', () => {
     const tasks = [...ps(), { id: 't3', set: 'PS2', resource: 'B', remaining_mi: 1500 }];
     const rs = resources();
     rs[1]!.running = 1;
-    expect(rescheduleParentSet('PS', tasks, rs, { migration_s: 0.5, min_improvement: 0 })).toEqual([{ task: 't1', from: 'D', to: 'A' }]);
+    expect(rescheduleParentSet('PS', tasks, rs, { migration_s: 0.5, min_improvement: 0 })).toEqual([
+      { task: 't1', from: 'D', to: 'A' },
+    ]);
   });
 
-  it('sends the other tasks to the slowest resources that keep the set\'s end', () => {
+  it("sends the other tasks to the slowest resources that keep the set's end", () => {
     // t1 (8000 MI on B, shared with t4: 8 s) is the longest; A gives it 0.5 + 8000/4000 = 2.5 s and it
     // stays the longest: the limit. t2 (1000 MI on C: 1 s) could only go slower to D: 0.5 + 1000/500 =
     // 2.5 s, not under the limit, so it stays. t4 (500 MI, now alone on B: 0.25 s) could go to C

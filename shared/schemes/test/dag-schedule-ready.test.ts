@@ -17,7 +17,16 @@ describe('paper 003, step 3: scheduling ready tasks', () => {
     // only free one left (0.5 s).
     const out = scheduleReady(
       [
-        { set: 'G1', partlyProcessed: false, readySince_s: 10, tasks: [{ id: 'z', estimate_mi: 500 }, { id: 'x', estimate_mi: 8000 }, { id: 'y', estimate_mi: 2000 }] },
+        {
+          set: 'G1',
+          partlyProcessed: false,
+          readySince_s: 10,
+          tasks: [
+            { id: 'z', estimate_mi: 500 },
+            { id: 'x', estimate_mi: 8000 },
+            { id: 'y', estimate_mi: 2000 },
+          ],
+        },
         { set: 'G2', partlyProcessed: true, readySince_s: 20, tasks: [{ id: 'w', estimate_mi: 1000 }] },
       ],
       grid(0),
@@ -34,7 +43,22 @@ describe('paper 003, step 3: scheduling ready tasks', () => {
     // Every resource runs one dependent task. t (1000 MI) joins A: 4000/2 = 2000 MIPS, 0.5 s.
     // u (100 MI): A would now give 4000/3 (0.075 s), B 1000 (0.1 s), C 500 (0.2 s), D 250 (0.4 s):
     // D is the slowest within 0.5 s.
-    expect(scheduleReady([{ set: 'S', partlyProcessed: false, readySince_s: 0, tasks: [{ id: 't', estimate_mi: 1000 }, { id: 'u', estimate_mi: 100 }] }], grid(1))).toEqual([
+    expect(
+      scheduleReady(
+        [
+          {
+            set: 'S',
+            partlyProcessed: false,
+            readySince_s: 0,
+            tasks: [
+              { id: 't', estimate_mi: 1000 },
+              { id: 'u', estimate_mi: 100 },
+            ],
+          },
+        ],
+        grid(1),
+      ),
+    ).toEqual([
       { task: 't', resource: 'A' },
       { task: 'u', resource: 'D' },
     ]);
@@ -46,7 +70,15 @@ describe('paper 003, step 3: scheduling ready tasks', () => {
     expect(
       scheduleReady(
         [
-          { set: 'Q', partlyProcessed: false, readySince_s: 5, tasks: [{ id: 'b', estimate_mi: 2000 }, { id: 'c', estimate_mi: 2000 }] },
+          {
+            set: 'Q',
+            partlyProcessed: false,
+            readySince_s: 5,
+            tasks: [
+              { id: 'b', estimate_mi: 2000 },
+              { id: 'c', estimate_mi: 2000 },
+            ],
+          },
           { set: 'P', partlyProcessed: false, readySince_s: 1, tasks: [{ id: 'a', estimate_mi: 4000 }] },
         ],
         grid(0),

@@ -49,7 +49,7 @@ describe('paper 003: a resource shared by its tasks (§3, §4)', () => {
     expect(Object.fromEntries(drain(q, 0))).toEqual({ I1: 1, I2: 2 });
   });
 
-  it('keeps an interrupted initial task\'s work: it resumes where it stood', () => {
+  it("keeps an interrupted initial task's work: it resumes where it stood", () => {
     // 500 MIPS. I (1000 MI, initial) alone for 1 s: 500 MI left. D (250 MI) arrives: I stands still
     // until D ends at 1.5 s, then I ends 1 s later. Stopped at 2 s, I has 250 MI left to take along.
     const r = new SharedResource('r', 500);
@@ -75,7 +75,7 @@ describe('paper 003: a resource shared by its tasks (§3, §4)', () => {
     expect(r.nextFinish_s(12)).toBe(13.5); // B: 600 MI left, alone at 400 MIPS: 1.5 s
   });
 
-  it('starts its clock when first asked, before 0 too (a live run\'s clock starts ahead of its first job)', () => {
+  it("starts its clock when first asked, before 0 too (a live run's clock starts ahead of its first job)", () => {
     const r = new SharedResource('r', 100);
     r.start(-3000, 'A', 100, false);
     expect(r.nextFinish_s(-3000)).toBe(-2999);
@@ -94,41 +94,50 @@ describe('paper 003: a resource shared by its tasks (§3, §4)', () => {
   it('conserves work: dependent tasks alone are done in exactly the time the resource is busy', () => {
     // Processor sharing is work-conserving: whatever the arrivals, the MI done equals MIPS times the
     // time at least one task ran, and no task ends before its work could have been done alone.
-    const arrival = fc.record({ gap_s: fc.double({ min: 0, max: 5, noNaN: true }), work_mi: fc.integer({ min: 1, max: 5000 }) });
+    const arrival = fc.record({
+      gap_s: fc.double({ min: 0, max: 5, noNaN: true }),
+      work_mi: fc.integer({ min: 1, max: 5000 }),
+    });
     fc.assert(
-      fc.property(fc.integer({ min: 100, max: 4000 }), fc.array(arrival, { minLength: 1, maxLength: 12 }), (mips, arrivals) => {
-        const r = new SharedResource('r', mips);
-        const start = new Map<string, number>();
-        const ends = new Map<string, number>();
-        let busy_s = 0;
-        let busySince: number | undefined;
-        let now = 0;
-        const runUntil = (t: number) => {
-          for (let next = r.nextFinish_s(now); next !== undefined && next <= t; next = r.nextFinish_s(now)) {
-            now = next;
-            for (const id of r.finished(now)) {
-              r.stop(now, id);
-              ends.set(id, now);
+      fc.property(
+        fc.integer({ min: 100, max: 4000 }),
+        fc.array(arrival, { minLength: 1, maxLength: 12 }),
+        (mips, arrivals) => {
+          const r = new SharedResource('r', mips);
+          const start = new Map<string, number>();
+          const ends = new Map<string, number>();
+          let busy_s = 0;
+          let busySince: number | undefined;
+          let now = 0;
+          const runUntil = (t: number) => {
+            for (let next = r.nextFinish_s(now); next !== undefined && next <= t; next = r.nextFinish_s(now)) {
+              now = next;
+              for (const id of r.finished(now)) {
+                r.stop(now, id);
+                ends.set(id, now);
+              }
+              if (r.size === 0 && busySince !== undefined) {
+                busy_s += now - busySince;
+                busySince = undefined;
+              }
             }
-            if (r.size === 0 && busySince !== undefined) {
-              busy_s += now - busySince;
-              busySince = undefined;
-            }
-          }
-          now = Math.max(now, t);
-        };
-        arrivals.forEach((a, i) => {
-          runUntil(now + a.gap_s);
-          if (busySince === undefined) busySince = now;
-          r.start(now, `t${i}`, a.work_mi, false);
-          start.set(`t${i}`, now);
-        });
-        runUntil(Number.POSITIVE_INFINITY);
-        const work = arrivals.reduce((s, a) => s + a.work_mi, 0);
-        expect(ends.size).toBe(arrivals.length);
-        expect(busy_s * mips).toBeCloseTo(work, 3);
-        arrivals.forEach((a, i) => expect(ends.get(`t${i}`)! - start.get(`t${i}`)!).toBeGreaterThanOrEqual(a.work_mi / mips - 1e-9));
-      }),
+            now = Math.max(now, t);
+          };
+          arrivals.forEach((a, i) => {
+            runUntil(now + a.gap_s);
+            if (busySince === undefined) busySince = now;
+            r.start(now, `t${i}`, a.work_mi, false);
+            start.set(`t${i}`, now);
+          });
+          runUntil(Number.POSITIVE_INFINITY);
+          const work = arrivals.reduce((s, a) => s + a.work_mi, 0);
+          expect(ends.size).toBe(arrivals.length);
+          expect(busy_s * mips).toBeCloseTo(work, 3);
+          arrivals.forEach((a, i) =>
+            expect(ends.get(`t${i}`)! - start.get(`t${i}`)!).toBeGreaterThanOrEqual(a.work_mi / mips - 1e-9),
+          );
+        },
+      ),
     );
   });
 });

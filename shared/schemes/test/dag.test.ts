@@ -6,14 +6,24 @@ import { parseExperiment, simulate } from '../src/index.js';
 import { dagSummary } from '../src/dag/summary.js';
 
 /** Paper 003's set-up, scaled down: 4 sites of 8 CRs, 20 Tornado-like jobs of 5 parallel tasks. */
-const text = (meta: string[], workload = '[{ name: tor, site: s1, tornado: { jobs: 20, parallel: 5, variation: high } }]') =>
-  ['name: dag-test', 'seed: 2', 'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]', `workload: ${workload}`, 'meta:', ...meta.map((m) => `  ${m}`)].join('\n');
+const text = (
+  meta: string[],
+  workload = '[{ name: tor, site: s1, tornado: { jobs: 20, parallel: 5, variation: high } }]',
+) =>
+  [
+    'name: dag-test',
+    'seed: 2',
+    'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
+    `workload: ${workload}`,
+    'meta:',
+    ...meta.map((m) => `  ${m}`),
+  ].join('\n');
 
 async function run(meta: string[]) {
   const s = parseExperiment(text(meta), '/tmp/dag-test.yaml').spec;
   const w = await loadWorkload(s, { specFile: '/tmp/dag-test.yaml' });
   const r = simulate(s, w.jobs);
-  return { w, r, dag: (r.counters['dag.migrations'] ?? 0) };
+  return { w, r, dag: r.counters['dag.migrations'] ?? 0 };
 }
 
 const issues = (t: string) => {
@@ -58,19 +68,33 @@ describe('paper 003 as a scheme: dag-static and dag-adaptive, simulated', () => 
   });
 
   it('refuses what does not fit, naming the field', () => {
-    expect(issues(text(['scheme: dag-static', 'min_improvement: 0.2']))).toEqual(['meta.min_improvement: applies only to dag-adaptive (dag-static never reschedules)']);
-    expect(issues(text(['scheme: dag-adaptive', 'model: wavy']))).toEqual(['meta.model: must be one of: decreasing, increasing, oscillating (got "wavy")']);
+    expect(issues(text(['scheme: dag-static', 'min_improvement: 0.2']))).toEqual([
+      'meta.min_improvement: applies only to dag-adaptive (dag-static never reschedules)',
+    ]);
+    expect(issues(text(['scheme: dag-adaptive', 'model: wavy']))).toEqual([
+      'meta.model: must be one of: decreasing, increasing, oscillating (got "wavy")',
+    ]);
     expect(issues(text(['scheme: dag-adaptive'], '[{ site: s1, synthetic: { jobs: 3 } }]'))).toEqual([
       'workload[0]: scheme "dag-adaptive" does not take synthetic sources (those that do: independent, unified, centralized, hierarchical, distributed, k-distributed, k-dual, gruber, fcfs-flat, fcfs-hierarchy, mq-flat, mq-hierarchy, shadow, mct, jsq)',
     ]);
-    expect(issues(text(['scheme: k-distributed']))).toEqual(['workload[0]: scheme "k-distributed" does not take tornado sources (those that do: dag-static, dag-adaptive)']);
+    expect(issues(text(['scheme: k-distributed']))).toEqual([
+      'workload[0]: scheme "k-distributed" does not take tornado sources (those that do: dag-static, dag-adaptive)',
+    ]);
   });
 });
 
 describe("paper 003's figures in summary.json (hand-checked)", () => {
   it('counts as useful the work of DAG jobs done within the window and within 200% of their critical path', () => {
     const s = parseExperiment(text(['scheme: dag-adaptive']), '/tmp/dag-test.yaml').spec;
-    const task = (id: string, dag: string, run_s: number, submit_s: number, start_s: number, finish_s: number, parents: string[] = []) => ({
+    const task = (
+      id: string,
+      dag: string,
+      run_s: number,
+      submit_s: number,
+      start_s: number,
+      finish_s: number,
+      parents: string[] = [],
+    ) => ({
       ...newRecord({ id, workload: 'w', origin: 's1', submit_s, run_s, estimate_s: run_s, procs: 0, dag, parents }),
       start_s,
       finish_s,
@@ -84,8 +108,20 @@ describe("paper 003's figures in summary.json (hand-checked)", () => {
       // C: arrives after the 24 h window: neither.
       task('c/x', 'c', 10, 200_000, 200_000, 200_010),
     ];
-    const d = (dagSummary({ 'dag.migrations': 3, 'dag.bytes.input': 4e6, 'dag.bytes.checkpoint': 2e6 }, s, records) as { dag: Record<string, unknown> }).dag;
-    expect(d).toMatchObject({ jobs: 3, jobs_completed: 3, jobs_within_limit: 2, useful_work_mi: 110_000, useful_work_share: 0.6875, migrations: 3, network_mb: { input: 4, checkpoint: 2, total: 6 } });
+    const d = (
+      dagSummary({ 'dag.migrations': 3, 'dag.bytes.input': 4e6, 'dag.bytes.checkpoint': 2e6 }, s, records) as {
+        dag: Record<string, unknown>;
+      }
+    ).dag;
+    expect(d).toMatchObject({
+      jobs: 3,
+      jobs_completed: 3,
+      jobs_within_limit: 2,
+      useful_work_mi: 110_000,
+      useful_work_share: 0.6875,
+      migrations: 3,
+      network_mb: { input: 4, checkpoint: 2, total: 6 },
+    });
     expect(d['mean_turnaround_s']).toBeCloseTo((110 + 150 + 10) / 3, 3);
   });
 });

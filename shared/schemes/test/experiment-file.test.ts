@@ -29,7 +29,15 @@ describe('experiment file validation', () => {
     const { spec } = parseSpecText(GOOD, 'exp.yaml');
     expect(spec.seed).toBe(3);
     expect(spec.network).toEqual({ latency_ms: 0, jitter_ms: 0 });
-    expect(spec.workload[0]).toMatchObject({ kind: 'swf', name: 's1', site: 's1', jobs: 100, skip: 0, shift_h: 0, runtime_scale: 1 });
+    expect(spec.workload[0]).toMatchObject({
+      kind: 'swf',
+      name: 's1',
+      site: 's1',
+      jobs: 100,
+      skip: 0,
+      shift_h: 0,
+      runtime_scale: 1,
+    });
     expect(spec.workload[1]).toMatchObject({ kind: 'synthetic', name: 'w1', split_sites: ['s1', 's2'] });
     if (spec.workload[1]!.kind === 'synthetic') expect(spec.workload[1]!.synthetic.batch.a2).toBe(639.1);
   });
@@ -51,13 +59,21 @@ describe('experiment file validation', () => {
 
   it('takes live.report_interval_ms in wall ms, 0 or more, and keeps it only when given (issue 15)', () => {
     expect(parseSpecText(GOOD, 'exp.yaml').spec.live).toEqual({ speedup: 1000 });
-    expect(parseSpecText(`${GOOD}live: { speedup: 500, report_interval_ms: 0 }\n`, 'exp.yaml').spec.live).toEqual({ speedup: 500, report_interval_ms: 0 });
+    expect(parseSpecText(`${GOOD}live: { speedup: 500, report_interval_ms: 0 }\n`, 'exp.yaml').spec.live).toEqual({
+      speedup: 500,
+      report_interval_ms: 0,
+    });
     const e = issuesOf(`${GOOD}live: { report_interval_ms: -5 }\n`);
-    expect(e.issues.map((i) => `${i.path}: ${i.message}`)).toEqual(['live.report_interval_ms: must be a non-negative number (got -5)']);
+    expect(e.issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'live.report_interval_ms: must be a non-negative number (got -5)',
+    ]);
   });
 
   it('takes live.warm_up_jobs as a whole number of jobs, 0 to turn the warm-up off, and keeps it only when given', () => {
-    expect(parseSpecText(`${GOOD}live: { warm_up_jobs: 0 }\n`, 'exp.yaml').spec.live).toEqual({ speedup: 1000, warm_up_jobs: 0 });
+    expect(parseSpecText(`${GOOD}live: { warm_up_jobs: 0 }\n`, 'exp.yaml').spec.live).toEqual({
+      speedup: 1000,
+      warm_up_jobs: 0,
+    });
     const e = issuesOf(`${GOOD}live: { warm_up_jobs: 2.5 }\n`);
     expect(e.issues.map((i) => i.path)).toEqual(['live.warm_up_jobs']);
     expect(issuesOf(`${GOOD}live: { warm_up_jobs: -1 }\n`).issues.map((i) => i.path)).toEqual(['live.warm_up_jobs']);
@@ -90,7 +106,9 @@ meta: { scheme: independent, k: 5 }
 
   it('keeps site ids usable as actor names and NATS subject tokens', () => {
     const e = issuesOf(GOOD.replace('id: s2,', 'id: "s.2",').replace('[s1, s2]', '[s1]'));
-    expect(e.issues).toEqual([{ path: 'sites[1].id', message: 'must use only letters, digits, "_" and "-" (got "s.2")', line: 5 }]);
+    expect(e.issues).toEqual([
+      { path: 'sites[1].id', message: 'must use only letters, digits, "_" and "-" (got "s.2")', line: 5 },
+    ]);
   });
 
   it('says where YAML itself is broken', () => {
@@ -107,7 +125,9 @@ meta: { scheme: independent, k: 5 }
 
 describe('scheme and policy together', () => {
   it('runs k-dual on dual-queue EASY, and refuses it on FCFS', () => {
-    expect(parseSpecText(GOOD, 'e.yaml', [parseOverride('meta.scheme=k-dual'), parseOverride('meta.k=2')]).spec.local.policy).toBe('dual-easy');
+    expect(
+      parseSpecText(GOOD, 'e.yaml', [parseOverride('meta.scheme=k-dual'), parseOverride('meta.k=2')]).spec.local.policy,
+    ).toBe('dual-easy');
     const e = issuesOf(GOOD, ['meta.scheme=k-dual', 'local.policy=fcfs']);
     expect(e.issues.map((i) => i.path)).toEqual(['local.policy']);
   });
@@ -115,7 +135,13 @@ describe('scheme and policy together', () => {
 
 describe('--set overrides', () => {
   it('changes any field, by dotted path or list index', () => {
-    const { spec } = parseSpecText(GOOD, 'exp.yaml', ['meta.k=2', 'sites[1].cpus=64', 'workload.0.shift_h=2.5', 'network.latency_ms=15', 'local.policy=fcfs'].map(parseOverride));
+    const { spec } = parseSpecText(
+      GOOD,
+      'exp.yaml',
+      ['meta.k=2', 'sites[1].cpus=64', 'workload.0.shift_h=2.5', 'network.latency_ms=15', 'local.policy=fcfs'].map(
+        parseOverride,
+      ),
+    );
     expect(spec.meta.k).toBe(2);
     expect(spec.sites[1]!.cpus).toBe(64);
     expect(spec.workload[0]!.shift_h).toBe(2.5);
@@ -125,7 +151,10 @@ describe('--set overrides', () => {
 
   it('says which --set made a field invalid', () => {
     const e = issuesOf(GOOD, ['sites[0].cpus=zero']);
-    expect(e.issues[0]).toEqual({ path: 'sites[0].cpus', message: 'must be a positive integer (got "zero") (from --set sites[0].cpus=zero)' });
+    expect(e.issues[0]).toEqual({
+      path: 'sites[0].cpus',
+      message: 'must be a positive integer (got "zero") (from --set sites[0].cpus=zero)',
+    });
   });
 
   it('rejects malformed overrides', () => {

@@ -7,7 +7,15 @@ import { loadWorkload } from '@gridemu/workload';
 import { parseExperiment, simulate } from '../src/index.js';
 import { REPO_ROOT, specOf } from './helpers.js';
 
-const job = (id: string, origin: string, procs: number, run_s: number, submit_s = 0): Job => ({ id, workload: 'w', origin, submit_s, run_s, estimate_s: run_s, procs });
+const job = (id: string, origin: string, procs: number, run_s: number, submit_s = 0): Job => ({
+  id,
+  workload: 'w',
+  origin,
+  submit_s,
+  run_s,
+  estimate_s: run_s,
+  procs,
+});
 /** The issues an experiment file's validation reports. */
 function problems(text: string): SpecIssue[] {
   try {
@@ -24,7 +32,13 @@ describe('faults in simulation (issue 11)', () => {
   it('a crash loses the runs on the site, which run again from the start when it is back (hand-checked)', () => {
     // s1 (4 CPUs): a (4 CPUs, 100 s) starts at 0; b (2 CPUs) waits. s1 dies at 50 and is back at 80:
     // a's run [0, 50) is lost; a runs again 80..180, then b 180..190.
-    const spec = specOf({ sites: [{ id: 's1', cpus: 4 }, { id: 's2', cpus: 4 }], faults: { crash: [{ process: 's1', at_s: 50, down_s: 30 }], partition: [], drop: 0, nats_restart: [] } });
+    const spec = specOf({
+      sites: [
+        { id: 's1', cpus: 4 },
+        { id: 's2', cpus: 4 },
+      ],
+      faults: { crash: [{ process: 's1', at_s: 50, down_s: 30 }], partition: [], drop: 0, nats_restart: [] },
+    });
     const { records, counters } = simulate(spec, [job('a', 's1', 4, 100), job('b', 's1', 2, 10, 1)]);
     const [a, b] = records;
     expect([a!.start_s, a!.finish_s, a!.lostRuns]).toEqual([80, 180, [{ site: 's1', start_s: 0, end_s: 50 }]]);
@@ -38,18 +52,37 @@ describe('faults in simulation (issue 11)', () => {
     // central is down 5..25: b, submitted at 10, is placed at 25 on s2 (s1 is full with a) and runs
     // to 35. s1 dies at 50 and is back at 80: a's run [0, 50) is lost; central places it again at 80.
     const spec = specOf({
-      sites: [{ id: 's1', cpus: 4 }, { id: 's2', cpus: 4 }],
+      sites: [
+        { id: 's1', cpus: 4 },
+        { id: 's2', cpus: 4 },
+      ],
       meta: { scheme: 'centralized', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' },
-      faults: { crash: [{ process: 'central', at_s: 5, down_s: 20 }, { process: 's1', at_s: 50, down_s: 30 }], partition: [], drop: 0, nats_restart: [] },
+      faults: {
+        crash: [
+          { process: 'central', at_s: 5, down_s: 20 },
+          { process: 's1', at_s: 50, down_s: 30 },
+        ],
+        partition: [],
+        drop: 0,
+        nats_restart: [],
+      },
     });
     const { records } = simulate(spec, [job('a', 's1', 4, 100), job('b', 's2', 2, 10, 10)]);
     const [a, b] = records;
     expect([b!.execSite, b!.start_s, b!.finish_s, b!.lostRuns.length]).toEqual(['s2', 25, 35, 0]);
-    expect([a!.execSite, a!.start_s, a!.finish_s, a!.lostRuns]).toEqual(['s1', 80, 180, [{ site: 's1', start_s: 0, end_s: 50 }]]);
+    expect([a!.execSite, a!.start_s, a!.finish_s, a!.lostRuns]).toEqual([
+      's1',
+      80,
+      180,
+      [{ site: 's1', start_s: 0, end_s: 50 }],
+    ]);
   });
 
   it('a job submitted while its site is down waits for it (a submission is durable)', () => {
-    const spec = specOf({ sites: [{ id: 's1', cpus: 4 }], faults: { crash: [{ process: 's1', at_s: 5, down_s: 20 }], partition: [], drop: 0, nats_restart: [] } });
+    const spec = specOf({
+      sites: [{ id: 's1', cpus: 4 }],
+      faults: { crash: [{ process: 's1', at_s: 5, down_s: 20 }], partition: [], drop: 0, nats_restart: [] },
+    });
     const { records } = simulate(spec, [job('a', 's1', 1, 10, 10)]);
     expect([records[0]!.start_s, records[0]!.finish_s]).toEqual([25, 35]);
   });
@@ -65,7 +98,12 @@ describe('faults in simulation (issue 11)', () => {
       ...r.lostRuns.map((l) => ({ jobId: r.job.id, ...l })),
       { jobId: r.job.id, site: r.execSite!, start_s: r.start_s!, end_s: r.finish_s! },
     ]);
-    const verdicts = checkRun({ jobsCsv: csv(first.records), submitted: jobs.length, cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])), runs });
+    const verdicts = checkRun({
+      jobsCsv: csv(first.records),
+      submitted: jobs.length,
+      cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])),
+      runs,
+    });
     expect(verdicts.filter((v) => !v.ok)).toEqual([]);
     expect(first.counters['jobs.lost_runs']).toBeGreaterThan(5);
     expect(first.counters['messages.dropped']).toBeGreaterThan(0);
@@ -74,11 +112,23 @@ describe('faults in simulation (issue 11)', () => {
   });
 
   it('refuses faults for a scheme that does not recover from them, naming the field', () => {
-    const issues = problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: unified }\nfaults: { drop: 0.1 }\n');
-    expect(issues.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(/^faults: scheme "unified" does not recover from faults yet/);
-    const journal = problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: unified }\nlive: { journal: true }\n');
-    expect(journal.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(/^live\.journal: scheme "unified" does not recover from a restart yet/);
-    expect(problems('name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nlive: { journal: yes please }\n').map((i) => i.path)).toEqual(['live.journal']);
+    const issues = problems(
+      'name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: unified }\nfaults: { drop: 0.1 }\n',
+    );
+    expect(issues.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(
+      /^faults: scheme "unified" does not recover from faults yet/,
+    );
+    const journal = problems(
+      'name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: { scheme: unified }\nlive: { journal: true }\n',
+    );
+    expect(journal.map((i) => `${i.path}: ${i.message}`).join('\n')).toMatch(
+      /^live\.journal: scheme "unified" does not recover from a restart yet/,
+    );
+    expect(
+      problems(
+        'name: x\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nlive: { journal: yes please }\n',
+      ).map((i) => i.path),
+    ).toEqual(['live.journal']);
   });
 
   it('refuses overlapping crashes of one process and unknown sites', () => {

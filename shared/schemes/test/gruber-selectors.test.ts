@@ -9,7 +9,14 @@ describe('GRUBER site selectors (paper 002 §2.2, §4.1), hand-checked', () => {
   it('G-RR cycles through the available sites in site order', () => {
     const s = new SiteSelector('G-RR', SITES, new Rng(1));
     const picks: string[] = [];
-    for (const offered of [offer('a', 'b', 'c'), offer('a', 'b', 'c'), offer('a', 'b', 'c'), offer('a', 'b', 'c'), offer('a', 'c', 'd'), offer('b')]) {
+    for (const offered of [
+      offer('a', 'b', 'c'),
+      offer('a', 'b', 'c'),
+      offer('a', 'b', 'c'),
+      offer('a', 'b', 'c'),
+      offer('a', 'c', 'd'),
+      offer('b'),
+    ]) {
       const site = s.choose(offered)!;
       s.dispatched(site, picks.length);
       picks.push(site);
@@ -30,8 +37,19 @@ describe('GRUBER site selectors (paper 002 §2.2, §4.1), hand-checked', () => {
 
   it('G-LU picks the least used site; ties go to the earlier site', () => {
     const s = new SiteSelector('G-LU', SITES, new Rng(1));
-    expect(s.choose([{ site: 'a', used: 0.5 }, { site: 'b', used: 0.25 }, { site: 'c', used: 0.75 }])).toBe('b');
-    expect(s.choose([{ site: 'c', used: 0.1 }, { site: 'd', used: 0.1 }])).toBe('c');
+    expect(
+      s.choose([
+        { site: 'a', used: 0.5 },
+        { site: 'b', used: 0.25 },
+        { site: 'c', used: 0.75 },
+      ]),
+    ).toBe('b');
+    expect(
+      s.choose([
+        { site: 'c', used: 0.1 },
+        { site: 'd', used: 0.1 },
+      ]),
+    ).toBe('c');
   });
 
   it('G-Obs fills a site one unstarted job at a time, and waits for a start before sending there again', () => {
@@ -67,8 +85,20 @@ describe('get-avail-sites (paper 002 §2.2) with the disk test (§2.3)', () => {
       x: { ivdgl: { cpu: 25, epoch: 25, disk: 25, burst: 100 }, atlas: { cpu: 75, epoch: 75, disk: 75, burst: 75 } },
     },
   };
-  const usage = (vo: string, running: number, queued = 0, epoch = 0, disk = 0) => ({ vo, running_cpus: running, queued_cpus: queued, queued_jobs: queued, epoch_cpu_s: epoch, disk_mb: disk });
-  const view = (site: string, vos: ReturnType<typeof usage>[], disk_mb = Infinity, pending = new Map<string, { cpus: number; disk_mb: number }>()): SiteView => ({
+  const usage = (vo: string, running: number, queued = 0, epoch = 0, disk = 0) => ({
+    vo,
+    running_cpus: running,
+    queued_cpus: queued,
+    queued_jobs: queued,
+    epoch_cpu_s: epoch,
+    disk_mb: disk,
+  });
+  const view = (
+    site: string,
+    vos: ReturnType<typeof usage>[],
+    disk_mb = Infinity,
+    pending = new Map<string, { cpus: number; disk_mb: number }>(),
+  ): SiteView => ({
     site,
     cpus: 10,
     disk_mb,
@@ -77,13 +107,16 @@ describe('get-avail-sites (paper 002 §2.2) with the disk test (§2.3)', () => {
     pending,
   });
   const job = { vo: 'ivdgl', cpus: 1, disk_mb: 1 };
-  const sites = (views: SiteView[], exclude: string[] = []) => availableSites(views, policy, job, new Set(exclude)).map((c) => c.site);
+  const sites = (views: SiteView[], exclude: string[] = []) =>
+    availableSites(views, policy, job, new Set(exclude)).map((c) => c.site);
 
   it('case 2: under its burst allocation with room left by the others', () => {
     expect(sites([view('s', [usage('ivdgl', 4), usage('atlas', 5)])])).toEqual(['s']); // 4 + 1 <= 5, 5 + 1 <= 10
     expect(sites([view('s', [usage('ivdgl', 5), usage('atlas', 0)])])).toEqual([]); // at BP = 5, not extensible
     expect(sites([view('s', [usage('ivdgl', 3, 2), usage('atlas', 0)])])).toEqual([]); // queued CPUs count too
-    expect(sites([view('s', [usage('ivdgl', 4)], Infinity, new Map([['ivdgl', { cpus: 1, disk_mb: 0 }]]))])).toEqual([]); // so do jobs just sent
+    expect(sites([view('s', [usage('ivdgl', 4)], Infinity, new Map([['ivdgl', { cpus: 1, disk_mb: 0 }]]))])).toEqual(
+      [],
+    ); // so do jobs just sent
   });
 
   it('an extensible allocation is available whenever the other VOs leave room', () => {

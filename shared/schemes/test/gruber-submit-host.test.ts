@@ -26,7 +26,10 @@ class ScriptedEngine implements Actor<Message> {
 
 class ScriptedLrm implements Actor<Message> {
   readonly received: { attempt: number; at: number }[] = [];
-  constructor(private readonly site: string, private readonly behaviour: Behaviour) {}
+  constructor(
+    private readonly site: string,
+    private readonly behaviour: Behaviour,
+  ) {}
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     const now = ctx.now();
     if (msg.type === 'gruber.submit') {
@@ -38,11 +41,22 @@ class ScriptedLrm implements Actor<Message> {
         ctx.send(from, { type: 'gruber.ended', ...base, time_s: now + msg.job.run_s });
       }
     }
-    if (msg.type === 'gruber.withdraw') ctx.send(from, { type: 'gruber.withdrawn', jobId: msg.jobId, attempt: msg.attempt });
+    if (msg.type === 'gruber.withdraw')
+      ctx.send(from, { type: 'gruber.withdrawn', jobId: msg.jobId, attempt: msg.attempt });
   }
 }
 
-const job: Job = { id: 'b!1', workload: 'b', origin: 'a', submit_s: 0, run_s: 100, estimate_s: 100, procs: 1, vo: 'ivdgl', group: 'g' };
+const job: Job = {
+  id: 'b!1',
+  workload: 'b',
+  origin: 'a',
+  submit_s: 0,
+  run_s: 100,
+  estimate_s: 100,
+  procs: 1,
+  vo: 'ivdgl',
+  group: 'g',
+};
 
 function run(lrms: Record<string, Behaviour>, answers: string[][], retries = 10, latency_ms = 0) {
   const rt = new SimRuntime<Message>({ seed: 1, network: { latency_ms, jitter_ms: 0 } });
@@ -50,7 +64,14 @@ function run(lrms: Record<string, Behaviour>, answers: string[][], retries = 10,
   const engine = new ScriptedEngine(answers);
   const sites = Object.keys(lrms);
   const host = new SubmitHostActor(new SiteSelector('G-RR', sites, new Rng(1)), {
-    group: 'g', cap: 10, engine: engineAddress(1), sites, starvation_timeout_s: 1200, retries, retry_wait_s: 60, query_timeout_s: 30,
+    group: 'g',
+    cap: 10,
+    engine: engineAddress(1),
+    sites,
+    starvation_timeout_s: 1200,
+    retries,
+    retry_wait_s: 60,
+    query_timeout_s: 30,
   });
   const scripted = Object.fromEntries(sites.map((s) => [s, new ScriptedLrm(s, lrms[s]!)]));
   rt.spawn({ address: DRIVER, location: undefined, actor: driver });
@@ -74,7 +95,10 @@ describe('GRUBER submit host: re-planning and failures (paper 002 §3.2, §4.2.4
   });
 
   it('never sends a job back to a site it failed at', () => {
-    const { record, lrms, engine } = run({ a: 'fail', b: 'start' }, [['a', 'b'], ['a', 'b']]);
+    const { record, lrms, engine } = run({ a: 'fail', b: 'start' }, [
+      ['a', 'b'],
+      ['a', 'b'],
+    ]);
     expect(lrms['a']!.received).toHaveLength(1);
     expect(engine.queries.map((q) => q.exclude)).toEqual([[], ['a']]);
     // The engine offered a again; the submit host still left it out.

@@ -35,7 +35,12 @@ async function run(spec: ExperimentSpec) {
   const { jobs } = await loadWorkload(spec, {});
   const result = simulate(spec, jobs);
   const csv = jobsCsvText(result.records);
-  return { jobs, result, csv, summary: schemeSummary(spec, result.counters, result.records)['gruber'] as Record<string, unknown> };
+  return {
+    jobs,
+    result,
+    csv,
+    summary: schemeSummary(spec, result.counters, result.records)['gruber'] as Record<string, unknown>,
+  };
 }
 
 function issues(text: string): string[] {
@@ -66,7 +71,10 @@ function checkShares(csv: string, spec: ExperimentSpec): void {
     if (r['starting_time'] === '' || r['finish_time'] === '') continue;
     const base = { site: r['exec_site']!, vo: r['vo']!, group: r['group']! };
     const procs = Number(r['requested_number_of_resources']);
-    events.push({ ...base, t: Number(r['starting_time']), d: procs }, { ...base, t: Number(r['finish_time']), d: -procs });
+    events.push(
+      { ...base, t: Number(r['starting_time']), d: procs },
+      { ...base, t: Number(r['finish_time']), d: -procs },
+    );
   }
   events.sort((a, b) => a.t - b.t || a.d - b.d);
   const byVo = new Map<string, number>();
@@ -76,10 +84,14 @@ function checkShares(csv: string, spec: ExperimentSpec): void {
     const k = `${e.site}/${e.vo}`;
     byVo.set(k, (byVo.get(k) ?? 0) + e.d);
     const site = spec.sites.find((s) => s.id === e.site)!;
-    expect(byVo.get(k)!, `${e.vo} at ${e.site} at ${e.t}`).toBeLessThanOrEqual(cpusOf(meta.site_policy[e.site]![e.vo]!.burst, site.cpus));
+    expect(byVo.get(k)!, `${e.vo} at ${e.site} at ${e.t}`).toBeLessThanOrEqual(
+      cpusOf(meta.site_policy[e.site]![e.vo]!.burst, site.cpus),
+    );
     if (!grid.has(e.group)) continue;
     byGroup.set(e.group, (byGroup.get(e.group) ?? 0) + e.d);
-    expect(byGroup.get(e.group)!, `group ${e.group} at ${e.t}`).toBeLessThanOrEqual(groupCap(meta, spec.sites, e.vo, e.group));
+    expect(byGroup.get(e.group)!, `group ${e.group} at ${e.t}`).toBeLessThanOrEqual(
+      groupCap(meta, spec.sites, e.vo, e.group),
+    );
   }
 }
 
@@ -95,37 +107,87 @@ describe('GRUBER in the experiment file', () => {
   });
 
   it('names the field of an invalid policy', () => {
-    const bad = SPEC.replace('"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }', '"*": { ivdgl: { cpu: 60 }, atlas: { cpu: 50 }, cms: { cpu: 1 } }\n    z: {}')
-      .replace('{ ivdgl: { group_share: 50 }, atlas: {} }', '{ ivdgl: { groups: { g1: 70, g2: 40 } }, atlas: { groups: { g1: 10 } } }')
+    const bad = SPEC.replace(
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }',
+      '"*": { ivdgl: { cpu: 60 }, atlas: { cpu: 50 }, cms: { cpu: 1 } }\n    z: {}',
+    )
+      .replace(
+        '{ ivdgl: { group_share: 50 }, atlas: {} }',
+        '{ ivdgl: { groups: { g1: 70, g2: 40 } }, atlas: { groups: { g1: 10 } } }',
+      )
       .replace('vo: atlas, synthetic', 'vo: lhc, synthetic');
     expect(issues(bad)).toEqual(
       expect.arrayContaining([
         'meta.site_policy.*.cms: no VO "cms" in meta.vos (VOs: ivdgl, atlas)',
         'meta.site_policy.*: CPU shares add up to 111%, over 100% of the site',
         'meta.site_policy.z: no site with id "z" (sites: a, b, c)',
-        'meta.vos.ivdgl.groups: group shares add up to 110%, over 100% of the VO\'s aggregate',
+        "meta.vos.ivdgl.groups: group shares add up to 110%, over 100% of the VO's aggregate",
         'meta.vos.atlas.groups.g1: group "g1" is already a group of VO "ivdgl": a group belongs to one VO',
         'workload[1].vo: no VO "lhc" in meta.vos (VOs: ivdgl, atlas)',
       ]),
     );
-    expect(issues(SPEC.replace('selector: G-LU', 'selector: G-LU\n  k: 2'))).toEqual([expect.stringMatching(/^meta\.k: unknown field/)]);
-    expect(issues(SPEC.replace('{ ivdgl: { group_share: 50 }, atlas: {} }', '{ ivdgl: { groups: { g1: 50 } }, atlas: {} }').replace('submitters: 2,', 'submitters: 1, groups: [g1],').replace('vo: atlas, synthetic', 'vo: atlas, group: g1, synthetic'))).toEqual([
-      'workload[1].group: group "g1" belongs to VO "ivdgl", not "atlas"',
+    expect(issues(SPEC.replace('selector: G-LU', 'selector: G-LU\n  k: 2'))).toEqual([
+      expect.stringMatching(/^meta\.k: unknown field/),
     ]);
+    expect(
+      issues(
+        SPEC.replace('{ ivdgl: { group_share: 50 }, atlas: {} }', '{ ivdgl: { groups: { g1: 50 } }, atlas: {} }')
+          .replace('submitters: 2,', 'submitters: 1, groups: [g1],')
+          .replace('vo: atlas, synthetic', 'vo: atlas, group: g1, synthetic'),
+      ),
+    ).toEqual(['workload[1].group: group "g1" belongs to VO "ivdgl", not "atlas"']);
   });
 });
 
 describe("paper 002's metrics (§3.1), hand-checked", () => {
   it('Comp, Replan, Util, Delay, Time, Speedup and Spdup75', () => {
-    const job = (id: string) => ({ id, workload: 'b', origin: 'a', submit_s: 0, run_s: 100, estimate_s: 100, procs: 1, vo: 'v', group: 'g' });
-    const rec = (id: string, start: number | undefined, finish: number | undefined, replans: number, failReason?: string): JobRecord => ({
-      ...newRecord(job(id)), start_s: start, finish_s: finish, replans, ...(failReason ? { failReason } : {}),
+    const job = (id: string) => ({
+      id,
+      workload: 'b',
+      origin: 'a',
+      submit_s: 0,
+      run_s: 100,
+      estimate_s: 100,
+      procs: 1,
+      vo: 'v',
+      group: 'g',
+    });
+    const rec = (
+      id: string,
+      start: number | undefined,
+      finish: number | undefined,
+      replans: number,
+      failReason?: string,
+    ): JobRecord => ({
+      ...newRecord(job(id)),
+      start_s: start,
+      finish_s: finish,
+      replans,
+      ...(failReason ? { failReason } : {}),
     });
     // j2 ran on a CPU of speed 2; j4 was given up. Done by finish: j2 (50), j1 (100), j3 (200).
-    const m = paperMetrics([rec('j1', 0, 100, 0), rec('j2', 0, 50, 0), rec('j3', 100, 200, 2), rec('j4', undefined, undefined, 4, 'retry_limit:gram')], 2, { sum_s: 30, jobs: 3 });
+    const m = paperMetrics(
+      [
+        rec('j1', 0, 100, 0),
+        rec('j2', 0, 50, 0),
+        rec('j3', 100, 200, 2),
+        rec('j4', undefined, undefined, 4, 'retry_limit:gram'),
+      ],
+      2,
+      { sum_s: 30, jobs: 3 },
+    );
     // Time 200; CPU time 250 of 2 CPUs x 200 s; serial time 300 (3 jobs x 100 s on a speed-1 CPU);
     // 75% of 4 jobs is 3, the third finished at 200.
-    expect(m).toEqual({ jobs: 4, comp_pct: 75, replan: 6, util_pct: 62.5, delay_s: 10, time_s: 200, speedup: 1.5, spdup75: 1.5 });
+    expect(m).toEqual({
+      jobs: 4,
+      comp_pct: 75,
+      replan: 6,
+      util_pct: 62.5,
+      delay_s: 10,
+      time_s: 200,
+      speedup: 1.5,
+      spdup75: 1.5,
+    });
   });
 });
 
@@ -145,7 +207,10 @@ describe('GRUBER in simulation', () => {
 
   it('S-RA sends jobs where GRUBER would not; G-LU never does', async () => {
     // Site a gives ivdgl nothing: GRUBER never offers it; S-RA does not ask.
-    const text = SPEC.replace('"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }', '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }\n    a: { atlas: { cpu: 50 } }');
+    const text = SPEC.replace(
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }',
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }\n    a: { atlas: { cpu: 50 } }',
+    );
     const lu = await run(parse(text));
     const sra = await run(parse(text, ['meta.selector=S-RA']));
     expect(lu.result.counters['gruber.failures.too_wide'] ?? 0).toBe(0);
@@ -158,10 +223,19 @@ describe('GRUBER in simulation', () => {
     const spec = parse(SPEC, ['meta.failures.misconfigured=[a, b, c]', 'meta.retries=2']);
     const { csv, summary } = await run(spec);
     const grid = rows(csv).filter((r) => r['workload_name'] === 'blast');
-    expect(grid.every((r) => r['final_state'] === 'COMPLETED_FAILED' && r['reason'] === 'retry_limit:unset_environment' && r['replans'] === '1')).toBe(true);
+    expect(
+      grid.every(
+        (r) =>
+          r['final_state'] === 'COMPLETED_FAILED' &&
+          r['reason'] === 'retry_limit:unset_environment' &&
+          r['replans'] === '1',
+      ),
+    ).toBe(true);
     // Two submitters of 20 jobs, each job re-planned once: 20 re-plans per submitter (the paper's per-submitter mean).
     expect(summary).toMatchObject({ comp_pct: 0, replan: 20 });
-    expect(Object.values(summary['per_submitter'] as Record<string, { replan: number }>).map((m) => m.replan)).toEqual([20, 20]);
+    expect(Object.values(summary['per_submitter'] as Record<string, { replan: number }>).map((m) => m.replan)).toEqual([
+      20, 20,
+    ]);
   });
 
   it('re-plans starving jobs when local load fills a site the engine last saw empty', async () => {
@@ -170,11 +244,20 @@ describe('GRUBER in simulation', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gruber-'));
     const swf = (lines: string[]) => lines.map((l) => `${l} 1 1 1 1 1 1 -1 -1`).join('\n') + '\n';
     writeFileSync(join(dir, 'a.swf'), swf(['1 0 -1 10 1 -1 -1 1 10 -1']));
-    writeFileSync(join(dir, 'c.swf'), swf(Array.from({ length: 16 }, (_, i) => `${i + 1} 200 -1 36000 1 -1 -1 1 36000 -1`)));
+    writeFileSync(
+      join(dir, 'c.swf'),
+      swf(Array.from({ length: 16 }, (_, i) => `${i + 1} 200 -1 36000 1 -1 -1 1 36000 -1`)),
+    );
     const text = SPEC.replace('selector: G-LU', 'selector: G-RR\n  monitor_period_s: 5000')
-      .replace('- { name: local, site: c, vo: atlas, synthetic: { jobs: 40, uhi: 2 } }', '- { name: la, site: a, vo: atlas, swf: a.swf }\n  - { name: lc, site: c, vo: atlas, swf: c.swf }')
+      .replace(
+        '- { name: local, site: c, vo: atlas, synthetic: { jobs: 40, uhi: 2 } }',
+        '- { name: la, site: a, vo: atlas, swf: a.swf }\n  - { name: lc, site: c, vo: atlas, swf: c.swf }',
+      )
       .replace('blast: { vo: ivdgl', 'shift_h: 1, blast: { vo: ivdgl')
-      .replace('"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }', '"*": { ivdgl: { cpu: 50, burst: 100 }, atlas: { cpu: 50, burst: 100 } }');
+      .replace(
+        '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }',
+        '"*": { ivdgl: { cpu: 50, burst: 100 }, atlas: { cpu: 50, burst: 100 } }',
+      );
     const spec = parseExperiment(text, join(dir, 'g.yaml')).spec;
     const { jobs } = await loadWorkload(spec, { specFile: join(dir, 'g.yaml') });
     const result = simulate(spec, jobs);
@@ -218,8 +301,14 @@ describe('GRUBER in simulation', () => {
           const { csv, result } = await run(spec);
           checkShares(csv, spec);
           // No job lost, none started twice: every grid job completed or was given up, once.
-          expect(result.records.every((r) => r.failReason !== undefined || r.rejectReason !== undefined || r.finish_s !== undefined)).toBe(true);
-          expect(checkSchedule(executedJobsFromCsv(csv, 'jobs.csv'), new Map(spec.sites.map((s) => [s.id, s.cpus]))).ok).toBe(true);
+          expect(
+            result.records.every(
+              (r) => r.failReason !== undefined || r.rejectReason !== undefined || r.finish_s !== undefined,
+            ),
+          ).toBe(true);
+          expect(
+            checkSchedule(executedJobsFromCsv(csv, 'jobs.csv'), new Map(spec.sites.map((s) => [s.id, s.cpus]))).ok,
+          ).toBe(true);
         },
       ),
       { numRuns: 25 },

@@ -22,7 +22,11 @@ export function specOf(partial: Partial<ExperimentSpec> & Pick<ExperimentSpec, '
 }
 
 /** Random jobs for `sites`, sorted by submit time, at most `maxProcs` wide; estimates >= run. */
-export function arbitraryJobs(sites: readonly string[], maxProcs: number, opts: { exact?: boolean; maxJobs?: number } = {}): fc.Arbitrary<Job[]> {
+export function arbitraryJobs(
+  sites: readonly string[],
+  maxProcs: number,
+  opts: { exact?: boolean; maxJobs?: number } = {},
+): fc.Arbitrary<Job[]> {
   const one = fc.record({
     submit: fc.integer({ min: 0, max: 500 }),
     run: fc.integer({ min: 1, max: 200 }),

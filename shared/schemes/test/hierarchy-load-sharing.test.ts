@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { expectedCompletion_s, pushTarget, smoothAvailability, type QueueView } from '../src/hierarchy/load-sharing.js';
 
 const params = { history_weight: 0.75, min_pending_jobs: 10, margin: 0.2 };
-const view = (id: string, available_cpus: number, workload_ahead: number, N = 100): QueueView => ({ id, available_cpus, N, P: 1, beta: 1, workload_ahead });
+const view = (id: string, available_cpus: number, workload_ahead: number, N = 100): QueueView => ({
+  id,
+  available_cpus,
+  N,
+  P: 1,
+  beta: 1,
+  workload_ahead,
+});
 
 describe('push load sharing between queues of one level (paper 000 §3.3), hand-checked', () => {
   it('averages availability with its history', () => {
@@ -28,7 +35,11 @@ describe('push load sharing between queues of one level (paper 000 §3.3), hand-
   });
 
   it('never moves a task with few pending jobs', () => {
-    expect(pushTarget({ remaining: 1000, pending_jobs: 9 }, view('q2', 1, 0), [view('q3', 100, 0)], params)).toBeUndefined();
-    expect(pushTarget({ remaining: 1000, pending_jobs: 10 }, view('q2', 1, 0), [view('q3', 100, 0)], params)).toBe('q3');
+    expect(
+      pushTarget({ remaining: 1000, pending_jobs: 9 }, view('q2', 1, 0), [view('q3', 100, 0)], params),
+    ).toBeUndefined();
+    expect(pushTarget({ remaining: 1000, pending_jobs: 10 }, view('q2', 1, 0), [view('q3', 100, 0)], params)).toBe(
+      'q3',
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { afterEstimation, enforceQueueLimits, MIGRATION_POLICIES, phi, processNewTask, type MigrationPolicy, type QueueLimits } from '../src/hierarchy/queue-limits.js';
+import {
+  afterEstimation,
+  enforceQueueLimits,
+  MIGRATION_POLICIES,
+  phi,
+  processNewTask,
+  type MigrationPolicy,
+  type QueueLimits,
+} from '../src/hierarchy/queue-limits.js';
 import { complexityBound } from '../src/hierarchy/estimator.js';
 
 /**
@@ -8,7 +16,16 @@ import { complexityBound } from '../src/hierarchy/estimator.js';
  * T_e = 50 s (C_e = 500), α = 0.1 (estimation for up to 5 s).
  */
 const all = new Set<MigrationPolicy>(MIGRATION_POLICIES);
-const queue = (policies: ReadonlySet<MigrationPolicy> = all, last = false): QueueLimits => ({ T_q: 100, T_e: 50, N: 10, P: 2, beta: 0.5, alpha: 0.1, policies, last });
+const queue = (policies: ReadonlySet<MigrationPolicy> = all, last = false): QueueLimits => ({
+  T_q: 100,
+  T_e: 50,
+  N: 10,
+  P: 2,
+  beta: 0.5,
+  alpha: 0.1,
+  policies,
+  last,
+});
 const without = (p: MigrationPolicy) => new Set(MIGRATION_POLICIES.filter((x) => x !== p));
 
 describe('Eq. 1', () => {
@@ -41,7 +58,12 @@ describe('ProcessNewTask (Figure 1)', () => {
 });
 
 describe('EnforceQueueLimits (Figure 2)', () => {
-  const task = (id: string, waited_s: number, executed_s: number, remaining: number) => ({ id, waited_s, executed_s, remaining });
+  const task = (id: string, waited_s: number, executed_s: number, remaining: number) => ({
+    id,
+    waited_s,
+    executed_s,
+    remaining,
+  });
   const idle = task('idle', 0, 0, 0);
 
   it('overdue: t_q > T_q or t_e > T_e; exactly at the limit is not overdue', () => {
@@ -50,7 +72,9 @@ describe('EnforceQueueLimits (Figure 2)', () => {
       { id: 'a', departure: { kind: 'migrate', policy: 'overdue' } },
       { id: 'b', departure: { kind: 'migrate', policy: 'overdue' } },
     ]);
-    expect(enforceQueueLimits(queue(all, true), [task('a', 101, 0, 0), idle]).departures).toEqual([{ id: 'a', departure: { kind: 'terminate', policy: 'overdue' } }]);
+    expect(enforceQueueLimits(queue(all, true), [task('a', 101, 0, 0), idle]).departures).toEqual([
+      { id: 'a', departure: { kind: 'terminate', policy: 'overdue' } },
+    ]);
   });
 
   it('a task alone in the queue stays, however late, until another arrives', () => {
@@ -61,17 +85,31 @@ describe('EnforceQueueLimits (Figure 2)', () => {
     // b: 40 s run, 10 s left of T_e buys 100; C = 101 > 100. c: 95 s waited, 5 s of T_q left buys 50; C = 51.
     // d: C = 100 with 10 s of T_e left: fits exactly.
     const r = enforceQueueLimits(queue(), [task('b', 40, 40, 101), task('c', 95, 0, 51), task('d', 40, 40, 100), idle]);
-    expect(r.departures.map((d) => [d.id, d.departure.policy])).toEqual([['b', 'task-potential-overdue'], ['c', 'task-potential-overdue']]);
+    expect(r.departures.map((d) => [d.id, d.departure.policy])).toEqual([
+      ['b', 'task-potential-overdue'],
+      ['c', 'task-potential-overdue'],
+    ]);
     expect(r.Q).toBe(100);
-    expect(enforceQueueLimits(queue(without('task-potential-overdue')), [task('b', 40, 40, 101), idle]).departures).toEqual([]);
+    expect(
+      enforceQueueLimits(queue(without('task-potential-overdue')), [task('b', 40, 40, 101), idle]).departures,
+    ).toEqual([]);
   });
 
   it('queue potential overdue: once the work ahead plus C passes C_q, later tasks move on', () => {
     // Q after x and y is 900; z (C = 200) would make 1100 > 1000; w (C = 100) makes 1000 exactly.
-    const r = enforceQueueLimits(queue(), [task('x', 0, 0, 450), task('y', 0, 0, 450), task('z', 0, 0, 200), task('w', 0, 0, 100)]);
+    const r = enforceQueueLimits(queue(), [
+      task('x', 0, 0, 450),
+      task('y', 0, 0, 450),
+      task('z', 0, 0, 200),
+      task('w', 0, 0, 100),
+    ]);
     expect(r.departures).toEqual([{ id: 'z', departure: { kind: 'migrate', policy: 'queue-potential-overdue' } }]);
     expect(r.Q).toBe(1000);
-    const off = enforceQueueLimits(queue(without('queue-potential-overdue')), [task('x', 0, 0, 450), task('y', 0, 0, 450), task('z', 0, 0, 200)]);
+    const off = enforceQueueLimits(queue(without('queue-potential-overdue')), [
+      task('x', 0, 0, 450),
+      task('y', 0, 0, 450),
+      task('z', 0, 0, 200),
+    ]);
     expect(off).toEqual({ Q: 1100, departures: [] });
   });
 

@@ -7,9 +7,19 @@ describe('a divisible task run master-worker (paper 000)', () => {
     const started = [t.startJob()!, t.startJob()!, t.startJob()!, t.startJob()!];
     t.finishJob(started[0]!);
     t.finishJob(started[2]!);
-    expect({ done: t.done, running: t.running, pending: t.pending, remaining: t.remainingWork_s }).toEqual({ done: 2, running: 2, pending: 2, remaining: 2000 });
+    expect({ done: t.done, running: t.running, pending: t.pending, remaining: t.remainingWork_s }).toEqual({
+      done: 2,
+      running: 2,
+      pending: 2,
+      remaining: 2000,
+    });
     expect(t.checkpointForMigration()).toBe(2);
-    expect({ done: t.done, running: t.running, pending: t.pending, remaining: t.remainingWork_s }).toEqual({ done: 2, running: 0, pending: 4, remaining: 2000 });
+    expect({ done: t.done, running: t.running, pending: t.pending, remaining: t.remainingWork_s }).toEqual({
+      done: 2,
+      running: 0,
+      pending: 4,
+      remaining: 2000,
+    });
     // In the next queue only the four unfinished jobs run.
     const again: number[] = [];
     for (let i = t.startJob(); i !== undefined; i = t.startJob()) again.push(i);

@@ -17,7 +17,20 @@ function spec(scheme: string, extra = '') {
 /** Table 1 with a long task of 3000 twenty-minute jobs (the paper's are about an hour): same shape, a third of the time. */
 async function table1(scheme: string) {
   const s = spec(scheme);
-  const short = { ...s, workload: [{ ...s.workload[0]!, tasks: { list: [{ submit_s: 0, work_s: 3_600_000, jobs: 3000 }, { submit_s: 60, work_s: 30 }] } }] } as typeof s;
+  const short = {
+    ...s,
+    workload: [
+      {
+        ...s.workload[0]!,
+        tasks: {
+          list: [
+            { submit_s: 0, work_s: 3_600_000, jobs: 3000 },
+            { submit_s: 60, work_s: 30 },
+          ],
+        },
+      },
+    ],
+  } as typeof s;
   const w = await loadWorkload(short, { specFile: EXAMPLE });
   const r = simulate(short, w.jobs);
   const [long, quick] = r.records;
@@ -40,7 +53,7 @@ describe('paper 000, Table 1 (simulated)', () => {
     }
   });
 
-  it('MQ over a flat pool runs the short task soon, but with the big pool\'s overhead', async () => {
+  it("MQ over a flat pool runs the short task soon, but with the big pool's overhead", async () => {
     const flat = await table1('mq-flat');
     const hier = await table1('mq-hierarchy');
     expect(flat.quick.finish_s! - flat.quick.job.submit_s).toBeLessThan(3600);
@@ -50,7 +63,11 @@ describe('paper 000, Table 1 (simulated)', () => {
 
 /** Wraps an actor and records what it receives. */
 class Spy implements Actor<Message> {
-  constructor(private readonly inner: Actor<Message>, private readonly log: { at: number; to: Address; from: Address; msg: Message }[], private readonly self: Address) {}
+  constructor(
+    private readonly inner: Actor<Message>,
+    private readonly log: { at: number; to: Address; from: Address; msg: Message }[],
+    private readonly self: Address,
+  ) {}
   start(ctx: ActorContext<Message>): void {
     this.inner.start?.(ctx);
   }
@@ -63,7 +80,30 @@ class Spy implements Actor<Message> {
 describe('the hierarchy over a task stream', () => {
   it('never runs a task in two queues at once, and a moved task keeps its finished jobs', async () => {
     const s = spec('mq-hierarchy');
-    const stream = { ...s, workload: [{ ...s.workload[0]!, tasks: { stream: { tasks: 120, short_share: 0.6, short_min_s: 30, short_max_s: 600, medium_share: 0.28, medium_max_s: 10800, tail_shape: 1.2, tail_max_s: 400000, burst_gap_s: 600, burst_size: 4, within_burst_gap_s: 20 }, list: [] } }] } as typeof s;
+    const stream = {
+      ...s,
+      workload: [
+        {
+          ...s.workload[0]!,
+          tasks: {
+            stream: {
+              tasks: 120,
+              short_share: 0.6,
+              short_min_s: 30,
+              short_max_s: 600,
+              medium_share: 0.28,
+              medium_max_s: 10800,
+              tail_shape: 1.2,
+              tail_max_s: 400000,
+              burst_gap_s: 600,
+              burst_size: 4,
+              within_burst_gap_s: 20,
+            },
+            list: [],
+          },
+        },
+      ],
+    } as typeof s;
     const w = await loadWorkload(stream, { specFile: EXAMPLE });
     const plan = planGrid(stream, w.jobs);
     const log: { at: number; to: Address; from: Address; msg: Message }[] = [];
@@ -117,9 +157,15 @@ describe('a task that moves after some of its jobs finished', () => {
     // Q2 loses a third of its jobs to evictions, so a task that fits its limits on paper falls
     // behind (§3.2.3) and, with another task queued, moves on by task potential overdue to Q4.
     const text = readFileSync(EXAMPLE, 'utf8')
-      .replace('technion: { N: 100, P: 1.194, overhead_s: 20, evictions_per_hour: 0.01 }', 'technion: { N: 100, P: 1.194, overhead_s: 20, evictions_per_hour: 3 }')
+      .replace(
+        'technion: { N: 100, P: 1.194, overhead_s: 20, evictions_per_hour: 0.01 }',
+        'technion: { N: 100, P: 1.194, overhead_s: 20, evictions_per_hour: 3 }',
+      )
       .replace('T_q_min: 320, T_e_min: 160, job_min: 9.4, share_with: [Q3]', 'T_q_min: 200, T_e_min: 100, job_min: 9.4')
-      .replace(/list:\n(\s+#.*\n)*(\s+- .*\n)+/, 'list:\n        - { submit_s: 0, work_s: 600000 }\n        - { submit_s: 10, work_s: 300000 }\n');
+      .replace(
+        /list:\n(\s+#.*\n)*(\s+- .*\n)+/,
+        'list:\n        - { submit_s: 0, work_s: 600000 }\n        - { submit_s: 10, work_s: 300000 }\n',
+      );
     const spec = parseExperiment(text, EXAMPLE).spec;
     const w = await loadWorkload(spec, { specFile: EXAMPLE });
     expect(w.jobs.map((j) => j.run_s)).toEqual([600000, 300000]);
@@ -149,9 +195,12 @@ describe('a task that moves after some of its jobs finished', () => {
   });
 });
 
-describe('the hierarchy\'s experiment file', () => {
+describe("the hierarchy's experiment file", () => {
   it('refuses a source that is not divisible tasks, naming it', () => {
-    const text = readFileSync(EXAMPLE, 'utf8').replace(/workload:\n(.*\n)*?meta:/, 'workload:\n  - { site: server, synthetic: { jobs: 10 } }\nmeta:');
+    const text = readFileSync(EXAMPLE, 'utf8').replace(
+      /workload:\n(.*\n)*?meta:/,
+      'workload:\n  - { site: server, synthetic: { jobs: 10 } }\nmeta:',
+    );
     expect(() => parseExperiment(text, EXAMPLE)).toThrow(/workload\[0\]: paper 000's schemes run divisible tasks/);
   });
 
@@ -159,6 +208,8 @@ describe('the hierarchy\'s experiment file', () => {
     const a = readFileSync(EXAMPLE, 'utf8').replace('T_q_min: 6, T_e_min: 3', 'T_q_min: 3, T_e_min: 6');
     expect(() => parseExperiment(a, EXAMPLE)).toThrow(/meta\.queues\[0\]\.T_e_min: must be at most T_q_min/);
     const b = readFileSync(EXAMPLE, 'utf8').replace('share_with: [Q3]', 'share_with: [Q4]');
-    expect(() => parseExperiment(b, EXAMPLE)).toThrow(/meta\.queues\[1\]\.share_with\[0\]: queue "Q4" is at level 3, not 2/);
+    expect(() => parseExperiment(b, EXAMPLE)).toThrow(
+      /meta\.queues\[1\]\.share_with\[0\]: queue "Q4" is at level 3, not 2/,
+    );
   });
 });

@@ -47,13 +47,25 @@ class Severable {
   }
 }
 
-const SITES = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 8 }, { id: 'c', cpus: 8 }];
+const SITES = [
+  { id: 'a', cpus: 8 },
+  { id: 'b', cpus: 8 },
+  { id: 'c', cpus: 8 },
+];
 
 /** 60 jobs over 600 emulated seconds, every third one from b, long enough that b is busy when it dies. */
 function workload(): Job[] {
   return Array.from({ length: 60 }, (_, i) => {
     const run = 40 + ((i * 37) % 80);
-    return { id: `w!${i}`, workload: 'w', origin: SITES[i % 3]!.id, submit_s: 10 * i, run_s: run, estimate_s: run + 30, procs: 1 + ((i * 5) % 6) };
+    return {
+      id: `w!${i}`,
+      workload: 'w',
+      origin: SITES[i % 3]!.id,
+      submit_s: 10 * i,
+      run_s: run,
+      estimate_s: run + 30,
+      procs: 1 + ((i * 5) % 6),
+    };
   });
 }
 
@@ -61,7 +73,10 @@ describe('a live process killed and restarted from its journal', () => {
   it('k-distributed: the killed site replays its journal, loses only its running jobs, and every job ends once', async () => {
     const run = 'live-crash';
     const jobs = workload();
-    const spec = specOf({ sites: SITES, meta: { scheme: 'k-distributed', k: 2, load_period_s: 20, claim_timeout_s: 5, claim: 'hold' } });
+    const spec = specOf({
+      sites: SITES,
+      meta: { scheme: 'k-distributed', k: 2, load_period_s: 20, claim_timeout_s: 5, claim: 'hold' },
+    });
     const reliable = { reliable: { types: DURABLE_MESSAGES, resend_ms: 50 } };
     const plan = planGrid(spec, jobs);
     let fatal: Error | undefined;
@@ -74,9 +89,27 @@ describe('a live process killed and restarted from its journal', () => {
       let rt = runtimes.get(where);
       if (!rt) {
         const transport = new NatsTransport(nc, run);
-        rt = where === 'b'
-          ? new LiveRuntime({ transport: b.transport(transport), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, onFatal, ...reliable, journal: { store: b.journal(store), recovering: false } })
-          : new LiveRuntime({ transport, run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, onFatal, ...reliable });
+        rt =
+          where === 'b'
+            ? new LiveRuntime({
+                transport: b.transport(transport),
+                run,
+                seed: 1,
+                log: silentLogger,
+                check: MESSAGE_CHECK,
+                onFatal,
+                ...reliable,
+                journal: { store: b.journal(store), recovering: false },
+              })
+            : new LiveRuntime({
+                transport,
+                run,
+                seed: 1,
+                log: silentLogger,
+                check: MESSAGE_CHECK,
+                onFatal,
+                ...reliable,
+              });
         runtimes.set(where, rt);
       }
       rt.spawn(p);
@@ -89,7 +122,9 @@ describe('a live process killed and restarted from its journal', () => {
     for (const rt of runtimes.values()) rt.start(0, speedup, epoch_ms);
 
     // Kill b once it runs at least two jobs.
-    const runningAtB = () => plan.driver.records.filter((r) => r.execSite === 'b' && r.start_s !== undefined && r.finish_s === undefined).length;
+    const runningAtB = () =>
+      plan.driver.records.filter((r) => r.execSite === 'b' && r.start_s !== undefined && r.finish_s === undefined)
+        .length;
     let deadline = Date.now() + 10_000;
     while (runningAtB() < 2 && !fatal && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
     expect(runningAtB(), 'b never ran two jobs at once').toBeGreaterThanOrEqual(2);
@@ -101,7 +136,16 @@ describe('a live process killed and restarted from its journal', () => {
     // Down for 60 emulated seconds, then a new process: fresh actors for b, the same journal.
     await new Promise((r) => setTimeout(r, (60 / speedup) * 1000));
     const fresh = planGrid(spec, jobs).actors.filter((p): p is ActorPlacement<Message> => p.location === 'b');
-    const reborn = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, onFatal, ...reliable, journal: { store: await JetStreamJournal.open(nc, run, 'b', false), recovering: true } });
+    const reborn = new LiveRuntime({
+      transport: new NatsTransport(nc, run),
+      run,
+      seed: 1,
+      log: silentLogger,
+      check: MESSAGE_CHECK,
+      onFatal,
+      ...reliable,
+      journal: { store: await JetStreamJournal.open(nc, run, 'b', false), recovering: true },
+    });
     for (const p of fresh) reborn.spawn(p);
     await reborn.ready();
     const replay = await reborn.resume(0, speedup, epoch_ms, crashed_s);
@@ -118,9 +162,17 @@ describe('a live process killed and restarted from its journal', () => {
     const lost = records.flatMap((r) => r.lostRuns.map((l) => ({ jobId: r.job.id, ...l })));
     expect(lost.length).toBeGreaterThanOrEqual(2);
     expect(lost.every((l) => l.site === 'b' && l.end_s === crashed_s)).toBe(true);
-    const runs = [...lost, ...records.map((r) => ({ jobId: r.job.id, site: r.execSite!, start_s: r.start_s!, end_s: r.finish_s! }))];
+    const runs = [
+      ...lost,
+      ...records.map((r) => ({ jobId: r.job.id, site: r.execSite!, start_s: r.start_s!, end_s: r.finish_s! })),
+    ];
     const csv = jobsCsvText(records);
-    const verdicts = checkRun({ jobsCsv: csv, submitted: jobs.length, cpus: new Map(SITES.map((s) => [s.id, s.cpus])), runs });
+    const verdicts = checkRun({
+      jobsCsv: csv,
+      submitted: jobs.length,
+      cpus: new Map(SITES.map((s) => [s.id, s.cpus])),
+      runs,
+    });
     expect(verdicts.filter((v) => !v.ok)).toEqual([]);
     // The origin's semaphores came back with it: one grant per job across the crash.
     let grants = 0;

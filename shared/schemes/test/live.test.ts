@@ -25,14 +25,26 @@ afterAll(async () => {
   await nats?.stop();
 });
 
-const SITES = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 6 }, { id: 'c', cpus: 8 }];
+const SITES = [
+  { id: 'a', cpus: 8 },
+  { id: 'b', cpus: 6 },
+  { id: 'c', cpus: 8 },
+];
 
 /** 40 jobs over 400 emulated seconds, a few too wide for site b. */
 function workload(): Job[] {
   const jobs: Job[] = [];
   for (let i = 0; i < 40; i++) {
     const run = 5 + ((i * 37) % 60);
-    jobs.push({ id: `w!${i}`, workload: 'w', origin: SITES[i % 3]!.id, submit_s: 10 * i, run_s: run, estimate_s: run + ((i * 13) % 40), procs: 1 + ((i * 5) % 8) });
+    jobs.push({
+      id: `w!${i}`,
+      workload: 'w',
+      origin: SITES[i % 3]!.id,
+      submit_s: 10 * i,
+      run_s: run,
+      estimate_s: run + ((i * 13) % 40),
+      procs: 1 + ((i * 5) % 8),
+    });
   }
   return jobs;
 }
@@ -62,7 +74,18 @@ async function runLive(scheme: Paper001Scheme, run: string, during?: () => void)
   for (const p of plan.actors) {
     const where = p.location ?? 'driver';
     let rt = byLocation.get(where);
-    if (!rt) byLocation.set(where, (rt = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, onFatal: (e) => (fatal = e) })));
+    if (!rt)
+      byLocation.set(
+        where,
+        (rt = new LiveRuntime({
+          transport: new NatsTransport(nc, run),
+          run,
+          seed: 1,
+          log: silentLogger,
+          check: MESSAGE_CHECK,
+          onFatal: (e) => (fatal = e),
+        })),
+      );
     rt.spawn(p);
   }
   const rts = [...byLocation.values()];
@@ -79,7 +102,14 @@ async function runLive(scheme: Paper001Scheme, run: string, during?: () => void)
 }
 
 describe('live runtime over a real nats-server', () => {
-  for (const scheme of ['independent', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const) {
+  for (const scheme of [
+    'independent',
+    'centralized',
+    'hierarchical',
+    'distributed',
+    'k-distributed',
+    'k-dual',
+  ] as const) {
     it(`${scheme}: every job ends with one outcome; each ran at exactly one site, within capacity`, async () => {
       const { records, counters, messages, jobs } = await runLive(scheme, `live-${scheme}`);
       expect(records.map((r) => r.job.id)).toEqual(jobs.map((j) => j.id));
@@ -103,11 +133,23 @@ describe('live runtime over a real nats-server', () => {
     const run = 'live-fuzz';
     const target = actorSubject(run, siteAddress('a', 'scheduler'), 'x');
     // Well formed, but claiming to come from b's metascheduler on a subject that names x (issue 11).
-    const forged = encode({ v: PROTOCOL_VERSION, run, from: 'b/meta', to: 'a/scheduler', msg: { type: 'copy.cancel', jobId: 'w!1', granted_s: 0 } });
+    const forged = encode({
+      v: PROTOCOL_VERSION,
+      run,
+      from: 'b/meta',
+      to: 'a/scheduler',
+      msg: { type: 'copy.cancel', jobId: 'w!1', granted_s: 0 },
+    });
     const garbage: Uint8Array[] = [
       new Uint8Array([0xc1, 0xff, 0x00]), // not msgpack
       encode({ hello: 'world' }), // not an envelope
-      encode({ v: PROTOCOL_VERSION + 7, run, from: 'x', to: 'a/scheduler', msg: { type: 'job.finished', jobId: 'w!1' } }), // unknown version
+      encode({
+        v: PROTOCOL_VERSION + 7,
+        run,
+        from: 'x',
+        to: 'a/scheduler',
+        msg: { type: 'job.finished', jobId: 'w!1' },
+      }), // unknown version
       encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 'a/scheduler', msg: { type: 'job.finished', jobId: 42 } }), // wrong type
       encode({ v: PROTOCOL_VERSION, run, from: 'x', to: 'a/scheduler', msg: { type: 'job.teleport' } }), // unknown message
       new Uint8Array(200 * 1024), // huge
@@ -125,22 +167,44 @@ describe('live runtime over a real nats-server', () => {
     const run = 'live-reliable';
     const reliable = { reliable: { types: new Set<string>([MessageType.JobCompleted]), resend_ms: 50 } };
     const got: string[] = [];
-    const recorder: Actor<Message> = { receive: (_ctx, msg) => void got.push(msg.type === MessageType.JobCompleted ? msg.jobId : msg.type) };
+    const recorder: Actor<Message> = {
+      receive: (_ctx, msg) => void got.push(msg.type === MessageType.JobCompleted ? msg.jobId : msg.type),
+    };
     const sender: Actor<Message> = {
       start: (ctx) => ctx.send('b/rec', { type: MessageType.JobCompleted, jobId: 'w!1', site: 'a', time_s: 0 }),
       receive: () => undefined,
     };
-    const a = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, ...reliable });
+    const a = new LiveRuntime({
+      transport: new NatsTransport(nc, run),
+      run,
+      seed: 1,
+      log: silentLogger,
+      check: MESSAGE_CHECK,
+      ...reliable,
+    });
     a.spawn({ address: 'a/send', location: 'a', actor: sender });
     await a.ready();
     a.start(0, 1000); // sends at once, to nobody: b is not listening yet
     await new Promise((r) => setTimeout(r, 120));
-    const b = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, ...reliable });
+    const b = new LiveRuntime({
+      transport: new NatsTransport(nc, run),
+      run,
+      seed: 1,
+      log: silentLogger,
+      check: MESSAGE_CHECK,
+      ...reliable,
+    });
     b.spawn({ address: 'b/rec', location: 'b', actor: recorder });
     await b.ready();
     b.start(0, 1000);
     // And a copy of a durable message b has already had: acknowledged again, not delivered.
-    const dup = encodeEnvelope({ run, from: 'x/send', to: 'b/rec', msg: { type: MessageType.JobCompleted, jobId: 'w!2', site: 'x', time_s: 0 }, mid: 'x-1' });
+    const dup = encodeEnvelope({
+      run,
+      from: 'x/send',
+      to: 'b/rec',
+      msg: { type: MessageType.JobCompleted, jobId: 'w!2', site: 'x', time_s: 0 },
+      mid: 'x-1',
+    });
     nc.publish(actorSubject(run, 'b/rec', 'x/send'), dup);
     nc.publish(actorSubject(run, 'b/rec', 'x/send'), dup);
     const deadline = Date.now() + 3000;
@@ -168,10 +232,26 @@ describe('live runtime over a real nats-server', () => {
       },
     };
     const heard = { a: [] as number[], b: [] as number[] };
-    const listener = (into: number[]): Actor<Message> => ({ receive: (_ctx, msg) => void (msg.type === Paper001MessageType.LoadReport && into.push(msg.load)) });
+    const listener = (into: number[]): Actor<Message> => ({
+      receive: (_ctx, msg) => void (msg.type === Paper001MessageType.LoadReport && into.push(msg.load)),
+    });
     const throttle = { latestValue: { topics: LATEST_VALUE_TOPICS, interval_ms: 20 } };
-    const a = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, ...throttle });
-    const b = new LiveRuntime({ transport: new NatsTransport(nc, run), run, seed: 1, log: silentLogger, check: MESSAGE_CHECK, ...throttle });
+    const a = new LiveRuntime({
+      transport: new NatsTransport(nc, run),
+      run,
+      seed: 1,
+      log: silentLogger,
+      check: MESSAGE_CHECK,
+      ...throttle,
+    });
+    const b = new LiveRuntime({
+      transport: new NatsTransport(nc, run),
+      run,
+      seed: 1,
+      log: silentLogger,
+      check: MESSAGE_CHECK,
+      ...throttle,
+    });
     a.spawn({ address: 'a/scheduler', location: 'a', actor: publisher });
     a.spawn({ address: 'a/meta', location: 'a', topics: [LOAD_TOPIC], actor: listener(heard.a) });
     b.spawn({ address: 'b/meta', location: 'b', topics: [LOAD_TOPIC], actor: listener(heard.b) });
@@ -200,10 +280,12 @@ describe('live runtime over a real nats-server', () => {
     const [x, y] = await Promise.all([runLive('distributed', 'live-apart-x'), runLive('distributed', 'live-apart-y')]);
     expect(x.counters.get('messages.malformed') ?? 0).toBe(0);
     expect(y.counters.get('messages.malformed') ?? 0).toBe(0);
-    expect(x.records.filter((r) => r.finish_s !== undefined).length).toBe(y.records.filter((r) => r.finish_s !== undefined).length);
+    expect(x.records.filter((r) => r.finish_s !== undefined).length).toBe(
+      y.records.filter((r) => r.finish_s !== undefined).length,
+    );
   });
 
-  it("gives every clock read inside one handler the same time, and handles a timer at the time it was due (issue 16)", async () => {
+  it('gives every clock read inside one handler the same time, and handles a timer at the time it was due (issue 16)', async () => {
     // At speed-up 100,000 the 5 ms spent inside the handler are 500 emulated seconds.
     const seen: { kind: string; first: number; second: number }[] = [];
     const probe: Actor<Message> = {
@@ -217,11 +299,25 @@ describe('live runtime over a real nats-server', () => {
         if (msg.type === MessageType.SubmitDue) ctx.schedule(100, { type: Paper001MessageType.LoadTick });
       },
     };
-    const rt = new LiveRuntime({ transport: new NatsTransport(nc, 'live-clock'), run: 'live-clock', seed: 1, log: silentLogger });
+    const rt = new LiveRuntime({
+      transport: new NatsTransport(nc, 'live-clock'),
+      run: 'live-clock',
+      seed: 1,
+      log: silentLogger,
+    });
     rt.spawn({ address: 'probe', location: undefined, actor: probe });
     await rt.ready();
     rt.start(0, 100_000);
-    nc.publish(actorSubject('live-clock', 'probe', 'test'), encode({ v: PROTOCOL_VERSION, run: 'live-clock', from: 'test', to: 'probe', msg: { type: MessageType.SubmitDue } }));
+    nc.publish(
+      actorSubject('live-clock', 'probe', 'test'),
+      encode({
+        v: PROTOCOL_VERSION,
+        run: 'live-clock',
+        from: 'test',
+        to: 'probe',
+        msg: { type: MessageType.SubmitDue },
+      }),
+    );
     const deadline = Date.now() + 5000;
     while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await rt.stop();

@@ -9,17 +9,53 @@ const job = (id: string, procs: number, estimate_s: number) => ({ id, procs, est
 describe('site selection from gossiped loads', () => {
   const sites = ['a', 'b', 'c', 'd'];
   it('picks the K least loaded, ties to the origin then the sites after it', () => {
-    const loads = new Map([['a', 5], ['b', 1], ['c', 1], ['d', 0]]);
+    const loads = new Map([
+      ['a', 5],
+      ['b', 1],
+      ['c', 1],
+      ['d', 0],
+    ]);
     expect(leastLoadedSites(sites, loads, 2, 'a')).toEqual(['d', 'b']);
     expect(leastLoadedSites(sites, loads, 3, 'c')).toEqual(['d', 'c', 'b']);
     // Nothing heard yet: all idle, so the origin first, then round from it.
     expect(leastLoadedSites(sites, new Map(), 3, 'c')).toEqual(['c', 'd', 'a']);
   });
   it('greedy moves a job only to a strictly less loaded site', () => {
-    expect(greedyTarget(sites, new Map([['a', 2], ['b', 2], ['c', 2], ['d', 3]]), 'a')).toBe('a');
+    expect(
+      greedyTarget(
+        sites,
+        new Map([
+          ['a', 2],
+          ['b', 2],
+          ['c', 2],
+          ['d', 3],
+        ]),
+        'a',
+      ),
+    ).toBe('a');
     // A site not heard from yet counts as idle.
-    expect(greedyTarget(sites, new Map([['a', 2], ['b', 2]]), 'a')).toBe('c');
-    expect(greedyTarget(sites, new Map([['a', 2], ['b', 1], ['c', 3], ['d', 3]]), 'a')).toBe('b');
+    expect(
+      greedyTarget(
+        sites,
+        new Map([
+          ['a', 2],
+          ['b', 2],
+        ]),
+        'a',
+      ),
+    ).toBe('c');
+    expect(
+      greedyTarget(
+        sites,
+        new Map([
+          ['a', 2],
+          ['b', 1],
+          ['c', 3],
+          ['d', 3],
+        ]),
+        'a',
+      ),
+    ).toBe('b');
   });
 });
 
@@ -37,7 +73,10 @@ describe('the job semaphore', () => {
 describe('availability profile and expected start', () => {
   it('finds the earliest window for a job after the queued jobs are placed', () => {
     // 10 CPUs: 6 busy until 100, 2 more until 50. Free: 2 now, 4 from 50, 10 from 100.
-    const p = new AvailabilityProfile(0, 2, [{ id: 'x', procs: 2, end_s: 50 }, { id: 'y', procs: 6, end_s: 100 }]);
+    const p = new AvailabilityProfile(0, 2, [
+      { id: 'x', procs: 2, end_s: 50 },
+      { id: 'y', procs: 6, end_s: 100 },
+    ]);
     expect(p.earliestStart(2, 1000)).toBe(0);
     expect(p.earliestStart(4, 10)).toBe(50);
     expect(p.earliestStart(5, 10)).toBe(100);
@@ -59,7 +98,10 @@ describe('availability profile and expected start', () => {
 
 describe('centralized EASY across sites, hand-checked', () => {
   it('starts heads at the fullest site that fits, reserves the head at the earliest site, backfills elsewhere', () => {
-    const c = new CentralEasy([{ id: 's1', cpus: 8 }, { id: 's2', cpus: 4 }]);
+    const c = new CentralEasy([
+      { id: 's1', cpus: 8 },
+      { id: 's2', cpus: 4 },
+    ]);
     // A (4) fits both: goes to the fuller-after-fit site s2 (4 free < 8 free).
     expect(c.submit(0, job('A', 4, 100))).toEqual([{ jobId: 'A', site: 's2' }]);
     // B (6) fits s1 only.

@@ -26,7 +26,10 @@ function checkRun(records: readonly JobRecord[], jobs: readonly Job[], capacity:
   const events: { site: string; t: number; d: number }[] = [];
   for (const r of records) {
     if (r.start_s === undefined) continue;
-    events.push({ site: r.execSite!, t: r.start_s, d: r.job.procs }, { site: r.execSite!, t: r.finish_s!, d: -r.job.procs });
+    events.push(
+      { site: r.execSite!, t: r.start_s, d: r.job.procs },
+      { site: r.execSite!, t: r.finish_s!, d: -r.job.procs },
+    );
   }
   events.sort((a, b) => a.t - b.t || a.d - b.d);
   const used: Record<string, number> = {};
@@ -42,7 +45,11 @@ describe('simulation invariants over random workloads', () => {
       fc.assert(
         fc.property(arbitraryJobs(['a', 'b', 'c'], 8), fc.integer({ min: 0, max: 50 }), (jobs, latency) => {
           const spec = specOf({
-            sites: [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 4 }, { id: 'c', cpus: 6 }],
+            sites: [
+              { id: 'a', cpus: 8 },
+              { id: 'b', cpus: 4 },
+              { id: 'c', cpus: 6 },
+            ],
             local: { policy },
             network: { latency_ms: latency, jitter_ms: latency / 2 },
           });
@@ -62,7 +69,13 @@ describe('simulation invariants over random workloads', () => {
   it('unified: one site with all CPUs runs every stream', () => {
     fc.assert(
       fc.property(arbitraryJobs(['a', 'b'], 12), (jobs) => {
-        const spec = specOf({ sites: [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 4 }], meta: { scheme: 'unified', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' } });
+        const spec = specOf({
+          sites: [
+            { id: 'a', cpus: 8 },
+            { id: 'b', cpus: 4 },
+          ],
+          meta: { scheme: 'unified', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' },
+        });
         const result = simulate(spec, jobs);
         checkRun(result.records, jobs, { unified: 12 });
         expect(new Set(result.records.map((r) => r.execSite))).toEqual(new Set(['unified']));
@@ -76,23 +89,47 @@ describe('simulation invariants over random workloads', () => {
 class ReservationLog implements LocalPolicy {
   readonly firstReservation = new Map<string, number>();
   constructor(private readonly inner: LocalPolicy) {}
-  get name() { return this.inner.name; }
-  get cpus() { return this.inner.cpus; }
-  get free() { return this.inner.free; }
-  get queued() { return this.inner.queued; }
-  get running() { return this.inner.running; }
+  get name() {
+    return this.inner.name;
+  }
+  get cpus() {
+    return this.inner.cpus;
+  }
+  get free() {
+    return this.inner.free;
+  }
+  get queued() {
+    return this.inner.queued;
+  }
+  get running() {
+    return this.inner.running;
+  }
   private note<T>(out: T): T {
     const r = this.inner.reservation();
     if (r && !this.firstReservation.has(r.jobId)) this.firstReservation.set(r.jobId, r.start_s);
     return out;
   }
-  submit(now: number, job: SchedulableJob, queue?: QueueKind) { return this.note(this.inner.submit(now, job, queue)); }
-  finish(now: number, id: string) { return this.note(this.inner.finish(now, id)); }
-  withdraw(now: number, id: string) { return this.note(this.inner.withdraw(now, id)); }
-  requeue(now: number, job: SchedulableJob, queue?: QueueKind, held?: boolean) { return this.note(this.inner.requeue(now, job, queue, held)); }
-  reservation(): Reservation | undefined { return this.inner.reservation(); }
-  backlog_s(now: number) { return this.inner.backlog_s(now); }
-  expectedStart(now: number, job: SchedulableJob) { return this.inner.expectedStart(now, job); }
+  submit(now: number, job: SchedulableJob, queue?: QueueKind) {
+    return this.note(this.inner.submit(now, job, queue));
+  }
+  finish(now: number, id: string) {
+    return this.note(this.inner.finish(now, id));
+  }
+  withdraw(now: number, id: string) {
+    return this.note(this.inner.withdraw(now, id));
+  }
+  requeue(now: number, job: SchedulableJob, queue?: QueueKind, held?: boolean) {
+    return this.note(this.inner.requeue(now, job, queue, held));
+  }
+  reservation(): Reservation | undefined {
+    return this.inner.reservation();
+  }
+  backlog_s(now: number) {
+    return this.inner.backlog_s(now);
+  }
+  expectedStart(now: number, job: SchedulableJob) {
+    return this.inner.expectedStart(now, job);
+  }
 }
 
 describe("EASY's reservation is never delayed when estimates are exact", () => {
@@ -103,7 +140,11 @@ describe("EASY's reservation is never delayed when estimates are exact", () => {
         const policy = new ReservationLog(createLocalPolicy('easy', 10));
         const driver = new DriverActor(jobs, () => siteAddress('s', 'scheduler'));
         runtime.spawn({ address: DRIVER, location: undefined, actor: driver });
-        runtime.spawn({ address: siteAddress('s', 'scheduler'), location: 's', actor: new LocalSchedulerActor('s', policy) });
+        runtime.spawn({
+          address: siteAddress('s', 'scheduler'),
+          location: 's',
+          actor: new LocalSchedulerActor('s', policy),
+        });
         runtime.spawn({ address: siteAddress('s', 'executor'), location: 's', actor: new ExecutorActor('s', 10) });
         runtime.start();
         runtime.run();
@@ -120,7 +161,12 @@ describe("EASY's reservation is never delayed when estimates are exact", () => {
   it('dual queue: remote jobs never delay the reserved local head', () => {
     // Replays submissions and exact-estimate completions straight into the policy.
     const arb = fc.array(
-      fc.record({ t: fc.integer({ min: 0, max: 300 }), run: fc.integer({ min: 1, max: 100 }), procs: fc.integer({ min: 1, max: 10 }), remote: fc.boolean() }),
+      fc.record({
+        t: fc.integer({ min: 0, max: 300 }),
+        run: fc.integer({ min: 1, max: 100 }),
+        procs: fc.integer({ min: 1, max: 10 }),
+        remote: fc.boolean(),
+      }),
       { minLength: 1, maxLength: 60 },
     );
     fc.assert(
@@ -129,14 +175,25 @@ describe("EASY's reservation is never delayed when estimates are exact", () => {
         const subs = raw.sort((a, b) => a.t - b.t).map((r, i) => ({ ...r, id: `j${i}` }));
         const ends: { t: number; id: string }[] = [];
         const start: Record<string, number> = {};
-        const started = (t: number, js: SchedulableJob[]) => js.forEach((j) => { start[j.id] = t; ends.push({ t: t + j.estimate_s, id: j.id }); });
+        const started = (t: number, js: SchedulableJob[]) =>
+          js.forEach((j) => {
+            start[j.id] = t;
+            ends.push({ t: t + j.estimate_s, id: j.id });
+          });
         let i = 0;
         while (i < subs.length || ends.length > 0) {
           ends.sort((a, b) => a.t - b.t);
           const nextSub = subs[i];
           if (nextSub && (ends.length === 0 || nextSub.t <= ends[0]!.t)) {
             i++;
-            started(nextSub.t, log.submit(nextSub.t, { id: nextSub.id, procs: nextSub.procs, estimate_s: nextSub.run }, nextSub.remote ? 'remote' : 'local'));
+            started(
+              nextSub.t,
+              log.submit(
+                nextSub.t,
+                { id: nextSub.id, procs: nextSub.procs, estimate_s: nextSub.run },
+                nextSub.remote ? 'remote' : 'local',
+              ),
+            );
           } else {
             const e = ends.shift()!;
             started(e.t, log.finish(e.t, e.id));
@@ -159,29 +216,50 @@ describe("EASY's reservation is never delayed when estimates are exact", () => {
     // ends one claim round trip later than the local policy planned: that, and only that, may push
     // back the reservation a local head got at its own site (docs/metascheduling.md).
     fc.assert(
-      fc.property(arbitraryJobs(['a', 'b', 'c'], 8, { exact: true, maxJobs: 50 }), fc.integer({ min: 0, max: 40 }), (jobs, latency_ms) => {
-        const sites = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 6 }, { id: 'c', cpus: 8 }];
-        const runtime = new SimRuntime<Message>({ seed: 1, network: { latency_ms, jitter_ms: 0 } });
-        const driver = new DriverActor(jobs, (j) => siteAddress(j.origin, 'meta'));
-        runtime.spawn({ address: DRIVER, location: undefined, actor: driver });
-        const logs = new Map<string, ReservationLog>();
-        for (const site of sites) {
-          const log = new ReservationLog(createLocalPolicy('dual-easy', site.cpus));
-          logs.set(site.id, log);
-          runtime.spawn({ address: siteAddress(site.id, 'meta'), location: site.id, topics: [LOAD_TOPIC], actor: new MetaschedulerActor(site.id, { scheme: 'k-dual', k: 2, sites }) });
-          runtime.spawn({ address: siteAddress(site.id, 'scheduler'), location: site.id, actor: new LocalSchedulerActor(site.id, log, { gossip: true, loadPeriod_s: 13 }) });
-          runtime.spawn({ address: siteAddress(site.id, 'executor'), location: site.id, actor: new ExecutorActor(site.id, site.cpus) });
-        }
-        runtime.start();
-        runtime.step(500_000, () => driver.done);
-        expect(driver.done).toBe(true);
-        for (const r of driver.records) {
-          if (r.execSite !== r.job.origin) continue;
-          const reserved = logs.get(r.job.origin)!.firstReservation.get(r.job.id);
-          const claimRoundTrip_s = (2 * latency_ms) / 1000;
-          if (reserved !== undefined) expect(r.start_s!).toBeLessThanOrEqual(reserved + claimRoundTrip_s + 1e-9);
-        }
-      }),
+      fc.property(
+        arbitraryJobs(['a', 'b', 'c'], 8, { exact: true, maxJobs: 50 }),
+        fc.integer({ min: 0, max: 40 }),
+        (jobs, latency_ms) => {
+          const sites = [
+            { id: 'a', cpus: 8 },
+            { id: 'b', cpus: 6 },
+            { id: 'c', cpus: 8 },
+          ];
+          const runtime = new SimRuntime<Message>({ seed: 1, network: { latency_ms, jitter_ms: 0 } });
+          const driver = new DriverActor(jobs, (j) => siteAddress(j.origin, 'meta'));
+          runtime.spawn({ address: DRIVER, location: undefined, actor: driver });
+          const logs = new Map<string, ReservationLog>();
+          for (const site of sites) {
+            const log = new ReservationLog(createLocalPolicy('dual-easy', site.cpus));
+            logs.set(site.id, log);
+            runtime.spawn({
+              address: siteAddress(site.id, 'meta'),
+              location: site.id,
+              topics: [LOAD_TOPIC],
+              actor: new MetaschedulerActor(site.id, { scheme: 'k-dual', k: 2, sites }),
+            });
+            runtime.spawn({
+              address: siteAddress(site.id, 'scheduler'),
+              location: site.id,
+              actor: new LocalSchedulerActor(site.id, log, { gossip: true, loadPeriod_s: 13 }),
+            });
+            runtime.spawn({
+              address: siteAddress(site.id, 'executor'),
+              location: site.id,
+              actor: new ExecutorActor(site.id, site.cpus),
+            });
+          }
+          runtime.start();
+          runtime.step(500_000, () => driver.done);
+          expect(driver.done).toBe(true);
+          for (const r of driver.records) {
+            if (r.execSite !== r.job.origin) continue;
+            const reserved = logs.get(r.job.origin)!.firstReservation.get(r.job.id);
+            const claimRoundTrip_s = (2 * latency_ms) / 1000;
+            if (reserved !== undefined) expect(r.start_s!).toBeLessThanOrEqual(reserved + claimRoundTrip_s + 1e-9);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -15,16 +15,29 @@ import { needTraces } from '@gridemu/testkit';
  */
 const REF = join(TRACE_DIR, 'reference-pyss');
 
-interface RefRow { job: string; submit: number; start: number; end: number }
+interface RefRow {
+  job: string;
+  submit: number;
+  start: number;
+  end: number;
+}
 
 function readReference(file: string): Map<string, RefRow> {
-  const lines = gunzipSync(readFileSync(join(REF, file))).toString('utf8').trim().split('\n');
+  const lines = gunzipSync(readFileSync(join(REF, file)))
+    .toString('utf8')
+    .trim()
+    .split('\n');
   const header = lines[0]!.split(',');
   const col = (name: string) => header.indexOf(name);
   const rows = new Map<string, RefRow>();
   for (const line of lines.slice(1)) {
     const f = line.split(',');
-    rows.set(f[col('job_id')]!, { job: f[col('job_id')]!, submit: Number(f[col('submit')]), start: Number(f[col('start')]), end: Number(f[col('end')]) });
+    rows.set(f[col('job_id')]!, {
+      job: f[col('job_id')]!,
+      submit: Number(f[col('submit')]),
+      start: Number(f[col('start')]),
+      end: Number(f[col('end')]),
+    });
   }
   return rows;
 }
@@ -34,11 +47,21 @@ async function jobsFrom(file: string, transform?: (line: string[]) => string[]):
   let path = file;
   if (transform) {
     const text = gunzipSync(readFileSync(file)).toString('utf8');
-    const out = text.split('\n').map((l) => (l.trim() === '' || l.startsWith(';') ? l : transform(l.trim().split(/\s+/)).join(' ')));
+    const out = text
+      .split('\n')
+      .map((l) => (l.trim() === '' || l.startsWith(';') ? l : transform(l.trim().split(/\s+/)).join(' ')));
     path = join(mkdtempSync(join(tmpdir(), 'gridemu-pyss-')), 'input.swf');
     writeFileSync(path, out.join('\n'));
   }
-  const source = { name: 'kth', site: 'kth', skip: 0, shift_h: 0, runtime_scale: 1, exact_estimates: false, equal_width: false };
+  const source = {
+    name: 'kth',
+    site: 'kth',
+    skip: 0,
+    shift_h: 0,
+    runtime_scale: 1,
+    exact_estimates: false,
+    equal_width: false,
+  };
   const jobs: Job[] = [];
   for await (const r of readSwf(path)) jobs.push(convertRecord(r, { origin: 'kth', source }, {}));
   return jobs;
@@ -64,7 +87,11 @@ function pyssConversion(f: string[]): string[] {
   return g;
 }
 
-function agreement(policy: LocalPolicyName, jobs: Job[], ref: Map<string, RefRow>): { same: number; total: number; firstDifferent?: string } {
+function agreement(
+  policy: LocalPolicyName,
+  jobs: Job[],
+  ref: Map<string, RefRow>,
+): { same: number; total: number; firstDifferent?: string } {
   const result = simulate(specOf({ sites: [{ id: 'kth', cpus: 100 }], local: { policy } }), jobs);
   let same = 0;
   let firstDifferent: string | undefined;
@@ -79,20 +106,29 @@ function agreement(policy: LocalPolicyName, jobs: Job[], ref: Map<string, RefRow
 
 describe('agreement with pyss on KTH-SP2, 100 processors', () => {
   for (const policy of ['easy', 'fcfs'] as const) {
-    const first5000 = needTraces(`reference-pyss/KTH-SP2-first5000-P100.pyss-input.swf.gz`, `reference-pyss/KTH-SP2-first5000-P100.pyss-${policy}.csv.gz`);
+    const first5000 = needTraces(
+      `reference-pyss/KTH-SP2-first5000-P100.pyss-input.swf.gz`,
+      `reference-pyss/KTH-SP2-first5000-P100.pyss-${policy}.csv.gz`,
+    );
     const full = needTraces('KTH-SP2-1996-2.1-cln.swf.gz', `reference-pyss/KTH-SP2-full-P100.pyss-${policy}.csv.gz`);
-    it.skipIf(first5000.skip)(first5000.title(`${policy}, first 5000 jobs (pyss-converted input): every job starts at the same second`), async () => {
-      const jobs = await jobsFrom(join(REF, "KTH-SP2-first5000-P100.pyss-input.swf.gz"));
-      const a = agreement(policy, jobs, readReference(`KTH-SP2-first5000-P100.pyss-${policy}.csv.gz`));
-      console.log(`pyss ${policy} first 5000: ${a.same}/${a.total} jobs start at the same second`);
-      expect(a).toEqual({ same: 5000, total: 5000 });
-    });
+    it.skipIf(first5000.skip)(
+      first5000.title(`${policy}, first 5000 jobs (pyss-converted input): every job starts at the same second`),
+      async () => {
+        const jobs = await jobsFrom(join(REF, 'KTH-SP2-first5000-P100.pyss-input.swf.gz'));
+        const a = agreement(policy, jobs, readReference(`KTH-SP2-first5000-P100.pyss-${policy}.csv.gz`));
+        console.log(`pyss ${policy} first 5000: ${a.same}/${a.total} jobs start at the same second`);
+        expect(a).toEqual({ same: 5000, total: 5000 });
+      },
+    );
 
-    it.skipIf(full.skip)(full.title(`${policy}, full trace with pyss's conversion applied: every job starts at the same second`), async () => {
-      const jobs = await jobsFrom(join(TRACE_DIR, 'KTH-SP2-1996-2.1-cln.swf.gz'), pyssConversion);
-      const a = agreement(policy, jobs, readReference(`KTH-SP2-full-P100.pyss-${policy}.csv.gz`));
-      console.log(`pyss ${policy} full trace: ${a.same}/${a.total} jobs start at the same second`);
-      expect(a).toEqual({ same: 28476, total: 28476 });
-    });
+    it.skipIf(full.skip)(
+      full.title(`${policy}, full trace with pyss's conversion applied: every job starts at the same second`),
+      async () => {
+        const jobs = await jobsFrom(join(TRACE_DIR, 'KTH-SP2-1996-2.1-cln.swf.gz'), pyssConversion);
+        const a = agreement(policy, jobs, readReference(`KTH-SP2-full-P100.pyss-${policy}.csv.gz`));
+        console.log(`pyss ${policy} full trace: ${a.same}/${a.total} jobs start at the same second`);
+        expect(a).toEqual({ same: 28476, total: 28476 });
+      },
+    );
   }
 });

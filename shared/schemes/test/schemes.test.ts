@@ -7,7 +7,12 @@ import { LocalSchedulerActor } from '../src/paper-001/local-scheduler-actor.js';
 import { planGrid, simulate } from '../src/index.js';
 import { arbitraryJobs, specOf } from './helpers.js';
 
-const SITES = [{ id: 'a', cpus: 8 }, { id: 'b', cpus: 4 }, { id: 'c', cpus: 6 }, { id: 'd', cpus: 8 }];
+const SITES = [
+  { id: 'a', cpus: 8 },
+  { id: 'b', cpus: 4 },
+  { id: 'c', cpus: 6 },
+  { id: 'd', cpus: 8 },
+];
 
 describe('metascheduling schemes over random workloads, latencies and timeouts', () => {
   for (const scheme of ['centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual'] as const) {
@@ -29,7 +34,11 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
               seed,
               local: { policy: scheme === 'k-dual' ? 'dual-easy' : 'easy' },
               meta: { scheme, k, load_period_s: 7, claim_timeout_s: timeout_s, claim },
-              network: { latency_ms, jitter_ms: latency_ms / 2, ...(transfer ? { transfer: { bandwidth_mbps: 100, memory_mb_min: 100, memory_mb_max: 100 } } : {}) },
+              network: {
+                latency_ms,
+                jitter_ms: latency_ms / 2,
+                ...(transfer ? { transfer: { bandwidth_mbps: 100, memory_mb_min: 100, memory_mb_max: 100 } } : {}),
+              },
             });
             const runtime = new SimRuntime<Message>({ seed, network: spec.network });
             const plan = planGrid(spec, jobs);
@@ -46,7 +55,11 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
               for (const s of schedulers) {
                 for (const id of s.waitingCopies()) {
                   const started = byId.get(id)!.start_s;
-                  if (started !== undefined) expect(runtime.now() - started, `a copy of ${id} outlived its start at ${s.siteId}`).toBeLessThanOrEqual(settle_s);
+                  if (started !== undefined)
+                    expect(
+                      runtime.now() - started,
+                      `a copy of ${id} outlived its start at ${s.siteId}`,
+                    ).toBeLessThanOrEqual(settle_s);
                 }
               }
             }
@@ -66,7 +79,10 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
             // Capacity, from the records.
             const events = records
               .filter((r) => r.start_s !== undefined)
-              .flatMap((r) => [{ s: r.execSite!, t: r.start_s!, d: r.job.procs }, { s: r.execSite!, t: r.finish_s!, d: -r.job.procs }])
+              .flatMap((r) => [
+                { s: r.execSite!, t: r.start_s!, d: r.job.procs },
+                { s: r.execSite!, t: r.finish_s!, d: -r.job.procs },
+              ])
               .sort((x, y) => x.t - y.t || x.d - y.d);
             const used: Record<string, number> = {};
             for (const e of events) {
@@ -74,8 +90,19 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
               expect(used[e.s]!).toBeLessThanOrEqual(SITES.find((x) => x.id === e.s)!.cpus);
             }
             // No processor id holds two jobs at once (the check every live run makes, issue 16).
-            const executed = records.filter((r) => r.start_s !== undefined).map((r) => ({ jobId: r.job.id, site: r.execSite!, procs: r.job.procs, start_s: r.start_s!, finish_s: r.finish_s!, resources: r.resources! }));
-            expect(describeScheduleCheck(checkSchedule(executed, new Map(SITES.map((x) => [x.id, x.cpus]))))).toEqual([]);
+            const executed = records
+              .filter((r) => r.start_s !== undefined)
+              .map((r) => ({
+                jobId: r.job.id,
+                site: r.execSite!,
+                procs: r.job.procs,
+                start_s: r.start_s!,
+                finish_s: r.finish_s!,
+                resources: r.resources!,
+              }));
+            expect(describeScheduleCheck(checkSchedule(executed, new Map(SITES.map((x) => [x.id, x.cpus]))))).toEqual(
+              [],
+            );
             // What the actors reported doing: copies only to sites the job fits, at most K; one move at most.
             for (const r of records.filter((x) => x.start_s !== undefined)) {
               const fits = SITES.filter((x) => x.cpus >= r.job.procs).length;
@@ -99,9 +126,16 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
       { id: 'w!K', workload: 'w', origin: 'a', submit_s: 10, run_s: 30, estimate_s: 60, procs: 3, memory_mb: 250 },
     ];
     const spec = specOf({
-      sites: [{ id: 'a', cpus: 4 }, { id: 'b', cpus: 8 }],
+      sites: [
+        { id: 'a', cpus: 4 },
+        { id: 'b', cpus: 8 },
+      ],
       meta: { scheme: 'centralized', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' },
-      network: { latency_ms: 10, jitter_ms: 0, transfer: { bandwidth_mbps: 10, memory_mb_min: 100, memory_mb_max: 1000 } },
+      network: {
+        latency_ms: 10,
+        jitter_ms: 0,
+        transfer: { bandwidth_mbps: 10, memory_mb_min: 100, memory_mb_max: 1000 },
+      },
     });
     const r = simulate(spec, jobs);
     const [j, k] = r.records;
@@ -116,9 +150,17 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
       { id: 'w!1', workload: 'w', origin: 'a', submit_s: 0, run_s: 10, estimate_s: 20, procs: 2 },
       { id: 'w!2', workload: 'w', origin: 'b', submit_s: 5, run_s: 10, estimate_s: 20, procs: 2 },
     ];
-    const spec = specOf({ sites: SITES, meta: { scheme: 'hierarchical', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' }, network: { latency_ms: 10, jitter_ms: 0 } });
+    const spec = specOf({
+      sites: SITES,
+      meta: { scheme: 'hierarchical', k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' },
+      network: { latency_ms: 10, jitter_ms: 0 },
+    });
     let dropped = 0;
-    const runtime = new SimRuntime<Message>({ seed: 1, network: spec.network, faults: { drop: (_f, _t, m) => m.type === 'start.estimate' && dropped++ === 0 } });
+    const runtime = new SimRuntime<Message>({
+      seed: 1,
+      network: spec.network,
+      faults: { drop: (_f, _t, m) => m.type === 'start.estimate' && dropped++ === 0 },
+    });
     const plan = planGrid(spec, jobs);
     for (const p of plan.actors) runtime.spawn(p);
     runtime.start();
@@ -134,7 +176,10 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
     fc.assert(
       fc.property(arbitraryJobs(['a', 'b', 'c', 'd'], 4, { maxJobs: 30 }), (jobs) => {
         for (const scheme of ['unified', 'independent'] as const) {
-          const records = simulate(specOf({ sites: SITES, meta: { scheme, k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' } }), jobs).records;
+          const records = simulate(
+            specOf({ sites: SITES, meta: { scheme, k: 1, load_period_s: 60, claim_timeout_s: 5, claim: 'hold' } }),
+            jobs,
+          ).records;
           for (const r of records) expect([r.copies, r.migrations, r.replans]).toEqual([1, 0, 0]);
         }
       }),
@@ -144,13 +189,21 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
 
   it('with latency 0 and K = 1, k-distributed schedules exactly like distributed', () => {
     fc.assert(
-      fc.property(arbitraryJobs(['a', 'b', 'c', 'd'], 8, { maxJobs: 40 }), fc.integer({ min: 1, max: 120 }), (jobs, period) => {
-        const run = (scheme: 'distributed' | 'k-distributed') =>
-          simulate(specOf({ sites: SITES, meta: { scheme, k: 1, load_period_s: period, claim_timeout_s: 5, claim: 'hold' } }), jobs).records.map((r) => [
-            r.job.id, r.start_s, r.execSite, finalState(r),
-          ]);
-        expect(run('k-distributed')).toEqual(run('distributed'));
-      }),
+      fc.property(
+        arbitraryJobs(['a', 'b', 'c', 'd'], 8, { maxJobs: 40 }),
+        fc.integer({ min: 1, max: 120 }),
+        (jobs, period) => {
+          const run = (scheme: 'distributed' | 'k-distributed') =>
+            simulate(
+              specOf({
+                sites: SITES,
+                meta: { scheme, k: 1, load_period_s: period, claim_timeout_s: 5, claim: 'hold' },
+              }),
+              jobs,
+            ).records.map((r) => [r.job.id, r.start_s, r.execSite, finalState(r)]);
+          expect(run('k-distributed')).toEqual(run('distributed'));
+        },
+      ),
       { numRuns: 100 },
     );
   });

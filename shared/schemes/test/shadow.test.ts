@@ -29,7 +29,16 @@ describe('paper 004 routers, simulated', () => {
   for (const scheme of ['shadow', 'mct', 'jsq']) {
     it(`${scheme}: every task runs once on a resource, none over capacity; state messages as the router needs them`, async () => {
       const { s, r } = await run(scheme);
-      const executed = r.records.filter((x) => x.start_s !== undefined).map((x) => ({ jobId: x.job.id, site: x.execSite!, procs: x.job.procs, start_s: x.start_s!, finish_s: x.finish_s!, resources: x.resources! }));
+      const executed = r.records
+        .filter((x) => x.start_s !== undefined)
+        .map((x) => ({
+          jobId: x.job.id,
+          site: x.execSite!,
+          procs: x.job.procs,
+          start_s: x.start_s!,
+          finish_s: x.finish_s!,
+          resources: x.resources!,
+        }));
       expect(executed).toHaveLength(400);
       expect(describeScheduleCheck(checkSchedule(executed, new Map(s.sites.map((x) => [x.id, x.cpus]))))).toEqual([]);
       const routing = (r.counters['routing.state_messages'] ?? 0) / 400;

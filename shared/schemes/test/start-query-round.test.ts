@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import type { Job } from '@gridemu/model';
 import { StartQueryRound } from '../src/paper-001/start-query-round.js';
 
-const job = (id: string, procs: number, origin = 'b'): Job => ({ id, workload: 'w', origin, submit_s: 0, run_s: 10, estimate_s: 20, procs });
-const sites = [{ id: 'a', cpus: 4 }, { id: 'b', cpus: 8 }, { id: 'c', cpus: 8 }];
+const job = (id: string, procs: number, origin = 'b'): Job => ({
+  id,
+  workload: 'w',
+  origin,
+  submit_s: 0,
+  run_s: 10,
+  estimate_s: 20,
+  procs,
+});
+const sites = [
+  { id: 'a', cpus: 4 },
+  { id: 'b', cpus: 8 },
+  { id: 'c', cpus: 8 },
+];
 
 describe('hierarchical query round (paper 001 §2.1.2), hand-checked', () => {
   it('asks every site wide enough, then places the job at the earliest answer (ties: grid order)', () => {
@@ -28,7 +40,10 @@ describe('hierarchical query round (paper 001 §2.1.2), hand-checked', () => {
     r.submit(J);
     r.answer(1, 'c', 50);
     r.answer(1, 'a', 70);
-    expect(r.timeout(1)).toEqual([{ kind: 'count', name: 'queries.timed_out' }, { kind: 'place', queryId: 1, job: J, site: 'c', cancelTimer: false }]);
+    expect(r.timeout(1)).toEqual([
+      { kind: 'count', name: 'queries.timed_out' },
+      { kind: 'place', queryId: 1, job: J, site: 'c', cancelTimer: false },
+    ]);
   });
 
   it('with no answer at all it goes to its origin if the origin fits it, else to the first site that does', () => {

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Where tests read archive traces: GRIDEMU_TRACE_DIR, else ../shared/data/traces beside the repository. */
-export const TEST_TRACE_DIR = process.env['GRIDEMU_TRACE_DIR'] ?? resolve(fileURLToPath(import.meta.url), '../../../../../shared/data/traces');
+export const TEST_TRACE_DIR =
+  process.env['GRIDEMU_TRACE_DIR'] ?? resolve(fileURLToPath(import.meta.url), '../../../../../shared/data/traces');
 
 /** What a test that reads archive traces needs, and whether it must be skipped without them. */
 export interface TraceNeed {
@@ -25,7 +26,9 @@ export function needTraces(...files: string[]): TraceNeed {
   const dir = TEST_TRACE_DIR;
   const missing = files.filter((f) => !existsSync(join(dir, f)));
   const skip = missing.length > 0 && process.env['CI'] !== 'true';
-  const how = missing.map((f) => (f.includes('/') ? `${f} (from ../shared/data/traces)` : `${f} (gridemu trace fetch ${f})`)).join(', ');
+  const how = missing
+    .map((f) => (f.includes('/') ? `${f} (from ../shared/data/traces)` : `${f} (gridemu trace fetch ${f})`))
+    .join(', ');
   return {
     dir,
     missing,

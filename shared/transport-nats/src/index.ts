@@ -1,4 +1,14 @@
 export { NatsTransport } from './nats-transport.js';
-export { actorSubject, topicSubject, runWildcard, subjectOf, inboxOf, parseSubject, senderOfSubject, publishAsPatterns, hearPatterns } from './subjects.js';
+export {
+  actorSubject,
+  topicSubject,
+  runWildcard,
+  subjectOf,
+  inboxOf,
+  parseSubject,
+  senderOfSubject,
+  publishAsPatterns,
+  hearPatterns,
+} from './subjects.js';
 export { JetStreamJournal, journalStream, journalSubject, journalPermissions } from './jetstream-journal.js';
 export { BATCH_MARK, encodeBatch, splitBatch, isBatch } from './batch-frame.js';

@@ -1,5 +1,11 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  jetstream,
+  jetstreamManager,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import { checkRunId, type Journal } from '@gridemu/runtime';
 
 /** The JetStream stream holding one location's journal in a run: one stream each, so permissions can name it. */
@@ -19,7 +25,13 @@ export function journalSubject(run: string, location: string): string {
  */
 export function journalPermissions(run: string, location: string): string[] {
   const stream = journalStream(run, location);
-  return [journalSubject(run, location), `$JS.API.STREAM.*.${stream}`, `$JS.API.CONSUMER.*.${stream}`, `$JS.API.CONSUMER.*.${stream}.>`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.>`];
+  return [
+    journalSubject(run, location),
+    `$JS.API.STREAM.*.${stream}`,
+    `$JS.API.CONSUMER.*.${stream}`,
+    `$JS.API.CONSUMER.*.${stream}.>`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.>`,
+  ];
 }
 
 /**
@@ -51,7 +63,10 @@ export class JetStreamJournal implements Journal {
       if (fresh) await jsm.streams.delete(stream).catch(() => false);
       await jsm.streams.add({ name: stream, subjects: [subject], storage: StorageType.File });
     } catch (err) {
-      throw new Error(`cannot keep ${location}'s journal in JetStream stream ${stream} (does the server run with JetStream, -js?): ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `cannot keep ${location}'s journal in JetStream stream ${stream} (does the server run with JetStream, -js?): ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     return new JetStreamJournal(jetstream(nc, { timeout: 5000 }), jsm, stream, subject);
   }

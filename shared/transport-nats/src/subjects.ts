@@ -24,7 +24,9 @@ export function subjectOf(run: string, target: BusTarget, from: Address): string
 
 /** What a receiver of `target` subscribes to: its subject from any sender. */
 export function inboxOf(run: string, target: BusTarget): string {
-  return 'actor' in target ? `gridemu.${run}.${target.actor.replace(/\//g, '.')}.*` : `gridemu.${run}.topic.${target.topic}.*`;
+  return 'actor' in target
+    ? `gridemu.${run}.${target.actor.replace(/\//g, '.')}.*`
+    : `gridemu.${run}.topic.${target.topic}.*`;
 }
 
 /**

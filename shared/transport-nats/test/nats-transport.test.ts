@@ -21,7 +21,7 @@ const until = async (done: () => boolean) => {
 };
 
 describe('NATS transport', () => {
-  it("maps actors and topics to run-scoped subjects", () => {
+  it('maps actors and topics to run-scoped subjects', () => {
     // Receiver first, then the sender's location (or a run-wide actor's name).
     expect(actorSubject('r1', 's1/scheduler', 's2/meta')).toBe('gridemu.r1.s1.scheduler.s2');
     expect(actorSubject('r1', 'driver', 's1/executor')).toBe('gridemu.r1.driver.s1');
@@ -35,7 +35,9 @@ describe('NATS transport', () => {
     const b = new NatsTransport(nc, 'tb');
     const got: string[] = [];
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    a.subscribe({ actor: 's1/meta' }, (bytes, subject, sender) => got.push(`meta ${text(bytes)} ${subject} from ${sender}`));
+    a.subscribe({ actor: 's1/meta' }, (bytes, subject, sender) =>
+      got.push(`meta ${text(bytes)} ${subject} from ${sender}`),
+    );
     a.subscribe({ topic: 'load' }, (bytes) => got.push(`load-1 ${text(bytes)}`));
     a.subscribe({ topic: 'load' }, (bytes) => got.push(`load-2 ${text(bytes)}`));
     const other = b.subscribe({ actor: 's1/meta' }, (bytes) => got.push(`other run ${text(bytes)}`));
@@ -66,7 +68,12 @@ describe('NATS transport', () => {
     t.publish({ actor: 's2/meta' }, 's4/scheduler', Uint8Array.of(0xc1, 0x41));
     await until(() => got.length >= 6);
     tap.unsubscribe();
-    expect(got.filter((g) => g.startsWith('meta'))).toEqual(['meta a from s3', 'meta b from s3', 'meta c from s3', 'meta d from s3']);
+    expect(got.filter((g) => g.startsWith('meta'))).toEqual([
+      'meta a from s3',
+      'meta b from s3',
+      'meta c from s3',
+      'meta d from s3',
+    ]);
     expect(got.filter((g) => g.startsWith('s2'))).toEqual(['s2 z', `s2 ${text(Uint8Array.of(0xc1, 0x41))}`]);
     expect(raw.length).toBe(3);
   });
@@ -92,7 +99,8 @@ describe('batch frames', () => {
         for (let cut = 1; cut < frame.length; cut++) {
           const parts = splitBatch(frame.subarray(0, cut));
           // A cut at a payload's end is a shorter frame of whole payloads; anywhere else it is refused.
-          if (parts !== undefined) expect(parts.map((p) => [...p])).toEqual(payloads.slice(0, parts.length).map((p) => [...p]));
+          if (parts !== undefined)
+            expect(parts.map((p) => [...p])).toEqual(payloads.slice(0, parts.length).map((p) => [...p]));
         }
       }),
     );

@@ -24,20 +24,24 @@ export async function readBatsimWorkload(file: string): Promise<{ records: SwfRe
   const profiles = doc['profiles'];
   if (!isObject(profiles)) return fail('profiles', 'must be an object of profiles by name');
   const nb_res = doc['nb_res'];
-  if (nb_res !== undefined && !(typeof nb_res === 'number' && Number.isInteger(nb_res) && nb_res > 0)) fail('nb_res', 'must be a positive whole number');
+  if (nb_res !== undefined && !(typeof nb_res === 'number' && Number.isInteger(nb_res) && nb_res > 0))
+    fail('nb_res', 'must be a positive whole number');
   const seen = new Set<number>();
   const records = jobs.map((j: unknown, i: number): SwfRecord => {
     const at = `jobs[${i}]`;
     if (!isObject(j)) return fail(at, 'must be an object');
     const idRaw = j['id'];
-    const id = typeof idRaw === 'number' ? idRaw : typeof idRaw === 'string' && /^\d+$/.test(idRaw) ? Number(idRaw) : NaN;
-    if (!Number.isInteger(id) || id < 0) fail(`${at}.id`, `must be a whole number or a string of digits, got ${JSON.stringify(idRaw)}`);
+    const id =
+      typeof idRaw === 'number' ? idRaw : typeof idRaw === 'string' && /^\d+$/.test(idRaw) ? Number(idRaw) : NaN;
+    if (!Number.isInteger(id) || id < 0)
+      fail(`${at}.id`, `must be a whole number or a string of digits, got ${JSON.stringify(idRaw)}`);
     if (seen.has(id)) fail(`${at}.id`, `id ${id} appears twice`);
     seen.add(id);
     const number = (key: string, required: boolean): number => {
       const v = j[key];
       if (v === undefined && !required) return -1;
-      if (typeof v !== 'number' || !Number.isFinite(v)) return fail(`${at}.${key}`, `must be a number, got ${JSON.stringify(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        return fail(`${at}.${key}`, `must be a number, got ${JSON.stringify(v)}`);
       return v;
     };
     const subtime = number('subtime', true);
@@ -49,13 +53,31 @@ export async function readBatsimWorkload(file: string): Promise<{ records: SwfRe
     if (typeof name !== 'string') return fail(`${at}.profile`, 'must name a profile');
     const profile = profiles[name];
     if (!isObject(profile)) return fail(`${at}.profile`, `no profile "${name}" in profiles`);
-    if (profile['type'] !== 'delay') fail(`profiles.${name}.type`, `"${String(profile['type'])}" gives no run time; gridemu runs delay profiles only`);
+    if (profile['type'] !== 'delay')
+      fail(`profiles.${name}.type`, `"${String(profile['type'])}" gives no run time; gridemu runs delay profiles only`);
     const delay = profile['delay'];
-    if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0) fail(`profiles.${name}.delay`, `must be a non-negative number, got ${JSON.stringify(delay)}`);
+    if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0)
+      fail(`profiles.${name}.delay`, `must be a non-negative number, got ${JSON.stringify(delay)}`);
     return {
-      jobNumber: id, submit: subtime, wait: -1, run: delay as number, allocatedProcs: res, avgCpu: -1, usedMemory: -1, requestedProcs: res,
-      requestedTime: walltime > 0 ? walltime : -1, requestedMemory: -1, status: -1, user: -1, group: -1, executable: -1, queue: -1, partition: -1,
-      precedingJob: -1, thinkTime: -1, line: i + 1,
+      jobNumber: id,
+      submit: subtime,
+      wait: -1,
+      run: delay as number,
+      allocatedProcs: res,
+      avgCpu: -1,
+      usedMemory: -1,
+      requestedProcs: res,
+      requestedTime: walltime > 0 ? walltime : -1,
+      requestedMemory: -1,
+      status: -1,
+      user: -1,
+      group: -1,
+      executable: -1,
+      queue: -1,
+      partition: -1,
+      precedingJob: -1,
+      thinkTime: -1,
+      line: i + 1,
     };
   });
   // Batsim replays jobs by submit time; ties keep the file's order (sort is stable).

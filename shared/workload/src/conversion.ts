@@ -88,7 +88,12 @@ export function convertRecord(r: SwfRecord, target: ConversionTarget, counts: Ad
  * requested time (whole seconds, run at least 1, request never below run), then exact_estimates
  * sets the request to the run time (paper 001 §3 and §6).
  */
-export function sourceTimes(source: SourceCommon, run: number, estimate: number, counts: AdjustmentCounts): { run_s: number; estimate_s: number } {
+export function sourceTimes(
+  source: SourceCommon,
+  run: number,
+  estimate: number,
+  counts: AdjustmentCounts,
+): { run_s: number; estimate_s: number } {
   if (source.runtime_scale !== 1) {
     run = Math.max(1, Math.round(run * source.runtime_scale));
     estimate = Math.max(run, Math.round(estimate * source.runtime_scale));

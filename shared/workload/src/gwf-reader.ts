@@ -13,15 +13,20 @@ import type { SwfRecord } from './swf-record.js';
 export const GWF_REQUIRED_FIELDS = 11;
 
 export function readGwfBatches(file: string, options: SwfReadOptions = {}): AsyncGenerator<SwfRecord[]> {
-  return readRecordBatches(file, options, { comment: 35 /* # */, parse: (bytes, start, end, line) => parseGwfLine(bytes.toString('utf8', start, end), line) });
+  return readRecordBatches(file, options, {
+    comment: 35 /* # */,
+    parse: (bytes, start, end, line) => parseGwfLine(bytes.toString('utf8', start, end), line),
+  });
 }
 
 export function parseGwfLine(text: string, line: number): SwfRecord {
   const f = text.trim().split(/\s+/);
-  if (f.length < GWF_REQUIRED_FIELDS) throw new Error(`expected at least ${GWF_REQUIRED_FIELDS} fields (JobID to Status), found ${f.length}`);
+  if (f.length < GWF_REQUIRED_FIELDS)
+    throw new Error(`expected at least ${GWF_REQUIRED_FIELDS} fields (JobID to Status), found ${f.length}`);
   const num = (i: number, name: string): number => {
     const v = Number(f[i]);
-    if (f[i] === '' || !Number.isFinite(v)) throw new Error(`field ${i + 1} (${name}) is not a number: ${JSON.stringify(f[i])}`);
+    if (f[i] === '' || !Number.isFinite(v))
+      throw new Error(`field ${i + 1} (${name}) is not a number: ${JSON.stringify(f[i])}`);
     return v;
   };
   const optional = (i: number): number => {
@@ -29,7 +34,8 @@ export function parseGwfLine(text: string, line: number): SwfRecord {
     return f[i] !== undefined && Number.isFinite(v) ? v : -1;
   };
   const jobNumber = num(0, 'JobID');
-  if (!Number.isInteger(jobNumber) || jobNumber < 0) throw new Error(`field 1 (JobID) must be a whole number, got ${JSON.stringify(f[0])}`);
+  if (!Number.isInteger(jobNumber) || jobNumber < 0)
+    throw new Error(`field 1 (JobID) must be a whole number, got ${JSON.stringify(f[0])}`);
   return {
     jobNumber,
     submit: num(1, 'SubmitTime'),

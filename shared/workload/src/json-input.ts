@@ -18,6 +18,10 @@ export function parseJsonText(text: string, file: string): unknown {
     return JSON.parse(text);
   } catch (err) {
     const m = /position (\d+)/.exec((err as Error).message);
-    throw new JsonFormatError(file, m ? `line ${text.slice(0, Number(m[1])).split('\n').length}` : 'the JSON', `not valid JSON (${(err as Error).message})`);
+    throw new JsonFormatError(
+      file,
+      m ? `line ${text.slice(0, Number(m[1])).split('\n').length}` : 'the JSON',
+      `not valid JSON (${(err as Error).message})`,
+    );
   }
 }

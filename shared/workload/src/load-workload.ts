@@ -1,4 +1,15 @@
-import { InputError, type TasksSource, type TornadoSource, type WfFormatSource, type BlastSource, type ExperimentSpec, type Job, type SourceCommon, type SwfSource, type SyntheticSource } from '@gridemu/model';
+import {
+  InputError,
+  type TasksSource,
+  type TornadoSource,
+  type WfFormatSource,
+  type BlastSource,
+  type ExperimentSpec,
+  type Job,
+  type SourceCommon,
+  type SwfSource,
+  type SyntheticSource,
+} from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import { bump, convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
 import { generateBlast } from './blast.js';
@@ -61,7 +72,9 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
     } catch (err) {
       if (err instanceof InputError) throw err;
       // A file that cannot be opened or read (a folder, no permission): one line, the cause kept.
-      throw new InputError(`workload[${index}] (${source.name}): cannot load it: ${(err as Error).message}`, { cause: err });
+      throw new InputError(`workload[${index}] (${source.name}): cannot load it: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     const { report } = loaded;
     const jobs = withMembership(loaded.jobs, source);
@@ -72,7 +85,10 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   const jobs = spec.network.transfer ? withMemory(merged, spec.seed, spec.network.transfer) : merged;
   const seen = new Set<string>();
   for (const j of jobs) {
-    if (seen.has(j.id)) throw new InputError(`job id ${j.id} appears twice in source ${j.workload}: job numbers in a trace must be unique`);
+    if (seen.has(j.id))
+      throw new InputError(
+        `job id ${j.id} appears twice in source ${j.workload}: job numbers in a trace must be unique`,
+      );
     seen.add(j.id);
   }
   return { jobs, sources };
@@ -85,7 +101,10 @@ function originFor(source: SourceCommon, n: number): string {
   return sites[n % sites.length]!;
 }
 
-async function loadSwfSource(source: SwfSource, options: LoadWorkloadOptions): Promise<{ jobs: Job[]; report: SourceReport }> {
+async function loadSwfSource(
+  source: SwfSource,
+  options: LoadWorkloadOptions,
+): Promise<{ jobs: Job[]; report: SourceReport }> {
   const file = resolveTrace(source.swf, options.specFile, options.env);
   const adjustments: AdjustmentCounts = {};
   const examples: string[] = [];
@@ -100,7 +119,12 @@ async function loadSwfSource(source: SwfSource, options: LoadWorkloadOptions): P
       if (examples.length < 5) examples.push(e.message);
     },
   };
-  const batches = source.format === 'gwf' ? readGwfBatches(file, readOptions) : source.format === 'batsim' ? batsimBatches(file) : readSwfBatches(file, readOptions);
+  const batches =
+    source.format === 'gwf'
+      ? readGwfBatches(file, readOptions)
+      : source.format === 'batsim'
+        ? batsimBatches(file)
+        : readSwfBatches(file, readOptions);
   const full = () => source.jobs !== undefined && jobs.length >= source.jobs;
   for await (const batch of batches) {
     for (const r of batch) {
@@ -115,11 +139,21 @@ async function loadSwfSource(source: SwfSource, options: LoadWorkloadOptions): P
     }
   }
   if (source.jobs !== undefined && jobs.length < source.jobs) {
-    throw new Error(`${file}: source ${source.name} asks for ${source.jobs} jobs after skipping ${source.skip}, but the trace has only ${records} records`);
+    throw new Error(
+      `${file}: source ${source.name} asks for ${source.jobs} jobs after skipping ${source.skip}, but the trace has only ${records} records`,
+    );
   }
   return {
     jobs,
-    report: { name: source.name, kind: 'swf', file, jobs: jobs.length, adjustments, malformed_lines: malformed, malformed_examples: examples },
+    report: {
+      name: source.name,
+      kind: 'swf',
+      file,
+      jobs: jobs.length,
+      adjustments,
+      malformed_lines: malformed,
+      malformed_examples: examples,
+    },
   };
 }
 
@@ -127,7 +161,11 @@ async function* batsimBatches(file: string): AsyncGenerator<SwfRecord[]> {
   yield (await readBatsimWorkload(file)).records;
 }
 
-function loadSyntheticSource(source: SyntheticSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
+function loadSyntheticSource(
+  source: SyntheticSource,
+  spec: ExperimentSpec,
+  index: number,
+): { jobs: Job[]; report: SourceReport } {
   const siteIds = source.site !== undefined ? [source.site] : source.split_sites!;
   const maxProcs = Math.min(...spec.sites.filter((s) => siteIds.includes(s.id)).map((s) => s.cpus));
   const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
@@ -137,19 +175,34 @@ function loadSyntheticSource(source: SyntheticSource, spec: ExperimentSpec, inde
   for (const g of generateLublin({ ...source.synthetic, jobs: source.synthetic.jobs + source.skip }, maxProcs, rng)) {
     if (n++ < source.skip) continue;
     if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    jobs.push({ ...generatedJob(source, jobs.length, g), ...sourceTimes(source, g.run_s, g.estimate_s, adjustments), procs: g.procs });
+    jobs.push({
+      ...generatedJob(source, jobs.length, g),
+      ...sourceTimes(source, g.run_s, g.estimate_s, adjustments),
+      procs: g.procs,
+    });
   }
   return { jobs, report: generatedReport(source, 'synthetic', jobs, adjustments) };
 }
 
-function loadBlastSource(source: BlastSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
+function loadBlastSource(
+  source: BlastSource,
+  spec: ExperimentSpec,
+  index: number,
+): { jobs: Job[]; report: SourceReport } {
   const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
   const adjustments: AdjustmentCounts = {};
   const jobs: Job[] = [];
   const generated = generateBlast(source.blast, rng);
   for (const g of generated.slice(source.skip)) {
     if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    jobs.push({ ...generatedJob(source, jobs.length, g), ...sourceTimes(source, g.run_s, g.run_s, adjustments), procs: 1, vo: source.blast.vo, group: g.group, disk_mb: g.disk_mb });
+    jobs.push({
+      ...generatedJob(source, jobs.length, g),
+      ...sourceTimes(source, g.run_s, g.run_s, adjustments),
+      procs: 1,
+      vo: source.blast.vo,
+      group: g.group,
+      disk_mb: g.disk_mb,
+    });
   }
   return { jobs, report: generatedReport(source, 'blast', jobs, adjustments) };
 }
@@ -160,15 +213,31 @@ function loadBlastSource(source: BlastSource, spec: ExperimentSpec, index: numbe
  * (procs 0: master-worker, its jobs take what its queue gets), so jobs.csv's capacity check
  * passes over it and the grids check their own CPUs.
  */
-function loadTasksSource(source: TasksSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
+function loadTasksSource(
+  source: TasksSource,
+  spec: ExperimentSpec,
+  index: number,
+): { jobs: Job[]; report: SourceReport } {
   const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
   const adjustments: AdjustmentCounts = {};
-  const generated: { number: number; submit_s: number; work_s: number; jobs?: number }[] = source.tasks.stream ? generateTaskStream(source.tasks.stream, rng) : [];
-  for (const t of source.tasks.list) generated.push({ number: generated.length + 1, submit_s: t.submit_s, work_s: t.work_s, ...(t.jobs !== undefined ? { jobs: t.jobs } : {}) });
+  const generated: { number: number; submit_s: number; work_s: number; jobs?: number }[] = source.tasks.stream
+    ? generateTaskStream(source.tasks.stream, rng)
+    : [];
+  for (const t of source.tasks.list)
+    generated.push({
+      number: generated.length + 1,
+      submit_s: t.submit_s,
+      work_s: t.work_s,
+      ...(t.jobs !== undefined ? { jobs: t.jobs } : {}),
+    });
   const jobs: Job[] = [];
   for (const g of generated.slice(source.skip)) {
     if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    const job: Job = { ...generatedJob(source, jobs.length, g), ...sourceTimes(source, g.work_s, g.work_s, adjustments), procs: 0 };
+    const job: Job = {
+      ...generatedJob(source, jobs.length, g),
+      ...sourceTimes(source, g.work_s, g.work_s, adjustments),
+      procs: 0,
+    };
     jobs.push(g.jobs !== undefined ? { ...job, split_jobs: g.jobs } : job);
   }
   return { jobs, report: generatedReport(source, 'tasks', jobs, adjustments) };
@@ -190,7 +259,13 @@ interface DagTaskIn {
   readonly parent_bytes?: readonly number[];
 }
 
-function dagJobs(source: SourceCommon, dag: string, dealt: number, submit_s: number, tasks: readonly DagTaskIn[]): Job[] {
+function dagJobs(
+  source: SourceCommon,
+  dag: string,
+  dealt: number,
+  submit_s: number,
+  tasks: readonly DagTaskIn[],
+): Job[] {
   const origin = originFor(source, dealt);
   return tasks.map((t) => ({
     id: `${dag}/${t.id}`,
@@ -208,12 +283,32 @@ function dagJobs(source: SourceCommon, dag: string, dealt: number, submit_s: num
 }
 
 /** Tornado-like DAG jobs (paper 003 §4), generated from the seed. */
-function loadTornadoSource(source: TornadoSource, spec: ExperimentSpec, index: number): { jobs: Job[]; report: SourceReport } {
+function loadTornadoSource(
+  source: TornadoSource,
+  spec: ExperimentSpec,
+  index: number,
+): { jobs: Job[]; report: SourceReport } {
   const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
   const jobs = generateTornado(source.tornado, rng).flatMap((d, n) =>
-    dagJobs(source, `${source.name}!${n}`, n, d.submit_s, d.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.length_s, estimate_s: t.estimate_s }))),
+    dagJobs(
+      source,
+      `${source.name}!${n}`,
+      n,
+      d.submit_s,
+      d.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.length_s, estimate_s: t.estimate_s })),
+    ),
   );
-  return { jobs, report: { name: source.name, kind: 'tornado', jobs: jobs.length, adjustments: {}, malformed_lines: 0, malformed_examples: [] } };
+  return {
+    jobs,
+    report: {
+      name: source.name,
+      kind: 'tornado',
+      jobs: jobs.length,
+      adjustments: {},
+      malformed_lines: 0,
+      malformed_examples: [],
+    },
+  };
 }
 
 /**
@@ -221,30 +316,72 @@ function loadTornadoSource(source: TornadoSource, spec: ExperimentSpec, index: n
  * poisson`, exponential gaps of that mean drawn from the seed). Its measured run times are the
  * tasks' lengths, and the scheduler's rough estimate too; its files' sizes are what the tasks move.
  */
-async function loadWfFormatSource(source: WfFormatSource, spec: ExperimentSpec, index: number, options: LoadWorkloadOptions): Promise<{ jobs: Job[]; report: SourceReport }> {
+async function loadWfFormatSource(
+  source: WfFormatSource,
+  spec: ExperimentSpec,
+  index: number,
+  options: LoadWorkloadOptions,
+): Promise<{ jobs: Job[]; report: SourceReport }> {
   const file = resolveTrace(source.wfformat, options.specFile, options.env);
   const wf = await readWfFormat(file);
-  const tasks = wf.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.runtime_s, estimate_s: t.runtime_s, input_bytes: t.external_input_bytes, parent_bytes: t.bytes_from_parents }));
+  const tasks = wf.tasks.map((t) => ({
+    id: t.id,
+    parents: t.parents,
+    run_s: t.runtime_s,
+    estimate_s: t.runtime_s,
+    input_bytes: t.external_input_bytes,
+    parent_bytes: t.bytes_from_parents,
+  }));
   const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
   let at = 0;
-  const arrival = (n: number) => (source.arrivals === 'poisson' ? (at += n === 0 ? 0 : rng.exponential(source.interarrival_s)) : n * source.interarrival_s);
-  const jobs = Array.from({ length: source.instances }, (_, n) => dagJobs(source, `${wf.name}!${n}`, n, arrival(n), tasks)).flat();
-  return { jobs, report: { name: source.name, kind: 'wfformat', file, jobs: jobs.length, adjustments: {}, malformed_lines: 0, malformed_examples: [] } };
+  const arrival = (n: number) =>
+    source.arrivals === 'poisson'
+      ? (at += n === 0 ? 0 : rng.exponential(source.interarrival_s))
+      : n * source.interarrival_s;
+  const jobs = Array.from({ length: source.instances }, (_, n) =>
+    dagJobs(source, `${wf.name}!${n}`, n, arrival(n), tasks),
+  ).flat();
+  return {
+    jobs,
+    report: {
+      name: source.name,
+      kind: 'wfformat',
+      file,
+      jobs: jobs.length,
+      adjustments: {},
+      malformed_lines: 0,
+      malformed_examples: [],
+    },
+  };
 }
 
 /** What every generated job shares: its id, source, origin (dealt in order) and shifted submit time. */
 function generatedJob(source: SourceCommon, dealt: number, g: { readonly number: number; readonly submit_s: number }) {
-  return { id: `${source.name}!${g.number}`, workload: source.name, origin: originFor(source, dealt), submit_s: g.submit_s + source.shift_h * 3600 };
+  return {
+    id: `${source.name}!${g.number}`,
+    workload: source.name,
+    origin: originFor(source, dealt),
+    submit_s: g.submit_s + source.shift_h * 3600,
+  };
 }
 
-function generatedReport(source: SourceCommon, kind: 'synthetic' | 'blast' | 'tasks', jobs: readonly Job[], adjustments: AdjustmentCounts): SourceReport {
+function generatedReport(
+  source: SourceCommon,
+  kind: 'synthetic' | 'blast' | 'tasks',
+  jobs: readonly Job[],
+  adjustments: AdjustmentCounts,
+): SourceReport {
   return { name: source.name, kind, jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] };
 }
 
 /** A source's `vo:` and `group:` given to each of its jobs (a trace's own group number is replaced). */
 function withMembership(jobs: Job[], source: SourceCommon): Job[] {
   if (source.vo === undefined && source.group === undefined) return jobs;
-  return jobs.map((j) => ({ ...j, ...(source.vo !== undefined ? { vo: source.vo } : {}), ...(source.group !== undefined ? { group: source.group } : {}) }));
+  return jobs.map((j) => ({
+    ...j,
+    ...(source.vo !== undefined ? { vo: source.vo } : {}),
+    ...(source.group !== undefined ? { group: source.group } : {}),
+  }));
 }
 
 /**
@@ -257,7 +394,10 @@ function mergeBySubmit(lists: Job[][]): Job[] {
 
 /** Paper 001 §7: memory uniform in [min, max] MB, drawn per job from its id and the seed, so every scheme sees the same sizes. */
 function withMemory(jobs: Job[], seed: number, t: { memory_mb_min: number; memory_mb_max: number }): Job[] {
-  return jobs.map((j) => ({ ...j, memory_mb: Math.round(new Rng(seed, `memory/${j.id}`).uniform(t.memory_mb_min, t.memory_mb_max)) }));
+  return jobs.map((j) => ({
+    ...j,
+    memory_mb: Math.round(new Rng(seed, `memory/${j.id}`).uniform(t.memory_mb_min, t.memory_mb_max)),
+  }));
 }
 
 /** Paper 001 §6 (Figure 14): every job gets the same width, chosen to keep Σ procs·run about the same. */

@@ -34,7 +34,12 @@ export function* generateLublin(params: LublinParams, maxProcs: number, rng: Rng
   };
   for (let n = 1; n <= params.jobs; n++) {
     // The next job is of the class whose next arrival comes first (of the classes that arrive).
-    const kind = params.classes !== 'both' ? params.classes : streams.batch.time_s < streams.interactive.time_s ? 'batch' : 'interactive';
+    const kind =
+      params.classes !== 'both'
+        ? params.classes
+        : streams.batch.time_s < streams.interactive.time_s
+          ? 'batch'
+          : 'interactive';
     const c = params[kind];
     const submit_s = streams[kind].time_s;
     streams[kind].advance();

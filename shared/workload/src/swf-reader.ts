@@ -52,12 +52,16 @@ export interface LineFormat {
  * naming the file and line; in lenient mode it is skipped and counted instead. Lines are found
  * and parsed in the bytes as read: only comments and bad fields are ever decoded to text.
  */
-export async function* readRecordBatches(file: string, options: SwfReadOptions, format: LineFormat): AsyncGenerator<SwfRecord[]> {
+export async function* readRecordBatches(
+  file: string,
+  options: SwfReadOptions,
+  format: LineFormat,
+): AsyncGenerator<SwfRecord[]> {
   let lineNo = 0;
   for await (const bytes of lineChunks(file)) {
     const records: SwfRecord[] = [];
     const length = bytes.length;
-    for (let from = 0; from < length; ) {
+    for (let from = 0; from < length;) {
       let end = bytes.indexOf(10 /* \n */, from);
       if (end < 0) end = length;
       const next = end + 1;
@@ -112,7 +116,7 @@ async function* lineChunks(file: string): AsyncGenerator<Buffer> {
       throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`, { cause: err });
     }
     // In pieces, so a source that takes the first few jobs of a trace parses little more than those.
-    for (let from = 0; from < bytes.length; ) {
+    for (let from = 0; from < bytes.length;) {
       const cut = bytes.indexOf(10, Math.min(bytes.length, from + PIECE_BYTES));
       const end = cut < 0 ? bytes.length : cut + 1;
       yield bytes.subarray(from, end);

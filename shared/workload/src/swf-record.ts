@@ -91,9 +91,24 @@ export function parseSwfBytes(bytes: Buffer, start: number, end: number, line: n
   if (notANumber !== undefined) throw new Error(notANumber);
   const n = values;
   return {
-    jobNumber: n[0]!, submit: n[1]!, wait: n[2]!, run: n[3]!, allocatedProcs: n[4]!, avgCpu: n[5]!,
-    usedMemory: n[6]!, requestedProcs: n[7]!, requestedTime: n[8]!, requestedMemory: n[9]!, status: n[10]!,
-    user: n[11]!, group: n[12]!, executable: n[13]!, queue: n[14]!, partition: n[15]!, precedingJob: n[16]!,
-    thinkTime: n[17]!, line,
+    jobNumber: n[0]!,
+    submit: n[1]!,
+    wait: n[2]!,
+    run: n[3]!,
+    allocatedProcs: n[4]!,
+    avgCpu: n[5]!,
+    usedMemory: n[6]!,
+    requestedProcs: n[7]!,
+    requestedTime: n[8]!,
+    requestedMemory: n[9]!,
+    status: n[10]!,
+    user: n[11]!,
+    group: n[12]!,
+    executable: n[13]!,
+    queue: n[14]!,
+    partition: n[15]!,
+    precedingJob: n[16]!,
+    thinkTime: n[17]!,
+    line,
   };
 }

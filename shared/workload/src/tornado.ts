@@ -41,19 +41,28 @@ export function generateTornado(p: TornadoSpec, rng: Rng): DagJobSpec[] {
     clock += rng.exponential(p.batch_gap_h * 3600);
     day = Math.floor(clock / 86_400);
     const inDay = rng.next() < p.day_share;
-    const hour = inDay ? rng.uniform(8, 20) : (rng.uniform(20, 32) % 24);
+    const hour = inDay ? rng.uniform(8, 20) : rng.uniform(20, 32) % 24;
     const start = day * 86_400 + hour * 3600;
     clock = Math.max(clock, start);
     const size = 1 + Math.floor(Math.log(rng.nextOpen()) / Math.log(1 - 1 / Math.max(1, p.batch_size)) || 0);
     for (let b = 0; b < size && jobs.length < p.jobs; b++) {
       const median = lognormal(p.median_s, 0.5);
       const rough = Math.max(1, Math.round(median));
-      const set = Array.from({ length: p.parallel }, (_, i) => ({ id: `p${i}`, parents: ['init'], length_s: Math.max(1, Math.round(lognormal(median, VARIATION_SIGMA[p.variation]))), estimate_s: rough }));
+      const set = Array.from({ length: p.parallel }, (_, i) => ({
+        id: `p${i}`,
+        parents: ['init'],
+        length_s: Math.max(1, Math.round(lognormal(median, VARIATION_SIGMA[p.variation]))),
+        estimate_s: rough,
+      }));
       const tenth = Math.max(1, Math.round(median / 10));
       jobs.push({
         number: jobs.length + 1,
         submit_s: Math.round(start + b * 10),
-        tasks: [{ id: 'init', parents: [], length_s: tenth, estimate_s: tenth }, ...set, { id: 'final', parents: set.map((t) => t.id), length_s: tenth, estimate_s: tenth }],
+        tasks: [
+          { id: 'init', parents: [], length_s: tenth, estimate_s: tenth },
+          ...set,
+          { id: 'final', parents: set.map((t) => t.id), length_s: tenth, estimate_s: tenth },
+        ],
       });
     }
   }

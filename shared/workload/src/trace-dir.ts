@@ -34,7 +34,11 @@ export class TraceNotFoundError extends InputError {
  * experiment file; or a bare archive file name, looked up beside the experiment file and then in
  * the trace directory.
  */
-export function resolveTrace(trace: string, specFile: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveTrace(
+  trace: string,
+  specFile: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   if (isAbsolute(trace)) {
     if (existsSync(trace)) return trace;
     throw new TraceNotFoundError(trace, [trace], false);

@@ -12,7 +12,10 @@ export const PWA_BASE_URL = 'https://www.cs.huji.ac.il/labs/parallel/workload';
  */
 export function archiveFolder(name: string): string {
   const m = /^(.+?)-(19|20)\d\d(-|\.|$)/.exec(name);
-  if (!m) throw new Error(`"${name}" does not look like a Parallel Workloads Archive log name (e.g. KTH-SP2-1996-2.1-cln.swf.gz)`);
+  if (!m)
+    throw new Error(
+      `"${name}" does not look like a Parallel Workloads Archive log name (e.g. KTH-SP2-1996-2.1-cln.swf.gz)`,
+    );
   return `l_${m[1]!.toLowerCase().replace(/-/g, '_')}`;
 }
 

@@ -62,7 +62,11 @@ const SCHEMA = {
             },
             files: {
               type: 'array',
-              items: { type: 'object', required: ['id', 'sizeInBytes'], properties: { id: { type: 'string', minLength: 1 }, sizeInBytes: { type: 'integer', minimum: 0 } } },
+              items: {
+                type: 'object',
+                required: ['id', 'sizeInBytes'],
+                properties: { id: { type: 'string', minLength: 1 }, sizeInBytes: { type: 'integer', minimum: 0 } },
+              },
             },
           },
         },
@@ -72,7 +76,15 @@ const SCHEMA = {
           properties: {
             tasks: {
               type: 'array',
-              items: { type: 'object', required: ['id', 'runtimeInSeconds'], properties: { id: { type: 'string' }, runtimeInSeconds: { type: 'number', minimum: 0 }, coreCount: { type: 'number', minimum: 1 } } },
+              items: {
+                type: 'object',
+                required: ['id', 'runtimeInSeconds'],
+                properties: {
+                  id: { type: 'string' },
+                  runtimeInSeconds: { type: 'number', minimum: 0 },
+                  coreCount: { type: 'number', minimum: 1 },
+                },
+              },
             },
           },
         },
@@ -92,7 +104,10 @@ interface RawTask {
 interface RawInstance {
   name: string;
   schemaVersion: string;
-  workflow: { specification: { tasks: RawTask[]; files?: { id: string; sizeInBytes: number }[] }; execution?: { tasks: { id: string; runtimeInSeconds: number; coreCount?: number }[] } };
+  workflow: {
+    specification: { tasks: RawTask[]; files?: { id: string; sizeInBytes: number }[] };
+    execution?: { tasks: { id: string; runtimeInSeconds: number; coreCount?: number }[] };
+  };
 }
 
 /** Reads and checks a WfFormat instance; every problem names the file and its JSON path. */
@@ -130,12 +145,17 @@ export async function parseWfFormat(doc: unknown, file: string): Promise<Workflo
       const j = byId.get(p);
       if (j === undefined) fail(`${at}.parents[${k}]`, `no task "${p}"`);
       if (p === t.id) fail(`${at}.parents[${k}]`, 'a task cannot depend on itself');
-      if (!spec.tasks[j!]!.children.includes(t.id)) fail(`${at}.parents[${k}]`, `"${p}" is a parent of "${t.id}", but tasks[${j}].children does not list "${t.id}"`);
+      if (!spec.tasks[j!]!.children.includes(t.id))
+        fail(
+          `${at}.parents[${k}]`,
+          `"${p}" is a parent of "${t.id}", but tasks[${j}].children does not list "${t.id}"`,
+        );
     });
     t.children.forEach((c, k) => {
       const j = byId.get(c);
       if (j === undefined) fail(`${at}.children[${k}]`, `no task "${c}"`);
-      if (!spec.tasks[j!]!.parents.includes(t.id)) fail(`${at}.children[${k}]`, `"${c}" is a child of "${t.id}", but tasks[${j}].parents does not list "${t.id}"`);
+      if (!spec.tasks[j!]!.parents.includes(t.id))
+        fail(`${at}.children[${k}]`, `"${c}" is a child of "${t.id}", but tasks[${j}].parents does not list "${t.id}"`);
     });
     for (const key of ['inputFiles', 'outputFiles'] as const) {
       (t[key] ?? []).forEach((f, k) => {
@@ -153,7 +173,8 @@ export async function parseWfFormat(doc: unknown, file: string): Promise<Workflo
   const bytes = (ids: readonly string[] | undefined) => (ids ?? []).reduce((a, f) => a + files.get(f)!, 0);
   const writes = new Map(spec.tasks.map((t) => [t.id, new Set(t.outputFiles ?? [])]));
   const fromParent = (t: RawTask, p: string) => bytes((t.inputFiles ?? []).filter((f) => writes.get(p)!.has(f)));
-  const external = (t: RawTask) => bytes((t.inputFiles ?? []).filter((f) => !t.parents.some((p) => writes.get(p)!.has(f))));
+  const external = (t: RawTask) =>
+    bytes((t.inputFiles ?? []).filter((f) => !t.parents.some((p) => writes.get(p)!.has(f))));
   return {
     name: inst.name,
     schemaVersion: inst.schemaVersion,

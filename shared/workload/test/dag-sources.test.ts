@@ -12,7 +12,14 @@ const diamond = {
   workflow: {
     specification: {
       tasks: [
-        { name: 'split', id: 'T1', parents: [], children: ['T2', 'T3'], inputFiles: ['raw'], outputFiles: ['h1', 'h2'] },
+        {
+          name: 'split',
+          id: 'T1',
+          parents: [],
+          children: ['T2', 'T3'],
+          inputFiles: ['raw'],
+          outputFiles: ['h1', 'h2'],
+        },
         { name: 'work', id: 'T2', parents: ['T1'], children: ['T4'], inputFiles: ['h1'], outputFiles: ['r2'] },
         { name: 'work', id: 'T3', parents: ['T1'], children: ['T4'], inputFiles: ['h2'], outputFiles: ['r3'] },
         { name: 'join', id: 'T4', parents: ['T2', 'T3'], children: [], inputFiles: ['r2', 'r3'] },
@@ -25,7 +32,14 @@ const diamond = {
         { id: 'r3', sizeInBytes: 4000 },
       ],
     },
-    execution: { tasks: [{ id: 'T1', runtimeInSeconds: 5 }, { id: 'T2', runtimeInSeconds: 12 }, { id: 'T3', runtimeInSeconds: 30 }, { id: 'T4', runtimeInSeconds: 2 }] },
+    execution: {
+      tasks: [
+        { id: 'T1', runtimeInSeconds: 5 },
+        { id: 'T2', runtimeInSeconds: 12 },
+        { id: 'T3', runtimeInSeconds: 30 },
+        { id: 'T4', runtimeInSeconds: 2 },
+      ],
+    },
   },
 };
 
@@ -33,10 +47,31 @@ describe('DAG sources (paper 003)', () => {
   it('replays a WfFormat instance: a DAG per replay, task ids <name>!<n>/<task>, parents by job id, arrivals interarrival_s apart', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'diamond.json'), JSON.stringify(diamond));
-    const { spec } = parseSpecText('name: t\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ name: wf, wfformat: diamond.json, instances: 2, interarrival_s: 600 }]\n', join(dir, 'e.yaml'), NO_SCHEMES);
+    const { spec } = parseSpecText(
+      'name: t\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ name: wf, wfformat: diamond.json, instances: 2, interarrival_s: 600 }]\n',
+      join(dir, 'e.yaml'),
+      NO_SCHEMES,
+    );
     const w = await loadWorkload(spec, { specFile: join(dir, 'e.yaml') });
-    expect(w.jobs.map((j) => `${j.id}@${j.submit_s}`)).toEqual(['diamond!0/T1@0', 'diamond!0/T2@0', 'diamond!0/T3@0', 'diamond!0/T4@0', 'diamond!1/T1@600', 'diamond!1/T2@600', 'diamond!1/T3@600', 'diamond!1/T4@600']);
-    expect(w.jobs[3]).toMatchObject({ dag: 'diamond!0', parents: ['diamond!0/T2', 'diamond!0/T3'], run_s: 2, estimate_s: 2, procs: 0, workload: 'wf', origin: 's1' });
+    expect(w.jobs.map((j) => `${j.id}@${j.submit_s}`)).toEqual([
+      'diamond!0/T1@0',
+      'diamond!0/T2@0',
+      'diamond!0/T3@0',
+      'diamond!0/T4@0',
+      'diamond!1/T1@600',
+      'diamond!1/T2@600',
+      'diamond!1/T3@600',
+      'diamond!1/T4@600',
+    ]);
+    expect(w.jobs[3]).toMatchObject({
+      dag: 'diamond!0',
+      parents: ['diamond!0/T2', 'diamond!0/T3'],
+      run_s: 2,
+      estimate_s: 2,
+      procs: 0,
+      workload: 'wf',
+      origin: 's1',
+    });
     // What each task reads: from outside the grid, and from each parent (its files' sizes).
     expect(w.jobs.slice(0, 4).map((j) => [j.input_bytes, j.parent_bytes])).toEqual([
       [5_000_000, []],
@@ -50,9 +85,13 @@ describe('DAG sources (paper 003)', () => {
   it('replays an instance with Poisson arrivals: exponential gaps of the mean, the same from the same seed', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'diamond.json'), JSON.stringify(diamond));
-    const text = 'name: t\nseed: 3\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ wfformat: diamond.json, instances: 400, interarrival_s: 600, arrivals: poisson }]\n';
+    const text =
+      'name: t\nseed: 3\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ wfformat: diamond.json, instances: 400, interarrival_s: 600, arrivals: poisson }]\n';
     const { spec } = parseSpecText(text, join(dir, 'e.yaml'), NO_SCHEMES);
-    const load = async () => (await loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).jobs.filter((j) => j.id.endsWith('/T1')).map((j) => j.submit_s);
+    const load = async () =>
+      (await loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).jobs
+        .filter((j) => j.id.endsWith('/T1'))
+        .map((j) => j.submit_s);
     const t = await load();
     expect(t[0]).toBe(0);
     const gaps = t.slice(1).map((x, i) => x - t[i]!);
@@ -64,12 +103,21 @@ describe('DAG sources (paper 003)', () => {
   });
 
   it('generates Tornado-like jobs: init, the parent set, final; the same from the same seed', async () => {
-    const text = 'name: t\nseed: 4\nsites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]\nworkload: [{ name: tor, tornado: { jobs: 3, parallel: 5, variation: low } }]\n';
+    const text =
+      'name: t\nseed: 4\nsites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]\nworkload: [{ name: tor, tornado: { jobs: 3, parallel: 5, variation: low } }]\n';
     const { spec } = parseSpecText(text, 'e.yaml', NO_SCHEMES);
     const w = await loadWorkload(spec);
     expect(w.jobs).toHaveLength(3 * 7);
     const first = w.jobs.filter((j) => j.dag === 'tor!0');
-    expect(first.map((j) => j.id)).toEqual(['tor!0/init', 'tor!0/p0', 'tor!0/p1', 'tor!0/p2', 'tor!0/p3', 'tor!0/p4', 'tor!0/final']);
+    expect(first.map((j) => j.id)).toEqual([
+      'tor!0/init',
+      'tor!0/p0',
+      'tor!0/p1',
+      'tor!0/p2',
+      'tor!0/p3',
+      'tor!0/p4',
+      'tor!0/final',
+    ]);
     expect(first.at(-1)!.parents).toEqual(['tor!0/p0', 'tor!0/p1', 'tor!0/p2', 'tor!0/p3', 'tor!0/p4']);
     // Each DAG comes from one site, dealt in turn.
     expect([...new Set(w.jobs.map((j) => `${j.dag}@${j.origin}`))]).toEqual(['tor!0@s1', 'tor!1@s2', 'tor!2@s1']);
@@ -81,9 +129,18 @@ describe('DAG sources (paper 003)', () => {
     const broken = structuredClone(diamond);
     broken.workflow.specification.tasks[3]!.parents = ['T2', 'T9'];
     writeFileSync(join(dir, 'd.json'), JSON.stringify(broken));
-    const { spec } = parseSpecText('name: t\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ wfformat: d.json }]\n', join(dir, 'e.yaml'), NO_SCHEMES);
-    const err = (await loadWorkload(spec, { specFile: join(dir, 'e.yaml') }).then(() => new Error('no error'), (e: unknown) => e)) as Error;
+    const { spec } = parseSpecText(
+      'name: t\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ wfformat: d.json }]\n',
+      join(dir, 'e.yaml'),
+      NO_SCHEMES,
+    );
+    const err = (await loadWorkload(spec, { specFile: join(dir, 'e.yaml') }).then(
+      () => new Error('no error'),
+      (e: unknown) => e,
+    )) as Error;
     // T3 still lists T4 as its child: the first disagreement, by its JSON path.
-    expect(err.message).toMatch(/d\.json: workflow\.specification\.tasks\[2\]\.children\[0\]: "T4" is a child of "T3", but tasks\[3\]\.parents does not list "T3"/);
+    expect(err.message).toMatch(
+      /d\.json: workflow\.specification\.tasks\[2\]\.children\[0\]: "T4" is a child of "T3", but tasks\[3\]\.parents does not list "T3"/,
+    );
   });
 });

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SourceCommon } from '@gridemu/model';
 import {
-  archiveFolder, convertRecord, fetchTrace, readSwf, resolveTrace, SwfFormatError, traceInfo, TraceNotFoundError,
+  archiveFolder,
+  convertRecord,
+  fetchTrace,
+  readSwf,
+  resolveTrace,
+  SwfFormatError,
+  traceInfo,
+  TraceNotFoundError,
   type AdjustmentCounts,
 } from '../src/index.js';
 import { row, tempDir, TRACE_DIR, writeSwf } from './helpers.js';
@@ -52,10 +59,17 @@ describe('SWF reader', () => {
   it('reads CRLF lines, fractional fields and a comment in UTF-8 from the bytes', async () => {
     const dir = tempDir();
     const fraction = row(2, 5, 30, 8, 60).map((v, i) => (i === 5 ? '12.5' : i === 1 ? '+5' : String(v)));
-    const file = writeSwf(dir, 'crlf.swf', [`; Note: Zürich ✓\r`, `${row(1, 0, 10, 4, 20).join(' ')}\r`, fraction.join('\t')]);
+    const file = writeSwf(dir, 'crlf.swf', [
+      `; Note: Zürich ✓\r`,
+      `${row(1, 0, 10, 4, 20).join(' ')}\r`,
+      fraction.join('\t'),
+    ]);
     const header = { fields: new Map<string, string>() };
     const rs = await collect(file, { header });
-    expect(rs.map((r) => [r.jobNumber, r.submit, r.avgCpu, r.line])).toEqual([[1, 0, -1, 2], [2, 5, 12.5, 3]]);
+    expect(rs.map((r) => [r.jobNumber, r.submit, r.avgCpu, r.line])).toEqual([
+      [1, 0, -1, 2],
+      [2, 5, 12.5, 3],
+    ]);
     expect(header.fields.get('Note')).toBe('Zürich ✓');
   });
 
@@ -66,7 +80,16 @@ describe('SWF reader', () => {
     const lines = Array.from({ length: n }, (_, k) => row(k + 1, k, 100 + (k % 977), 1 + (k % 64), 200 + (k % 977)));
     const rs = await collect(writeSwf(dir, 'big.swf', ['; Über', ...lines]));
     expect(rs.length).toBe(n);
-    expect(rs.every((r, k) => r.jobNumber === k + 1 && r.submit === k && r.run === 100 + (k % 977) && r.allocatedProcs === 1 + (k % 64) && r.line === k + 2)).toBe(true);
+    expect(
+      rs.every(
+        (r, k) =>
+          r.jobNumber === k + 1 &&
+          r.submit === k &&
+          r.run === 100 + (k % 977) &&
+          r.allocatedProcs === 1 + (k % 64) &&
+          r.line === k + 2,
+      ),
+    ).toBe(true);
   });
 
   it('says so when a .gz file is corrupt', async () => {
@@ -80,37 +103,93 @@ describe('SWF reader', () => {
 });
 
 describe('conversion of trace values (docs/workload.md)', () => {
-  const source: SourceCommon = { name: 'w', site: 's', skip: 0, shift_h: 0, runtime_scale: 1, exact_estimates: false, equal_width: false };
+  const source: SourceCommon = {
+    name: 'w',
+    site: 's',
+    skip: 0,
+    shift_h: 0,
+    runtime_scale: 1,
+    exact_estimates: false,
+    equal_width: false,
+  };
   const convert = (r: number[], s: Partial<SourceCommon> = {}) => {
     const counts: AdjustmentCounts = {};
-    const [rec] = [{ jobNumber: r[0]!, submit: r[1]!, wait: -1, run: r[3]!, allocatedProcs: r[4]!, avgCpu: -1, usedMemory: -1,
-      requestedProcs: r[7]!, requestedTime: r[8]!, requestedMemory: -1, status: 1, user: r[11]!, group: r[12]!, executable: -1,
-      queue: -1, partition: -1, precedingJob: -1, thinkTime: -1, line: 1 }];
+    const [rec] = [
+      {
+        jobNumber: r[0]!,
+        submit: r[1]!,
+        wait: -1,
+        run: r[3]!,
+        allocatedProcs: r[4]!,
+        avgCpu: -1,
+        usedMemory: -1,
+        requestedProcs: r[7]!,
+        requestedTime: r[8]!,
+        requestedMemory: -1,
+        status: 1,
+        user: r[11]!,
+        group: r[12]!,
+        executable: -1,
+        queue: -1,
+        partition: -1,
+        precedingJob: -1,
+        thinkTime: -1,
+        line: 1,
+      },
+    ];
     return { job: convertRecord(rec!, { origin: 's', source: { ...source, ...s } }, counts), counts };
   };
 
   it('keeps a clean job as it is', () => {
     expect(convert(row(5, 100, 60, 4, 120))).toEqual({
-      job: { id: 'w!5', workload: 'w', origin: 's', submit_s: 100, run_s: 60, estimate_s: 120, procs: 4, user: 7, group: 3 },
+      job: {
+        id: 'w!5',
+        workload: 'w',
+        origin: 's',
+        submit_s: 100,
+        run_s: 60,
+        estimate_s: 120,
+        procs: 4,
+        user: 7,
+        group: 3,
+      },
       counts: {},
     });
   });
   it('raises a run time <= 0 to 1 s', () => {
-    expect(convert(row(5, 100, 0, 4, 120))).toMatchObject({ job: { run_s: 1, estimate_s: 120 }, counts: { runtime_raised_to_1s: 1 } });
+    expect(convert(row(5, 100, 0, 4, 120))).toMatchObject({
+      job: { run_s: 1, estimate_s: 120 },
+      counts: { runtime_raised_to_1s: 1 },
+    });
   });
   it('uses the run time when the requested time is missing', () => {
-    expect(convert(row(5, 100, 60, 4, -1))).toMatchObject({ job: { run_s: 60, estimate_s: 60 }, counts: { estimate_missing_set_to_runtime: 1 } });
+    expect(convert(row(5, 100, 60, 4, -1))).toMatchObject({
+      job: { run_s: 60, estimate_s: 60 },
+      counts: { estimate_missing_set_to_runtime: 1 },
+    });
   });
   it('raises the requested time to a longer run time', () => {
-    expect(convert(row(5, 100, 130, 4, 120))).toMatchObject({ job: { run_s: 130, estimate_s: 130 }, counts: { estimate_raised_to_runtime: 1 } });
+    expect(convert(row(5, 100, 130, 4, 120))).toMatchObject({
+      job: { run_s: 130, estimate_s: 130 },
+      counts: { estimate_raised_to_runtime: 1 },
+    });
   });
   it('takes requested processors when none were recorded as allocated, and rejects a job with neither', () => {
-    expect(convert(row(5, 100, 60, -1, 120, 16))).toMatchObject({ job: { procs: 16 }, counts: { procs_from_request: 1 } });
-    expect(convert(row(5, 100, 60, -1, 120, -1))).toMatchObject({ job: { procs: 0, rejectReason: 'processors_unknown' }, counts: { processors_unknown: 1 } });
+    expect(convert(row(5, 100, 60, -1, 120, 16))).toMatchObject({
+      job: { procs: 16 },
+      counts: { procs_from_request: 1 },
+    });
+    expect(convert(row(5, 100, 60, -1, 120, -1))).toMatchObject({
+      job: { procs: 0, rejectReason: 'processors_unknown' },
+      counts: { processors_unknown: 1 },
+    });
   });
   it('applies runtime_scale, exact_estimates and shift_h', () => {
     expect(convert(row(5, 100, 60, 4, 121), { runtime_scale: 1.7 }).job).toMatchObject({ run_s: 102, estimate_s: 206 });
-    expect(convert(row(5, 100, 60, 4, 121), { exact_estimates: true })).toMatchObject({ job: { estimate_s: 60 }, counts: { estimate_replaced_by_runtime: 1 } });
+    expect(convert(row(5, 100, 60, 4, 121), { exact_estimates: true })).toMatchObject({
+      job: { estimate_s: 60 },
+      counts: { estimate_replaced_by_runtime: 1 },
+    });
     expect(convert(row(5, 100, 60, 4, 121), { shift_h: 2 }).job.submit_s).toBe(7300);
   });
 });
@@ -154,7 +233,9 @@ describe('trace fetch (against a local HTTP server standing in for the archive)'
   });
 
   it('downloads, checks and installs a trace; leaves nothing behind on a 404 or a broken file', async () => {
-    const served = readFileSync(writeSwf(tempDir(), 'T.swf.gz', ['; MaxProcs: 8', row(1, 0, 5, 2, 9), row(2, 3, 5, 2, 9)]));
+    const served = readFileSync(
+      writeSwf(tempDir(), 'T.swf.gz', ['; MaxProcs: 8', row(1, 0, 5, 2, 9), row(2, 3, 5, 2, 9)]),
+    );
     const requests: string[] = [];
     const server = createServer((req, res) => {
       requests.push(req.url!);
@@ -185,7 +266,12 @@ describe('trace info', () => {
     const info = await traceInfo(join(TRACE_DIR, 'KTH-SP2-1996-2.1-cln.swf.gz'));
     expect(info.records).toBe(28476);
     expect(info.machineProcs).toBe(100);
-    expect(info.anomalies).toEqual({ runtimeNotPositive: 8, requestedTimeMissing: 0, runtimeOverRequested: 475, processorsUnknown: 1 });
+    expect(info.anomalies).toEqual({
+      runtimeNotPositive: 8,
+      requestedTimeMissing: 0,
+      runtimeOverRequested: 475,
+      processorsUnknown: 1,
+    });
     expect(info.offeredLoad).toBeGreaterThan(0.5);
     expect(info.offeredLoad).toBeLessThan(0.9);
   });

@@ -21,15 +21,17 @@ describe("paper 003's Tornado-like jobs", () => {
   it('arrive about 80% by day, and spread their task lengths as the variation model says', () => {
     const spread = (variation: 'high' | 'medium' | 'low') => {
       const jobs = generateTornado({ ...TORNADO_DEFAULTS, jobs: 3000, parallel: 10, variation }, new Rng(2));
-      const day = jobs.filter((j) => {
-        const h = (j.submit_s % 86_400) / 3600;
-        return h >= 8 && h < 20;
-      }).length / jobs.length;
+      const day =
+        jobs.filter((j) => {
+          const h = (j.submit_s % 86_400) / 3600;
+          return h >= 8 && h < 20;
+        }).length / jobs.length;
       // Spread within a parent set: the mean of log(max / min) over jobs.
-      const ratio = jobs.reduce((a, j) => {
-        const ls = j.tasks.slice(1, -1).map((t) => t.length_s);
-        return a + Math.log(Math.max(...ls) / Math.min(...ls));
-      }, 0) / jobs.length;
+      const ratio =
+        jobs.reduce((a, j) => {
+          const ls = j.tasks.slice(1, -1).map((t) => t.length_s);
+          return a + Math.log(Math.max(...ls) / Math.min(...ls));
+        }, 0) / jobs.length;
       return { day, ratio };
     };
     const high = spread('high');

@@ -9,7 +9,14 @@ import { needTraces } from '@gridemu/testkit';
 const kth = needTraces('KTH-SP2-1996-2.1-cln.swf.gz');
 
 const params = (jobs: number, extra: Partial<LublinParams> = {}): LublinParams => ({
-  model: 'lublin99', jobs, arrival_scale: 1, estimate_factor: 1, start_hour: 0, classes: 'both', ...LUBLIN_DEFAULTS, ...extra,
+  model: 'lublin99',
+  jobs,
+  arrival_scale: 1,
+  estimate_factor: 1,
+  start_hour: 0,
+  classes: 'both',
+  ...LUBLIN_DEFAULTS,
+  ...extra,
 });
 
 describe('gamma CDF', () => {
@@ -31,9 +38,13 @@ describe('Lublin-Feitelson synthetic source', () => {
     expect([...generateLublin(params(50), 128, new Rng(2).fork('x'))]).not.toEqual(jobs.slice(0, 50));
   });
 
-  it('draws jobs with the model\'s shape', () => {
+  it("draws jobs with the model's shape", () => {
     for (let i = 1; i < jobs.length; i++) expect(jobs[i]!.submit_s).toBeGreaterThanOrEqual(jobs[i - 1]!.submit_s);
-    expect(jobs.every((j) => j.procs >= 1 && j.procs <= 128 && j.run_s >= 1 && j.run_s <= Math.exp(12) && j.estimate_s === j.run_s)).toBe(true);
+    expect(
+      jobs.every(
+        (j) => j.procs >= 1 && j.procs <= 128 && j.run_s >= 1 && j.run_s <= Math.exp(12) && j.estimate_s === j.run_s,
+      ),
+    ).toBe(true);
     const serial = jobs.filter((j) => j.procs === 1).length / jobs.length;
     expect(serial).toBeGreaterThan(0.15);
     expect(serial).toBeLessThan(0.35);
@@ -51,7 +62,7 @@ describe('Lublin-Feitelson synthetic source', () => {
     expect(day).toBeGreaterThan(2 * night);
   });
 
-  it('classes keeps one class\'s stream: batch jobs alone run far longer than the mix', () => {
+  it("classes keeps one class's stream: batch jobs alone run far longer than the mix", () => {
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
     const batch = [...generateLublin(params(5000, { classes: 'batch' }), 128, new Rng(1).fork('x'))];
     const interactive = [...generateLublin(params(5000, { classes: 'interactive' }), 128, new Rng(1).fork('x'))];
@@ -73,7 +84,12 @@ describe('Lublin-Feitelson synthetic source', () => {
 describe('loading a workload from the experiment file', () => {
   it('takes jobs after skip from each source, shifts, stretches and merges them by submit time', async () => {
     const dir = tempDir();
-    writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20), row(2, 100, 10, 2, 20), row(3, 200, 10, 2, 20), row(4, 300, 10, 2, 20)]);
+    writeSwf(dir, 'a.swf', [
+      row(1, 0, 10, 2, 20),
+      row(2, 100, 10, 2, 20),
+      row(3, 200, 10, 2, 20),
+      row(4, 300, 10, 2, 20),
+    ]);
     const { spec } = parseSpecText(
       `name: t
 sites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]
@@ -97,7 +113,11 @@ workload:
   it('deals a split source round-robin over its sites', async () => {
     const dir = tempDir();
     writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20), row(2, 1, 10, 2, 20), row(3, 2, 10, 2, 20)]);
-    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }, { id: y, cpus: 4 }]\nworkload: [{ swf: a.swf }]\n`, join(dir, 'e.yaml'), NO_SCHEMES);
+    const { spec } = parseSpecText(
+      `name: t\nsites: [{ id: x, cpus: 4 }, { id: y, cpus: 4 }]\nworkload: [{ swf: a.swf }]\n`,
+      join(dir, 'e.yaml'),
+      NO_SCHEMES,
+    );
     const w = await loadWorkload(spec, { specFile: join(dir, 'e.yaml') });
     expect(w.jobs.map((j) => j.origin)).toEqual(['x', 'y', 'x']);
   });
@@ -105,14 +125,28 @@ workload:
   it('fails when a source asks for more jobs than the trace has', async () => {
     const dir = tempDir();
     writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20)]);
-    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }]\nworkload: [{ swf: a.swf, jobs: 5 }]\n`, join(dir, 'e.yaml'), NO_SCHEMES);
-    await expect(loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).rejects.toThrow(/asks for 5 jobs after skipping 0, but the trace has only 1 records/);
+    const { spec } = parseSpecText(
+      `name: t\nsites: [{ id: x, cpus: 4 }]\nworkload: [{ swf: a.swf, jobs: 5 }]\n`,
+      join(dir, 'e.yaml'),
+      NO_SCHEMES,
+    );
+    await expect(loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).rejects.toThrow(
+      /asks for 5 jobs after skipping 0, but the trace has only 1 records/,
+    );
   });
 
   it.skipIf(kth.skip)(kth.title('reports what it adjusted in a real trace'), async () => {
-    const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 100 }]\nworkload: [{ swf: KTH-SP2-1996-2.1-cln.swf.gz }]\n`, '/nowhere/e.yaml', NO_SCHEMES);
+    const { spec } = parseSpecText(
+      `name: t\nsites: [{ id: x, cpus: 100 }]\nworkload: [{ swf: KTH-SP2-1996-2.1-cln.swf.gz }]\n`,
+      '/nowhere/e.yaml',
+      NO_SCHEMES,
+    );
     const w = await loadWorkload(spec, { env: { GRIDEMU_TRACE_DIR: TRACE_DIR } });
     expect(w.jobs).toHaveLength(28476);
-    expect(w.sources[0]!.adjustments).toEqual({ runtime_raised_to_1s: 8, estimate_raised_to_runtime: 475, processors_unknown: 1 });
+    expect(w.sources[0]!.adjustments).toEqual({
+      runtime_raised_to_1s: 8,
+      estimate_raised_to_runtime: 475,
+      processors_unknown: 1,
+    });
   });
 });

@@ -14,7 +14,11 @@ DIR/jobs.csv, DIR/summary.json and, for a live run, the processes' logs in DIR/l
 Prints one line per invariant and exits 1 if any is broken.`;
 
 export async function checkCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log(CHECK_HELP);
     return EXIT_OK;
@@ -29,7 +33,8 @@ export async function checkCommand(argv: string[]): Promise<number> {
 export function checkResultsFolder(dir: string): InvariantResult[] {
   const read = (name: string) => {
     const file = join(dir, name);
-    if (!existsSync(file)) throw new InputError(`${file}: not found (is ${dir} a results folder of gridemu simulate or run?)`);
+    if (!existsSync(file))
+      throw new InputError(`${file}: not found (is ${dir} a results folder of gridemu simulate or run?)`);
     return readFileSync(file, 'utf8');
   };
   const jobsCsv = read('jobs.csv');
@@ -42,8 +47,14 @@ export function checkResultsFolder(dir: string): InvariantResult[] {
   }
   const submitted = summary.jobs?.submitted;
   const sites = summary.spec?.sites;
-  if (typeof submitted !== 'number' || !Array.isArray(sites)) throw new InputError(`${join(dir, 'summary.json')}: no jobs.submitted or spec.sites`);
-  return checkRun({ jobsCsv, submitted, cpus: new Map(sites.map((s) => [s.id, s.cpus])), ...logRuns(join(dir, 'logs'), jobsCsv) });
+  if (typeof submitted !== 'number' || !Array.isArray(sites))
+    throw new InputError(`${join(dir, 'summary.json')}: no jobs.submitted or spec.sites`);
+  return checkRun({
+    jobsCsv,
+    submitted,
+    cpus: new Map(sites.map((s) => [s.id, s.cpus])),
+    ...logRuns(join(dir, 'logs'), jobsCsv),
+  });
 }
 
 /**
@@ -58,23 +69,49 @@ function logRuns(logs: string, jobsCsv: string): Pick<RunCheckInput, 'logStarts'
   const starts: { jobId: string; site: string; time_s: number; attempt?: number }[] = [];
   const lost: { jobId: string; site: string; start_s: number; end_s: number }[] = [];
   for (const file of readdirSync(logs).filter((f) => f.endsWith('.log'))) {
-    readFileSync(join(logs, file), 'utf8').split('\n').forEach((line, i) => {
-      const started = line.includes('"job.started"');
-      if (!started && !line.includes('"job.lost"')) return;
-      let e: { jobId?: unknown; site?: unknown; time_s?: unknown; started_s?: unknown; provisional?: unknown; attempt?: unknown };
-      try {
-        e = JSON.parse(line) as typeof e;
-      } catch {
-        throw new InputError(`${join(logs, file)}:${i + 1}: a ${started ? 'job.started' : 'job.lost'} line that is not JSON`);
-      }
-      if (typeof e.jobId !== 'string' || typeof e.site !== 'string') return;
-      if (started) starts.push({ jobId: e.jobId, site: e.site, time_s: Number(e.time_s), ...(typeof e.attempt === 'number' ? { attempt: e.attempt } : {}) });
-      else if (e.provisional !== true) lost.push({ jobId: e.jobId, site: e.site, start_s: Number(e.started_s), end_s: Number(e.time_s) });
-    });
+    readFileSync(join(logs, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const started = line.includes('"job.started"');
+        if (!started && !line.includes('"job.lost"')) return;
+        let e: {
+          jobId?: unknown;
+          site?: unknown;
+          time_s?: unknown;
+          started_s?: unknown;
+          provisional?: unknown;
+          attempt?: unknown;
+        };
+        try {
+          e = JSON.parse(line) as typeof e;
+        } catch {
+          throw new InputError(
+            `${join(logs, file)}:${i + 1}: a ${started ? 'job.started' : 'job.lost'} line that is not JSON`,
+          );
+        }
+        if (typeof e.jobId !== 'string' || typeof e.site !== 'string') return;
+        if (started)
+          starts.push({
+            jobId: e.jobId,
+            site: e.site,
+            time_s: Number(e.time_s),
+            ...(typeof e.attempt === 'number' ? { attempt: e.attempt } : {}),
+          });
+        else if (e.provisional !== true)
+          lost.push({ jobId: e.jobId, site: e.site, start_s: Number(e.started_s), end_s: Number(e.time_s) });
+      });
   }
   if (lost.length === 0) return { logStarts: starts };
   const key = (jobId: string, site: string, start_s: number) => `${jobId}\u0000${site}\u0000${start_s}`;
   const lostStarts = new Set(lost.map((l) => key(l.jobId, l.site, l.start_s)));
-  const finalRuns = executedJobsFromCsv(jobsCsv).map((j) => ({ jobId: j.jobId, site: j.site, start_s: j.start_s, end_s: j.finish_s }));
-  return { logStarts: starts.filter((s) => !lostStarts.has(key(s.jobId, s.site, s.time_s))), runs: [...lost, ...finalRuns] };
+  const finalRuns = executedJobsFromCsv(jobsCsv).map((j) => ({
+    jobId: j.jobId,
+    site: j.site,
+    start_s: j.start_s,
+    end_s: j.finish_s,
+  }));
+  return {
+    logStarts: starts.filter((s) => !lostStarts.has(key(s.jobId, s.site, s.time_s))),
+    runs: [...lost, ...finalRuns],
+  };
 }

@@ -43,14 +43,26 @@ export async function compareCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 2) throw new UsageError(`compare takes two results folders\n\n${COMPARE_HELP}`);
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance.replace(/%$/, ''));
-  if (tolerance !== undefined && !(tolerance >= 0)) throw new UsageError(`--tolerance must be a percentage, got "${values.tolerance}"`);
+  if (tolerance !== undefined && !(tolerance >= 0))
+    throw new UsageError(`--tolerance must be a percentage, got "${values.tolerance}"`);
   const maxStart = values['max-start-diff'] === undefined ? undefined : Number(values['max-start-diff']);
-  if (maxStart !== undefined && !(maxStart >= 0)) throw new UsageError(`--max-start-diff must be seconds, got "${values['max-start-diff']}"`);
-  const checked = values.metrics ? values.metrics.split(',').map((m) => m.trim()).filter(Boolean) : CHECKED_BY_DEFAULT;
+  if (maxStart !== undefined && !(maxStart >= 0))
+    throw new UsageError(`--max-start-diff must be seconds, got "${values['max-start-diff']}"`);
+  const checked = values.metrics
+    ? values.metrics
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+    : CHECKED_BY_DEFAULT;
   const [dirA, dirB] = positionals as [string, string];
-  const c = compareResults(dirA, dirB, checked.filter((m) => !(COMPARED_METRICS as readonly string[]).includes(m)));
+  const c = compareResults(
+    dirA,
+    dirB,
+    checked.filter((m) => !(COMPARED_METRICS as readonly string[]).includes(m)),
+  );
   const traces = readBothTraces(dirA, dirB);
-  if (values.job !== undefined && !traces) throw new UsageError('--job needs a protocol-trace.csv in both folders (run both with protocol_trace: true)');
+  if (values.job !== undefined && !traces)
+    throw new UsageError('--job needs a protocol-trace.csv in both folders (run both with protocol_trace: true)');
   // A's scheme reads both traces (compare is for two runs of one experiment).
   const protocol = traces ? schemeTraceComparison(c.schemes.a, traces.a, traces.b) : undefined;
 
@@ -63,15 +75,29 @@ export async function compareCommand(argv: string[]): Promise<number> {
         continue;
       }
       const rel = m.relative ?? Infinity;
-      if (Math.abs(rel) * 100 > tolerance) failures.push(`${name}: ${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
+      if (Math.abs(rel) * 100 > tolerance)
+        failures.push(`${name}: ${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
     }
   }
-  if (maxStart !== undefined && c.starts.max_abs_s > maxStart) failures.push(`job start times differ by up to ${fmt(c.starts.max_abs_s)} s (limit ${maxStart} s)`);
+  if (maxStart !== undefined && c.starts.max_abs_s > maxStart)
+    failures.push(`job start times differ by up to ${fmt(c.starts.max_abs_s)} s (limit ${maxStart} s)`);
 
   if (values.json) {
-    console.log(JSON.stringify({ a: dirA, b: dirB, ...c, ...(protocol ? { protocol: protocol.json } : {}), failures }, null, 2));
+    console.log(
+      JSON.stringify({ a: dirA, b: dirB, ...c, ...(protocol ? { protocol: protocol.json } : {}), failures }, null, 2),
+    );
   } else {
-    const rows = [['metric', 'A', 'B', 'B - A', 'change', ''], ...c.metrics.map((m) => [m.metric, fmt(m.a), fmt(m.b), fmt(m.diff), pct(m), checked.includes(m.metric) ? 'checked' : ''])];
+    const rows = [
+      ['metric', 'A', 'B', 'B - A', 'change', ''],
+      ...c.metrics.map((m) => [
+        m.metric,
+        fmt(m.a),
+        fmt(m.b),
+        fmt(m.diff),
+        pct(m),
+        checked.includes(m.metric) ? 'checked' : '',
+      ]),
+    ];
     const s = c.starts;
     console.log(`A: ${dirA}\nB: ${dirB}\n\n${table(rows)}\n`);
     console.log(
@@ -79,7 +105,12 @@ export async function compareCommand(argv: string[]): Promise<number> {
         `  |B - A| mean ${fmt(s.mean_abs_s)} s, median ${fmt(s.median_abs_s)} s, p95 ${fmt(s.p95_abs_s)} s, max ${fmt(s.max_abs_s)} s`,
     );
     if (s.largest.length > 0 && s.max_abs_s > 0) {
-      console.log(table([['largest', 'A start', 'B start', 'B - A'], ...s.largest.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.diff)])]));
+      console.log(
+        table([
+          ['largest', 'A start', 'B start', 'B - A'],
+          ...s.largest.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.diff)]),
+        ]),
+      );
     }
     if (protocol) printProtocol(protocol);
     if (traces && values.job !== undefined) printJob(values.job, traces.a, traces.b);
@@ -106,10 +137,22 @@ function readBothTraces(dirA: string, dirB: string): { a: ProtocolTraceRow[]; b:
 
 function printProtocol(p: TraceComparison): void {
   console.log(`\n${p.heading}`);
-  console.log(table([['step', 'A', 'B', 'B - A'], ...p.rows.map((r) => [r.label, fmt(r.a), fmt(r.b), r.a === undefined || r.b === undefined ? '-' : fmt(r.b - r.a)])]));
+  console.log(
+    table([
+      ['step', 'A', 'B', 'B - A'],
+      ...p.rows.map((r) => [
+        r.label,
+        fmt(r.a),
+        fmt(r.b),
+        r.a === undefined || r.b === undefined ? '-' : fmt(r.b - r.a),
+      ]),
+    ]),
+  );
   if (p.furthest && p.furthest.jobs.length > 0) {
     console.log(p.furthest.heading);
-    console.log(table([['job', 'A', 'B', 'B - A'], ...p.furthest.jobs.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.b - d.a)])]));
+    console.log(
+      table([['job', 'A', 'B', 'B - A'], ...p.furthest.jobs.map((d) => [d.job, fmt(d.a), fmt(d.b), fmt(d.b - d.a)])]),
+    );
   }
 }
 
@@ -117,7 +160,8 @@ function printProtocol(p: TraceComparison): void {
 function printJob(job: string, a: readonly ProtocolTraceRow[], b: readonly ProtocolTraceRow[]): void {
   const [sa, sb] = [a.filter((r) => r.job_id === job), b.filter((r) => r.job_id === job)];
   if (sa.length === 0 && sb.length === 0) throw new UsageError(`--job ${job}: no such job in either protocol trace`);
-  const cell = (r: ProtocolTraceRow | undefined) => (r ? [fmt(r.time_s), r.location, r.event, r.detail] : ['', '', '', '']);
+  const cell = (r: ProtocolTraceRow | undefined) =>
+    r ? [fmt(r.time_s), r.location, r.event, r.detail] : ['', '', '', ''];
   const rows = Array.from({ length: Math.max(sa.length, sb.length) }, (_, i) => [...cell(sa[i]), '|', ...cell(sb[i])]);
   console.log(`\n${job}, step by step (A left, B right):`);
   console.log(table([['A time', 'where', 'step', 'detail', '|', 'B time', 'where', 'step', 'detail'], ...rows]));

@@ -1,6 +1,13 @@
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
-import { ControlBus, delayProxyFor, natsConnectOptions, natsFlagOptions, needsDelayProxies, proxyTarget } from '@gridemu/live';
+import {
+  ControlBus,
+  delayProxyFor,
+  natsConnectOptions,
+  natsFlagOptions,
+  needsDelayProxies,
+  proxyTarget,
+} from '@gridemu/live';
 import { loadExperiment } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { EmulatedClock, pinoLogger } from '@gridemu/runtime/live';
@@ -38,7 +45,10 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError(`delay-proxy takes one experiment file\n\n${DELAY_PROXY_HELP}`);
   if (!values.from) throw new UsageError(`delay-proxy needs --from LOCATION\n\n${DELAY_PROXY_HELP}`);
-  if (!values.run) throw new UsageError(`delay-proxy needs --run ID (or GRIDEMU_RUN): the subjects it delays are named by the run\n\n${DELAY_PROXY_HELP}`);
+  if (!values.run)
+    throw new UsageError(
+      `delay-proxy needs --run ID (or GRIDEMU_RUN): the subjects it delays are named by the run\n\n${DELAY_PROXY_HELP}`,
+    );
   try {
     checkRunId(values.run);
   } catch (err) {
@@ -60,8 +70,15 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
     log.info({ epoch_s: m.epoch_s, speedup: m.speedup }, 'run started: faults are timed from now');
   });
   log.info(
-    { listen: url, target: `${target.host}:${target.port}`, latency_ms: spec.network.latency_ms, jitter_ms: spec.network.jitter_ms },
-    needsDelayProxies(spec) ? 'delay proxy ready' : 'delay proxy ready (the spec has no latency, partition or loss: it forwards as it is)',
+    {
+      listen: url,
+      target: `${target.host}:${target.port}`,
+      latency_ms: spec.network.latency_ms,
+      jitter_ms: spec.network.jitter_ms,
+    },
+    needsDelayProxies(spec)
+      ? 'delay proxy ready'
+      : 'delay proxy ready (the spec has no latency, partition or loss: it forwards as it is)',
   );
 
   await new Promise<void>((resolve) => {

@@ -41,14 +41,23 @@ export async function fuzzSeed(seed: number): Promise<string | undefined> {
 }
 
 export async function fuzzCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { seeds: { type: 'string' }, from: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      seeds: { type: 'string' },
+      from: { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) {
     console.log(FUZZ_HELP);
     return EXIT_OK;
   }
   const whole = (v: string | undefined, name: string, fallback: number) => {
     const n = v === undefined ? fallback : Number(v);
-    if (!(Number.isInteger(n) && n >= 1)) throw new UsageError(`--${name} must be a positive whole number (got "${v}")`);
+    if (!(Number.isInteger(n) && n >= 1))
+      throw new UsageError(`--${name} must be a positive whole number (got "${v}")`);
     return n;
   };
   if (values.seed !== undefined) {
@@ -70,6 +79,8 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
     if (process.stderr.isTTY) process.stderr.write(`\rseed ${seed} (${seed - from + 1}/${seeds})`);
   }
   if (process.stderr.isTTY) process.stderr.write('\n');
-  console.log(`${seeds} seeds passed (${from}..${from + seeds - 1}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `${seeds} seeds passed (${from}..${from + seeds - 1}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return EXIT_OK;
 }

@@ -20,7 +20,11 @@ Options:
   --out FILE   where to write it (default: DIR/report.html)`;
 
 export async function reportCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log(REPORT_HELP);
     return EXIT_OK;
@@ -46,10 +50,21 @@ export function buildReport(dir: string): string {
     } catch (err) {
       return fail(`${file('sweep-mean.csv')}`, err);
     }
-    return reportHtml(`gridemu sweep: ${basename(dir)}`, [['folder', dir], ['variants', String(sweep.variants)], ['seeds per variant', sweep.seeds]], sweep.charts);
+    return reportHtml(
+      `gridemu sweep: ${basename(dir)}`,
+      [
+        ['folder', dir],
+        ['variants', String(sweep.variants)],
+        ['seeds per variant', sweep.seeds],
+      ],
+      sweep.charts,
+    );
   }
   for (const name of ['jobs.csv', 'summary.json']) {
-    if (!existsSync(file(name))) throw new InputError(`${file(name)}: not found (is ${dir} a results folder of gridemu simulate or run, or a sweep folder?)`);
+    if (!existsSync(file(name)))
+      throw new InputError(
+        `${file(name)}: not found (is ${dir} a results folder of gridemu simulate or run, or a sweep folder?)`,
+      );
   }
   let summary: ReportSummary;
   try {
@@ -57,7 +72,8 @@ export function buildReport(dir: string): string {
   } catch (err) {
     return fail(`${file('summary.json')}: not valid JSON`, err);
   }
-  if (!Array.isArray(summary.spec?.sites) || typeof summary.jobs?.submitted !== 'number') throw new InputError(`${file('summary.json')}: no spec.sites or jobs.submitted`);
+  if (!Array.isArray(summary.spec?.sites) || typeof summary.jobs?.submitted !== 'number')
+    throw new InputError(`${file('summary.json')}: no spec.sites or jobs.submitted`);
   let jobs;
   try {
     jobs = readJobsCsv(readFileSync(file('jobs.csv'), 'utf8'), file('jobs.csv'));

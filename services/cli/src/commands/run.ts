@@ -84,16 +84,25 @@ export async function runCommand(argv: string[]): Promise<number> {
   const sets = [...(values.set ?? [])];
   if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
   const { spec } = loadExperiment(file, sets.map(parseOverride));
-  if (spec.faults.nats_restart.length > 0 && values.nats) throw new UsageError(`${file}: faults.nats_restart: gridemu run restarts only a server it started itself, not the one at --nats`);
-  if (values.tls && values.nats) throw new UsageError('--tls makes certificates for the run\'s own nats-server; with --nats URL, the server is yours: give the processes its CA in NATS_CA');
+  if (spec.faults.nats_restart.length > 0 && values.nats)
+    throw new UsageError(
+      `${file}: faults.nats_restart: gridemu run restarts only a server it started itself, not the one at --nats`,
+    );
+  if (values.tls && values.nats)
+    throw new UsageError(
+      "--tls makes certificates for the run's own nats-server; with --nats URL, the server is yours: give the processes its CA in NATS_CA",
+    );
   if (values.tls && needsDelayProxies(spec)) {
     // Past the server's first line the bytes are encrypted: a proxy could not tell one link's message from another's.
-    throw new UsageError(`${file}: --tls: the delay proxies cannot read encrypted traffic, so a run with link latency, partitions or loss cannot use TLS (set network.latency_ms and jitter_ms to 0 and leave out faults, or drop --tls)`);
+    throw new UsageError(
+      `${file}: --tls: the delay proxies cannot read encrypted traffic, so a run with link latency, partitions or loss cannot use TLS (set network.latency_ms and jitter_ms to 0 and leave out faults, or drop --tls)`,
+    );
   }
   const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
   const timerSpin_ms = values['timer-spin-ms'] === undefined ? undefined : Number(values['timer-spin-ms']);
-  if (timerSpin_ms !== undefined && !(timerSpin_ms >= 0 && timerSpin_ms <= 100)) throw new UsageError(`--timer-spin-ms must be milliseconds from 0 to 100, got "${values['timer-spin-ms']}"`);
+  if (timerSpin_ms !== undefined && !(timerSpin_ms >= 0 && timerSpin_ms <= 100))
+    throw new UsageError(`--timer-spin-ms must be milliseconds from 0 to 100, got "${values['timer-spin-ms']}"`);
   // Fail fast on a bad trace here rather than in the driver's log.
   const workload = await loadWorkload(spec, { specFile: file, lenient: values.lenient === true });
   if (values.prometheus && !prometheusBinary()) {
@@ -104,13 +113,20 @@ export async function runCommand(argv: string[]): Promise<number> {
     console.error(`gridemu: ${INSTALL_HINT}, or give --nats URL`);
     return EXIT_FAILED;
   }
-  const run = checkRunId(values.run ?? `${spec.name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`);
+  const run = checkRunId(
+    values.run ?? `${spec.name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`,
+  );
   const out = resolve(values.out ?? `results/${spec.name}-live`);
   const say = (line: string) => {
     if (!values.quiet) console.error(line);
   };
   say(`gridemu run ${spec.name}: ${workload.jobs.length} jobs, ${spec.meta.scheme}, speed-up ${spec.live.speedup}`);
-  const bar = new ProgressBar(`run ${spec.name}`, process.stderr, Boolean(process.stderr.isTTY) && !values.quiet, values.quiet ? 0 : 10_000);
+  const bar = new ProgressBar(
+    `run ${spec.name}`,
+    process.stderr,
+    Boolean(process.stderr.isTTY) && !values.quiet,
+    values.quiet ? 0 : 10_000,
+  );
   const result = await runLive({
     specFile: file,
     spec,
@@ -129,12 +145,20 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
     onStatus: (s: LiveStatus) => {
       if (s.phase === 'joining') bar.update(s.ready, s.expected, 'processes ready');
-      else bar.update(s.finished, s.total, `emulated ${formatDuration(s.now_s - (workload.jobs[0]?.submit_s ?? 0))}, wall ${s.wall_s.toFixed(0)} s`);
+      else
+        bar.update(
+          s.finished,
+          s.total,
+          `emulated ${formatDuration(s.now_s - (workload.jobs[0]?.submit_s ?? 0))}, wall ${s.wall_s.toFixed(0)} s`,
+        );
     },
   });
   bar.done();
   // The steps every process logged, as one file like simulate's (issue 15: per-job traces in both modes).
-  const protocolTrace = spec.protocol_trace === true && existsSync(result.logs) ? writeProtocolTrace(out, protocolTraceFromLogs(result.logs)) : undefined;
+  const protocolTrace =
+    spec.protocol_trace === true && existsSync(result.logs)
+      ? writeProtocolTrace(out, protocolTraceFromLogs(result.logs))
+      : undefined;
   const summaryFile = resolve(out, 'summary.json');
   if (result.failure) console.error(`gridemu: run failed: ${result.failure}`);
   if (existsSync(summaryFile)) {
@@ -142,10 +166,14 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (!values.quiet && result.code !== 2) {
       process.stdout.write(renderSummary(summary));
       process.stdout.write(renderLiveSummary(summary));
-      console.log(`\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}${protocolTrace ? `\n      ${protocolTrace}` : ''}\n      ${result.logs}/`);
+      console.log(
+        `\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}${protocolTrace ? `\n      ${protocolTrace}` : ''}\n      ${result.logs}/`,
+      );
     }
     if (summary.schedule_check && !summary.schedule_check.ok) {
-      console.error(`gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`);
+      console.error(
+        `gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`,
+      );
       return EXIT_FAILED;
     }
     // gridemu check on the finished run, logs and all; its verdict goes into summary.json.
@@ -154,16 +182,38 @@ export async function runCommand(argv: string[]): Promise<number> {
       const ok = invariants.every((i) => i.ok);
       // The delay proxies, in this process, did the partitions and the loss: their counts go in the faults block.
       const faults = summary.faults
-        ? { faults: { ...summary.faults, crashes_applied: result.crashesApplied, nats_restarts: { asked: spec.faults.nats_restart.length, applied: result.natsRestarts }, messages_dropped: result.proxyFaults.dropped, messages_held_by_partition: result.proxyFaults.held } }
+        ? {
+            faults: {
+              ...summary.faults,
+              crashes_applied: result.crashesApplied,
+              nats_restarts: { asked: spec.faults.nats_restart.length, applied: result.natsRestarts },
+              messages_dropped: result.proxyFaults.dropped,
+              messages_held_by_partition: result.proxyFaults.held,
+            },
+          }
         : {};
       const p = result.prometheus;
-      const prometheus = { prometheus: { config: p.config, ...(p.url ? { url: p.url } : {}), ...(p.completedJobs !== undefined ? { completed_jobs: p.completedJobs } : {}) } };
-      const restarted = Object.keys(result.unplannedRestarts).length > 0 ? { unplanned_restarts: result.unplannedRestarts } : {};
+      const prometheus = {
+        prometheus: {
+          config: p.config,
+          ...(p.url ? { url: p.url } : {}),
+          ...(p.completedJobs !== undefined ? { completed_jobs: p.completedJobs } : {}),
+        },
+      };
+      const restarted =
+        Object.keys(result.unplannedRestarts).length > 0 ? { unplanned_restarts: result.unplannedRestarts } : {};
       const live = { live: { ...summary.live, ...restarted } };
-      writeFileSync(summaryFile, JSON.stringify({ ...summary, ...live, ...faults, ...prometheus, check: { ok, invariants } }, null, 2) + '\n');
-      if (p.url) say(`Prometheus (${p.url}, now stopped; its data is in ${resolve(out, 'prometheus', 'data')}) counted ${p.completedJobs ?? 'no'} completed jobs`);
+      writeFileSync(
+        summaryFile,
+        JSON.stringify({ ...summary, ...live, ...faults, ...prometheus, check: { ok, invariants } }, null, 2) + '\n',
+      );
+      if (p.url)
+        say(
+          `Prometheus (${p.url}, now stopped; its data is in ${resolve(out, 'prometheus', 'data')}) counted ${p.completedJobs ?? 'no'} completed jobs`,
+        );
       if (!ok) {
-        for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
+        for (const i of invariants.filter((x) => !x.ok))
+          console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
         return EXIT_FAILED;
       }
     }

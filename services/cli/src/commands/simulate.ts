@@ -1,7 +1,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { buildRunSummary, formatNumber, meanWithInterval, roundNumber, writeResults, writeProtocolTrace, type MeanWithInterval, type RunSummary } from '@gridemu/metrics';
+import {
+  buildRunSummary,
+  formatNumber,
+  meanWithInterval,
+  roundNumber,
+  writeResults,
+  writeProtocolTrace,
+  type MeanWithInterval,
+  type RunSummary,
+} from '@gridemu/metrics';
 import { parseOverride, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { loadWorkload } from '@gridemu/workload';
@@ -60,20 +69,25 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const file = positionals[0]!;
   const sets = values.set ?? [];
   const seeds = values.seeds === undefined ? undefined : Number(values.seeds);
-  if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1)) throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
+  if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1))
+    throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
   const { spec } = loadExperiment(file, sets.map(parseOverride));
   const out = resolve(values.out ?? `results/${spec.name}`);
   const measured = values['network-from'] === undefined ? undefined : readMeasuredNetwork(values['network-from']);
   if (spec.faults.nats_restart.length > 0) {
     // There is no server in a simulation: messages that must survive a restart always do here.
-    console.error(`gridemu: faults.nats_restart applies to live runs only; simulate ignores its ${spec.faults.nats_restart.length} restart(s)`);
+    console.error(
+      `gridemu: faults.nats_restart applies to live runs only; simulate ignores its ${spec.faults.nats_restart.length} restart(s)`,
+    );
   }
   if (seeds === undefined) {
     const summary = await simulateOnce(spec, file, sets, values.lenient === true, out, measured);
     if (!summary) return EXIT_FAILED;
     if (!values.quiet) {
       process.stdout.write(renderSummary(summary));
-      console.log(`\nwrote ${join(out, 'jobs.csv')}\n      ${join(out, 'summary.json')}${spec.protocol_trace === true ? `\n      ${join(out, 'protocol-trace.csv')}` : ''}`);
+      console.log(
+        `\nwrote ${join(out, 'jobs.csv')}\n      ${join(out, 'summary.json')}${spec.protocol_trace === true ? `\n      ${join(out, 'protocol-trace.csv')}` : ''}`,
+      );
     }
     return EXIT_OK;
   }
@@ -82,18 +96,35 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     const seed = spec.seed + k;
     // A replay varies its network draws only: the live run it replays had the spec's seed.
     const summary = measured
-      ? await simulateOnce(spec, file, sets, values.lenient === true, join(out, `seed-${seed}`), { ...measured, networkSeed: seed })
-      : await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], values.lenient === true, join(out, `seed-${seed}`));
+      ? await simulateOnce(spec, file, sets, values.lenient === true, join(out, `seed-${seed}`), {
+          ...measured,
+          networkSeed: seed,
+        })
+      : await simulateOnce(
+          { ...spec, seed },
+          file,
+          [...sets, `seed=${seed}`],
+          values.lenient === true,
+          join(out, `seed-${seed}`),
+        );
     if (!summary) return EXIT_FAILED;
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
   }
   const written = writeSeedTables(out, rows);
   if (!values.quiet) {
-    const shown = ['mean_wait_s', 'mean_bounded_slowdown', 'utilization', ...schemeMetrics(spec.meta.scheme).map((m) => m.column)];
+    const shown = [
+      'mean_wait_s',
+      'mean_bounded_slowdown',
+      'utilization',
+      ...schemeMetrics(spec.meta.scheme).map((m) => m.column),
+    ];
     for (const m of shown) {
       const ci = written.metrics[m];
-      if (ci) console.log(`${m.padEnd(24)} ${formatNumber(roundNumber(ci.mean, 4))} ± ${formatNumber(roundNumber(ci.half_width, 4))} (90%, n=${ci.n})`);
+      if (ci)
+        console.log(
+          `${m.padEnd(24)} ${formatNumber(roundNumber(ci.mean, 4))} ± ${formatNumber(roundNumber(ci.half_width, 4))} (90%, n=${ci.n})`,
+        );
     }
     console.log(`\nwrote ${written.csv}\n      ${written.json}`);
   }
@@ -101,14 +132,26 @@ export async function simulateCommand(argv: string[]): Promise<number> {
 }
 
 /** One run: simulate, then DIR/jobs.csv and DIR/summary.json; undefined (after saying why) if an actor broke an invariant. */
-async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly string[], lenient: boolean, out: string, measured?: { source: string; network: MeasuredNetwork; networkSeed?: number }): Promise<RunSummary | undefined> {
+async function simulateOnce(
+  spec: ExperimentSpec,
+  file: string,
+  sets: readonly string[],
+  lenient: boolean,
+  out: string,
+  measured?: { source: string; network: MeasuredNetwork; networkSeed?: number },
+): Promise<RunSummary | undefined> {
   const started = Date.now();
   const workload = await loadWorkload(spec, { specFile: file, lenient });
   const bar = new ProgressBar(`simulate ${spec.name}`);
   let result;
   try {
     result = simulate(spec, workload.jobs, {
-      ...(measured ? { measured: measured.network, ...(measured.networkSeed !== undefined ? { networkSeed: measured.networkSeed } : {}) } : {}),
+      ...(measured
+        ? {
+            measured: measured.network,
+            ...(measured.networkSeed !== undefined ? { networkSeed: measured.networkSeed } : {}),
+          }
+        : {}),
       onProgress: (p) => bar.update(p.finished, p.total, `t=${Math.round(p.now_s)}s`),
     });
   } catch (err) {
@@ -116,7 +159,9 @@ async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly s
     if (!(err instanceof SimulationError)) throw err;
     // A broken invariant: say where, and how to get back to the same instant (STYLE.md 7).
     const again = [...sets.filter((x) => !x.startsWith('seed=')), `seed=${err.failure.seed}`];
-    console.error(`gridemu: ${err.message}\nreproduce with: gridemu simulate ${file} ${again.map((x) => `--set '${x}'`).join(' ')}`);
+    console.error(
+      `gridemu: ${err.message}\nreproduce with: gridemu simulate ${file} ${again.map((x) => `--set '${x}'`).join(' ')}`,
+    );
     return undefined;
   }
   bar.done();
@@ -132,7 +177,16 @@ async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly s
     scheme: schemeSummary(spec, result.counters, result.records),
   });
   // What was replayed, so the results say which network they assumed.
-  const withNetwork = measured ? { ...summary, network_from: { dir: measured.source, ...(measured.networkSeed !== undefined ? { network_seed: measured.networkSeed } : {}), ...measured.network.describe() } } : summary;
+  const withNetwork = measured
+    ? {
+        ...summary,
+        network_from: {
+          dir: measured.source,
+          ...(measured.networkSeed !== undefined ? { network_seed: measured.networkSeed } : {}),
+          ...measured.network.describe(),
+        },
+      }
+    : summary;
   writeResults(out, result.records, withNetwork);
   if (spec.protocol_trace === true) writeProtocolTrace(out, result.trace);
   return withNetwork;
@@ -141,7 +195,8 @@ async function simulateOnce(spec: ExperimentSpec, file: string, sets: readonly s
 /** LIVE_DIR/network.json, or a one-line reason why it cannot be used. */
 function readMeasuredNetwork(dir: string): { source: string; network: MeasuredNetwork } {
   const path = join(resolve(dir), 'network.json');
-  if (!existsSync(path)) throw new UsageError(`--network-from: ${path} not found; it takes the results folder of a gridemu run`);
+  if (!existsSync(path))
+    throw new UsageError(`--network-from: ${path} not found; it takes the results folder of a gridemu run`);
   try {
     return { source: resolve(dir), network: MeasuredNetwork.parse(readFileSync(path, 'utf8'), path) };
   } catch (e) {
@@ -150,10 +205,19 @@ function readMeasuredNetwork(dir: string): { source: string; network: MeasuredNe
 }
 
 /** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */
-function writeSeedTables(out: string, rows: readonly Record<string, number>[]): { csv: string; json: string; metrics: Record<string, MeanWithInterval> } {
+function writeSeedTables(
+  out: string,
+  rows: readonly Record<string, number>[],
+): { csv: string; json: string; metrics: Record<string, MeanWithInterval> } {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const csv = join(out, 'seeds.csv');
-  writeFileSync(csv, [columns.join(','), ...rows.map((r) => columns.map((c) => (r[c] === undefined ? '' : formatNumber(r[c]!))).join(','))].join('\n') + '\n');
+  writeFileSync(
+    csv,
+    [
+      columns.join(','),
+      ...rows.map((r) => columns.map((c) => (r[c] === undefined ? '' : formatNumber(r[c]!))).join(',')),
+    ].join('\n') + '\n',
+  );
   const metrics: Record<string, MeanWithInterval> = {};
   for (const c of columns) {
     if (c === 'seed') continue;

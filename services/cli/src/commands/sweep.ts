@@ -60,11 +60,16 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const axes = (values.vary ?? []).map(parseAxis);
   const seedCount = Number(values.seeds ?? 1);
   const parallel = Number(values.parallel ?? availableParallelism());
-  if (!Number.isInteger(seedCount) || seedCount < 1) throw new UsageError(`--seeds must be a positive integer (got ${values.seeds})`);
-  if (!Number.isInteger(parallel) || parallel < 1) throw new UsageError(`--parallel must be a positive integer (got ${values.parallel})`);
+  if (!Number.isInteger(seedCount) || seedCount < 1)
+    throw new UsageError(`--seeds must be a positive integer (got ${values.seeds})`);
+  if (!Number.isInteger(parallel) || parallel < 1)
+    throw new UsageError(`--parallel must be a positive integer (got ${values.parallel})`);
   const common = values.set ?? [];
   const { spec } = loadExperiment(file, common.map(parseOverride));
-  const runs = variants(axes, Array.from({ length: seedCount }, (_, i) => spec.seed + i));
+  const runs = variants(
+    axes,
+    Array.from({ length: seedCount }, (_, i) => spec.seed + i),
+  );
   // Check every variant's spec before running any, so a bad value fails at once.
   for (const v of runs) loadExperiment(file, [...common, ...v.sets, `seed=${v.seed}`].map(parseOverride));
   const out = resolve(values.out ?? `results/${spec.name}-sweep`);
@@ -78,14 +83,24 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     for (let i = next++; i < runs.length; i = next++) {
       const v = runs[i]!;
       const dir = join(out, folderName(v));
-      const args = [MAIN, 'simulate', file, '--out', dir, '--quiet', ...[...common, ...v.sets, `seed=${v.seed}`].flatMap((s) => ['--set', s])];
+      const args = [
+        MAIN,
+        'simulate',
+        file,
+        '--out',
+        dir,
+        '--quiet',
+        ...[...common, ...v.sets, `seed=${v.seed}`].flatMap((s) => ['--set', s]),
+      ];
       const { code, stderr } = await run(process.execPath, args);
       if (code !== 0) {
         failures.push(`${v.name} seed ${v.seed}: exit ${code}\n${stderr.trim()}`);
         continue;
       }
       results.push({ variant: v, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary });
-      console.error(`[${results.length + failures.length}/${runs.length}] ${v.name} seed ${v.seed} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      console.error(
+        `[${results.length + failures.length}/${runs.length}] ${v.name} seed ${v.seed} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, runs.length) }, worker));
@@ -94,8 +109,15 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   }
   results.sort((a, b) => runs.indexOf(a.variant) - runs.indexOf(b.variant));
-  writeTables(out, axes.map((a) => a.path), results, spec.name);
-  console.log(`${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`);
+  writeTables(
+    out,
+    axes.map((a) => a.path),
+    results,
+    spec.name,
+  );
+  console.log(
+    `${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`,
+  );
   return EXIT_OK;
 }
 
@@ -114,26 +136,58 @@ function writeTables(out: string, paths: readonly string[], results: readonly Ru
   const valueOf = (v: Variant, path: string) => v.sets.find((s) => s.startsWith(`${path}=`))!.slice(path.length + 1);
   const cell = (n: number | undefined) => (n === undefined ? '' : formatNumber(n));
   const header = ['variant', ...paths, 'seed', ...metricNames];
-  const perRun = rows.map(({ r, metrics }) => [r.variant.name, ...paths.map((p) => valueOf(r.variant, p)), String(r.variant.seed), ...metricNames.map((m) => cell(metrics[m]))]);
+  const perRun = rows.map(({ r, metrics }) => [
+    r.variant.name,
+    ...paths.map((p) => valueOf(r.variant, p)),
+    String(r.variant.seed),
+    ...metricNames.map((m) => cell(metrics[m])),
+  ]);
   writeFileSync(join(out, 'sweep.csv'), [header, ...perRun].map((l) => l.map(csv).join(',')).join('\n') + '\n');
 
   const names = [...new Set(rows.map((x) => x.r.variant.name))];
   const means = names.map((n) => {
     const group = rows.filter((x) => x.r.variant.name === n);
-    const intervals = Object.fromEntries(metricNames.map((m) => [m, meanWithInterval(group.map((x) => x.metrics[m] ?? 0), 0.9)]));
+    const intervals = Object.fromEntries(
+      metricNames.map((m) => [
+        m,
+        meanWithInterval(
+          group.map((x) => x.metrics[m] ?? 0),
+          0.9,
+        ),
+      ]),
+    );
     const mean = Object.fromEntries(metricNames.map((m) => [m, intervals[m]!.mean]));
     const ci90 = Object.fromEntries(metricNames.map((m) => [m, roundNumber(intervals[m]!.half_width)]));
     return { name: n, variant: group[0]!.r.variant, seeds: group.length, mean, ci90 };
   });
   // Each metric's mean, then the half-width of its 90% confidence interval (paper 002's "± x").
   const meanHeader = ['variant', ...paths, 'seeds', ...metricNames.flatMap((m) => [m, `${m}_ci90`])];
-  const meanRows = means.map((m) => [m.name, ...paths.map((p) => valueOf(m.variant, p)), String(m.seeds), ...metricNames.flatMap((k) => [cell(m.mean[k]), cell(m.ci90[k])])]);
-  writeFileSync(join(out, 'sweep-mean.csv'), [meanHeader, ...meanRows].map((l) => l.map(csv).join(',')).join('\n') + '\n');
+  const meanRows = means.map((m) => [
+    m.name,
+    ...paths.map((p) => valueOf(m.variant, p)),
+    String(m.seeds),
+    ...metricNames.flatMap((k) => [cell(m.mean[k]), cell(m.ci90[k])]),
+  ]);
+  writeFileSync(
+    join(out, 'sweep-mean.csv'),
+    [meanHeader, ...meanRows].map((l) => l.map(csv).join(',')).join('\n') + '\n',
+  );
 
-  const charted = ['mean_slowdown', 'mean_bounded_slowdown', 'mean_turnaround_s', 'mean_wait_s', 'utilization', 'messages_per_job'];
+  const charted = [
+    'mean_slowdown',
+    'mean_bounded_slowdown',
+    'mean_turnaround_s',
+    'mean_wait_s',
+    'utilization',
+    'messages_per_job',
+  ];
   writeFileSync(
     join(out, 'sweep.html'),
-    barChartsHtml(`${name}: sweep (means over seeds)`, names, charted.map((m) => ({ name: m, values: means.map((x) => x.mean[m] ?? 0) }))),
+    barChartsHtml(
+      `${name}: sweep (means over seeds)`,
+      names,
+      charted.map((m) => ({ name: m, values: means.map((x) => x.mean[m] ?? 0) })),
+    ),
   );
 }
 

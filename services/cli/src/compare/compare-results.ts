@@ -56,10 +56,18 @@ export interface Comparison {
 /** The difference between two results folders (simulate or run): metric by metric, and job by job. */
 export function compareResults(dirA: string, dirB: string, extraMetrics: readonly string[] = []): Comparison {
   const [sa, sb] = [readSummary(dirA), readSummary(dirB)];
-  const own = [sa, sb].flatMap((s) => schemeMetrics(String(s['scheme'])).filter((m) => m.compared === true).map((m) => m.path));
+  const own = [sa, sb].flatMap((s) =>
+    schemeMetrics(String(s['scheme']))
+      .filter((m) => m.compared === true)
+      .map((m) => m.path),
+  );
   const names = [...new Set<string>([...COMPARED_METRICS, ...own, ...extraMetrics])];
   const metrics = names.map((m) => metricDiff(m, pick(sa, m), pick(sb, m)));
-  return { metrics, starts: startDiffs(readStarts(dirA), readStarts(dirB)), schemes: { a: String(sa['scheme']), b: String(sb['scheme']) } };
+  return {
+    metrics,
+    starts: startDiffs(readStarts(dirA), readStarts(dirB)),
+    schemes: { a: String(sa['scheme']), b: String(sb['scheme']) },
+  };
 }
 
 export function metricDiff(metric: string, a: number | undefined, b: number | undefined): MetricDiff {
@@ -70,7 +78,8 @@ export function metricDiff(metric: string, a: number | undefined, b: number | un
 
 function readSummary(dir: string): Record<string, unknown> {
   const file = join(dir, 'summary.json');
-  if (!existsSync(file)) throw new UsageError(`${file}: not found (is ${dir} a results folder of gridemu simulate or run?)`);
+  if (!existsSync(file))
+    throw new UsageError(`${file}: not found (is ${dir} a results folder of gridemu simulate or run?)`);
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch (err) {
@@ -81,7 +90,8 @@ function readSummary(dir: string): Record<string, unknown> {
 /** A number at a dotted path of summary.json (null, for a metric over no jobs, reads as undefined). */
 export function pick(summary: Record<string, unknown>, path: string): number | undefined {
   let v: unknown = summary;
-  for (const key of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+  for (const key of path.split('.'))
+    v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
   return typeof v === 'number' ? v : undefined;
 }
 
@@ -96,11 +106,13 @@ function readStarts(dir: string): Map<string, Start> {
   const [header, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
   const cols = (header ?? '').split(',');
   const [id, start, site] = ['job_id', 'starting_time', 'exec_site'].map((c) => cols.indexOf(c));
-  if (id! < 0 || start! < 0 || site! < 0) throw new UsageError(`${file}:1: needs the columns job_id, starting_time and exec_site`);
+  if (id! < 0 || start! < 0 || site! < 0)
+    throw new UsageError(`${file}:1: needs the columns job_id, starting_time and exec_site`);
   const starts = new Map<string, Start>();
   lines.forEach((line, i) => {
     const f = line.split(','); // our job ids and these columns never hold commas
-    if (f.length !== cols.length) throw new UsageError(`${file}:${i + 2}: ${f.length} fields, the header has ${cols.length}`);
+    if (f.length !== cols.length)
+      throw new UsageError(`${file}:${i + 2}: ${f.length} fields, the header has ${cols.length}`);
     if (f[start!] === '') return;
     const t = Number(f[start!]);
     if (!Number.isFinite(t)) throw new UsageError(`${file}:${i + 2}: starting_time "${f[start!]}" is not a number`);

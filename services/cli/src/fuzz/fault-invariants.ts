@@ -21,11 +21,14 @@ export function assertNoJobAtTwoSites(plan: GridPlan): void {
 }
 
 /** Every run of every job, the ones lost in crashes included, for the overlap check. */
-export function allRuns(records: readonly JobRecord[]): { jobId: string; site: string; start_s: number; end_s: number }[] {
+export function allRuns(
+  records: readonly JobRecord[],
+): { jobId: string; site: string; start_s: number; end_s: number }[] {
   const runs: { jobId: string; site: string; start_s: number; end_s: number }[] = [];
   for (const r of records) {
     for (const l of r.lostRuns) runs.push({ jobId: r.job.id, site: l.site, start_s: l.start_s, end_s: l.end_s });
-    if (r.start_s !== undefined && r.finish_s !== undefined && r.execSite !== undefined) runs.push({ jobId: r.job.id, site: r.execSite, start_s: r.start_s, end_s: r.finish_s });
+    if (r.start_s !== undefined && r.finish_s !== undefined && r.execSite !== undefined)
+      runs.push({ jobId: r.job.id, site: r.execSite, start_s: r.start_s, end_s: r.finish_s });
   }
   return runs;
 }

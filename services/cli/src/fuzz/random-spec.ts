@@ -2,7 +2,9 @@ import { Rng } from '@gridemu/runtime';
 import { SCHEME_MODULES, type FuzzDraw, type FuzzSpecs } from '@gridemu/schemes';
 
 /** Every family that can be fuzzed, each as often as its weight says, in registry order. */
-const DRAWN: readonly FuzzSpecs[] = SCHEME_MODULES.flatMap((m) => (m.fuzz ? Array.from({ length: m.fuzz.weight }, () => m.fuzz!) : []));
+const DRAWN: readonly FuzzSpecs[] = SCHEME_MODULES.flatMap((m) =>
+  m.fuzz ? Array.from({ length: m.fuzz.weight }, () => m.fuzz!) : [],
+);
 
 /**
  * A small random experiment file for one fuzz seed: a family drawn from the registry, random
@@ -15,6 +17,11 @@ export function randomSpec(seed: number): string {
   const family = pick(DRAWN);
   const latency = pick([0, 1, 10, 50, 200]);
   const jitter = latency === 0 ? 0 : pick([0, Math.round(latency / 2)]);
-  const draw: FuzzDraw = { rng, pick, head: [`name: fuzz-${seed}`, `seed: ${seed}`], network: `network: { latency_ms: ${latency}, jitter_ms: ${jitter} }` };
+  const draw: FuzzDraw = {
+    rng,
+    pick,
+    head: [`name: fuzz-${seed}`, `seed: ${seed}`],
+    network: `network: { latency_ms: ${latency}, jitter_ms: ${jitter} }`,
+  };
   return family.spec(draw);
 }

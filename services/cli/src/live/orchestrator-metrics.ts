@@ -19,7 +19,10 @@ export interface FaultTally {
  * see of itself, since it is the one killed or cut off. Labelled like every process's series,
  * with `site="orchestrator"`.
  */
-export function orchestratorRegistry(labels: { readonly run: string; readonly scheme: string }, tally: () => FaultTally): Registry {
+export function orchestratorRegistry(
+  labels: { readonly run: string; readonly scheme: string },
+  tally: () => FaultTally,
+): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ run: labels.run, site: 'orchestrator', scheme: labels.scheme });
   new Counter({

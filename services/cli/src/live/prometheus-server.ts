@@ -3,7 +3,8 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, stopProcess } from '@gridemu/nats-server';
 
-export const PROMETHEUS_HINT = 'prometheus is not on PATH: install it with `apt-get install -y prometheus` (Debian), or point your own Prometheus at DIR/prometheus/prometheus.yml';
+export const PROMETHEUS_HINT =
+  'prometheus is not on PATH: install it with `apt-get install -y prometheus` (Debian), or point your own Prometheus at DIR/prometheus/prometheus.yml';
 
 /** How often the run's processes are scraped; members serve /metrics this long and more after the end. */
 export const SCRAPE_INTERVAL_S = 1;
@@ -19,7 +20,10 @@ export class ScrapeTargets {
   private readonly targetsFile: string;
   private readonly byProcess = new Map<string, string>();
 
-  constructor(out: string, private readonly run: string) {
+  constructor(
+    out: string,
+    private readonly run: string,
+  ) {
     this.dir = join(out, 'prometheus');
     mkdirSync(this.dir, { recursive: true });
     this.configFile = join(this.dir, 'prometheus.yml');
@@ -50,7 +54,10 @@ export class ScrapeTargets {
   }
 
   private write(): void {
-    const groups = [...this.byProcess].map(([process, address]) => ({ targets: [address], labels: { process, gridemu_run: this.run } }));
+    const groups = [...this.byProcess].map(([process, address]) => ({
+      targets: [address],
+      labels: { process, gridemu_run: this.run },
+    }));
     // Written whole, then renamed: Prometheus never reads half a file.
     const tmp = `${this.targetsFile}.tmp`;
     writeFileSync(tmp, JSON.stringify(groups, null, 2) + '\n');
@@ -76,14 +83,26 @@ export async function startPrometheus(configFile: string, dataDir: string): Prom
   const binary = prometheusBinary();
   if (!binary) throw new Error(PROMETHEUS_HINT);
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, [`--config.file=${configFile}`, `--storage.tsdb.path=${dataDir}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(
+    binary,
+    [
+      `--config.file=${configFile}`,
+      `--storage.tsdb.path=${dataDir}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited with code ${child.exitCode}:\n${stderr}`);
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -101,7 +120,11 @@ export async function startPrometheus(configFile: string, dataDir: string): Prom
 /** An instant query through Prometheus' HTTP API: the first sample's value, or undefined for an empty result. */
 export async function queryPrometheus(url: string, promql: string): Promise<number | undefined> {
   const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
-  const body = (await res.json()) as { status: string; error?: string; data?: { result?: { value: [number, string] }[] } };
+  const body = (await res.json()) as {
+    status: string;
+    error?: string;
+    data?: { result?: { value: [number, string] }[] };
+  };
   if (body.status !== 'success') throw new Error(`prometheus refused ${promql}: ${body.error ?? res.status}`);
   const first = body.data?.result?.[0];
   return first ? Number(first.value[1]) : undefined;

@@ -13,20 +13,30 @@ import { TRACE_LOG_MESSAGE } from '@gridemu/runtime/live';
 export function protocolTraceFromLogs(logs: string): ProtocolTraceRow[] {
   const rows: ProtocolTraceRow[] = [];
   const marker = `"msg":"${TRACE_LOG_MESSAGE}"`;
-  for (const file of readdirSync(logs).filter((f) => f.endsWith('.log')).sort()) {
-    readFileSync(join(logs, file), 'utf8').split('\n').forEach((line, i) => {
-      if (!line.includes(marker)) return;
-      let e: { job?: unknown; event?: unknown; detail?: unknown; time_s?: unknown; site?: unknown };
-      try {
-        e = JSON.parse(line) as typeof e;
-      } catch {
-        throw new InputError(`${join(logs, file)}:${i + 1}: a protocol trace line that is not JSON`);
-      }
-      if (typeof e.job !== 'string' || typeof e.event !== 'string' || typeof e.time_s !== 'number') {
-        throw new InputError(`${join(logs, file)}:${i + 1}: a protocol trace line without job, event and time_s`);
-      }
-      rows.push({ time_s: e.time_s, job_id: e.job, location: typeof e.site === 'string' ? e.site : '', event: e.event, detail: typeof e.detail === 'string' ? e.detail : '' });
-    });
+  for (const file of readdirSync(logs)
+    .filter((f) => f.endsWith('.log'))
+    .sort()) {
+    readFileSync(join(logs, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (!line.includes(marker)) return;
+        let e: { job?: unknown; event?: unknown; detail?: unknown; time_s?: unknown; site?: unknown };
+        try {
+          e = JSON.parse(line) as typeof e;
+        } catch {
+          throw new InputError(`${join(logs, file)}:${i + 1}: a protocol trace line that is not JSON`);
+        }
+        if (typeof e.job !== 'string' || typeof e.event !== 'string' || typeof e.time_s !== 'number') {
+          throw new InputError(`${join(logs, file)}:${i + 1}: a protocol trace line without job, event and time_s`);
+        }
+        rows.push({
+          time_s: e.time_s,
+          job_id: e.job,
+          location: typeof e.site === 'string' ? e.site : '',
+          event: e.event,
+          detail: typeof e.detail === 'string' ? e.detail : '',
+        });
+      });
   }
   // Array.prototype.sort is stable: equal times keep the logs' order.
   return rows.sort((a, b) => a.time_s - b.time_s);

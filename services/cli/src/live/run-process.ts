@@ -12,7 +12,9 @@ export function serviceMain(service: string): string {
   try {
     return fileURLToPath(import.meta.resolve(`@gridemu/${service}/main`));
   } catch (err) {
-    throw new Error(`no service "${service}" is installed (expected the workspace package services/${service})`, { cause: err });
+    throw new Error(`no service "${service}" is installed (expected the workspace package services/${service})`, {
+      cause: err,
+    });
   }
 }
 
@@ -60,7 +62,10 @@ export class RunProcess {
   tail(lines = 12): string {
     try {
       const text = readFileSync(this.logFile, 'utf8').trimEnd().split('\n');
-      return text.slice(-lines).map((l) => `    ${l.length > 400 ? `${l.slice(0, 400)}…` : l}`).join('\n');
+      return text
+        .slice(-lines)
+        .map((l) => `    ${l.length > 400 ? `${l.slice(0, 400)}…` : l}`)
+        .join('\n');
     } catch {
       return '    (no log)';
     }

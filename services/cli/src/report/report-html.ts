@@ -15,7 +15,10 @@ export interface ReportChart {
 let chartJs: string | undefined;
 function chartJsSource(): string {
   // The package exports only its module builds; the UMD file sits beside them in dist/.
-  chartJs ??= readFileSync(join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
+  chartJs ??= readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'),
+    'utf8',
+  );
   return chartJs;
 }
 

@@ -1,5 +1,14 @@
 import type { ReportChart } from './report-html.js';
-import { faultBars, messagesOverTime, queueOverTime, spanOf, utilizationOverTime, waitHistogram, type ReportJob, type TimeSeries } from './run-series.js';
+import {
+  faultBars,
+  messagesOverTime,
+  queueOverTime,
+  spanOf,
+  utilizationOverTime,
+  waitHistogram,
+  type ReportJob,
+  type TimeSeries,
+} from './run-series.js';
 
 /** What a run report reads from summary.json (simulate or run). */
 export interface ReportSummary {
@@ -12,21 +21,52 @@ export interface ReportSummary {
   readonly mean_bounded_slowdown: number;
   readonly utilization: { readonly overall: number; readonly per_site: Record<string, number> };
   readonly makespan_s: number;
-  readonly categories?: Record<string, { readonly jobs: number; readonly mean_slowdown: number; readonly mean_bounded_slowdown: number }>;
+  readonly categories?: Record<
+    string,
+    { readonly jobs: number; readonly mean_slowdown: number; readonly mean_bounded_slowdown: number }
+  >;
   readonly messages: { readonly total: number; readonly per_hour?: Record<string, number> };
-  readonly spec: { readonly sites: readonly { readonly id: string; readonly cpus: number }[]; readonly faults?: Parameters<typeof faultBars>[0] };
+  readonly spec: {
+    readonly sites: readonly { readonly id: string; readonly cpus: number }[];
+    readonly faults?: Parameters<typeof faultBars>[0];
+  };
   readonly faults?: { readonly lost_runs: number };
   readonly check?: { readonly ok: boolean };
 }
 
-const PALETTE = ['#4a7ab5', '#d9822b', '#3f9a5b', '#c2453d', '#8a63b8', '#8c6d46', '#d463a8', '#6f6f6f', '#b5b33a', '#2fb0c2'];
+const PALETTE = [
+  '#4a7ab5',
+  '#d9822b',
+  '#3f9a5b',
+  '#c2453d',
+  '#8a63b8',
+  '#8c6d46',
+  '#d463a8',
+  '#6f6f6f',
+  '#b5b33a',
+  '#2fb0c2',
+];
 const HOURS_AXIS = { type: 'linear', title: { display: true, text: 'emulated hours since the first submission' } };
 
 function lines(series: readonly TimeSeries[], yTitle: string, yMax?: number): object {
   return {
     type: 'line',
-    data: { datasets: series.map((s, i) => ({ label: s.name, data: s.points, borderColor: PALETTE[i % PALETTE.length], backgroundColor: PALETTE[i % PALETTE.length], pointRadius: 0, borderWidth: 1.5 })) },
-    options: { scales: { x: HOURS_AXIS, y: { beginAtZero: true, ...(yMax !== undefined ? { max: yMax } : {}), title: { display: true, text: yTitle } } } },
+    data: {
+      datasets: series.map((s, i) => ({
+        label: s.name,
+        data: s.points,
+        borderColor: PALETTE[i % PALETTE.length],
+        backgroundColor: PALETTE[i % PALETTE.length],
+        pointRadius: 0,
+        borderWidth: 1.5,
+      })),
+    },
+    options: {
+      scales: {
+        x: HOURS_AXIS,
+        y: { beginAtZero: true, ...(yMax !== undefined ? { max: yMax } : {}), title: { display: true, text: yTitle } },
+      },
+    },
   };
 }
 
@@ -39,37 +79,51 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[]): R
   const categories = Object.entries(summary.categories ?? {}).filter(([, c]) => c.jobs > 0);
   const faults = faultBars(summary.spec.faults, span.from_s);
   const rows = faults.length > 0 ? [...new Set(faults.map((f) => f.row))] : ['no faults injected'];
-  const kinds = [['crash', 'process down', '#c2453d'], ['partition', 'cut off', '#d9822b'], ['nats_restart', 'nats-server down', '#8a63b8']] as const;
+  const kinds = [
+    ['crash', 'process down', '#c2453d'],
+    ['partition', 'cut off', '#d9822b'],
+    ['nats_restart', 'nats-server down', '#8a63b8'],
+  ] as const;
   return [
     {
       id: 'utilization',
       title: 'Utilization over time, per site',
-      caption: 'Busy processors over the site\'s processors, averaged over each 1/200 of the run.',
+      caption: "Busy processors over the site's processors, averaged over each 1/200 of the run.",
       config: lines(utilizationOverTime(jobs, cpus), 'utilization', 1),
     },
     {
       id: 'queue',
       title: 'Queue length over time, per site',
-      caption: 'Jobs submitted and not yet started, counted at the site that ran them (or their origin), averaged over each 1/200 of the run.',
+      caption:
+        'Jobs submitted and not yet started, counted at the site that ran them (or their origin), averaged over each 1/200 of the run.',
       config: lines(queueOverTime(jobs, sites), 'jobs waiting'),
     },
     {
       id: 'waits',
       title: 'Wait-time distribution',
       caption: `How long the ${waits.counts.reduce((a, b) => a + b, 0)} started jobs waited between submission and start.`,
-      config: { type: 'bar', data: { labels: waits.labels, datasets: [{ label: 'jobs', data: waits.counts, backgroundColor: PALETTE[0] }] }, options: { scales: { y: { beginAtZero: true, title: { display: true, text: 'jobs' } } } } },
+      config: {
+        type: 'bar',
+        data: { labels: waits.labels, datasets: [{ label: 'jobs', data: waits.counts, backgroundColor: PALETTE[0] }] },
+        options: { scales: { y: { beginAtZero: true, title: { display: true, text: 'jobs' } } } },
+      },
     },
     {
       id: 'slowdown',
       title: 'Slowdown by job category',
-      caption: 'Mean slowdown and mean bounded slowdown (10 s) of each category of job (narrow or wide, short or long).',
+      caption:
+        'Mean slowdown and mean bounded slowdown (10 s) of each category of job (narrow or wide, short or long).',
       config: {
         type: 'bar',
         data: {
           labels: categories.map(([name, c]) => `${name.replace(/_/g, ' ')} (${c.jobs})`),
           datasets: [
             { label: 'mean slowdown', data: categories.map(([, c]) => c.mean_slowdown), backgroundColor: PALETTE[0] },
-            { label: 'mean bounded slowdown', data: categories.map(([, c]) => c.mean_bounded_slowdown), backgroundColor: PALETTE[1] },
+            {
+              label: 'mean bounded slowdown',
+              data: categories.map(([, c]) => c.mean_bounded_slowdown),
+              backgroundColor: PALETTE[1],
+            },
           ],
         },
         options: { scales: { y: { beginAtZero: true, title: { display: true, text: 'slowdown' } } } },
@@ -84,9 +138,10 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[]): R
     {
       id: 'faults',
       title: 'Faults on the time axis',
-      caption: faults.length > 0
-        ? `Each crash's downtime, each partition and each server restart the experiment injected${summary.faults ? `; ${summary.faults.lost_runs} runs were lost` : ''}.`
-        : 'The experiment injected no faults.',
+      caption:
+        faults.length > 0
+          ? `Each crash's downtime, each partition and each server restart the experiment injected${summary.faults ? `; ${summary.faults.lost_runs} runs were lost` : ''}.`
+          : 'The experiment injected no faults.',
       config: {
         type: 'bar',
         data: {
@@ -104,7 +159,11 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[]): R
             }));
           }),
         },
-        options: { indexAxis: 'y', plugins: { legend: { uniqueLabels: true } }, scales: { x: { ...HOURS_AXIS, min: 0, max: Math.ceil((span.to_s - span.from_s) / 3600) } } },
+        options: {
+          indexAxis: 'y',
+          plugins: { legend: { uniqueLabels: true } },
+          scales: { x: { ...HOURS_AXIS, min: 0, max: Math.ceil((span.to_s - span.from_s) / 3600) } },
+        },
       },
     },
   ];
@@ -118,7 +177,12 @@ export function runFacts(s: ReportSummary): [string, string][] {
     ['jobs', `${s.jobs.submitted} submitted, ${s.jobs.completed} completed, ${s.jobs.rejected} rejected`],
     ['mean wait', `${s.mean_wait_s.toFixed(1)} s`],
     ['mean bounded slowdown', s.mean_bounded_slowdown.toFixed(2)],
-    ['utilization', `${(s.utilization.overall * 100).toFixed(1)}% (${Object.entries(s.utilization.per_site).map(([site, u]) => `${site} ${(u * 100).toFixed(1)}%`).join(', ')})`],
+    [
+      'utilization',
+      `${(s.utilization.overall * 100).toFixed(1)}% (${Object.entries(s.utilization.per_site)
+        .map(([site, u]) => `${site} ${(u * 100).toFixed(1)}%`)
+        .join(', ')})`,
+    ],
     ['makespan', `${s.makespan_s.toFixed(0)} s`],
     ['messages', String(s.messages.total)],
     ...(s.check ? [['gridemu check', s.check.ok ? 'passed' : 'BROKEN'] as [string, string]] : []),

@@ -37,7 +37,16 @@ export function readJobsCsv(text: string, file: string): ReportJob[] {
     if (i < 0) throw new Error(`${file}: no column "${name}" in the header`);
     return i;
   };
-  const c = { id: col('job_id'), submit: col('submission_time'), start: col('starting_time'), finish: col('finish_time'), procs: col('requested_number_of_resources'), origin: col('origin_site'), site: col('exec_site'), state: col('final_state') };
+  const c = {
+    id: col('job_id'),
+    submit: col('submission_time'),
+    start: col('starting_time'),
+    finish: col('finish_time'),
+    procs: col('requested_number_of_resources'),
+    origin: col('origin_site'),
+    site: col('exec_site'),
+    state: col('final_state'),
+  };
   return lines.slice(1).map((line, i) => {
     const f = splitCsvLine(line);
     const num = (k: number, what: string, optional: boolean) => {
@@ -98,15 +107,25 @@ function binned(
   }
   return keys.map((k) => ({
     name: k,
-    points: [...sums.get(k)!].map((v, b) => ({ x: round((b + 0.5) * width / HOUR_S), y: round(v / scale(k)) })),
+    points: [...sums.get(k)!].map((v, b) => ({ x: round(((b + 0.5) * width) / HOUR_S), y: round(v / scale(k)) })),
   }));
 }
 
 /** Busy processors over each site's processors, per slice of the run (1 = full). */
-export function utilizationOverTime(jobs: readonly ReportJob[], cpus: ReadonlyMap<string, number>, bins = 200): TimeSeries[] {
+export function utilizationOverTime(
+  jobs: readonly ReportJob[],
+  cpus: ReadonlyMap<string, number>,
+  bins = 200,
+): TimeSeries[] {
   const span = spanOf(jobs);
   const ran = jobs.filter((j) => j.start_s !== undefined && j.finish_s !== undefined && cpus.has(j.site));
-  return binned(span, bins, ran.map((j) => ({ key: j.site, from_s: j.start_s!, to_s: j.finish_s!, weight: j.procs })), [...cpus.keys()], (k) => cpus.get(k)!);
+  return binned(
+    span,
+    bins,
+    ran.map((j) => ({ key: j.site, from_s: j.start_s!, to_s: j.finish_s!, weight: j.procs })),
+    [...cpus.keys()],
+    (k) => cpus.get(k)!,
+  );
 }
 
 /** Jobs waiting, per site that ran them (or their origin, if never started), averaged per slice. */
@@ -115,7 +134,12 @@ export function queueOverTime(jobs: readonly ReportJob[], sites: readonly string
   return binned(
     span,
     bins,
-    jobs.map((j) => ({ key: j.site !== '' ? j.site : j.origin, from_s: j.submit_s, to_s: j.start_s ?? span.to_s, weight: 1 })),
+    jobs.map((j) => ({
+      key: j.site !== '' ? j.site : j.origin,
+      from_s: j.submit_s,
+      to_s: j.start_s ?? span.to_s,
+      weight: 1,
+    })),
     sites,
     () => 1,
   );
@@ -123,8 +147,17 @@ export function queueOverTime(jobs: readonly ReportJob[], sites: readonly string
 
 /** Wait-time bins a user reads at a glance: a second to days. */
 const WAIT_BINS: readonly [string, number][] = [
-  ['< 1 s', 1], ['1–10 s', 10], ['10 s–1 min', 60], ['1–5 min', 300], ['5–15 min', 900], ['15 min–1 h', 3600],
-  ['1–3 h', 3 * 3600], ['3–12 h', 12 * 3600], ['12 h–1 d', 86_400], ['1–3 d', 3 * 86_400], ['≥ 3 d', Number.POSITIVE_INFINITY],
+  ['< 1 s', 1],
+  ['1–10 s', 10],
+  ['10 s–1 min', 60],
+  ['1–5 min', 300],
+  ['5–15 min', 900],
+  ['15 min–1 h', 3600],
+  ['1–3 h', 3 * 3600],
+  ['3–12 h', 12 * 3600],
+  ['12 h–1 d', 86_400],
+  ['1–3 d', 3 * 86_400],
+  ['≥ 3 d', Number.POSITIVE_INFINITY],
 ];
 
 /** How many started jobs waited how long. */
@@ -156,9 +189,24 @@ interface SpecFaults {
 export function faultBars(faults: SpecFaults | undefined, from_s: number): FaultBar[] {
   const h = (s: number) => round((s - from_s) / HOUR_S);
   return [
-    ...(faults?.crash ?? []).map((c) => ({ row: `${c.process} down`, from_h: h(c.at_s), to_h: h(c.at_s + c.down_s), kind: 'crash' as const })),
-    ...(faults?.partition ?? []).map((p) => ({ row: `${p.sites.join(', ')} cut off`, from_h: h(p.from_s), to_h: h(p.to_s), kind: 'partition' as const })),
-    ...(faults?.nats_restart ?? []).map((r) => ({ row: 'nats-server down', from_h: h(r.at_s), to_h: h(r.at_s + r.down_s), kind: 'nats_restart' as const })),
+    ...(faults?.crash ?? []).map((c) => ({
+      row: `${c.process} down`,
+      from_h: h(c.at_s),
+      to_h: h(c.at_s + c.down_s),
+      kind: 'crash' as const,
+    })),
+    ...(faults?.partition ?? []).map((p) => ({
+      row: `${p.sites.join(', ')} cut off`,
+      from_h: h(p.from_s),
+      to_h: h(p.to_s),
+      kind: 'partition' as const,
+    })),
+    ...(faults?.nats_restart ?? []).map((r) => ({
+      row: 'nats-server down',
+      from_h: h(r.at_s),
+      to_h: h(r.at_s + r.down_s),
+      kind: 'nats_restart' as const,
+    })),
   ];
 }
 

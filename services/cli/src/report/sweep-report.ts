@@ -17,11 +17,13 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
   const header = splitCsvLine(lines[0] ?? '');
   const rows = lines.slice(1).map(splitCsvLine);
   const col = (name: string) => header.indexOf(name);
-  if (col('variant') < 0) throw new Error(`${file}: no column "variant" in the header (is this gridemu sweep's sweep-mean.csv?)`);
+  if (col('variant') < 0)
+    throw new Error(`${file}: no column "variant" in the header (is this gridemu sweep's sweep-mean.csv?)`);
   const labels = rows.map((r) => r[col('variant')] ?? '');
   const num = (r: string[], c: number, line: number) => {
     const v = Number(r[c]);
-    if (r[c] === '' || !Number.isFinite(v)) throw new Error(`${file}:${line + 2}: "${header[c]}" is "${r[c]}", not a number`);
+    if (r[c] === '' || !Number.isFinite(v))
+      throw new Error(`${file}:${line + 2}: "${header[c]}" is "${r[c]}", not a number`);
     return v;
   };
   const charts = SWEEP_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]) => {
@@ -30,7 +32,7 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
     return {
       id: `sweep-${metric}`,
       title: `${title} against variant`,
-      caption: 'The mean over seeds, and its 90% confidence interval (Student\'s t).',
+      caption: "The mean over seeds, and its 90% confidence interval (Student's t).",
       config: {
         type: 'bar',
         data: {
@@ -38,13 +40,23 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
           datasets: [
             { label: 'mean', data: means, backgroundColor: '#4a7ab5', order: 1 },
             // A thin floating bar over the mean's bar (not beside it): the interval.
-            { label: '90% interval', data: means.map((m, i) => [m - half[i]!, m + half[i]!]), backgroundColor: 'rgba(217, 130, 43, 0.8)', barPercentage: 0.12, grouped: false, order: 0 },
+            {
+              label: '90% interval',
+              data: means.map((m, i) => [m - half[i]!, m + half[i]!]),
+              backgroundColor: 'rgba(217, 130, 43, 0.8)',
+              barPercentage: 0.12,
+              grouped: false,
+              order: 0,
+            },
           ],
         },
         options: { scales: { y: { beginAtZero: true, title: { display: true, text: metric } } } },
       },
     };
   });
-  if (charts.length === 0) throw new Error(`${file}: none of the metrics a sweep report draws (${SWEEP_METRICS.map(([m]) => m).join(', ')}) is in it`);
+  if (charts.length === 0)
+    throw new Error(
+      `${file}: none of the metrics a sweep report draws (${SWEEP_METRICS.map(([m]) => m).join(', ')}) is in it`,
+    );
   return { charts, variants: rows.length, seeds: [...new Set(rows.map((r) => r[col('seeds')] ?? ''))].join(', ') };
 }

@@ -1,6 +1,11 @@
 /** A self-contained HTML page with one bar chart per metric (inline SVG, no scripts). */
-export function barChartsHtml(title: string, labels: readonly string[], series: readonly { name: string; values: readonly number[] }[]): string {
-  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export function barChartsHtml(
+  title: string,
+  labels: readonly string[],
+  series: readonly { name: string; values: readonly number[] }[],
+): string {
+  const esc = (t: string) =>
+    t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   const chart = (name: string, values: readonly number[]) => {
     const w = 760;
     const rowH = 22;
@@ -11,9 +16,11 @@ export function barChartsHtml(title: string, labels: readonly string[], series: 
       .map((v, i) => {
         const bw = ((w - labelW - 90) * v) / max;
         const y = 20 + i * rowH;
-        return `<text x="${labelW - 6}" y="${y + 14}" text-anchor="end">${esc(labels[i]!)}</text>` +
+        return (
+          `<text x="${labelW - 6}" y="${y + 14}" text-anchor="end">${esc(labels[i]!)}</text>` +
           `<rect x="${labelW}" y="${y + 3}" width="${bw.toFixed(1)}" height="${rowH - 6}" fill="#4a7ab5"/>` +
-          `<text x="${(labelW + bw + 4).toFixed(1)}" y="${y + 14}">${Number.isInteger(v) ? v : v.toFixed(3)}</text>`;
+          `<text x="${(labelW + bw + 4).toFixed(1)}" y="${y + 14}">${Number.isInteger(v) ? v : v.toFixed(3)}</text>`
+        );
       })
       .join('\n');
     return `<h2>${esc(name)}</h2>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" font-family="sans-serif" font-size="12">\n${bars}\n</svg>`;

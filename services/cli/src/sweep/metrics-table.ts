@@ -27,7 +27,10 @@ export function flattenSummary(s: RunSummary): Record<string, number> {
   }
   out['wall_time_s'] = s.wall_time_s;
   for (const [site, u] of Object.entries(s.utilization.per_site)) out[`utilization_${site}`] = u;
-  for (const [group, g] of [...Object.entries(s.categories), ...Object.entries(s.by_origin_site).map(([k, v]) => [`from_${k}`, v] as const)]) {
+  for (const [group, g] of [
+    ...Object.entries(s.categories),
+    ...Object.entries(s.by_origin_site).map(([k, v]) => [`from_${k}`, v] as const),
+  ]) {
     out[`${group}_jobs`] = g.jobs;
     out[`${group}_mean_slowdown`] = g.mean_slowdown;
     out[`${group}_mean_bounded_slowdown`] = g.mean_bounded_slowdown;

@@ -15,8 +15,13 @@ export interface Variant {
 
 export function parseAxis(text: string): Axis {
   const eq = text.indexOf('=');
-  if (eq <= 0 || eq === text.length - 1) throw new OverrideError(`--vary ${text}: expected path=v1,v2,... e.g. --vary network.latency_ms=0,10,50`);
-  const values = text.slice(eq + 1).split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (eq <= 0 || eq === text.length - 1)
+    throw new OverrideError(`--vary ${text}: expected path=v1,v2,... e.g. --vary network.latency_ms=0,10,50`);
+  const values = text
+    .slice(eq + 1)
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   return { path: text.slice(0, eq), values };
 }
 

@@ -19,7 +19,10 @@ function betaFraction(x: number, a: number, b: number): number {
   d = 1 / (Math.abs(d) < tiny ? tiny : d);
   let f = d;
   for (let m = 1; m <= 300; m++) {
-    for (const num of [(m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m)), (-(a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1))]) {
+    for (const num of [
+      (m * (b - m) * x) / ((a + 2 * m - 1) * (a + 2 * m)),
+      (-(a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1)),
+    ]) {
       d = 1 + num * d;
       d = 1 / (Math.abs(d) < tiny ? tiny : d);
       c = 1 + num / c;

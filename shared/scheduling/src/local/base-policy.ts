@@ -20,7 +20,8 @@ export abstract class BasePolicy implements LocalPolicy {
   protected readonly hasRemoteQueue: boolean = false;
 
   constructor(readonly cpus: number) {
-    if (!Number.isInteger(cpus) || cpus < 1) throw new Error(`assertion: a site needs a positive number of processors, got ${cpus}`);
+    if (!Number.isInteger(cpus) || cpus < 1)
+      throw new Error(`assertion: a site needs a positive number of processors, got ${cpus}`);
     this.cpusInUse = new Processors(cpus);
   }
 

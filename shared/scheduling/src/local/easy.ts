@@ -37,7 +37,13 @@ export class EasyPolicy extends BasePolicy {
    * Starts, in queue order from index `from`, every job that may run now without delaying `res`.
    * Returns `res` with the spare processors the started jobs used taken away.
    */
-  protected backfill(now: number, queue: JobQueue, from: number, res: Reservation | undefined, started: SchedulableJob[]): Reservation | undefined {
+  protected backfill(
+    now: number,
+    queue: JobQueue,
+    from: number,
+    res: Reservation | undefined,
+    started: SchedulableJob[],
+  ): Reservation | undefined {
     let spare = res?.spare ?? 0;
     const chosen = new Set<string>();
     for (let i = from; i < queue.size && this.cpusInUse.free > 0; i++) {

@@ -21,7 +21,8 @@ export function headReservation(cpus: Processors, jobId: string, procs: number, 
     if (available < procs) continue;
     const start_s = Math.max(now, running[i]!.end_s);
     // Every job that ends at that same instant frees its processors too: they are spare.
-    for (let j = i + 1; j < running.length && Math.max(now, running[j]!.end_s) <= start_s; j++) available += running[j]!.procs;
+    for (let j = i + 1; j < running.length && Math.max(now, running[j]!.end_s) <= start_s; j++)
+      available += running[j]!.procs;
     return { jobId, start_s, spare: available - procs };
   }
   throw new Error(`assertion: ${jobId} needs ${procs} processors, more than the site's ${cpus.total}`);
@@ -34,7 +35,14 @@ export function headReservation(cpus: Processors, jobId: string, procs: number, 
  * Returns how many spare processors it uses (0 when it ends in time), or -1 if it may not start.
  * Plain numbers, not a Reservation, because this runs for every queued job on every pass.
  */
-export function backfillCost(reservedStart_s: number | undefined, spare: number, free: number, procs: number, estimate_s: number, now: number): number {
+export function backfillCost(
+  reservedStart_s: number | undefined,
+  spare: number,
+  free: number,
+  procs: number,
+  estimate_s: number,
+  now: number,
+): number {
   if (procs > free) return -1;
   if (reservedStart_s === undefined || now + estimate_s <= reservedStart_s) return 0;
   return procs <= spare ? procs : -1;

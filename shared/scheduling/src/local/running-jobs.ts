@@ -38,7 +38,9 @@ export class Processors {
 
   allocate(job: RunningJob): void {
     if (job.procs > this.freeCount) {
-      throw new Error(`assertion: ${job.id} needs ${job.procs} processors but only ${this.freeCount} of ${this.total} are free`);
+      throw new Error(
+        `assertion: ${job.id} needs ${job.procs} processors but only ${this.freeCount} of ${this.total} are free`,
+      );
     }
     if (this.byId.has(job.id)) throw new Error(`assertion: ${job.id} started twice`);
     let lo = 0;

@@ -1,5 +1,11 @@
 import type { DagJob, ParentSet } from './dag-job.js';
-import { rescheduleParentSet, type Move, type PlacedTask, type ResourceLoad, type RescheduleOptions } from './reschedule.js';
+import {
+  rescheduleParentSet,
+  type Move,
+  type PlacedTask,
+  type ResourceLoad,
+  type RescheduleOptions,
+} from './reschedule.js';
 
 /**
  * Steps 1 and 2 of paper 003's adaptive algorithm (§3) over the whole grid, as one pure round:
@@ -35,7 +41,12 @@ export function predictedRemaining_mi(done_mi: number, progress: number): number
 /** A task's name across jobs: `<job>/<task>`. */
 export const taskKey = (job: string, task: string): string => `${job}/${task}`;
 
-export function rescheduleRound(jobs: readonly DagJob[], running: readonly RunningTaskReport[], resources: readonly ResourceLoad[], o: RescheduleOptions): Move[] {
+export function rescheduleRound(
+  jobs: readonly DagJob[],
+  running: readonly RunningTaskReport[],
+  resources: readonly ResourceLoad[],
+  o: RescheduleOptions,
+): Move[] {
   const byJob = new Map(jobs.map((j) => [j.name, j]));
   const where = new Map(running.map((r) => [taskKey(r.job, r.task), r.resource]));
   const loads = resources.map((r) => ({ ...r }));
@@ -52,7 +63,11 @@ export function rescheduleRound(jobs: readonly DagJob[], running: readonly Runni
     if (remaining === undefined || !home) continue;
     placed.push({ id: taskKey(r.job, r.task), set: setKey(job, home), resource: r.resource, remaining_mi: remaining });
   }
-  const estimated = new Set(running.filter((r) => predictedRemaining_mi(r.done_mi, r.progress) !== undefined).map((r) => taskKey(r.job, r.task)));
+  const estimated = new Set(
+    running
+      .filter((r) => predictedRemaining_mi(r.done_mi, r.progress) !== undefined)
+      .map((r) => taskKey(r.job, r.task)),
+  );
   for (const job of jobs) {
     for (const set of job.parentSets) {
       if (!job.fullyScheduled(set) || set.members.every((m) => job.isInitial(m))) continue;

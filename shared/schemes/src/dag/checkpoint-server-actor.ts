@@ -20,6 +20,12 @@ export class CheckpointServerActor implements Actor<Message> {
     }
     this.stored.set(msg.jobId, msg.done_mi);
     ctx.metrics.count('dag.checkpoints_stored');
-    ctx.send(this.scheduler, { type: 'dag.stopped', jobId: msg.jobId, resource: msg.resource, done_mi: msg.done_mi, begun: msg.begun });
+    ctx.send(this.scheduler, {
+      type: 'dag.stopped',
+      jobId: msg.jobId,
+      resource: msg.resource,
+      done_mi: msg.done_mi,
+      begun: msg.begun,
+    });
   }
 }

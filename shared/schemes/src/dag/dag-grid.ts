@@ -63,10 +63,20 @@ export class DagGrid {
     if (sites !== undefined) {
       this.sites = sites.map((s) => s.id);
       let k = 0;
-      this.resources = sites.flatMap((s) => Array.from({ length: s.cpus }, (_, i) => ({ id: `${s.id}.cr${i + 1}`, site: s.id, mips: params.mips_list?.[k++] ?? Math.round(rng.uniform(params.mips[0], params.mips[1])) })));
+      this.resources = sites.flatMap((s) =>
+        Array.from({ length: s.cpus }, (_, i) => ({
+          id: `${s.id}.cr${i + 1}`,
+          site: s.id,
+          mips: params.mips_list?.[k++] ?? Math.round(rng.uniform(params.mips[0], params.mips[1])),
+        })),
+      );
     } else {
-      if (params.mips_list !== undefined && params.mips_list.length !== params.resources) throw new Error(`a DAG grid's mips_list gives ${params.mips_list.length} resources for ${params.resources}`);
-      if (!(params.sites >= 1 && params.resources >= params.sites)) throw new Error(`a DAG grid needs at least one resource per site (sites ${params.sites}, resources ${params.resources})`);
+      if (params.mips_list !== undefined && params.mips_list.length !== params.resources)
+        throw new Error(`a DAG grid's mips_list gives ${params.mips_list.length} resources for ${params.resources}`);
+      if (!(params.sites >= 1 && params.resources >= params.sites))
+        throw new Error(
+          `a DAG grid needs at least one resource per site (sites ${params.sites}, resources ${params.resources})`,
+        );
       this.sites = Array.from({ length: params.sites }, (_, i) => `site${i + 1}`);
       this.resources = Array.from({ length: params.resources }, (_, i) => ({
         id: `cr${i + 1}`,
@@ -77,7 +87,11 @@ export class DagGrid {
     for (const r of this.resources) this.byId.set(r.id, r);
     const places = [...this.sites, SERVICES];
     for (let a = 0; a < places.length; a++) {
-      for (let b = a + 1; b < places.length; b++) this.wan.set(pairKey(places[a]!, places[b]!), rng.uniform(params.wan_latency_ms[0], params.wan_latency_ms[1]) / 1000);
+      for (let b = a + 1; b < places.length; b++)
+        this.wan.set(
+          pairKey(places[a]!, places[b]!),
+          rng.uniform(params.wan_latency_ms[0], params.wan_latency_ms[1]) / 1000,
+        );
     }
   }
 

@@ -39,7 +39,9 @@ export class DagJob {
   ) {
     for (const t of tasks) this.add(t);
     if (tasks.length === 0) return;
-    for (const t of tasks) for (const p of t.parents) if (!this.specs.has(p)) throw new Error(`DAG ${name}: task ${t.id} names parent ${p}, which is not a task`);
+    for (const t of tasks)
+      for (const p of t.parents)
+        if (!this.specs.has(p)) throw new Error(`DAG ${name}: task ${t.id} names parent ${p}, which is not a task`);
     this.checkAcyclic(tasks);
   }
 
@@ -98,19 +100,22 @@ export class DagJob {
   }
 
   start(id: string): void {
-    if (this.stateOf(id) !== 'ready') throw new Error(`assertion: task ${id} of ${this.name} started while ${this.state.get(id)}`);
+    if (this.stateOf(id) !== 'ready')
+      throw new Error(`assertion: task ${id} of ${this.name} started while ${this.state.get(id)}`);
     this.state.set(id, 'running');
   }
 
   /** An interrupted, migrating or failed task is ready again (its checkpoint is the runtime's). */
   requeue(id: string): void {
-    if (this.stateOf(id) !== 'running') throw new Error(`assertion: task ${id} of ${this.name} requeued while ${this.state.get(id)}`);
+    if (this.stateOf(id) !== 'running')
+      throw new Error(`assertion: task ${id} of ${this.name} requeued while ${this.state.get(id)}`);
     this.state.set(id, 'ready');
   }
 
   /** Marks a running task finished; returns the tasks it made ready, in task order. */
   finish(id: string): string[] {
-    if (this.stateOf(id) !== 'running') throw new Error(`assertion: task ${id} of ${this.name} finished while ${this.state.get(id)}`);
+    if (this.stateOf(id) !== 'running')
+      throw new Error(`assertion: task ${id} of ${this.name} finished while ${this.state.get(id)}`);
     this.state.set(id, 'done');
     this.unfinished--;
     const ready: string[] = [];
@@ -169,7 +174,9 @@ function parentSetsOf(tasks: readonly DagTaskSpec[]): ParentSet[] {
     const key = members.join('\u0000');
     if (!byKey.has(key)) byKey.set(key, { child: t.id, members });
   }
-  const sets = [...byKey.values()].sort((a, b) => a.members.length - b.members.length || order.get(a.child)! - order.get(b.child)!);
+  const sets = [...byKey.values()].sort(
+    (a, b) => a.members.length - b.members.length || order.get(a.child)! - order.get(b.child)!,
+  );
   return sets.map((s) => {
     const mine = new Set(s.members);
     const inSubset = new Set<string>();

@@ -27,7 +27,10 @@ export interface ResourceHolding {
   readonly initials: number;
 }
 
-export function relocateInitialTasks(initial: readonly InitialTaskPlace[], resources: readonly ResourceHolding[]): Move[] {
+export function relocateInitialTasks(
+  initial: readonly InitialTaskPlace[],
+  resources: readonly ResourceHolding[],
+): Move[] {
   const holding = new Map(resources.map((r) => [r.id, { ...r }]));
   const free = resources
     .filter((r) => r.dependents === 0 && r.initials === 0)
@@ -36,7 +39,8 @@ export function relocateInitialTasks(initial: readonly InitialTaskPlace[], resou
   const moves: Move[] = [];
   for (const t of initial) {
     const from = holding.get(t.resource);
-    if (!from) throw new Error(`assertion: initial task ${t.id} is on resource ${t.resource}, which is not in the grid`);
+    if (!from)
+      throw new Error(`assertion: initial task ${t.id} is on resource ${t.resource}, which is not in the grid`);
     if (from.dependents === 0) continue;
     const to = free.shift();
     if (to === undefined) break;

@@ -34,30 +34,74 @@ export interface DagRun {
   readonly migrations: number;
 }
 /** GSched → site: checkpoint this task and stop it (a migration, or an initial task making room, §3). */
-export interface DagStop { readonly type: 'dag.stop'; readonly jobId: string }
+export interface DagStop {
+  readonly type: 'dag.stop';
+  readonly jobId: string;
+}
 /**
  * Site → CS: the checkpoint of a stopped task. `begun`: it had begun to run at some point (a task
  * stopped while its inputs were on their way, on its first placement, has not, and its restart is
  * the start the driver hears of).
  */
-export interface DagCheckpoint { readonly type: 'dag.checkpoint'; readonly jobId: string; readonly resource: string; readonly done_mi: number; readonly bytes: number; readonly begun: boolean }
+export interface DagCheckpoint {
+  readonly type: 'dag.checkpoint';
+  readonly jobId: string;
+  readonly resource: string;
+  readonly done_mi: number;
+  readonly bytes: number;
+  readonly begun: boolean;
+}
 /** CS → GSched: the checkpoint is stored; the task may start elsewhere. */
-export interface DagStopped { readonly type: 'dag.stopped'; readonly jobId: string; readonly resource: string; readonly done_mi: number; readonly begun: boolean }
+export interface DagStopped {
+  readonly type: 'dag.stopped';
+  readonly jobId: string;
+  readonly resource: string;
+  readonly done_mi: number;
+  readonly begun: boolean;
+}
 /** Site → GSched: the task finished on its CR. */
-export interface DagDone { readonly type: 'dag.done'; readonly jobId: string; readonly resource: string }
+export interface DagDone {
+  readonly type: 'dag.done';
+  readonly jobId: string;
+  readonly resource: string;
+}
 /** Site → IS, every progress period: its running tasks. */
-export interface DagProgress { readonly type: 'dag.progress'; readonly site: string; readonly tasks: readonly DagTaskProgress[] }
+export interface DagProgress {
+  readonly type: 'dag.progress';
+  readonly site: string;
+  readonly tasks: readonly DagTaskProgress[];
+}
 /** GSched → IS, at each adaptive round (step 1), and the answer. */
-export interface DagStatusQuery { readonly type: 'dag.status-query'; readonly round: number }
-export interface DagStatus { readonly type: 'dag.status'; readonly round: number; readonly tasks: readonly DagTaskProgress[] }
+export interface DagStatusQuery {
+  readonly type: 'dag.status-query';
+  readonly round: number;
+}
+export interface DagStatus {
+  readonly type: 'dag.status';
+  readonly round: number;
+  readonly tasks: readonly DagTaskProgress[];
+}
 
 /** Site timers: a CR's next task ends; a task's inputs have arrived; report progress; a checkpoint is written. */
-export interface DagResourceDue { readonly type: 'timer.dag-resource'; readonly resource: string }
-export interface DagBegin { readonly type: 'timer.dag-begin'; readonly jobId: string }
-export interface DagReport { readonly type: 'timer.dag-report' }
-export interface DagCheckpointed { readonly type: 'timer.dag-checkpointed'; readonly jobId: string }
+export interface DagResourceDue {
+  readonly type: 'timer.dag-resource';
+  readonly resource: string;
+}
+export interface DagBegin {
+  readonly type: 'timer.dag-begin';
+  readonly jobId: string;
+}
+export interface DagReport {
+  readonly type: 'timer.dag-report';
+}
+export interface DagCheckpointed {
+  readonly type: 'timer.dag-checkpointed';
+  readonly jobId: string;
+}
 /** GSched timer: the next adaptive round. */
-export interface DagRound { readonly type: 'timer.dag-round' }
+export interface DagRound {
+  readonly type: 'timer.dag-round';
+}
 
 declare module '@gridemu/protocol' {
   interface MessageCatalogue {
@@ -77,19 +121,30 @@ declare module '@gridemu/protocol' {
   }
 }
 
-const nonNegative: FieldCheck = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number');
+const nonNegative: FieldCheck = (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number';
 const progressList: FieldCheck = (v) => {
   if (!Array.isArray(v)) return 'must be a list of task progress';
   for (const [i, t] of v.entries()) {
     const p = t as Partial<DagTaskProgress> | null;
-    if (typeof p !== 'object' || p === null || typeof p.jobId !== 'string' || typeof p.resource !== 'string') return `[${i}]: needs jobId and resource`;
-    if (nonNegative(p.done_mi) !== undefined || typeof p.progress !== 'number' || !(p.progress >= 0 && p.progress <= 1)) return `[${i}]: needs done_mi ≥ 0 and progress in [0, 1]`;
+    if (typeof p !== 'object' || p === null || typeof p.jobId !== 'string' || typeof p.resource !== 'string')
+      return `[${i}]: needs jobId and resource`;
+    if (nonNegative(p.done_mi) !== undefined || typeof p.progress !== 'number' || !(p.progress >= 0 && p.progress <= 1))
+      return `[${i}]: needs done_mi ≥ 0 and progress in [0, 1]`;
   }
   return undefined;
 };
 
 export const DAG_MESSAGES: MessageShapes = {
-  'dag.run': { job: 'job', resource: 'string', done_mi: nonNegative, delay_s: nonNegative, initial: 'boolean', first: 'boolean', migrations: 'count' },
+  'dag.run': {
+    job: 'job',
+    resource: 'string',
+    done_mi: nonNegative,
+    delay_s: nonNegative,
+    initial: 'boolean',
+    first: 'boolean',
+    migrations: 'count',
+  },
   'dag.stop': { jobId: 'string' },
   'dag.checkpoint': { jobId: 'string', resource: 'string', done_mi: nonNegative, bytes: nonNegative, begun: 'boolean' },
   'dag.stopped': { jobId: 'string', resource: 'string', done_mi: nonNegative, begun: 'boolean' },

@@ -1,4 +1,13 @@
-import { NON_NEGATIVE, POSITIVE, type ExperimentSpec, type FieldReader, type LocalSpec, type MetaContext, type MetaSpec, type NumberRule } from '@gridemu/model';
+import {
+  NON_NEGATIVE,
+  POSITIVE,
+  type ExperimentSpec,
+  type FieldReader,
+  type LocalSpec,
+  type MetaContext,
+  type MetaSpec,
+  type NumberRule,
+} from '@gridemu/model';
 import { PAPER_003_GRID, type DagGridParams } from './dag-grid.js';
 import { DAG_SCHEMES } from './names.js';
 import { PREDICTION_MODELS, type PredictionModel } from './progress-model.js';
@@ -28,9 +37,28 @@ export interface DagMeta extends MetaSpec {
   readonly growth_limit: number;
 }
 
-const OPTIONS = ['scheme', 'model', 'min_improvement', 'round_period_s', 'progress_period_s', 'mips', 'wan_latency_ms', 'lan_latency_ms', 'bandwidth_gbps', 'file_mb', 'checkpoint_delay_s', 'horizon_s', 'growth_limit'];
+const OPTIONS = [
+  'scheme',
+  'model',
+  'min_improvement',
+  'round_period_s',
+  'progress_period_s',
+  'mips',
+  'wan_latency_ms',
+  'lan_latency_ms',
+  'bandwidth_gbps',
+  'file_mb',
+  'checkpoint_delay_s',
+  'horizon_s',
+  'growth_limit',
+];
 
-export function readDagMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: DagMeta; local: LocalSpec } {
+export function readDagMeta(
+  scheme: string,
+  raw: Readonly<Record<string, unknown>>,
+  r: FieldReader,
+  context: MetaContext,
+): { meta: DagMeta; local: LocalSpec } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const g = PAPER_003_GRID;
   const meta: DagMeta = {
@@ -44,17 +72,32 @@ export function readDagMeta(scheme: string, raw: Readonly<Record<string, unknown
     lan_latency_ms: r.number(raw['lan_latency_ms'], 'meta.lan_latency_ms', NON_NEGATIVE, g.lan_latency_ms),
     bandwidth_gbps: r.number(raw['bandwidth_gbps'], 'meta.bandwidth_gbps', POSITIVE, g.bandwidth_bps / 1e9),
     file_mb: r.number(raw['file_mb'], 'meta.file_mb', NON_NEGATIVE, g.file_bytes / 1e6),
-    checkpoint_delay_s: range(r, raw['checkpoint_delay_s'], 'meta.checkpoint_delay_s', g.checkpoint_delay_s, NON_NEGATIVE),
+    checkpoint_delay_s: range(
+      r,
+      raw['checkpoint_delay_s'],
+      'meta.checkpoint_delay_s',
+      g.checkpoint_delay_s,
+      NON_NEGATIVE,
+    ),
     horizon_s: r.number(raw['horizon_s'], 'meta.horizon_s', POSITIVE, 86_400),
     growth_limit: r.number(raw['growth_limit'], 'meta.growth_limit', NON_NEGATIVE, 1),
   };
   if (scheme === 'dag-static' && (raw['min_improvement'] !== undefined || raw['round_period_s'] !== undefined)) {
-    r.fail(raw['min_improvement'] !== undefined ? 'meta.min_improvement' : 'meta.round_period_s', 'applies only to dag-adaptive (dag-static never reschedules)');
+    r.fail(
+      raw['min_improvement'] !== undefined ? 'meta.min_improvement' : 'meta.round_period_s',
+      'applies only to dag-adaptive (dag-static never reschedules)',
+    );
   }
   return { meta, local: context.local };
 }
 
-function range(r: FieldReader, raw: unknown, path: string, fallback: readonly [number, number], rule: NumberRule): readonly [number, number] {
+function range(
+  r: FieldReader,
+  raw: unknown,
+  path: string,
+  fallback: readonly [number, number],
+  rule: NumberRule,
+): readonly [number, number] {
   if (raw === undefined) return fallback;
   const list = r.array(raw, path) ?? [];
   if (list.length !== 2) {
@@ -68,7 +111,8 @@ function range(r: FieldReader, raw: unknown, path: string, fallback: readonly [n
 }
 
 export function dagMeta(spec: ExperimentSpec): DagMeta {
-  if (!(DAG_SCHEMES as readonly string[]).includes(spec.meta.scheme)) throw new Error(`assertion: scheme ${spec.meta.scheme} is not paper 003's`);
+  if (!(DAG_SCHEMES as readonly string[]).includes(spec.meta.scheme))
+    throw new Error(`assertion: scheme ${spec.meta.scheme} is not paper 003's`);
   return spec.meta as DagMeta;
 }
 

@@ -24,7 +24,14 @@ export function planDag(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
     {
       address: SCHEDULER,
       location: SERVICES_LOCATION,
-      actor: new DagSchedulerActor({ scheme: meta.scheme, grid, siteActor: crsAddress, informationService: INFORMATION_SERVICE, round_period_s: meta.round_period_s, min_improvement: meta.min_improvement }),
+      actor: new DagSchedulerActor({
+        scheme: meta.scheme,
+        grid,
+        siteActor: crsAddress,
+        informationService: INFORMATION_SERVICE,
+        round_period_s: meta.round_period_s,
+        min_improvement: meta.min_improvement,
+      }),
     },
     { address: INFORMATION_SERVICE, location: SERVICES_LOCATION, actor: new InformationServiceActor() },
     { address: CHECKPOINT_SERVER, location: SERVICES_LOCATION, actor: new CheckpointServerActor(SCHEDULER) },
@@ -45,5 +52,10 @@ export function planDag(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
     })),
   ];
   const driver = new DriverActor(jobs, () => SCHEDULER);
-  return { actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors], driver, execSites: spec.sites, services: { [SERVICES_LOCATION]: 'dag' } };
+  return {
+    actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors],
+    driver,
+    execSites: spec.sites,
+    services: { [SERVICES_LOCATION]: 'dag' },
+  };
 }

@@ -42,11 +42,17 @@ export interface Move {
   readonly to: string;
 }
 
-export function rescheduleParentSet(set: string, tasks: readonly PlacedTask[], resources: readonly ResourceLoad[], o: RescheduleOptions): Move[] {
+export function rescheduleParentSet(
+  set: string,
+  tasks: readonly PlacedTask[],
+  resources: readonly ResourceLoad[],
+  o: RescheduleOptions,
+): Move[] {
   const res = new Map(resources.map((r) => [r.id, { ...r }]));
   const placed = tasks.map((t) => ({ ...t, penalty_s: 0 }));
   const mine = placed.filter((t) => t.set === set);
-  const time = (t: (typeof placed)[number]) => t.penalty_s + t.remaining_mi / (res.get(t.resource)!.mips / res.get(t.resource)!.running);
+  const time = (t: (typeof placed)[number]) =>
+    t.penalty_s + t.remaining_mi / (res.get(t.resource)!.mips / res.get(t.resource)!.running);
   const setMax = (s: string) => Math.max(...placed.filter((t) => t.set === s).map(time));
   const otherSets = [...new Set(placed.map((t) => t.set))].filter((s) => s !== set);
   const moves: Move[] = [];
@@ -71,14 +77,19 @@ export function rescheduleParentSet(set: string, tasks: readonly PlacedTask[], r
     t.penalty_s = penalty;
     return false;
   };
-  const speedIfJoined = (r: string, t: (typeof placed)[number]) => res.get(r)!.mips / (res.get(r)!.running + (t.resource === r ? 0 : 1));
+  const speedIfJoined = (r: string, t: (typeof placed)[number]) =>
+    res.get(r)!.mips / (res.get(r)!.running + (t.resource === r ? 0 : 1));
 
   for (let round = 0; round < mine.length * resources.length; round++) {
     const j = mine.reduce((a, b) => (time(b) > time(a) ? b : a));
     const current = time(j);
     const mySpeed = res.get(j.resource)!.mips / res.get(j.resource)!.running;
-    const faster = [...res.keys()].filter((r) => r !== j.resource && speedIfJoined(r, j) > mySpeed).sort((a, b) => speedIfJoined(b, j) - speedIfJoined(a, j) || (a < b ? -1 : 1));
-    const moved = faster.some((r) => tryMove(j, r, () => time(j) <= current * (1 - o.min_improvement) && setMax(set) < current));
+    const faster = [...res.keys()]
+      .filter((r) => r !== j.resource && speedIfJoined(r, j) > mySpeed)
+      .sort((a, b) => speedIfJoined(b, j) - speedIfJoined(a, j) || (a < b ? -1 : 1));
+    const moved = faster.some((r) =>
+      tryMove(j, r, () => time(j) <= current * (1 - o.min_improvement) && setMax(set) < current),
+    );
     if (!moved) break;
     const longest = mine.reduce((a, b) => (time(b) > time(a) ? b : a));
     if (longest !== j) continue;
@@ -88,7 +99,12 @@ export function rescheduleParentSet(set: string, tasks: readonly PlacedTask[], r
     for (const i of mine) {
       if (i === j || i.inSubset) continue;
       const ownSpeed = res.get(i.resource)!.mips / res.get(i.resource)!.running;
-      const slower = [...res.keys()].filter((r) => r !== i.resource && speedIfJoined(r, i) < ownSpeed).sort((a, b) => speedIfJoined(a, i) - speedIfJoined(b, i) || res.get(a)!.mips - res.get(b)!.mips || (a < b ? -1 : 1));
+      const slower = [...res.keys()]
+        .filter((r) => r !== i.resource && speedIfJoined(r, i) < ownSpeed)
+        .sort(
+          (a, b) =>
+            speedIfJoined(a, i) - speedIfJoined(b, i) || res.get(a)!.mips - res.get(b)!.mips || (a < b ? -1 : 1),
+        );
       slower.some((r) => tryMove(i, r, () => time(i) < limit && setMax(set) <= limit + 1e-9));
     }
     break;

@@ -39,7 +39,12 @@ export function scheduleReady(groups: readonly ReadyGroup[], resources: readonly
   if (resources.length === 0) throw new Error('step 3 needs at least one resource');
   const load = new Map(resources.map((r) => [r.id, r.running]));
   const speedIfJoined = (r: ResourceLoad) => r.mips / (load.get(r.id)! + 1);
-  const order = [...groups].sort((a, b) => Number(b.partlyProcessed) - Number(a.partlyProcessed) || a.readySince_s - b.readySince_s || (a.set < b.set ? -1 : a.set > b.set ? 1 : 0));
+  const order = [...groups].sort(
+    (a, b) =>
+      Number(b.partlyProcessed) - Number(a.partlyProcessed) ||
+      a.readySince_s - b.readySince_s ||
+      (a.set < b.set ? -1 : a.set > b.set ? 1 : 0),
+  );
   const out: Assignment[] = [];
   for (const g of order) {
     const tasks = [...g.tasks].sort((a, b) => b.estimate_mi - a.estimate_mi || (a.id < b.id ? -1 : 1));
@@ -48,7 +53,9 @@ export function scheduleReady(groups: readonly ReadyGroup[], resources: readonly
       const free = resources.filter((r) => load.get(r.id) === 0);
       const pool = free.length > 0 ? free : resources;
       // Fastest first; equal speeds: the faster machine, then by id, so the choice is deterministic.
-      const fastest = [...pool].sort((a, b) => speedIfJoined(b) - speedIfJoined(a) || b.mips - a.mips || (a.id < b.id ? -1 : 1));
+      const fastest = [...pool].sort(
+        (a, b) => speedIfJoined(b) - speedIfJoined(a) || b.mips - a.mips || (a.id < b.id ? -1 : 1),
+      );
       let chosen = fastest[0]!;
       if (i === 0) {
         limit_s = t.estimate_mi / speedIfJoined(chosen);

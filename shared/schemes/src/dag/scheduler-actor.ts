@@ -99,7 +99,8 @@ export class DagSchedulerActor implements Actor<Message> {
   private dispatch(ctx: ActorContext<Message>): void {
     const ready: { jobId: string; dag: DagJob; task: string }[] = [];
     // A finished DAG stays known: a task of it delayed on the bus still finds its parents done.
-    for (const dag of this.dags.values()) if (!dag.done) for (const task of dag.ready()) ready.push({ jobId: task, dag, task });
+    for (const dag of this.dags.values())
+      if (!dag.done) for (const task of dag.ready()) ready.push({ jobId: task, dag, task });
     if (this.o.scheme === 'dag-static') {
       const rs = this.o.grid.resources;
       for (const r of ready) this.run(ctx, r.jobId, rs[ctx.rng.int(0, rs.length - 1)]!.id, 0, true);
@@ -110,25 +111,44 @@ export class DagSchedulerActor implements Actor<Message> {
   }
 
   /** Step 3 (§3). */
-  private scheduleReadyTasks(ctx: ActorContext<Message>, ready: readonly { jobId: string; dag: DagJob; task: string }[]): void {
+  private scheduleReadyTasks(
+    ctx: ActorContext<Message>,
+    ready: readonly { jobId: string; dag: DagJob; task: string }[],
+  ): void {
     // Step 3: a group per parent set (the smallest holding the task), partly processed sets first.
-    const groups = new Map<string, { set: string; partlyProcessed: boolean; readySince_s: number; tasks: { id: string; estimate_mi: number }[] }>();
+    const groups = new Map<
+      string,
+      { set: string; partlyProcessed: boolean; readySince_s: number; tasks: { id: string; estimate_mi: number }[] }
+    >();
     for (const r of ready) {
       const set = r.dag.parentSets.find((s) => s.members.includes(r.task));
       const key = set ? `${r.dag.name}:${set.child}` : r.jobId;
-      const g = groups.get(key) ?? { set: key, partlyProcessed: set !== undefined && r.dag.partlyProcessed(set), readySince_s: Number.POSITIVE_INFINITY, tasks: [] };
+      const g = groups.get(key) ?? {
+        set: key,
+        partlyProcessed: set !== undefined && r.dag.partlyProcessed(set),
+        readySince_s: Number.POSITIVE_INFINITY,
+        tasks: [],
+      };
       // The scheduler knows only the rough estimate a task came with (§3), never its true length.
       g.tasks.push({ id: r.jobId, estimate_mi: this.jobs.get(r.jobId)!.estimate_s * REFERENCE_MIPS });
       g.readySince_s = Math.min(g.readySince_s, this.readySince.get(r.jobId) ?? ctx.now());
       groups.set(key, g);
     }
     const byId = new Map(ready.map((r) => [r.jobId, r]));
-    for (const a of scheduleReady([...groups.values()] as ReadyGroup[], this.loads())) this.run(ctx, byId.get(a.task)!.jobId, a.resource, 0, true);
+    for (const a of scheduleReady([...groups.values()] as ReadyGroup[], this.loads()))
+      this.run(ctx, byId.get(a.task)!.jobId, a.resource, 0, true);
   }
 
   /** Sends a task to its CR, with its inputs (or its checkpoint and inputs) on the way. */
   /** `first`: the run whose begin the site reports as the job's start (it never began before). */
-  private run(ctx: ActorContext<Message>, jobId: string, resource: string, done_mi: number, reserve: boolean, first = true): void {
+  private run(
+    ctx: ActorContext<Message>,
+    jobId: string,
+    resource: string,
+    done_mi: number,
+    reserve: boolean,
+    first = true,
+  ): void {
     const { dag, task } = this.where(jobId);
     const job = this.jobs.get(jobId)!;
     const parents = dag.task(task).parents;
@@ -204,10 +224,14 @@ export class DagSchedulerActor implements Actor<Message> {
       // Only what the scheduler itself believes runs there now: a report may be older than a move.
       if (this.placement.get(p.jobId) !== p.resource || this.moving.has(p.jobId)) continue;
       const dag = this.jobs.get(p.jobId)?.dag;
-      if (dag !== undefined) reports.push({ job: dag, task: p.jobId, resource: p.resource, done_mi: p.done_mi, progress: p.progress });
+      if (dag !== undefined)
+        reports.push({ job: dag, task: p.jobId, resource: p.resource, done_mi: p.done_mi, progress: p.progress });
     }
     const active = [...this.dags.values()].filter((d) => !d.done);
-    const moves = rescheduleRound(active, reports, this.loads(), { migration_s: this.typicalMigration_s(), min_improvement: this.o.min_improvement });
+    const moves = rescheduleRound(active, reports, this.loads(), {
+      migration_s: this.typicalMigration_s(),
+      min_improvement: this.o.min_improvement,
+    });
     const keyed = new Map(reports.map((r) => [taskKey(r.job, r.task), r.task]));
     for (const m of moves) {
       const jobId = keyed.get(m.task)!;
@@ -233,7 +257,12 @@ export class DagSchedulerActor implements Actor<Message> {
       if (target === undefined) places.push({ id: jobId, resource });
     }
     if (places.length === 0) return;
-    const holdings = this.o.grid.resources.map((r) => ({ id: r.id, mips: r.mips, dependents: this.load.get(r.id)!, initials: initials.get(r.id)! }));
+    const holdings = this.o.grid.resources.map((r) => ({
+      id: r.id,
+      mips: r.mips,
+      dependents: this.load.get(r.id)!,
+      initials: initials.get(r.id)!,
+    }));
     for (const m of relocateInitialTasks(places, holdings)) {
       this.moving.set(m.task, m.to);
       ctx.metrics.count('dag.initial_interruptions');

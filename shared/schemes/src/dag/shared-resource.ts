@@ -122,7 +122,8 @@ export class SharedResource {
 
   /** Brings every task's remaining work forward to `now_s` at the speed it had since. */
   private advance(now_s: number): void {
-    if (this.at_s !== undefined && now_s < this.at_s) throw new Error(`assertion: resource ${this.id} asked about ${now_s} s after ${this.at_s} s`);
+    if (this.at_s !== undefined && now_s < this.at_s)
+      throw new Error(`assertion: resource ${this.id} asked about ${now_s} s after ${this.at_s} s`);
     const elapsed = this.at_s === undefined ? 0 : now_s - this.at_s;
     if (elapsed > 0) {
       const dependent = elapsed * this.speed;

@@ -68,7 +68,11 @@ export class DagSiteActor implements Actor<Message> {
       case 'timer.dag-checkpointed':
         return this.checkpointed(ctx, msg.jobId);
       case 'timer.dag-report':
-        ctx.send(this.o.informationService, { type: 'dag.progress', site: this.o.site, tasks: this.progress(ctx.now()) });
+        ctx.send(this.o.informationService, {
+          type: 'dag.progress',
+          site: this.o.site,
+          tasks: this.progress(ctx.now()),
+        });
         ctx.schedule(this.o.progress_period_s, { type: 'timer.dag-report' });
         return;
       default:
@@ -78,8 +82,10 @@ export class DagSiteActor implements Actor<Message> {
   }
 
   private accept(ctx: ActorContext<Message>, run: DagRun): void {
-    if (!this.crs.has(run.resource)) throw new Error(`assertion: ${run.job.id} sent to resource ${run.resource}, which is not at ${this.o.site}`);
-    if (this.tasks.has(run.job.id)) throw new Error(`assertion: ${run.job.id} sent to ${this.o.site} while it is still here`);
+    if (!this.crs.has(run.resource))
+      throw new Error(`assertion: ${run.job.id} sent to resource ${run.resource}, which is not at ${this.o.site}`);
+    if (this.tasks.has(run.job.id))
+      throw new Error(`assertion: ${run.job.id} sent to ${this.o.site} while it is still here`);
     const hosted: Hosted = { run, total_mi: trueWork_mi(run.job), phase: 'arriving' };
     this.tasks.set(run.job.id, hosted);
     hosted.timer = ctx.schedule(run.delay_s, { type: 'timer.dag-begin', jobId: run.job.id });
@@ -94,12 +100,22 @@ export class DagSiteActor implements Actor<Message> {
     this.crs.get(t.run.resource)!.start(now, jobId, Math.max(0, t.total_mi - t.run.done_mi), t.run.initial);
     this.arm(ctx, t.run.resource);
     // Each run on a CR, begin and end, with the work done: the evidence that a task ran in one place at a time and kept its checkpoint.
-    ctx.log.info({ event: 'dag.begin', jobId, resource: t.run.resource, time_s: now, done_mi: t.run.done_mi }, 'task run begins');
+    ctx.log.info(
+      { event: 'dag.begin', jobId, resource: t.run.resource, time_s: now, done_mi: t.run.done_mi },
+      'task run begins',
+    );
     if (t.run.first) {
       // One line per task's first start: the evidence, besides jobs.csv, that it ran once.
       ctx.log.info({ event: 'job.started', jobId, time_s: now, procs: t.run.job.procs }, 'job started');
       ctx.metrics.count('jobs.started');
-      ctx.send(DRIVER, { type: MessageType.JobStarted, jobId, site: this.o.site, time_s: now, resources: '', trail: { copies: 1, migrations: 0, replans: 0 } });
+      ctx.send(DRIVER, {
+        type: MessageType.JobStarted,
+        jobId,
+        site: this.o.site,
+        time_s: now,
+        resources: '',
+        trail: { copies: 1, migrations: 0, replans: 0 },
+      });
     }
   }
 
@@ -111,7 +127,10 @@ export class DagSiteActor implements Actor<Message> {
       cr.stop(now, jobId);
       const t = this.tasks.get(jobId)!;
       this.tasks.delete(jobId);
-      ctx.log.info({ event: 'dag.end', jobId, resource, time_s: now, done_mi: t.total_mi, why: 'done' }, 'task run ends');
+      ctx.log.info(
+        { event: 'dag.end', jobId, resource, time_s: now, done_mi: t.total_mi, why: 'done' },
+        'task run ends',
+      );
       ctx.metrics.count('jobs.completed');
       ctx.send(this.o.scheduler, { type: 'dag.done', jobId, resource });
       // Its migrations happened while it ran, after its start was reported: the completion carries them.
@@ -139,7 +158,10 @@ export class DagSiteActor implements Actor<Message> {
       const left = this.crs.get(t.run.resource)!.stop(now, jobId);
       t.done_mi = t.total_mi - left;
       this.arm(ctx, t.run.resource);
-      ctx.log.info({ event: 'dag.end', jobId, resource: t.run.resource, time_s: now, done_mi: t.done_mi, why: 'stopped' }, 'task run ends');
+      ctx.log.info(
+        { event: 'dag.end', jobId, resource: t.run.resource, time_s: now, done_mi: t.done_mi, why: 'stopped' },
+        'task run ends',
+      );
     }
     t.phase = 'checkpointing';
     const [lo, hi] = this.o.checkpoint_delay_s;
@@ -151,7 +173,14 @@ export class DagSiteActor implements Actor<Message> {
     this.tasks.delete(jobId);
     ctx.metrics.count('dag.checkpoints');
     ctx.metrics.count('dag.bytes.checkpoint', this.o.checkpoint_bytes);
-    ctx.send(this.o.checkpointServer, { type: 'dag.checkpoint', jobId, resource: t.run.resource, done_mi: t.done_mi!, bytes: this.o.checkpoint_bytes, begun: t.begun! });
+    ctx.send(this.o.checkpointServer, {
+      type: 'dag.checkpoint',
+      jobId,
+      resource: t.run.resource,
+      done_mi: t.done_mi!,
+      bytes: this.o.checkpoint_bytes,
+      begun: t.begun!,
+    });
   }
 
   /** One timer per CR, at its next task's end at the current shares. */
@@ -161,7 +190,8 @@ export class DagSiteActor implements Actor<Message> {
     this.due.delete(resource);
     const now = ctx.now();
     const next = this.crs.get(resource)!.nextFinish_s(now);
-    if (next !== undefined) this.due.set(resource, ctx.schedule(Math.max(0, next - now), { type: 'timer.dag-resource', resource }));
+    if (next !== undefined)
+      this.due.set(resource, ctx.schedule(Math.max(0, next - now), { type: 'timer.dag-resource', resource }));
   }
 
   private progress(now: number): DagTaskProgress[] {
@@ -170,7 +200,12 @@ export class DagSiteActor implements Actor<Message> {
       for (const r of cr.running(now)) {
         const t = this.tasks.get(r.id)!;
         const done = Math.max(0, t.total_mi - r.remaining_mi);
-        out.push({ jobId: r.id, resource: cr.id, done_mi: done, progress: t.total_mi > 0 ? Math.min(1, Math.max(0, progressAt(this.o.model, done / t.total_mi))) : 1 });
+        out.push({
+          jobId: r.id,
+          resource: cr.id,
+          done_mi: done,
+          progress: t.total_mi > 0 ? Math.min(1, Math.max(0, progressAt(this.o.model, done / t.total_mi))) : 1,
+        });
       }
     }
     return out;

@@ -17,7 +17,11 @@ const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** di
  * - **network load** by kind, MB (Figure 7), the migrations (with the initial tasks' moves among
  *   them), and the DAG jobs' turnaround.
  */
-export function dagSummary(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown> {
+export function dagSummary(
+  counters: Readonly<Record<string, number>>,
+  spec: ExperimentSpec,
+  records: readonly JobRecord[],
+): Record<string, unknown> {
   const meta = dagMeta(spec);
   const byDag = new Map<string, JobRecord[]>();
   for (const r of records) {

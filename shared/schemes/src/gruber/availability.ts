@@ -37,7 +37,12 @@ export interface Candidate {
  * exactly fills an allocation is taken as fitting it here.
  * Disk: skip s if IA_i > IP_i; keep it if Σ_k IA_k + J <= TOTAL and IA_i + J <= IP_i.
  */
-export function availableSites(views: readonly SiteView[], meta: Pick<GruberMeta, 'site_policy' | 'epoch_s'>, job: JobNeeds, exclude: ReadonlySet<string>): Candidate[] {
+export function availableSites(
+  views: readonly SiteView[],
+  meta: Pick<GruberMeta, 'site_policy' | 'epoch_s'>,
+  job: JobNeeds,
+  exclude: ReadonlySet<string>,
+): Candidate[] {
   const out: Candidate[] = [];
   for (const v of views) {
     if (exclude.has(v.site)) continue;

@@ -57,22 +57,35 @@ export class EngineActor implements Actor<Message> {
       case 'gruber.query': {
         const now = ctx.now();
         const views = this.views();
-        const candidates = availableSites(views, this.meta, { vo: msg.vo, cpus: msg.cpus, disk_mb: msg.disk_mb }, new Set(msg.exclude));
+        const candidates = availableSites(
+          views,
+          this.meta,
+          { vo: msg.vo, cpus: msg.cpus, disk_mb: msg.disk_mb },
+          new Set(msg.exclude),
+        );
         this.countAge(ctx, now);
         ctx.metrics.count('gruber.queries');
         if (candidates.length === 0) ctx.metrics.count('gruber.queries_none_available');
-        ctx.send(from, { type: 'gruber.available', queryId: msg.queryId, sites: candidates.map((c) => c.site), used: candidates.map((c) => c.used) });
+        ctx.send(from, {
+          type: 'gruber.available',
+          queryId: msg.queryId,
+          sites: candidates.map((c) => c.site),
+          used: candidates.map((c) => c.used),
+        });
         return;
       }
       case 'gruber.chosen': {
         const p = { vo: msg.vo, cpus: msg.cpus, disk_mb: msg.disk_mb, time_s: ctx.now() };
         this.known.get(msg.site)?.pending.push(p);
-        if (this.meta.decision_points > 1) ctx.publish(DECISIONS_TOPIC, { type: 'gruber.decision', engine: this.index, site: msg.site, ...p });
+        if (this.meta.decision_points > 1)
+          ctx.publish(DECISIONS_TOPIC, { type: 'gruber.decision', engine: this.index, site: msg.site, ...p });
         return;
       }
       case 'gruber.decision':
         if (msg.engine === this.index) return;
-        this.known.get(msg.site)?.pending.push({ vo: msg.vo, cpus: msg.cpus, disk_mb: msg.disk_mb, time_s: msg.time_s });
+        this.known
+          .get(msg.site)
+          ?.pending.push({ vo: msg.vo, cpus: msg.cpus, disk_mb: msg.disk_mb, time_s: msg.time_s });
         return;
       default:
         ctx.log.warn({ type: msg.type }, 'GRUBER engine ignored an unexpected message');
@@ -89,7 +102,14 @@ export class EngineActor implements Actor<Message> {
         pending.set(p.vo, { cpus: x.cpus + p.cpus, disk_mb: x.disk_mb + p.disk_mb });
       }
       const vos = new Map<string, VoUsage>((k.report?.vos ?? []).map((u) => [u.vo, u]));
-      return { site: s.id, cpus: s.cpus, disk_mb: s.disk_gb === undefined ? Infinity : s.disk_gb * 1000, free_cpus: k.report?.free_cpus ?? s.cpus, vos, pending };
+      return {
+        site: s.id,
+        cpus: s.cpus,
+        disk_mb: s.disk_gb === undefined ? Infinity : s.disk_gb * 1000,
+        free_cpus: k.report?.free_cpus ?? s.cpus,
+        vos,
+        pending,
+      };
     });
   }
 

@@ -25,9 +25,23 @@ export const FAILURE_STAGE: Readonly<Record<FailureCategory, FailureStage>> = {
 };
 
 /** Table XII (28 000 jobs in small workloads), the rows drawn, as weights. */
-export const TABLE_XII_SHARES: Readonly<Record<FailureCategory, number>> = { application: 15, authentication: 8, rls: 14, gridftp: 14, gram: 4, other: 0 };
+export const TABLE_XII_SHARES: Readonly<Record<FailureCategory, number>> = {
+  application: 15,
+  authentication: 8,
+  rls: 14,
+  gridftp: 14,
+  gram: 4,
+  other: 0,
+};
 /** Table XI (15 000 jobs in 1000-job workloads). */
-export const TABLE_XI_SHARES: Readonly<Record<FailureCategory, number>> = { application: 19, authentication: 1, rls: 6, gridftp: 3, gram: 1, other: 0 };
+export const TABLE_XI_SHARES: Readonly<Record<FailureCategory, number>> = {
+  application: 19,
+  authentication: 1,
+  rls: 6,
+  gridftp: 3,
+  gram: 1,
+  other: 0,
+};
 
 export interface AttemptFate {
   readonly category: FailureCategory | typeof UNSET_ENVIRONMENT;

@@ -20,7 +20,16 @@ export const gruber: SchemeModule = {
   timescales: (spec) => metaTimescales(spec, ['monitor_period_s', 'query_timeout_s', 'retry_wait_s']),
 };
 
-export { gruberMeta, groupCap, voAggregate, cpusOf, type GruberMeta, type VoSitePolicy, type VoPolicy, type FailureSpec } from './meta.js';
+export {
+  gruberMeta,
+  groupCap,
+  voAggregate,
+  cpusOf,
+  type GruberMeta,
+  type VoSitePolicy,
+  type VoPolicy,
+  type FailureSpec,
+} from './meta.js';
 export { SELECTORS, type SelectorName, lrmAddress, monitorAddress, engineAddress, submitHostAddress } from './names.js';
 export { SiteSelector } from './selector.js';
 export { availableSites, type SiteView, type Candidate } from './availability.js';

@@ -25,9 +25,13 @@ export interface GruberUsage {
   readonly vos: readonly VoUsage[];
 }
 /** Monitor → its site's resource manager: your usage, please. */
-export interface GruberUsageQuery { readonly type: 'gruber.usage-query' }
+export interface GruberUsageQuery {
+  readonly type: 'gruber.usage-query';
+}
 /** Monitor timer: report now. */
-export interface GruberMonitorTick { readonly type: 'timer.gruber-monitor' }
+export interface GruberMonitorTick {
+  readonly type: 'timer.gruber-monitor';
+}
 
 /** Submit host → its decision point: which sites are available for this job of this VO? */
 export interface GruberQuery {
@@ -49,7 +53,13 @@ export interface GruberAvailable {
   readonly used: readonly number[];
 }
 /** Submit host → its decision point: I sent a job there (counted until the site's next report covers it). */
-export interface GruberChosen { readonly type: 'gruber.chosen'; readonly site: string; readonly vo: string; readonly cpus: number; readonly disk_mb: number }
+export interface GruberChosen {
+  readonly type: 'gruber.chosen';
+  readonly site: string;
+  readonly vo: string;
+  readonly cpus: number;
+  readonly disk_mb: number;
+}
 /** Decision point → the others (DI-GRUBER): a dispatch one of my submit hosts made. */
 export interface GruberDecision {
   readonly type: 'gruber.decision';
@@ -62,11 +72,23 @@ export interface GruberDecision {
 }
 
 /** Submit host → a site's resource manager: run this attempt of the job. */
-export interface GruberSubmit { readonly type: 'gruber.submit'; readonly job: Job; readonly attempt: number }
+export interface GruberSubmit {
+  readonly type: 'gruber.submit';
+  readonly job: Job;
+  readonly attempt: number;
+}
 /** Submit host → resource manager: take the attempt back if it has not started (starvation). */
-export interface GruberWithdraw { readonly type: 'gruber.withdraw'; readonly jobId: string; readonly attempt: number }
+export interface GruberWithdraw {
+  readonly type: 'gruber.withdraw';
+  readonly jobId: string;
+  readonly attempt: number;
+}
 /** Resource manager → submit host: withdrawn before it started. */
-export interface GruberWithdrawn { readonly type: 'gruber.withdrawn'; readonly jobId: string; readonly attempt: number }
+export interface GruberWithdrawn {
+  readonly type: 'gruber.withdrawn';
+  readonly jobId: string;
+  readonly attempt: number;
+}
 export interface GruberStarted {
   readonly type: 'gruber.started';
   readonly jobId: string;
@@ -77,16 +99,44 @@ export interface GruberStarted {
   readonly queued_s: number;
   readonly resources: string;
 }
-export interface GruberEnded { readonly type: 'gruber.ended'; readonly jobId: string; readonly attempt: number; readonly site: string; readonly time_s: number }
+export interface GruberEnded {
+  readonly type: 'gruber.ended';
+  readonly jobId: string;
+  readonly attempt: number;
+  readonly site: string;
+  readonly time_s: number;
+}
 /** Resource manager → submit host: the attempt failed (Tables XI, XII), before or after it started. */
-export interface GruberFailed { readonly type: 'gruber.failed'; readonly jobId: string; readonly attempt: number; readonly site: string; readonly time_s: number; readonly category: string }
+export interface GruberFailed {
+  readonly type: 'gruber.failed';
+  readonly jobId: string;
+  readonly attempt: number;
+  readonly site: string;
+  readonly time_s: number;
+  readonly category: string;
+}
 /** Resource manager timer: a running attempt fails now (an application failure part-way through). */
-export interface GruberRunFails { readonly type: 'timer.gruber-run-fails'; readonly jobId: string }
+export interface GruberRunFails {
+  readonly type: 'timer.gruber-run-fails';
+  readonly jobId: string;
+}
 
 /** Submit host timers. */
-export interface GruberStarved { readonly type: 'timer.gruber-starved'; readonly jobId: string; readonly attempt: number }
-export interface GruberQueryTimeout { readonly type: 'timer.gruber-query-timeout'; readonly jobId: string; readonly queryId: number }
-export interface GruberRetry { readonly type: 'timer.gruber-retry'; readonly jobId: string; readonly token: number }
+export interface GruberStarved {
+  readonly type: 'timer.gruber-starved';
+  readonly jobId: string;
+  readonly attempt: number;
+}
+export interface GruberQueryTimeout {
+  readonly type: 'timer.gruber-query-timeout';
+  readonly jobId: string;
+  readonly queryId: number;
+}
+export interface GruberRetry {
+  readonly type: 'timer.gruber-retry';
+  readonly jobId: string;
+  readonly token: number;
+}
 
 declare module '@gridemu/protocol' {
   interface MessageCatalogue {
@@ -123,8 +173,10 @@ function listOf(item: FieldCheck): FieldCheck {
   };
 }
 
-const name: FieldCheck = (v) => (typeof v === 'string' && v.length > 0 && v.length <= 256 ? undefined : 'must be a non-empty string');
-const nonNegative: FieldCheck = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number');
+const name: FieldCheck = (v) =>
+  typeof v === 'string' && v.length > 0 && v.length <= 256 ? undefined : 'must be a non-empty string';
+const nonNegative: FieldCheck = (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number';
 
 const VO_USAGE_FIELDS = ['vo', 'running_cpus', 'queued_cpus', 'queued_jobs', 'epoch_cpu_s', 'disk_mb'];
 const voUsage: FieldCheck = (v) => {
@@ -141,14 +193,35 @@ export const GRUBER_MESSAGES: MessageShapes = {
   'gruber.usage': { site: 'string', time_s: 'number', cpus: 'count', free_cpus: 'count', vos: listOf(voUsage) },
   'gruber.usage-query': {},
   'timer.gruber-monitor': {},
-  'gruber.query': { queryId: 'count', jobId: 'string', vo: 'string', cpus: 'count', disk_mb: nonNegative, exclude: listOf(name) },
+  'gruber.query': {
+    queryId: 'count',
+    jobId: 'string',
+    vo: 'string',
+    cpus: 'count',
+    disk_mb: nonNegative,
+    exclude: listOf(name),
+  },
   'gruber.available': { queryId: 'count', sites: listOf(name), used: listOf(nonNegative) },
   'gruber.chosen': { site: 'string', vo: 'string', cpus: 'count', disk_mb: nonNegative },
-  'gruber.decision': { engine: 'count', site: 'string', vo: 'string', cpus: 'count', disk_mb: nonNegative, time_s: 'number' },
+  'gruber.decision': {
+    engine: 'count',
+    site: 'string',
+    vo: 'string',
+    cpus: 'count',
+    disk_mb: nonNegative,
+    time_s: 'number',
+  },
   'gruber.submit': { job: 'job', attempt: 'count' },
   'gruber.withdraw': { jobId: 'string', attempt: 'count' },
   'gruber.withdrawn': { jobId: 'string', attempt: 'count' },
-  'gruber.started': { jobId: 'string', attempt: 'count', site: 'string', time_s: 'number', queued_s: 'number', resources: 'string' },
+  'gruber.started': {
+    jobId: 'string',
+    attempt: 'count',
+    site: 'string',
+    time_s: 'number',
+    queued_s: 'number',
+    resources: 'string',
+  },
   'gruber.ended': { jobId: 'string', attempt: 'count', site: 'string', time_s: 'number' },
   'gruber.failed': { jobId: 'string', attempt: 'count', site: 'string', time_s: 'number', category: 'string' },
   'timer.gruber-run-fails': { jobId: 'string' },

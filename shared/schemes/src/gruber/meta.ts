@@ -71,11 +71,29 @@ export interface GruberMeta extends MetaSpec {
   readonly failures: FailureSpec;
 }
 
-const OPTIONS = ['scheme', 'selector', 'monitor_period_s', 'epoch_s', 'starvation_timeout_s', 'retries', 'retry_wait_s', 'query_timeout_s', 'decision_points', 'vos', 'site_policy', 'failures'];
+const OPTIONS = [
+  'scheme',
+  'selector',
+  'monitor_period_s',
+  'epoch_s',
+  'starvation_timeout_s',
+  'retries',
+  'retry_wait_s',
+  'query_timeout_s',
+  'decision_points',
+  'vos',
+  'site_policy',
+  'failures',
+];
 const NAME = /^[A-Za-z0-9_-]+$/;
 const PERCENT = { min: 0, max: 100 };
 
-export function readGruberMeta(_scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: GruberMeta; local: LocalSpec } {
+export function readGruberMeta(
+  _scheme: string,
+  raw: Readonly<Record<string, unknown>>,
+  r: FieldReader,
+  context: MetaContext,
+): { meta: GruberMeta; local: LocalSpec } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const vos = readVos(r, raw['vos']);
   const site_policy = readSitePolicy(r, raw['site_policy'], context.sites, vos);
@@ -88,7 +106,12 @@ export function readGruberMeta(_scheme: string, raw: Readonly<Record<string, unk
     retries: r.number(raw['retries'], 'meta.retries', POSITIVE_INTEGER, 10),
     retry_wait_s: r.number(raw['retry_wait_s'], 'meta.retry_wait_s', POSITIVE, 60),
     query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 30),
-    decision_points: r.number(raw['decision_points'], 'meta.decision_points', { integer: true, min: 1, max: MAX_DECISION_POINTS }, 1),
+    decision_points: r.number(
+      raw['decision_points'],
+      'meta.decision_points',
+      { integer: true, min: 1, max: MAX_DECISION_POINTS },
+      1,
+    ),
     vos,
     site_policy,
     failures: readFailures(r, raw['failures'], context.sites),
@@ -108,28 +131,35 @@ function readVos(r: FieldReader, raw: unknown): Record<string, VoPolicy> {
   for (const [vo, v] of Object.entries(o)) {
     const path = join('meta.vos', vo);
     if (!NAME.test(vo)) r.fail(path, 'a VO name uses only letters, digits, "_" and "-"');
-    const p = v === null || v === undefined ? {} : r.object(v, path) ?? {};
+    const p = v === null || v === undefined ? {} : (r.object(v, path) ?? {});
     r.onlyKeys(p, path, ['groups', 'group_share']);
     const groups: Record<string, number> = {};
-    const g = p['groups'] === undefined ? {} : r.object(p['groups'], join(path, 'groups')) ?? {};
+    const g = p['groups'] === undefined ? {} : (r.object(p['groups'], join(path, 'groups')) ?? {});
     let total = 0;
     for (const [name, share] of Object.entries(g)) {
       const gp = join(join(path, 'groups'), name);
       if (!NAME.test(name)) r.fail(gp, 'a group name uses only letters, digits, "_" and "-"');
       const other = owner.get(name);
-      if (other !== undefined) r.fail(gp, `group "${name}" is already a group of VO "${other}": a group belongs to one VO`);
+      if (other !== undefined)
+        r.fail(gp, `group "${name}" is already a group of VO "${other}": a group belongs to one VO`);
       owner.set(name, vo);
       groups[name] = r.number(share, gp, PERCENT);
       total += groups[name];
     }
-    if (total > 100 + 1e-9) r.fail(join(path, 'groups'), `group shares add up to ${total}%, over 100% of the VO's aggregate`);
+    if (total > 100 + 1e-9)
+      r.fail(join(path, 'groups'), `group shares add up to ${total}%, over 100% of the VO's aggregate`);
     vos[vo] = { groups, group_share: r.number(p['group_share'], join(path, 'group_share'), PERCENT, 100) };
   }
   if (Object.keys(vos).length === 0) r.fail('meta.vos', 'must name at least one VO');
   return vos;
 }
 
-function readSitePolicy(r: FieldReader, raw: unknown, sites: readonly SiteSpec[], vos: Record<string, VoPolicy>): Record<string, Record<string, VoSitePolicy>> {
+function readSitePolicy(
+  r: FieldReader,
+  raw: unknown,
+  sites: readonly SiteSpec[],
+  vos: Record<string, VoPolicy>,
+): Record<string, Record<string, VoSitePolicy>> {
   const out: Record<string, Record<string, VoSitePolicy>> = {};
   if (raw === undefined) {
     r.fail('meta.site_policy', 'is required: each VO\'s share of each site (use "*" for every site)');
@@ -149,8 +179,14 @@ function readSitePolicy(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]
       r.onlyKeys(x, p, ['cpu', 'epoch', 'disk', 'burst']);
       const c = r.number(x['cpu'], join(p, 'cpu'), PERCENT);
       const b = r.number(x['burst'], join(p, 'burst'), PERCENT, c);
-      if (b < c) r.fail(join(p, 'burst'), `must be at least cpu (${c}%): burst is how far an extensible allocation may stretch`);
-      policy[vo] = { cpu: c, epoch: r.number(x['epoch'], join(p, 'epoch'), PERCENT, c), disk: r.number(x['disk'], join(p, 'disk'), PERCENT, c), burst: b };
+      if (b < c)
+        r.fail(join(p, 'burst'), `must be at least cpu (${c}%): burst is how far an extensible allocation may stretch`);
+      policy[vo] = {
+        cpu: c,
+        epoch: r.number(x['epoch'], join(p, 'epoch'), PERCENT, c),
+        disk: r.number(x['disk'], join(p, 'disk'), PERCENT, c),
+        burst: b,
+      };
       cpu += c;
       disk += policy[vo].disk;
     }
@@ -160,22 +196,24 @@ function readSitePolicy(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]
   };
   const fallback = o['*'] === undefined ? undefined : read(o['*'], join('meta.site_policy', '*'));
   for (const key of Object.keys(o)) {
-    if (key !== '*' && !ids.has(key)) r.fail(join('meta.site_policy', key), `no site with id "${key}" (sites: ${[...ids].join(', ')})`);
+    if (key !== '*' && !ids.has(key))
+      r.fail(join('meta.site_policy', key), `no site with id "${key}" (sites: ${[...ids].join(', ')})`);
   }
   for (const s of sites) {
     const own = o[s.id] === undefined ? fallback : read(o[s.id], join('meta.site_policy', s.id));
-    if (own === undefined) r.fail('meta.site_policy', `says nothing about site "${s.id}": give it an entry, or a "*" entry for every site`);
+    if (own === undefined)
+      r.fail('meta.site_policy', `says nothing about site "${s.id}": give it an entry, or a "*" entry for every site`);
     out[s.id] = own ?? {};
   }
   return out;
 }
 
 function readFailures(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]): FailureSpec {
-  const o = raw === undefined ? {} : r.object(raw, 'meta.failures') ?? {};
+  const o = raw === undefined ? {} : (r.object(raw, 'meta.failures') ?? {});
   r.onlyKeys(o, 'meta.failures', ['rate', 'site_rates', 'categories', 'misconfigured']);
   const ids = new Set(sites.map((s) => s.id));
   const site_rates: Record<string, number> = {};
-  const sr = o['site_rates'] === undefined ? {} : r.object(o['site_rates'], 'meta.failures.site_rates') ?? {};
+  const sr = o['site_rates'] === undefined ? {} : (r.object(o['site_rates'], 'meta.failures.site_rates') ?? {});
   for (const [site, v] of Object.entries(sr)) {
     const p = join('meta.failures.site_rates', site);
     if (!ids.has(site)) r.fail(p, `no site with id "${site}"`);
@@ -185,10 +223,15 @@ function readFailures(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]):
   if (o['categories'] !== undefined) {
     const c = r.object(o['categories'], 'meta.failures.categories') ?? {};
     r.onlyKeys(c, 'meta.failures.categories', FAILURE_CATEGORIES);
-    categories = Object.fromEntries(FAILURE_CATEGORIES.map((k) => [k, r.number(c[k], join('meta.failures.categories', k), NON_NEGATIVE, 0)])) as Record<FailureCategory, number>;
-    if (Object.values(categories).every((w) => w === 0)) r.fail('meta.failures.categories', 'must give at least one category a positive weight');
+    categories = Object.fromEntries(
+      FAILURE_CATEGORIES.map((k) => [k, r.number(c[k], join('meta.failures.categories', k), NON_NEGATIVE, 0)]),
+    ) as Record<FailureCategory, number>;
+    if (Object.values(categories).every((w) => w === 0))
+      r.fail('meta.failures.categories', 'must give at least one category a positive weight');
   }
-  const misconfigured = (o['misconfigured'] === undefined ? [] : r.array(o['misconfigured'], 'meta.failures.misconfigured') ?? []).map((s, i) => {
+  const misconfigured = (
+    o['misconfigured'] === undefined ? [] : (r.array(o['misconfigured'], 'meta.failures.misconfigured') ?? [])
+  ).map((s, i) => {
     const id = r.string(s, join('meta.failures.misconfigured', i));
     if (!ids.has(id)) r.fail(join('meta.failures.misconfigured', i), `no site with id "${id}"`);
     return id;
@@ -222,7 +265,11 @@ function checkMembership(r: FieldReader, context: MetaContext, meta: GruberMeta)
     if (source.kind !== 'blast') {
       const local = source.site !== undefined ? [source.site] : (source.split_sites ?? []);
       for (const s of local) {
-        if (!(vo in (meta.site_policy[s] ?? {}))) r.fail(voPath, `VO "${vo}" has no share at site "${s}" (meta.site_policy), so its local jobs could never run there`);
+        if (!(vo in (meta.site_policy[s] ?? {})))
+          r.fail(
+            voPath,
+            `VO "${vo}" has no share at site "${s}" (meta.site_policy), so its local jobs could never run there`,
+          );
       }
     }
   });
@@ -230,7 +277,8 @@ function checkMembership(r: FieldReader, context: MetaContext, meta: GruberMeta)
 
 /** The spec's meta as the gruber module read it. */
 export function gruberMeta(spec: ExperimentSpec): GruberMeta {
-  if (!(GRUBER_SCHEMES as readonly string[]).includes(spec.meta.scheme)) throw new Error(`assertion: scheme ${spec.meta.scheme} is not GRUBER's`);
+  if (!(GRUBER_SCHEMES as readonly string[]).includes(spec.meta.scheme))
+    throw new Error(`assertion: scheme ${spec.meta.scheme} is not GRUBER's`);
   return spec.meta as GruberMeta;
 }
 

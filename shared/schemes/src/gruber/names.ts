@@ -18,7 +18,9 @@ export function engineLocation(n: number): string {
   return n === 1 ? 'gruber' : `gruber-${n}`;
 }
 
-export const ENGINE_LOCATIONS: readonly string[] = Array.from({ length: MAX_DECISION_POINTS }, (_, i) => engineLocation(i + 1));
+export const ENGINE_LOCATIONS: readonly string[] = Array.from({ length: MAX_DECISION_POINTS }, (_, i) =>
+  engineLocation(i + 1),
+);
 
 export function engineAddress(n: number): Address {
   return `${engineLocation(n)}/engine`;

@@ -6,7 +6,16 @@ import type { GridActor, GridPlan } from '../scheme-module.js';
 import { EngineActor } from './engine-actor.js';
 import { gruberMeta, groupCap } from './meta.js';
 import { MonitorActor } from './monitor-actor.js';
-import { DECISIONS_TOPIC, engineAddress, engineLocation, lrmAddress, monitorAddress, SUBMIT_LOCATION, submitHostAddress, USAGE_TOPIC } from './names.js';
+import {
+  DECISIONS_TOPIC,
+  engineAddress,
+  engineLocation,
+  lrmAddress,
+  monitorAddress,
+  SUBMIT_LOCATION,
+  submitHostAddress,
+  USAGE_TOPIC,
+} from './names.js';
 import { SiteSelector } from './selector.js';
 import { GruberSiteActor } from './site-actor.js';
 import { SubmitHostActor } from './submit-host-actor.js';
@@ -23,12 +32,21 @@ export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
   const actors: GridActor[] = [];
   for (const s of spec.sites) {
     actors.push({ address: lrmAddress(s.id), location: s.id, actor: new GruberSiteActor(s, meta, spec.seed) });
-    actors.push({ address: monitorAddress(s.id), location: s.id, actor: new MonitorActor(lrmAddress(s.id), meta.monitor_period_s) });
+    actors.push({
+      address: monitorAddress(s.id),
+      location: s.id,
+      actor: new MonitorActor(lrmAddress(s.id), meta.monitor_period_s),
+    });
   }
   const services: Record<string, string> = {};
   for (let n = 1; n <= meta.decision_points; n++) {
     services[engineLocation(n)] = 'gruber';
-    actors.push({ address: engineAddress(n), location: engineLocation(n), topics: [USAGE_TOPIC, DECISIONS_TOPIC], actor: new EngineActor(n, spec.sites, meta) });
+    actors.push({
+      address: engineAddress(n),
+      location: engineLocation(n),
+      topics: [USAGE_TOPIC, DECISIONS_TOPIC],
+      actor: new EngineActor(n, spec.sites, meta),
+    });
   }
   // One submit host per submitting group, each served by a decision point in turn.
   const hostOf = new Map<string, Address>();
@@ -56,6 +74,13 @@ export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
       services[SUBMIT_LOCATION] = 'gruber';
     }
   }
-  const driver = new DriverActor(jobs, (job) => (brokered.has(job.workload) ? hostOf.get(String(job.group))! : lrmAddress(job.origin)));
-  return { actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors], driver, execSites: spec.sites, services };
+  const driver = new DriverActor(jobs, (job) =>
+    brokered.has(job.workload) ? hostOf.get(String(job.group))! : lrmAddress(job.origin),
+  );
+  return {
+    actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors],
+    driver,
+    execSites: spec.sites,
+    services,
+  };
 }

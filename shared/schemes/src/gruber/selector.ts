@@ -48,7 +48,9 @@ export class SiteSelector {
       case 'G-LU':
         return candidates.reduce((best, c) => (c.used < best.used ? c : best)).site;
       case 'G-LRU':
-        return candidates.reduce((best, c) => ((this.lastChosen.get(c.site) ?? -Infinity) < (this.lastChosen.get(best.site) ?? -Infinity) ? c : best)).site;
+        return candidates.reduce((best, c) =>
+          (this.lastChosen.get(c.site) ?? -Infinity) < (this.lastChosen.get(best.site) ?? -Infinity) ? c : best,
+        ).site;
       case 'G-Obs':
         // Fill sites in order, one unstarted job at a time each (§4.1).
         return candidates.find((c) => (this.credit.get(c.site) ?? 0) > 0)?.site;

@@ -41,7 +41,10 @@ export class GruberSiteActor implements Actor<Message> {
     seed: number,
   ) {
     const policy = meta.site_policy[site.id] ?? {};
-    this.queue = new SiteQueue(site.cpus, new Map(Object.entries(policy).map(([vo, p]) => [vo, cpusOf(p.burst, site.cpus)])));
+    this.queue = new SiteQueue(
+      site.cpus,
+      new Map(Object.entries(policy).map(([vo, p]) => [vo, cpusOf(p.burst, site.cpus)])),
+    );
     this.ids = new ProcessorIds(site.cpus);
     this.speed = site.speed ?? 1;
     this.draw = {
@@ -61,7 +64,14 @@ export class GruberSiteActor implements Actor<Message> {
         if (fate?.stage === 'submit') {
           // Refused at the gatekeeper: it never reaches the queue.
           ctx.metrics.count(`gruber.failures.${fate.category}`);
-          ctx.send(from, { type: 'gruber.failed', jobId: msg.job.id, attempt: msg.attempt, site: this.site.id, time_s: ctx.now(), category: fate.category });
+          ctx.send(from, {
+            type: 'gruber.failed',
+            jobId: msg.job.id,
+            attempt: msg.attempt,
+            site: this.site.id,
+            time_s: ctx.now(),
+            category: fate.category,
+          });
           return;
         }
         return this.arrive(ctx, { job: msg.job, attempt: msg.attempt, owner: from, queued_s: ctx.now(), fate });
@@ -93,7 +103,16 @@ export class GruberSiteActor implements Actor<Message> {
     const vos = new Map<string, { running_cpus: number; queued_cpus: number; queued_jobs: number; disk_mb: number }>();
     const of = (vo: string) => {
       let u = vos.get(vo);
-      if (!u) vos.set(vo, (u = { running_cpus: this.queue.runningCpus(vo), queued_cpus: 0, queued_jobs: 0, disk_mb: this.disk.get(vo) ?? 0 }));
+      if (!u)
+        vos.set(
+          vo,
+          (u = {
+            running_cpus: this.queue.runningCpus(vo),
+            queued_cpus: 0,
+            queued_jobs: 0,
+            disk_mb: this.disk.get(vo) ?? 0,
+          }),
+        );
       return u;
     };
     for (const vo of Object.keys(this.meta.site_policy[this.site.id] ?? {})) of(vo);
@@ -103,7 +122,14 @@ export class GruberSiteActor implements Actor<Message> {
       u.queued_jobs++;
     }
     const list: VoUsage[] = [...vos].map(([vo, u]) => ({ vo, ...u, epoch_cpu_s: this.epochCpu.get(vo) ?? 0 }));
-    return { type: 'gruber.usage', site: this.site.id, time_s: now, cpus: this.site.cpus, free_cpus: this.queue.freeCpus, vos: list };
+    return {
+      type: 'gruber.usage',
+      site: this.site.id,
+      time_s: now,
+      cpus: this.site.cpus,
+      free_cpus: this.queue.freeCpus,
+      vos: list,
+    };
   }
 
   private arrive(ctx: ActorContext<Message>, e: Entry): void {
@@ -116,7 +142,14 @@ export class GruberSiteActor implements Actor<Message> {
         ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: e.job.id, site: this.site.id, reason });
       } else {
         ctx.metrics.count('gruber.failures.too_wide');
-        ctx.send(e.owner, { type: 'gruber.failed', jobId: e.job.id, attempt: e.attempt, site: this.site.id, time_s: ctx.now(), category: 'too_wide' });
+        ctx.send(e.owner, {
+          type: 'gruber.failed',
+          jobId: e.job.id,
+          attempt: e.attempt,
+          site: this.site.id,
+          time_s: ctx.now(),
+          category: 'too_wide',
+        });
       }
       return;
     }
@@ -143,7 +176,14 @@ export class GruberSiteActor implements Actor<Message> {
       this.entries.delete(id);
       this.releaseDisk(e);
       ctx.metrics.count(`gruber.failures.${e.fate.category}`);
-      ctx.send(e.owner, { type: 'gruber.failed', jobId: id, attempt: e.attempt, site: this.site.id, time_s: now, category: e.fate.category });
+      ctx.send(e.owner, {
+        type: 'gruber.failed',
+        jobId: id,
+        attempt: e.attempt,
+        site: this.site.id,
+        time_s: now,
+        category: e.fate.category,
+      });
       return;
     }
     e.ids = this.ids.take(e.job.procs);
@@ -152,11 +192,29 @@ export class GruberSiteActor implements Actor<Message> {
     else ctx.schedule(run_s, { type: MessageType.JobEnds, jobId: id });
     const resources = intervalSet(e.ids);
     // One line per start in the site's log, as the executor writes: evidence, besides jobs.csv, of where each run was.
-    ctx.log.info({ event: 'job.started', jobId: id, time_s: now, procs: e.job.procs, attempt: e.attempt }, 'job started');
+    ctx.log.info(
+      { event: 'job.started', jobId: id, time_s: now, procs: e.job.procs, attempt: e.attempt },
+      'job started',
+    );
     if (e.attempt === 0) {
-      ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: id, site: this.site.id, time_s: now, resources, trail: FRESH_TRAIL });
+      ctx.send(DRIVER, {
+        type: MessageType.JobStarted,
+        jobId: id,
+        site: this.site.id,
+        time_s: now,
+        resources,
+        trail: FRESH_TRAIL,
+      });
     } else {
-      ctx.send(e.owner, { type: 'gruber.started', jobId: id, attempt: e.attempt, site: this.site.id, time_s: now, queued_s: e.queued_s, resources });
+      ctx.send(e.owner, {
+        type: 'gruber.started',
+        jobId: id,
+        attempt: e.attempt,
+        site: this.site.id,
+        time_s: now,
+        queued_s: e.queued_s,
+        resources,
+      });
     }
   }
 
@@ -172,7 +230,14 @@ export class GruberSiteActor implements Actor<Message> {
       ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.site.id, time_s: ctx.now() });
     } else if (failure) {
       ctx.metrics.count(`gruber.failures.${failure}`);
-      ctx.send(e.owner, { type: 'gruber.failed', jobId, attempt: e.attempt, site: this.site.id, time_s: ctx.now(), category: failure });
+      ctx.send(e.owner, {
+        type: 'gruber.failed',
+        jobId,
+        attempt: e.attempt,
+        site: this.site.id,
+        time_s: ctx.now(),
+        category: failure,
+      });
     } else {
       ctx.send(e.owner, { type: 'gruber.ended', jobId, attempt: e.attempt, site: this.site.id, time_s: ctx.now() });
     }

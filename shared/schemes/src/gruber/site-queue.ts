@@ -60,7 +60,7 @@ export class SiteQueue {
   /** The jobs that start now, in arrival order; they hold their CPUs until `finish`. */
   startable(): QueuedJob[] {
     const starts: QueuedJob[] = [];
-    for (let i = 0; i < this.waiting.length && this.free > 0; ) {
+    for (let i = 0; i < this.waiting.length && this.free > 0;) {
       const j = this.waiting[i]!;
       if (j.procs <= this.free && this.runningCpus(j.vo) + j.procs <= this.cap(j.vo)) {
         this.waiting.splice(i, 1);

@@ -74,7 +74,9 @@ export class SubmitHostActor implements Actor<Message> {
         if (p?.phase !== 'querying') return;
         this.forgetQueries(p);
         this.stopTimer(ctx, p);
-        const candidates: Candidate[] = msg.sites.map((site, i) => ({ site, used: msg.used[i] ?? 0 })).filter((c) => !p.excluded.has(c.site));
+        const candidates: Candidate[] = msg.sites
+          .map((site, i) => ({ site, used: msg.used[i] ?? 0 }))
+          .filter((c) => !p.excluded.has(c.site));
         return this.choose(ctx, p, candidates);
       }
       case 'timer.gruber-query-timeout': {
@@ -116,7 +118,14 @@ export class SubmitHostActor implements Actor<Message> {
         const p = this.current(msg.jobId, msg.attempt);
         if (!p?.started) return;
         const trail = { copies: 1, migrations: 0, replans: p.replans };
-        ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: p.job.id, site: p.started.site, time_s: p.started.time_s, resources: p.started.resources, trail });
+        ctx.send(DRIVER, {
+          type: MessageType.JobStarted,
+          jobId: p.job.id,
+          site: p.started.site,
+          time_s: p.started.time_s,
+          resources: p.started.resources,
+          trail,
+        });
         ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: p.job.id, site: p.started.site, time_s: msg.time_s });
         // Delay (§3.1): from when the job was first sent to a provider's queue until it started,
         // its starved and failed attempts included (the paper's Delays track its Replans: Table IV).
@@ -148,13 +157,29 @@ export class SubmitHostActor implements Actor<Message> {
       const job = this.waiting[0]!;
       if (job.procs > this.options.cap) {
         this.waiting.shift();
-        ctx.send(DRIVER, { type: MessageType.JobFailed, jobId: job.id, time_s: ctx.now(), reason: 'wider_than_group_cap', trail: { copies: 0, migrations: 0, replans: 0 } });
+        ctx.send(DRIVER, {
+          type: MessageType.JobFailed,
+          jobId: job.id,
+          time_s: ctx.now(),
+          reason: 'wider_than_group_cap',
+          trail: { copies: 0, migrations: 0, replans: 0 },
+        });
         continue;
       }
       if (this.inPlay + job.procs > this.options.cap) return;
       this.waiting.shift();
       this.inPlay += job.procs;
-      const p: Plan = { job, phase: 'querying', attempt: 0, unsuccessful: 0, replans: 0, excluded: new Set(), queryId: 0, asked: [], retryToken: 0 };
+      const p: Plan = {
+        job,
+        phase: 'querying',
+        attempt: 0,
+        unsuccessful: 0,
+        replans: 0,
+        excluded: new Set(),
+        queryId: 0,
+        asked: [],
+        retryToken: 0,
+      };
       this.plans.set(job.id, p);
       this.plan(ctx, p);
     }
@@ -164,14 +189,31 @@ export class SubmitHostActor implements Actor<Message> {
   private plan(ctx: ActorContext<Message>, p: Plan): void {
     const left = this.options.sites.filter((s) => !p.excluded.has(s));
     if (left.length === 0) return this.fail(ctx, p, `no_site_left:${p.lastReason ?? 'none'}`);
-    if (!this.selector.asksEngine) return this.choose(ctx, p, left.map((site) => ({ site, used: 0 })));
+    if (!this.selector.asksEngine)
+      return this.choose(
+        ctx,
+        p,
+        left.map((site) => ({ site, used: 0 })),
+      );
     p.phase = 'querying';
     p.queryId = this.nextQuery++;
     p.asked.push(p.queryId);
     this.queries.set(p.queryId, p.job.id);
     const job = p.job;
-    ctx.send(this.options.engine, { type: 'gruber.query', queryId: p.queryId, jobId: job.id, vo: job.vo ?? '', cpus: job.procs, disk_mb: job.disk_mb ?? 0, exclude: [...p.excluded] });
-    p.timer = ctx.schedule(this.options.query_timeout_s, { type: 'timer.gruber-query-timeout', jobId: job.id, queryId: p.queryId });
+    ctx.send(this.options.engine, {
+      type: 'gruber.query',
+      queryId: p.queryId,
+      jobId: job.id,
+      vo: job.vo ?? '',
+      cpus: job.procs,
+      disk_mb: job.disk_mb ?? 0,
+      exclude: [...p.excluded],
+    });
+    p.timer = ctx.schedule(this.options.query_timeout_s, {
+      type: 'timer.gruber-query-timeout',
+      jobId: job.id,
+      queryId: p.queryId,
+    });
   }
 
   private choose(ctx: ActorContext<Message>, p: Plan, candidates: readonly Candidate[]): void {
@@ -181,7 +223,11 @@ export class SubmitHostActor implements Actor<Message> {
       p.phase = 'waiting';
       p.retryToken++;
       ctx.metrics.count('gruber.waits');
-      p.timer = ctx.schedule(this.options.retry_wait_s, { type: 'timer.gruber-retry', jobId: p.job.id, token: p.retryToken });
+      p.timer = ctx.schedule(this.options.retry_wait_s, {
+        type: 'timer.gruber-retry',
+        jobId: p.job.id,
+        token: p.retryToken,
+      });
       return;
     }
     p.attempt++;
@@ -190,9 +236,20 @@ export class SubmitHostActor implements Actor<Message> {
     p.phase = 'sent';
     this.selector.dispatched(site, ctx.now());
     ctx.send(lrmAddress(site), { type: 'gruber.submit', job: p.job, attempt: p.attempt });
-    if (this.selector.asksEngine) ctx.send(this.options.engine, { type: 'gruber.chosen', site, vo: p.job.vo ?? '', cpus: p.job.procs, disk_mb: p.job.disk_mb ?? 0 });
+    if (this.selector.asksEngine)
+      ctx.send(this.options.engine, {
+        type: 'gruber.chosen',
+        site,
+        vo: p.job.vo ?? '',
+        cpus: p.job.procs,
+        disk_mb: p.job.disk_mb ?? 0,
+      });
     ctx.metrics.count('gruber.submissions');
-    p.timer = ctx.schedule(this.options.starvation_timeout_s, { type: 'timer.gruber-starved', jobId: p.job.id, attempt: p.attempt });
+    p.timer = ctx.schedule(this.options.starvation_timeout_s, {
+      type: 'timer.gruber-starved',
+      jobId: p.job.id,
+      attempt: p.attempt,
+    });
   }
 
   /** A submission came to nothing: plan again, or give up after the retry limit. */
@@ -209,7 +266,13 @@ export class SubmitHostActor implements Actor<Message> {
 
   private fail(ctx: ActorContext<Message>, p: Plan, reason: string): void {
     ctx.metrics.count('gruber.failed_jobs');
-    ctx.send(DRIVER, { type: MessageType.JobFailed, jobId: p.job.id, time_s: ctx.now(), reason, trail: { copies: 1, migrations: 0, replans: p.replans } });
+    ctx.send(DRIVER, {
+      type: MessageType.JobFailed,
+      jobId: p.job.id,
+      time_s: ctx.now(),
+      reason,
+      trail: { copies: 1, migrations: 0, replans: p.replans },
+    });
     this.done(ctx, p);
   }
 
@@ -229,7 +292,9 @@ export class SubmitHostActor implements Actor<Message> {
   /** The plan still waiting on attempt `attempt` of the job (reports about older attempts are stale). */
   private current(jobId: string, attempt: number): Plan | undefined {
     const p = this.plans.get(jobId);
-    return p && p.attempt === attempt && (p.phase === 'sent' || p.phase === 'withdrawing' || p.phase === 'running') ? p : undefined;
+    return p && p.attempt === attempt && (p.phase === 'sent' || p.phase === 'withdrawing' || p.phase === 'running')
+      ? p
+      : undefined;
   }
 
   private forgetQueries(p: Plan): void {

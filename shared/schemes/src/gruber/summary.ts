@@ -25,16 +25,35 @@ export interface PaperMetrics {
 }
 
 /** §3.1's metrics from one submitter's jobs' records; `cpus` is #cpus. */
-export function paperMetrics(grid: readonly JobRecord[], cpus: number, delay: { sum_s: number; jobs: number }): PaperMetrics {
-  const done = grid.filter((r) => r.start_s !== undefined && r.finish_s !== undefined && r.failReason === undefined).sort((a, b) => a.finish_s! - b.finish_s!);
+export function paperMetrics(
+  grid: readonly JobRecord[],
+  cpus: number,
+  delay: { sum_s: number; jobs: number },
+): PaperMetrics {
+  const done = grid
+    .filter((r) => r.start_s !== undefined && r.finish_s !== undefined && r.failReason === undefined)
+    .sort((a, b) => a.finish_s! - b.finish_s!);
   const first = grid.reduce((m, r) => Math.min(m, r.job.submit_s), Infinity);
   const replan = grid.reduce((n, r) => n + r.replans, 0);
-  if (done.length === 0) return { jobs: grid.length, comp_pct: 0, replan, util_pct: 0, delay_s: null, time_s: null, speedup: null, spdup75: null };
+  if (done.length === 0)
+    return {
+      jobs: grid.length,
+      comp_pct: 0,
+      replan,
+      util_pct: 0,
+      delay_s: null,
+      time_s: null,
+      speedup: null,
+      spdup75: null,
+    };
   const time = done[done.length - 1]!.finish_s! - first;
   const cpuTime = done.reduce((a, r) => a + r.job.procs * (r.finish_s! - r.start_s!), 0);
   const serial = (rs: readonly JobRecord[]) => rs.reduce((a, r) => a + r.job.procs * r.job.run_s, 0);
   const n75 = Math.ceil(0.75 * grid.length);
-  const spdup75 = done.length >= n75 && n75 > 0 ? serial(done.slice(0, n75)) / Math.max(1e-9, done[n75 - 1]!.finish_s! - first) : null;
+  const spdup75 =
+    done.length >= n75 && n75 > 0
+      ? serial(done.slice(0, n75)) / Math.max(1e-9, done[n75 - 1]!.finish_s! - first)
+      : null;
   return {
     jobs: grid.length,
     comp_pct: roundNumber((100 * done.length) / grid.length, 4),
@@ -51,12 +70,23 @@ export function paperMetrics(grid: readonly JobRecord[], cpus: number, delay: { 
  * §3.1's metrics per submitter (group), then their mean, as Table IX reports 4 × 1000: "the
  * means across the four submitters". With one submitter the two are the same.
  */
-export function perSubmitterMetrics(grid: readonly JobRecord[], cpus: number, counters: Readonly<Record<string, number>>): { mean: PaperMetrics; per_group: Record<string, PaperMetrics> } {
+export function perSubmitterMetrics(
+  grid: readonly JobRecord[],
+  cpus: number,
+  counters: Readonly<Record<string, number>>,
+): { mean: PaperMetrics; per_group: Record<string, PaperMetrics> } {
   const c = (name: string) => counters[name] ?? 0;
   const delay = { sum_s: c('gruber.delay_s'), jobs: c('gruber.completed') };
   const groups = [...new Set(grid.map((r) => String(r.job.group)))];
   const per_group = Object.fromEntries(
-    groups.map((g) => [g, paperMetrics(grid.filter((r) => String(r.job.group) === g), cpus, { sum_s: c(`gruber.delay_s.group.${g}`), jobs: c(`gruber.completed.group.${g}`) })]),
+    groups.map((g) => [
+      g,
+      paperMetrics(
+        grid.filter((r) => String(r.job.group) === g),
+        cpus,
+        { sum_s: c(`gruber.delay_s.group.${g}`), jobs: c(`gruber.completed.group.${g}`) },
+      ),
+    ]),
   );
   const all = Object.values(per_group);
   if (all.length <= 1) return { mean: all[0] ?? paperMetrics(grid, cpus, delay), per_group };
@@ -81,7 +111,11 @@ export function perSubmitterMetrics(grid: readonly JobRecord[], cpus: number, co
 }
 
 /** GRUBER's part of summary.json: the paper's metrics, and what failed, starved and was re-planned. */
-export function gruberSummary(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown> {
+export function gruberSummary(
+  counters: Readonly<Record<string, number>>,
+  spec: ExperimentSpec,
+  records: readonly JobRecord[],
+): Record<string, unknown> {
   const meta = gruberMeta(spec);
   const blast = spec.workload.filter((s) => s.kind === 'blast');
   const names = new Set(blast.map((s) => s.name));
@@ -91,7 +125,11 @@ export function gruberSummary(counters: Readonly<Record<string, number>>, spec: 
   const c = (name: string) => counters[name] ?? 0;
   const metrics = perSubmitterMetrics(grid, cpus, counters);
   const byPrefix = (prefix: string) =>
-    Object.fromEntries(Object.entries(counters).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    Object.fromEntries(
+      Object.entries(counters)
+        .filter(([k]) => k.startsWith(prefix))
+        .map(([k, v]) => [k.slice(prefix.length), v]),
+    );
   return {
     gruber: {
       selector: meta.selector,
@@ -106,7 +144,11 @@ export function gruberSummary(counters: Readonly<Record<string, number>>, spec: 
       waits_for_a_site: c('gruber.waits'),
       queries: c('gruber.queries'),
       queries_timed_out: c('gruber.queries_timed_out'),
-      failures: Object.fromEntries([...FAILURE_CATEGORIES, UNSET_ENVIRONMENT, 'too_wide'].map((k) => [k, c(`gruber.failures.${k}`)]).filter(([, v]) => v !== 0)),
+      failures: Object.fromEntries(
+        [...FAILURE_CATEGORIES, UNSET_ENVIRONMENT, 'too_wide']
+          .map((k) => [k, c(`gruber.failures.${k}`)])
+          .filter(([, v]) => v !== 0),
+      ),
       replans_by_reason: byPrefix('gruber.replans.'),
       view_age: viewAgeStats(counters),
     },

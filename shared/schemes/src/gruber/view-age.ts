@@ -1,7 +1,30 @@
 import type { MetricsSink } from '@gridemu/runtime';
 
 /** Upper edges, in emulated seconds, of the buckets a decision's view age is counted in. */
-export const VIEW_AGE_EDGES_S = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600, Infinity];
+export const VIEW_AGE_EDGES_S = [
+  0.001,
+  0.002,
+  0.005,
+  0.01,
+  0.02,
+  0.05,
+  0.1,
+  0.2,
+  0.5,
+  1,
+  2,
+  5,
+  10,
+  20,
+  30,
+  60,
+  120,
+  300,
+  600,
+  1800,
+  3600,
+  Infinity,
+];
 
 const PREFIX = 'gruber.view_age_s';
 
@@ -19,7 +42,11 @@ export function countViewAge(metrics: MetricsSink, age_s: number): void {
 }
 
 /** Mean, and the 95th percentile as the upper edge of the bucket it falls in. */
-export function viewAgeStats(counters: Readonly<Record<string, number>>): { decisions: number; mean_s: number | null; p95_s: number | null } {
+export function viewAgeStats(counters: Readonly<Record<string, number>>): {
+  decisions: number;
+  mean_s: number | null;
+  p95_s: number | null;
+} {
   const n = counters[`${PREFIX}.count`] ?? 0;
   if (n === 0) return { decisions: 0, mean_s: null, p95_s: null };
   let seen = 0;

@@ -18,7 +18,8 @@ export class DivisibleTask {
     /** How many jobs it is split into. */
     readonly jobs: number,
   ) {
-    if (!(jobs >= 1 && Number.isInteger(jobs))) throw new Error(`assertion: task ${id} needs a whole number of jobs (got ${jobs})`);
+    if (!(jobs >= 1 && Number.isInteger(jobs)))
+      throw new Error(`assertion: task ${id} needs a whole number of jobs (got ${jobs})`);
     this.states = new Array<JobState>(jobs).fill('pending');
   }
 
@@ -84,6 +85,7 @@ export class DivisibleTask {
   }
 
   private expectRunning(i: number): void {
-    if (this.states[i] !== 'running') throw new Error(`assertion: job ${i} of task ${this.id} is ${this.states[i] ?? 'unknown'}, not running`);
+    if (this.states[i] !== 'running')
+      throw new Error(`assertion: job ${i} of task ${this.id} is ${this.states[i] ?? 'unknown'}, not running`);
   }
 }

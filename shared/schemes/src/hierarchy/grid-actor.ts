@@ -61,7 +61,8 @@ export class GridActor implements Actor<Message> {
       }
       case 'timer.hq-job-ends': {
         const job = this.jobs.get(msg.jobId);
-        if (!job || job.started_s === undefined) throw new Error(`assertion: job ${msg.jobId} ended on grid ${this.id} but was not running`);
+        if (!job || job.started_s === undefined)
+          throw new Error(`assertion: job ${msg.jobId} ended on grid ${this.id} but was not running`);
         this.finish(ctx, job, job.evicted === true, 'hierarchy.evictions');
         return;
       }
@@ -80,7 +81,13 @@ export class GridActor implements Actor<Message> {
   private publish(ctx: ActorContext<Message>): void {
     let waiting = 0;
     for (const list of this.waiting.values()) waiting += list.length;
-    ctx.publish(GRID_TOPIC, { type: 'hq.grid-status', grid: this.id, cpus: this.pool.cpus, free: this.pool.cpus - this.busy, waiting });
+    ctx.publish(GRID_TOPIC, {
+      type: 'hq.grid-status',
+      grid: this.id,
+      cpus: this.pool.cpus,
+      free: this.pool.cpus - this.busy,
+      waiting,
+    });
     ctx.schedule(this.period_s, { type: 'timer.hq-grid-tick' });
   }
 
@@ -99,7 +106,14 @@ export class GridActor implements Actor<Message> {
   /** Frees a CPU held by the most recently started job of a lower priority than `p`, if any. */
   private preemptBelow(ctx: ActorContext<Message>, p: number): boolean {
     let victim: GridJob | undefined;
-    for (const j of this.running) if (j.priority > p && (victim === undefined || j.priority > victim.priority || (j.priority === victim.priority && j.started_s! > victim.started_s!))) victim = j;
+    for (const j of this.running)
+      if (
+        j.priority > p &&
+        (victim === undefined ||
+          j.priority > victim.priority ||
+          (j.priority === victim.priority && j.started_s! > victim.started_s!))
+      )
+        victim = j;
     if (!victim) return false;
     ctx.cancel(victim.timer!);
     this.finish(ctx, victim, true, 'hierarchy.preemptions', false);
@@ -108,7 +122,8 @@ export class GridActor implements Actor<Message> {
 
   private run(ctx: ActorContext<Message>, job: GridJob): void {
     this.busy++;
-    if (this.busy > this.pool.cpus) throw new Error(`assertion: grid ${this.id} runs ${this.busy} jobs on ${this.pool.cpus} CPUs`);
+    if (this.busy > this.pool.cpus)
+      throw new Error(`assertion: grid ${this.id} runs ${this.busy} jobs on ${this.pool.cpus} CPUs`);
     const draw = runJob(this.pool, job.work_s, this.pool.beta, ctx.rng);
     job.started_s = ctx.now();
     job.evicted = draw.evicted;
@@ -118,7 +133,13 @@ export class GridActor implements Actor<Message> {
   }
 
   /** A running job leaves its CPU: done, evicted or preempted. */
-  private finish(ctx: ActorContext<Message>, job: GridJob, evicted: boolean, counter: string, thenDispatch = true): void {
+  private finish(
+    ctx: ActorContext<Message>,
+    job: GridJob,
+    evicted: boolean,
+    counter: string,
+    thenDispatch = true,
+  ): void {
     const ran_s = ctx.now() - job.started_s!;
     this.running.delete(job);
     this.jobs.delete(job.jobId);

@@ -31,5 +31,7 @@ export function runJob(grid: GridPool, work_s: number, beta: number, rng: Rng): 
   const full_s = work_s / (grid.P * beta);
   if (grid.evictions_per_hour <= 0) return { overhead_s, run_s: full_s, evicted: false };
   const evictAt = rng.exponential(3600 / grid.evictions_per_hour);
-  return evictAt < full_s ? { overhead_s, run_s: evictAt, evicted: true } : { overhead_s, run_s: full_s, evicted: false };
+  return evictAt < full_s
+    ? { overhead_s, run_s: evictAt, evicted: true }
+    : { overhead_s, run_s: full_s, evicted: false };
 }

@@ -22,5 +22,13 @@ export const hierarchy: SchemeModule = {
 
 export { hierarchyMeta, type HierarchyMeta, type QueueSpec, type GridSpec } from './meta.js';
 export { queueAddress, gridAddress, FCFS_QUEUE } from './names.js';
-export { phi, processNewTask, afterEstimation, enforceQueueLimits, MIGRATION_POLICIES, type QueueLimits, type MigrationPolicy } from './queue-limits.js';
+export {
+  phi,
+  processNewTask,
+  afterEstimation,
+  enforceQueueLimits,
+  MIGRATION_POLICIES,
+  type QueueLimits,
+  type MigrationPolicy,
+} from './queue-limits.js';
 export { DivisibleTask } from './divisible-task.js';

@@ -16,7 +16,11 @@ export interface LoadSharingParams {
 }
 
 /** Availability averaged with its history (an exponentially weighted mean of the samples). */
-export function smoothAvailability(previous: number | undefined, sample: number, p: Pick<LoadSharingParams, 'history_weight'>): number {
+export function smoothAvailability(
+  previous: number | undefined,
+  sample: number,
+  p: Pick<LoadSharingParams, 'history_weight'>,
+): number {
   return previous === undefined ? sample : p.history_weight * previous + (1 - p.history_weight) * sample;
 }
 
@@ -54,7 +58,12 @@ export function expectedCompletion_s(task: Pick<TaskToShare, 'remaining'>, q: Qu
  * staying by more than the margin; undefined to stay. The target calls this again when the task
  * arrives (with itself as `here`), which resolves conflicting pushes made on older samples.
  */
-export function pushTarget(task: TaskToShare, here: QueueView, others: readonly QueueView[], p: LoadSharingParams): string | undefined {
+export function pushTarget(
+  task: TaskToShare,
+  here: QueueView,
+  others: readonly QueueView[],
+  p: LoadSharingParams,
+): string | undefined {
   if (task.pending_jobs < p.min_pending_jobs) return undefined;
   const stay = expectedCompletion_s(task, here);
   let best: { id: string; t: number } | undefined;

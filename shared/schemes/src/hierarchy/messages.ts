@@ -41,17 +41,43 @@ export interface TaskState {
 }
 
 /** Queue → queue: take this task (migrated down a level, or pushed within one). */
-export interface HqTask { readonly type: 'hq.task'; readonly task: TaskState; readonly reason: string }
+export interface HqTask {
+  readonly type: 'hq.task';
+  readonly task: TaskState;
+  readonly reason: string;
+}
 /** Queue → grid: run one job of a task (work in reference CPU-seconds). */
-export interface HqJobSubmit { readonly type: 'hq.job-submit'; readonly jobId: string; readonly work_s: number; readonly priority: number }
+export interface HqJobSubmit {
+  readonly type: 'hq.job-submit';
+  readonly jobId: string;
+  readonly work_s: number;
+  readonly priority: number;
+}
 /** Grid → queue: the job got a CPU. */
-export interface HqJobStarted { readonly type: 'hq.job-started'; readonly jobId: string }
+export interface HqJobStarted {
+  readonly type: 'hq.job-started';
+  readonly jobId: string;
+}
 /** Grid → queue: the job ended, done or evicted after `ran_s` seconds on its CPU. */
-export interface HqJobDone { readonly type: 'hq.job-done'; readonly jobId: string; readonly evicted: boolean; readonly ran_s: number }
+export interface HqJobDone {
+  readonly type: 'hq.job-done';
+  readonly jobId: string;
+  readonly evicted: boolean;
+  readonly ran_s: number;
+}
 /** Queue → grid: drop every job of this queue's task (it migrated). */
-export interface HqJobCancel { readonly type: 'hq.job-cancel'; readonly prefix: string }
+export interface HqJobCancel {
+  readonly type: 'hq.job-cancel';
+  readonly prefix: string;
+}
 /** Grid → every queue, on the grid topic: its CPUs now. */
-export interface HqGridStatus { readonly type: 'hq.grid-status'; readonly grid: string; readonly cpus: number; readonly free: number; readonly waiting: number }
+export interface HqGridStatus {
+  readonly type: 'hq.grid-status';
+  readonly grid: string;
+  readonly cpus: number;
+  readonly free: number;
+  readonly waiting: number;
+}
 /** Queue → the others, on the queue topic: its workload and the CPUs its grids offer it (§3.3). */
 export interface HqQueueStatus {
   readonly type: 'hq.queue-status';
@@ -62,12 +88,27 @@ export interface HqQueueStatus {
   readonly N: number;
   readonly P: number;
 }
-export interface HqJobReady { readonly type: 'timer.hq-job-ready'; readonly jobId: string }
-export interface HqJobEnds { readonly type: 'timer.hq-job-ends'; readonly jobId: string }
-export interface HqGridTick { readonly type: 'timer.hq-grid-tick' }
-export interface HqEstimated { readonly type: 'timer.hq-estimated'; readonly taskId: string }
-export interface HqQueueTick { readonly type: 'timer.hq-queue-tick' }
-export interface HqShareTick { readonly type: 'timer.hq-share-tick' }
+export interface HqJobReady {
+  readonly type: 'timer.hq-job-ready';
+  readonly jobId: string;
+}
+export interface HqJobEnds {
+  readonly type: 'timer.hq-job-ends';
+  readonly jobId: string;
+}
+export interface HqGridTick {
+  readonly type: 'timer.hq-grid-tick';
+}
+export interface HqEstimated {
+  readonly type: 'timer.hq-estimated';
+  readonly taskId: string;
+}
+export interface HqQueueTick {
+  readonly type: 'timer.hq-queue-tick';
+}
+export interface HqShareTick {
+  readonly type: 'timer.hq-share-tick';
+}
 
 declare module '@gridemu/protocol' {
   interface MessageCatalogue {
@@ -87,16 +128,36 @@ declare module '@gridemu/protocol' {
   }
 }
 
-const nonNegative: FieldCheck = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number');
-const TASK_NUMBERS = ['submit_s', 'work_s', 'done_s', 'k', 'estimated_s', 'moves', 'grid_wait_s', 'queueing_s', 'evicted_cpu_s', 'cpu_s', 'compute_s', 'jobs_run', 'jobs_evicted', 'alloc_sum', 'alloc_samples'];
+const nonNegative: FieldCheck = (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number';
+const TASK_NUMBERS = [
+  'submit_s',
+  'work_s',
+  'done_s',
+  'k',
+  'estimated_s',
+  'moves',
+  'grid_wait_s',
+  'queueing_s',
+  'evicted_cpu_s',
+  'cpu_s',
+  'compute_s',
+  'jobs_run',
+  'jobs_evicted',
+  'alloc_sum',
+  'alloc_samples',
+];
 const TASK_OPTIONAL = ['split_jobs', 'bound', 'first_start_s', 'pushed_level'];
 const task: FieldCheck = (v) => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be a task map';
   const o = v as Record<string, unknown>;
   if (typeof o['id'] !== 'string' || o['id'].length === 0) return '.id must be a non-empty string';
   for (const k of TASK_NUMBERS) if (nonNegative(o[k])) return `.${k} must be a non-negative number`;
-  for (const k of TASK_OPTIONAL) if (o[k] !== undefined && nonNegative(o[k])) return `.${k} must be a non-negative number`;
-  for (const k of Object.keys(o)) if (k !== 'id' && !TASK_NUMBERS.includes(k) && !TASK_OPTIONAL.includes(k)) return `has an unexpected field "${k.slice(0, 60)}"`;
+  for (const k of TASK_OPTIONAL)
+    if (o[k] !== undefined && nonNegative(o[k])) return `.${k} must be a non-negative number`;
+  for (const k of Object.keys(o))
+    if (k !== 'id' && !TASK_NUMBERS.includes(k) && !TASK_OPTIONAL.includes(k))
+      return `has an unexpected field "${k.slice(0, 60)}"`;
   return undefined;
 };
 
@@ -107,7 +168,14 @@ export const HIERARCHY_MESSAGES: MessageShapes = {
   'hq.job-done': { jobId: 'string', evicted: 'boolean', ran_s: nonNegative },
   'hq.job-cancel': { prefix: 'string' },
   'hq.grid-status': { grid: 'string', cpus: 'count', free: 'count', waiting: 'count' },
-  'hq.queue-status': { queue: 'string', level: 'count', workload: nonNegative, available: nonNegative, N: 'count', P: nonNegative },
+  'hq.queue-status': {
+    queue: 'string',
+    level: 'count',
+    workload: nonNegative,
+    available: nonNegative,
+    N: 'count',
+    P: nonNegative,
+  },
   'timer.hq-job-ready': { jobId: 'string' },
   'timer.hq-job-ends': { jobId: 'string' },
   'timer.hq-grid-tick': {},

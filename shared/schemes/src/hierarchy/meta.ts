@@ -62,23 +62,46 @@ export interface HierarchyMeta extends MetaSpec {
 }
 
 const OPTIONS = ['scheme', 'beta', 'alpha', 'estimator', 'grids', 'queues', 'load_sharing', 'enforce_period_s'];
-const QUEUE_KEYS = ['id', 'level', 'grids', 'T_q_min', 'T_e_min', 'job_min', 'parallel', 'entry', 'priority', 'policies', 'share_with'];
+const QUEUE_KEYS = [
+  'id',
+  'level',
+  'grids',
+  'T_q_min',
+  'T_e_min',
+  'job_min',
+  'parallel',
+  'entry',
+  'priority',
+  'policies',
+  'share_with',
+];
 const NAME = /^[A-Za-z0-9_-]+$/;
 
-export function readHierarchyMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: HierarchyMeta; local: LocalSpec } {
+export function readHierarchyMeta(
+  scheme: string,
+  raw: Readonly<Record<string, unknown>>,
+  r: FieldReader,
+  context: MetaContext,
+): { meta: HierarchyMeta; local: LocalSpec } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const grids = readGrids(r, raw['grids'], context);
   const queues = readQueues(r, raw['queues'], grids);
   context.workload.forEach((w, i) => {
-    if (w.kind !== 'tasks') r.fail(join('workload', i), `paper 000's schemes run divisible tasks: give this source as tasks: (a stream or a list), not ${w.kind}`);
+    if (w.kind !== 'tasks')
+      r.fail(
+        join('workload', i),
+        `paper 000's schemes run divisible tasks: give this source as tasks: (a stream or a list), not ${w.kind}`,
+      );
   });
-  for (const [i, q] of queues.entries()) if (context.sites.some((s) => s.id === q.id)) r.fail(join(join('meta.queues', i), 'id'), `"${q.id}" is a site: a queue is a location of its own`);
-  const e = raw['estimator'] === undefined ? {} : r.object(raw['estimator'], 'meta.estimator') ?? {};
+  for (const [i, q] of queues.entries())
+    if (context.sites.some((s) => s.id === q.id))
+      r.fail(join(join('meta.queues', i), 'id'), `"${q.id}" is a site: a queue is a location of its own`);
+  const e = raw['estimator'] === undefined ? {} : (r.object(raw['estimator'], 'meta.estimator') ?? {});
   r.onlyKeys(e, 'meta.estimator', ['k_min', 'k_max', 'tau_s', 'stop_ratio']);
   const k_min = r.number(e['k_min'], 'meta.estimator.k_min', { min: 1 }, 1.5);
   const k_max = r.number(e['k_max'], 'meta.estimator.k_max', { min: 1 }, 4);
   if (k_max < k_min) r.fail('meta.estimator.k_max', `must be at least k_min (${k_min})`);
-  const ls = raw['load_sharing'] === undefined ? {} : r.object(raw['load_sharing'], 'meta.load_sharing') ?? {};
+  const ls = raw['load_sharing'] === undefined ? {} : (r.object(raw['load_sharing'], 'meta.load_sharing') ?? {});
   r.onlyKeys(ls, 'meta.load_sharing', ['period_s', 'history_weight', 'min_pending_jobs', 'margin']);
   const meta: HierarchyMeta = {
     scheme: scheme as HierarchyScheme,
@@ -122,7 +145,12 @@ function readGrids(r: FieldReader, raw: unknown, context: MetaContext): Record<s
       evictions_per_hour: r.number(g['evictions_per_hour'], join(p, 'evictions_per_hour'), NON_NEGATIVE, 0),
     };
   }
-  for (const s of context.sites) if (!(s.id in out)) r.fail('meta.grids', `says nothing about site "${s.id}": every site is a grid with N, P, overhead_s and evictions_per_hour`);
+  for (const s of context.sites)
+    if (!(s.id in out))
+      r.fail(
+        'meta.grids',
+        `says nothing about site "${s.id}": every site is a grid with N, P, overhead_s and evictions_per_hour`,
+      );
   return out;
 }
 
@@ -136,7 +164,8 @@ function readQueues(r: FieldReader, raw: unknown, grids: Record<string, GridSpec
     if (!q) continue;
     r.onlyKeys(q, p, QUEUE_KEYS);
     const id = r.string(q['id'], join(p, 'id'));
-    if (!NAME.test(id) || id === FCFS_QUEUE) r.fail(join(p, 'id'), `a queue id uses only letters, digits, "_" and "-", and is not "${FCFS_QUEUE}"`);
+    if (!NAME.test(id) || id === FCFS_QUEUE)
+      r.fail(join(p, 'id'), `a queue id uses only letters, digits, "_" and "-", and is not "${FCFS_QUEUE}"`);
     if (ids.has(id)) r.fail(join(p, 'id'), `queue "${id}" is named twice`);
     ids.add(id);
     const gl = r.array(q['grids'], join(p, 'grids')) ?? [];
@@ -149,11 +178,18 @@ function readQueues(r: FieldReader, raw: unknown, grids: Record<string, GridSpec
     const T_q = r.number(q['T_q_min'], join(p, 'T_q_min'), POSITIVE) * 60;
     const T_e = r.number(q['T_e_min'], join(p, 'T_e_min'), POSITIVE) * 60;
     if (T_e > T_q) r.fail(join(p, 'T_e_min'), 'must be at most T_q_min (§3.2.1: T_e <= T_q)');
-    const pol = q['policies'] === undefined ? {} : r.object(q['policies'], join(p, 'policies')) ?? {};
+    const pol = q['policies'] === undefined ? {} : (r.object(q['policies'], join(p, 'policies')) ?? {});
     r.onlyKeys(pol, join(p, 'policies'), MIGRATION_POLICIES);
-    const policies = new Set<MigrationPolicy>(MIGRATION_POLICIES.filter((m) => r.boolean(pol[m], join(join(p, 'policies'), m), true)));
+    const policies = new Set<MigrationPolicy>(
+      MIGRATION_POLICIES.filter((m) => r.boolean(pol[m], join(join(p, 'policies'), m), true)),
+    );
     const level = r.number(q['level'], join(p, 'level'), { integer: true, min: 1 });
-    const share = q['share_with'] === undefined ? [] : (r.array(q['share_with'], join(p, 'share_with')) ?? []).map((s, k) => r.string(s, join(join(p, 'share_with'), k)));
+    const share =
+      q['share_with'] === undefined
+        ? []
+        : (r.array(q['share_with'], join(p, 'share_with')) ?? []).map((s, k) =>
+            r.string(s, join(join(p, 'share_with'), k)),
+          );
     queues.push({
       id,
       level,
@@ -173,18 +209,24 @@ function readQueues(r: FieldReader, raw: unknown, grids: Record<string, GridSpec
     for (const [k, other] of q.share_with.entries()) {
       const peer = queues.find((x) => x.id === other);
       if (!peer) r.fail(join(join(join('meta.queues', i), 'share_with'), k), `no queue "${other}"`);
-      else if (peer.level !== q.level) r.fail(join(join(join('meta.queues', i), 'share_with'), k), `queue "${other}" is at level ${peer.level}, not ${q.level}: load is shared within a level (§3.3)`);
+      else if (peer.level !== q.level)
+        r.fail(
+          join(join(join('meta.queues', i), 'share_with'), k),
+          `queue "${other}" is at level ${peer.level}, not ${q.level}: load is shared within a level (§3.3)`,
+        );
     }
   }
   const levels = [...new Set(queues.map((q) => q.level))].sort((a, b) => a - b);
   levels.forEach((l, i) => {
     if (l !== i + 1) r.fail('meta.queues', `levels must run 1, 2, ... without a gap (found ${levels.join(', ')})`);
   });
-  if (queues.length > 0 && !queues.some((q) => q.level === 1 && q.entry)) r.fail('meta.queues', 'needs an entry queue at level 1');
+  if (queues.length > 0 && !queues.some((q) => q.level === 1 && q.entry))
+    r.fail('meta.queues', 'needs an entry queue at level 1');
   return queues;
 }
 
 export function hierarchyMeta(spec: ExperimentSpec): HierarchyMeta {
-  if (!(HIERARCHY_SCHEMES as readonly string[]).includes(spec.meta.scheme)) throw new Error(`assertion: scheme ${spec.meta.scheme} is not paper 000's`);
+  if (!(HIERARCHY_SCHEMES as readonly string[]).includes(spec.meta.scheme))
+    throw new Error(`assertion: scheme ${spec.meta.scheme} is not paper 000's`);
   return spec.meta as HierarchyMeta;
 }

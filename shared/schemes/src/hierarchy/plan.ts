@@ -28,30 +28,75 @@ export function planHierarchy(spec: ExperimentSpec, jobs: readonly Job[]): GridP
   const actors: GridPlacement[] = [];
   for (const s of spec.sites) {
     const g = meta.grids[s.id]!;
-    actors.push({ address: gridAddress(s.id), location: s.id, actor: new GridActor(s.id, { cpus: s.cpus, ...g, beta: meta.beta, preempt: true }, meta.enforce_period_s) });
+    actors.push({
+      address: gridAddress(s.id),
+      location: s.id,
+      actor: new GridActor(s.id, { cpus: s.cpus, ...g, beta: meta.beta, preempt: true }, meta.enforce_period_s),
+    });
   }
   const services: Record<string, string> = {};
-  const common = { estimator: meta.estimator, load_sharing: meta.load_sharing, enforce_period_s: meta.enforce_period_s, beta: meta.beta, seed: spec.seed, levels };
+  const common = {
+    estimator: meta.estimator,
+    load_sharing: meta.load_sharing,
+    enforce_period_s: meta.enforce_period_s,
+    beta: meta.beta,
+    seed: spec.seed,
+    levels,
+  };
   let entry: string;
   if (meta.scheme.startsWith('fcfs')) {
     const top = firstAt(meta, 1);
-    const fcfsLanes = flat ? [laneOf(meta, firstAt(meta, maxLevel), all)] : levels.map((l) => lanes.get(firstAt(meta, l.level).id)!);
-    const config: QueueConfig = { ...common, id: FCFS_QUEUE, level: 1, mode: 'fcfs', limits: limitsOf(meta, top, lanes.get(top.id)!, false), lanes: fcfsLanes, peers: [] };
-    actors.push({ address: queueAddress(FCFS_QUEUE), location: FCFS_QUEUE, topics: [GRID_TOPIC], actor: new QueueActor(config) });
+    const fcfsLanes = flat
+      ? [laneOf(meta, firstAt(meta, maxLevel), all)]
+      : levels.map((l) => lanes.get(firstAt(meta, l.level).id)!);
+    const config: QueueConfig = {
+      ...common,
+      id: FCFS_QUEUE,
+      level: 1,
+      mode: 'fcfs',
+      limits: limitsOf(meta, top, lanes.get(top.id)!, false),
+      lanes: fcfsLanes,
+      peers: [],
+    };
+    actors.push({
+      address: queueAddress(FCFS_QUEUE),
+      location: FCFS_QUEUE,
+      topics: [GRID_TOPIC],
+      actor: new QueueActor(config),
+    });
     services[FCFS_QUEUE] = 'hierarchy';
     entry = FCFS_QUEUE;
   } else {
     for (const q of meta.queues) {
       const lane = lanes.get(q.id)!;
       const next = meta.queues.find((x) => x.level === q.level + 1);
-      const config: QueueConfig = { ...common, id: q.id, level: q.level, mode: 'mq', limits: limitsOf(meta, q, lane, q.level === maxLevel), lanes: [lane], ...(next ? { next: next.id } : {}), peers: q.share_with };
-      actors.push({ address: queueAddress(q.id), location: q.id, topics: [GRID_TOPIC, QUEUE_TOPIC], actor: new QueueActor(config) });
+      const config: QueueConfig = {
+        ...common,
+        id: q.id,
+        level: q.level,
+        mode: 'mq',
+        limits: limitsOf(meta, q, lane, q.level === maxLevel),
+        lanes: [lane],
+        ...(next ? { next: next.id } : {}),
+        peers: q.share_with,
+      };
+      actors.push({
+        address: queueAddress(q.id),
+        location: q.id,
+        topics: [GRID_TOPIC, QUEUE_TOPIC],
+        actor: new QueueActor(config),
+      });
       services[q.id] = 'hierarchy';
     }
     entry = meta.queues.find((q) => q.level === 1 && q.entry)!.id;
   }
   const driver = new DriverActor(jobs, () => queueAddress(entry));
-  return { actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors], driver, execSites: spec.sites, services };
+  return {
+    actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors],
+    driver,
+    execSites: spec.sites,
+    services,
+  };
 }
 
 function firstAt(meta: HierarchyMeta, level: number): QueueSpec {
@@ -63,9 +108,27 @@ function laneOf(meta: HierarchyMeta, q: QueueSpec, gridIds: readonly string[]): 
   const grids = gridIds.map((id) => ({ id, N: meta.grids[id]!.N }));
   const N = grids.reduce((a, g) => a + g.N, 0);
   const P = grids.reduce((a, g) => a + g.N * meta.grids[g.id]!.P, 0) / N;
-  return { grids, N, P, job_s: q.job_s, parallel: q.parallel, priority: q.priority, level: q.level, C_e: phi(q.T_e, { N, P, beta: meta.beta }) };
+  return {
+    grids,
+    N,
+    P,
+    job_s: q.job_s,
+    parallel: q.parallel,
+    priority: q.priority,
+    level: q.level,
+    C_e: phi(q.T_e, { N, P, beta: meta.beta }),
+  };
 }
 
 function limitsOf(meta: HierarchyMeta, q: QueueSpec, lane: Lane, last: boolean): QueueLimits {
-  return { T_q: q.T_q, T_e: q.T_e, N: lane.N, P: lane.P, beta: meta.beta, alpha: meta.alpha, policies: q.policies, last };
+  return {
+    T_q: q.T_q,
+    T_e: q.T_e,
+    N: lane.N,
+    P: lane.P,
+    beta: meta.beta,
+    alpha: meta.alpha,
+    policies: q.policies,
+    last,
+  };
 }

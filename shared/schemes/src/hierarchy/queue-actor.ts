@@ -3,10 +3,23 @@ import type { Job } from '@gridemu/model';
 import { Rng, type Actor, type ActorContext, type TimerId } from '@gridemu/runtime';
 import { DivisibleTask } from './divisible-task.js';
 import { complexityBound, initialLooseness, type EstimatorParams } from './estimator.js';
-import { expectedCompletion_s, pushTarget, smoothAvailability, type LoadSharingParams, type QueueView } from './load-sharing.js';
+import {
+  expectedCompletion_s,
+  pushTarget,
+  smoothAvailability,
+  type LoadSharingParams,
+  type QueueView,
+} from './load-sharing.js';
 import type { HqQueueStatus, TaskState } from './messages.js';
 import { QUEUE_TOPIC, gridAddress, queueAddress } from './names.js';
-import { afterEstimation, enforceQueueLimits, phi, processNewTask, type Departure, type QueueLimits } from './queue-limits.js';
+import {
+  afterEstimation,
+  enforceQueueLimits,
+  phi,
+  processNewTask,
+  type Departure,
+  type QueueLimits,
+} from './queue-limits.js';
 
 /** Where a queue runs a task's jobs: its grids, with the CPUs one queue may hold there. */
 export interface Lane {
@@ -65,7 +78,10 @@ interface Entry {
  * sooner (§3.3). Everything crosses the network as messages: the grids, the other queues, the driver.
  */
 export class QueueActor implements Actor<Message> {
-  private readonly estimating = new Map<string, { readonly task: TaskState; readonly arrived_s: number; readonly for_s: number; readonly timer: TimerId }>();
+  private readonly estimating = new Map<
+    string,
+    { readonly task: TaskState; readonly arrived_s: number; readonly for_s: number; readonly timer: TimerId }
+  >();
   private readonly entries: Entry[] = [];
   private readonly byJob = new Map<string, Entry>();
   private readonly laneInflight = new Map<Lane, number>();
@@ -100,7 +116,10 @@ export class QueueActor implements Actor<Message> {
       case 'hq.queue-status': {
         if (msg.queue === this.c.id || !this.c.peers.includes(msg.queue)) return;
         const previous = this.peerViews.get(msg.queue);
-        this.peerViews.set(msg.queue, { ...msg, smoothed: smoothAvailability(previous?.smoothed, msg.available, this.c.load_sharing) });
+        this.peerViews.set(msg.queue, {
+          ...msg,
+          smoothed: smoothAvailability(previous?.smoothed, msg.available, this.c.load_sharing),
+        });
         return;
       }
       case 'timer.hq-queue-tick':
@@ -120,8 +139,23 @@ export class QueueActor implements Actor<Message> {
   private newTask(job: Job): TaskState {
     const k = initialLooseness(this.c.estimator, new Rng(this.c.seed, `estimator/${job.id}`));
     return {
-      id: job.id, submit_s: job.submit_s, work_s: job.run_s, done_s: 0, ...(job.split_jobs !== undefined ? { split_jobs: job.split_jobs } : {}),
-      k, estimated_s: 0, moves: 0, grid_wait_s: 0, queueing_s: 0, evicted_cpu_s: 0, cpu_s: 0, compute_s: 0, jobs_run: 0, jobs_evicted: 0, alloc_sum: 0, alloc_samples: 0,
+      id: job.id,
+      submit_s: job.submit_s,
+      work_s: job.run_s,
+      done_s: 0,
+      ...(job.split_jobs !== undefined ? { split_jobs: job.split_jobs } : {}),
+      k,
+      estimated_s: 0,
+      moves: 0,
+      grid_wait_s: 0,
+      queueing_s: 0,
+      evicted_cpu_s: 0,
+      cpu_s: 0,
+      compute_s: 0,
+      jobs_run: 0,
+      jobs_evicted: 0,
+      alloc_sum: 0,
+      alloc_samples: 0,
     };
   }
 
@@ -183,7 +217,16 @@ export class QueueActor implements Actor<Message> {
     const remaining = task.work_s - task.done_s;
     const jobWork = task.split_jobs !== undefined ? task.work_s / task.split_jobs : lane.job_s * lane.P * this.c.beta;
     const jobs = lane.parallel ? Math.max(1, Math.round(remaining / jobWork)) : 1;
-    const entry: Entry = { task, lane, dt: new DivisibleTask(task.id, remaining, jobs), arrived_s, invoked_s: ctx.now(), inflight: new Map(), running: 0, busy_since_s: 0 };
+    const entry: Entry = {
+      task,
+      lane,
+      dt: new DivisibleTask(task.id, remaining, jobs),
+      arrived_s,
+      invoked_s: ctx.now(),
+      inflight: new Map(),
+      running: 0,
+      busy_since_s: 0,
+    };
     this.entries.push(entry);
     ctx.metrics.count('hierarchy.invocations');
     this.dispatch(ctx);
@@ -197,7 +240,8 @@ export class QueueActor implements Actor<Message> {
         if (inflight >= e.lane.N) return;
         // The grid where this queue has the most room left (a flat pool's jobs land mostly on its big grids).
         let grid = e.lane.grids[0]!;
-        for (const g of e.lane.grids) if (g.N - (this.gridInflight.get(g.id) ?? 0) > grid.N - (this.gridInflight.get(grid.id) ?? 0)) grid = g;
+        for (const g of e.lane.grids)
+          if (g.N - (this.gridInflight.get(g.id) ?? 0) > grid.N - (this.gridInflight.get(grid.id) ?? 0)) grid = g;
         if ((this.gridInflight.get(grid.id) ?? 0) >= grid.N) return;
         const index = e.dt.startJob()!;
         const jobId = `${e.task.id}~${this.c.id}~${++this.jobCounter}`;
@@ -209,7 +253,12 @@ export class QueueActor implements Actor<Message> {
           e.first_submit_s = ctx.now();
           e.task.queueing_s += ctx.now() - e.invoked_s;
         }
-        ctx.send(gridAddress(grid.id), { type: 'hq.job-submit', jobId, work_s: e.dt.jobWork_s, priority: e.lane.priority });
+        ctx.send(gridAddress(grid.id), {
+          type: 'hq.job-submit',
+          jobId,
+          work_s: e.dt.jobWork_s,
+          priority: e.lane.priority,
+        });
       }
     }
   }
@@ -282,7 +331,14 @@ export class QueueActor implements Actor<Message> {
     t.done_s = t.work_s; // rounding of the job split
     const trail = { copies: 1, migrations: t.moves, replans: 0 };
     // Reported once, where it finished: jobs.csv's exec_site is the queue it completed in.
-    ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: t.id, site: this.c.id, time_s: t.first_start_s ?? ctx.now(), resources: '', trail });
+    ctx.send(DRIVER, {
+      type: MessageType.JobStarted,
+      jobId: t.id,
+      site: this.c.id,
+      time_s: t.first_start_s ?? ctx.now(),
+      resources: '',
+      trail,
+    });
     ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: t.id, site: this.c.id, time_s: ctx.now() });
     const q = `hierarchy.queue.${this.c.id}`;
     const count = (name: string, by = 1) => ctx.metrics.count(`${q}.${name}`, by);
@@ -320,7 +376,12 @@ export class QueueActor implements Actor<Message> {
   private enforce(ctx: ActorContext<Message>): void {
     if (this.c.mode !== 'mq') return;
     const now = ctx.now();
-    const tasks = this.entries.map((e) => ({ id: e.task.id, waited_s: now - e.arrived_s, executed_s: e.first_start_s === undefined ? 0 : now - e.first_start_s, remaining: e.dt.remainingWork_s }));
+    const tasks = this.entries.map((e) => ({
+      id: e.task.id,
+      waited_s: now - e.arrived_s,
+      executed_s: e.first_start_s === undefined ? 0 : now - e.first_start_s,
+      remaining: e.dt.remainingWork_s,
+    }));
     const { Q, departures } = enforceQueueLimits(this.c.limits, tasks);
     this.Q = Q;
     for (const { id, departure } of departures) {
@@ -341,7 +402,8 @@ export class QueueActor implements Actor<Message> {
     const abandoned = e.dt.checkpointForMigration();
     ctx.metrics.count('hierarchy.jobs_abandoned', abandoned);
     if (e.first_submit_s === undefined) e.task.queueing_s += ctx.now() - e.invoked_s;
-    for (const g of e.lane.grids) ctx.send(gridAddress(g.id), { type: 'hq.job-cancel', prefix: `${e.task.id}~${this.c.id}~` });
+    for (const g of e.lane.grids)
+      ctx.send(gridAddress(g.id), { type: 'hq.job-cancel', prefix: `${e.task.id}~${this.c.id}~` });
   }
 
   private depart(ctx: ActorContext<Message>, task: TaskState, d: Departure): void {
@@ -353,7 +415,13 @@ export class QueueActor implements Actor<Message> {
     } else if (d.kind === 'reject') {
       ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: task.id, site: this.c.id, reason: 'beyond_last_level' });
     } else {
-      ctx.send(DRIVER, { type: MessageType.JobFailed, jobId: task.id, time_s: ctx.now(), reason: `terminated:${d.policy}`, trail });
+      ctx.send(DRIVER, {
+        type: MessageType.JobFailed,
+        jobId: task.id,
+        time_s: ctx.now(),
+        reason: `terminated:${d.policy}`,
+        trail,
+      });
     }
   }
 
@@ -383,14 +451,27 @@ export class QueueActor implements Actor<Message> {
   /** §3.3: tell the level what this queue offers, then push at most one task to a queue that would finish it sooner. */
   private share(ctx: ActorContext<Message>): void {
     const lane = this.c.lanes[0]!;
-    ctx.publish(QUEUE_TOPIC, { type: 'hq.queue-status', queue: this.c.id, level: this.c.level, workload: this.workload(), available: this.available(), N: lane.N, P: lane.P });
+    ctx.publish(QUEUE_TOPIC, {
+      type: 'hq.queue-status',
+      queue: this.c.id,
+      level: this.c.level,
+      workload: this.workload(),
+      available: this.available(),
+      N: lane.N,
+      P: lane.P,
+    });
     const others = [...this.peerViews.values()].map((p) => this.peerView(p));
     if (others.length === 0) return;
     let ahead = 0;
     for (const e of this.entries) {
       const remaining = e.dt.remainingWork_s;
       if (e.task.pushed_level !== this.c.level) {
-        const target = pushTarget({ remaining, pending_jobs: e.dt.pending }, this.view(ahead), others, this.c.load_sharing);
+        const target = pushTarget(
+          { remaining, pending_jobs: e.dt.pending },
+          this.view(ahead),
+          others,
+          this.c.load_sharing,
+        );
         if (target !== undefined) {
           this.leave(ctx, e);
           e.task.pushed_level = this.c.level;

@@ -5,7 +5,13 @@
  */
 
 /** The migration policies of Figures 1 and 2, each of which a queue may switch off. */
-export const MIGRATION_POLICIES = ['overload', 'complexity-mismatch', 'overdue', 'task-potential-overdue', 'queue-potential-overdue'] as const;
+export const MIGRATION_POLICIES = [
+  'overload',
+  'complexity-mismatch',
+  'overdue',
+  'task-potential-overdue',
+  'queue-potential-overdue',
+] as const;
 export type MigrationPolicy = (typeof MIGRATION_POLICIES)[number];
 
 export interface QueueLimits {
@@ -90,7 +96,10 @@ export interface QueuedTask {
  * (§3.2.3 says so of overdue; here of every policy, since an overdue task is also potentially
  * overdue and moving a lone task frees nothing anyone waits for).
  */
-export function enforceQueueLimits(q: QueueLimits, tasks: readonly QueuedTask[]): { Q: number; departures: { id: string; departure: Departure }[] } {
+export function enforceQueueLimits(
+  q: QueueLimits,
+  tasks: readonly QueuedTask[],
+): { Q: number; departures: { id: string; departure: Departure }[] } {
   let Q = 0;
   const departures: { id: string; departure: Departure }[] = [];
   const leave = (id: string, policy: MigrationPolicy) => departures.push({ id, departure: departRunning(q, policy) });
@@ -106,7 +115,10 @@ export function enforceQueueLimits(q: QueueLimits, tasks: readonly QueuedTask[])
       continue;
     }
     const C = t.remaining;
-    if (q.policies.has('task-potential-overdue') && (C > phi(q.T_e - t.executed_s, q) || C > phi(q.T_q - t.waited_s, q))) {
+    if (
+      q.policies.has('task-potential-overdue') &&
+      (C > phi(q.T_e - t.executed_s, q) || C > phi(q.T_q - t.waited_s, q))
+    ) {
       leave(t.id, 'task-potential-overdue');
       continue;
     }

@@ -12,7 +12,11 @@ const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** di
  * (averages over the tasks that completed there); the grids' use; Figure 7's level against
  * expected duration; and how often each migration policy fired.
  */
-export function hierarchySummary(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown> {
+export function hierarchySummary(
+  counters: Readonly<Record<string, number>>,
+  spec: ExperimentSpec,
+  records: readonly JobRecord[],
+): Record<string, unknown> {
   const meta = hierarchyMeta(spec);
   const c = (name: string) => counters[name] ?? 0;
   const queueIds = meta.scheme.startsWith('fcfs') ? [FCFS_QUEUE] : meta.queues.map((q) => q.id);
@@ -47,11 +51,16 @@ export function hierarchySummary(counters: Readonly<Record<string, number>>, spe
       job_duration_s: pmean('job_duration_s', 1),
     };
   }
-  const makespan = records.reduce((a, r) => Math.max(a, r.finish_s ?? r.failed_s ?? 0), 0) - (records[0]?.job.submit_s ?? 0);
+  const makespan =
+    records.reduce((a, r) => Math.max(a, r.finish_s ?? r.failed_s ?? 0), 0) - (records[0]?.job.submit_s ?? 0);
   const grids: Record<string, unknown> = {};
   for (const s of spec.sites) {
     const cpu = c(`hierarchy.grid.${s.id}.cpu_s`);
-    grids[s.id] = { cpu_s: round(cpu, 1), lost_cpu_s: round(c(`hierarchy.grid.${s.id}.lost_cpu_s`), 1), utilization: makespan > 0 ? round(cpu / (s.cpus * makespan)) : 0 };
+    grids[s.id] = {
+      cpu_s: round(cpu, 1),
+      lost_cpu_s: round(c(`hierarchy.grid.${s.id}.lost_cpu_s`), 1),
+      utilization: makespan > 0 ? round(cpu / (s.cpus * makespan)) : 0,
+    };
   }
   const levels = Math.max(...meta.queues.map((q) => q.level));
   // Figure 7: rows are the level a task's true complexity belongs to, columns the level it ran at.
@@ -62,19 +71,21 @@ export function hierarchySummary(counters: Readonly<Record<string, number>>, spe
     figure7[`belongs-L${b}`] = row;
   }
   const migrations: Record<string, number> = {};
-  for (const kind of ['migrate', 'reject', 'terminate']) for (const p of MIGRATION_POLICIES) if (c(`hierarchy.${kind}.${p}`) > 0) migrations[`${kind}.${p}`] = c(`hierarchy.${kind}.${p}`);
+  for (const kind of ['migrate', 'reject', 'terminate'])
+    for (const p of MIGRATION_POLICIES)
+      if (c(`hierarchy.${kind}.${p}`) > 0) migrations[`${kind}.${p}`] = c(`hierarchy.${kind}.${p}`);
   return {
     hierarchy: {
-    queues,
-    grids,
-    figure7,
-    migrations,
-    pushes: c('hierarchy.pushes'),
-    pushes_declined: c('hierarchy.push.declined'),
-    estimations: c('hierarchy.estimations'),
-    evictions: c('hierarchy.evictions'),
-    preemptions: c('hierarchy.preemptions'),
-    jobs_abandoned: c('hierarchy.jobs_abandoned'),
+      queues,
+      grids,
+      figure7,
+      migrations,
+      pushes: c('hierarchy.pushes'),
+      pushes_declined: c('hierarchy.push.declined'),
+      estimations: c('hierarchy.estimations'),
+      evictions: c('hierarchy.evictions'),
+      preemptions: c('hierarchy.preemptions'),
+      jobs_abandoned: c('hierarchy.jobs_abandoned'),
     },
   };
 }

@@ -26,7 +26,12 @@ export class CentralActor implements Actor<Message> {
         const { job } = msg;
         if (!this.policy.fits(job)) {
           ctx.metrics.count('jobs.rejected.wider_than_site');
-          ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: job.id, site: job.origin, reason: 'wider_than_site' });
+          ctx.send(DRIVER, {
+            type: MessageType.JobRejected,
+            jobId: job.id,
+            site: job.origin,
+            reason: 'wider_than_site',
+          });
           return;
         }
         this.waiting.set(job.id, job);
@@ -59,7 +64,11 @@ export class CentralActor implements Actor<Message> {
       this.waiting.delete(p.jobId);
       this.placed.set(p.jobId, job);
       // Sending a job to run at a site other than its origin is this actor's move.
-      ctx.send(siteAddress(p.site, 'executor'), { type: Paper001MessageType.JobStart, job, trail: { ...FRESH_TRAIL, migrations: p.site === job.origin ? 0 : 1 } });
+      ctx.send(siteAddress(p.site, 'executor'), {
+        type: Paper001MessageType.JobStart,
+        job,
+        trail: { ...FRESH_TRAIL, migrations: p.site === job.origin ? 0 : 1 },
+      });
     }
   }
 }

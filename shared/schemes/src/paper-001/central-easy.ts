@@ -78,7 +78,8 @@ export class CentralEasy {
     for (const s of this.sites) {
       if (s.cpus.total < head.procs) continue;
       const r = headReservation(s.cpus, head.id, head.procs, now);
-      if (this.reservation === undefined || r.start_s < this.reservation.start_s) this.reservation = { ...r, site: s.id };
+      if (this.reservation === undefined || r.start_s < this.reservation.start_s)
+        this.reservation = { ...r, site: s.id };
     }
     const reserved = this.reservation!;
     let spare = reserved.spare;
@@ -87,7 +88,9 @@ export class CentralEasy {
       const job = this.queue.at(i)!;
       for (const s of this.bestFitOrder(job.procs)) {
         const atReserved = s.id === reserved.site;
-        const cost = atReserved ? backfillCost(reserved.start_s, spare, s.cpus.free, job.procs, job.estimate_s, now) : 0;
+        const cost = atReserved
+          ? backfillCost(reserved.start_s, spare, s.cpus.free, job.procs, job.estimate_s, now)
+          : 0;
         if (cost < 0) continue;
         spare -= cost;
         chosen.add(job.id);

@@ -20,7 +20,14 @@ export interface ClaimProtocolOptions {
 /** What happens at a site, as the claim protocol sees it. */
 export type ClaimEvent =
   /** A job or a copy arrives: submitted here by a user (`sent` false) or sent by a metascheduler. */
-  | { readonly kind: 'arrived'; readonly job: Job; readonly queue: QueueKind; readonly claim: boolean; readonly trail: JobTrail; readonly sent: boolean }
+  | {
+      readonly kind: 'arrived';
+      readonly job: Job;
+      readonly queue: QueueKind;
+      readonly claim: boolean;
+      readonly trail: JobTrail;
+      readonly sent: boolean;
+    }
   /** The local policy started this job now (its processors are taken in the policy). */
   | { readonly kind: 'policy-started'; readonly jobId: string }
   /** The executor gave the job's processors back. */
@@ -51,7 +58,13 @@ export type ClaimDecision =
   /** Start the job on the executor; a provisional start reports nothing until confirmed. */
   | { readonly kind: 'run'; readonly job: Job; readonly trail: JobTrail; readonly provisional: boolean }
   /** Ask the origin for the job's semaphore, and set a timer for the answer. */
-  | { readonly kind: 'claim'; readonly jobId: string; readonly origin: string; readonly claimId: number; readonly timeout_s: number }
+  | {
+      readonly kind: 'claim';
+      readonly jobId: string;
+      readonly origin: string;
+      readonly claimId: number;
+      readonly timeout_s: number;
+    }
   | { readonly kind: 'confirm'; readonly jobId: string }
   | { readonly kind: 'kill'; readonly jobId: string }
   /** The job can never run here, and there is no other copy: tell the results collector. */
@@ -105,7 +118,10 @@ export class ClaimProtocol {
   }
 
   handle(now: number, event: ClaimEvent): ClaimDecision[] {
-    if ((event.kind === 'grant' || event.kind === 'deny' || event.kind === 'cancel') && !this.fromOrigin(event.jobId, event.by)) {
+    if (
+      (event.kind === 'grant' || event.kind === 'deny' || event.kind === 'cancel') &&
+      !this.fromOrigin(event.jobId, event.by)
+    ) {
       return [count('claims.not_from_origin')];
     }
     switch (event.kind) {
@@ -129,7 +145,9 @@ export class ClaimProtocol {
         const dropped = this.drop(now, event.jobId, undefined);
         // The cancel delay (issue 12): how long a losing copy stayed here after its job was granted elsewhere.
         const delay: ClaimDecision[] =
-          dropped.length > 0 && event.granted_s !== undefined ? [{ kind: 'observe', name: 'copies.cancel_delay_s', value: Math.max(0, now - event.granted_s) }] : [];
+          dropped.length > 0 && event.granted_s !== undefined
+            ? [{ kind: 'observe', name: 'copies.cancel_delay_s', value: Math.max(0, now - event.granted_s) }]
+            : [];
         return [count('copies.cancelled'), ...dropped, ...delay];
       }
       case 'timeout':
@@ -154,7 +172,8 @@ export class ClaimProtocol {
    */
   private lost(jobId: string): ClaimDecision[] {
     const copy = this.copies.get(jobId);
-    if (copy?.state !== 'running' && copy?.state !== 'provisional') throw new Error(`assertion: ${jobId} lost at ${this.options.site}, where it was not running`);
+    if (copy?.state !== 'running' && copy?.state !== 'provisional')
+      throw new Error(`assertion: ${jobId} lost at ${this.options.site}, where it was not running`);
     const processorsHeld = !copy.ended;
     if (copy.state === 'running') copy.claim = false;
     copy.state = 'queued';
@@ -178,14 +197,26 @@ export class ClaimProtocol {
       return [count('claims.not_from_origin'), ...this.arrived(e)];
     }
     if (this.copies.has(job.id)) throw new Error(`assertion: ${job.id} queued twice at ${this.options.site}`);
-    this.copies.set(job.id, { job, queue: e.queue, claim: e.claim, trail: e.trail, sent: e.sent, state: 'queued', ended: false, claimId: 0, claimStart_s: 0, attempts: 0 });
+    this.copies.set(job.id, {
+      job,
+      queue: e.queue,
+      claim: e.claim,
+      trail: e.trail,
+      sent: e.sent,
+      state: 'queued',
+      ended: false,
+      claimId: 0,
+      claimStart_s: 0,
+      attempts: 0,
+    });
     return [{ kind: 'enqueue', job, queue: e.queue }];
   }
 
   /** The local policy started this copy: run it, or first claim the semaphore if it needs it. */
   private started(now: number, jobId: string): ClaimDecision[] {
     const copy = this.copies.get(jobId);
-    if (!copy || copy.state !== 'queued') throw new Error(`assertion: policy at ${this.options.site} started ${jobId}, which is not waiting here`);
+    if (!copy || copy.state !== 'queued')
+      throw new Error(`assertion: policy at ${this.options.site} started ${jobId}, which is not waiting here`);
     if (!copy.claim) {
       copy.state = 'running';
       return [this.run(copy, false)];
@@ -205,7 +236,10 @@ export class ClaimProtocol {
     // Bug 3 of paper 001's property tests: with a fixed timeout, a round trip longer than it
     // livelocked; doubling on each retry lets the answer arrive eventually.
     const timeout_s = this.options.claimTimeout_s * 2 ** (copy.attempts - 1);
-    return [count('claims.sent'), { kind: 'claim', jobId: copy.job.id, origin: copy.job.origin, claimId: copy.claimId, timeout_s }];
+    return [
+      count('claims.sent'),
+      { kind: 'claim', jobId: copy.job.id, origin: copy.job.origin, claimId: copy.claimId, timeout_s },
+    ];
   }
 
   private run(copy: Copy, provisional: boolean): ClaimDecision {
@@ -255,7 +289,12 @@ export class ClaimProtocol {
     }
     if (copy?.state !== 'claiming' || copy.claimId !== claimId) return [];
     copy.state = 'queued';
-    return [count('claims.timed_out'), this.held(now, copy), { kind: 'release', jobId }, { kind: 'enqueue', job: copy.job, queue: copy.queue }];
+    return [
+      count('claims.timed_out'),
+      this.held(now, copy),
+      { kind: 'release', jobId },
+      { kind: 'enqueue', job: copy.job, queue: copy.queue },
+    ];
   }
 
   /** Processor-seconds held while waiting for the origin's answer. */

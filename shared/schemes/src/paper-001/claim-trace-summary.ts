@@ -69,10 +69,18 @@ export function summarizeClaimTrace(rows: readonly ProtocolTraceRow[]): ClaimTra
         open.delete(key);
       }
       const from = copiesSent.get(r.job_id);
-      if (r.event === 'claim.granted' && from !== undefined && !grantDelayByJob.has(r.job_id)) grantDelayByJob.set(r.job_id, r.time_s - from);
+      if (r.event === 'claim.granted' && from !== undefined && !grantDelayByJob.has(r.job_id))
+        grantDelayByJob.set(r.job_id, r.time_s - from);
     }
   }
-  return { jobs: jobs.size, events, claim_round_trip_s: quantiles(roundTrips), time_to_grant_s: quantiles([...grantDelayByJob.values()]), first_claim_ended_by: firstEndedBy, grantDelayByJob };
+  return {
+    jobs: jobs.size,
+    events,
+    claim_round_trip_s: quantiles(roundTrips),
+    time_to_grant_s: quantiles([...grantDelayByJob.values()]),
+    first_claim_ended_by: firstEndedBy,
+    grantDelayByJob,
+  };
 }
 
 /** The `claim=N` word of a step's detail. */

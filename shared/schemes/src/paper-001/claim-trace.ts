@@ -10,16 +10,30 @@ export function traceClaimStep(trace: JobTracer, event: ClaimEvent, decisions: r
   const counted = (name: string): boolean => decisions.some((d) => d.kind === 'count' && d.name === name);
   switch (event.kind) {
     case 'arrived':
-      trace(event.job.id, event.sent ? 'copy.arrived' : 'job.arrived', `queue=${event.queue}${event.claim ? ' claim=yes' : ''}${decisions.length > 0 && decisions.every((d) => d.kind === 'count') ? ' dropped=yes' : ''}`);
+      trace(
+        event.job.id,
+        event.sent ? 'copy.arrived' : 'job.arrived',
+        `queue=${event.queue}${event.claim ? ' claim=yes' : ''}${decisions.length > 0 && decisions.every((d) => d.kind === 'count') ? ' dropped=yes' : ''}`,
+      );
       break;
     case 'grant':
-      trace(event.jobId, counted('claims.late_grants') ? 'claim.late_grant' : 'claim.granted', `claim=${event.claimId}`);
+      trace(
+        event.jobId,
+        counted('claims.late_grants') ? 'claim.late_grant' : 'claim.granted',
+        `claim=${event.claimId}`,
+      );
       break;
     case 'deny':
       trace(event.jobId, 'claim.denied', `claim=${event.claimId}`);
       break;
     case 'cancel':
-      trace(event.jobId, 'copy.cancelled', decisions.some((d) => d.kind === 'release' || d.kind === 'withdraw' || d.kind === 'kill') ? 'dropped=yes' : 'dropped=no');
+      trace(
+        event.jobId,
+        'copy.cancelled',
+        decisions.some((d) => d.kind === 'release' || d.kind === 'withdraw' || d.kind === 'kill')
+          ? 'dropped=yes'
+          : 'dropped=no',
+      );
       break;
     case 'timeout':
       // A claim's timer fires whatever became of the claim; only one still waited for is a time-out.
@@ -40,7 +54,11 @@ export function traceClaimStep(trace: JobTracer, event: ClaimEvent, decisions: r
         trace(d.jobId, 'claim.sent', `claim=${d.claimId} origin=${d.origin} timeout_s=${d.timeout_s}`);
         break;
       case 'run':
-        trace(d.job.id, d.provisional ? 'run.provisional' : 'run', `copies=${d.trail.copies} migrations=${d.trail.migrations}`);
+        trace(
+          d.job.id,
+          d.provisional ? 'run.provisional' : 'run',
+          `copies=${d.trail.copies} migrations=${d.trail.migrations}`,
+        );
         break;
       case 'withdraw':
         trace(d.jobId, 'copy.withdrawn');

@@ -69,7 +69,15 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
         }
         const timer = ctx.schedule(transfer_s + job.run_s, { type: MessageType.JobEnds, jobId: job.id });
         // Processors are taken now, and given back when JobEnds is handled: the record says the same.
-        const r: Running = { job, trail: msg.trail, ids, allocated_s: ctx.now(), start_s: ctx.now() + transfer_s, timer, provisional: msg.provisional === true };
+        const r: Running = {
+          job,
+          trail: msg.trail,
+          ids,
+          allocated_s: ctx.now(),
+          start_s: ctx.now() + transfer_s,
+          timer,
+          provisional: msg.provisional === true,
+        };
         this.running.set(job.id, r);
         if (!r.provisional) this.reportStart(ctx, r);
         return;
@@ -88,24 +96,36 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
         }
         this.running.delete(msg.jobId);
         ctx.metrics.count('jobs.completed');
-        ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: ctx.now() });
+        ctx.send(this.resultsTo, {
+          type: MessageType.JobCompleted,
+          jobId: msg.jobId,
+          site: this.siteId,
+          time_s: ctx.now(),
+        });
         return;
       }
       case Paper001MessageType.JobConfirm: {
         const r = this.running.get(msg.jobId);
-        if (!r?.provisional) throw new Error(`assertion: confirmation for ${msg.jobId}, which is not provisional at ${this.siteId}`);
+        if (!r?.provisional)
+          throw new Error(`assertion: confirmation for ${msg.jobId}, which is not provisional at ${this.siteId}`);
         r.provisional = false;
         this.reportStart(ctx, r);
         if (r.ended_s !== undefined) {
           this.running.delete(msg.jobId);
           ctx.metrics.count('jobs.completed');
-          ctx.send(this.resultsTo, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.siteId, time_s: r.ended_s });
+          ctx.send(this.resultsTo, {
+            type: MessageType.JobCompleted,
+            jobId: msg.jobId,
+            site: this.siteId,
+            time_s: r.ended_s,
+          });
         }
         return;
       }
       case Paper001MessageType.JobKill: {
         const r = this.running.get(msg.jobId);
-        if (!r?.provisional) throw new Error(`assertion: kill for ${msg.jobId}, which is not provisional at ${this.siteId}`);
+        if (!r?.provisional)
+          throw new Error(`assertion: kill for ${msg.jobId}, which is not provisional at ${this.siteId}`);
         this.running.delete(msg.jobId);
         const stopped_s = r.ended_s ?? ctx.now();
         if (r.ended_s === undefined) {
@@ -136,10 +156,28 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
       }
       this.running.delete(jobId);
       ctx.metrics.count('jobs.lost_runs');
-      ctx.metrics.count('jobs.lost_processor_s', r.job.procs * (Math.min(crashed_s, r.ended_s ?? crashed_s) - r.allocated_s));
+      ctx.metrics.count(
+        'jobs.lost_processor_s',
+        r.job.procs * (Math.min(crashed_s, r.ended_s ?? crashed_s) - r.allocated_s),
+      );
       // `provisional`: an optimistic run before its verdict (paper 001 §7), never reported as a start.
-      ctx.log.info({ event: 'job.lost', jobId, time_s: crashed_s, started_s: r.start_s, ...(r.provisional ? { provisional: true } : {}) }, 'job lost in a crash');
-      const lost = { type: MessageType.JobLost, jobId, site: this.siteId, started_s: r.start_s, time_s: crashed_s } as const;
+      ctx.log.info(
+        {
+          event: 'job.lost',
+          jobId,
+          time_s: crashed_s,
+          started_s: r.start_s,
+          ...(r.provisional ? { provisional: true } : {}),
+        },
+        'job lost in a crash',
+      );
+      const lost = {
+        type: MessageType.JobLost,
+        jobId,
+        site: this.siteId,
+        started_s: r.start_s,
+        time_s: crashed_s,
+      } as const;
       ctx.send(this.scheduler, lost);
       if (!r.provisional) ctx.send(this.resultsTo, lost);
     }
@@ -150,6 +188,13 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
     ctx.log.info({ event: 'job.started', jobId: r.job.id, time_s: r.start_s, procs: r.job.procs }, 'job started');
     ctx.metrics.count('jobs.started');
     ctx.metrics.observe('jobs.wait_s', r.start_s - r.job.submit_s);
-    ctx.send(this.resultsTo, { type: MessageType.JobStarted, jobId: r.job.id, site: this.siteId, time_s: r.start_s, resources: intervalSet(r.ids), trail: r.trail });
+    ctx.send(this.resultsTo, {
+      type: MessageType.JobStarted,
+      jobId: r.job.id,
+      site: this.siteId,
+      time_s: r.start_s,
+      resources: intervalSet(r.ids),
+      trail: r.trail,
+    });
   }
 }

@@ -7,9 +7,21 @@ export const PAPER_001_FUZZ: FuzzSpecs = {
   spec: (draw) => {
     const { rng, pick } = draw;
     const n = rng.int(2, 5);
-    const scheme = pick(['independent', 'unified', 'centralized', 'hierarchical', 'distributed', 'k-distributed', 'k-dual']);
+    const scheme = pick([
+      'independent',
+      'unified',
+      'centralized',
+      'hierarchical',
+      'distributed',
+      'k-distributed',
+      'k-dual',
+    ]);
     const sites = Array.from({ length: n }, (_, i) => `  - { id: s${i + 1}, cpus: ${pick([8, 16, 32, 64])} }`);
-    const jobs = Array.from({ length: n }, (_, i) => `  - { site: s${i + 1}, synthetic: { jobs: ${rng.int(20, 80)}, uhi: ${pick([2, 3, 4])} }, shift_h: ${rng.int(0, 3)} }`);
+    const jobs = Array.from(
+      { length: n },
+      (_, i) =>
+        `  - { site: s${i + 1}, synthetic: { jobs: ${rng.int(20, 80)}, uhi: ${pick([2, 3, 4])} }, shift_h: ${rng.int(0, 3)} }`,
+    );
     return [
       ...draw.head,
       'sites:',
@@ -19,7 +31,9 @@ export const PAPER_001_FUZZ: FuzzSpecs = {
       `local: { policy: ${scheme === 'k-dual' ? 'easy' : pick(['fcfs', 'easy'])} }`,
       `meta: { scheme: ${scheme}, k: ${rng.int(1, n)}, load_period_s: ${pick([10, 60, 600])}, claim_timeout_s: ${pick([0.5, 5, 60])}, claim: ${pick(['hold', 'optimistic'])}, query_timeout_s: ${pick([1, 60])} }`,
       draw.network,
-      ...(FAULT_TOLERANT_SCHEMES.includes(scheme) && rng.next() < 0.7 ? randomFaults(rng, n, scheme === 'centralized' || scheme === 'hierarchical' ? [CENTRAL_LOCATION] : []) : []),
+      ...(FAULT_TOLERANT_SCHEMES.includes(scheme) && rng.next() < 0.7
+        ? randomFaults(rng, n, scheme === 'centralized' || scheme === 'hierarchical' ? [CENTRAL_LOCATION] : [])
+        : []),
     ].join('\n');
   },
 };

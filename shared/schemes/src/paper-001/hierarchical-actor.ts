@@ -46,7 +46,13 @@ export class HierarchicalActor implements Actor<Message> {
           ctx.send(siteAddress(d.job.origin, 'scheduler'), { type: MessageType.JobSubmit, job: d.job });
           break;
         case 'ask':
-          ctx.send(siteAddress(d.site, 'scheduler'), { type: Paper001MessageType.StartQuery, queryId: d.queryId, jobId: d.job.id, procs: d.job.procs, estimate_s: d.job.estimate_s });
+          ctx.send(siteAddress(d.site, 'scheduler'), {
+            type: Paper001MessageType.StartQuery,
+            queryId: d.queryId,
+            jobId: d.job.id,
+            procs: d.job.procs,
+            estimate_s: d.job.estimate_s,
+          });
           break;
         case 'wait':
           this.timers.set(d.queryId, ctx.schedule(d.timeout_s, { type: QUERY_TIMEOUT, queryId: d.queryId }));
@@ -56,7 +62,13 @@ export class HierarchicalActor implements Actor<Message> {
           if (d.cancelTimer && timer !== undefined) ctx.cancel(timer);
           this.timers.delete(d.queryId);
           if (d.site !== d.job.origin) ctx.metrics.count('jobs.moved');
-          ctx.send(siteAddress(d.site, 'scheduler'), { type: Paper001MessageType.JobCopy, job: d.job, queue: 'local', claim: false, trail: FRESH_TRAIL });
+          ctx.send(siteAddress(d.site, 'scheduler'), {
+            type: Paper001MessageType.JobCopy,
+            job: d.job,
+            queue: 'local',
+            claim: false,
+            trail: FRESH_TRAIL,
+          });
           break;
         }
         case 'count':

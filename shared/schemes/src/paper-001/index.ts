@@ -1,7 +1,14 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { PAPER_001_DURABLE, PAPER_001_MESSAGES } from './messages.js';
 import { readPaper001Meta } from './meta.js';
-import { CENTRAL_LOCATION, FAULT_TOLERANT_SCHEMES, GOSSIPING_SCHEMES, LOAD_TOPIC, PAPER_001_SCHEMES, UNIFIED_SITE } from './names.js';
+import {
+  CENTRAL_LOCATION,
+  FAULT_TOLERANT_SCHEMES,
+  GOSSIPING_SCHEMES,
+  LOAD_TOPIC,
+  PAPER_001_SCHEMES,
+  UNIFIED_SITE,
+} from './names.js';
 import { PAPER_001_FUZZ } from './fuzz.js';
 import { planPaper001 } from './plan.js';
 import { claimsSummary, PAPER_001_METRICS } from './summary.js';

@@ -40,7 +40,12 @@ export class LocalSchedulerActor implements Actor<Message> {
   ) {
     this.executor = siteAddress(siteId, 'executor');
     this.resultsTo = options.resultsTo ?? DRIVER;
-    this.claims = new ClaimProtocol({ site: siteId, cpus: policy.cpus, claimTimeout_s: options.claimTimeout_s ?? 5, mode: options.claimMode ?? 'hold' });
+    this.claims = new ClaimProtocol({
+      site: siteId,
+      cpus: policy.cpus,
+      claimTimeout_s: options.claimTimeout_s ?? 5,
+      mode: options.claimMode ?? 'hold',
+    });
   }
 
   start(ctx: ActorContext<Message>): void {
@@ -76,9 +81,23 @@ export class LocalSchedulerActor implements Actor<Message> {
   private handle(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case MessageType.JobSubmit:
-        return this.step(ctx, { kind: 'arrived', job: msg.job, queue: 'local', claim: false, trail: FRESH_TRAIL, sent: false });
+        return this.step(ctx, {
+          kind: 'arrived',
+          job: msg.job,
+          queue: 'local',
+          claim: false,
+          trail: FRESH_TRAIL,
+          sent: false,
+        });
       case Paper001MessageType.JobCopy:
-        return this.step(ctx, { kind: 'arrived', job: msg.job, queue: msg.queue, claim: msg.claim, trail: msg.trail, sent: true });
+        return this.step(ctx, {
+          kind: 'arrived',
+          job: msg.job,
+          queue: msg.queue,
+          claim: msg.claim,
+          trail: msg.trail,
+          sent: true,
+        });
       case Paper001MessageType.JobFinished:
         return this.step(ctx, { kind: 'finished', jobId: msg.jobId });
       case MessageType.JobLost:
@@ -99,7 +118,11 @@ export class LocalSchedulerActor implements Actor<Message> {
           type: Paper001MessageType.StartEstimate,
           queryId: msg.queryId,
           site: this.siteId,
-          start_s: this.policy.expectedStart(ctx.now(), { id: msg.jobId, procs: msg.procs, estimate_s: msg.estimate_s }),
+          start_s: this.policy.expectedStart(ctx.now(), {
+            id: msg.jobId,
+            procs: msg.procs,
+            estimate_s: msg.estimate_s,
+          }),
         });
         return;
       default:
@@ -127,10 +150,20 @@ export class LocalSchedulerActor implements Actor<Message> {
       case 'withdraw':
         return this.started(ctx, this.policy.withdraw(now, d.jobId).starts);
       case 'run':
-        ctx.send(this.executor, d.provisional ? { type: Paper001MessageType.JobStart, job: d.job, trail: d.trail, provisional: true } : { type: Paper001MessageType.JobStart, job: d.job, trail: d.trail });
+        ctx.send(
+          this.executor,
+          d.provisional
+            ? { type: Paper001MessageType.JobStart, job: d.job, trail: d.trail, provisional: true }
+            : { type: Paper001MessageType.JobStart, job: d.job, trail: d.trail },
+        );
         return;
       case 'claim':
-        ctx.send(siteAddress(d.origin, 'meta'), { type: Paper001MessageType.ClaimRequest, jobId: d.jobId, site: this.siteId, claimId: d.claimId });
+        ctx.send(siteAddress(d.origin, 'meta'), {
+          type: Paper001MessageType.ClaimRequest,
+          jobId: d.jobId,
+          site: this.siteId,
+          claimId: d.claimId,
+        });
         ctx.schedule(d.timeout_s, { type: Paper001MessageType.ClaimTimeout, jobId: d.jobId, claimId: d.claimId });
         return;
       case 'confirm':
@@ -141,7 +174,12 @@ export class LocalSchedulerActor implements Actor<Message> {
         return;
       case 'reject':
         ctx.metrics.count('jobs.rejected');
-        ctx.send(this.resultsTo, { type: MessageType.JobRejected, jobId: d.jobId, site: this.siteId, reason: d.reason });
+        ctx.send(this.resultsTo, {
+          type: MessageType.JobRejected,
+          jobId: d.jobId,
+          site: this.siteId,
+          reason: d.reason,
+        });
         return;
       case 'count':
         ctx.metrics.count(d.name, d.by);
@@ -165,7 +203,12 @@ export class LocalSchedulerActor implements Actor<Message> {
   }
 
   private gossip(ctx: ActorContext<Message>): void {
-    const report = { type: Paper001MessageType.LoadReport, site: this.siteId, load: this.load(ctx.now()), time_s: ctx.now() } as const;
+    const report = {
+      type: Paper001MessageType.LoadReport,
+      site: this.siteId,
+      load: this.load(ctx.now()),
+      time_s: ctx.now(),
+    } as const;
     ctx.publish(LOAD_TOPIC, report);
     ctx.schedule(this.options.loadPeriod_s ?? 60, { type: Paper001MessageType.LoadTick });
   }

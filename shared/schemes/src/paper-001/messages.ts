@@ -46,9 +46,18 @@ export interface JobStart {
   /** Started before its claim was granted (optimistic): report nothing until confirmed. */
   readonly provisional?: boolean;
 }
-export interface JobConfirm { readonly type: typeof Paper001MessageType.JobConfirm; readonly jobId: string }
-export interface JobKill { readonly type: typeof Paper001MessageType.JobKill; readonly jobId: string }
-export interface JobFinished { readonly type: typeof Paper001MessageType.JobFinished; readonly jobId: string }
+export interface JobConfirm {
+  readonly type: typeof Paper001MessageType.JobConfirm;
+  readonly jobId: string;
+}
+export interface JobKill {
+  readonly type: typeof Paper001MessageType.JobKill;
+  readonly jobId: string;
+}
+export interface JobFinished {
+  readonly type: typeof Paper001MessageType.JobFinished;
+  readonly jobId: string;
+}
 
 /** Which of a dual-queue site's queues a copy waits in (§4.2). */
 export type CopyQueue = 'local' | 'remote';
@@ -61,9 +70,22 @@ export interface JobCopy {
   readonly claim: boolean;
   readonly trail: JobTrail;
 }
-export interface ClaimRequest { readonly type: typeof Paper001MessageType.ClaimRequest; readonly jobId: string; readonly site: string; readonly claimId: number }
-export interface ClaimGrant { readonly type: typeof Paper001MessageType.ClaimGrant; readonly jobId: string; readonly claimId: number }
-export interface ClaimDeny { readonly type: typeof Paper001MessageType.ClaimDeny; readonly jobId: string; readonly claimId: number }
+export interface ClaimRequest {
+  readonly type: typeof Paper001MessageType.ClaimRequest;
+  readonly jobId: string;
+  readonly site: string;
+  readonly claimId: number;
+}
+export interface ClaimGrant {
+  readonly type: typeof Paper001MessageType.ClaimGrant;
+  readonly jobId: string;
+  readonly claimId: number;
+}
+export interface ClaimDeny {
+  readonly type: typeof Paper001MessageType.ClaimDeny;
+  readonly jobId: string;
+  readonly claimId: number;
+}
 export interface CopyCancel {
   readonly type: typeof Paper001MessageType.CopyCancel;
   readonly jobId: string;
@@ -77,8 +99,14 @@ export interface LoadReport {
   readonly load: number;
   readonly time_s: number;
 }
-export interface LoadTick { readonly type: typeof Paper001MessageType.LoadTick }
-export interface ClaimTimeout { readonly type: typeof Paper001MessageType.ClaimTimeout; readonly jobId: string; readonly claimId: number }
+export interface LoadTick {
+  readonly type: typeof Paper001MessageType.LoadTick;
+}
+export interface ClaimTimeout {
+  readonly type: typeof Paper001MessageType.ClaimTimeout;
+  readonly jobId: string;
+  readonly claimId: number;
+}
 export interface StartQuery {
   readonly type: typeof Paper001MessageType.StartQuery;
   readonly queryId: number;
@@ -86,8 +114,16 @@ export interface StartQuery {
   readonly procs: number;
   readonly estimate_s: number;
 }
-export interface StartEstimate { readonly type: typeof Paper001MessageType.StartEstimate; readonly queryId: number; readonly site: string; readonly start_s: number }
-export interface QueryTimeout { readonly type: typeof Paper001MessageType.QueryTimeout; readonly queryId: number }
+export interface StartEstimate {
+  readonly type: typeof Paper001MessageType.StartEstimate;
+  readonly queryId: number;
+  readonly site: string;
+  readonly start_s: number;
+}
+export interface QueryTimeout {
+  readonly type: typeof Paper001MessageType.QueryTimeout;
+  readonly queryId: number;
+}
 
 declare module '@gridemu/protocol' {
   interface MessageCatalogue {
@@ -135,4 +171,8 @@ export const PAPER_001_MESSAGES: MessageShapes = {
  * scheduler and executor exchange (within a site they never cross a link; the central scheme
  * sends them between processes).
  */
-export const PAPER_001_DURABLE: readonly string[] = [Paper001MessageType.JobCopy, Paper001MessageType.JobStart, Paper001MessageType.JobFinished];
+export const PAPER_001_DURABLE: readonly string[] = [
+  Paper001MessageType.JobCopy,
+  Paper001MessageType.JobStart,
+  Paper001MessageType.JobFinished,
+];

@@ -1,4 +1,12 @@
-import { POSITIVE, POSITIVE_INTEGER, type ExperimentSpec, type FieldReader, type LocalSpec, type MetaContext, type MetaSpec } from '@gridemu/model';
+import {
+  POSITIVE,
+  POSITIVE_INTEGER,
+  type ExperimentSpec,
+  type FieldReader,
+  type LocalSpec,
+  type MetaContext,
+  type MetaSpec,
+} from '@gridemu/model';
 import { CLAIM_MODES, type ClaimMode } from './claim-protocol.js';
 import { PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';
 
@@ -22,7 +30,12 @@ export interface Paper001Meta extends MetaSpec {
 
 const OPTIONS = ['scheme', 'k', 'load_period_s', 'claim_timeout_s', 'claim', 'query_timeout_s'];
 
-export function readPaper001Meta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: Paper001Meta; local: LocalSpec } {
+export function readPaper001Meta(
+  scheme: string,
+  raw: Readonly<Record<string, unknown>>,
+  r: FieldReader,
+  context: MetaContext,
+): { meta: Paper001Meta; local: LocalSpec } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const meta: Paper001Meta = {
     scheme: scheme as Paper001Scheme,
@@ -32,19 +45,22 @@ export function readPaper001Meta(scheme: string, raw: Readonly<Record<string, un
     claim: r.oneOf(raw['claim'], 'meta.claim', CLAIM_MODES, 'hold'),
     query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 60),
   };
-  if (meta.k > Math.max(1, context.sites.length)) r.fail('meta.k', `must be at most the number of sites (${context.sites.length})`);
+  if (meta.k > Math.max(1, context.sites.length))
+    r.fail('meta.k', `must be at most the number of sites (${context.sites.length})`);
   // K-dual is defined on dual-queue EASY (§4.2): an EASY site takes it as dual-easy (the normalized
   // spec, and so summary.json, says so); FCFS has no remote queue to offer.
   let local = context.local;
   if (scheme === 'k-dual') {
     if (local.policy === 'easy') local = { policy: 'dual-easy' };
-    else if (local.policy === 'fcfs') r.fail('local.policy', 'k-dual needs dual-queue EASY: set local.policy to easy or dual-easy');
+    else if (local.policy === 'fcfs')
+      r.fail('local.policy', 'k-dual needs dual-queue EASY: set local.policy to easy or dual-easy');
   }
   return { meta, local };
 }
 
 /** The spec's meta as paper 001's module read it. */
 export function paper001Meta(spec: ExperimentSpec): Paper001Meta {
-  if (!(PAPER_001_SCHEMES as readonly string[]).includes(spec.meta.scheme)) throw new Error(`assertion: scheme ${spec.meta.scheme} is not one of paper 001's`);
+  if (!(PAPER_001_SCHEMES as readonly string[]).includes(spec.meta.scheme))
+    throw new Error(`assertion: scheme ${spec.meta.scheme} is not one of paper 001's`);
   return spec.meta as Paper001Meta;
 }

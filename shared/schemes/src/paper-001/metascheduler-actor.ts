@@ -52,16 +52,30 @@ export class MetaschedulerActor implements Actor<Message> {
     // Only sites the job fits in are candidates; if none fits, the origin rejects it.
     const fits = this.options.sites.filter((s) => s.cpus >= job.procs).map((s) => s.id);
     if (fits.length === 0) {
-      ctx.send(siteAddress(this.siteId, 'scheduler'), { type: Paper001MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
+      ctx.send(siteAddress(this.siteId, 'scheduler'), {
+        type: Paper001MessageType.JobCopy,
+        job,
+        queue: 'local',
+        claim: false,
+        trail: FRESH_TRAIL,
+      });
       return;
     }
     const origin = this.siteId;
     switch (this.options.scheme) {
       case 'distributed': {
-        const target = fits.includes(origin) ? greedyTarget(fits, this.loads, origin) : leastLoadedSites(fits, this.loads, 1, origin)[0]!;
+        const target = fits.includes(origin)
+          ? greedyTarget(fits, this.loads, origin)
+          : leastLoadedSites(fits, this.loads, 1, origin)[0]!;
         if (target !== origin) ctx.metrics.count('jobs.moved');
         ctx.trace?.(job.id, 'job.routed', `to=${target} ${this.heard()}`);
-        ctx.send(siteAddress(target, 'scheduler'), { type: Paper001MessageType.JobCopy, job, queue: 'local', claim: false, trail: FRESH_TRAIL });
+        ctx.send(siteAddress(target, 'scheduler'), {
+          type: Paper001MessageType.JobCopy,
+          job,
+          queue: 'local',
+          claim: false,
+          trail: FRESH_TRAIL,
+        });
         return;
       }
       case 'k-distributed': {
@@ -74,19 +88,33 @@ export class MetaschedulerActor implements Actor<Message> {
         // §4.2: the origin's local queue, plus the remote queues of the K-1 least-loaded other sites.
         const others = fits.filter((s) => s !== origin);
         const remote = leastLoadedSites(others, this.loads, Math.min(this.options.k - 1, others.length), origin);
-        const targets = fits.includes(origin) ? [origin, ...remote] : leastLoadedSites(others, this.loads, Math.min(this.options.k, others.length), origin);
+        const targets = fits.includes(origin)
+          ? [origin, ...remote]
+          : leastLoadedSites(others, this.loads, Math.min(this.options.k, others.length), origin);
         this.sendCopies(ctx, job, targets, (site) => (site === origin ? 'local' : 'remote'));
         return;
       }
     }
   }
 
-  private sendCopies(ctx: ActorContext<Message>, job: Job, targets: string[], queueOf: (site: string) => 'local' | 'remote'): void {
+  private sendCopies(
+    ctx: ActorContext<Message>,
+    job: Job,
+    targets: string[],
+    queueOf: (site: string) => 'local' | 'remote',
+  ): void {
     this.semaphores.set(job.id, new JobSemaphore(targets));
     ctx.metrics.count('copies.sent', targets.length);
     ctx.trace?.(job.id, 'copies.sent', `to=${targets.join(' ')} ${this.heard()}`);
     const trail = { ...FRESH_TRAIL, copies: targets.length };
-    for (const t of targets) ctx.send(siteAddress(t, 'scheduler'), { type: Paper001MessageType.JobCopy, job, queue: queueOf(t), claim: true, trail });
+    for (const t of targets)
+      ctx.send(siteAddress(t, 'scheduler'), {
+        type: Paper001MessageType.JobCopy,
+        job,
+        queue: queueOf(t),
+        claim: true,
+        trail,
+      });
   }
 
   /** The loads the choice was made on, and when each was measured: `heard=s1:120@3600,s2:…` (0 if never heard). */
@@ -112,7 +140,11 @@ export class MetaschedulerActor implements Actor<Message> {
       for (const loser of sem!.losers(site)) {
         ctx.metrics.count('copies.cancels_sent');
         ctx.trace?.(jobId, 'origin.cancel', `site=${loser}`);
-        ctx.send(siteAddress(loser, 'scheduler'), { type: Paper001MessageType.CopyCancel, jobId, granted_s: ctx.now() });
+        ctx.send(siteAddress(loser, 'scheduler'), {
+          type: Paper001MessageType.CopyCancel,
+          jobId,
+          granted_s: ctx.now(),
+        });
       }
     }
   }

@@ -29,19 +29,46 @@ export function planPaper001(spec: ExperimentSpec, jobs: readonly Job[]): GridPl
     case 'unified': {
       const whole: SiteSpec = { id: UNIFIED_SITE, cpus: spec.sites.reduce((n, s) => n + s.cpus, 0) };
       const driver = new DriverActor(jobs, () => siteAddress(UNIFIED_SITE, 'scheduler'));
-      return { services: {}, actors: [driverPlacement(driver), ...siteActors(spec, whole)], driver, execSites: [whole] };
+      return {
+        services: {},
+        actors: [driverPlacement(driver), ...siteActors(spec, whole)],
+        driver,
+        execSites: [whole],
+      };
     }
     case 'centralized': {
       // Sites keep only an executor, which reports ends to the central metascheduler.
       const driver = new DriverActor(jobs, () => CENTRAL);
-      const executors = spec.sites.map((s) => ({ address: siteAddress(s.id, 'executor'), location: s.id, actor: new ExecutorActor(s.id, s.cpus, { scheduler: CENTRAL, ...transferOf(spec) }) }));
-      return { ...sites, services: { [CENTRAL_LOCATION]: 'central' }, actors: [driverPlacement(driver), { address: CENTRAL, location: CENTRAL_LOCATION, actor: new CentralActor(spec.sites) }, ...executors], driver };
+      const executors = spec.sites.map((s) => ({
+        address: siteAddress(s.id, 'executor'),
+        location: s.id,
+        actor: new ExecutorActor(s.id, s.cpus, { scheduler: CENTRAL, ...transferOf(spec) }),
+      }));
+      return {
+        ...sites,
+        services: { [CENTRAL_LOCATION]: 'central' },
+        actors: [
+          driverPlacement(driver),
+          { address: CENTRAL, location: CENTRAL_LOCATION, actor: new CentralActor(spec.sites) },
+          ...executors,
+        ],
+        driver,
+      };
     }
     case 'hierarchical': {
       const driver = new DriverActor(jobs, () => CENTRAL);
       const siteList = spec.sites.flatMap((s) => siteActors(spec, s, transferOf(spec)));
-      const central = { address: CENTRAL, location: CENTRAL_LOCATION, actor: new HierarchicalActor(spec.sites, meta.query_timeout_s) };
-      return { ...sites, services: { [CENTRAL_LOCATION]: 'central' }, actors: [driverPlacement(driver), central, ...siteList], driver };
+      const central = {
+        address: CENTRAL,
+        location: CENTRAL_LOCATION,
+        actor: new HierarchicalActor(spec.sites, meta.query_timeout_s),
+      };
+      return {
+        ...sites,
+        services: { [CENTRAL_LOCATION]: 'central' },
+        actors: [driverPlacement(driver), central, ...siteList],
+        driver,
+      };
     }
     case 'distributed':
     case 'k-distributed':
@@ -57,7 +84,12 @@ export function planPaper001(spec: ExperimentSpec, jobs: readonly Job[]): GridPl
         ...transferOf(spec),
       };
       const actors = spec.sites.flatMap((s) => [
-        { address: siteAddress(s.id, 'meta'), location: s.id, topics: [LOAD_TOPIC], actor: new MetaschedulerActor(s.id, { scheme, k: meta.k, sites: spec.sites }) },
+        {
+          address: siteAddress(s.id, 'meta'),
+          location: s.id,
+          topics: [LOAD_TOPIC],
+          actor: new MetaschedulerActor(s.id, { scheme, k: meta.k, sites: spec.sites }),
+        },
         ...siteActors(spec, s, scheduling),
       ]);
       return { ...sites, actors: [driverPlacement(driver), ...actors], driver };

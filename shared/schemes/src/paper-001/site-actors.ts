@@ -6,10 +6,22 @@ import { ExecutorActor } from './executor-actor.js';
 import { LocalSchedulerActor, type LocalSchedulerOptions } from './local-scheduler-actor.js';
 
 /** A site's local scheduler and executor, placed at the site, with the spec's local policy. */
-export function siteActors(spec: ExperimentSpec, site: SiteSpec, options: LocalSchedulerOptions = {}): ActorPlacement<Message>[] {
+export function siteActors(
+  spec: ExperimentSpec,
+  site: SiteSpec,
+  options: LocalSchedulerOptions = {},
+): ActorPlacement<Message>[] {
   return [
-    { address: siteAddress(site.id, 'scheduler'), location: site.id, actor: new LocalSchedulerActor(site.id, createLocalPolicy(spec.local.policy, site.cpus), options) },
-    { address: siteAddress(site.id, 'executor'), location: site.id, actor: new ExecutorActor(site.id, site.cpus, transferOf(spec)) },
+    {
+      address: siteAddress(site.id, 'scheduler'),
+      location: site.id,
+      actor: new LocalSchedulerActor(site.id, createLocalPolicy(spec.local.policy, site.cpus), options),
+    },
+    {
+      address: siteAddress(site.id, 'executor'),
+      location: site.id,
+      actor: new ExecutorActor(site.id, site.cpus, transferOf(spec)),
+    },
   ];
 }
 

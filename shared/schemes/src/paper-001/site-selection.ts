@@ -3,7 +3,12 @@
  * not heard from yet counts as load 0 (idle). Ties go to the origin first, then to the sites after
  * it in the grid's order, wrapping round, so equal loads do not all pile onto the first site.
  */
-export function leastLoadedSites(sites: readonly string[], loads: ReadonlyMap<string, number>, k: number, origin: string): string[] {
+export function leastLoadedSites(
+  sites: readonly string[],
+  loads: ReadonlyMap<string, number>,
+  k: number,
+  origin: string,
+): string[] {
   const start = Math.max(0, sites.indexOf(origin));
   const rotated = [...sites.slice(start), ...sites.slice(0, start)];
   return rotated

@@ -15,7 +15,13 @@ export type QueryDecision =
   /** Set the round's timer. */
   | { readonly kind: 'wait'; readonly queryId: number; readonly timeout_s: number }
   /** Send the job to `site`; `cancelTimer` when the round ended before its timer. */
-  | { readonly kind: 'place'; readonly queryId: number; readonly job: Job; readonly site: string; readonly cancelTimer: boolean }
+  | {
+      readonly kind: 'place';
+      readonly queryId: number;
+      readonly job: Job;
+      readonly site: string;
+      readonly cancelTimer: boolean;
+    }
   | { readonly kind: 'count'; readonly name: string };
 
 interface Round {
@@ -47,12 +53,16 @@ export class StartQueryRound {
     if (candidates.length === 0) return [{ kind: 'forward-to-origin', job }];
     const queryId = this.nextQuery++;
     this.rounds.set(queryId, { job, asked: candidates, answers: [] });
-    return [...candidates.map((site) => ({ kind: 'ask' as const, queryId, site, job })), { kind: 'wait', queryId, timeout_s: this.options.timeout_s }];
+    return [
+      ...candidates.map((site) => ({ kind: 'ask' as const, queryId, site, job })),
+      { kind: 'wait', queryId, timeout_s: this.options.timeout_s },
+    ];
   }
 
   answer(queryId: number, site: string, start_s: number): QueryDecision[] {
     const round = this.rounds.get(queryId);
-    if (!round || !round.asked.includes(site) || round.answers.some((a) => a.site === site)) return [{ kind: 'count', name: 'queries.late_answers' }];
+    if (!round || !round.asked.includes(site) || round.answers.some((a) => a.site === site))
+      return [{ kind: 'count', name: 'queries.late_answers' }];
     round.answers.push({ site, start_s });
     if (round.answers.length < round.asked.length) return [];
     return this.decide(queryId, round, true);

@@ -2,17 +2,43 @@ import type { Job } from '@gridemu/model';
 import type { FieldCheck, MessageShapes } from '@gridemu/protocol';
 
 /** Router → resource: run this task (its estimated length travels with it). */
-export interface SrTask { readonly type: 'sr.task'; readonly job: Job; readonly Lhat: number }
+export interface SrTask {
+  readonly type: 'sr.task';
+  readonly job: Job;
+  readonly Lhat: number;
+}
 /** Router → resource: your state, please: `completion` for MCT (when would a task of L̂ finish here), `queue` for JSQ*. */
-export interface SrQuery { readonly type: 'sr.query'; readonly queryId: number; readonly kind: string; readonly Lhat: number }
+export interface SrQuery {
+  readonly type: 'sr.query';
+  readonly queryId: number;
+  readonly kind: string;
+  readonly Lhat: number;
+}
 /** Resource → router: the answer, in emulated seconds (completion) or tasks (queue). */
-export interface SrAnswer { readonly type: 'sr.answer'; readonly queryId: number; readonly site: string; readonly value: number }
+export interface SrAnswer {
+  readonly type: 'sr.answer';
+  readonly queryId: number;
+  readonly site: string;
+  readonly value: number;
+}
 /** Router timers: a message leaves its link; a round's answers are all in through the link; a round gives up waiting. */
-export interface SrSend { readonly type: 'timer.sr-send'; readonly slot: number }
-export interface SrDecide { readonly type: 'timer.sr-decide'; readonly round: number }
-export interface SrTimeout { readonly type: 'timer.sr-timeout'; readonly round: number }
+export interface SrSend {
+  readonly type: 'timer.sr-send';
+  readonly slot: number;
+}
+export interface SrDecide {
+  readonly type: 'timer.sr-decide';
+  readonly round: number;
+}
+export interface SrTimeout {
+  readonly type: 'timer.sr-timeout';
+  readonly round: number;
+}
 /** Resource timer: the running task ends. */
-export interface SrTaskEnds { readonly type: 'timer.sr-task-ends'; readonly jobId: string }
+export interface SrTaskEnds {
+  readonly type: 'timer.sr-task-ends';
+  readonly jobId: string;
+}
 
 declare module '@gridemu/protocol' {
   interface MessageCatalogue {
@@ -26,7 +52,8 @@ declare module '@gridemu/protocol' {
   }
 }
 
-const nonNegative: FieldCheck = (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number');
+const nonNegative: FieldCheck = (v) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : 'must be a non-negative number';
 const kind: FieldCheck = (v) => (v === 'completion' || v === 'queue' ? undefined : 'must be "completion" or "queue"');
 
 export const SHADOW_MESSAGES: MessageShapes = {

@@ -1,4 +1,13 @@
-import { NON_NEGATIVE, POSITIVE, fieldPath as join, type ExperimentSpec, type FieldReader, type LocalSpec, type MetaContext, type MetaSpec } from '@gridemu/model';
+import {
+  NON_NEGATIVE,
+  POSITIVE,
+  fieldPath as join,
+  type ExperimentSpec,
+  type FieldReader,
+  type LocalSpec,
+  type MetaContext,
+  type MetaSpec,
+} from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import type { ErrorModel } from './estimates.js';
 import { SHADOW_SCHEMES, type RouterScheme } from './names.js';
@@ -20,15 +29,29 @@ export interface ShadowMeta extends MetaSpec {
   readonly query_timeout_s: number;
 }
 
-const OPTIONS = ['scheme', 'eta', 'errors', 'speeds', 'link_mbps', 'state_message_bytes', 'task_bytes', 'query_timeout_s'];
+const OPTIONS = [
+  'scheme',
+  'eta',
+  'errors',
+  'speeds',
+  'link_mbps',
+  'state_message_bytes',
+  'task_bytes',
+  'query_timeout_s',
+];
 
 /**
  * `speeds:` is a list with one rate per site, or a distribution drawn from the spec's seed:
  * `{ uniform: [lo, hi] }`; without it each site's own `speed` (1 when absent).
  */
-export function readShadowMeta(scheme: string, raw: Readonly<Record<string, unknown>>, r: FieldReader, context: MetaContext): { meta: ShadowMeta; local: LocalSpec } {
+export function readShadowMeta(
+  scheme: string,
+  raw: Readonly<Record<string, unknown>>,
+  r: FieldReader,
+  context: MetaContext,
+): { meta: ShadowMeta; local: LocalSpec } {
   r.onlyKeys(raw, 'meta', OPTIONS);
-  const e = raw['errors'] === undefined ? {} : r.object(raw['errors'], 'meta.errors') ?? {};
+  const e = raw['errors'] === undefined ? {} : (r.object(raw['errors'], 'meta.errors') ?? {});
   r.onlyKeys(e, 'meta.errors', ['model', 'I', 'apply']);
   const meta: ShadowMeta = {
     scheme: scheme as RouterScheme,
@@ -52,7 +75,8 @@ function readSpeeds(r: FieldReader, raw: unknown, context: MetaContext): ShadowM
   if (raw === undefined) return sites.map((s) => s.speed ?? 1);
   if (Array.isArray(raw)) {
     const list = raw.map((v, i) => r.number(v, join('meta.speeds', i), POSITIVE, 1));
-    if (list.length !== sites.length) r.fail('meta.speeds', `gives ${list.length} speeds for ${sites.length} sites: one per site, in order`);
+    if (list.length !== sites.length)
+      r.fail('meta.speeds', `gives ${list.length} speeds for ${sites.length} sites: one per site, in order`);
     return sites.map((_, i) => list[i] ?? 1);
   }
   const o = r.object(raw, 'meta.speeds') ?? {};
@@ -77,6 +101,7 @@ export function speedsOf(spec: ExperimentSpec): number[] {
 }
 
 export function shadowMeta(spec: ExperimentSpec): ShadowMeta {
-  if (!(SHADOW_SCHEMES as readonly string[]).includes(spec.meta.scheme)) throw new Error(`assertion: scheme ${spec.meta.scheme} is not paper 004's`);
+  if (!(SHADOW_SCHEMES as readonly string[]).includes(spec.meta.scheme))
+    throw new Error(`assertion: scheme ${spec.meta.scheme} is not paper 004's`);
   return spec.meta as ShadowMeta;
 }

@@ -17,7 +17,11 @@ export function planShadow(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
   const meta = shadowMeta(spec);
   const mu = speedsOf(spec);
   const muHat = spec.sites.map((s, i) => estimatedRate(mu[i]!, s.id, meta.errors, spec.seed));
-  const actors: GridActor[] = spec.sites.map((s, i) => ({ address: resourceAddress(s.id), location: s.id, actor: new ResourceActor(s.id, s.cpus, mu[i]!, muHat[i]!) }));
+  const actors: GridActor[] = spec.sites.map((s, i) => ({
+    address: resourceAddress(s.id),
+    location: s.id,
+    actor: new ResourceActor(s.id, s.cpus, mu[i]!, muHat[i]!),
+  }));
   const router = new RouterActor({
     scheme: meta.scheme,
     sites: spec.sites.map((s) => s.id),
@@ -32,5 +36,10 @@ export function planShadow(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
   });
   actors.push({ address: ROUTER, location: ROUTER_LOCATION, actor: router });
   const driver = new DriverActor(jobs, () => ROUTER);
-  return { actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors], driver, execSites: spec.sites, services: { [ROUTER_LOCATION]: 'router' } };
+  return {
+    actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors],
+    driver,
+    execSites: spec.sites,
+    services: { [ROUTER_LOCATION]: 'router' },
+  };
 }

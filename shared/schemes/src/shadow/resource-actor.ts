@@ -38,14 +38,25 @@ export class ResourceActor implements Actor<Message> {
     switch (msg.type) {
       case 'sr.task':
         if (msg.job.procs > this.cpus) {
-          ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: msg.job.id, site: this.site, reason: 'wider_than_site' });
+          ctx.send(DRIVER, {
+            type: MessageType.JobRejected,
+            jobId: msg.job.id,
+            site: this.site,
+            reason: 'wider_than_site',
+          });
           return;
         }
         this.queue.push({ job: msg.job, Lhat: msg.Lhat });
         this.startWhatFits(ctx);
         return;
       case 'sr.query':
-        ctx.send(from, { type: 'sr.answer', queryId: msg.queryId, site: this.site, value: msg.kind === 'queue' ? this.queue.length + this.running.size : this.expectedCompletion(ctx.now(), msg.Lhat) });
+        ctx.send(from, {
+          type: 'sr.answer',
+          queryId: msg.queryId,
+          site: this.site,
+          value:
+            msg.kind === 'queue' ? this.queue.length + this.running.size : this.expectedCompletion(ctx.now(), msg.Lhat),
+        });
         return;
       case 'timer.sr-task-ends': {
         const r = this.running.get(msg.jobId);
@@ -73,7 +84,14 @@ export class ResourceActor implements Actor<Message> {
       ctx.schedule(q.job.run_s / this.mu, { type: 'timer.sr-task-ends', jobId: q.job.id });
       // The evidence, besides jobs.csv, that a task ran once (gridemu check reads it).
       ctx.log.info({ event: 'job.started', jobId: q.job.id, time_s: ctx.now(), procs: q.job.procs }, 'job started');
-      ctx.send(DRIVER, { type: MessageType.JobStarted, jobId: q.job.id, site: this.site, time_s: ctx.now(), resources: intervalSet(ids), trail: { copies: 1, migrations: 0, replans: 0 } });
+      ctx.send(DRIVER, {
+        type: MessageType.JobStarted,
+        jobId: q.job.id,
+        site: this.site,
+        time_s: ctx.now(),
+        resources: intervalSet(ids),
+        trail: { copies: 1, migrations: 0, replans: 0 },
+      });
     }
   }
 

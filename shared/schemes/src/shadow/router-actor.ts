@@ -126,12 +126,24 @@ export class RouterActor implements Actor<Message> {
       this.round = undefined;
       return;
     }
-    const round: Round = { id: ++this.rounds, job: next.job, Lhat: next.Lhat, answers: new Map(), in_s: ctx.now(), timedOut: false };
+    const round: Round = {
+      id: ++this.rounds,
+      job: next.job,
+      Lhat: next.Lhat,
+      answers: new Map(),
+      in_s: ctx.now(),
+      timedOut: false,
+    };
     this.round = round;
     const kind = this.o.scheme === 'mct' ? 'completion' : 'queue';
     for (const site of this.o.sites) {
       ctx.metrics.count('routing.state_messages');
-      this.sendOverLink(ctx, resourceAddress(site), { type: 'sr.query', queryId: round.id, kind, Lhat: next.Lhat }, this.o.state_message_bytes);
+      this.sendOverLink(
+        ctx,
+        resourceAddress(site),
+        { type: 'sr.query', queryId: round.id, kind, Lhat: next.Lhat },
+        this.o.state_message_bytes,
+      );
     }
     ctx.schedule(this.o.query_timeout_s, { type: 'timer.sr-timeout', round: round.id });
   }

@@ -10,7 +10,11 @@ const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** di
  * time, counted from the first arrival; its makespan, the largest, is summary.json's own
  * makespan_s), the state messages each task cost, and the router's own counts.
  */
-export function shadowSummary(counters: Readonly<Record<string, number>>, spec: ExperimentSpec, records: readonly JobRecord[]): Record<string, unknown> {
+export function shadowSummary(
+  counters: Readonly<Record<string, number>>,
+  spec: ExperimentSpec,
+  records: readonly JobRecord[],
+): Record<string, unknown> {
   const meta = shadowMeta(spec);
   const done = records.filter((r) => r.finish_s !== undefined);
   const first = records.reduce((a, r) => Math.min(a, r.job.submit_s), Infinity);
