@@ -1,4 +1,4 @@
-// The compose deployments, really run (issue 12). Builds the image (on a locally made base where
+// The compose deployments, really run. Builds the image (on a locally made base where
 // no registry can be reached, ../shared/CONTAINERS.md), then:
 //   1. one host: brings up deploy/compose with four sites, kills one site's process mid-run so
 //      that the restart policy brings the container back, waits for the driver, and runs

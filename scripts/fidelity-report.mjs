@@ -8,8 +8,8 @@
 // fidelity guard recommends when that is slower and the run fits FIDELITY_GUARD_BUDGET_S: `gridemu run`, then
 // `gridemu simulate` with the spec's network (the like-for-like comparison) and `gridemu simulate
 // --network-from` the live run (the simulator given the network the run had: each link's felt delay per
-// message type, issue 15), over a few seeds since one draw of the delays is noisy. The fidelity guard's verdict of
-// each live run is beside it. Then issue 15's own run: K = 4, 20 ms links, 1,600 KTH jobs at
+// message type), over a few seeds since one draw of the delays is noisy. The fidelity guard's verdict of
+// each live run is beside it. Then the K = 4 KTH fidelity run: K = 4, 20 ms links, 1,600 KTH jobs at
 // 20,000x, repeated there and at 5,000x, then at 1,000x and 100x (FIDELITY_ISSUE15_SLOW), where
 // its runs go side by side (the 100x ones take about 70 minutes). Every number in the report
 // comes from these runs; docs/fidelity-notes.md follows them.
@@ -301,11 +301,11 @@ function cell(fam, scheme, sets, sim, speedup, repeat = '') {
   return { fam, scheme, speedup, sim, live, net, liveDir, netDir };
 }
 
-/** Replay seeds per repeat of issue 15's run. */
+/** Replay seeds per repeat of the K = 4 KTH fidelity run. */
 const ISSUE15_REPLAY_SEEDS = 10;
-/** Emulated seconds from the first of issue 15's 1,600 jobs to the last one's end (its runs' `live.emulated_s`). */
+/** Emulated seconds from the first of the K = 4 KTH fidelity run's 1,600 jobs to the last one's end (its runs' `live.emulated_s`). */
 const ISSUE15_SPAN_S = 414000;
-/** Slower speed-ups for issue 15's run (FIDELITY_ISSUE15_SLOW, comma-separated; empty for none). */
+/** Slower speed-ups for the K = 4 KTH fidelity run (FIDELITY_ISSUE15_SLOW, comma-separated; empty for none). */
 const ISSUE15_SLOW = (process.env.FIDELITY_ISSUE15_SLOW ?? '1000,100')
   .split(',')
   .filter((x) => x.trim() !== '')
@@ -404,7 +404,7 @@ async function repeatIssueRun(spec, sets) {
   return bySpeedup;
 }
 
-/** `gridemu run` of issue 15's experiment at a speed-up, with a wall-time limit that fits it. */
+/** `gridemu run` of the K = 4 KTH fidelity experiment at a speed-up, with a wall-time limit that fits it. */
 function issueRunArgs(spec, sets, speedup, liveDir) {
   const timeout_s = Math.max(900, Math.ceil((1.5 * ISSUE15_SPAN_S) / speedup));
   return [
@@ -421,7 +421,7 @@ function issueRunArgs(spec, sets, speedup, liveDir) {
   ];
 }
 
-/** Replays one repeat of issue 15's run over ISSUE15_REPLAY_SEEDS seeds: a row of its table. */
+/** Replays one repeat of the K = 4 KTH fidelity run over ISSUE15_REPLAY_SEEDS seeds: a row of its table. */
 function replayIssueRun(spec, sets, speedup, i) {
   const liveDir = join(RESULTS, `issue-15-${speedup}-repeat-${i}-run`);
   const netDir = join(RESULTS, `issue-15-${speedup}-repeat-${i}-network-from`);
@@ -789,7 +789,7 @@ function repeatLines(repeats) {
   return out;
 }
 
-/** The claim protocol of issue 15's run, live against the replay's first seed, from both protocol traces (gridemu compare --json). */
+/** The claim protocol of the K = 4 KTH fidelity run, live against the replay's first seed, from both protocol traces (gridemu compare --json). */
 function protocolLines(p) {
   if (!p) return ['- No protocol traces to compare.'];
   const perJob = (s, e) => (s.jobs > 0 ? (s.events[e] ?? 0) / s.jobs : undefined);

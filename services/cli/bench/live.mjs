@@ -1,15 +1,15 @@
-// Live benchmarks (issue 4), on a local nats-server:
+// Live benchmarks, on a local nats-server:
 //  1. protocol round trip on loopback: an actor envelope encoded, published, decoded, answered and
 //     decoded again, between two NATS connections (median and p99 over many round trips);
 //  2. messages per second through a site: load reports published as fast as the client can to one
 //     site's metascheduler, hosted in a LiveRuntime, until every one has been handled;
 //  3. jobs per second `gridemu run` sustains: a synthetic 4-site K=2 run at rising speed-ups,
 //     checking exactly-once (jobs.csv and the sites' logs) at each; the highest that holds counts;
-//  4. where the time goes (issue 15): the same run at the highest sustained speed-up, every process
+//  4. where the time goes: the same run at the highest sustained speed-up, every process
 //     under V8's CPU profiler, each sample charged to a part (where-time-goes.mjs);
-//  5. what Prometheus scraping costs that throughput (issue 12);
-//  6. what the warm-up does (issue 15): alternated pairs with and without it;
-//  7. the sustained rate (issue 15): a run five times as long, at the best speed-up and twice it.
+//  5. what Prometheus scraping costs that throughput;
+//  6. what the warm-up does: alternated pairs with and without it;
+//  7. the sustained rate: a run five times as long, at the best speed-up and twice it.
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
@@ -179,7 +179,7 @@ if (best)
     `highest of the short runs: ${best.jobs_per_s} jobs/s (at speed-up ${best.speedup}) with exactly-once holding, ${best.bus_messages_per_job} messages per job through nats-server in ${best.nats_messages_per_job} NATS messages (the sustained rate is section 7's)`,
   );
 results.best = best;
-// Before issue 8 (commit 71579a1, the same spec and machine, 2026-11-22): every actor message was a
+// Before the per-subject batching (commit 71579a1, the same spec and machine, 2026-11-22): every actor message was a
 // publish, meta -> scheduler -> executor inside one site crossing the server twice, and load reports
 // went one per receiver. That code no longer exists here, so its figures are recorded, not re-run.
 results.before_issue_8 = { ...BEFORE_ISSUE_8, same_day: BEFORE_ISSUE_8_SAME_DAY };
@@ -191,7 +191,7 @@ console.log(
     .join(', ')}`,
 );
 
-// 4. Where the time goes (issue 15). Profiled processes run slower; the shares are what counts.
+// 4. Where the time goes. Profiled processes run slower; the shares are what counts.
 //    CPU ms per job is every process's CPU time (start-up included) over the jobs: less noisy than
 //    jobs/s on a shared machine, and what 2,000 jobs/s on 2 cores needs under 1 ms.
 if (best) {
@@ -214,7 +214,7 @@ if (best) {
   for (const line of describeTimeGone(byProcess)) console.log(line);
 }
 
-// 5. What metrics cost (issue 12): the same run at the highest sustained speed-up, without a scraper
+// 5. What metrics cost: the same run at the highest sustained speed-up, without a scraper
 //    and with Prometheus scraping every process every second (--prometheus), alternated, PAIRS times
 //    each; the medians' ratio is the throughput kept. The gauges and counters the actors keep are
 //    there in both: they are part of the runtime, and what a scrape adds is reading them out.
@@ -244,7 +244,7 @@ if (best && prometheusOnPath()) {
   console.log('metrics cost: skipped, prometheus is not on PATH (apt-get install -y prometheus)');
 }
 
-// 6. What the warm-up does (issue 15): each process runs a small throwaway grid before the clock
+// 6. What the warm-up does: each process runs a small throwaway grid before the clock
 //    starts (live.warm_up_jobs, shared/live/src/warm-up.ts), so V8 compiles the run's code before
 //    the epoch. The same run at the highest sustained speed-up with and without it, alternated,
 //    PAIRS times each: jobs/s and bounded slowdown during the run, and the start-up it adds.
@@ -286,7 +286,7 @@ if (best) {
   );
 }
 
-// 7. Sustained throughput (issue 15): 2,500 jobs a site instead of 500. The short runs last about a
+// 7. Sustained throughput: 2,500 jobs a site instead of 500. The short runs last about a
 //    second of wall time, a large part of it each process's first moments and the run's tail; a
 //    run five times as long shows what the rate holds at. It runs at the highest sustained
 //    speed-up of the short runs and at twice that, each checked for exactly-once as above; the

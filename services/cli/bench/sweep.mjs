@@ -1,4 +1,4 @@
-// Sweep benchmark (issue 3): all seven schemes of paper 001 on the 4-site KTH set-up, run by
+// Sweep benchmark: all seven schemes of paper 001 on the 4-site KTH set-up, run by
 // `gridemu sweep` in parallel on this machine's cores. Median wall time of several sweeps.
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';

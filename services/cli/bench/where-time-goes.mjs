@@ -1,4 +1,4 @@
-// Where a live run's time goes (issue 15): V8 CPU profiles of its processes (gridemu run with
+// Where a live run's time goes: V8 CPU profiles of its processes (gridemu run with
 // GRIDEMU_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"), each sample charged to a part of the system.
 // A sample in Node's own code or a native function (a socket write, a string encode) is charged to
 // the nearest caller that belongs to a part, so a write the NATS client makes counts as NATS.

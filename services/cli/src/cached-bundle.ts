@@ -8,7 +8,7 @@ import { Script } from 'node:vm';
  *
  * Why: Node 20 has no compile cache for ES modules, and `gridemu simulate` of a whole archive trace
  * spent about a fifth of its time loading and compiling a couple of hundred modules before any
- * scheduling (issue 8). One script with cached bytecode skips the module resolution and most of
+ * scheduling. One script with cached bytecode skips the module resolution and most of
  * the compiling. The cache is written when the process exits, so it holds the functions the run
  * compiled; V8 rejects a cache made from another source or Node version, and it is then rewritten.
  * A cache that cannot be written (a read-only install) only costs the speed-up.

@@ -120,7 +120,7 @@ export function renderLiveSummary(s: RunSummary): string {
   return lines.join('\n') + table(rows) + '\n';
 }
 
-/** The fidelity guard's verdict (issue 15): quiet when the speed-up keeps hops and lags small. */
+/** The fidelity guard's verdict: quiet when the speed-up keeps hops and lags small. */
 function fidelityLines(
   f:
     | { before: { warnings: string[] }; measured?: { hop_s: number; timer_lag_s: number; warnings: string[] } }

@@ -25,7 +25,7 @@ async function oneWay(
   return got;
 }
 
-/** `gridemu delay-proxy` is the sidecar of deploy/compose/multi-host (issue 12): the same proxy `gridemu run` makes, as a process. */
+/** `gridemu delay-proxy` is the sidecar of deploy/compose/multi-host: the same proxy `gridemu run` makes, as a process. */
 describe('gridemu delay-proxy', () => {
   it("holds a site's publishes to another site for the spec's link latency, passes the rest at once, and stops on SIGTERM", async () => {
     const spec = smallSpec(tmp(), { sites: 2, latency_ms: 40, jitter_ms: 0 });

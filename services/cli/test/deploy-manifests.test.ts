@@ -11,7 +11,7 @@ import { parseExperiment } from '@gridemu/schemes';
 import { REPO } from './live-helpers.js';
 
 /**
- * deploy/k8s and deploy/chaos (issue 12), checked offline: no cluster can be made on these machines
+ * deploy/k8s and deploy/chaos, checked offline: no cluster can be made on these machines
  * (../shared/CONTAINERS.md). Every Kubernetes object is validated against the Kubernetes schema
  * (kubernetes-models), every Chaos Mesh experiment against Chaos Mesh's own CRD schema, and the
  * pieces are checked to fit together: labels, ports, names, the experiment's sites.

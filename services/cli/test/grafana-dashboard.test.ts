@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dashboardQueries, REPO, tmp } from './live-helpers.js';
 
-/** deploy/grafana (issue 12): every panel queries the provisioned Prometheus, and every query parses. */
+/** deploy/grafana: every panel queries the provisioned Prometheus, and every query parses. */
 const GRAFANA = join(REPO, 'deploy/grafana');
 
 interface Panel {

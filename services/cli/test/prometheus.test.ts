@@ -10,7 +10,7 @@ import { dashboardQueries, gridemuLive, readJobs, readSummary, smallSpec, tmp } 
 
 const missing = prometheusBinary() ? undefined : 'skipped: needs prometheus on PATH (apt-get install -y prometheus)';
 
-/** A real Prometheus scraping a real run (issue 12): what it counted must be what jobs.csv says. */
+/** A real Prometheus scraping a real run: what it counted must be what jobs.csv says. */
 describe('Prometheus in the loop (issue 12)', () => {
   it.skipIf(missing !== undefined)(
     `four sites scraped by a real Prometheus: its completed jobs equal jobs.csv's completed rows ${missing ?? ''}`,
@@ -64,7 +64,7 @@ describe('Prometheus in the loop (issue 12)', () => {
             'sum(max_over_time(gridemu_messages_sent_total{run="prom-agrees",type="claim.request"}[1d]))',
           ),
         ).toBeGreaterThan(0);
-        // Every cancel that dropped a losing copy is in the cancel-delay histogram (issue 12), and links' latency is by sender.
+        // Every cancel that dropped a losing copy is in the cancel-delay histogram, and links' latency is by sender.
         const cancelDelays =
           (await prom.query('sum(max_over_time(gridemu_copies_cancel_delay_seconds_count{run="prom-agrees"}[1d]))')) ??
           0;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridemuLive, REPO, smallSpec, tmp } from './live-helpers.js';
 
-/** `gridemu report` (issue 12): one self-contained HTML file whose every chart renders in a real browser. */
+/** `gridemu report`: one self-contained HTML file whose every chart renders in a real browser. */
 const chromium =
   ['chromium', 'chromium-browser', 'google-chrome']
     .map((c) => spawnSync('sh', ['-c', `command -v ${c}`], { encoding: 'utf8' }).stdout.trim())

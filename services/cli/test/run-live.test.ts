@@ -114,7 +114,7 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
           'meta.claim_timeout_s',
           'meta.load_period_s',
         ]);
-        // The network the run had, replayed by the simulator (issue 15): the delay each link felt,
+        // The network the run had, replayed by the simulator: the delay each link felt,
         // from the driver, between the sites and within each, at its mean in emulated seconds.
         const replay = join(dir, 'replay');
         const sim = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;

@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
   const httpPort = Number(values['http-port']);
   if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535)
     throw new UsageError(`--http-port must be a port number, got "${values['http-port']}"`);
-  // The driver's own /metrics (issue 12): the run's progress and the driver runtime's counters.
+  // The driver's own /metrics: the run's progress and the driver runtime's counters.
   const state: { phase: string; runtime: LiveRuntime | undefined } = { phase: 'running', runtime: undefined };
   const health = await startHealthServer(
     httpPort,
@@ -109,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
   // gridemu run lets the driver choose its port, so no other process can take it first; the
   // orchestrator learns it here and names it in the scrape targets.
   new ControlBus(nc, values.run, log).publish({ kind: 'serving', member: 'driver', http: health.address });
-  // The fidelity guard (issue 15), before the run: one hop is the spec's link latency and what a
+  // The fidelity guard, before the run: one hop is the spec's link latency and what a
   // trip through the server costs now; both become speed-up times as long in emulated time.
   const timescales = schemeTimescales(spec, workload.jobs);
   // The bound the sites' runtimes apply (reportThrottle), judged against the scheme's report periods.
@@ -192,7 +192,7 @@ async function main(argv: string[]): Promise<number> {
     new Map(result.execSites.map((s) => [s.id, s.cpus])),
   );
   const summaryPath = writeSummary(out, { ...summary, schedule_check: check });
-  // The network this run had, for `gridemu simulate SPEC --network-from OUT` (issue 15).
+  // The network this run had, for `gridemu simulate SPEC --network-from OUT`.
   writeFileSync(join(out, 'network.json'), JSON.stringify(results.network) + '\n');
   log.info(
     { jobs_csv: jobsPath, summary_json: summaryPath, aborted: result.aborted, schedule_ok: check.ok },

@@ -44,7 +44,7 @@ export class DriverActor implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
     this.handle(ctx, msg);
-    // The run's progress, for the driver process's /metrics (issue 12).
+    // The run's progress, for the driver process's /metrics.
     ctx.metrics.set('run.jobs_finished', this.finished);
     ctx.metrics.set('run.jobs_total', this.total);
   }
@@ -69,7 +69,7 @@ export class DriverActor implements Actor<Message> {
         return;
       }
       case MessageType.JobLost: {
-        // The run died in a crash (issue 11): forget its start; the job's next start is its run.
+        // The run died in a crash: forget its start; the job's next start is its run.
         const r = this.record(msg.jobId);
         const current = r.execSite === msg.site && r.start_s === msg.started_s;
         if (r.finish_s !== undefined && current)
@@ -78,7 +78,7 @@ export class DriverActor implements Actor<Message> {
         if (!current) {
           // The start of the lost run has not arrived yet. A durable message is resent, not
           // ordered: a start published just before the crash, or lost with a nats-server restart,
-          // is resent after the restarted site's report of the loss (issue 11). Skip it when it comes.
+          // is resent after the restarted site's report of the loss. Skip it when it comes.
           const runs = this.lostBeforeStart.get(msg.jobId) ?? [];
           runs.push({ site: msg.site, start_s: msg.started_s });
           this.lostBeforeStart.set(msg.jobId, runs);

@@ -7,7 +7,7 @@ import { DriverActor } from '../src/index.js';
 /**
  * The driver keeps one record per job from reports that may come in any order: a durable report
  * is resent until acknowledged, so a start published just before a crash can arrive after the
- * restarted site says that run was lost (issue 11).
+ * restarted site says that run was lost.
  */
 const job: Job = { id: 'j', workload: 'w', origin: 's1', submit_s: 0, run_s: 100, estimate_s: 100, procs: 1 };
 

@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { wallNow_ms } from '@gridemu/runtime/live';
 
 /**
- * A short probe before a live run (issue 15's fidelity guard): what one trip through the server
+ * A short probe before a live run (the fidelity guard): what one trip through the server
  * costs now, and how late a short timer fires. The driver publishes to itself on its own control
  * subject, one message at a time; a trip from a process to itself crosses the server as one from a
  * process to another does. Medians of a few samples: the machine is shared and noisy.

@@ -15,7 +15,7 @@ export interface DelayProxyOptions {
   /** The nats-server to forward to. */
   readonly target: { readonly host: string; readonly port: number };
   readonly seed: number;
-  /** The spec's partitions and message loss, applied here once the run's clock starts (issue 11). */
+  /** The spec's partitions and message loss, applied here once the run's clock starts. */
   readonly faults?: ProxyFaults;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The fidelity guard of `gridemu run` (issue 15). A live run turns every wall millisecond a message
+ * The fidelity guard of `gridemu run`. A live run turns every wall millisecond a message
  * or a timer takes into `speed-up` emulated milliseconds: at 20,000× a 20 ms hop is 400 emulated
  * seconds. When one hop, or a timer's lag, is more than a few percent of the times the schedule
  * depends on (a claim's timeout, the load-report period, a typical job's run), the live run is no

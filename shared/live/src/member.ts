@@ -123,7 +123,7 @@ export class MemberProcess {
       await rt.ready();
       this.runtime = rt;
       if (plan.resume && this.phase === 'joining') {
-        // A restart after a crash (issue 11): the run is on; replay the journal and rejoin it.
+        // A restart after a crash: the run is on; replay the journal and rejoin it.
         this.phase = 'running';
         this.lastFromDriver_ms = Date.now();
         const c = plan.resume;

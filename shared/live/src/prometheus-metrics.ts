@@ -12,7 +12,7 @@ export interface MetricsSource {
 }
 
 /**
- * A Prometheus name for one of the runtime's counter or gauge names (issue 12): the `gridemu_`
+ * A Prometheus name for one of the runtime's counter or gauge names: the `gridemu_`
  * prefix, dots as underscores, and seconds spelt out (`jobs.lost_processor_s` →
  * `gridemu_jobs_lost_processor_seconds`). Counters get `_total` on top.
  */

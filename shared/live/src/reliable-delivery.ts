@@ -2,7 +2,7 @@ import type { ExperimentSpec } from '@gridemu/model';
 import { DURABLE_MESSAGES } from '@gridemu/schemes';
 
 /**
- * Whether a live run's runtimes resend durable messages until acknowledged (issue 11): when its
+ * Whether a live run's runtimes resend durable messages until acknowledged: when its
  * spec restarts the nats-server, which loses every message in flight, or kills a process, which
  * hears nothing while it is down and loses what it had not yet journaled. The wait before a resend is
  * a few round trips of the spec's slowest link, in wall milliseconds, and never under 100.

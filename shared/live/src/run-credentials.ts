@@ -15,7 +15,7 @@ export interface ProcessCredentials {
 export const ORCHESTRATOR = 'gridemu-orchestrator';
 
 /**
- * A user per process of a run (issue 11), with a password made for the run: each location's
+ * A user per process of a run, with a password made for the run: each location's
  * process, the driver, and the orchestrator. A process may publish actor messages only on subjects
  * that name it as the sender, hear only its own actors' subjects and the topics, and reach only its
  * own journal's stream. Everyone

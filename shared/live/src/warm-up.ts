@@ -44,7 +44,7 @@ export function warmUpRun(run: string, location: string | undefined): string {
  * run spends its time in (the NATS client, msgpack, message checks, the runtime's turns, the
  * actors and the scheduling pass) is compiled by V8 before the epoch, not during the first
  * emulated hours. Without it, each of a run's processes spends its first second or more of CPU
- * compiling (about 170 TurboFan compilations in a site process, issue 15), which shows as lag in
+ * compiling (about 170 TurboFan compilations in a site process), which shows as lag in
  * the run's early jobs and wastes claims that time out while it lasts.
  *
  * The grid is the spec's own plan on a few hundred small jobs (warmUpJobs). This process's actors

@@ -53,7 +53,7 @@ const BUFFER_BYTES = 1 << 20;
  * CSV rows written straight into bytes and out to a file descriptor a buffer at a time. Why: a full
  * archive trace's jobs.csv is tens of thousands of rows; built as strings, each row was a rope of
  * dozens of pieces and the file a rope of those, which garbage collection and writing then had to
- * walk (about an eighth of `gridemu simulate`'s time on the full KTH-SP2 trace, issue 8). Here a
+ * walk (about an eighth of `gridemu simulate`'s time on the full KTH-SP2 trace). Here a
  * whole number is written digit by digit and plain ASCII text byte by byte; anything else goes
  * through formatNumber or UTF-8 encoding, so the file is the same as the string rows.
  */

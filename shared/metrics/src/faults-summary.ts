@@ -2,7 +2,7 @@ import type { ExperimentSpec } from '@gridemu/model';
 import { roundNumber } from './format.js';
 import type { JobRecord } from './job-record.js';
 
-/** summary.json's `faults` block (issue 11): what was injected and what it cost. */
+/** summary.json's `faults` block: what was injected and what it cost. */
 export interface FaultsSummary {
   readonly crashes: number;
   /** Crashes carried out: every one in a simulation; in a live run, the processes killed and started again. */

@@ -19,7 +19,7 @@ export interface JobRecord {
   copies: number;
   migrations: number;
   replans: number;
-  /** Runs that died in a crash before the one recorded (issue 11): jobs.csv's `restarts` is their count. */
+  /** Runs that died in a crash before the one recorded: jobs.csv's `restarts` is their count. */
   readonly lostRuns: LostRun[];
 }
 

@@ -3,7 +3,7 @@ import type { CsvCells, CsvFileWriter } from './csv-cells.js';
 import { splitCsvLine } from './schedule-check.js';
 
 /**
- * One protocol step of one job (runtime's TraceRecord, issue 15): what `protocol-trace.csv` holds when the
+ * One protocol step of one job (runtime's TraceRecord): what `protocol-trace.csv` holds when the
  * experiment says `protocol_trace: true`, in both modes, so a live run and its simulation can be laid side
  * by side job by job. Times are emulated seconds; `location` is where the step happened.
  */

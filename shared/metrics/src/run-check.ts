@@ -1,6 +1,6 @@
 import { checkSchedule, describeScheduleCheck, executedJobsFromCsv, splitCsvLine } from './schedule-check.js';
 
-/** One invariant of a finished run, and whether it held (issue 11, item 4; Jepsen-style: a history checked after the fact). */
+/** One invariant of a finished run, and whether it held (Jepsen-style: a history checked after the fact). */
 export interface InvariantResult {
   readonly name: string;
   readonly ok: boolean;

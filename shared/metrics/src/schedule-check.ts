@@ -28,7 +28,7 @@ export interface ProcessorOverlap {
   readonly to_s: number;
 }
 
-/** The verdict on a run's schedule as recorded in jobs.csv (issue 16): can it have happened? */
+/** The verdict on a run's schedule as recorded in jobs.csv: can it have happened? */
 export interface ScheduleCheck {
   readonly ok: boolean;
   readonly jobs_checked: number;

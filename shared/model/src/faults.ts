@@ -1,7 +1,7 @@
 import { join, NON_NEGATIVE, POSITIVE, PROBABILITY, type FieldReader } from './field-reader.js';
 
 /**
- * Faults injected on purpose (issue 11), applied by both runtimes. Times are emulated seconds.
+ * Faults injected on purpose, applied by both runtimes. Times are emulated seconds.
  * `simulate` decides everything from the seed; `run` kills real processes, holds traffic in the
  * delay proxies and restarts the server.
  */

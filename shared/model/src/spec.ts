@@ -10,12 +10,12 @@ export interface ExperimentSpec {
   readonly meta: MetaSpec;
   readonly network: NetworkSpec;
   readonly live: LiveSpec;
-  /** Faults injected on purpose (issue 11); none when the file has no `faults:`. */
+  /** Faults injected on purpose; none when the file has no `faults:`. */
   readonly faults: FaultsSpec;
   /**
    * `protocol_trace: true`: both modes write `protocol-trace.csv`, every protocol step of every job
    * (copies sent, a claim sent, granted, denied or timed out, a cancel) with its emulated time and
-   * location, so a live run and its simulation can be compared job by job (issue 15). Absent: none.
+   * location, so a live run and its simulation can be compared job by job. Absent: none.
    */
   readonly protocol_trace?: boolean;
 }
@@ -69,13 +69,13 @@ export interface LiveSpec {
   readonly speedup: number;
   /**
    * Every site (and central) process keeps a journal, so that `gridemu run`, docker-compose's or
-   * Kubernetes' restart policy can bring back one that died unplanned, with its state (issue 11).
+   * Kubernetes' restart policy can bring back one that died unplanned, with its state.
    * Processes faults.crash names keep one anyway.
    */
   readonly journal?: boolean;
   /**
    * At most one latest-value report (load gossip) per sender on the bus every this many wall ms;
-   * a newer one replaces one that waits (issue 15). 0: every report goes. Absent:
+   * a newer one replaces one that waits. 0: every report goes. Absent:
    * DEFAULT_REPORT_INTERVAL_MS.
    */
   readonly report_interval_ms?: number;
@@ -99,7 +99,7 @@ export const DEFAULT_WARM_UP_JOBS = 250;
  */
 export const DEFAULT_REPORT_INTERVAL_MS = 20;
 
-/** Options every source shares (DESIGN.md; issue 2 item 3). */
+/** Options every source shares (DESIGN.md). */
 export interface SourceCommon {
   /** Label used as Batsim's workload_name and as the job id prefix; defaults to the site id or `w<index>`. */
   readonly name: string;

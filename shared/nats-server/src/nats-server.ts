@@ -41,7 +41,7 @@ export interface NatsUser {
 
 export interface LocalNatsServerOptions {
   /**
-   * Only these users may connect, each held to its permissions (issue 11). The server's
+   * Only these users may connect, each held to its permissions. The server's
    * configuration is written to `dir` (mode 0600: it holds the passwords).
    */
   readonly users?: readonly NatsUser[];

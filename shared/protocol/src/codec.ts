@@ -20,11 +20,11 @@ export interface Envelope {
   readonly sent_ms?: number;
   /**
    * The sender's emulated time when it sent (its actor clock): the receiver measures the delay the
-   * schedule felt, hop, timer lag and queues together (issue 15, `simulate --network-from`).
+   * schedule felt, hop, timer lag and queues together (`simulate --network-from`).
    */
   readonly at_s?: number;
   /**
-   * A durable message's id when its sender resends it until acknowledged (issue 11): the receiver
+   * A durable message's id when its sender resends it until acknowledged: the receiver
    * acknowledges every copy and delivers the first.
    */
   readonly mid?: string;

@@ -14,7 +14,7 @@ export const MessageType = {
   JobCompleted: 'job.completed',
   /**
    * Executor → its local scheduler and the driver: the job's run died with the site's process
-   * (issue 11); it runs again from the start.
+   *; it runs again from the start.
    */
   JobLost: 'job.lost',
   /** Site → driver: the job can never run there. */
@@ -26,7 +26,7 @@ export const MessageType = {
   /** Executor timer: a running job reaches its end. */
   JobEnds: 'timer.job-ends',
   /**
-   * A live runtime → the runtime that sent a durable message: it arrived (issue 11). Handled by
+   * A live runtime → the runtime that sent a durable message: it arrived. Handled by
    * the runtimes, never by actors; the sender stops resending it.
    */
   BusAck: 'bus.ack',

@@ -50,7 +50,7 @@ export function messageValidator(...extra: readonly MessageShapes[]): MessageChe
       shapes[type] = shape;
     }
   }
-  // Each shape's fields as a list, made once: every message from the bus is checked (issue 15).
+  // Each shape's fields as a list, made once: every message from the bus is checked.
   const compiled = new Map(Object.entries(shapes).map(([type, shape]) => [type, compileShape(shape)]));
   return (value) => problemIn(compiled, value);
 }

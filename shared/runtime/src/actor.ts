@@ -28,7 +28,7 @@ export interface ActorContext<M extends { readonly type: string }> {
   readonly metrics: MetricsSink;
   /**
    * Records one protocol step of one job (a claim sent, granted, denied, timed out, a copy
-   * cancelled) at this actor's time and location, for the run's `protocol-trace.csv` (issue 15: per-job
+   * cancelled) at this actor's time and location, for the run's `protocol-trace.csv` (per-job
    * traces of a protocol, in both modes). Absent unless the experiment asks for traces
    * (`protocol_trace: true`), so an actor calls it as `ctx.trace?.(…)` and builds no detail otherwise.
    */
@@ -53,7 +53,7 @@ export interface Actor<M extends { readonly type: string }> {
   /** `from` is the sender's address (the actor itself for its timers), so a reply goes to whoever asked. */
   receive(ctx: ActorContext<M>, msg: M, from: Address): void;
   /**
-   * The process hosting this actor crashed at `crashed_s` and has come back (issue 11). What the
+   * The process hosting this actor crashed at `crashed_s` and has come back. What the
    * actor keeps is its durable state; here it gives up what lived only in the process, such as the
    * jobs running on its processors. Timers and durable messages due while it was down come after.
    */

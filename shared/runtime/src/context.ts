@@ -13,7 +13,7 @@ export interface ContextHost<M extends { readonly type: string }> {
 }
 
 /**
- * The context an actor gets, built the same way by SimRuntime and LiveRuntime (issue 8 item 3), so
+ * The context an actor gets, built the same way by SimRuntime and LiveRuntime, so
  * location, timers and cancel behave alike in both; only the host's moves differ.
  */
 export function makeContext<M extends { readonly type: string }>(

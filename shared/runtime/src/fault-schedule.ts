@@ -1,4 +1,4 @@
-/** A process that dies and comes back (issue 11): its location is down from `at_s` for `down_s`. */
+/** A process that dies and comes back: its location is down from `at_s` for `down_s`. */
 export interface LocationCrash {
   readonly location: string;
   readonly at_s: number;

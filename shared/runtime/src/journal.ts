@@ -2,7 +2,7 @@ import { Decoder, Encoder } from '@msgpack/msgpack';
 import type { Address, Message } from '@gridemu/protocol';
 
 /**
- * A process's journal (issue 11, docs/faults.md "Live crashes"): the deliveries its actors handled,
+ * A process's journal (docs/faults.md "Live crashes"): the deliveries its actors handled,
  * in order, so that a restarted process can replay them through fresh actors and come back with the
  * state it had. The runtime only appends and reads; where it lives (a JetStream stream in a live
  * run, memory in tests) is the implementation's business.

@@ -21,7 +21,7 @@ interface Slot {
 }
 
 /**
- * A bound, in wall time, on how often one sender puts a latest-value message on the bus (issue 15):
+ * A bound, in wall time, on how often one sender puts a latest-value message on the bus:
  * a report whose newest copy makes the older ones moot, as load gossip is. A load period of 60
  * emulated seconds is 3 wall ms at speed-up 20,000; four sites gossiping that often flood the bus
  * and every metascheduler's mailbox with reports nobody reads before the next arrives. Per key

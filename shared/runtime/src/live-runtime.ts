@@ -30,13 +30,13 @@ export interface LiveRuntimeOptions {
   readonly timerSpin_ms?: number;
   /**
    * Messages of these types sent to another process are resent every `resend_ms` wall ms until the
-   * receiving runtime acknowledges them, and a receiver delivers each once (issue 11): they survive
+   * receiving runtime acknowledges them, and a receiver delivers each once: they survive
    * a nats-server restart, which loses what is in flight. Off by default.
    */
   readonly reliable?: { readonly types: ReadonlySet<string>; readonly resend_ms: number };
   /**
    * Journal every delivery, and hold what goes on the bus until the batch that caused it is stored
-   * (output commit), so a process killed at any moment can be restarted with its state (issue 11).
+   * (output commit), so a process killed at any moment can be restarted with its state.
    * `recovering`: this process is such a restart; it must resume() rather than start(), and what
    * the bus brings waits until the replay is done.
    */
@@ -44,14 +44,14 @@ export interface LiveRuntimeOptions {
   /**
    * Called after each delivery with the actor's role (its address after the location: `scheduler`,
    * `meta`, `executor`, …) and the wall seconds its handler took: a scheduling pass's duration
-   * when the role is the scheduler (issue 12; the process's /metrics makes it a histogram).
+   * when the role is the scheduler (the process's /metrics makes it a histogram).
    */
   readonly onHandled?: (role: string, wall_s: number) => void;
   /** Called with each cross-location message's one-way wall latency and the sender's location (the per-link histogram of /metrics). */
   readonly onLatency?: (from: string, wall_s: number) => void;
   /**
    * Topics whose newest message makes the older ones moot (load gossip): each sender puts at most
-   * one on the bus every `interval_ms` wall ms, the newest (LatestValueThrottle; issue 15). This
+   * one on the bus every `interval_ms` wall ms, the newest (LatestValueThrottle). This
    * process's own subscribers still get every one. Off when absent.
    */
   readonly latestValue?: { readonly topics: ReadonlySet<string>; readonly interval_ms: number };
@@ -96,7 +96,7 @@ interface Hosted {
   readonly role: string;
   /**
    * The actor's clock: the emulated time of the delivery it is handling, read once when the delivery
-   * starts, never earlier than its previous delivery's (issue 16; see guard()).
+   * starts, never earlier than its previous delivery's (see guard()).
    */
   now_s: number;
 }
@@ -341,7 +341,7 @@ export class LiveRuntime {
   }
 
   /**
-   * A restarted process (issue 11): replays its journal through its fresh actors, which brings back
+   * A restarted process: replays its journal through its fresh actors, which brings back
    * the state they had when the process was killed at emulated `crashed_s` (or, if later, the
    * last delivery the journal holds; -Infinity: not known), then starts the clock
    * the run started with and lets each actor `recover`, as SimRuntime does on a restart. Timers
@@ -602,7 +602,7 @@ export class LiveRuntime {
     }
     const { msg, from, sent_ms, at_s, mid } = decoded.envelope;
     if (senderOf(from) !== sender) {
-      // A forged sender (issue 11): the bus says who published it, and it is not who the envelope claims.
+      // A forged sender: the bus says who published it, and it is not who the envelope claims.
       this.tally.count('messages.forged_sender');
       if (this.malformedLogged++ < MALFORMED_LOG_LIMIT)
         this.options.log.warn(
@@ -648,7 +648,7 @@ export class LiveRuntime {
   }
 
   /**
-   * Runs one delivery with the actor's clock set once (issue 16). The clock used to be read afresh
+   * Runs one delivery with the actor's clock set once. The clock used to be read afresh
    * at every ctx.now(): the executor scheduled a job's end from one read and recorded its start and
    * end from later ones, and a pause of a fraction of a millisecond inside the handler (a GC, at
    * speed-up 100,000 tens of emulated seconds) made the record say the job ended later than the

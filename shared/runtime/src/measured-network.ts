@@ -4,7 +4,7 @@ import type { Rng } from './rng.js';
 
 /**
  * The network a live run had, as `gridemu run` writes it to network.json and `gridemu simulate
- * --network-from` replays it (issue 15): the delay each link felt, in wall milliseconds, with the
+ * --network-from` replays it: the delay each link felt, in wall milliseconds, with the
  * speed-up that turns it into emulated seconds.
  *
  * Felt, not only the wire: from the sender's actor time to the receiver's handling, so a timer's

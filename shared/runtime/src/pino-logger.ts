@@ -3,7 +3,7 @@ import type { Logger } from './actor.js';
 
 /**
  * The runtime's Logger on pino: one JSON line per event, with the run id (and, through
- * withFields, the site and actor) on every line (issue 4, DESIGN.md).
+ * withFields, the site and actor) on every line (DESIGN.md).
  */
 export function pinoLogger(
   run: string,

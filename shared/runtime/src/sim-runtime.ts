@@ -66,7 +66,7 @@ export interface SimRuntimeOptions {
   readonly trace?: boolean;
 }
 
-/** Faults the simulator injects on purpose: scenario tests (STYLE.md 8) and an experiment's `faults:` (issue 11). */
+/** Faults the simulator injects on purpose: scenario tests (STYLE.md 8) and an experiment's `faults:`. */
 export interface SimFaults {
   /** Messages for which this returns true are lost on the wire (counted as `messages.dropped`). */
   readonly drop?: (from: Address, to: Address, msg: { readonly type: string }) => boolean;
@@ -86,7 +86,7 @@ export interface SimFaults {
 
 /**
  * How long, in mean delays of a link, a replayed link's delays stay alike (the copula's e-folding
- * time). Fitted, not derived: on issue 15's K = 4 run (two live runs, five seeds each) 1 overshot
+ * time). Fitted, not derived: on the K = 4 KTH fidelity run (two live runs, five seeds each) 1 overshot
  * the bounded slowdown by 18-59%, 4 by 3-38%, 16 by 4-11%, 64 the same with a wider spread.
  */
 const CORRELATED_DELAYS = 16;
@@ -413,7 +413,7 @@ export class SimRuntime<M extends { readonly type: string }> {
   /**
    * A delay drawn from what messages of its type felt live on the link between the two actors'
    * locations (MeasuredNetwork), in order between them; within one process, in order and drawn
-   * together for all its actors (issue 15: drawn apart, a claim and its grant within one site timed
+   * together for all its actors (drawn apart, a claim and its grant within one site timed
    * out far more often than live).
    */
   private measuredDelay_s(from: Address, to: Address, type: string): number {
@@ -434,7 +434,7 @@ export class SimRuntime<M extends { readonly type: string }> {
    * Live, such a message goes through the mailbox in the turn that sent it, and what its handler
    * sends within the process too; a timer fires only when the event loop comes round, after the
    * turn. So a site's claim to its own metascheduler is never timed out live, however long the turn
-   * takes (issue 15: the replay timed out half of them). Puts the timer back behind the last such
+   * takes (the replay timed out half of them). Puts the timer back behind the last such
    * message, at most MAX_TURN_WAITS times (a live turn ends after a bounded number of deliveries);
    * true if it did.
    */
@@ -449,7 +449,7 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   /**
    * How late a replayed timer due at `due` fires at its actor's location, drawn from the live run's
-   * timer lag (issue 15). A live timer is handled when the process gets to it: a grant that lands
+   * timer lag. A live timer is handled when the process gets to it: a grant that lands
    * while a claim's time-out waits behind a busy event loop is handled first, and the time-out
    * then finds nothing to do. Lags close in time are alike (a busy loop delays all its timers),
    * through the same copula as the links', over CORRELATED_DELAYS mean lags.

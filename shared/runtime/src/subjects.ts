@@ -14,7 +14,7 @@ export function siteOf(address: Address): string | undefined {
 /**
  * How a sender is named on the bus: its location (the process that hosts it), or a run-wide
  * actor's own name (`driver`). A live run's subjects carry it, so the server can hold each process
- * to publishing as itself and a receiver can check an envelope's sender against it (issue 11).
+ * to publishing as itself and a receiver can check an envelope's sender against it.
  */
 export function senderOf(address: Address): string {
   return siteOf(address) ?? address;

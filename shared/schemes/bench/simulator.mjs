@@ -1,4 +1,4 @@
-// Simulator throughput: jobs scheduled per second, median of several runs (issue 2).
+// Simulator throughput: jobs scheduled per second, median of several runs.
 // Run with `npm run bench` from the repository root (it builds first). Needs the KTH-SP2 trace
 // in GRIDEMU_TRACE_DIR (default ../shared/data/traces beside the repository).
 import { cpus } from 'node:os';
@@ -13,7 +13,7 @@ import { loadWorkload } from '@gridemu/workload';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const PYSS_FULL_KTH_EASY_S = 48.6; // SOURCES.md / issue 2: pyss, same input, this kind of machine
+const PYSS_FULL_KTH_EASY_S = 48.6; // SOURCES.md: pyss, same input, this kind of machine
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -55,7 +55,7 @@ export interface SchemeModule {
   /** The actors the scheme needs for this grid and workload, and where each lives. */
   plan(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan;
   /**
-   * Its schemes whose actors survive an experiment's `faults:` (issue 11): crashed processes that
+   * Its schemes whose actors survive an experiment's `faults:`: crashed processes that
    * come back, partitions, lost messages. Fuzzing with faults covers these.
    */
   readonly faultTolerant?: readonly string[];
@@ -95,7 +95,7 @@ export interface SchemeModule {
   reportPeriods?(spec: ExperimentSpec): Record<string, number>;
   /**
    * Two runs' protocol traces (`protocol_trace: true`) side by side in the terms of its own
-   * protocol, for `gridemu compare` (issue 15: where a live run and its replay part ways).
+   * protocol, for `gridemu compare` (where a live run and its replay part ways).
    */
   compareTraces?(a: readonly ProtocolTraceRow[], b: readonly ProtocolTraceRow[]): TraceComparison;
 }

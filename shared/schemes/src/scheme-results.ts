@@ -18,7 +18,7 @@ export function schemeMetrics(scheme: string): readonly SchemeMetric[] {
 }
 
 /**
- * What a live run's timing must stay small against (the fidelity guard, issue 15): the scheme's
+ * What a live run's timing must stay small against (the fidelity guard): the scheme's
  * timeouts and periods, and the median run time of the jobs.
  */
 export function schemeTimescales(

@@ -32,7 +32,7 @@ export interface SimulateOptions {
   /** Called every `progressEvery` deliveries and once at the end. */
   readonly onProgress?: (p: SimulationProgress) => void;
   readonly progressEvery?: number;
-  /** Called after every delivery, with the plan's actors: fuzzing checks its invariants here (issue 11). */
+  /** Called after every delivery, with the plan's actors: fuzzing checks its invariants here. */
   readonly afterDelivery?: (plan: GridPlan) => void;
   /** A live run's network to replay instead of the spec's (`simulate --network-from`). */
   readonly measured?: MeasuredNetwork;

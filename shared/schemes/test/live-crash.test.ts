@@ -11,7 +11,7 @@ import { MESSAGE_CHECK, planGrid, DURABLE_MESSAGES } from '../src/index.js';
 import { specOf } from './helpers.js';
 
 /**
- * A live process killed mid-run and restarted from its journal (issue 11): the same actors over a
+ * A live process killed mid-run and restarted from its journal: the same actors over a
  * real nats-server, with site b's deliveries journaled in JetStream. "Killing" b here cuts it off
  * from the bus and from its journal at once, as SIGKILL does; a fresh runtime with fresh actors
  * then replays the journal and recovers. services/cli's run-live test kills real processes.

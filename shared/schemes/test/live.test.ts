@@ -13,7 +13,7 @@ import { MESSAGE_CHECK, planGrid, LATEST_VALUE_TOPICS, LOAD_TOPIC, Paper001Messa
 import type { Paper001Scheme } from '../src/paper-001/index.js';
 import { specOf } from './helpers.js';
 
-/** The same actors as in simulation, over a real nats-server (issue 4). */
+/** The same actors as in simulation, over a real nats-server. */
 let nats: NatsServerHandle;
 let nc: NatsConnection;
 beforeAll(async () => {
@@ -132,7 +132,7 @@ describe('live runtime over a real nats-server', () => {
   it("counts and drops malformed messages, and forged senders, on the run's subjects, and keeps running", async () => {
     const run = 'live-fuzz';
     const target = actorSubject(run, siteAddress('a', 'scheduler'), 'x');
-    // Well formed, but claiming to come from b's metascheduler on a subject that names x (issue 11).
+    // Well formed, but claiming to come from b's metascheduler on a subject that names x.
     const forged = encode({
       v: PROTOCOL_VERSION,
       run,

@@ -89,7 +89,7 @@ describe('metascheduling schemes over random workloads, latencies and timeouts',
               used[e.s] = (used[e.s] ?? 0) + e.d;
               expect(used[e.s]!).toBeLessThanOrEqual(SITES.find((x) => x.id === e.s)!.cpus);
             }
-            // No processor id holds two jobs at once (the check every live run makes, issue 16).
+            // No processor id holds two jobs at once (the check every live run makes).
             const executed = records
               .filter((r) => r.start_s !== undefined)
               .map((r) => ({

@@ -1,5 +1,5 @@
 /**
- * Several payloads for one subject in one NATS message (issue 15: in a live run at speed-up
+ * Several payloads for one subject in one NATS message (in a live run at speed-up
  * 300,000 a process sent 3 to 4 messages to the same receiver in each flush of the NATS client,
  * and every NATS message costs the client, the server and the receiver their own work).
  *

@@ -2,7 +2,7 @@ import type { Address } from '@gridemu/protocol';
 import { senderOf, type BusTarget } from '@gridemu/runtime';
 
 /**
- * NATS subjects name the receiver and then the sender (issue 11):
+ * NATS subjects name the receiver and then the sender:
  * `gridemu.<run>.<address with / as .>.<sender>` for an actor, so `s1/scheduler` hears
  * `gridemu.<run>.s1.scheduler.*`, and `gridemu.<run>.topic.<name>.<sender>` for a topic (the site
  * id `topic` is reserved). The sender is its location (senderOf), so a server configuration can

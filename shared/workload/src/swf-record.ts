@@ -55,7 +55,7 @@ function isBlank(c: number): boolean {
  * Parses the non-comment line `bytes[start, end)`; throws a plain message (the reader adds file
  * and line). One pass over the bytes reads each field's digits as it finds the field, without
  * making a string of the line or of a field: a full archive trace has hundreds of thousands of
- * lines, and decoding them to text first cost more than parsing them (issue 8). A field that is not
+ * lines, and decoding them to text first cost more than parsing them. A field that is not
  * a plain integer (a fraction, an exponent) is handed to Number from its text.
  */
 export function parseSwfBytes(bytes: Buffer, start: number, end: number, line: number): SwfRecord {

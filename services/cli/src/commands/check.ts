@@ -59,7 +59,7 @@ export function checkResultsFolder(dir: string): InvariantResult[] {
 
 /**
  * The runs a live run's logs record: every `job.started` event, and every `job.lost` event of a
- * process restarted after a crash (issue 11). A lost run is known from its `job.lost` event alone
+ * process restarted after a crash. A lost run is known from its `job.lost` event alone
  * (site, start and loss), since a killed process may not have written its last lines; an
  * optimistic run lost before its verdict (`provisional`) was never a start and is left out. The
  * other runs are the final ones jobs.csv reports. Nothing for a simulation (it has no logs).

@@ -154,7 +154,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
   });
   bar.done();
-  // The steps every process logged, as one file like simulate's (issue 15: per-job traces in both modes).
+  // The steps every process logged, as one file like simulate's (per-job traces in both modes).
   const protocolTrace =
     spec.protocol_trace === true && existsSync(result.logs)
       ? writeProtocolTrace(out, protocolTraceFromLogs(result.logs))

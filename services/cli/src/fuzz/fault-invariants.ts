@@ -3,7 +3,7 @@ import type { JobRecord } from '@gridemu/metrics';
 import type { GridPlan } from '@gridemu/schemes';
 
 /**
- * Checked after every delivery of a fuzzed run (issue 11): no job runs for good at two sites at
+ * Checked after every delivery of a fuzzed run: no job runs for good at two sites at
  * once. (Over capacity and twice-started are the actors' own assertions: ProcessorIds and the
  * driver throw.) Optimistic copies that run before their verdict are not counted: paper 001 §7
  * runs them on purpose, and kills the losers.

@@ -46,7 +46,7 @@ export interface LiveRunOptions {
   readonly timeout_s?: number;
   /** Force how long timers spin before their deadlines; by default 2 ms, or 0 with more processes than cores. */
   readonly timerSpin_ms?: number;
-  /** Start Debian's prometheus on the run's scrape configuration (issue 12); it is written either way. */
+  /** Start Debian's prometheus on the run's scrape configuration; it is written either way. */
   readonly prometheus?: boolean;
   readonly onStatus?: (s: LiveStatus) => void;
   /** Lines for the user (what started, what failed). */
@@ -114,7 +114,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     // Each location the plan names, and the process kind (services/<kind>) that hosts it.
     const serviceOf = new Map(liveLocations(o.spec).map((l) => [l.location, l.service]));
     const members = [...serviceOf.keys()];
-    // A server of our own gets a NATS user per process, held to publishing as itself (issue 11);
+    // A server of our own gets a NATS user per process, held to publishing as itself;
     // its configuration and JetStream store go in DIR/nats.
     const credentials = o.nats ? undefined : runCredentials(o.run, members);
     const certificates = o.tls ? makeRunCertificates(join(o.out, 'nats', 'tls')) : undefined;
@@ -160,7 +160,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       };
     };
     const ready = new Set<string>();
-    // Every process's /metrics, for a Prometheus of ours or the user's (issue 12).
+    // Every process's /metrics, for a Prometheus of ours or the user's.
     const targets = new ScrapeTargets(o.out, o.run);
     let prometheus: PrometheusServer | undefined;
     if (o.prometheus) {
@@ -188,7 +188,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       o.onStatus?.({ phase: 'running', finished: p.finished, total: p.total, now_s: p.now_s, wall_s: p.wall_s }),
     );
     // faults.nats_restart: stop the server at each emulated time and start it again, same port and
-    // configuration, down_s later (issue 11). What was in flight is lost; durable messages are resent.
+    // configuration, down_s later. What was in flight is lost; durable messages are resent.
     const restarts = o.spec.faults.nats_restart;
     const restartTimers: NodeJS.Timeout[] = [];
     cleanup.push(async () => restartTimers.forEach((t) => clearTimeout(t)));
@@ -232,7 +232,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
         proxies.push(proxy);
         cleanup.push(() => proxy.close());
       }
-      // Faults are timed in emulated seconds: the proxies take the clock the driver starts (issue 11).
+      // Faults are timed in emulated seconds: the proxies take the clock the driver starts.
       bus.on('start', (m) => {
         for (const p of proxies) p.startClock(new EmulatedClock(m.epoch_s, m.wallEpoch_ms, m.speedup));
       });
@@ -347,7 +347,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     };
     for (const p of current.values()) watch(p);
     // faults.crash: SIGKILL the process at each emulated time and start it again down_s later, with
-    // the same arguments; it replays its journal and rejoins the run (issue 11).
+    // the same arguments; it replays its journal and rejoins the run.
     const crashTimers: NodeJS.Timeout[] = [];
     cleanup.push(async () => crashTimers.forEach((t) => clearTimeout(t)));
     if (faults.crash.length > 0) {

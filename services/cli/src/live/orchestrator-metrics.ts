@@ -15,7 +15,7 @@ export interface FaultTally {
 }
 
 /**
- * The orchestrator's own /metrics (issue 12, "restarts and faults injected"): what a site cannot
+ * The orchestrator's own /metrics ("restarts and faults injected"): what a site cannot
  * see of itself, since it is the one killed or cut off. Labelled like every process's series,
  * with `site="orchestrator"`.
  */

@@ -10,7 +10,7 @@ export const PROMETHEUS_HINT =
 export const SCRAPE_INTERVAL_S = 1;
 
 /**
- * The scrape configuration `gridemu run` writes into DIR/prometheus (issue 12): one job, its
+ * The scrape configuration `gridemu run` writes into DIR/prometheus: one job, its
  * targets found through a file (file_sd) that the run rewrites as processes start, restart and
  * say where their /metrics is. An external Prometheus can use it as it is.
  */

@@ -70,7 +70,7 @@ function lines(series: readonly TimeSeries[], yTitle: string, yMax?: number): ob
   };
 }
 
-/** The charts of one run's report (issue 12, item 4). */
+/** The charts of one run's report (item 4). */
 export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[]): ReportChart[] {
   const cpus = new Map(summary.spec.sites.map((s) => [s.id, s.cpus]));
   const sites = [...cpus.keys()];

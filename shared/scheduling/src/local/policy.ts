@@ -20,7 +20,7 @@ export interface LocalPolicy {
   /** A running job ended (at or before its estimate); its processors are free. */
   finish(now: number, jobId: string): SchedulableJob[];
   /**
-   * A running job's run was lost (its site's process died, issue 11): its processors are free (if
+   * A running job's run was lost (its site's process died): its processors are free (if
    * `processorsHeld`, the default; a run that had ended gave them back already), and it waits again
    * at the head of its queue, where it was before it started (as Slurm requeues).
    */

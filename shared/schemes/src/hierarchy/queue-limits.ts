@@ -1,7 +1,7 @@
 /**
  * The grid execution hierarchy's queue limits (paper 000, §3.2): a queue serves tasks expected to
  * wait at most T_q and run at most T_e on its grid, and turns those times into complexities with
- * Eq. 1. Pure: the queue actors (still to come, issue 10) call these with their own state.
+ * Eq. 1. Pure: the queue actors (still to come) call these with their own state.
  */
 
 /** The migration policies of Figures 1 and 2, each of which a queue may switch off. */

@@ -43,7 +43,7 @@ export class CentralActor implements Actor<Message> {
         this.dispatch(ctx, this.policy.finish(ctx.now(), msg.jobId));
         return;
       case MessageType.JobLost: {
-        // The site's process died with the job on it (issue 11): it runs again, first in the queue.
+        // The site's process died with the job on it: it runs again, first in the queue.
         const job = this.placed.get(msg.jobId);
         if (!job) throw new Error(`assertion: ${msg.jobId} lost at ${msg.site}, but it was not placed there`);
         this.placed.delete(msg.jobId);

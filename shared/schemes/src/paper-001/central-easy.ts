@@ -47,7 +47,7 @@ export class CentralEasy {
   }
 
   /**
-   * A placed job's run was lost with its site's process (issue 11): its processors there are free,
+   * A placed job's run was lost with its site's process: its processors there are free,
    * and it waits again at the head of the queue.
    */
   requeue(now: number, job: SchedulableJob): Placement[] {

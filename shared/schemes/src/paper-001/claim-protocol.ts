@@ -33,7 +33,7 @@ export type ClaimEvent =
   /** The executor gave the job's processors back. */
   | { readonly kind: 'finished'; readonly jobId: string }
   /**
-   * The origin's answers. `by` is the site whose metascheduler sent it (issue 11): an answer that
+   * The origin's answers. `by` is the site whose metascheduler sent it: an answer that
    * does not come from the job's origin is counted and ignored. Without `by` (unit tests of the
    * protocol alone) the sender is not checked.
    */
@@ -42,7 +42,7 @@ export type ClaimEvent =
   /** The origin cancels this site's copy: another copy has the job, granted at `granted_s`. */
   | { readonly kind: 'cancel'; readonly jobId: string; readonly by?: string; readonly granted_s?: number }
   | { readonly kind: 'timeout'; readonly jobId: string; readonly claimId: number }
-  /** The job's run here died with the site's process (issue 11): it runs again from the start. */
+  /** The job's run here died with the site's process: it runs again from the start. */
   | { readonly kind: 'lost'; readonly jobId: string };
 
 /** What the site must do; the actor carries these out in order. */
@@ -143,7 +143,7 @@ export class ClaimProtocol {
       case 'cancel': {
         if (!this.copies.has(event.jobId)) this.cancelledBeforeArrival.set(event.jobId, event.by);
         const dropped = this.drop(now, event.jobId, undefined);
-        // The cancel delay (issue 12): how long a losing copy stayed here after its job was granted elsewhere.
+        // The cancel delay: how long a losing copy stayed here after its job was granted elsewhere.
         const delay: ClaimDecision[] =
           dropped.length > 0 && event.granted_s !== undefined
             ? [{ kind: 'observe', name: 'copies.cancel_delay_s', value: Math.max(0, now - event.granted_s) }]

@@ -2,7 +2,7 @@ import type { ProtocolTraceRow } from '@gridemu/metrics';
 
 /**
  * What a protocol trace says about the claim protocol (paper 001 §7), in figures that two runs of
- * the same experiment can be held against (issue 15: where a live run and its simulation part
+ * the same experiment can be held against (where a live run and its simulation part
  * ways). All times are emulated seconds.
  */
 export interface ClaimTraceSummary {
@@ -17,7 +17,7 @@ export interface ClaimTraceSummary {
   /**
    * What first ended a copy's first claim at a site: its grant, its denial, its time-out, or a
    * cancel that dropped the copy meanwhile. Where a replay times out more first claims than the
-   * live run, its answers come later than live ones did (issue 15).
+   * live run, its answers come later than live ones did.
    */
   readonly first_claim_ended_by: Readonly<Record<string, number>>;
   /** Per job, that time: the job-by-job comparison pairs these. */

@@ -2,7 +2,7 @@ import type { JobTracer } from '@gridemu/runtime';
 import type { ClaimDecision, ClaimEvent } from './claim-protocol.js';
 
 /**
- * What one step of the claim protocol says in `protocol-trace.csv` (issue 15: per-job traces of the claim
+ * What one step of the claim protocol says in `protocol-trace.csv` (per-job traces of the claim
  * protocol, in both modes): the event as the site met it, then what the site did about it. The
  * policy's own start is traced through the claim or run it leads to.
  */

@@ -144,7 +144,7 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
   }
 
   /**
-   * The site's process died at `crashed_s` (issue 11): every job running here died with it. Each
+   * The site's process died at `crashed_s`: every job running here died with it. Each
    * is reported lost, to the scheduler, which queues it again, and, if its start was reported, to
    * the results; it runs again from the start.
    */

@@ -71,7 +71,7 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     this.handle(ctx, msg, from);
-    // The site's state as gauges, for a live process's /metrics (issue 12); a simulation keeps the last value.
+    // The site's state as gauges, for a live process's /metrics; a simulation keeps the last value.
     ctx.metrics.set('jobs.queued', this.policy.queued);
     ctx.metrics.set('jobs.running', this.policy.running);
     ctx.metrics.set('processors.busy', this.policy.cpus - this.policy.free);
@@ -216,7 +216,7 @@ export class LocalSchedulerActor implements Actor<Message> {
 
 /**
  * The site whose metascheduler `from` is, or `` for any other sender: the claim protocol acts on
- * a grant, denial or cancel only from the job's origin's metascheduler (issue 11).
+ * a grant, denial or cancel only from the job's origin's metascheduler.
  */
 function metaSite(from: Address): string {
   const site = siteOf(from);
