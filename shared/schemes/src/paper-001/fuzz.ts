@@ -1,5 +1,5 @@
 import { randomFaults, type FuzzSpecs } from '../fuzz-draw.js';
-import { CENTRAL_LOCATION, FAULT_TOLERANT_SCHEMES } from './names.js';
+import { CENTRAL_LOCATION, FAULT_TOLERANT_SCHEMES, PAPER_001_SCHEMES } from './names.js';
 
 /** Any of paper 001's schemes on 2-5 synthetic sites, often with crashes, a partition and loss for those that survive them. */
 export const PAPER_001_FUZZ: FuzzSpecs = {
@@ -7,15 +7,7 @@ export const PAPER_001_FUZZ: FuzzSpecs = {
   spec: (draw) => {
     const { rng, pick } = draw;
     const n = rng.int(2, 5);
-    const scheme = pick([
-      'independent',
-      'unified',
-      'centralized',
-      'hierarchical',
-      'distributed',
-      'k-distributed',
-      'k-dual',
-    ]);
+    const scheme = pick(PAPER_001_SCHEMES);
     const sites = Array.from({ length: n }, (_, i) => `  - { id: s${i + 1}, cpus: ${pick([8, 16, 32, 64])} }`);
     const jobs = Array.from(
       { length: n },
