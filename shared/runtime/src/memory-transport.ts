@@ -13,9 +13,6 @@ type Listener = (bytes: Uint8Array, subject: string, sender: string) => void;
 export class MemoryBus {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly inFlight = new Set<() => void>();
-  /** Payloads published, and payloads handed to a subscriber. */
-  published = 0;
-  delivered = 0;
 
   /** A transport on this bus: what one process would hold. */
   transport(): Transport {
@@ -32,14 +29,12 @@ export class MemoryBus {
   }
 
   private publish(target: BusTarget, from: Address, bytes: Uint8Array): void {
-    this.published++;
     const key = keyOf(target);
     const sender = senderOf(from);
     const copy = bytes.slice();
     const deliver = (): void => {
       if (!this.inFlight.delete(deliver)) return;
       for (const listener of this.listeners.get(key) ?? []) {
-        this.delivered++;
         listener(copy, `${key}.${sender}`, sender);
       }
     };
