@@ -65,7 +65,8 @@ try {
     const s = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     if (s.jobs.completed !== s.jobs.submitted)
       problems.push(`${s.jobs.completed} of ${s.jobs.submitted} jobs completed`);
-    if (!s.check?.ok) problems.push(`gridemu check: ${JSON.stringify(s.check).slice(0, 800)}`);
+    const check = JSON.parse(readFileSync(join(out, 'check.json'), 'utf8'));
+    if (!check.ok) problems.push(`gridemu check: ${JSON.stringify(check).slice(0, 800)}`);
     if (s.faults.crashes_applied !== 10) problems.push(`${s.faults.crashes_applied} of 10 crashes applied`);
     if (s.faults.nats_restarts.applied !== 1) problems.push('the nats-server restart was not applied');
     if (s.counters['claims.granted'] !== s.jobs.submitted)

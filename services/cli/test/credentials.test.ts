@@ -11,7 +11,7 @@ import { MESSAGE_CHECK, parseExperiment, planGrid, Paper001MessageType } from '@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { actorSubject, JetStreamJournal, journalStream, journalSubject, NatsTransport } from '@gridemu/transport-nats';
 import { join } from 'node:path';
-import { gridemuLive, readSummary, smallSpec, tmp } from './live-helpers.js';
+import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
 
 const opened: NatsConnection[] = [];
 let server: LocalNatsServer | undefined;
@@ -185,7 +185,7 @@ describe('TLS (issue 11)', () => {
     expect(code, err).toBe(0);
     expect(err).toContain('TLS only');
     const s = readSummary(out);
-    expect(s.check.ok).toBe(true);
+    expect(readCheck(out).ok).toBe(true);
     // Every process warmed up under its own user, in its own namespace.
     for (const [name, p] of Object.entries(
       s.live.processes as Record<string, { warm_up?: { jobs: number; finished: number } }>,

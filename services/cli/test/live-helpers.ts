@@ -104,6 +104,11 @@ export function readSummary(dir: string): LooseSummary {
   return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as LooseSummary;
 }
 
+/** check.json, gridemu run's check of its own folder (invariants, and what Prometheus saw). */
+export function readCheck(dir: string): LooseSummary {
+  return JSON.parse(readFileSync(join(dir, 'check.json'), 'utf8')) as LooseSummary;
+}
+
 /** Every query of deploy/grafana's dashboard, with its `$run` variable set (default: any run). */
 export function dashboardQueries(run = '.*'): { panel: string; expr: string }[] {
   const file = join(REPO, 'deploy/grafana/dashboards/gridemu.json');

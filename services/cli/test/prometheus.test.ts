@@ -6,7 +6,7 @@ import {
   queryPrometheus,
   startPrometheus,
 } from '../src/live/prometheus-server.js';
-import { dashboardQueries, gridemuLive, readJobs, readSummary, smallSpec, tmp } from './live-helpers.js';
+import { dashboardQueries, gridemuLive, readJobs, readCheck, smallSpec, tmp } from './live-helpers.js';
 
 const missing = prometheusBinary() ? undefined : 'skipped: needs prometheus on PATH (apt-get install -y prometheus)';
 
@@ -33,9 +33,7 @@ describe('Prometheus in the loop (issue 12)', () => {
       expect(err).toMatch(/Prometheus at http:\/\/127\.0\.0\.1:\d+/);
       const completedRows = readJobs(out).filter((j) => j.state === 'COMPLETED_SUCCESSFULLY').length;
       expect(completedRows).toBeGreaterThan(0);
-      const s = readSummary(out) as ReturnType<typeof readSummary> & {
-        prometheus: { completed_jobs?: number; config: string };
-      };
+      const s = readCheck(out) as { prometheus: { completed_jobs?: number; config: string } };
       expect(s.prometheus.completed_jobs).toBe(completedRows);
 
       // Ask again, through the HTTP API of a Prometheus started afresh on what the run's one stored.

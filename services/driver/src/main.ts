@@ -9,6 +9,7 @@ import {
   judgeFidelity,
   leadRun,
   liveResults,
+  readResolvedExperiment,
   natsConnectOptions,
   natsFlagOptions,
   probeBus,
@@ -30,7 +31,7 @@ import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
 import { loadWorkload } from '@gridemu/workload';
 
-const HELP = `Usage: gridemu-driver --run RUN --spec FILE --out DIR [--nats URL] [--speedup S] [--set path=value]...
+const HELP = `Usage: gridemu-driver --run RUN (--spec FILE [--set path=value]... | --experiment FILE) --out DIR [--nats URL]
 
 Leads a live run: answers the site processes' hello with the plan, waits until all are ready, starts
 every clock at one epoch, submits each job to its origin at its emulated submission time, and when
@@ -45,9 +46,9 @@ Options (each also from the environment):
   --tls-ca FILE          connect over TLS, trusting this CA   NATS_CA
   --run RUN              run id                         GRIDEMU_RUN
   --spec FILE            experiment file                GRIDEMU_SPEC
+  --set path=value       override a field of the spec (the speed-up: --set live.speedup=S)
+  --experiment FILE      an experiment.json gridemu run wrote: the experiment as data, overrides applied
   --out DIR              results folder                 GRIDEMU_OUT (default results/<name>-live)
-  --set path=value       override a field of the spec
-  --speedup S            emulated seconds per wall second (live.speedup)
   --lenient              skip malformed trace lines
   --ready-timeout S      wait this long for every process (default 60)
   --heartbeat-timeout S  a process silent this long stops the run (default 10)
@@ -64,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
       spec: { type: 'string', default: env['GRIDEMU_SPEC'] },
       out: { type: 'string', default: env['GRIDEMU_OUT'] },
       set: { type: 'string', multiple: true },
-      speedup: { type: 'string' },
+      experiment: { type: 'string' },
       lenient: { type: 'boolean' },
       'ready-timeout': { type: 'string', default: '60' },
       'heartbeat-timeout': { type: 'string', default: '10' },
@@ -76,13 +77,19 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  if (!values.run || !values.spec) throw new UsageError('--run and --spec are required');
+  if (!values.run) throw new UsageError('--run is required');
   checkRunId(values.run);
-  const sets = [...(values.set ?? [])];
-  if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
-  const { spec } = loadExperiment(values.spec, sets.map(parseOverride));
-  const specText = readFileSync(values.spec, 'utf8');
-  const workload = await loadWorkload(spec, { specFile: values.spec, lenient: values.lenient === true });
+  if ((values.spec === undefined) === (values.experiment === undefined))
+    throw new UsageError('give the experiment as --spec FILE or as --experiment FILE (one of them)');
+  if (values.experiment !== undefined && values.set !== undefined)
+    throw new UsageError('--set applies to --spec; an --experiment file has its overrides applied already');
+  // The one place a live run reads its experiment: members get it from here as data, in the plan.
+  const experiment =
+    values.experiment !== undefined
+      ? readResolvedExperiment(values.experiment)
+      : loadExperiment(values.spec!, (values.set ?? []).map(parseOverride));
+  const { spec } = experiment;
+  const workload = await loadWorkload(spec, { specFile: experiment.file, lenient: values.lenient === true });
   const timerSpin_ms = timerSpinOf(values);
   if (typeof timerSpin_ms === 'string') throw new UsageError(timerSpin_ms);
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });
@@ -132,8 +139,7 @@ async function main(argv: string[]): Promise<number> {
     nc,
     run: values.run,
     spec,
-    specText,
-    sets,
+    experiment: experiment.data,
     jobs: workload.jobs,
     log,
     readyTimeout_s: Number(values['ready-timeout']),

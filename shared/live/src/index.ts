@@ -18,3 +18,4 @@ export { processRegistry, prometheusName, type MetricsSource } from './prometheu
 export { judgeFidelity, DEFAULT_GUARD_SHARE, type GuardInput, type GuardVerdict } from './fidelity-guard.js';
 export { probeBus, type BusProbe } from './bus-probe.js';
 export { feltHop_ms } from './live-summary.js';
+export { readResolvedExperiment, writeResolvedExperiment, type ResolvedExperimentFile } from './resolved-experiment.js';

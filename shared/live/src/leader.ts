@@ -1,7 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { runEpoch_s, type ExperimentSpec, type Job } from '@gridemu/model';
 import type { DriverActor } from '@gridemu/actors';
-import type { MemberReport, RunClock } from '@gridemu/protocol';
+import type { MemberReport, OrchestratorTally, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { MESSAGE_CHECK } from '@gridemu/schemes';
@@ -15,9 +15,8 @@ export interface LeaderOptions {
   readonly nc: NatsConnection;
   readonly run: string;
   readonly spec: ExperimentSpec;
-  /** The experiment file's text and the overrides that made `spec`: what members build their actors from. */
-  readonly specText: string;
-  readonly sets: readonly string[];
+  /** `spec` as data (LoadedSpec.data): what members validate and build their actors from. */
+  readonly experiment: unknown;
   readonly jobs: readonly Job[];
   readonly log: Logger;
   /** How long to wait for every member's `ready` (processes start, connect and subscribe). */
@@ -67,6 +66,8 @@ export interface LeaderResult {
   readonly aborted?: string;
   readonly missingReports: readonly string[];
   readonly controlMalformed: number;
+  /** What `gridemu run`'s orchestrator did to the run; absent without one (compose, Kubernetes). */
+  readonly tally?: OrchestratorTally;
 }
 
 /**
@@ -90,7 +91,11 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
       { member: m.member, rejoining: resume !== undefined },
       resume ? 'a restarted member asked to rejoin the run' : 'member asked for the plan',
     );
-    bus.reply(raw, { kind: 'plan', spec: options.specText, sets: options.sets, ...(resume ? { resume } : {}) });
+    bus.reply(raw, {
+      kind: 'plan',
+      experiment: options.experiment as Record<string, unknown>,
+      ...(resume ? { resume } : {}),
+    });
   });
   bus.on('ready', (m) => {
     if (!expected.includes(m.member)) {
@@ -206,6 +211,8 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     missingReports = expected.filter((m) => !members.get(m)?.report);
     if (missingReports.length > 0) log.warn({ missing: missingReports }, 'some processes sent no report');
   }
+  // Asked last, when nothing more will be injected; with no orchestrator the server answers at once that none listens.
+  const tally = (await bus.request({ kind: 'tally' }, 'tallied', 3000))?.tally;
   await rt.stop();
   await nc.flush();
   bus.close();
@@ -222,6 +229,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     ...(aborted ? { aborted } : {}),
     missingReports,
     controlMalformed: bus.malformed,
+    ...(tally ? { tally } : {}),
   };
 }
 

@@ -38,6 +38,8 @@ export interface LiveSection {
     }
   >;
   readonly missing_reports: readonly string[];
+  /** Processes that died unplanned and were started again by `gridemu run` (live.journal), by location. */
+  readonly unplanned_restarts?: Record<string, number>;
 }
 
 /**
@@ -61,6 +63,10 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   add(crossSite, r.runtime.messages.crossSite);
   add(counters, r.runtime.counters);
   if (r.controlMalformed > 0) add(counters, [['control.malformed', r.controlMalformed]]);
+  // What gridemu run's own process did to the run (crashes, server restarts, the proxies' drops).
+  if (r.tally) add(counters, Object.entries(r.tally.counters));
+  const unplanned =
+    r.tally && Object.keys(r.tally.unplanned_restarts).length > 0 ? r.tally.unplanned_restarts : undefined;
   const links = new Map<string, LatencyHistogram>();
   const overall = new LatencyHistogram();
   const timerLag = LatencyHistogram.from(r.runtime.timerLag.state());
@@ -124,6 +130,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     timer_lag_ms: timerLag.stats(),
     processes,
     missing_reports: r.missingReports,
+    ...(unplanned ? { unplanned_restarts: unplanned } : {}),
   };
   const per_hour = Object.fromEntries([...perHour].sort(([a], [b]) => Number(a) - Number(b)));
   const network: MeasuredNetworkFile = {

@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import { parseOverride, type ExperimentSpec } from '@gridemu/model';
-import { MESSAGE_CHECK, parseExperiment } from '@gridemu/schemes';
+import type { ExperimentSpec } from '@gridemu/model';
+import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
 import { LiveRuntime, histogramStates } from '@gridemu/runtime/live';
@@ -91,7 +91,7 @@ export class MemberProcess {
     if (!plan) return this.outcome;
     let actors;
     try {
-      this.spec = parseExperiment(plan.spec, 'the plan from the driver', plan.sets.map(parseOverride)).spec;
+      this.spec = experimentFromData(plan.experiment, 'the plan from the driver').spec;
       actors = memberActors(this.spec, member);
       // Not on a rejoin: the run is on, and the restarted process must catch up at once.
       if (!plan.resume) {
@@ -190,7 +190,7 @@ export class MemberProcess {
     };
   }
 
-  private async join(): Promise<{ spec: string; sets: readonly string[]; resume?: RunClock } | undefined> {
+  private async join(): Promise<{ experiment: unknown; resume?: RunClock } | undefined> {
     const deadline = Date.now() + (this.options.joinTimeout_s ?? 120) * 1000;
     while (this.phase === 'joining') {
       const plan = await this.bus.request({ kind: 'hello', member: this.options.member }, 'plan', 1000);

@@ -1,4 +1,5 @@
 import { join, NON_NEGATIVE, POSITIVE, PROBABILITY, type FieldReader } from './field-reader.js';
+import type { SpecIssue } from './spec-error.js';
 
 /**
  * Faults injected on purpose, applied by both runtimes. Times are emulated seconds.
@@ -105,4 +106,24 @@ export function readFaults(
     };
   });
   return { crash, partition, drop, nats_restart };
+}
+
+/**
+ * Fault times are emulated seconds on the run's clock, which starts at the first submission
+ * (runEpoch_s) in both runtimes. A fault timed before it would fire at once in a live run and
+ * never in a simulation: two experiments from one file. So it is an error, in both.
+ */
+export function faultTimeIssues(faults: FaultsSpec, firstSubmit_s: number): SpecIssue[] {
+  const issues: SpecIssue[] = [];
+  const check = (path: string, t: number) => {
+    if (t < firstSubmit_s)
+      issues.push({
+        path,
+        message: `is ${t} s, before the first submission at ${firstSubmit_s} s: fault times are emulated seconds on the run's clock, which starts at the first submission (give a time from ${firstSubmit_s} on)`,
+      });
+  };
+  faults.crash.forEach((c, i) => check(join(join('faults.crash', i), 'at_s'), c.at_s));
+  faults.partition.forEach((p, i) => check(join(join('faults.partition', i), 'from_s'), p.from_s));
+  faults.nats_restart.forEach((n, i) => check(join(join('faults.nats_restart', i), 'at_s'), n.at_s));
+  return issues;
 }

@@ -14,11 +14,12 @@ export {
   PROBABILITY,
   type NumberRule,
 } from './field-reader.js';
-export { loadSpec, parseSpecText, type LoadedSpec } from './load.js';
+export { loadSpec, parseSpecText, specFromData, type LoadedSpec } from './load.js';
 export { applyOverrides, parseOverride, parsePath, type Override } from './overrides.js';
 export {
   NO_FAULTS,
   readFaults,
+  faultTimeIssues,
   type FaultsSpec,
   type CrashFault,
   type PartitionFault,

@@ -10,6 +10,11 @@ export interface LoadedSpec {
   readonly spec: ExperimentSpec;
   /** Absolute path of the experiment file; trace paths are relative to its folder. */
   readonly file: string;
+  /**
+   * The experiment as data: the file's document with the overrides applied, before validation.
+   * A live run hands this to its other processes, which validate it and never read the file.
+   */
+  readonly data: unknown;
 }
 
 /** Reads, overrides and validates an experiment file. Throws SpecError naming every bad field and its line. */
@@ -51,7 +56,17 @@ export function parseSpecText(
       issues.map((i) => locate(i, doc, lines, overrides)),
     );
   }
-  return { spec, file };
+  return { spec, file, data: raw };
+}
+
+/**
+ * Validates an experiment handed over as data (LoadedSpec.data, e.g. in a live run's plan).
+ * `file` is the experiment file it came from: errors name it, and trace paths stay relative to it.
+ */
+export function specFromData(data: unknown, file: string, schemes: MetaSchemes): LoadedSpec {
+  const { spec, issues } = validateSpec(data, schemes);
+  if (!spec) throw new SpecError(file, issues);
+  return { spec, file, data };
 }
 
 function locate(

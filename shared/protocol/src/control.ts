@@ -7,14 +7,17 @@ import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './codec.js';
  * metascheduler) is a member. Subjects are `gridemu-ctl.<run>.<kind>`, apart from the actors'
  * `gridemu.<run>.…`, so no site id can collide with them.
  *
- *   member → driver   hello (request; the reply is the plan: the experiment file's text and --set overrides,
- *                     and, to a member restarted after a crash, the clock of the started run to resume on)
+ *   member → driver   hello (request; the reply is the plan: the experiment as data, overrides applied, and,
+ *                     to a member restarted after a crash, the clock of the started run to resume on)
  *   member → driver   ready, heartbeat, failed, report
  *   driver → all      start (epoch, speed-up), progress, end, abort
+ *   driver → orchestrator   tally (request, before summary.json is written; the reply, `tallied`, is what
+ *                     `gridemu run`'s own process did to the run: faults injected, processes restarted.
+ *                     A driver with no orchestrator, in compose or Kubernetes, gets no reply and goes on)
  */
 export type ControlMessage =
   | { readonly kind: 'hello'; readonly member: string }
-  | { readonly kind: 'plan'; readonly spec: string; readonly sets: readonly string[]; readonly resume?: RunClock }
+  | { readonly kind: 'plan'; readonly experiment: Record<string, unknown>; readonly resume?: RunClock }
   | { readonly kind: 'ready'; readonly member: string; readonly pid: number; readonly http: string }
   /** A process that chose its own HTTP port (`--http-port 0`) says where it serves /metrics. */
   | { readonly kind: 'serving'; readonly member: string; readonly http: string }
@@ -30,7 +33,9 @@ export type ControlMessage =
     }
   | { readonly kind: 'end' }
   | { readonly kind: 'abort'; readonly reason: string }
-  | { readonly kind: 'report'; readonly member: string; readonly report: MemberReport };
+  | { readonly kind: 'report'; readonly member: string; readonly report: MemberReport }
+  | { readonly kind: 'tally' }
+  | { readonly kind: 'tallied'; readonly tally: OrchestratorTally };
 
 export type ControlKind = ControlMessage['kind'];
 
@@ -70,6 +75,14 @@ export interface MemberReport {
   readonly warm_up?: { readonly jobs: number; readonly finished: number; readonly wall_ms: number };
 }
 
+/** What the orchestrator of `gridemu run` did to the run, which its victims cannot count themselves. */
+export interface OrchestratorTally {
+  /** Run counters: faults.crashes_applied, faults.nats_restarts, messages.dropped, messages.held_by_partition. */
+  readonly counters: Record<string, number>;
+  /** Processes that died unplanned and were started again (live.journal), by location. */
+  readonly unplanned_restarts: Record<string, number>;
+}
+
 /** A mergeable latency summary: exact count, sum, min and max; log-spaced buckets for percentiles. */
 export interface LatencyState {
   readonly count: number;
@@ -99,7 +112,7 @@ export type DecodedControl =
 type FieldRule = 'string' | 'number' | 'record' | 'strings';
 const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
   hello: { member: 'string' },
-  plan: { spec: 'string', sets: 'strings' },
+  plan: { experiment: 'record' },
   ready: { member: 'string', pid: 'number', http: 'string' },
   serving: { member: 'string', http: 'string' },
   start: { epoch_s: 'number', wallEpoch_ms: 'number', speedup: 'number' },
@@ -109,6 +122,8 @@ const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
   end: {},
   abort: { reason: 'string' },
   report: { member: 'string', report: 'record' },
+  tally: {},
+  tallied: { tally: 'record' },
 };
 
 /** Decodes a control message of `run`; never throws (a bad one is counted and dropped by the caller). */
@@ -154,6 +169,11 @@ export function decodeControl(bytes: Uint8Array, run: string): DecodedControl {
       r === null ||
       (['epoch_s', 'wallEpoch_ms', 'speedup'] as const).some((f) => typeof r[f] !== 'number' || !Number.isFinite(r[f]));
     if (bad) return { ok: false, reason: 'plan.resume must hold numbers epoch_s, wallEpoch_ms and speedup' };
+  }
+  if (kind === 'tallied') {
+    const t = m['tally'] as Record<string, unknown>;
+    if (!isCountMap(t['counters']) || !isCountMap(t['unplanned_restarts']))
+      return { ok: false, reason: 'tallied.tally must map counters and unplanned_restarts to numbers' };
   }
   if (kind === 'report') {
     const problem = reportProblem(m['report'] as Record<string, unknown>);

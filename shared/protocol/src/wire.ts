@@ -18,4 +18,5 @@ export {
   type LatencyState,
   type DecodedControl,
   type RunClock,
+  type OrchestratorTally,
 } from './control.js';

@@ -17,7 +17,7 @@ describe('control messages', () => {
   it('round-trip every kind', () => {
     const all: ControlMessage[] = [
       { kind: 'hello', member: 's1' },
-      { kind: 'plan', spec: 'name: x', sets: ['meta.k=2'] },
+      { kind: 'plan', experiment: { name: 'x', meta: { k: 2 } } },
       { kind: 'ready', member: 's1', pid: 1, http: '127.0.0.1:9464' },
       { kind: 'serving', member: 'driver', http: '127.0.0.1:40123' },
       { kind: 'start', epoch_s: 0, wallEpoch_ms: 1e12, speedup: 1000 },
@@ -26,6 +26,8 @@ describe('control messages', () => {
       { kind: 'progress', finished: 1, total: 2, now_s: 3, wall_s: 4 },
       { kind: 'end' },
       { kind: 'abort', reason: 'why' },
+      { kind: 'tally' },
+      { kind: 'tallied', tally: { counters: { 'faults.crashes_applied': 2 }, unplanned_restarts: { s2: 1 } } },
       { kind: 'report', member: 's1', report },
       {
         kind: 'report',
@@ -47,7 +49,19 @@ describe('control messages', () => {
     expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'ready', member: 's1', pid: '1', http: '' }))).toMatch(
       /ready.pid/,
     );
-    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'plan', spec: 'x', sets: [1] }))).toMatch(/plan.sets/);
+    expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'plan', experiment: 'name: x' }))).toMatch(
+      /plan.experiment/,
+    );
+    expect(
+      reason(
+        encode({
+          v: PROTOCOL_VERSION,
+          run: 'r',
+          kind: 'tallied',
+          tally: { counters: { a: 'x' }, unplanned_restarts: {} },
+        }),
+      ),
+    ).toMatch(/tallied.tally/);
     expect(
       reason(
         encode({

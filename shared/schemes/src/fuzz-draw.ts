@@ -10,6 +10,12 @@ export interface FuzzDraw {
   pick<T>(xs: readonly T[]): T;
   readonly head: readonly string[];
   readonly network: string;
+  /**
+   * Fault times are drawn as offsets and written from here on: the workload's first submission,
+   * where the run's clock starts (a fault before it is refused). The fuzzer learns it by drawing
+   * the experiment once with 0, and then draws it again, the same draws, from there.
+   */
+  readonly faultsFrom_s: number;
 }
 
 /** A family's part in fuzzing: how often it is drawn against the others, and its random experiment. */
@@ -25,20 +31,21 @@ export interface FuzzSpecs {
  * process at once), at most one partition, and some message loss, within the first day, when the
  * small fuzzed workloads run.
  */
-export function randomFaults(rng: Rng, sites: number, otherProcesses: readonly string[]): string[] {
+export function randomFaults(draw: FuzzDraw, sites: number, otherProcesses: readonly string[]): string[] {
+  const { rng, faultsFrom_s: t0 } = draw;
   const crashes: string[] = [];
   const processes = [...Array.from({ length: sites }, (_, i) => `s${i + 1}`), ...otherProcesses];
   for (const process of processes) {
     let t = rng.uniform(0, 20000);
     for (let k = rng.int(0, 3); k > 0; k--) {
       const down = Math.round(rng.uniform(10, 6000));
-      crashes.push(`{ process: ${process}, at_s: ${Math.round(t)}, down_s: ${down} }`);
+      crashes.push(`{ process: ${process}, at_s: ${t0 + Math.round(t)}, down_s: ${down} }`);
       t += down + rng.uniform(1, 20000);
     }
   }
   const lines = ['faults:', `  crash: [${crashes.join(', ')}]`];
   if (rng.next() < 0.5) {
-    const from = Math.round(rng.uniform(0, 30000));
+    const from = t0 + Math.round(rng.uniform(0, 30000));
     lines.push(
       `  partition: [{ sites: [s${rng.int(1, sites)}], from_s: ${from}, to_s: ${from + Math.round(rng.uniform(10, 20000))} }]`,
     );

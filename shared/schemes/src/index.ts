@@ -9,7 +9,7 @@ export {
   schemeModule,
 } from './registry.js';
 export { planGrid, liveLocations } from './plan.js';
-export { loadExperiment, parseExperiment } from './experiment.js';
+export { experimentFromData, loadExperiment, parseExperiment } from './experiment.js';
 export {
   schemeSummary,
   schemeMetrics,

@@ -15,6 +15,7 @@ describe("each family's fuzz specs", () => {
           pick: (xs) => xs[rng.int(0, xs.length - 1)]!,
           head: [`name: t-${seed}`, `seed: ${seed}`],
           network: 'network: { latency_ms: 10, jitter_ms: 2 }',
+          faultsFrom_s: 0,
         };
         const text = m.fuzz!.spec(draw);
         const { spec } = parseExperiment(text, `${m.family}-${seed}.yaml`);

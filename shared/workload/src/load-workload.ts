@@ -1,5 +1,8 @@
 import {
+  faultTimeIssues,
   InputError,
+  runEpoch_s,
+  SpecError,
   type TasksSource,
   type TornadoSource,
   type WfFormatSource,
@@ -91,6 +94,9 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
       );
     seen.add(j.id);
   }
+  // The one place both runtimes learn when the run starts: fault times are checked against it here.
+  const early = faultTimeIssues(spec.faults, runEpoch_s(jobs));
+  if (early.length > 0) throw new SpecError(options.specFile ?? 'the experiment', early);
   return { jobs, sources };
 }
 

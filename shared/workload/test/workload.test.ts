@@ -110,6 +110,29 @@ workload:
     expect(w.sources.map((s) => s.jobs)).toEqual([2, 2]);
   });
 
+  it('refuses a fault timed before the first submission, naming the field and that time; one from it on is fine', async () => {
+    const dir = tempDir();
+    writeSwf(dir, 'a.swf', [row(1, 500, 10, 2, 20), row(2, 600, 10, 2, 20)]);
+    const file = join(dir, 'exp.yaml');
+    const load = (faults: string) =>
+      loadWorkload(
+        parseSpecText(
+          `name: t\nsites: [{ id: s1, cpus: 4 }]\nworkload: [{ site: s1, swf: a.swf }]\nfaults: ${faults}\n`,
+          file,
+          { ...NO_SCHEMES, faultTolerant: ['none'] },
+        ).spec,
+        { specFile: file },
+      );
+    const early = load(
+      '{ crash: [{ process: s1, at_s: 100, down_s: 50 }], partition: [{ sites: [s1], from_s: 499, to_s: 900 }] }',
+    );
+    await expect(early).rejects.toThrow(/faults\.crash\[0\]\.at_s: is 100 s, before the first submission at 500 s/);
+    await expect(early).rejects.toThrow(/faults\.partition\[0\]\.from_s: is 499 s/);
+    await expect(early).rejects.toThrow(file);
+    await expect(load('{ nats_restart: [{ at_s: 0, down_s: 5 }] }')).rejects.toThrow(/faults\.nats_restart\[0\]\.at_s/);
+    expect((await load('{ crash: [{ process: s1, at_s: 500, down_s: 50 }] }')).jobs).toHaveLength(2);
+  });
+
   it('deals a split source round-robin over its sites', async () => {
     const dir = tempDir();
     writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20), row(2, 1, 10, 2, 20), row(3, 2, 10, 2, 20)]);

@@ -29,6 +29,17 @@ export async function checkCommand(argv: string[]): Promise<number> {
   return results.every((r) => r.ok) ? EXIT_OK : EXIT_FAILED;
 }
 
+/** Where `gridemu run` writes the check of its own results folder, beside summary.json. */
+export const CHECK_FILE = 'check.json';
+
+/** DIR/check.json: what `gridemu run` verified after the run, apart from what the run measured. */
+export interface RunCheckFile {
+  readonly ok: boolean;
+  readonly invariants: readonly InvariantResult[];
+  /** The run's scrape configuration and, with --prometheus, what Prometheus counted. */
+  readonly prometheus: { readonly config: string; readonly url?: string; readonly completed_jobs?: number };
+}
+
 /** The invariants of the run in results folder `dir` (gridemu run checks its own folder this way). */
 export function checkResultsFolder(dir: string): InvariantResult[] {
   const read = (name: string) => {

@@ -10,7 +10,8 @@ import {
 } from '@gridemu/live';
 import { loadExperiment } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
-import { EmulatedClock, pinoLogger } from '@gridemu/runtime/live';
+import { pinoLogger } from '@gridemu/runtime/live';
+import { RunClockWatch } from '../live/run-clock.js';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 
 export const DELAY_PROXY_HELP = `Usage: gridemu delay-proxy SPEC --from LOCATION [--listen HOST:PORT] [--nats URL] [--run ID]
@@ -65,9 +66,10 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
   // The proxy's own connection hears the driver's start: partitions and loss are timed in emulated seconds.
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-proxy-${values.from}`));
   const bus = new ControlBus(nc, values.run, log);
-  bus.on('start', (m) => {
-    proxy.startClock(new EmulatedClock(m.epoch_s, m.wallEpoch_ms, m.speedup));
-    log.info({ epoch_s: m.epoch_s, speedup: m.speedup }, 'run started: faults are timed from now');
+  const clock = new RunClockWatch(bus);
+  clock.onStart((c) => {
+    proxy.startClock(c);
+    log.info({ epoch_s: c.epoch_s, speedup: c.speedup }, 'run started: faults are timed from now');
   });
   log.info(
     {
@@ -85,6 +87,7 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
+  clock.stop();
   bus.close();
   await nc.close();
   await proxy.close();

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { checkRun, jobsCsvText } from '@gridemu/metrics';
-import { parseExperiment, simulate } from '@gridemu/schemes';
-import { loadWorkload } from '@gridemu/workload';
+import { simulate } from '@gridemu/schemes';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { allRuns, assertNoJobAtTwoSites } from '../fuzz/fault-invariants.js';
-import { randomSpec } from '../fuzz/random-spec.js';
+import { fuzzExperiment } from '../fuzz/random-spec.js';
 
 export const FUZZ_HELP = `Usage: gridemu fuzz [--seeds N] [--from S] | --seed S
 
@@ -22,12 +21,9 @@ Options:
 
 /** One seed: undefined if it passed, else what went wrong. */
 export async function fuzzSeed(seed: number): Promise<string | undefined> {
-  const text = randomSpec(seed);
-  const file = `fuzz-${seed}.yaml`;
   try {
-    const { spec } = parseExperiment(text, file);
-    const workload = await loadWorkload(spec, { specFile: file });
-    const result = simulate(spec, workload.jobs, { afterDelivery: assertNoJobAtTwoSites });
+    const { spec, jobs } = await fuzzExperiment(seed);
+    const result = simulate(spec, jobs, { afterDelivery: assertNoJobAtTwoSites });
     const broken = checkRun({
       jobsCsv: jobsCsvText(result.records),
       submitted: result.records.length,
@@ -62,7 +58,7 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
   };
   if (values.seed !== undefined) {
     const seed = whole(values.seed, 'seed', 1);
-    console.log(randomSpec(seed));
+    console.log((await fuzzExperiment(seed)).text);
     const failure = await fuzzSeed(seed);
     console.log(failure === undefined ? `\nseed ${seed}: passed` : `\nseed ${seed}: FAILED\n  ${failure}`);
     return failure === undefined ? EXIT_OK : EXIT_FAILED;

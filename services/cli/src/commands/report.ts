@@ -1,3 +1,4 @@
+import { CHECK_FILE, type RunCheckFile } from './check.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -74,6 +75,14 @@ export function buildReport(dir: string): string {
   }
   if (!Array.isArray(summary.spec?.sites) || typeof summary.jobs?.submitted !== 'number')
     throw new InputError(`${file('summary.json')}: no spec.sites or jobs.submitted`);
+  // gridemu run's check of the folder, written beside the summary.
+  if (existsSync(file(CHECK_FILE))) {
+    try {
+      summary = { ...summary, check: JSON.parse(readFileSync(file(CHECK_FILE), 'utf8')) as RunCheckFile };
+    } catch (err) {
+      return fail(`${file(CHECK_FILE)}: not valid JSON`, err);
+    }
+  }
   let jobs;
   try {
     jobs = readJobsCsv(readFileSync(file('jobs.csv'), 'utf8'), file('jobs.csv'));

@@ -8,14 +8,13 @@ import { parseOverride } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
-import { loadWorkload } from '@gridemu/workload';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { needsDelayProxies } from '@gridemu/live';
 import { runLive, type LiveStatus } from '../live/live-run.js';
 import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
-import { checkResultsFolder } from './check.js';
+import { CHECK_FILE, checkResultsFolder, type RunCheckFile } from './check.js';
 
 export const RUN_HELP = `Usage: gridemu run SPEC [--out DIR] [--nats URL] [--speedup S] [--set path=value]... [options]
 
@@ -30,7 +29,9 @@ The spec's faults: are applied for real: a crash is a SIGKILL of the process, wh
 again down_s later and replays its journal (a JetStream stream in DIR/nats/jetstream) to rejoin;
 partitions and loss are done by the delay proxies; nats_restart stops and restarts the server.
 With live: { journal: true }, a process killed outside the plan (kill -9) is started again too.
-At the end the run is checked as \`gridemu check DIR\` would, into summary.json's check.
+The driver alone writes summary.json, with the faults this command injected. At the end the run
+is checked as \`gridemu check DIR\` would, into DIR/check.json; DIR/experiment.json is the
+experiment as it ran, its --set overrides and speed-up applied.
 
 Options:
   --out DIR            where to write results (default: results/<name>-live)
@@ -45,7 +46,7 @@ Options:
                        has cores, where spinning starves the other processes)
   --prometheus         start Debian's prometheus on the run's scrape configuration (always
                        written to DIR/prometheus/prometheus.yml, for your own Prometheus), print
-                       its address, and record what it saw in summary.json's prometheus
+                       its address, and record what it saw in check.json's prometheus
   --tls                the run's own nats-server takes TLS only, with a CA and certificate made
                        for the run (DIR/nats/tls; needs openssl). Not with link latency or
                        faults: the delay proxies cannot read encrypted traffic
@@ -81,9 +82,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError(`run takes one experiment file\n\n${RUN_HELP}`);
   const file = resolve(positionals[0]!);
-  const sets = [...(values.set ?? [])];
-  if (values.speedup !== undefined) sets.push(`live.speedup=${values.speedup}`);
-  const { spec } = loadExperiment(file, sets.map(parseOverride));
+  // The one reading of the experiment: the driver and the members get it from here as data.
+  const sets = [...(values.set ?? []), ...(values.speedup !== undefined ? [`live.speedup=${values.speedup}`] : [])];
+  const experiment = loadExperiment(file, sets.map(parseOverride));
+  const { spec } = experiment;
   if (spec.faults.nats_restart.length > 0 && values.nats)
     throw new UsageError(
       `${file}: faults.nats_restart: gridemu run restarts only a server it started itself, not the one at --nats`,
@@ -103,8 +105,6 @@ export async function runCommand(argv: string[]): Promise<number> {
   const timerSpin_ms = values['timer-spin-ms'] === undefined ? undefined : Number(values['timer-spin-ms']);
   if (timerSpin_ms !== undefined && !(timerSpin_ms >= 0 && timerSpin_ms <= 100))
     throw new UsageError(`--timer-spin-ms must be milliseconds from 0 to 100, got "${values['timer-spin-ms']}"`);
-  // Fail fast on a bad trace here rather than in the driver's log.
-  const workload = await loadWorkload(spec, { specFile: file, lenient: values.lenient === true });
   if (values.prometheus && !prometheusBinary()) {
     console.error(`gridemu: --prometheus: ${PROMETHEUS_HINT}`);
     return EXIT_FAILED;
@@ -120,7 +120,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const say = (line: string) => {
     if (!values.quiet) console.error(line);
   };
-  say(`gridemu run ${spec.name}: ${workload.jobs.length} jobs, ${spec.meta.scheme}, speed-up ${spec.live.speedup}`);
+  say(`gridemu run ${spec.name}: ${spec.meta.scheme}, speed-up ${spec.live.speedup}`);
   const bar = new ProgressBar(
     `run ${spec.name}`,
     process.stderr,
@@ -128,9 +128,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     values.quiet ? 0 : 10_000,
   );
   const result = await runLive({
-    specFile: file,
-    spec,
-    sets,
+    experiment,
     out,
     run,
     ...(values.nats ? { nats: values.nats } : {}),
@@ -145,12 +143,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     },
     onStatus: (s: LiveStatus) => {
       if (s.phase === 'joining') bar.update(s.ready, s.expected, 'processes ready');
-      else
-        bar.update(
-          s.finished,
-          s.total,
-          `emulated ${formatDuration(s.now_s - (workload.jobs[0]?.submit_s ?? 0))}, wall ${s.wall_s.toFixed(0)} s`,
-        );
+      else bar.update(s.finished, s.total, `emulated ${formatDuration(s.emulated_s)}, wall ${s.wall_s.toFixed(0)} s`);
     },
   });
   bar.done();
@@ -161,64 +154,46 @@ export async function runCommand(argv: string[]): Promise<number> {
       : undefined;
   const summaryFile = resolve(out, 'summary.json');
   if (result.failure) console.error(`gridemu: run failed: ${result.failure}`);
-  if (existsSync(summaryFile)) {
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary & { schedule_check?: ScheduleCheck };
-    if (!values.quiet && result.code !== 2) {
-      process.stdout.write(renderSummary(summary));
-      process.stdout.write(renderLiveSummary(summary));
-      console.log(
-        `\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}${protocolTrace ? `\n      ${protocolTrace}` : ''}\n      ${result.logs}/`,
-      );
-    }
-    if (summary.schedule_check && !summary.schedule_check.ok) {
-      console.error(
-        `gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`,
-      );
-      return EXIT_FAILED;
-    }
-    // gridemu check on the finished run, logs and all; its verdict goes into summary.json.
-    if (result.code === EXIT_OK) {
-      const invariants = checkResultsFolder(out);
-      const ok = invariants.every((i) => i.ok);
-      // The delay proxies, in this process, did the partitions and the loss: their counts go in the faults block.
-      const faults = summary.faults
-        ? {
-            faults: {
-              ...summary.faults,
-              crashes_applied: result.crashesApplied,
-              nats_restarts: { asked: spec.faults.nats_restart.length, applied: result.natsRestarts },
-              messages_dropped: result.proxyFaults.dropped,
-              messages_held_by_partition: result.proxyFaults.held,
-            },
-          }
-        : {};
-      const p = result.prometheus;
-      const prometheus = {
-        prometheus: {
-          config: p.config,
-          ...(p.url ? { url: p.url } : {}),
-          ...(p.completedJobs !== undefined ? { completed_jobs: p.completedJobs } : {}),
-        },
-      };
-      const restarted =
-        Object.keys(result.unplannedRestarts).length > 0 ? { unplanned_restarts: result.unplannedRestarts } : {};
-      const live = { live: { ...summary.live, ...restarted } };
-      writeFileSync(
-        summaryFile,
-        JSON.stringify({ ...summary, ...live, ...faults, ...prometheus, check: { ok, invariants } }, null, 2) + '\n',
-      );
-      if (p.url)
-        say(
-          `Prometheus (${p.url}, now stopped; its data is in ${resolve(out, 'prometheus', 'data')}) counted ${p.completedJobs ?? 'no'} completed jobs`,
-        );
-      if (!ok) {
-        for (const i of invariants.filter((x) => !x.ok))
-          console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
-        return EXIT_FAILED;
-      }
-    }
+  if (!existsSync(summaryFile)) return result.code;
+  // The driver wrote it, once; this process only reads it.
+  const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary & { schedule_check?: ScheduleCheck };
+  if (!values.quiet && result.code !== 2) {
+    process.stdout.write(renderSummary(summary));
+    process.stdout.write(renderLiveSummary(summary));
+    console.log(
+      `\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}\n      ${resolve(out, CHECK_FILE)}\n      ${resolve(out, 'experiment.json')}${protocolTrace ? `\n      ${protocolTrace}` : ''}\n      ${result.logs}/`,
+    );
   }
-  return result.code;
+  if (summary.schedule_check && !summary.schedule_check.ok) {
+    console.error(
+      `gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`,
+    );
+    return EXIT_FAILED;
+  }
+  if (result.code !== EXIT_OK) return result.code;
+  // gridemu check on the finished run, logs and all, and what Prometheus saw: checks.json, beside the results.
+  const invariants = checkResultsFolder(out);
+  const ok = invariants.every((i) => i.ok);
+  const p = result.prometheus;
+  const check: RunCheckFile = {
+    ok,
+    invariants,
+    prometheus: {
+      config: p.config,
+      ...(p.url ? { url: p.url } : {}),
+      ...(p.completedJobs !== undefined ? { completed_jobs: p.completedJobs } : {}),
+    },
+  };
+  writeFileSync(resolve(out, CHECK_FILE), JSON.stringify(check, null, 2) + '\n');
+  if (p.url)
+    say(
+      `Prometheus (${p.url}, now stopped; its data is in ${resolve(out, 'prometheus', 'data')}) counted ${p.completedJobs ?? 'no'} completed jobs`,
+    );
+  if (!ok) {
+    for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
+    return EXIT_FAILED;
+  }
+  return EXIT_OK;
 }
 
 function formatDuration(s: number): string {

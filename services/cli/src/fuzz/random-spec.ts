@@ -1,5 +1,7 @@
 import { Rng } from '@gridemu/runtime';
-import { SCHEME_MODULES, type FuzzDraw, type FuzzSpecs } from '@gridemu/schemes';
+import { NO_FAULTS, runEpoch_s, type ExperimentSpec, type Job } from '@gridemu/model';
+import { parseExperiment, SCHEME_MODULES, type FuzzDraw, type FuzzSpecs } from '@gridemu/schemes';
+import { loadWorkload } from '@gridemu/workload';
 
 /** Every family that can be fuzzed, each as often as its weight says, in registry order. */
 const DRAWN: readonly FuzzSpecs[] = SCHEME_MODULES.flatMap((m) =>
@@ -7,11 +9,24 @@ const DRAWN: readonly FuzzSpecs[] = SCHEME_MODULES.flatMap((m) =>
 );
 
 /**
+ * The experiment of one fuzz seed, its faults timed from its workload's first submission: drawn
+ * once to learn when that is (faults aside), then again, the same draws, with the faults from there.
+ */
+export async function fuzzExperiment(seed: number): Promise<{ text: string; spec: ExperimentSpec; jobs: Job[] }> {
+  const file = `fuzz-${seed}.yaml`;
+  const draft = parseExperiment(randomSpec(seed), file).spec;
+  const first = runEpoch_s((await loadWorkload({ ...draft, faults: NO_FAULTS }, { specFile: file })).jobs);
+  const text = randomSpec(seed, first);
+  const { spec } = parseExperiment(text, file);
+  return { text, spec, jobs: (await loadWorkload(spec, { specFile: file })).jobs };
+}
+
+/**
  * A small random experiment file for one fuzz seed: a family drawn from the registry, random
  * latency and jitter, and the rest drawn by the family (SchemeModule.fuzz). The same seed always
  * gives the same text, which is how a failure is reproduced (`gridemu fuzz --seed S` prints it).
  */
-export function randomSpec(seed: number): string {
+export function randomSpec(seed: number, faultsFrom_s = 0): string {
   const rng = new Rng(seed, 'fuzz');
   const pick = <T>(xs: readonly T[]): T => xs[rng.int(0, xs.length - 1)]!;
   const family = pick(DRAWN);
@@ -22,6 +37,7 @@ export function randomSpec(seed: number): string {
     pick,
     head: [`name: fuzz-${seed}`, `seed: ${seed}`],
     network: `network: { latency_ms: ${latency}, jitter_ms: ${jitter} }`,
+    faultsFrom_s,
   };
   return family.spec(draw);
 }

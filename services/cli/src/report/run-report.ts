@@ -31,6 +31,7 @@ export interface ReportSummary {
     readonly faults?: Parameters<typeof faultBars>[0];
   };
   readonly faults?: { readonly lost_runs: number };
+  /** From DIR/check.json, which gridemu run writes beside the summary. */
   readonly check?: { readonly ok: boolean };
 }
 

@@ -24,7 +24,7 @@ export const PAPER_001_FUZZ: FuzzSpecs = {
       `meta: { scheme: ${scheme}, k: ${rng.int(1, n)}, load_period_s: ${pick([10, 60, 600])}, claim_timeout_s: ${pick([0.5, 5, 60])}, claim: ${pick(['hold', 'optimistic'])}, query_timeout_s: ${pick([1, 60])} }`,
       draw.network,
       ...(FAULT_TOLERANT_SCHEMES.includes(scheme) && rng.next() < 0.7
-        ? randomFaults(rng, n, scheme === 'centralized' || scheme === 'hierarchical' ? [CENTRAL_LOCATION] : [])
+        ? randomFaults(draw, n, scheme === 'centralized' || scheme === 'hierarchical' ? [CENTRAL_LOCATION] : [])
         : []),
     ].join('\n');
   },

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Rewrites the table at the top of docs/performance.md from bench-results/*.json, the files
+// `npm run bench` has just written; it runs as the last step of `npm run bench`. Only the block
+// between the two markers changes; the history below it is written by hand.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+const doc = join(repo, 'docs/performance.md');
+const START = '<!-- bench-table:start (npm run bench rewrites this block) -->';
+const END = '<!-- bench-table:end -->';
+
+const read = (name) => {
+  const file = join(repo, 'bench-results', name);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+};
+const simulator = read('simulator.json');
+const live = read('live.json');
+const n = (x) => (typeof x === 'number' ? x.toLocaleString('en') : '–');
+
+const rows = [];
+if (simulator) {
+  const w = simulator.whole_process_kth_easy;
+  if (w)
+    rows.push([
+      '`gridemu simulate`, full KTH-SP2 on one EASY site, whole process (target under 0.4 s)',
+      `**${w.median_s.toFixed(3)} s** median (${w.min_s.toFixed(3)}–${w.max_s.toFixed(3)}, ${w.runs} runs)`,
+    ]);
+  for (const r of simulator.rows)
+    rows.push([
+      `simulate, ${r.label} (${n(r.jobs)} jobs), in process`,
+      `${r.simulate_median_s.toFixed(3)} s median, ${n(r.jobs_per_s_median)} jobs/s`,
+    ]);
+}
+const rate = (r) =>
+  r
+    ? `**${n(r.jobs_per_s)} jobs/s** over ${n(r.jobs)} jobs at speed-up ${n(r.speedup)}, ${r.cpu_ms_per_job ?? '–'} CPU ms per job, exactly-once ${r.exactly_once ? 'held' : 'BROKEN'}`
+    : 'no run held exactly-once';
+if (live) {
+  rows.push(['live, 4 sites K = 2, best of the short runs (target at least 1,000 jobs/s)', rate(live.best)]);
+  if (live.long_runs)
+    rows.push(['live, 4 sites K = 2, sustained (target at least 2,000 jobs/s)', rate(live.sustained)]);
+  if (live.k4) rows.push(['live, 4 sites K = 4, sustained (target at least 2,000 jobs/s)', rate(live.k4.sustained)]);
+  if (live.journal) {
+    const j = live.journal;
+    rows.push([
+      'live with `live.journal: true`, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)',
+      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms)`,
+    ]);
+  }
+}
+if (rows.length === 0) {
+  console.error('bench-table: no bench-results/*.json to read; run npm run bench first');
+  process.exit(1);
+}
+const machine = live?.machine ?? simulator?.machine ?? 'unknown machine';
+const date = (live?.date ?? simulator?.date ?? '').slice(0, 10);
+const block = [
+  START,
+  `Last \`npm run bench\`: ${date}, ${machine}. A shared machine: compare ratios and medians, not single runs.`,
+  '',
+  '| what | measured |',
+  '| --- | --- |',
+  ...rows.map(([what, value]) => `| ${what} | ${value} |`),
+  END,
+].join('\n');
+
+const text = readFileSync(doc, 'utf8');
+const from = text.indexOf(START);
+const to = text.indexOf(END);
+const next =
+  from >= 0 && to > from
+    ? text.slice(0, from) + block + text.slice(to + END.length)
+    : text.replace(/\n\n/, `\n\n${block}\n\n`);
+writeFileSync(doc, next);
+console.log(`bench-table: rewrote the table at the top of ${doc}`);

@@ -1,0 +1,151 @@
+import { join } from 'node:path';
+import type { ControlBus } from '@gridemu/live';
+import { RunProcess, serviceMain } from './run-process.js';
+
+/** How often one process may die unplanned and be started again before the run gives up on it. */
+const MAX_UNPLANNED_RESTARTS = 3;
+
+export interface SupervisorOptions {
+  readonly run: string;
+  /** Where each process's log goes: LOGS/<name>.log. */
+  readonly logs: string;
+  /** The process kind (services/<kind>) that hosts each location. */
+  readonly serviceOf: ReadonlyMap<string, string>;
+  /** The URL a location's process connects to: its delay proxy's, or the server's. */
+  readonly urlOf: (member: string) => string;
+  /** Its environment (credentials go there, not in arguments, which ps shows). */
+  readonly envOf: (name: string) => NodeJS.ProcessEnv;
+  readonly timerSpin_ms: string;
+  /** live.journal: a process killed from outside the plan is started again and rejoins from its journal. */
+  readonly restartUnplanned: boolean;
+  readonly bus: ControlBus;
+  readonly say: (line: string) => void;
+}
+
+/**
+ * The processes of a live run: the driver and one per location. It starts them, starts a crashed
+ * one again when asked (faults.crash) or when the journal lets it rejoin (live.journal), and stops
+ * the run, once, when one dies otherwise. Everything it started is stopped by stopAll().
+ */
+export class ProcessSupervisor {
+  private readonly all: RunProcess[] = [];
+  private readonly current = new Map<string, RunProcess>();
+  /** Processes killed on purpose (faults.crash): their death does not stop the run. */
+  private readonly killedByPlan = new Set<RunProcess>();
+  readonly unplannedRestarts = new Map<string, number>();
+  /** Why the run was stopped early, once it was. */
+  failure: string | undefined;
+  private driver: RunProcess | undefined;
+
+  constructor(private readonly o: SupervisorOptions) {}
+
+  /** The driver leads the run; when it exits the run is over. */
+  startDriver(args: readonly string[]): RunProcess {
+    this.driver = new RunProcess(
+      'driver',
+      join(this.o.logs, 'driver.log'),
+      serviceMain('driver'),
+      args,
+      this.o.envOf('driver'),
+    );
+    this.all.push(this.driver);
+    return this.driver;
+  }
+
+  startMembers(): void {
+    for (const m of this.o.serviceOf.keys()) this.launch(m);
+  }
+
+  /** Whether the run is still on: the driver runs and nothing has stopped it. */
+  get live(): boolean {
+    return this.driver?.running === true && this.failure === undefined;
+  }
+
+  /** faults.crash: SIGKILL the location's process; undefined if it is not running. */
+  kill(member: string): RunProcess | undefined {
+    const victim = this.current.get(member);
+    if (!victim?.running || !this.live) return undefined;
+    this.killedByPlan.add(victim);
+    victim.kill('SIGKILL');
+    return victim;
+  }
+
+  /** Starts the location's process again (after a planned crash), with extra arguments. */
+  restart(member: string, extra: readonly string[]): void {
+    if (this.live) this.launch(member, extra);
+  }
+
+  /** Stops the run once. A dead member is reported to the driver, which aborts naming it; anything else signals the driver. */
+  fail(reason: string, dead?: { member: string; error: string }): void {
+    if (!this.live) return;
+    this.failure = reason;
+    this.o.say(`stopping: ${reason}`);
+    if (dead) {
+      this.o.bus.publish({ kind: 'failed', ...dead });
+      setTimeout(() => this.driver?.kill('SIGTERM'), 15_000).unref(); // should the driver not react
+    } else {
+      this.driver?.kill('SIGTERM'); // the driver aborts the run, tells every process, and writes what it has
+    }
+  }
+
+  /** After the driver has ended: waits up to `grace_ms` for the others to leave, and names those that did not. */
+  async lingering(grace_ms: number): Promise<readonly string[]> {
+    const until = Date.now() + grace_ms;
+    while (this.all.some((p) => p.running) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    return this.all.filter((p) => p.running).map((p) => p.name);
+  }
+
+  async stopAll(grace_ms: number): Promise<void> {
+    await Promise.all(this.all.map((p) => p.stop(grace_ms)));
+  }
+
+  private launch(member: string, extra: readonly string[] = []): RunProcess {
+    const service = this.o.serviceOf.get(member)!;
+    const args = [
+      '--nats',
+      this.o.urlOf(member),
+      '--run',
+      this.o.run,
+      '--http-port',
+      '0',
+      '--timer-spin-ms',
+      this.o.timerSpin_ms,
+      service === 'site' ? '--site' : '--member',
+      member,
+      ...extra,
+    ];
+    const p = new RunProcess(
+      member,
+      join(this.o.logs, `${member}.log`),
+      serviceMain(service),
+      args,
+      this.o.envOf(member),
+    );
+    this.all.push(p);
+    this.current.set(member, p);
+    this.watch(p);
+    return p;
+  }
+
+  private watch(p: RunProcess): void {
+    void p.exited.then(() => {
+      if (p.exit?.code === 0 || !this.live || this.killedByPlan.has(p)) return;
+      // A process killed from outside (kill -9, the OOM killer) is started again and rejoins from
+      // its journal, as a restart policy would; one that failed on its own is not.
+      const restarts = this.unplannedRestarts.get(p.name) ?? 0;
+      if (this.o.restartUnplanned && p.exit?.signal && restarts < MAX_UNPLANNED_RESTARTS) {
+        this.unplannedRestarts.set(p.name, restarts + 1);
+        this.o.say(
+          `${p.name} (pid ${p.pid}) ${p.describeExit()}; starting it again to rejoin from its journal (live.journal)`,
+        );
+        this.launch(p.name);
+        return;
+      }
+      const what = `${this.o.serviceOf.get(p.name)} process ${p.name} (pid ${p.pid}) ${p.describeExit()} during the run`;
+      this.fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`, {
+        member: p.name,
+        error: `process ${p.describeExit()}`,
+      });
+    });
+  }
+}
