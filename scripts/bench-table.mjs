@@ -42,13 +42,11 @@ if (live) {
   if (live.long_runs)
     rows.push(['live, 4 sites K = 2, sustained (target at least 2,000 jobs/s)', rate(live.sustained)]);
   if (live.k4) rows.push(['live, 4 sites K = 4, sustained (target at least 2,000 jobs/s)', rate(live.k4.sustained)]);
-  if (live.journal) {
-    const j = live.journal;
+  for (const j of [live.journal, live.journal_jetstream].filter(Boolean))
     rows.push([
-      'live with `live.journal: true`, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)',
-      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms)`,
+      `live with \`live.journal: true\`, journal in ${j.store}, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)`,
+      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms; medians of ${j.pairs} pairs)`,
     ]);
-  }
 }
 if (rows.length === 0) {
   console.error('bench-table: no bench-results/*.json to read; run npm run bench first');

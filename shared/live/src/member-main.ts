@@ -40,6 +40,9 @@ Options (each also from the environment):
   --crashed-at S     a restart after a crash: when the  GRIDEMU_CRASHED_AT
                      previous process was killed, in emulated seconds (default:
                      the last delivery its journal holds)
+  --journal-dir DIR  keep the journal in local files here GRIDEMU_JOURNAL_DIR (default: in
+                     the server's JetStream, which survives this host; a local file
+                     survives this process only, and keeps pace with the run: docs/faults.md)
   --linger-ms MS     keep serving /metrics this long     GRIDEMU_LINGER_MS (default 0)
                      after the run ends, for a last Prometheus scrape`;
 }
@@ -57,6 +60,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
       'join-timeout': { type: 'string', default: env['GRIDEMU_JOIN_TIMEOUT'] ?? '120' },
       'crashed-at': { type: 'string', default: env['GRIDEMU_CRASHED_AT'] },
       'linger-ms': { type: 'string', default: env['GRIDEMU_LINGER_MS'] ?? '0' },
+      'journal-dir': { type: 'string', default: env['GRIDEMU_JOURNAL_DIR'] },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -123,6 +127,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
     onHandled: health.observeHandler,
     onLatency: health.observeLatency,
     ...(crashedAt_s !== undefined ? { crashedAt_s } : {}),
+    ...(values['journal-dir'] ? { journalDir: values['journal-dir'] } : {}),
   });
   // The NATS round trip, every few seconds, for /metrics (a ping the client answers itself).
   const rtt = setInterval(

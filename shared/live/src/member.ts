@@ -2,8 +2,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { ExperimentSpec } from '@gridemu/model';
 import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
-import { type Logger } from '@gridemu/runtime';
-import { LiveRuntime, histogramStates } from '@gridemu/runtime/live';
+import { type Journal, type Logger } from '@gridemu/runtime';
+import { FileJournal, LiveRuntime, histogramStates } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { within } from './within.js';
@@ -30,6 +30,8 @@ export interface MemberOptions {
    * (`gridemu run` knows: it killed it). Otherwise the last time its journal records.
    */
   readonly crashedAt_s?: number;
+  /** Keep the journal in local files in this folder (FileJournal); without it, in JetStream. */
+  readonly journalDir?: string;
   /** Each handler's wall time, by actor role (the process's /metrics). */
   readonly onHandled?: (role: string, wall_s: number) => void;
   /** Each message's one-way latency from another location (the process's /metrics). */
@@ -118,6 +120,9 @@ export class MemberProcess {
         ...(this.options.onHandled ? { onHandled: this.options.onHandled } : {}),
         ...(this.options.onLatency ? { onLatency: this.options.onLatency } : {}),
         onFatal: (e) => void this.fail(e.message),
+        // A replaced process still running (a pod or container replaced under it) stops without
+        // failing the run: its successor replays the journal and carries on.
+        onSuperseded: (e) => void this.leave('stopped', e.message),
       });
       for (const p of actors) rt.spawn(p);
       await rt.ready();
@@ -175,7 +180,7 @@ export class MemberProcess {
   private async openJournal(
     spec: ExperimentSpec,
     resume: RunClock | undefined,
-  ): Promise<{ store: JetStreamJournal; recovering: boolean } | undefined> {
+  ): Promise<{ store: Journal; recovering: boolean } | undefined> {
     const { member, nc, run } = this.options;
     if (spec.live.journal !== true && !spec.faults.crash.some((c) => c.process === member)) {
       if (resume)
@@ -184,10 +189,15 @@ export class MemberProcess {
         );
       return undefined;
     }
-    return {
-      store: await JetStreamJournal.open(nc, run, member, resume === undefined),
-      recovering: resume !== undefined,
-    };
+    const dir = this.options.journalDir;
+    const store = dir
+      ? FileJournal.open(dir, member, resume === undefined)
+      : await JetStreamJournal.open(nc, run, member, resume === undefined);
+    this.options.log.info(
+      { incarnation: store.incarnation, store: dir ? `files in ${dir}` : 'JetStream' },
+      'journal opened',
+    );
+    return { store, recovering: resume !== undefined };
   }
 
   private async join(): Promise<{ experiment: unknown; resume?: RunClock } | undefined> {

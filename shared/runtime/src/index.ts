@@ -27,4 +27,4 @@ export { makeContext, type ContextHost } from './context.js';
 export { topicRecipient, type Transport, type BusTarget, type BusSubscription } from './transport.js';
 export { SimulationError, type SimulationFailure } from './simulation-error.js';
 export { RunCounters } from './run-counters.js';
-export type { Journal } from './journal.js';
+export { JournalRefusedError, type Journal } from './journal.js';

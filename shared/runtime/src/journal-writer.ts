@@ -1,5 +1,6 @@
 import type { Logger } from './actor.js';
 import {
+  JournalRefusedError,
   decodeJournalBatch,
   encodeJournalBatch,
   type Journal,
@@ -11,19 +12,44 @@ import type { RunCounters } from './run-counters.js';
 /** A journal batch over this many bytes is split: JetStream's default message limit is 1 MiB. */
 const MAX_JOURNAL_BATCH_BYTES = 512 * 1024;
 
+/** Appends in flight at once (pipelined); turns committed beyond them gather into the next. */
+const MAX_APPENDS_IN_FLIGHT = 4;
+
+/** One append: its batches, the output waiting for them, and whether they are stored. */
+interface Append {
+  readonly batches: readonly { readonly bytes: Uint8Array; readonly seq: number }[];
+  readonly output: readonly (() => void)[];
+  stored: boolean;
+}
+
 /**
  * Output commit for a journaled live process: the deliveries of a run-loop turn are appended to
- * the journal as one batch, and what they put on the bus (messages, acknowledgements, log lines)
- * leaves only once that batch is stored. Nothing the rest of the run has heard of can then be
- * missing from the journal after a crash. Batches are stored, and their output sent, in order.
+ * the journal, and what they put on the bus (messages, acknowledgements, log lines) leaves only
+ * once they are stored. Nothing the rest of the run has heard of can then be missing from the
+ * journal after a crash.
+ *
+ * Kept in pace with the run (docs/faults.md, "A journal that keeps pace"): up to four appends are
+ * in flight at once, each turn's output leaving as soon as its own append and every earlier one
+ * are stored, in order; turns that run while four are in flight gather into the next append. One
+ * append per turn, each waiting for the last, fell further behind with every turn. After a failed
+ * append (the server restarting) the writer retries it alone before starting more, so the journal
+ * stays in batch order; the replay also keeps only the unbroken run of batches from the first.
  */
 export class JournalWriter {
   private pendingEntries: JournalEntry[] = [];
   private pendingOutput: (() => void)[] = [];
+  /** Turns committed while the pipeline was full: the next append's. */
+  private gatheredEntries: JournalEntry[] = [];
+  private gatheredOutput: (() => void)[] = [];
+  /** Appends started and not yet released, oldest first. */
+  private readonly inFlight: Append[] = [];
+  /** Appends being retried after a failure: no new one starts until they are stored. */
+  private retrying = 0;
   private nextBatch = 1;
-  private committing: Promise<void> = Promise.resolve();
+  private whenIdle: (() => void)[] = [];
   private commitQueued = false;
   private stopping = false;
+  private failed = false;
 
   constructor(
     private readonly store: Journal,
@@ -31,6 +57,8 @@ export class JournalWriter {
     private readonly log: Logger,
     /** A delivery that cannot be journaled: no restart could replay it. */
     private readonly onUnjournalable: (err: Error) => void,
+    /** The store refused an append for good (a newer incarnation of this process took the journal over). */
+    private readonly onRefused: (err: Error) => void = onUnjournalable,
   ) {}
 
   /** A delivery of the current turn. */
@@ -54,41 +82,77 @@ export class JournalWriter {
     });
   }
 
-  /** Appends what the turn just run recorded, then lets its output go. */
+  /** Hands what the turn just run recorded to the next append, which starts now unless the pipeline is full. */
   commit(): void {
     if (this.pendingEntries.length === 0 && this.pendingOutput.length === 0) return;
-    const entries = this.pendingEntries;
-    const output = this.pendingOutput;
+    this.gatheredEntries.push(...this.pendingEntries);
+    this.gatheredOutput.push(...this.pendingOutput);
     this.pendingEntries = [];
     this.pendingOutput = [];
+    this.startAppend();
+  }
+
+  private startAppend(): void {
+    if (this.failed || this.retrying > 0 || this.inFlight.length >= MAX_APPENDS_IN_FLIGHT) return;
+    if (this.gatheredEntries.length === 0 && this.gatheredOutput.length === 0) return;
+    const entries = this.gatheredEntries;
+    const output = this.gatheredOutput;
+    this.gatheredEntries = [];
+    this.gatheredOutput = [];
     let batches: { bytes: Uint8Array; seq: number }[];
     try {
       batches = entries.length > 0 ? this.encodeBatches(entries) : [];
     } catch (err) {
       // A message msgpack cannot store (an actor put a Map or a class in one).
-      this.onUnjournalable(new Error(`cannot journal a delivery: ${(err as Error).message}`));
+      this.fail(() => this.onUnjournalable(new Error(`cannot journal a delivery: ${(err as Error).message}`)));
       return;
     }
-    this.committing = this.committing.then(async () => {
-      for (const b of batches) if (!(await this.appendDurably(b))) return;
-      for (const publish of output) publish();
-    });
+    const append: Append = { batches, output, stored: false };
+    this.inFlight.push(append);
+    if (batches.length > 0) this.tally.count('journal.appends');
+    void this.store_(append);
+  }
+
+  private async store_(append: Append): Promise<void> {
+    for (const b of append.batches) if (!(await this.appendDurably(b))) return;
+    append.stored = true;
+    // In order: an append's output leaves once it and every earlier one are stored.
+    while (this.inFlight[0]?.stored) for (const publish of this.inFlight.shift()!.output) publish();
+    this.startAppend();
+    if (this.inFlight.length === 0) for (const f of this.whenIdle.splice(0)) f();
+  }
+
+  private fail(tell: () => void): void {
+    this.failed = true;
+    tell();
+    for (const f of this.whenIdle.splice(0)) f();
   }
 
   /**
-   * The stored batches to replay, in order, each once: an append retried after a lost
-   * acknowledgement may be stored twice. Later batches are numbered after the last one read.
+   * The stored batches to replay, in batch order, each once: an append retried after a lost
+   * acknowledgement may be stored twice, and after a failed one a later batch may be stored
+   * before it. Only the unbroken run from batch 1 is replayed: a batch after a gap had its output
+   * held back (output leaves in order), so nobody heard of it. Later batches are numbered after it.
    */
   async *storedBatches(): AsyncGenerator<JournalBatch> {
     const records = await this.store.readAll();
-    for (let i = 0; i < records.length; i++) {
-      const batch = decodeJournalBatch(records[i]!, i);
-      if (batch.seq < this.nextBatch) {
-        this.tally.count('journal.duplicate_batches');
-        continue;
-      }
-      this.nextBatch = batch.seq + 1;
+    const bySeq = new Map<number, JournalBatch>();
+    records.forEach((r, i) => {
+      const batch = decodeJournalBatch(r, i);
+      if (bySeq.has(batch.seq)) this.tally.count('journal.duplicate_batches');
+      else bySeq.set(batch.seq, batch);
+    });
+    for (;;) {
+      const batch = bySeq.get(this.nextBatch);
+      if (!batch) break;
+      bySeq.delete(this.nextBatch);
+      this.nextBatch++;
       yield batch;
+    }
+    if (bySeq.size > 0) {
+      this.tally.count('journal.batches_after_gap', bySeq.size);
+      // Numbered past them, so no batch of this incarnation shares a number with one left behind.
+      this.nextBatch = Math.max(this.nextBatch, ...bySeq.keys()) + 1;
     }
   }
 
@@ -96,7 +160,8 @@ export class JournalWriter {
   async stop(): Promise<void> {
     this.commit();
     this.stopping = true;
-    await this.committing;
+    if (this.inFlight.length === 0 || this.failed) return;
+    await new Promise<void>((resolve) => this.whenIdle.push(resolve));
   }
 
   private encodeBatches(entries: JournalEntry[]): { bytes: Uint8Array; seq: number }[] {
@@ -108,16 +173,27 @@ export class JournalWriter {
     return [...this.encodeBatches(entries.slice(0, half)), ...this.encodeBatches(entries.slice(half))];
   }
 
-  /** Appends, retrying while the store is unreachable (a nats-server restart); false if stop() gave up. */
+  /**
+   * Appends, retrying while the store is unreachable (a nats-server restart); false if the writer
+   * failed or stop() gave up. While a retry is on, no new append starts.
+   */
   private async appendDurably({ bytes, seq }: { bytes: Uint8Array; seq: number }): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
+      if (this.failed) return false;
       try {
         await this.store.append(bytes, seq);
         this.tally.count('journal.batches');
         this.tally.count('journal.bytes', bytes.byteLength);
+        if (attempt > 0) this.retrying--;
         return true;
       } catch (err) {
+        if (err instanceof JournalRefusedError) {
+          // Another incarnation holds the journal now: nothing more from this one may count.
+          if (!this.failed) this.fail(() => this.onRefused(err as Error));
+          return false;
+        }
         if (this.stopping) return false;
+        if (attempt === 0) this.retrying++;
         this.tally.count('journal.append_retries');
         if (attempt === 0) this.log.warn({ err: (err as Error).message }, 'journal append failed: retrying');
         await new Promise((r) => setTimeout(r, 100));

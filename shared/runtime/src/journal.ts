@@ -14,8 +14,19 @@ export interface Journal {
    * message id); where it cannot, the replay skips a repeated seq.
    */
   append(batch: Uint8Array, seq: number): Promise<void>;
-  /** Every batch stored so far, in append order. */
+  /** Every batch stored before this incarnation of the process began (what a restart replays), in append order. */
   readAll(): Promise<Uint8Array[]>;
+}
+
+/**
+ * An append the store refused for good: a newer incarnation of the process has taken the journal
+ * over (fenced it). The refused incarnation must stop; retrying cannot help.
+ */
+export class JournalRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JournalRefusedError';
+  }
 }
 
 /**

@@ -24,6 +24,12 @@ export interface LiveRuntimeOptions {
   readonly log: Logger;
   /** Called once if an actor throws (a broken invariant): the run cannot be trusted any more. */
   readonly onFatal?: (err: Error) => void;
+  /**
+   * Called once if the journal refuses this process's appends because a newer incarnation of it
+   * has taken the journal over: this one must stop quietly; the run goes on with the newer one.
+   * Without it, a refusal is fatal.
+   */
+  readonly onSuperseded?: (err: Error) => void;
   /** The message catalogue to accept from the bus: the core's plus the schemes' (default: the core's). */
   readonly check?: MessageCheck;
   /** How long before a timer's deadline the process spins rather than sleeps (PreciseTimer; 0: never). */
@@ -195,7 +201,13 @@ export class LiveRuntime {
         ? new LatestValueThrottle(latest.interval_ms, () => this.tally.count('messages.superseded'))
         : undefined;
     this.journal = options.journal
-      ? new JournalWriter(options.journal.store, this.tally, options.log, (err) => this.fail(err, 'journal'))
+      ? new JournalWriter(
+          options.journal.store,
+          this.tally,
+          options.log,
+          (err) => this.fail(err, 'journal'),
+          (err) => this.superseded(err),
+        )
       : undefined;
     this.outbox = new DurableOutbox((target, from, bytes) => options.transport.publish(target, from, bytes));
     this.mailboxes = new Mailboxes<Delivery>(this.journal ? () => this.journal!.commit() : undefined);
@@ -669,6 +681,18 @@ export class LiveRuntime {
       this.tally.count('actor.errors');
       this.fail(err instanceof Error ? err : new Error(String(err)), h.placement.address);
     }
+  }
+
+  private superseded(e: Error): void {
+    if (this.fatal) return;
+    this.fatal = true;
+    this.tally.count('journal.superseded');
+    this.options.log.warn(
+      { err: e.message },
+      'a newer incarnation of this process holds the journal: stopping this one',
+    );
+    if (this.options.onSuperseded) this.options.onSuperseded(e);
+    else this.options.onFatal?.(e);
   }
 
   private fail(e: Error, where: string): void {

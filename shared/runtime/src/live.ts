@@ -13,6 +13,7 @@ export {
   nestedHistogramOf,
   type LatencyStats,
 } from './latency-histogram.js';
+export { FileJournal } from './file-journal.js';
 export {
   MemoryJournal,
   encodeJournalBatch,

@@ -6,7 +6,8 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from '@nats-io/jetstream';
-import { checkRunId, type Journal } from '@gridemu/runtime';
+import { decode, encode } from '@msgpack/msgpack';
+import { checkRunId, JournalRefusedError, type Journal } from '@gridemu/runtime';
 
 /** The JetStream stream holding one location's journal in a run: one stream each, so permissions can name it. */
 export function journalStream(run: string, location: string): string {
@@ -18,6 +19,11 @@ export function journalSubject(run: string, location: string): string {
   return `gridemu-journal.${checkRunId(run)}.${location}`;
 }
 
+/** The subject of its fences, one per incarnation of the process (JetStreamJournal). */
+export function fenceSubject(run: string, location: string): string {
+  return `${journalSubject(run, location)}.fence`;
+}
+
 /**
  * What the process hosting `location` may publish to keep its journal: its own subject, and the
  * JetStream API for its own stream only (create, delete, info; an ordered consumer to read it
@@ -27,12 +33,17 @@ export function journalPermissions(run: string, location: string): string[] {
   const stream = journalStream(run, location);
   return [
     journalSubject(run, location),
+    fenceSubject(run, location),
     `$JS.API.STREAM.*.${stream}`,
+    `$JS.API.STREAM.MSG.GET.${stream}`,
     `$JS.API.CONSUMER.*.${stream}`,
     `$JS.API.CONSUMER.*.${stream}.>`,
     `$JS.API.CONSUMER.MSG.NEXT.${stream}.>`,
   ];
 }
+
+/** What a fence record holds: the incarnation that wrote it (msgpack, told apart from a batch by `fence`). */
+const FENCE_MARK = 0xfe;
 
 /**
  * A process's journal in a JetStream stream with file storage, in the server's store (`gridemu
@@ -40,53 +51,137 @@ export function journalPermissions(run: string, location: string): string[] {
  * same batch is stored once (its message id). The server writes to disk on its own schedule
  * (`sync_interval`, 2 minutes by default), so what is stored survives the process, which is what we
  * crash, but not the machine losing power: docs/faults.md.
+ *
+ * One incarnation at a time. Each start of the process appends a fence record first, and every
+ * append states the stream's last sequence it expects (JetStream's expected last sequence). Once a
+ * newer incarnation's fence is stored, an older one's next append is refused (JournalRefusedError)
+ * and that process stops: a replaced pod or container that still runs cannot add to the journal
+ * the new one replays, nor, since its output waits for its appends, say anything more to the run.
  */
 export class JetStreamJournal implements Journal {
+  /**
+   * The stream's last sequence once every append made so far is stored: what the next append
+   * expects (appends are pipelined, one message each, in call order). Unknown after a failure,
+   * until read from the stream again.
+   */
+  private expected: number | undefined;
+
   private constructor(
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly stream: string,
     private readonly subject: string,
-  ) {}
+    private readonly fences: string,
+    /** This incarnation's number: 1 for the process that started the run, then one more per restart. */
+    readonly incarnation: number,
+    /** The sequence of this incarnation's fence: what it replays ends before it. */
+    private readonly fenceSeq: number,
+  ) {
+    this.expected = fenceSeq;
+  }
 
   /**
-   * Opens `location`'s journal in `run`. `fresh`: a process starting the run, whose journal must be
-   * empty (a run id reused on a long-lived server must not replay an old run); otherwise a
-   * restarted process, which reads what its predecessor stored.
+   * Opens `location`'s journal in `run` and fences it. `fresh`: a process starting the run, whose
+   * journal must be empty (a run id reused on a long-lived server must not replay an old run);
+   * otherwise a restarted process, which reads what its predecessors stored.
    */
   static async open(nc: NatsConnection, run: string, location: string, fresh: boolean): Promise<JetStreamJournal> {
     const stream = journalStream(run, location);
     const subject = journalSubject(run, location);
+    const fences = fenceSubject(run, location);
     let jsm: JetStreamManager;
     try {
       jsm = await jetstreamManager(nc, { checkAPI: false, timeout: 10_000 });
       if (fresh) await jsm.streams.delete(stream).catch(() => false);
-      await jsm.streams.add({ name: stream, subjects: [subject], storage: StorageType.File });
+      await jsm.streams.add({ name: stream, subjects: [subject, fences], storage: StorageType.File });
     } catch (err) {
       throw new Error(
         `cannot keep ${location}'s journal in JetStream stream ${stream} (does the server run with JetStream, -js?): ${(err as Error).message}`,
         { cause: err },
       );
     }
-    return new JetStreamJournal(jetstream(nc, { timeout: 5000 }), jsm, stream, subject);
+    const js = jetstream(nc, { timeout: 5000 });
+    // The fence goes in after whatever is there; an older incarnation appending meanwhile moves the
+    // last sequence, so look again and retry until ours is the record that lands.
+    for (let attempt = 0; ; attempt++) {
+      const info = await jsm.streams.info(stream);
+      const incarnation = (await lastIncarnation(jsm, stream, fences)) + 1;
+      try {
+        const ack = await js.publish(fences, encodeFence(incarnation), {
+          msgID: `fence-${incarnation}`,
+          expect: { lastSequence: info.state.last_seq },
+        });
+        return new JetStreamJournal(js, jsm, stream, subject, fences, incarnation, ack.seq);
+      } catch (err) {
+        if (!isWrongLastSequence(err) || attempt >= 20) throw err;
+      }
+    }
   }
 
   async append(batch: Uint8Array, seq: number): Promise<void> {
-    await this.js.publish(this.subject, batch, { msgID: String(seq) });
+    const expect = this.expected ?? (await this.jsm.streams.info(this.stream)).state.last_seq;
+    this.expected = expect + 1;
+    try {
+      // The message id names the incarnation: a batch number it shares with an older incarnation's
+      // refused append must not be taken for that append's duplicate. A retry of a stored append
+      // is a duplicate, which the server answers before it checks the expected sequence.
+      const ack = await this.js.publish(this.subject, batch, {
+        msgID: `${this.incarnation}-${seq}`,
+        expect: { lastSequence: expect },
+      });
+      // A duplicate (a retry of a stored append) did not add to the stream.
+      if (ack.duplicate) this.expected = this.expected === expect + 1 ? expect : undefined;
+    } catch (err) {
+      this.expected = undefined;
+      // Refused for the expected sequence: either a newer incarnation's fence, or an earlier append
+      // of ours that failed (a server restart), which the writer retries.
+      if (isWrongLastSequence(err)) {
+        const newest = await lastIncarnation(this.jsm, this.stream, this.fences);
+        if (newest > this.incarnation)
+          throw new JournalRefusedError(
+            `incarnation ${this.incarnation}'s journal append was refused: incarnation ${newest} of this process has fenced the journal`,
+          );
+      }
+      throw err;
+    }
   }
 
+  /**
+   * The batches stored before this incarnation's fence, in append order. Nothing of an older
+   * incarnation can follow the fence (its appends are refused), and this one has appended nothing yet.
+   */
   async readAll(): Promise<Uint8Array[]> {
-    const info = await this.jsm.streams.info(this.stream);
-    if (info.state.messages === 0) return [];
-    const last = info.state.last_seq;
+    const info = await this.jsm.streams.info(this.stream, { subjects_filter: this.subject });
+    if ((info.state.subjects?.[this.subject] ?? 0) === 0) return [];
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: this.subject });
     const out: Uint8Array[] = [];
     const messages = await consumer.consume({ max_messages: 512 });
     for await (const m of messages) {
-      out.push(m.data);
-      if (m.seq >= last) break;
+      if (m.seq < this.fenceSeq) out.push(m.data);
+      if (m.info.pending === 0) break;
     }
     await messages.close();
     return out;
+  }
+}
+
+function encodeFence(incarnation: number): Uint8Array {
+  return encode({ fence: FENCE_MARK, incarnation });
+}
+
+function isWrongLastSequence(err: unknown): boolean {
+  return err instanceof Error && /wrong last sequence/i.test(err.message);
+}
+
+/** The incarnation of the latest fence stored on `fences` (0: none yet). */
+async function lastIncarnation(jsm: JetStreamManager, stream: string, fences: string): Promise<number> {
+  try {
+    const m = await jsm.streams.getMessage(stream, { last_by_subj: fences });
+    if (!m) return 0;
+    const d = decode(m.data) as { fence?: unknown; incarnation?: unknown } | null;
+    return d && d.fence === FENCE_MARK && typeof d.incarnation === 'number' ? d.incarnation : 0;
+  } catch (err) {
+    if (/no message found|not found/i.test((err as Error).message)) return 0;
+    throw err;
   }
 }

@@ -26,7 +26,7 @@ DIR/jobs.csv and DIR/summary.json as simulate, plus summary.live (latency seen, 
 processes and their memory) and every process's log in DIR/logs/.
 
 The spec's faults: are applied for real: a crash is a SIGKILL of the process, which is started
-again down_s later and replays its journal (a JetStream stream in DIR/nats/jetstream) to rejoin;
+again down_s later and replays its journal (local files in DIR/journal, or with --journal-store jetstream a stream in DIR/nats/jetstream) to rejoin;
 partitions and loss are done by the delay proxies; nats_restart stops and restarts the server.
 With live: { journal: true }, a process killed outside the plan (kill -9) is started again too.
 The driver alone writes summary.json, with the faults this command injected. At the end the run
@@ -47,6 +47,10 @@ Options:
   --prometheus         start Debian's prometheus on the run's scrape configuration (always
                        written to DIR/prometheus/prometheus.yml, for your own Prometheus), print
                        its address, and record what it saw in check.json's prometheus
+  --journal-store S    where processes keep their journals (faults.crash, live.journal): file
+                       (default: local files in DIR/journal, which survive the process and keep
+                       pace with the run) or jetstream (the server's store, which survives the
+                       host too, at a cost in delay: docs/faults.md)
   --tls                the run's own nats-server takes TLS only, with a CA and certificate made
                        for the run (DIR/nats/tls; needs openssl). Not with link latency or
                        faults: the delay proxies cannot read encrypted traffic
@@ -72,6 +76,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       lenient: { type: 'boolean' },
       tls: { type: 'boolean' },
       prometheus: { type: 'boolean' },
+      'journal-store': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -113,6 +118,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     console.error(`gridemu: ${INSTALL_HINT}, or give --nats URL`);
     return EXIT_FAILED;
   }
+  const journalStore = values['journal-store'] ?? 'file';
+  if (journalStore !== 'file' && journalStore !== 'jetstream')
+    throw new UsageError(`--journal-store must be file or jetstream, got "${journalStore}"`);
   const run = checkRunId(
     values.run ?? `${spec.name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`,
   );
@@ -134,6 +142,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     ...(values.nats ? { nats: values.nats } : {}),
     tls: values.tls === true,
     prometheus: values.prometheus === true,
+    journalStore,
     lenient: values.lenient === true,
     timeout_s,
     ...(timerSpin_ms !== undefined ? { timerSpin_ms } : {}),

@@ -41,6 +41,8 @@ export interface LiveRunOptions {
   readonly timeout_s?: number;
   /** Force how long timers spin before their deadlines; by default 2 ms, or 0 with more processes than cores. */
   readonly timerSpin_ms?: number;
+  /** Where journals live: local files in DIR/journal (default), or the server's JetStream. */
+  readonly journalStore?: 'file' | 'jetstream';
   /** Start Debian's prometheus on the run's scrape configuration; it is written either way. */
   readonly prometheus?: boolean;
   readonly onStatus?: (s: LiveStatus) => void;
@@ -71,6 +73,7 @@ const RUN_OUTPUTS = [
   'experiment.json',
   'protocol-trace.csv',
   'nats',
+  'journal',
   'prometheus',
 ];
 
@@ -173,6 +176,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       urlOf: (m) => proxies.urlOf(m) ?? url,
       envOf,
       timerSpin_ms: timerSpin,
+      ...(o.journalStore === 'jetstream' ? {} : { journalDir: join(o.out, 'journal') }),
       restartUnplanned: spec.live.journal === true,
       bus,
       say,

@@ -16,6 +16,8 @@ export interface SupervisorOptions {
   /** Its environment (credentials go there, not in arguments, which ps shows). */
   readonly envOf: (name: string) => NodeJS.ProcessEnv;
   readonly timerSpin_ms: string;
+  /** Where the members keep their journals in local files; undefined: in JetStream. */
+  readonly journalDir?: string;
   /** live.journal: a process killed from outside the plan is started again and rejoins from its journal. */
   readonly restartUnplanned: boolean;
   readonly bus: ControlBus;
@@ -112,6 +114,7 @@ export class ProcessSupervisor {
       this.o.timerSpin_ms,
       service === 'site' ? '--site' : '--member',
       member,
+      ...(this.o.journalDir ? ['--journal-dir', this.o.journalDir] : []),
       ...extra,
     ];
     const p = new RunProcess(

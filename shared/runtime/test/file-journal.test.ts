@@ -1,0 +1,67 @@
+import { appendFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { JournalRefusedError } from '../src/index.js';
+import { FileJournal } from '../src/live.js';
+
+const bytes = (...xs: number[]) => new Uint8Array(xs);
+
+describe('FileJournal', () => {
+  it('a restart reads what the last incarnation stored, and from then on the older one is refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
+    const first = FileJournal.open(dir, 's1', true);
+    expect(first.incarnation).toBe(1);
+    await first.append(bytes(1), 1);
+    await first.append(bytes(2, 2), 2);
+    expect(await first.readAll()).toEqual([]);
+
+    const second = FileJournal.open(dir, 's1', false);
+    expect(second.incarnation).toBe(2);
+    expect(await second.readAll()).toEqual([bytes(1), bytes(2, 2)]);
+    // The first still runs (a replaced container): its next append is refused, its output never leaves.
+    await expect(first.append(bytes(3), 3)).rejects.toBeInstanceOf(JournalRefusedError);
+    await second.append(bytes(4), 3);
+
+    const third = FileJournal.open(dir, 's1', false);
+    expect(third.incarnation).toBe(3);
+    // What the refused append wrote went to a file nobody reads again.
+    expect(await third.readAll()).toEqual([bytes(1), bytes(2, 2), bytes(4)]);
+    expect(readdirSync(dir).sort()).toEqual([
+      's1.1.fence',
+      's1.1.journal',
+      's1.2.fence',
+      's1.2.journal',
+      's1.3.fence',
+      's1.3.journal',
+    ]);
+    for (const j of [first, second, third]) j.close();
+  });
+
+  it('leaves out a torn last record, and refuses a fresh start over an earlier run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
+    const j = FileJournal.open(dir, 's2', true);
+    await j.append(bytes(7, 7, 7), 1);
+    j.close();
+    // A length that promises 9 bytes, and 2 of them: the host failed mid-write.
+    appendFileSync(join(dir, 's2.1.journal'), Buffer.from([0, 0, 0, 9, 1, 2]));
+    const again = FileJournal.open(dir, 's2', false);
+    expect(await again.readAll()).toEqual([bytes(7, 7, 7)]);
+    again.close();
+    expect(() => FileJournal.open(dir, 's2', true)).toThrow(/already holds s2's journal of an earlier run/);
+  });
+
+  it('a start killed before its copy was whole is passed over: the next reads the last whole file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
+    const j = FileJournal.open(dir, 's3', true);
+    await j.append(bytes(5), 1);
+    // Incarnation 2 took its fence and died copying: its file never got its name.
+    appendFileSync(join(dir, 's3.2.fence'), '');
+    appendFileSync(join(dir, 's3.2.journal.partial'), Buffer.from([0, 0, 0, 1]));
+    const third = FileJournal.open(dir, 's3', false);
+    expect(third.incarnation).toBe(3);
+    expect(await third.readAll()).toEqual([bytes(5)]);
+    // And the first, still running, is refused by any newer fence.
+    await expect(j.append(bytes(6), 2)).rejects.toBeInstanceOf(JournalRefusedError);
+  });
+});
