@@ -55,7 +55,7 @@ try {
   const job = { id: 'bench!1', workload: 'bench', origin: 's1', submit_s: 0, run_s: 100, estimate_s: 200, procs: 4 };
   b.subscribe('bench.rt', {
     callback: (_e, m) => {
-      const d = decodeEnvelope(m.data, 'bench');
+      const d = decodeEnvelope(m.data, 'bench', MESSAGE_CHECK);
       m.respond(
         encodeEnvelope({
           run: 'bench',
@@ -85,7 +85,7 @@ try {
         },
       }),
     );
-    if (!decodeEnvelope(reply.data, 'bench').ok) throw new Error('bad reply');
+    if (!decodeEnvelope(reply.data, 'bench', MESSAGE_CHECK).ok) throw new Error('bad reply');
     if (i >= 200) rtts.push((performance.now() - t) * 1000);
   }
   results.round_trip_us = {

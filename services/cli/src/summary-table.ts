@@ -89,6 +89,13 @@ export function renderLiveSummary(s: RunSummary): string {
         emulated_latency_mean_s: number;
         timer_lag_ms: LatencyLine;
         processes: Record<string, { pid: number; rss_mb?: number; peak_rss_mb?: number; cpu_s?: number }>;
+        rejoins?: {
+          process: string;
+          down_from_s: number;
+          rejoined_s: number;
+          catch_up_wall_s: number;
+          catch_up_emulated_s: number;
+        }[];
         fidelity?: {
           before: { warnings: string[] };
           measured?: { hop_s: number; timer_lag_s: number; warnings: string[]; recommended_speedup?: number };
@@ -105,6 +112,10 @@ export function renderLiveSummary(s: RunSummary): string {
       : 'one-way latency seen: no cross-site messages',
     `timer lag: mean ${fmt(live.timer_lag_ms.mean_ms)} ms, p95 ${fmt(live.timer_lag_ms.p95_ms)}, max ${fmt(live.timer_lag_ms.max_ms)}`,
     ...fidelityLines(live.fidelity),
+    ...(live.rejoins ?? []).map(
+      (r) =>
+        `${r.process} down ${fmt(r.down_from_s, 0)}-${fmt(r.rejoined_s, 0)} s; caught up ${fmt(r.catch_up_wall_s)} s wall (${fmt(r.catch_up_emulated_s, 0)} emulated s) after its restart`,
+    ),
     '',
   ];
   const rows: string[][] = [['process', 'pid', 'rss MiB', 'peak MiB', 'cpu s']];

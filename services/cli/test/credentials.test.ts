@@ -4,12 +4,13 @@ import { runCredentials, warmUp, warmUpRun } from '@gridemu/live';
 import type { Job } from '@gridemu/model';
 import { makeRunCertificates, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
 import { siteAddress } from '@gridemu/protocol';
-import { encodeEnvelope } from '@gridemu/protocol/wire';
+import { encodeControl, encodeEnvelope, type ControlMessage } from '@gridemu/protocol/wire';
 import { silentLogger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { MESSAGE_CHECK, parseExperiment, planGrid, Paper001MessageType } from '@gridemu/schemes';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { actorSubject, JetStreamJournal, journalStream, journalSubject, NatsTransport } from '@gridemu/transport-nats';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
 
@@ -167,6 +168,85 @@ describe('journals under per-process credentials (issue 11)', () => {
     } finally {
       await js.stop();
     }
+  });
+});
+
+describe('the control plane: who may say what', () => {
+  it("every control kind forged with s1's credentials is refused by the server or dropped by its receivers, and the run completes", async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 3, jobs: 40, speedup: 5000 });
+    const out = join(dir, 'out');
+    const run = 'forge';
+    const live = gridemuLive(['run', spec, '--out', out, '--run', run, '--timeout', '120']);
+    const s1Log = join(out, 'logs', 's1.log');
+    for (let i = 0; i < 600 && !(existsSync(s1Log) && readFileSync(s1Log, 'utf8').includes('clock started')); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    // s1's own user and password, as a process on the machine could read them from the run's folder.
+    const conf = JSON.parse(readFileSync(join(out, 'nats', 'nats-server.conf'), 'utf8')) as {
+      listen: string;
+      authorization: { users: { user: string; password: string }[] };
+    };
+    const s1 = conf.authorization.users.find((u) => u.user === 's1')!;
+    const nc = await connect({ servers: `nats://${conf.listen}`, user: 's1', pass: s1.password });
+    opened.push(nc);
+    const refused: string[] = [];
+    void (async () => {
+      for await (const st of nc.status()) if (st.type === 'error') refused.push(String(st.error));
+    })();
+    const report = {
+      pid: 1,
+      rss_mb: 1,
+      peak_rss_mb: 1,
+      cpu_s: 1,
+      messages: { all: {}, cross_site: {} },
+      counters: {},
+      latency: {},
+      timer_lag: { count: 0, sum_ms: 0, min_ms: 0, max_ms: 0, buckets: {} },
+    };
+    // Every kind, the members' naming s2 (another member): nothing here is s1's to say.
+    const forged: ControlMessage[] = [
+      { kind: 'hello', member: 's2' },
+      { kind: 'plan', experiment: { name: 'forged' } },
+      { kind: 'ready', member: 's2', pid: 1, http: '127.0.0.1:1' },
+      { kind: 'serving', member: 'driver', http: '127.0.0.1:1' },
+      { kind: 'start', epoch_s: 0, wallEpoch_ms: 0, speedup: 1 },
+      { kind: 'heartbeat', member: 's2', rss_mb: 1 },
+      { kind: 'failed', member: 's2', error: 'forged by s1' },
+      { kind: 'progress', finished: 0, total: 1, now_s: 0, wall_s: 0 },
+      { kind: 'end' },
+      { kind: 'abort', reason: 'forged by s1' },
+      { kind: 'report', member: 's2', report },
+      {
+        kind: 'rejoined',
+        member: 's2',
+        rejoin: { incarnation: 9, down_from_s: 0, rejoined_s: 0, catch_up_wall_ms: 0, replayed_entries: 0 },
+      },
+      { kind: 'tally' },
+      { kind: 'tallied', tally: { counters: {}, unplanned_restarts: {} } },
+    ];
+    for (const m of forged) {
+      const bytes = encodeControl(run, m);
+      // On the driver's subject, another member's, or the orchestrator's: the server refuses them.
+      for (const sender of ['driver', 's2', 'gridemu-orchestrator'])
+        nc.publish(`gridemu-ctl.${run}.${m.kind}.${sender}`, bytes);
+      // On the subject of no sender at all (the old form): refused too.
+      nc.publish(`gridemu-ctl.${run}.${m.kind}`, bytes);
+      // On its own: the server lets it through, and every receiver drops and counts it.
+      nc.publish(`gridemu-ctl.${run}.${m.kind}.s1`, bytes);
+    }
+    await nc.flush();
+    const { code, err } = await live.done;
+    expect(code, err).toBe(0);
+    for (const m of forged)
+      for (const subject of [`gridemu-ctl.${run}.${m.kind}.driver`, `gridemu-ctl.${run}.${m.kind}`])
+        expect(refused.join('\n')).toContain(`Permissions Violation for Publish to "${subject}"`);
+    const s = readSummary(out);
+    expect(s.jobs.completed).toBe(s.jobs.submitted);
+    expect(readCheck(out).ok).toBe(true);
+    // Dropped where heard: the abort and end by each of the three sites, the members' kinds by the
+    // driver, the start by everyone; all of it counted in summary.json.
+    expect(s.counters['control.forged_sender']).toBeGreaterThanOrEqual(forged.length);
+    expect(s.live.aborted).toBeUndefined();
   });
 });
 

@@ -359,6 +359,27 @@ describe('gridemu run under faults (issue 11)', () => {
       .filter((l) => l.includes('rejoined the run'));
     // Twice if the second kill finds it past its start-up; a kill during start-up is followed by another restart.
     expect(rejoined.length).toBeGreaterThanOrEqual(1);
+    // Each restart that caught up is in summary.json, with its time down and its catching up...
+    const rejoins = s.live.rejoins as {
+      process: string;
+      down_from_s: number;
+      rejoined_s: number;
+      catch_up_wall_s: number;
+    }[];
+    expect(rejoins.length).toBeGreaterThanOrEqual(1);
+    for (const r of rejoins) {
+      expect(r.rejoined_s).toBeGreaterThanOrEqual(r.down_from_s);
+      expect(r.catch_up_wall_s).toBeGreaterThan(0);
+    }
+    // ...and in network.json, so that a replay crashes the same processes when they were down live.
+    const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as { crashes: unknown[] };
+    expect(network.crashes).toHaveLength(rejoins.length);
+    const replay = join(dir, 'replay');
+    const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
+    expect(replayed.code, replayed.err).toBe(0);
+    const r = readSummary(replay);
+    expect(r.faults.crashes).toBe(rejoins.length);
+    expect(r.spec.faults.crash.map((c: { process: string }) => c.process)).toEqual(rejoins.map((j) => j.process));
   });
 });
 

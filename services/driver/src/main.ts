@@ -115,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-driver`));
   // gridemu run lets the driver choose its port, so no other process can take it first; the
   // orchestrator learns it here and names it in the scrape targets.
-  new ControlBus(nc, values.run, log).publish({ kind: 'serving', member: 'driver', http: health.address });
+  new ControlBus(nc, values.run, log, 'driver').publish({ kind: 'serving', member: 'driver', http: health.address });
   // The fidelity guard, before the run: one hop is the spec's link latency and what a
   // trip through the server costs now; both become speed-up times as long in emulated time.
   const timescales = schemeTimescales(spec, workload.jobs);

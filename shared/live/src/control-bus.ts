@@ -1,5 +1,8 @@
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
+  controlKindSubjects,
+  controlSenderOf,
+  controlSenderProblem,
   controlSubject,
   decodeControl,
   encodeControl,
@@ -11,21 +14,26 @@ import type { Logger } from '@gridemu/runtime';
 type Of<K extends ControlKind> = Extract<ControlMessage, { kind: K }>;
 
 /**
- * The control plane over NATS for one run: typed subscribe, publish and request. A control message
- * that fails to decode is counted, logged and dropped, like a malformed actor message.
+ * The control plane over NATS for one run, as `self` (`driver`, a member's name, or the
+ * orchestrator): typed subscribe, publish and request, each subject naming its sender. A control
+ * message that fails to decode is counted, logged and dropped, like a malformed actor message; so
+ * is one its sender may not send (a site sending the driver's `abort`, or a heartbeat for another).
  */
 export class ControlBus {
   private readonly subs: Subscription[] = [];
   malformed = 0;
+  /** Messages dropped because their sender may not send them (controlSenderProblem). */
+  forged = 0;
 
   constructor(
     readonly nc: NatsConnection,
     readonly run: string,
     private readonly log: Logger,
+    readonly self: string,
   ) {}
 
   on<K extends ControlKind>(kind: K, handler: (msg: Of<K>, raw: Msg) => void): void {
-    const sub = this.nc.subscribe(controlSubject(this.run, kind), {
+    const sub = this.nc.subscribe(controlKindSubjects(this.run, kind), {
       callback: (err, m) => {
         if (err) return;
         const d = decodeControl(m.data, this.run);
@@ -38,6 +46,14 @@ export class ControlBus {
             );
           return;
         }
+        const sender = controlSenderOf(m.subject) ?? '';
+        const forged = controlSenderProblem(d.msg, sender);
+        if (forged) {
+          this.forged++;
+          if (this.forged <= 20)
+            this.log.warn({ subject: m.subject, reason: forged }, 'dropped a control message its sender may not send');
+          return;
+        }
         handler(d.msg as Of<K>, m);
       },
     });
@@ -45,7 +61,7 @@ export class ControlBus {
   }
 
   publish(msg: ControlMessage): void {
-    this.nc.publish(controlSubject(this.run, msg.kind), encodeControl(this.run, msg));
+    this.nc.publish(controlSubject(this.run, msg.kind, this.self), encodeControl(this.run, msg));
   }
 
   reply(raw: Msg, msg: ControlMessage): void {
@@ -55,7 +71,7 @@ export class ControlBus {
   /** One request; resolves to the reply, or undefined if none came within `timeout_ms`. */
   async request<K extends ControlKind>(msg: ControlMessage, expect: K, timeout_ms: number): Promise<Of<K> | undefined> {
     try {
-      const reply = await this.nc.request(controlSubject(this.run, msg.kind), encodeControl(this.run, msg), {
+      const reply = await this.nc.request(controlSubject(this.run, msg.kind, this.self), encodeControl(this.run, msg), {
         timeout: timeout_ms,
       });
       const d = decodeControl(reply.data, this.run);

@@ -1,7 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { runEpoch_s, type ExperimentSpec, type Job } from '@gridemu/model';
 import type { DriverActor } from '@gridemu/actors';
-import type { MemberReport, OrchestratorTally, RunClock } from '@gridemu/protocol';
+import type { MemberReport, OrchestratorTally, Rejoin, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { MESSAGE_CHECK } from '@gridemu/schemes';
@@ -66,6 +66,10 @@ export interface LeaderResult {
   readonly aborted?: string;
   readonly missingReports: readonly string[];
   readonly controlMalformed: number;
+  /** Control messages dropped because their sender may not send them. */
+  readonly controlForged: number;
+  /** Each restart after a crash that caught up, in the order they did. */
+  readonly rejoins: readonly (Rejoin & { readonly member: string })[];
   /** What `gridemu run`'s orchestrator did to the run; absent without one (compose, Kubernetes). */
   readonly tally?: OrchestratorTally;
 }
@@ -78,7 +82,7 @@ export interface LeaderResult {
  */
 export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   const { nc, run, spec, jobs, log } = options;
-  const bus = new ControlBus(nc, run, log);
+  const bus = new ControlBus(nc, run, log, 'driver');
   const expected = liveMembers(spec);
   const members = new Map<string, MemberInfo>();
   let aborted: string | undefined;
@@ -111,6 +115,10 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   });
   bus.on('failed', (m) => {
     aborted ??= `process "${m.member}" failed: ${m.error}`;
+  });
+  const rejoins: (Rejoin & { member: string })[] = [];
+  bus.on('rejoined', (m) => {
+    if (expected.includes(m.member)) rejoins.push({ member: m.member, ...m.rejoin });
   });
   bus.on('report', (m) => {
     const info = members.get(m.member);
@@ -228,7 +236,9 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     end_s,
     ...(aborted ? { aborted } : {}),
     missingReports,
+    rejoins,
     controlMalformed: bus.malformed,
+    controlForged: bus.forged,
     ...(tally ? { tally } : {}),
   };
 }

@@ -40,6 +40,20 @@ export interface LiveSection {
   readonly missing_reports: readonly string[];
   /** Processes that died unplanned and were started again by `gridemu run` (live.journal), by location. */
   readonly unplanned_restarts?: Record<string, number>;
+  /**
+   * Each restart after a crash, once caught up: down from `down_from_s` to `rejoined_s` (emulated),
+   * and how long the new process took from its start to caught up, wall and emulated (× speed-up).
+   */
+  readonly rejoins?: readonly {
+    readonly process: string;
+    readonly incarnation: number;
+    readonly down_from_s: number;
+    readonly rejoined_s: number;
+    readonly down_s: number;
+    readonly catch_up_wall_s: number;
+    readonly catch_up_emulated_s: number;
+    readonly replayed_entries: number;
+  }[];
 }
 
 /**
@@ -63,6 +77,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   add(crossSite, r.runtime.messages.crossSite);
   add(counters, r.runtime.counters);
   if (r.controlMalformed > 0) add(counters, [['control.malformed', r.controlMalformed]]);
+  if (r.controlForged > 0) add(counters, [['control.forged_sender', r.controlForged]]);
   // What gridemu run's own process did to the run (crashes, server restarts, the proxies' drops).
   if (r.tally) add(counters, Object.entries(r.tally.counters));
   const unplanned =
@@ -131,6 +146,20 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     processes,
     missing_reports: r.missingReports,
     ...(unplanned ? { unplanned_restarts: unplanned } : {}),
+    ...(r.rejoins.length > 0
+      ? {
+          rejoins: r.rejoins.map((j) => ({
+            process: j.member,
+            incarnation: j.incarnation,
+            down_from_s: round3(j.down_from_s),
+            rejoined_s: round3(j.rejoined_s),
+            down_s: round3(j.rejoined_s - j.down_from_s),
+            catch_up_wall_s: round3(j.catch_up_wall_ms / 1000),
+            catch_up_emulated_s: round3((j.catch_up_wall_ms / 1000) * speedup),
+            replayed_entries: j.replayed_entries,
+          })),
+        }
+      : {}),
   };
   const per_hour = Object.fromEntries([...perHour].sort(([a], [b]) => Number(a) - Number(b)));
   const network: MeasuredNetworkFile = {
@@ -142,6 +171,9 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     ),
     timer_lag: timerLag.state(),
     ...(reportInterval_ms > 0 ? { report_interval_ms: reportInterval_ms } : {}),
+    ...(r.rejoins.length > 0
+      ? { crashes: r.rejoins.map((j) => ({ process: j.member, from_s: j.down_from_s, to_s: j.rejoined_s })) }
+      : {}),
   };
   return {
     live,
@@ -167,4 +199,8 @@ export function feltHop_ms(links: Readonly<Record<string, LatencyState>>): numbe
   }
   const use = sites.n > 0 ? sites : driver;
   return use.n > 0 ? use.sum / use.n : undefined;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
 }

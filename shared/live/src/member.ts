@@ -68,7 +68,7 @@ export class MemberProcess {
   private readonly outcome = new Promise<MemberOutcome>((resolve) => (this.finish = resolve));
 
   constructor(private readonly options: MemberOptions) {
-    this.bus = new ControlBus(options.nc, options.run, options.log);
+    this.bus = new ControlBus(options.nc, options.run, options.log, options.member);
   }
 
   /** Runs to the end of the run (or an abort, a failure, or stop()). */
@@ -138,8 +138,21 @@ export class MemberProcess {
           c.wallEpoch_ms,
           this.options.crashedAt_s ?? Number.NEGATIVE_INFINITY,
         );
-        log.info({ ...replayed, now_s: rt.now() }, 'rejoined the run: journal replayed, actors recovered');
+        const rejoined_s = rt.now();
+        log.info({ ...replayed, now_s: rejoined_s }, 'rejoined the run: journal replayed, actors recovered');
         this.bus.publish({ kind: 'ready', member, pid: process.pid, http: this.options.http ?? '' });
+        // For summary.json and for a replay of this run (network.json): when it was down, for real.
+        this.bus.publish({
+          kind: 'rejoined',
+          member,
+          rejoin: {
+            incarnation: journal?.store.incarnation ?? 0,
+            down_from_s: replayed.died_s,
+            rejoined_s,
+            catch_up_wall_ms: Math.round(performance.now()),
+            replayed_entries: replayed.entries,
+          },
+        });
         return this.outcome;
       }
     } catch (err) {
@@ -207,7 +220,7 @@ export class MemberProcess {
       if (plan) return plan;
       if (Date.now() > deadline) {
         await this.fail(
-          `no driver answered on gridemu-ctl.${this.options.run}.hello within ${this.options.joinTimeout_s ?? 120} s`,
+          `no driver answered on gridemu-ctl.${this.options.run}.hello.${this.options.member} within ${this.options.joinTimeout_s ?? 120} s`,
         );
         return undefined;
       }
@@ -266,6 +279,7 @@ export class MemberProcess {
         new Map([
           ...rt.counters,
           ...(this.bus.malformed > 0 ? [['control.malformed', this.bus.malformed] as const] : []),
+          ...(this.bus.forged > 0 ? [['control.forged_sender', this.bus.forged] as const] : []),
         ]),
       ),
       latency: histogramStates(rt.latency),

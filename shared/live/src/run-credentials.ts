@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { controlWildcard } from '@gridemu/protocol/wire';
+import { controlSenderSubjects, controlWildcard, ORCHESTRATOR_SENDER } from '@gridemu/protocol/wire';
 import { hearPatterns, journalPermissions, publishAsPatterns, runWildcard } from '@gridemu/transport-nats';
 import { warmUpRun } from './warm-up.js';
 
@@ -12,7 +12,7 @@ export interface ProcessCredentials {
 }
 
 /** The user `gridemu run` itself connects as: the control plane only, no actor traffic. */
-export const ORCHESTRATOR = 'gridemu-orchestrator';
+export const ORCHESTRATOR = ORCHESTRATOR_SENDER;
 
 /**
  * A user per process of a run, with a password made for the run: each location's
@@ -23,7 +23,6 @@ export const ORCHESTRATOR = 'gridemu-orchestrator';
  * but cannot grant, deny or cancel a job: docs/faults.md).
  */
 export function runCredentials(run: string, locations: readonly string[]): Map<string, ProcessCredentials> {
-  const shared = [controlWildcard(run), '_INBOX.>'];
   const users = new Map<string, ProcessCredentials>();
   const add = (name: string, publish: string[], subscribe: string[], warmUp?: string) => {
     if (users.has(name)) throw new Error(`two processes of run ${run} would be the NATS user "${name}"`);
@@ -32,8 +31,9 @@ export function runCredentials(run: string, locations: readonly string[]): Map<s
     users.set(name, {
       user: name,
       password: randomBytes(18).toString('base64url'),
-      publish: [...publish, ...own, ...shared],
-      subscribe: [...subscribe, ...own, ...shared],
+      // The control plane: it hears all of it, and publishes only on subjects naming itself.
+      publish: [...publish, ...own, controlSenderSubjects(run, name), '_INBOX.>'],
+      subscribe: [...subscribe, ...own, controlWildcard(run), '_INBOX.>'],
     });
   };
   // A location's process may also keep its journal, in its own JetStream stream and no other.

@@ -4,12 +4,15 @@ import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './codec.js';
 /**
  * The control plane of a live run: how its processes find each other, agree on the clock's epoch,
  * and hand in what they counted. The driver leads; every other process (a site, the central
- * metascheduler) is a member. Subjects are `gridemu-ctl.<run>.<kind>`, apart from the actors'
- * `gridemu.<run>.…`, so no site id can collide with them.
+ * metascheduler) is a member. Subjects are `gridemu-ctl.<run>.<kind>.<sender>`, apart from the
+ * actors' `gridemu.<run>.…`, so no site id can collide with them. The sender token is who published:
+ * a member's name, `driver`, or the orchestrator (`gridemu run`'s own process); a process's NATS user
+ * may publish only on subjects naming itself, and receivers drop a message its sender may not send
+ * (controlSenderProblem): the driver's kinds from anyone but the driver, a member's naming another.
  *
  *   member → driver   hello (request; the reply is the plan: the experiment as data, overrides applied, and,
  *                     to a member restarted after a crash, the clock of the started run to resume on)
- *   member → driver   ready, heartbeat, failed, report
+ *   member → driver   ready, heartbeat, failed, report, rejoined (a restarted process caught up)
  *   driver → all      start (epoch, speed-up), progress, end, abort
  *   driver → orchestrator   tally (request, before summary.json is written; the reply, `tallied`, is what
  *                     `gridemu run`'s own process did to the run: faults injected, processes restarted.
@@ -34,6 +37,7 @@ export type ControlMessage =
   | { readonly kind: 'end' }
   | { readonly kind: 'abort'; readonly reason: string }
   | { readonly kind: 'report'; readonly member: string; readonly report: MemberReport }
+  | { readonly kind: 'rejoined'; readonly member: string; readonly rejoin: Rejoin }
   | { readonly kind: 'tally' }
   | { readonly kind: 'tallied'; readonly tally: OrchestratorTally };
 
@@ -75,6 +79,20 @@ export interface MemberReport {
   readonly warm_up?: { readonly jobs: number; readonly finished: number; readonly wall_ms: number };
 }
 
+/**
+ * A process restarted after a crash that has caught up: its journal replayed and its clock on the
+ * run's again. `down_from_s` is when it died (when it was killed, if known, else its last stored
+ * delivery); `rejoined_s` when it was back, in emulated seconds; `catch_up_wall_ms` from the start
+ * of the new process to then (start-up, joining and the replay).
+ */
+export interface Rejoin {
+  readonly incarnation: number;
+  readonly down_from_s: number;
+  readonly rejoined_s: number;
+  readonly catch_up_wall_ms: number;
+  readonly replayed_entries: number;
+}
+
 /** What the orchestrator of `gridemu run` did to the run, which its victims cannot count themselves. */
 export interface OrchestratorTally {
   /** Run counters: faults.crashes_applied, faults.nats_restarts, messages.dropped, messages.held_by_partition. */
@@ -93,8 +111,45 @@ export interface LatencyState {
   readonly buckets: Record<string, number>;
 }
 
-export function controlSubject(run: string, kind: ControlKind): string {
-  return `gridemu-ctl.${run}.${kind}`;
+/** The sender token of `gridemu run`'s own process on the control plane. */
+export const ORCHESTRATOR_SENDER = 'gridemu-orchestrator';
+
+/** Kinds only the driver may publish (plan and tallied are replies, on request inboxes, never on a subject). */
+const DRIVER_KINDS: ReadonlySet<ControlKind> = new Set(['start', 'progress', 'end', 'abort', 'tally', 'plan']);
+
+export function controlSubject(run: string, kind: ControlKind, sender: string): string {
+  return `gridemu-ctl.${run}.${kind}.${sender}`;
+}
+
+/** Every sender's messages of one kind (what a receiver subscribes to). */
+export function controlKindSubjects(run: string, kind: ControlKind): string {
+  return `gridemu-ctl.${run}.${kind}.*`;
+}
+
+/** Every control subject `sender` may publish on (its NATS user's permission). */
+export function controlSenderSubjects(run: string, sender: string): string {
+  return `gridemu-ctl.${run}.*.${sender}`;
+}
+
+/** The sender a control subject names, or undefined if it names none. */
+export function controlSenderOf(subject: string): string | undefined {
+  const tokens = subject.split('.');
+  return tokens.length === 4 && tokens[0] === 'gridemu-ctl' ? tokens[3] : undefined;
+}
+
+/**
+ * Why `sender` may not send `msg`, or undefined if it may: the driver's kinds come from the
+ * driver only; a member's kinds name their sender as `member` (a dead member's `failed` may also
+ * come from the orchestrator, which saw it die); replies never come on a subject.
+ */
+export function controlSenderProblem(msg: ControlMessage, sender: string): string | undefined {
+  if (msg.kind === 'tallied') return 'a tallied is a reply, never published on a subject';
+  if (DRIVER_KINDS.has(msg.kind))
+    return sender === 'driver' ? undefined : `only the driver sends ${msg.kind}, not "${sender}"`;
+  const member = (msg as { member?: string }).member;
+  if (member === sender) return undefined;
+  if (msg.kind === 'failed' && sender === ORCHESTRATOR_SENDER) return undefined;
+  return `"${sender}" sent a ${msg.kind} naming "${member}"`;
 }
 
 /** Every control subject of a run (for permissions and taps). */
@@ -122,6 +177,7 @@ const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
   end: {},
   abort: { reason: 'string' },
   report: { member: 'string', report: 'record' },
+  rejoined: { member: 'string', rejoin: 'record' },
   tally: {},
   tallied: { tally: 'record' },
 };
@@ -169,6 +225,20 @@ export function decodeControl(bytes: Uint8Array, run: string): DecodedControl {
       r === null ||
       (['epoch_s', 'wallEpoch_ms', 'speedup'] as const).some((f) => typeof r[f] !== 'number' || !Number.isFinite(r[f]));
     if (bad) return { ok: false, reason: 'plan.resume must hold numbers epoch_s, wallEpoch_ms and speedup' };
+  }
+  if (kind === 'rejoined') {
+    const r = m['rejoin'] as Record<string, unknown>;
+    if (
+      !isCountMap(r) ||
+      (['incarnation', 'down_from_s', 'rejoined_s', 'catch_up_wall_ms', 'replayed_entries'] as const).some(
+        (f) => typeof r[f] !== 'number',
+      )
+    )
+      return {
+        ok: false,
+        reason:
+          'rejoined.rejoin must hold numbers incarnation, down_from_s, rejoined_s, catch_up_wall_ms and replayed_entries',
+      };
   }
   if (kind === 'tallied') {
     const t = m['tally'] as Record<string, unknown>;

@@ -9,6 +9,11 @@ export {
 } from './codec.js';
 export {
   controlSubject,
+  controlKindSubjects,
+  controlSenderSubjects,
+  controlSenderOf,
+  controlSenderProblem,
+  ORCHESTRATOR_SENDER,
   controlWildcard,
   encodeControl,
   decodeControl,
@@ -19,4 +24,5 @@ export {
   type DecodedControl,
   type RunClock,
   type OrchestratorTally,
+  type Rejoin,
 } from './control.js';

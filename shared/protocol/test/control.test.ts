@@ -26,6 +26,11 @@ describe('control messages', () => {
       { kind: 'progress', finished: 1, total: 2, now_s: 3, wall_s: 4 },
       { kind: 'end' },
       { kind: 'abort', reason: 'why' },
+      {
+        kind: 'rejoined',
+        member: 's2',
+        rejoin: { incarnation: 2, down_from_s: 100, rejoined_s: 2600, catch_up_wall_ms: 480, replayed_entries: 12 },
+      },
       { kind: 'tally' },
       { kind: 'tallied', tally: { counters: { 'faults.crashes_applied': 2 }, unplanned_restarts: { s2: 1 } } },
       { kind: 'report', member: 's1', report },

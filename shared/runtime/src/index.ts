@@ -11,6 +11,7 @@ export {
   MIN_TYPE_SAMPLES,
   normalCdf,
   type MeasuredNetworkFile,
+  type AppliedCrash,
 } from './measured-network.js';
 export { SimRuntime, type SimRuntimeOptions, type SimFaults } from './sim-runtime.js';
 export {

@@ -16,6 +16,8 @@ export interface Journal {
   append(batch: Uint8Array, seq: number): Promise<void>;
   /** Every batch stored before this incarnation of the process began (what a restart replays), in append order. */
   readAll(): Promise<Uint8Array[]>;
+  /** Which start of the process this is, where the store numbers them (1 for the first). */
+  readonly incarnation?: number;
 }
 
 /**

@@ -366,7 +366,7 @@ export class LiveRuntime {
     speedup: number,
     wallEpoch_ms: number,
     crashed_s: number,
-  ): Promise<{ batches: number; entries: number }> {
+  ): Promise<{ batches: number; entries: number; died_s: number }> {
     const journal = this.journal;
     if (!journal || !this.options.journal?.recovering || this.resumed)
       throw new Error('only a runtime made to recover, and only once, resumes from its journal');
@@ -418,7 +418,7 @@ export class LiveRuntime {
       this.restoring = false;
       for (const f of this.heldWhileRestoring.splice(0)) f();
     });
-    return { batches, entries };
+    return { batches, entries, died_s };
   }
 
   private startClock(epoch_s: number, speedup: number, wallEpoch_ms: number): void {

@@ -30,6 +30,19 @@ export interface MeasuredNetworkFile {
    * absent: none): the replay thins them the same way, in emulated time.
    */
   readonly report_interval_ms?: number;
+  /**
+   * The crashes the live run applied, as they happened: each process down from when it died to
+   * when its restart had caught up, in emulated seconds (absent: none, or a run before this field).
+   * A replay applies these rather than the spec's planned times, which the restart's start-up
+   * stretches live.
+   */
+  readonly crashes?: readonly AppliedCrash[];
+}
+
+export interface AppliedCrash {
+  readonly process: string;
+  readonly from_s: number;
+  readonly to_s: number;
 }
 
 export const MEASURED_NETWORK_FORMAT = 'gridemu-network/1';
@@ -156,6 +169,22 @@ export class MeasuredNetwork {
     }
     const lag = latencyProblem(d['timer_lag']);
     if (lag) fail('timer_lag', lag);
+    const crashes = d['crashes'];
+    if (crashes !== undefined) {
+      if (!Array.isArray(crashes)) fail('crashes', 'must be a list of { process, from_s, to_s }');
+      (crashes as unknown[]).forEach((c, i) => {
+        const x = c as Record<string, unknown> | null;
+        if (
+          typeof x !== 'object' ||
+          x === null ||
+          typeof x['process'] !== 'string' ||
+          typeof x['from_s'] !== 'number' ||
+          typeof x['to_s'] !== 'number' ||
+          !(x['to_s'] >= x['from_s'])
+        )
+          fail(`crashes[${i}]`, 'must be { process, from_s, to_s } with to_s no earlier than from_s');
+      });
+    }
     const bound = d['report_interval_ms'];
     if (bound !== undefined && !(typeof bound === 'number' && bound >= 0 && Number.isFinite(bound)))
       fail('report_interval_ms', 'must be a number of wall ms, 0 or more');
@@ -164,6 +193,11 @@ export class MeasuredNetwork {
 
   get speedup(): number {
     return this.file.speedup;
+  }
+
+  /** The crashes the live run applied, as they happened (empty: none recorded). */
+  get crashes(): readonly AppliedCrash[] {
+    return this.file.crashes ?? [];
   }
 
   /** The run's bound on latest-value reports between processes, in emulated seconds (0: none). */

@@ -294,7 +294,13 @@ describe("a live run's measured network, replayed (simulate --network-from)", ()
     expect(() =>
       MeasuredNetwork.parse(text({ ...file(), types: { copy: { 'a->b': { count: 1 } } } }), 'n.json'),
     ).toThrow(/n\.json: types\["copy"\]\["a->b"\] \.sum_ms must be a non-negative number/);
+    expect(() =>
+      MeasuredNetwork.parse(text({ ...file(), crashes: [{ process: 's2', from_s: 10, to_s: 5 }] }), 'n.json'),
+    ).toThrow(/n\.json: crashes\[0\] must be \{ process, from_s, to_s \}/);
     expect(MeasuredNetwork.parse(text(file()), 'n.json').speedup).toBe(1000);
+    expect(MeasuredNetwork.parse(text(file()), 'n.json').crashes).toEqual([]);
+    const crashes = [{ process: 's2', from_s: 100, to_s: 2600 }];
+    expect(MeasuredNetwork.parse(text({ ...file(), crashes }), 'n.json').crashes).toEqual(crashes);
   });
 
   it("thins a latest-value topic as the live run's bus bound did, in emulated time; the sender's own location hears each", () => {

@@ -65,7 +65,8 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
   const url = await proxy.listen(listen[1]!, Number(listen[2]));
   // The proxy's own connection hears the driver's start: partitions and loss are timed in emulated seconds.
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-proxy-${values.from}`));
-  const bus = new ControlBus(nc, values.run, log);
+  // It only listens (for the driver's start), and publishes nothing.
+  const bus = new ControlBus(nc, values.run, log, `proxy-${values.from}`);
   const clock = new RunClockWatch(bus);
   clock.onStart((c) => {
     proxy.startClock(c);

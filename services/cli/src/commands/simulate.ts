@@ -71,9 +71,12 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const seeds = values.seeds === undefined ? undefined : Number(values.seeds);
   if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1))
     throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
-  const { spec } = loadExperiment(file, sets.map(parseOverride));
-  const out = resolve(values.out ?? `results/${spec.name}`);
+  const loaded = loadExperiment(file, sets.map(parseOverride)).spec;
+  const out = resolve(values.out ?? `results/${loaded.name}`);
   const measured = values['network-from'] === undefined ? undefined : readMeasuredNetwork(values['network-from']);
+  // A replay of a live run with crashes applies them as they happened there (network.json's
+  // crashes): each process down from its death to its catching up, start-up and replay included.
+  const spec = measured ? withAppliedCrashes(loaded, measured.network) : loaded;
   if (spec.faults.nats_restart.length > 0) {
     // There is no server in a simulation: messages that must survive a restart always do here.
     console.error(
@@ -190,6 +193,16 @@ async function simulateOnce(
   writeResults(out, result.records, withNetwork);
   if (spec.protocol_trace === true) writeProtocolTrace(out, result.trace);
   return withNetwork;
+}
+
+function withAppliedCrashes(spec: ExperimentSpec, network: MeasuredNetwork): ExperimentSpec {
+  if (spec.faults.crash.length === 0 && network.crashes.length === 0) return spec;
+  const crash = network.crashes.map((c) => ({
+    process: c.process,
+    at_s: c.from_s,
+    down_s: Math.max(c.to_s - c.from_s, 1e-6),
+  }));
+  return { ...spec, faults: { ...spec.faults, crash } };
 }
 
 /** LIVE_DIR/network.json, or a one-line reason why it cannot be used. */

@@ -131,7 +131,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       ...login(ORCHESTRATOR),
     });
     cleanup.push(() => nc.close());
-    const bus = new ControlBus(nc, o.run, silentLogger);
+    const bus = new ControlBus(nc, o.run, silentLogger, ORCHESTRATOR);
     const clock = new RunClockWatch(bus);
     // Faults fire on the run's clock, and not once the driver has ended the run.
     bus.on('end', () => clock.stop());
@@ -234,6 +234,8 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
             'faults.nats_restarts': faults.natsRestarts,
             'messages.dropped': proxy.dropped,
             'messages.held_by_partition': proxy.held,
+            // What this process heard on the control plane from senders not allowed to send it.
+            ...(bus.forged > 0 ? { 'control.forged_sender': bus.forged } : {}),
           },
           unplanned_restarts: Object.fromEntries(processes.unplannedRestarts),
         },

@@ -33,6 +33,16 @@ export interface ReportSummary {
   readonly faults?: { readonly lost_runs: number };
   /** From DIR/check.json, which gridemu run writes beside the summary. */
   readonly check?: { readonly ok: boolean };
+  readonly live?: {
+    readonly rejoins?: readonly {
+      readonly process: string;
+      readonly incarnation: number;
+      readonly down_from_s: number;
+      readonly rejoined_s: number;
+      readonly catch_up_wall_s: number;
+      readonly catch_up_emulated_s: number;
+    }[];
+  };
 }
 
 const PALETTE = [
@@ -187,5 +197,13 @@ export function runFacts(s: ReportSummary): [string, string][] {
     ['makespan', `${s.makespan_s.toFixed(0)} s`],
     ['messages', String(s.messages.total)],
     ...(s.check ? [['gridemu check', s.check.ok ? 'passed' : 'BROKEN'] as [string, string]] : []),
+    // Each crash of a live run: how long the process was down, and its restart's catching up.
+    ...(s.live?.rejoins ?? []).map(
+      (r) =>
+        [
+          `${r.process} restarted (incarnation ${r.incarnation})`,
+          `down from ${r.down_from_s.toFixed(0)} s to ${r.rejoined_s.toFixed(0)} s; caught up ${r.catch_up_wall_s.toFixed(2)} s wall (${r.catch_up_emulated_s.toFixed(0)} emulated s) after it started`,
+        ] as [string, string],
+    ),
   ];
 }
