@@ -1,9 +1,11 @@
 // The compose deployments, really run. Builds the image (on a locally made base where
 // no registry can be reached, ../shared/CONTAINERS.md), then:
-//   1. one host: brings up deploy/compose with four sites, kills one site's process mid-run so
-//      that the restart policy brings the container back, waits for the driver, and runs
-//      `gridemu check` on the results and the sites' logs; asks its Prometheus how many jobs completed;
-//   2. several hosts: deploy/compose/multi-host's hub.yml and leaf.yml as two compose projects,
+//   1. one host: makes the run's NATS credentials (gridemu credentials), brings up deploy/compose
+//      with four sites, each its own NATS user, checks that a container with s2's name and no
+//      password is refused, kills one site's process mid-run so that the restart policy brings the
+//      container back, waits for the driver, and runs `gridemu check` on the results and the
+//      sites' logs; asks its Prometheus how many jobs completed;
+//   2. several hosts, credentials on (--multi-host): deploy/compose/multi-host's hub.yml and leaf.yml as two compose projects,
 //      each on a network of its own that reaches the other only through this machine's address,
 //      as two machines would: the leaf NATS server joins the hub, every site runs behind its
 //      delay-proxy sidecar, a leaf site is killed mid-run and rejoins from the leaf's JetStream.
@@ -114,15 +116,55 @@ function project(file, name, env, overrides = []) {
   };
 }
 
+/** The run's NATS credentials, made where one deploys (never committed); their folder. */
+function makeCredentials(results, experiment, run, extra = []) {
+  const credentials = join(results, 'credentials');
+  const made = sh(process.execPath, [
+    join(repo, 'services/cli/dist/main.js'),
+    'credentials',
+    join(repo, experiment),
+    '--run',
+    run,
+    '--out',
+    credentials,
+    ...extra,
+  ]);
+  if (made.status !== 0) throw new Error(`gridemu credentials failed:\n${made.stderr}`);
+  return credentials;
+}
+
 async function oneHost(results, problems) {
+  const credentials = makeCredentials(results, 'deploy/compose/experiment.yaml', 'compose-ci');
   const p = project('deploy/compose/docker-compose.yml', `gridemu-ci-${process.pid}`, {
     GRIDEMU_RESULTS: results,
     GRIDEMU_RUN: 'compose-ci',
+    GRIDEMU_CREDENTIALS: credentials,
   });
   try {
     // Four sites, NATS, the driver, Prometheus.
     const up = p.run('up', '-d');
     if (up.status !== 0) throw new Error(`docker-compose up failed:\n${up.stderr}`);
+    // A container with s2's name and user but no password: the server refuses it.
+    const impostor = p.run(
+      'run',
+      '--rm',
+      '--no-deps',
+      '-e',
+      'NATS_PASSWORD=',
+      '-e',
+      'GRIDEMU_JOIN_TIMEOUT=10',
+      's2',
+      'node',
+      '/app/services/site/dist/main.js',
+      '--site',
+      's2',
+    );
+    const said = `${impostor.stdout}${impostor.stderr}`;
+    if (impostor.status === 0 || !/Authorization Violation|cannot connect to NATS/i.test(said))
+      problems.push(
+        `a container as s2 without its password was not refused (exit ${impostor.status}): ${said.slice(-600)}`,
+      );
+    else console.log('  a container as s2 without its password was refused by the server');
     await killMidRun(p.container('s2'), p.container('driver'));
     await endAndCheck(
       results,
@@ -147,6 +189,9 @@ async function twoHosts(results, problems) {
   const env = {
     GRIDEMU_RESULTS: results,
     GRIDEMU_RUN: 'multi-host-ci',
+    GRIDEMU_CREDENTIALS: makeCredentials(results, 'deploy/compose/multi-host/experiment.yaml', 'multi-host-ci', [
+      '--multi-host',
+    ]),
     GRIDEMU_HUB_HOST: host,
     GRIDEMU_LEAF_HOST: host,
     GRIDEMU_PROMETHEUS_PORT: '9091',

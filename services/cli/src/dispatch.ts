@@ -15,6 +15,7 @@ Commands:
   report DIR        one self-contained HTML file of charts for a results folder or a sweep folder
   fuzz              random small experiments in the simulator, checked against the invariants
   delay-proxy SPEC  one location's delay proxy as a process of its own (a sidecar in compose or k8s)
+  credentials SPEC  NATS users and permissions for a compose or Kubernetes deployment of a run
   validate SPEC     check an experiment file and print it with defaults
   trace info FILE   jobs, span, processors and offered load of an SWF trace
   trace fetch NAME  download a trace from the Parallel Workloads Archive
@@ -58,6 +59,8 @@ async function dispatch(argv: string[]): Promise<number> {
       return (await import('./commands/report.js')).reportCommand(rest);
     case 'delay-proxy':
       return (await import('./commands/delay-proxy.js')).delayProxyCommand(rest);
+    case 'credentials':
+      return (await import('./commands/credentials.js')).credentialsCommand(rest);
     case 'validate':
       return (await import('./commands/validate.js')).validateCommand(rest);
     case 'trace':

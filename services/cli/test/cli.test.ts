@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -285,5 +285,44 @@ describe('help and trace info', () => {
     expect(r.out).toMatch(/jobs\s+28476/);
     expect(r.out).toMatch(/processors\s+100/);
     expect(r.out).toMatch(/offered load\s+\d+\.\d%/);
+  });
+});
+
+describe('gridemu credentials', () => {
+  it("writes the server's configuration and a user per process, owner-only, held to their own subjects; --multi-host adds the proxies and the leaf node", () => {
+    const out = join(tmp(), 'creds');
+    const r = gridemu(['credentials', 'deploy/compose/experiment.yaml', '--run', 'c-run', '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    const names = readdirSync(out).sort();
+    expect(names).toEqual(['driver.env', 'nats-server.conf', 's1.env', 's2.env', 's3.env', 's4.env']);
+    for (const n of names) expect(statSync(join(out, n)).mode & 0o077, n).toBe(0);
+    const conf = JSON.parse(readFileSync(join(out, 'nats-server.conf'), 'utf8')) as {
+      authorization: { users: { user: string; password: string; permissions: { publish: { allow: string[] } } }[] };
+    };
+    const s2 = conf.authorization.users.find((u) => u.user === 's2')!;
+    expect(readFileSync(join(out, 's2.env'), 'utf8')).toBe(`NATS_USER=s2\nNATS_PASSWORD=${s2.password}\n`);
+    expect(s2.permissions.publish.allow).toContain('gridemu-ctl.c-run.*.s2');
+    expect(s2.permissions.publish.allow).not.toContain('gridemu-ctl.c-run.>');
+    // Made again, the passwords are new: that is how they are rotated.
+    const again = join(tmp(), 'creds');
+    gridemu(['credentials', 'deploy/compose/experiment.yaml', '--run', 'c-run', '--out', again]);
+    expect(readFileSync(join(again, 's2.env'), 'utf8')).not.toBe(readFileSync(join(out, 's2.env'), 'utf8'));
+    const multi = join(tmp(), 'creds');
+    expect(
+      gridemu([
+        'credentials',
+        'deploy/compose/multi-host/experiment.yaml',
+        '--run',
+        'm',
+        '--out',
+        multi,
+        '--multi-host',
+      ]).code,
+    ).toBe(0);
+    expect(readdirSync(multi)).toEqual(expect.arrayContaining(['hub-auth.conf', 'leaf-auth.conf', 'proxy-s3.env']));
+    expect(readFileSync(join(multi, 'leaf-auth.conf'), 'utf8')).toMatch(
+      /nats-leaf:\/\/leaf:[A-Za-z0-9_-]+@hub-host:7422/,
+    );
+    expect(gridemu(['credentials', 'deploy/compose/experiment.yaml', '--out', out]).code).toBe(2);
   });
 });

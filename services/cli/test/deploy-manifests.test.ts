@@ -1,5 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deploymentCredentials } from '@gridemu/live';
 import { Ajv } from 'ajv';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
@@ -23,7 +25,28 @@ type Doc = {
   spec?: Record<string, unknown>;
 };
 
-const K8S = join(REPO, 'deploy/k8s');
+/**
+ * A copy of deploy/k8s with its credentials made, as `gridemu credentials` makes them where one
+ * deploys (they are never committed): the base's for its four sites, the sixteen-site overlay's
+ * for s1..s16.
+ */
+function k8sWithCredentials(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gridemu-k8s-'));
+  cpSync(join(REPO, 'deploy/k8s'), dir, { recursive: true });
+  const base = parseExperiment(readFileSync(join(dir, 'base/experiment.yaml'), 'utf8'), 'experiment.yaml').spec;
+  const sixteen = { ...base, sites: Array.from({ length: 16 }, (_, i) => ({ id: `s${i + 1}`, cpus: 128 })) };
+  for (const [where, spec] of [
+    ['base', base],
+    ['overlays/sixteen-sites', sixteen],
+  ] as const) {
+    mkdirSync(join(dir, where, 'credentials'), { recursive: true });
+    for (const [name, text] of deploymentCredentials(spec, 'k8s-run'))
+      writeFileSync(join(dir, where, 'credentials', name), text);
+  }
+  return dir;
+}
+
+const K8S = k8sWithCredentials();
 const CHAOS = join(REPO, 'deploy/chaos');
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/Namespace': Namespace,
@@ -43,6 +66,7 @@ function build(dir: string): Doc[] {
     patches?: { path: string }[];
     namespace?: string;
     configMapGenerator?: { files: string[] }[];
+    secretGenerator?: { name: string; behavior?: string; files: string[] }[];
   };
   const out: Doc[] = [];
   for (const r of k.resources ?? []) {
@@ -52,6 +76,15 @@ function build(dir: string): Doc[] {
   }
   for (const g of k.configMapGenerator ?? [])
     for (const f of g.files) expect(existsSync(join(dir, f)), `${dir}: configMapGenerator file ${f}`).toBe(true);
+  // Each generated Secret, as a document whose data names its files (a replace in an overlay wins).
+  for (const g of k.secretGenerator ?? []) {
+    for (const f of g.files) expect(existsSync(join(dir, f)), `${dir}: secretGenerator file ${f}`).toBe(true);
+    const data = Object.fromEntries(g.files.map((f) => [f.split('/').pop()!, readFileSync(join(dir, f), 'utf8')]));
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: g.name }, data } as unknown as Doc;
+    const at = out.findIndex((d) => d.kind === 'Secret' && d.metadata.name === g.name);
+    if (at >= 0) out[at] = secret;
+    else out.push(secret);
+  }
   for (const p of k.patches ?? []) {
     const [patch] = docs(join(dir, p.path));
     const target = out.find((d) => d.kind === patch!.kind && d.metadata.name === patch!.metadata.name);
@@ -115,6 +148,49 @@ describe('deploy/k8s (issue 12)', () => {
       expect(driver.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value).toBe(
         site.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value,
       );
+      // NATS runs with a user per process: the server's configuration from its Secret, each site
+      // and the driver their own user from theirs, held to their own subjects on both planes.
+      const run = driver.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value;
+      const natsSet = find(objects, 'StatefulSet', 'nats').spec as {
+        template: { spec: PodSpec & { volumes: { name: string; secret?: { secretName: string } }[] } };
+      };
+      expect(natsSet.template.spec.containers[0]!.command).toEqual([
+        'nats-server',
+        '-c',
+        '/etc/gridemu/nats-server.conf',
+      ]);
+      const serverSecret = natsSet.template.spec.volumes.find((v) => v.secret)!.secret!.secretName;
+      const conf = JSON.parse(
+        (find(objects, 'Secret', serverSecret) as unknown as { data: Record<string, string> }).data[
+          'nats-server.conf'
+        ]!,
+      ) as {
+        authorization: { users: { user: string; publish?: unknown; permissions: { publish: { allow: string[] } } }[] };
+      };
+      const users = conf.authorization.users.map((u) => u.user).sort();
+      const siteIds = Array.from({ length: sites.replicas }, (_, i) => `s${i + 1}`);
+      expect(users).toEqual([...siteIds, 'driver'].sort());
+      for (const u of conf.authorization.users)
+        for (const subject of u.permissions.publish.allow.filter(
+          (s) => s.startsWith(`gridemu-ctl.${run}.`) || s.startsWith(`gridemu.${run}.`),
+        ))
+          expect(subject.endsWith(`.${u.user}`), `${u.user} may publish ${subject}`).toBe(true);
+      expect(
+        conf.authorization.users.every((u) =>
+          u.permissions.publish.allow.some((s) => s === `gridemu-ctl.${run}.*.${u.user}`),
+        ),
+      ).toBe(true);
+      const siteSpec = sites.template.spec as PodSpec & { volumes: { secret?: { secretName: string } }[] };
+      const sitesSecret = find(
+        objects,
+        'Secret',
+        siteSpec.volumes.find((v) => v.secret)!.secret!.secretName,
+      ) as unknown as {
+        data: Record<string, string>;
+      };
+      expect(Object.keys(sitesSecret.data).sort()).toEqual(siteIds.map((s) => `${s}.env`).sort());
+      expect(site.command?.join(' ')).toContain('. /credentials/s$((POD_INDEX + 1)).env');
+      expect(driver.command?.join(' ')).toContain('. /credentials/driver.env');
       // The base experiment is valid and has a site per pod, s1..sN, and a journal for pod restarts.
       const { spec } = parseExperiment(readFileSync(join(K8S, 'base/experiment.yaml'), 'utf8'), 'experiment.yaml');
       expect(spec.live.journal).toBe(true);

@@ -19,3 +19,4 @@ export { judgeFidelity, DEFAULT_GUARD_SHARE, type GuardInput, type GuardVerdict 
 export { probeBus, type BusProbe } from './bus-probe.js';
 export { feltHop_ms } from './live-summary.js';
 export { readResolvedExperiment, writeResolvedExperiment, type ResolvedExperimentFile } from './resolved-experiment.js';
+export { deploymentCredentials } from './deployment-credentials.js';
