@@ -383,28 +383,38 @@ describe('gridemu run under faults (issue 11)', () => {
   });
 });
 
+/**
+ * A four-site run with live.journal, started, and s2's pid once its clock has run a moment: for
+ * the tests that do something to s2 from outside gridemu run.
+ */
+async function journaledRunWithS2Running() {
+  const dir = tmp();
+  const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 10000 });
+  writeFileSync(
+    spec,
+    readFileSync(spec, 'utf8').replace(/^live: \{ speedup: (\d+) \}$/m, 'live: { speedup: $1, journal: true }'),
+  );
+  const out = join(dir, 'out');
+  const run = gridemuLive(['run', spec, '--out', out, '--timeout', '300']);
+  const log = join(out, 'logs', 's2.log');
+  let pid: number | undefined;
+  // A generous bound for start-up on a busy machine; a run that works is there in a few seconds.
+  for (let i = 0; i < 1200 && pid === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    if (text.includes('clock started'))
+      pid = (JSON.parse(text.split('\n').find((l) => l.includes('member process up'))!) as { pid: number }).pid;
+  }
+  expect(pid, 's2 never started its clock').toBeDefined();
+  await new Promise((r) => setTimeout(r, 400));
+  return { out, run, log, pid: pid! };
+}
+
 describe('gridemu run, a process killed from outside (live.journal, issue 11)', () => {
   it('kill -9 of a site mid-run: gridemu run starts it again, it rejoins from its journal, and the run ends with its check passing', async () => {
-    const dir = tmp();
-    const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 10000 });
-    writeFileSync(
-      spec,
-      readFileSync(spec, 'utf8').replace(/^live: \{ speedup: (\d+) \}$/m, 'live: { speedup: $1, journal: true }'),
-    );
-    const out = join(dir, 'out');
-    const run = gridemuLive(['run', spec, '--out', out, '--timeout', '150']);
-    // Wait until s2's clock runs, then kill it as a user (or the OOM killer) would.
-    const log = join(out, 'logs', 's2.log');
-    let pid: number | undefined;
-    for (let i = 0; i < 300 && pid === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
-      if (text.includes('clock started'))
-        pid = (JSON.parse(text.split('\n').find((l) => l.includes('member process up'))!) as { pid: number }).pid;
-    }
-    expect(pid, 's2 never started its clock').toBeDefined();
-    await new Promise((r) => setTimeout(r, 400));
-    process.kill(pid!, 'SIGKILL');
+    const { out, run, log, pid } = await journaledRunWithS2Running();
+    // Kill it as a user (or the OOM killer) would.
+    process.kill(pid, 'SIGKILL');
     const { code, err } = await run.done;
     expect(code, err).toBe(0);
     expect(err).toMatch(/s2 \(pid \d+\) was killed by SIGKILL; starting it again to rejoin from its journal/);
@@ -420,24 +430,7 @@ describe('gridemu run, a process killed from outside (live.journal, issue 11)', 
 
 describe('gridemu run, two incarnations of one site at once (a replaced container still running)', () => {
   it('the newer fences the journal and carries on, the older stops by itself without failing the run, and every job runs once', async () => {
-    const dir = tmp();
-    const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 10000 });
-    writeFileSync(
-      spec,
-      readFileSync(spec, 'utf8').replace(/^live: \{ speedup: (\d+) \}$/m, 'live: { speedup: $1, journal: true }'),
-    );
-    const out = join(dir, 'out');
-    const run = gridemuLive(['run', spec, '--out', out, '--timeout', '150']);
-    const log = join(out, 'logs', 's2.log');
-    let pid: number | undefined;
-    for (let i = 0; i < 300 && pid === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
-      if (text.includes('clock started'))
-        pid = (JSON.parse(text.split('\n').find((l) => l.includes('member process up'))!) as { pid: number }).pid;
-    }
-    expect(pid, 's2 never started its clock').toBeDefined();
-    await new Promise((r) => setTimeout(r, 400));
+    const { out, run, log, pid } = await journaledRunWithS2Running();
     // The same command line and environment (its NATS user included), as a second pod or container would have.
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     const env = Object.fromEntries(
