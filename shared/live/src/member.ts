@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { ExperimentSpec } from '@gridemu/model';
 import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
-import { type Journal, type Logger } from '@gridemu/runtime';
+import { healOf, partitionsAt, type Journal, type Logger } from '@gridemu/runtime';
 import { FileJournal, LiveRuntime, histogramStates } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
@@ -103,6 +103,7 @@ export class MemberProcess {
         if (this.phase !== 'joining') return this.outcome;
       }
       const journal = await this.openJournal(this.spec, plan.resume);
+      const cut = cutBetween(this.spec);
       const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) =>
         log.error({ subject, err: err.message }, 'NATS subscription or publish failed'),
       );
@@ -123,6 +124,7 @@ export class MemberProcess {
         // A replaced process still running (a pod or container replaced under it) stops without
         // failing the run: its successor replays the journal and carries on.
         onSuperseded: (e) => void this.leave('stopped', e.message),
+        ...(cut ? { heldByFault: cut } : {}),
       });
       for (const p of actors) rt.spawn(p);
       await rt.ready();
@@ -289,4 +291,14 @@ export class MemberProcess {
       ...(warmUp ? { warm_up: warmUp } : {}),
     };
   }
+}
+
+/**
+ * Whether the spec's partitions cut the link from one location to another at emulated `t`, as the
+ * delay proxies and the simulator judge it (healOf): one end inside a cut-off set, the other not.
+ */
+function cutBetween(spec: ExperimentSpec): ((from: string, to: string, t: number) => boolean) | undefined {
+  if (spec.faults.partition.length === 0) return undefined;
+  const partitions = spec.faults.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));
+  return (from, to, t) => healOf(partitionsAt(partitions, t), from, to) !== undefined;
 }

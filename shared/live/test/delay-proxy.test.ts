@@ -41,7 +41,26 @@ async function oneWay(from: NatsConnection, to: NatsConnection, subject: string,
 }
 
 describe('DelayProxy', () => {
-  it("delays each publish by its own link's latency (matrix and jitter), and nothing else", async () => {
+  it("draws each publish's delay from its own link's latency (matrix and jitter), and delays nothing else", () => {
+    const network = { latency_ms: 5, jitter_ms: 3, matrix: { a: { b: 40 } } };
+    const target = { host: '127.0.0.1', port: 1 };
+    const [pa, pb] = ['a', 'b'].map((from) => new DelayProxy({ from, run: 'r1', network, target, seed: 1 }));
+    const draws = (p: DelayProxy, subject: string) => Array.from({ length: 400 }, () => p!.delayOf(subject)?.ms);
+    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    // Subjects name the receiver, then the sender.
+    const ab = draws(pa!, 'gridemu.r1.b.meta.a') as number[];
+    expect(Math.min(...ab)).toBeGreaterThanOrEqual(37); // 40 ± 3 ms jitter
+    expect(Math.max(...ab)).toBeLessThanOrEqual(43);
+    expect(mean(ab)).toBeCloseTo(40, 0);
+    const ba = draws(pb!, 'gridemu.r1.a.meta.b') as number[];
+    expect(Math.min(...ba)).toBeGreaterThanOrEqual(2); // 5 ± 3
+    expect(Math.max(...ba)).toBeLessThanOrEqual(8);
+    // To the driver, within its own location, and another run's subjects: no delay at all.
+    for (const subject of ['gridemu.r1.driver.a', 'gridemu.r1.a.scheduler.a', 'gridemu.r2.b.meta.a'])
+      expect(pa!.delayOf(subject), subject).toBeUndefined();
+  });
+
+  it("holds each publish on the wire at least its link's latency, in order", async () => {
     const { hostname, port } = new URL(nats.url.replace('nats:', 'http:'));
     const network = { latency_ms: 5, jitter_ms: 3, matrix: { a: { b: 40 } } };
     const proxies = ['a', 'b'].map(
@@ -50,23 +69,14 @@ describe('DelayProxy', () => {
     const [ua, ub] = await Promise.all(proxies.map((p) => p.listen()));
     const a = await connect({ servers: ua });
     const b = await connect({ servers: ub });
-    const direct = await connect({ servers: nats.url });
     try {
-      // Subjects name the receiver, then the sender.
+      // A busy machine can only add to these (so there are no upper bounds here: the draws are above).
       const ab = await oneWay(a, b, 'gridemu.r1.b.meta.a', 40);
       const ba = await oneWay(b, a, 'gridemu.r1.a.meta.b', 40);
-      const toDriver = await oneWay(a, direct, 'gridemu.r1.driver.a', 20);
-      const sameSite = await oneWay(a, a, 'gridemu.r1.a.scheduler.a', 20);
-      const otherRun = await oneWay(a, direct, 'gridemu.r2.b.meta.a', 20);
-      const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-      expect(Math.min(...ab)).toBeGreaterThanOrEqual(37); // 40 - 3 ms jitter
-      expect(mean(ab)).toBeGreaterThan(39);
-      expect(mean(ab)).toBeLessThan(46);
-      expect(Math.min(...ba)).toBeGreaterThanOrEqual(2); // 5 - 3
-      expect(Math.max(...ba)).toBeLessThan(20);
-      for (const fast of [toDriver, sameSite, otherRun]) expect(mean(fast)).toBeLessThan(2);
+      expect(Math.min(...ab)).toBeGreaterThanOrEqual(37);
+      expect(Math.min(...ba)).toBeGreaterThanOrEqual(2);
     } finally {
-      await Promise.all([a.close(), b.close(), direct.close()]);
+      await Promise.all([a.close(), b.close()]);
       await Promise.all(proxies.map((p) => p.close()));
     }
   });
@@ -110,7 +120,8 @@ describe('DelayProxy faults (issue 11)', () => {
       }
       a.publish('gridemu.rf.b.meta.a', durable); // across the cut: held until 400 s
       await a.flush();
-      const deadline = Date.now() + 3000;
+      // A bound for a broken proxy only: a working one lets it through at 0.4 s.
+      const deadline = Date.now() + 30_000;
       while (!got.some((g) => g.subject.startsWith('gridemu.rf.b.')) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 10));
       const toC = got.filter((g) => g.subject.startsWith('gridemu.rf.c.')).length;

@@ -30,6 +30,13 @@ export interface LiveRuntimeOptions {
    * Without it, a refusal is fatal.
    */
   readonly onSuperseded?: (err: Error) => void;
+  /**
+   * Whether the experiment's faults held back a message sent from `from` to `to` (locations) at
+   * emulated `sent_s`: a cut link, say. Its delay is the fault's, which a replay of the run applies
+   * itself, so it is counted apart (`felt.held_by_fault`) rather than recorded as the link's felt
+   * delay. Messages sent to this process while it was down (before its resume) are held the same way.
+   */
+  readonly heldByFault?: (from: string, to: string, sent_s: number) => boolean;
   /** The message catalogue to accept from the bus: the core's plus the schemes' (default: the core's). */
   readonly check?: MessageCheck;
   /** How long before a timer's deadline the process spins rather than sleeps (PreciseTimer; 0: never). */
@@ -136,6 +143,8 @@ export class LiveRuntime {
   /** Messages between this process's actors, numbered in send order (the journal names them so). */
   private nextLocalSeq = 1;
   /** With a journal: what each turn delivered, and what it put on the bus, held until stored. */
+  /** From the death to the resume of the process this one replaced (emulated seconds), once resumed. */
+  private downWhile: readonly [number, number] | undefined;
   private readonly journal: JournalWriter | undefined;
   private readonly outbox: DurableOutbox;
   private readonly meter = new LinkMeter();
@@ -289,7 +298,10 @@ export class LiveRuntime {
           () => h.actor.receive(h.ctx, d.msg, d.from),
           (t) => entryOf(d, address, t),
         );
-        if (d.sent_s !== undefined && this.clock) this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
+        if (d.sent_s !== undefined && this.clock) {
+          if (this.heldByFault(senderOf(d.from), senderOf(address), d.sent_s)) this.tally.count('felt.held_by_fault');
+          else this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
+        }
       }),
       now_s: Number.NEGATIVE_INFINITY,
       role: address.slice(address.indexOf('/') + 1),
@@ -394,6 +406,7 @@ export class LiveRuntime {
     // The process died no earlier than the last delivery it stored.
     const died_s = Math.max(crashed_s, last_s, epoch_s);
     this.startClock(epoch_s, speedup, wallEpoch_ms);
+    this.downWhile = [died_s, this.now()];
     this.mailboxes.start(() => {
       for (const h of this.hosted.values()) {
         const recover = h.actor.recover;
@@ -681,6 +694,12 @@ export class LiveRuntime {
       this.tally.count('actor.errors');
       this.fail(err instanceof Error ? err : new Error(String(err)), h.placement.address);
     }
+  }
+
+  /** Sent while this process was down, or across a fault the experiment names (heldByFault). */
+  private heldByFault(from: string, to: string, sent_s: number): boolean {
+    if (this.downWhile && sent_s >= this.downWhile[0] && sent_s < this.downWhile[1]) return true;
+    return this.options.heldByFault?.(from, to, sent_s) === true;
   }
 
   private superseded(e: Error): void {

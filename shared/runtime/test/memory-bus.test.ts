@@ -9,7 +9,7 @@ function collector(into: string[]): Actor<Message> {
   return { receive: (_ctx, msg) => void (msg.type === MessageType.JobCompleted && into.push(msg.jobId)) };
 }
 
-async function until(done: () => boolean, wall_ms = 5000): Promise<void> {
+async function until(done: () => boolean, wall_ms = 30_000): Promise<void> {
   const deadline = Date.now() + wall_ms;
   while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
 }

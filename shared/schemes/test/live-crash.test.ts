@@ -117,7 +117,7 @@ async function startGrid(
   for (const rt of runtimes.values()) rt.start(0, speedup, epoch_ms);
   const runningAtB = () =>
     plan.driver.records.filter((r) => r.execSite === 'b' && r.start_s !== undefined && r.finish_s === undefined).length;
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while (runningAtB() < 2 && failures.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
   expect(runningAtB(), 'b never ran two jobs at once').toBeGreaterThanOrEqual(2);
   /** A new process for b: fresh actors, resumed from `journal` as if it died at `crashed_s`. */
@@ -197,7 +197,7 @@ describe('a live process killed and restarted from its journal', () => {
     expect(second.incarnation).toBe(2);
     await grid.restartB(second, old.now());
     // The older one finds out at its next append, and stops as a member process would.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (!superseded && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     await old.stop();
     expect(superseded?.message).toMatch(/incarnation 1's journal append was refused/);

@@ -207,7 +207,7 @@ describe('live runtime over a real nats-server', () => {
     });
     nc.publish(actorSubject(run, 'b/rec', 'x/send'), dup);
     nc.publish(actorSubject(run, 'b/rec', 'x/send'), dup);
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 30_000; // a bound for a broken run; a working one is done in well under a second
     while (got.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 200));
     await a.stop();
@@ -260,7 +260,7 @@ describe('live runtime over a real nats-server', () => {
     const epoch_ms = wallNow_ms() + 50;
     a.start(0, 1000, epoch_ms);
     b.start(0, 1000, epoch_ms);
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 30_000; // a bound for a broken run; a working one is done in well under a second
     while (heard.b.at(-1) !== REPORTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     await a.stop();
@@ -318,7 +318,7 @@ describe('live runtime over a real nats-server', () => {
         msg: { type: MessageType.SubmitDue },
       }),
     );
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 30_000; // a bound for a broken run; a working one is done in well under a second
     while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     await rt.stop();
     expect(seen.map((s) => s.kind)).toEqual([MessageType.SubmitDue, Paper001MessageType.LoadTick]);
