@@ -1,31 +1,17 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import {
-  ControlBus,
-  liveLocations,
-  ORCHESTRATOR,
-  runCredentials,
-  writeResolvedExperiment,
-  type LiveProgress,
-} from '@gridemu/live';
+import { liveLocations, writeResolvedExperiment } from '@gridemu/live';
 import type { LoadedSpec } from '@gridemu/model';
-import { makeRunCertificates, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
-import { silentLogger } from '@gridemu/runtime';
 import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
 import { FaultInjector } from './fault-injector.js';
-import { orchestratorRegistry, serveMetrics } from './orchestrator-metrics.js';
 import { ProcessSupervisor } from './process-supervisor.js';
-import {
-  completedJobsQuery,
-  SCRAPE_INTERVAL_S,
-  ScrapeTargets,
-  startPrometheus,
-  type PrometheusServer,
-} from './prometheus-server.js';
 import { ProxySet } from './proxy-set.js';
 import { RunClockWatch } from './run-clock.js';
+import { RunPlane } from './run-plane.js';
+import { lingerEnv, RunWatch, type LiveStatus, type WatchResult } from './run-watch.js';
+
+export type { LiveStatus } from './run-watch.js';
 
 export interface LiveRunOptions {
   /** The experiment, read once by the command; the driver and the members get it as data. */
@@ -50,17 +36,13 @@ export interface LiveRunOptions {
   readonly say?: (line: string) => void;
 }
 
-export type LiveStatus =
-  | { readonly phase: 'joining'; readonly ready: number; readonly expected: number }
-  | ({ readonly phase: 'running'; readonly emulated_s: number } & LiveProgress);
-
 export interface LiveRunResult {
   /** 0 done, 1 failed or interrupted, 2 the driver refused its input. */
   readonly code: number;
   readonly failure?: string;
   readonly logs: string;
   /** Where the scrape configuration is, and, with --prometheus, what Prometheus saw. */
-  readonly prometheus: { readonly config: string; readonly url?: string; readonly completedJobs?: number };
+  readonly prometheus: WatchResult;
 }
 
 /** What a run writes into its results folder; a new run clears them first. */
@@ -78,10 +60,10 @@ const RUN_OUTPUTS = [
 ];
 
 /**
- * `gridemu run`'s orchestration: a nats-server (unless one is given), a delay proxy per location
- * when the spec has latency, one process per site (and central), and the driver that leads the
- * run and alone writes summary.json, with what this process did to the run (the faults it
- * injected, the processes it restarted) handed over when the driver asks for it (`tally`).
+ * `gridemu run`'s orchestration: the run's bus (RunPlane), a delay proxy per location when the spec
+ * has latency (ProxySet), one process per location and the driver that leads the run and alone
+ * writes summary.json (ProcessSupervisor), the spec's crashes and server restarts (FaultInjector),
+ * all on the run's one clock (RunClockWatch), and what is watched and told about it (RunWatch).
  * A process that dies makes the run stop with a report naming it; so do Ctrl-C and --timeout.
  * Everything started here is stopped here, whatever happens.
  */
@@ -94,64 +76,21 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   mkdirSync(logs, { recursive: true });
   const experimentFile = join(o.out, 'experiment.json');
   writeResolvedExperiment(experimentFile, o.experiment);
+  // Each location the plan names, and the process kind (services/<kind>) that hosts it.
+  const serviceOf = new Map(liveLocations(spec).map((l) => [l.location, l.service]));
+  const members = [...serviceOf.keys()];
   const cleanup: (() => Promise<unknown>)[] = [];
-  let supervisor: ProcessSupervisor | undefined;
+  let processes: ProcessSupervisor | undefined;
   try {
-    // Each location the plan names, and the process kind (services/<kind>) that hosts it.
-    const serviceOf = new Map(liveLocations(spec).map((l) => [l.location, l.service]));
-    const members = [...serviceOf.keys()];
-    // A server of our own gets a NATS user per process, held to publishing as itself;
-    // its configuration and JetStream store go in DIR/nats.
-    const credentials = o.nats ? undefined : runCredentials(o.run, members);
-    const certificates = o.tls ? makeRunCertificates(join(o.out, 'nats', 'tls')) : undefined;
-    const serverOptions = credentials
-      ? { users: [...credentials.values()], dir: join(o.out, 'nats'), ...(certificates ? { tls: certificates } : {}) }
-      : undefined;
-    // faults.nats_restart replaces it with a new server on the same port and configuration.
-    let server: LocalNatsServer | undefined = serverOptions ? await startLocalNatsServer(serverOptions) : undefined;
-    cleanup.push(async () => server?.stop());
-    const url = o.nats ?? server!.url;
-    say(
-      server
-        ? `nats-server started on ${url}, a user per process${certificates ? ', TLS only' : ''} (${join(o.out, 'nats', 'nats-server.conf')})`
-        : `using NATS at ${url}`,
-    );
-    const login = (name: string) => {
-      const c = credentials?.get(name);
-      return {
-        ...(c ? { user: c.user, pass: c.password } : {}),
-        ...(certificates ? { tls: { caFile: certificates.caFile } } : {}),
-      };
-    };
-    const nc: NatsConnection = await connect({
-      servers: url,
-      name: `gridemu-${o.run}-orchestrator`,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 50,
-      ...login(ORCHESTRATOR),
-    });
-    cleanup.push(() => nc.close());
-    const bus = new ControlBus(nc, o.run, silentLogger, ORCHESTRATOR);
-    const clock = new RunClockWatch(bus);
+    const plane = await RunPlane.open({ run: o.run, out: o.out, members, say, ...pick(o, 'nats', 'tls') });
+    cleanup.push(() => plane.close());
+    const clock = new RunClockWatch(plane.bus);
     // Faults fire on the run's clock, and not once the driver has ended the run.
-    bus.on('end', () => clock.stop());
-    bus.on('abort', () => clock.stop());
+    plane.bus.on('end', () => clock.stop());
+    plane.bus.on('abort', () => clock.stop());
     cleanup.push(async () => clock.stop());
-    // Credentials go to each process in its environment, not its arguments (which ps shows).
-    const envOf = (name: string) => {
-      const c = credentials?.get(name);
-      // With our Prometheus, members keep serving /metrics for a last scrape after the end.
-      const linger = o.prometheus ? { GRIDEMU_LINGER_MS: String(2500 * SCRAPE_INTERVAL_S) } : {};
-      return {
-        ...process.env,
-        ...linger,
-        ...(c
-          ? { NATS_USER: c.user, NATS_PASSWORD: c.password, ...(certificates ? { NATS_CA: certificates.caFile } : {}) }
-          : {}),
-      };
-    };
 
-    const proxies = await ProxySet.open(spec, o.run, url, members, clock);
+    const proxies = await ProxySet.open(spec, o.run, plane.url, members, clock);
     cleanup.push(() => proxies.close());
     if (proxies.active) {
       const f = spec.faults;
@@ -169,102 +108,41 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     if (o.timerSpin_ms === undefined && timerSpin === '0')
       say(`timers sleep to their deadlines (no spinning): ${processCount} processes on ${cores} cores`);
 
-    const processes = new ProcessSupervisor({
+    const linger = lingerEnv(o.prometheus === true);
+    processes = new ProcessSupervisor({
       run: o.run,
       logs,
       serviceOf,
-      urlOf: (m) => proxies.urlOf(m) ?? url,
-      envOf,
+      urlOf: (m) => proxies.urlOf(m) ?? plane.url,
+      envOf: (name) => plane.envOf(name, linger),
       timerSpin_ms: timerSpin,
       ...(o.journalStore === 'jetstream' ? {} : { journalDir: join(o.out, 'journal') }),
       restartUnplanned: spec.live.journal === true,
-      bus,
+      bus: plane.bus,
       say,
     });
-    supervisor = processes;
-    const port = server?.port;
-    const restartable = serverOptions
-      ? {
-          stop: async () => {
-            const down = server;
-            server = undefined;
-            await down?.stop();
-          },
-          start: async () => {
-            server = await startLocalNatsServer({ ...serverOptions, port });
-          },
-        }
-      : undefined;
-    const faults = new FaultInjector(spec.faults, clock, processes, restartable, say);
+    const faults = new FaultInjector(spec.faults, clock, processes, plane.restartable, say);
     faults.arm();
-
-    // Every process's /metrics, for a Prometheus of ours or the user's.
-    const targets = new ScrapeTargets(o.out, o.run);
-    let prometheus: PrometheusServer | undefined;
-    if (o.prometheus) {
-      prometheus = await startPrometheus(targets.configFile, join(targets.dir, 'data'));
-      cleanup.push(async () => prometheus?.stop());
-      say(`Prometheus at ${prometheus.url}, scraping every ${SCRAPE_INTERVAL_S} s (${targets.configFile})`);
-    }
-    const restartsOf = () => {
-      const all = new Map<string, { planned: number; unplanned: number }>();
-      for (const [m, n] of faults.restartsOf) all.set(m, { planned: n, unplanned: 0 });
-      for (const [m, n] of processes.unplannedRestarts) all.set(m, { planned: all.get(m)?.planned ?? 0, unplanned: n });
-      return all;
-    };
-    // This process's own: the faults it injects and the processes it restarts, which the victims cannot count.
-    const ownMetrics = await serveMetrics(
-      orchestratorRegistry({ run: o.run, scheme: spec.meta.scheme }, () => ({
-        crashes: faults.crashesInjected,
-        natsRestarts: faults.natsRestarts,
-        proxy: proxies.faultCounts(),
-        restarts: restartsOf(),
-      })),
-    );
-    cleanup.push(() => ownMetrics.close());
-    targets.set('orchestrator', ownMetrics.address);
-    // The driver asks once, before it writes summary.json: the faults are its to report, with the rest.
-    bus.on('tally', (_m, raw) => {
-      const proxy = proxies.faultCounts();
-      bus.reply(raw, {
-        kind: 'tallied',
-        tally: {
-          counters: {
-            'faults.crashes_applied': faults.crashesApplied,
-            'faults.nats_restarts': faults.natsRestarts,
-            'messages.dropped': proxy.dropped,
-            'messages.held_by_partition': proxy.held,
-            // What this process heard on the control plane from senders not allowed to send it.
-            ...(bus.forged > 0 ? { 'control.forged_sender': bus.forged } : {}),
-          },
-          unplanned_restarts: Object.fromEntries(processes.unplannedRestarts),
-        },
-      });
+    const watch = await RunWatch.start({
+      run: o.run,
+      out: o.out,
+      scheme: spec.meta.scheme,
+      members,
+      bus: plane.bus,
+      clock,
+      faults,
+      proxies,
+      processes,
+      prometheus: o.prometheus === true,
+      say,
+      ...(o.onStatus ? { onStatus: o.onStatus } : {}),
     });
-    const ready = new Set<string>();
-    bus.on('ready', (m) => {
-      targets.set(m.member, m.http);
-      ready.add(m.member);
-      o.onStatus?.({ phase: 'joining', ready: ready.size, expected: members.length });
-    });
-    bus.on('progress', (p) =>
-      o.onStatus?.({
-        phase: 'running',
-        finished: p.finished,
-        total: p.total,
-        now_s: p.now_s,
-        wall_s: p.wall_s,
-        emulated_s: p.now_s - (clock.current?.epoch_s ?? p.now_s),
-      }),
-    );
-    // The driver serves /metrics too, on a port it chooses and names on the bus ('serving'): one
-    // chosen here and handed over could be taken by another process in between.
-    bus.on('serving', (m) => targets.set(m.member, m.http));
-    await nc.flush();
+    cleanup.push(() => watch.close());
+    await plane.nc.flush();
 
     const driver = processes.startDriver([
       '--nats',
-      url,
+      plane.url,
       '--run',
       o.run,
       '--experiment',
@@ -281,19 +159,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     say(
       `run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`,
     );
-
-    const onSignal = (signal: string) => processes.fail(`interrupted by ${signal}`);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    cleanup.push(async () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    });
-    const limit =
-      (o.timeout_s ?? 0) > 0
-        ? setTimeout(() => processes.fail(`the run did not end within --timeout ${o.timeout_s} s`), o.timeout_s! * 1000)
-        : undefined;
-    cleanup.push(async () => clearTimeout(limit));
+    cleanup.push(stopOnSignalsAndTimeout(processes, o.timeout_s ?? 0));
 
     await driver.exited;
     const code = driver.exit?.code ?? 1;
@@ -309,26 +175,37 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     // Members leave on the driver's `end` or `abort`; give them a moment, then stop any that linger.
     const lingering = await processes.lingering(10_000);
     if (lingering.length > 0) say(`stopping ${lingering.join(', ')}, still running after the driver ended`);
-    let completedJobs: number | undefined;
-    if (prometheus) {
-      // The members have lingered through a last scrape and left: ask what Prometheus saw.
-      completedJobs = await prometheus.query(completedJobsQuery(o.run)).catch((err: unknown) => {
-        say(`could not ask Prometheus: ${(err as Error).message}`);
-        return undefined;
-      });
-    }
+    // The members have lingered through a last scrape and left: ask what Prometheus saw.
+    const prometheus = await watch.finish(say);
     return {
       code: failure === undefined ? 0 : code === 2 ? 2 : 1,
       ...(failure !== undefined ? { failure } : {}),
       logs,
-      prometheus: {
-        config: targets.configFile,
-        ...(prometheus ? { url: prometheus.url } : {}),
-        ...(completedJobs !== undefined ? { completedJobs } : {}),
-      },
+      prometheus,
     };
   } finally {
-    await supervisor?.stopAll(3000);
+    await processes?.stopAll(3000);
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
+}
+
+/** Ctrl-C, SIGTERM and --timeout stop the run (once); returns what undoes the watching. */
+function stopOnSignalsAndTimeout(processes: ProcessSupervisor, timeout_s: number): () => Promise<void> {
+  const onSignal = (signal: string) => processes.fail(`interrupted by ${signal}`);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const limit =
+    timeout_s > 0
+      ? setTimeout(() => processes.fail(`the run did not end within --timeout ${timeout_s} s`), timeout_s * 1000)
+      : undefined;
+  return async () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    clearTimeout(limit);
+  };
+}
+
+/** The options of `o` that are set, for passing on under exactOptionalPropertyTypes. */
+function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
 }

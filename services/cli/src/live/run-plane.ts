@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { ControlBus, ORCHESTRATOR, runCredentials, type ProcessCredentials } from '@gridemu/live';
+import {
+  makeRunCertificates,
+  startLocalNatsServer,
+  type LocalNatsServer,
+  type LocalNatsServerOptions,
+  type RunCertificates,
+} from '@gridemu/nats-server';
+import { silentLogger } from '@gridemu/runtime';
+import type { RestartableServer } from './fault-injector.js';
+
+/**
+ * The bus of one `gridemu run`: its own nats-server (unless one is given), with a NATS user per
+ * process held to publishing as itself (configuration and JetStream store in DIR/nats), and this
+ * process's connection and control bus. `close()` stops what it started.
+ */
+export class RunPlane {
+  private constructor(
+    /** What the processes connect to (or their delay proxies forward to). */
+    readonly url: string,
+    readonly nc: NatsConnection,
+    readonly bus: ControlBus,
+    private readonly credentials: ReadonlyMap<string, ProcessCredentials> | undefined,
+    private readonly certificates: RunCertificates | undefined,
+    private readonly serverOptions: LocalNatsServerOptions | undefined,
+    private server: LocalNatsServer | undefined,
+  ) {}
+
+  static async open(o: {
+    readonly run: string;
+    readonly out: string;
+    readonly members: readonly string[];
+    readonly nats?: string;
+    readonly tls?: boolean;
+    readonly say: (line: string) => void;
+  }): Promise<RunPlane> {
+    const credentials = o.nats ? undefined : runCredentials(o.run, o.members);
+    const certificates = o.tls ? makeRunCertificates(join(o.out, 'nats', 'tls')) : undefined;
+    const serverOptions = credentials
+      ? { users: [...credentials.values()], dir: join(o.out, 'nats'), ...(certificates ? { tls: certificates } : {}) }
+      : undefined;
+    const server = serverOptions ? await startLocalNatsServer(serverOptions) : undefined;
+    const url = o.nats ?? server!.url;
+    o.say(
+      server
+        ? `nats-server started on ${url}, a user per process${certificates ? ', TLS only' : ''} (${join(o.out, 'nats', 'nats-server.conf')})`
+        : `using NATS at ${url}`,
+    );
+    const own = credentials?.get(ORCHESTRATOR);
+    let nc: NatsConnection;
+    try {
+      nc = await connect({
+        servers: url,
+        name: `gridemu-${o.run}-orchestrator`,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 50,
+        ...(own ? { user: own.user, pass: own.password } : {}),
+        ...(certificates ? { tls: { caFile: certificates.caFile } } : {}),
+      });
+    } catch (err) {
+      await server?.stop();
+      throw err;
+    }
+    const bus = new ControlBus(nc, o.run, silentLogger, ORCHESTRATOR);
+    return new RunPlane(url, nc, bus, credentials, certificates, serverOptions, server);
+  }
+
+  /** A process's environment: its user's credentials go there, not in its arguments (which ps shows). */
+  envOf(name: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    const c = this.credentials?.get(name);
+    return {
+      ...process.env,
+      ...extra,
+      ...(c
+        ? {
+            NATS_USER: c.user,
+            NATS_PASSWORD: c.password,
+            ...(this.certificates ? { NATS_CA: this.certificates.caFile } : {}),
+          }
+        : {}),
+    };
+  }
+
+  /** Our own server, which faults.nats_restart stops and starts again on the same port; none with --nats. */
+  get restartable(): RestartableServer | undefined {
+    const options = this.serverOptions;
+    const port = this.server?.port;
+    if (!options) return undefined;
+    return {
+      stop: async () => {
+        const down = this.server;
+        this.server = undefined;
+        await down?.stop();
+      },
+      start: async () => {
+        this.server = await startLocalNatsServer({ ...options, ...(port !== undefined ? { port } : {}) });
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.bus.close();
+    await this.nc.close().catch(() => undefined);
+    await this.server?.stop();
+  }
+}
