@@ -75,6 +75,12 @@ export interface Logger {
   info(fields: Record<string, unknown>, msg: string): void;
   warn(fields: Record<string, unknown>, msg: string): void;
   error(fields: Record<string, unknown>, msg: string): void;
+  /**
+   * Writes out what is buffered, now. A journaled process calls it once a stored turn's lines are
+   * logged, so its log is as durable as its journal: a SIGKILL cannot take lines of a turn
+   * whose messages the rest of the run may already have.
+   */
+  flush?(): void;
 }
 
 /** Counters actors bump; the runtime decides where they go (summary.json, Prometheus). */
@@ -95,5 +101,6 @@ export function withFields(log: Logger, fields: Record<string, unknown>): Logger
     info: (f, m) => log.info({ ...fields, ...f }, m),
     warn: (f, m) => log.warn({ ...fields, ...f }, m),
     error: (f, m) => log.error({ ...fields, ...f }, m),
+    ...(log.flush ? { flush: () => log.flush!() } : {}),
   };
 }

@@ -18,8 +18,14 @@ const MAX_APPENDS_IN_FLIGHT = 4;
 /** One append: its batches, the output waiting for them, and whether they are stored. */
 interface Append {
   readonly batches: readonly { readonly bytes: Uint8Array; readonly seq: number }[];
-  readonly output: readonly (() => void)[];
+  readonly output: readonly Output[];
   stored: boolean;
+}
+
+/** Something a turn puts out once stored: a log line, or anything else (a publish). */
+interface Output {
+  readonly write: () => void;
+  readonly log: boolean;
 }
 
 /**
@@ -37,10 +43,10 @@ interface Append {
  */
 export class JournalWriter {
   private pendingEntries: JournalEntry[] = [];
-  private pendingOutput: (() => void)[] = [];
+  private pendingOutput: Output[] = [];
   /** Turns committed while the pipeline was full: the next append's. */
   private gatheredEntries: JournalEntry[] = [];
-  private gatheredOutput: (() => void)[] = [];
+  private gatheredOutput: Output[] = [];
   /** Appends started and not yet released, oldest first. */
   private readonly inFlight: Append[] = [];
   /** Appends being retried after a failure: no new one starts until they are stored. */
@@ -66,9 +72,9 @@ export class JournalWriter {
     this.pendingEntries.push(entry);
   }
 
-  /** Something to put on the bus once the current turn's batch is stored. */
-  emit(publish: () => void): void {
-    this.pendingOutput.push(publish);
+  /** Something to put out once the current turn's batch is stored: a log line (`log`), or a publish. */
+  emit(write: () => void, log = false): void {
+    this.pendingOutput.push({ write, log });
     this.queueCommit();
   }
 
@@ -116,8 +122,16 @@ export class JournalWriter {
   private async store_(append: Append): Promise<void> {
     for (const b of append.batches) if (!(await this.appendDurably(b))) return;
     append.stored = true;
-    // In order: an append's output leaves once it and every earlier one are stored.
-    while (this.inFlight[0]?.stored) for (const publish of this.inFlight.shift()!.output) publish();
+    // In order: an append's output leaves once it and every earlier one are stored. Its log lines
+    // first, written out at once, then its messages: nobody hears of a turn its log could lose.
+    while (this.inFlight[0]?.stored) {
+      const { output } = this.inFlight.shift()!;
+      if (output.some((o) => o.log)) {
+        for (const o of output) if (o.log) o.write();
+        this.log.flush?.();
+      }
+      for (const o of output) if (!o.log) o.write();
+    }
     this.startAppend();
     if (this.inFlight.length === 0) for (const f of this.whenIdle.splice(0)) f();
   }

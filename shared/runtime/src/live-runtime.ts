@@ -534,7 +534,9 @@ export class LiveRuntime {
   }
 
   private logOutput(write: () => void): void {
-    if (!this.replaying) this.emit(write);
+    if (this.replaying) return;
+    if (this.journal) this.journal.emit(write, true);
+    else write();
   }
 
   /** One journal entry, again: the actor handles what it handled before, at the time it did. */

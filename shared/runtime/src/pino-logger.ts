@@ -9,13 +9,22 @@ export function pinoLogger(
   run: string,
   options: { level?: string; destination?: DestinationStream } = {},
 ): Logger & { readonly pino: Pino } {
-  const p = pino({ level: options.level ?? 'info', base: { run } }, options.destination ?? bufferedStdout());
+  const destination = options.destination ?? bufferedStdout();
+  const p = pino({ level: options.level ?? 'info', base: { run } }, destination);
+  const buffered = destination as DestinationStream & { flushSync?: () => void };
   return {
     pino: p,
     debug: (f, m) => p.debug(f, m),
     info: (f, m) => p.info(f, m),
     warn: (f, m) => p.warn(f, m),
     error: (f, m) => p.error(f, m),
+    flush: () => {
+      try {
+        buffered.flushSync?.();
+      } catch {
+        // A write already under way finishes on its own (sonic-boom refuses a second at once).
+      }
+    },
   };
 }
 
