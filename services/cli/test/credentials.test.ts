@@ -42,7 +42,7 @@ describe('per-process NATS credentials (issue 11)', () => {
     );
     const jobs: Job[] = [
       { id: 'w!B', workload: 'w', origin: 's2', submit_s: 0, run_s: 1000, estimate_s: 1000, procs: 4 },
-      { id: 'w!J', workload: 'w', origin: 's1', submit_s: 10, run_s: 10, estimate_s: 10, procs: 4 },
+      { id: 'w!J', workload: 'w', origin: 's1', submit_s: 100, run_s: 10, estimate_s: 10, procs: 4 },
     ];
     const plan = planGrid(spec, jobs);
     const runtimes = new Map<string, LiveRuntime>();
@@ -64,7 +64,7 @@ describe('per-process NATS credentials (issue 11)', () => {
     }
     for (const rt of runtimes.values()) await rt.ready();
     const epoch = wallNow_ms() + 50;
-    for (const rt of runtimes.values()) rt.start(0, 1000, epoch); // 1000 emulated s a wall second
+    for (const rt of runtimes.values()) rt.start(0, 100, epoch); // 100 emulated s a wall second
 
     const attacker = await as('s3');
     const refused: string[] = [];
@@ -77,15 +77,22 @@ describe('per-process NATS credentials (issue 11)', () => {
       to: siteAddress('s2', 'scheduler'),
       msg: { type: Paper001MessageType.CopyCancel, jobId: 'w!J', granted_s: 0 },
     });
-    await new Promise((r) => setTimeout(r, 300)); // J's copy is queued at s2 by emulated 10.1 s; B ends at 1000
+    // Attack once B runs at s2 and J's copy (submitted at 100 s) has had time to reach s2's queue;
+    // on a busy machine this waits longer, it does not fail.
+    const record = (id: string) => plan.driver.records.find((r) => r.job.id === id);
+    const driverClock = runtimes.get('driver')!;
+    const ready = Date.now() + 50_000;
+    while (!(record('w!B')?.start_s !== undefined && driverClock.now() > 150) && Date.now() < ready)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(record('w!B')?.start_s, 'B had not started at s2 before J was submitted').toBeLessThan(100);
     // 1. On s1's subject, as s1: the server refuses it.
     attacker.publish(actorSubject(run, siteAddress('s2', 'scheduler'), siteAddress('s1', 'meta')), cancel);
     // 2. On s3's own subject, claiming in the envelope to be s1's metascheduler: s2 drops and counts it.
     attacker.publish(actorSubject(run, siteAddress('s2', 'scheduler'), siteAddress('s3', 'meta')), cancel);
     await attacker.flush();
 
-    // A bound for a broken run only: a working one ends when its jobs do, however busy the machine.
-    const deadline = Date.now() + 60_000;
+    // A bound for a broken run only: a working one ends when its jobs do (10 s of wall time), however busy the machine.
+    const deadline = Date.now() + 50_000;
     while (!plan.driver.done && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     for (const rt of runtimes.values()) await rt.stop();
 
