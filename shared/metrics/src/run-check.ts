@@ -85,7 +85,7 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
   }
   // A double start can only be seen where starts are logged: a check that cannot see every start says so.
   const unseen =
-    input.logStarts === undefined
+    input.logStarts === undefined || input.logStarts.length === 0
       ? []
       : (() => {
           const logged = new Set(input.logStarts.map((s) => s.jobId));
@@ -103,19 +103,20 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
     .map((r) => `${r[col('job_id')]} ends before it starts`);
   results.push({
     name: 'no job ran twice or overlapped itself',
-    ok: runsTwice.length === 0 && backwards.length === 0 && unseen.length === 0,
+    ok: runsTwice.length === 0 && backwards.length === 0,
     detail:
-      runsTwice.length + backwards.length > 0
+      (runsTwice.length + backwards.length > 0
         ? examples([...runsTwice, ...backwards])
-        : unseen.length > 0
-          ? `${unseen.length} executed job(s) have no start in the logs, so a second start of them could not be seen: ${examples(unseen)}`
-          : input.runs
-            ? `${input.runs.length} runs, lost ones included, none overlapping another of its job`
-            : input.logStarts && input.logStarts.length > 0
-              ? `${input.logStarts.length} starts in the logs, one per job (per attempt, where a failed job is retried)`
-              : input.logStarts
-                ? 'jobs.csv only (the logs record no job.started events for this scheme)'
-                : 'jobs.csv only (no logs: a simulation)',
+        : input.runs
+          ? `${input.runs.length} runs, lost ones included, none overlapping another of its job`
+          : input.logStarts && input.logStarts.length > 0
+            ? `${input.logStarts.length} starts in the logs, one per job (per attempt, where a failed job is retried)`
+            : input.logStarts
+              ? 'jobs.csv only (the logs record no job.started events for this scheme)'
+              : 'jobs.csv only (no logs: a simulation)') +
+      (unseen.length > 0
+        ? `; but ${unseen.length} executed job(s) have no start in the logs, so a second start of them could not be seen: ${examples(unseen)}`
+        : ''),
   });
 
   const schedule = checkSchedule(executedJobsFromCsv(input.jobsCsv), input.cpus);
