@@ -116,11 +116,16 @@ export class JournalWriter {
     const append: Append = { batches, output, stored: false };
     this.inFlight.push(append);
     if (batches.length > 0) this.tally.count('journal.appends');
-    void this.store_(append);
+    void this.storeAndRelease(append);
   }
 
-  private async store_(append: Append): Promise<void> {
-    for (const b of append.batches) if (!(await this.appendDurably(b))) return;
+  private async storeAndRelease(append: Append): Promise<void> {
+    for (const b of append.batches)
+      if (!(await this.appendDurably(b))) {
+        // Refused, or given up on at stop(): whoever waits for the writer to be idle waits no more.
+        for (const f of this.whenIdle.splice(0)) f();
+        return;
+      }
     append.stored = true;
     // In order: an append's output leaves once it and every earlier one are stored. Its log lines
     // first, written out at once, then its messages: nobody hears of a turn its log could lose.
