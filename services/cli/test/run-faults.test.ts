@@ -6,6 +6,7 @@ import { encode } from '@msgpack/msgpack';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION, controlSubject } from '@gridemu/protocol/wire';
+import { startLocalNatsServer } from '@gridemu/nats-server';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
 import { gridemuLive, readJobs, readSummary, REPO, smallSpec, startsInLogs, tmp } from './live-helpers.js';
 
@@ -116,6 +117,40 @@ describe('gridemu run under faults', () => {
     // Nothing lost: every job still has its row, finished or not.
     expect(readJobs(out)).toHaveLength(600);
     for (const pid of others) expect(alive(pid), `process ${pid} outlived the run`).toBe(false);
+  });
+
+  it('a site process started while its server is down keeps trying, and joins once the server is there', async () => {
+    // A free port: a server started and stopped at once leaves it unused for a moment.
+    const probe = await startLocalNatsServer();
+    const port = probe.port;
+    await probe.stop();
+    const child = spawn(
+      process.execPath,
+      [join(REPO, 'services/site/dist/main.js'), '--site', 's1', '--run', 'late-server', '--http-port', '0'],
+      { env: { ...process.env, NATS_URL: `nats://127.0.0.1:${port}` } },
+    );
+    let log = '';
+    child.stdout.on('data', (d: Buffer) => (log += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    let server: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
+    try {
+      await new Promise((r) => setTimeout(r, 1500)); // the site tries, and finds nothing there
+      expect(child.exitCode, log).toBeNull();
+      server = await startLocalNatsServer({ port });
+      // Connected, it asks for the plan (no driver here): its hello reaches the server.
+      const watcher = await connect({ servers: server.url });
+      const hello = await new Promise<string>((resolve) =>
+        watcher.subscribe('gridemu-ctl.late-server.hello.s1', { max: 1, callback: (_e, m) => resolve(m.subject) }),
+      );
+      expect(hello).toBe('gridemu-ctl.late-server.hello.s1');
+      await watcher.close();
+      child.kill('SIGTERM');
+      await exited;
+      expect(log).not.toContain('cannot connect to NATS');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await server?.stop();
+    }
   });
 
   it('a site process serves /healthz and /metrics, and exits cleanly on SIGTERM', async () => {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger } from '@gridemu/runtime/live';
 import { startHealthServer } from './health-server.js';
@@ -46,6 +46,9 @@ Options (each also from the environment):
   --linger-ms MS     keep serving /metrics this long     GRIDEMU_LINGER_MS (default 0)
                      after the run ends, for a last Prometheus scrape`;
 }
+
+/** How long a process keeps trying its first connection while the server is not there. */
+const FIRST_CONNECT_RETRY_MS = 30_000;
 
 /** The site and central processes' main: flags and environment, health endpoint, signals. Returns the exit code. */
 export async function memberMain(argv: string[], o: MemberMainOptions): Promise<number> {
@@ -95,14 +98,23 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   if (!(linger_ms >= 0)) return fail(`--linger-ms must be milliseconds, got "${values['linger-ms']}"`);
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: member });
-  const nc = await connect({
-    ...natsConnectOptions(values, `gridemu-${values.run}-${member}`),
-    maxReconnectAttempts: -1,
-  }).catch((err: unknown) => {
-    log.error({ nats: values.nats, error: (err as Error).message }, 'cannot connect to NATS');
-    return undefined;
-  });
-  if (!nc) return 1;
+  const options = { ...natsConnectOptions(values, `gridemu-${values.run}-${member}`), maxReconnectAttempts: -1 };
+  // A process restarted after a crash may find the server itself restarting (faults.nats_restart,
+  // a pod of NATS replaced): it tries again for a while, as it would to reconnect. A refusal (a
+  // wrong password, no such user) is final at once.
+  let nc: NatsConnection | undefined;
+  for (const until = Date.now() + FIRST_CONNECT_RETRY_MS; nc === undefined;) {
+    try {
+      nc = await connect(options);
+    } catch (err) {
+      const message = (err as Error).message;
+      if (/authoriz|authenticat|permission/i.test(message) || Date.now() > until) {
+        log.error({ nats: values.nats, error: message }, 'cannot connect to NATS');
+        return 1;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
   const proc: { current?: MemberProcess } = {};
   const source = {
     get phase() {
