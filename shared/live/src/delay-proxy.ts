@@ -2,7 +2,15 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { ExperimentSpec, NetworkSpec } from '@gridemu/model';
 import { DURABLE_MESSAGES } from '@gridemu/schemes';
 import { decodeEnvelope } from '@gridemu/protocol/wire';
-import { healOf, LinkModel, partitionsAt, Rng, siteOf, type LocationPartition } from '@gridemu/runtime';
+import {
+  healOf,
+  LinkModel,
+  locationPartitions,
+  partitionsAt,
+  Rng,
+  siteOf,
+  type LocationPartition,
+} from '@gridemu/runtime';
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
 import { parseSubject, splitBatch } from '@gridemu/transport-nats';
 import { NatsFrameSplitter } from './nats-frames.js';
@@ -220,7 +228,7 @@ export function delayProxyFor(
 ): DelayProxy {
   const faults = spec.faults;
   const withFaults = faults.partition.length > 0 || faults.drop > 0;
-  const partitions = faults.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));
+  const partitions = locationPartitions(faults.partition);
   return new DelayProxy({
     from,
     run,

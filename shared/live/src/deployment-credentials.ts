@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { ExperimentSpec } from '@gridemu/model';
 import { controlSenderSubjects, controlWildcard } from '@gridemu/protocol/wire';
 import { liveLocations } from './members.js';
-import { runCredentials, type ProcessCredentials } from './run-credentials.js';
+import { newPassword, runCredentials, type ProcessCredentials } from './run-credentials.js';
 
 /** Seconds a client has to authenticate once connected (many containers start at once). */
 const AUTH_TIMEOUT_S = 20;
@@ -43,7 +42,7 @@ export function deploymentCredentials(
       // It only listens, for the driver's start (faults are timed on the run's clock).
       users.push({
         user: name,
-        password: password(),
+        password: newPassword(),
         publish: [controlSenderSubjects(run, name)],
         subscribe: [controlWildcard(run), '_INBOX.>'],
       });
@@ -66,7 +65,7 @@ export function deploymentCredentials(
   for (const u of users) files.set(`${u.user}.env`, `NATS_USER=${u.user}\nNATS_PASSWORD=${u.password}\n`);
   if (options.multiHost) {
     // nats-server's configuration language takes JSON values: each file is included by hub.conf or leaf.conf.
-    const leaf = { user: 'leaf', password: password() };
+    const leaf = { user: 'leaf', password: newPassword() };
     const auth = `authorization: ${JSON.stringify(authorization, null, 2)}\n`;
     files.set('hub-auth.conf', `${auth}leafnodes: ${JSON.stringify({ port: 7422, authorization: leaf }, null, 2)}\n`);
     files.set(
@@ -75,8 +74,4 @@ export function deploymentCredentials(
     );
   }
   return files;
-}
-
-function password(): string {
-  return randomBytes(18).toString('base64url');
 }

@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { ExperimentSpec } from '@gridemu/model';
 import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
-import { healOf, partitionsAt, type Journal, type Logger } from '@gridemu/runtime';
+import { healOf, locationPartitions, partitionsAt, type Journal, type Logger } from '@gridemu/runtime';
 import { FileJournal, LiveRuntime, histogramStates } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
@@ -299,6 +299,6 @@ export class MemberProcess {
  */
 function cutBetween(spec: ExperimentSpec): ((from: string, to: string, t: number) => boolean) | undefined {
   if (spec.faults.partition.length === 0) return undefined;
-  const partitions = spec.faults.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));
+  const partitions = locationPartitions(spec.faults.partition);
   return (from, to, t) => healOf(partitionsAt(partitions, t), from, to) !== undefined;
 }

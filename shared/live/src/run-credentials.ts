@@ -30,7 +30,7 @@ export function runCredentials(run: string, locations: readonly string[]): Map<s
     const own = warmUp === undefined ? [] : [warmUp];
     users.set(name, {
       user: name,
-      password: randomBytes(18).toString('base64url'),
+      password: newPassword(),
       // The control plane: it hears all of it, and publishes only on subjects naming itself.
       publish: [...publish, ...own, controlSenderSubjects(run, name), '_INBOX.>'],
       subscribe: [...subscribe, ...own, controlWildcard(run), '_INBOX.>'],
@@ -47,4 +47,9 @@ export function runCredentials(run: string, locations: readonly string[]): Map<s
   add('driver', publishAsPatterns(run, 'driver'), hearPatterns(run, 'driver'), runWildcard(warmUpRun(run, undefined)));
   add(ORCHESTRATOR, [], []);
   return users;
+}
+
+/** A password made for one run or deployment. */
+export function newPassword(): string {
+  return randomBytes(18).toString('base64url');
 }

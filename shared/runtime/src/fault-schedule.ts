@@ -1,3 +1,5 @@
+import type { PartitionFault } from '@gridemu/model';
+
 /** A process that dies and comes back: its location is down from `at_s` for `down_s`. */
 export interface LocationCrash {
   readonly location: string;
@@ -10,6 +12,11 @@ export interface LocationPartition {
   readonly locations: readonly string[];
   readonly from_s: number;
   readonly to_s: number;
+}
+
+/** The spec's partitions (`faults.partition`, which name sites) as cuts between locations. */
+export function locationPartitions(partitions: readonly PartitionFault[]): LocationPartition[] {
+  return partitions.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));
 }
 
 /** What a fault does at its time: a location goes down or comes back, a cut opens or heals. */

@@ -18,6 +18,7 @@ export {
   Cuts,
   faultEvents,
   healOf,
+  locationPartitions,
   partitionsAt,
   type FaultEvent,
   type LocationCrash,

@@ -1,7 +1,14 @@
 import { runEpoch_s, type ExperimentSpec, type Job } from '@gridemu/model';
 import type { JobRecord, SiteCapacity } from '@gridemu/metrics';
 import type { Message } from '@gridemu/protocol';
-import { SimRuntime, type Logger, type MeasuredNetwork, type SimFaults, type TraceRecord } from '@gridemu/runtime';
+import {
+  locationPartitions,
+  SimRuntime,
+  type Logger,
+  type MeasuredNetwork,
+  type SimFaults,
+  type TraceRecord,
+} from '@gridemu/runtime';
 import { planGrid } from './plan.js';
 import { DURABLE_MESSAGES, LATEST_VALUE_TOPICS } from './registry.js';
 import type { GridPlan } from './scheme-module.js';
@@ -86,7 +93,7 @@ function simFaults(spec: ExperimentSpec): SimFaults {
   const f = spec.faults;
   return {
     crashes: f.crash.map((c) => ({ location: c.process, at_s: c.at_s, down_s: c.down_s })),
-    partitions: f.partition.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s })),
+    partitions: locationPartitions(f.partition),
     dropRate: f.drop,
     durable: (msg) => DURABLE_MESSAGES.has(msg.type),
   };
