@@ -26,10 +26,15 @@ import {
   writeSummary,
 } from '@gridemu/metrics';
 import { InputError, parseOverride, UsageError } from '@gridemu/model';
-import { loadExperiment, schemeReportPeriods, schemeSummary, schemeTimescales } from '@gridemu/schemes';
+import {
+  loadExperiment,
+  loadExperimentWorkload,
+  schemeReportPeriods,
+  schemeSummary,
+  schemeTimescales,
+} from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
-import { loadWorkload } from '@gridemu/workload';
 
 const HELP = `Usage: gridemu-driver --run RUN (--spec FILE [--set path=value]... | --experiment FILE) --out DIR [--nats URL]
 
@@ -89,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
       ? readResolvedExperiment(values.experiment)
       : loadExperiment(values.spec!, (values.set ?? []).map(parseOverride));
   const { spec } = experiment;
-  const workload = await loadWorkload(spec, { specFile: experiment.file, lenient: values.lenient === true });
+  const workload = await loadExperimentWorkload(spec, { specFile: experiment.file, lenient: values.lenient === true });
   const timerSpin_ms = timerSpinOf(values);
   if (typeof timerSpin_ms === 'string') throw new UsageError(timerSpin_ms);
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });

@@ -3,7 +3,7 @@ export * from './spec.js';
 export * from './spec-error.js';
 export { InputError, OverrideError, UsageError } from './input-error.js';
 export { validateSpec } from './validate.js';
-export type { MetaSchemes, MetaContext } from './meta-schemes.js';
+export type { MetaSchemes, MetaContext, SourceKindReader } from './meta-schemes.js';
 export {
   FieldReader,
   join as fieldPath,

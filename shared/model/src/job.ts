@@ -1,4 +1,8 @@
-/** A job as the schedulers see it, after the workload reader's conversion (docs/workload.md). */
+/**
+ * A job as the schedulers see it, after the workload reader's conversion (docs/workload.md). A
+ * family may give its jobs fields of its own (a DAG task's parents): it declares them as a type
+ * extending this one and as the registry's job fields, which the bus checks.
+ */
 export interface Job {
   /** Unique in the run: `${workload}!${number in its source}`. */
   readonly id: string;
@@ -15,26 +19,16 @@ export interface Job {
   /** Processors it needs, all at one site (>= 1 unless rejected). */
   readonly procs: number;
   readonly user?: number;
-  /** A trace's group number, or a named group of a VO (GRUBER, paper 002). */
+  /** A trace's group number, or a named group of a VO (jobs.csv's `group` column). */
   readonly group?: number | string;
+  /** The virtual organization it belongs to (jobs.csv's `vo` column). */
   readonly vo?: string;
   /** Disk the job needs at the site that runs it, MB (its input and output; GRUBER's disk SLA). */
   readonly disk_mb?: number;
   /** Memory to move with the job when it runs away from its origin (only with network.transfer). */
   readonly memory_mb?: number;
-  /** A divisible task (paper 000) split into this many jobs wherever it runs in parallel. */
-  readonly split_jobs?: number;
-  /** A task of a DAG job (paper 003): the DAG's name, `<instance>!<n>`, jobs.csv's `dag` column. */
+  /** The DAG a job is a task of, `<instance>!<n>` (jobs.csv's `dag` column). */
   readonly dag?: string;
-  /** The ids of the DAG's tasks it depends on: it runs once they have finished and their outputs arrived. */
-  readonly parents?: readonly string[];
-  /**
-   * A DAG task's input bytes from outside the grid (its WfFormat input files no parent writes).
-   * Unset: paper 003 §4's 1 MB for an initial task, nothing for a dependent one.
-   */
-  readonly input_bytes?: number;
-  /** The bytes it reads from each parent's outputs, aligned with `parents`. Unset: §4's 1 MB each. */
-  readonly parent_bytes?: readonly number[];
   /** Set when the job can never run (e.g. its processor count is unknown); it is REJECTED at submission. */
   readonly rejectReason?: RejectReason;
 }

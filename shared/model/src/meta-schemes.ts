@@ -1,5 +1,5 @@
 import type { FieldReader } from './field-reader.js';
-import type { LocalSpec, MetaSpec, SiteSpec, WorkloadKind, WorkloadSource } from './spec.js';
+import type { LocalSpec, MetaSpec, SiteSpec, SourceCommon, WorkloadKind, WorkloadSource } from './spec.js';
 
 /** What a module reading `meta:` may look at besides it. */
 export interface MetaContext {
@@ -25,6 +25,8 @@ export interface MetaSchemes {
   readonly faultTolerant: readonly string[];
   /** The kinds of workload source a scheme takes (DAG jobs only under the DAG schemes, and nothing else there). */
   sourceKinds(scheme: string): readonly WorkloadKind[];
+  /** The kinds of source the families define, beside the trace files and models every family may take. */
+  readonly familySources: readonly SourceKindReader[];
   /**
    * Reads `meta` (every field but `scheme` is the module's) through `r`, recording an issue per bad
    * field; returns the meta and the local policy to use (a scheme may require a particular one).
@@ -35,4 +37,23 @@ export interface MetaSchemes {
     r: FieldReader,
     context: MetaContext,
   ): { meta: MetaSpec; local: LocalSpec };
+}
+
+/**
+ * A kind of workload source a family defines, as the experiment file's reader sees it: the key
+ * that names it, and how its options are read. The family also turns it into jobs (SourceLoader,
+ * shared/workload).
+ */
+export interface SourceKindReader {
+  /** The key that names it in a source (`blast`, `tornado`). */
+  readonly kind: string;
+  /** A few words for the error that lists every kind (`a bag of BLAST tasks`). */
+  readonly describe: string;
+  /** Keys of its own beside its kind's (a wfformat source's `instances`). */
+  readonly keys?: readonly string[];
+  /**
+   * Reads its options from the whole source (it refuses the common keys that do not apply to it),
+   * recording an issue per bad field in `r`; undefined when they cannot be read at all.
+   */
+  read(o: Readonly<Record<string, unknown>>, r: FieldReader, path: string, common: SourceCommon): unknown;
 }

@@ -143,136 +143,29 @@ export interface SyntheticSource extends SourceCommon {
 }
 
 /**
- * A bag of BLAST tasks (paper 002 §3.2): `submitters` users each submit `jobs` independent
- * one-CPU jobs of about `runtime_s` on the reference CPU, with tiny input and output; each
- * submitter is its own group of `vo`.
+ * A kind of source a scheme family defines (a bag of BLAST tasks, divisible tasks, DAG jobs): the
+ * family reads its options from the experiment file and turns them into jobs
+ * (shared/schemes/src/<family>/, through the registry's workload sources).
  */
-export interface BlastSource extends SourceCommon {
-  readonly kind: 'blast';
-  readonly blast: BlastParams;
+export interface FamilySource extends SourceCommon {
+  /** The key that names it in the file (`blast`, `tornado`); never `swf` or `synthetic`. */
+  readonly kind: string;
+  /** Its options, as its family read them. */
+  readonly options: unknown;
 }
 
-export interface BlastParams {
-  readonly submitters: number;
-  /** Jobs per submitter. */
-  readonly jobs: number;
-  readonly vo: string;
-  /** One group name per submitter; default `<source name>-<n>`. */
-  readonly groups: readonly string[];
-  /** Run time on a CPU of speed 1, seconds (about 40 minutes). */
-  readonly runtime_s: number;
-  /** Each job's run time is runtime_s × (1 ± spread), uniform. */
-  readonly runtime_spread: number;
-  /** Seconds between one submitter's submissions (0: all at once, the paper's small workloads). */
-  readonly interval_s: number;
-  /** Input staged in per job, kB (uniform in the range). */
-  readonly input_kb: readonly [number, number];
-  /** Output staged out per job, MB (uniform in the range). */
-  readonly output_mb: readonly [number, number];
-}
+/** A source every family may take: a trace file or a workload model. */
+export type CoreSource = SwfSource | SyntheticSource;
 
-/**
- * Divisible tasks (paper 000): a generated stream biased to short tasks and arriving in bursts
- * (Figure 7), and/or tasks listed one by one (Table 1's long and short task). Work is seconds on
- * one reference CPU (P = 1); a listed task may fix how many jobs it splits into.
- */
-export interface TasksSource extends SourceCommon {
-  readonly kind: 'tasks';
-  readonly tasks: TasksParams;
-}
-
-export interface TasksParams {
-  /** The generated stream (workload/src/task-stream.ts); absent when only `list` is given. */
-  readonly stream?: TaskStreamSpec;
-  readonly list: readonly ListedTask[];
-}
-
-/** A stream of divisible tasks as paper 000's Superlink-online saw them (§5, Figure 7). */
-export interface TaskStreamSpec {
-  readonly tasks: number;
-  /** Share of tasks lasting a few minutes (Figure 7: about 60%), log-uniform in [short_min_s, short_max_s]. */
-  readonly short_share: number;
-  readonly short_min_s: number;
-  readonly short_max_s: number;
-  /** Share up to a few hours (Figure 7: about 28%), log-uniform in [short_max_s, medium_max_s]. */
-  readonly medium_share: number;
-  readonly medium_max_s: number;
-  /** The rest: a Pareto tail from medium_max_s with this shape (smaller: heavier), capped at tail_max_s. */
-  readonly tail_shape: number;
-  readonly tail_max_s: number;
-  /** Mean seconds between bursts, and mean tasks per burst (geometric); tasks of a burst come seconds apart. */
-  readonly burst_gap_s: number;
-  readonly burst_size: number;
-  readonly within_burst_gap_s: number;
-}
-
-export const TASK_STREAM_DEFAULTS: Omit<TaskStreamSpec, 'tasks'> = {
-  short_share: 0.6,
-  short_min_s: 30,
-  short_max_s: 600,
-  medium_share: 0.28,
-  medium_max_s: 3 * 3600,
-  tail_shape: 1.2,
-  tail_max_s: 20 * 24 * 3600,
-  burst_gap_s: 1800,
-  burst_size: 4,
-  within_burst_gap_s: 20,
-};
-
-export interface ListedTask {
-  readonly submit_s: number;
-  readonly work_s: number;
-  /** Jobs it is split into wherever it runs in parallel (else each queue splits by its job size). */
-  readonly jobs?: number;
-}
-
-/**
- * Tornado-like DAG jobs (paper 003 §4), generated: an initial task, a parent set of `parallel`
- * tasks, a final task (workload/src/tornado.ts has the models and our parameters).
- */
-export interface TornadoSource extends SourceCommon {
-  readonly kind: 'tornado';
-  readonly tornado: TornadoSpec;
-}
-
-export type VariationModel = 'high' | 'medium' | 'low';
-
-export interface TornadoSpec {
-  readonly jobs: number;
-  /** Tasks in the parent set (the paper: 2, 5, 10 or 20). */
-  readonly parallel: number;
-  /** How much the parallel tasks' lengths vary (the paper's High-, Medium- and LowVariation). */
-  readonly variation: VariationModel;
-  /** Median length of a job's parallel tasks, seconds on the 1000-MIPS reference. */
-  readonly median_s: number;
-  /** Mean jobs per batch (geometric), mean hours between batches, and the share of batches by day. */
-  readonly batch_size: number;
-  readonly batch_gap_h: number;
-  readonly day_share: number;
-}
-
-export const TORNADO_DEFAULTS: Omit<TornadoSpec, 'jobs' | 'parallel' | 'variation'> = {
-  median_s: 1800,
-  batch_size: 5,
-  batch_gap_h: 1,
-  day_share: 0.8,
-};
-
-/** A WfCommons WfFormat instance (1.5 or 1.6) replayed `instances` times, `interarrival_s` apart (paper 003 with real workflows). */
-export interface WfFormatSource extends SourceCommon {
-  readonly kind: 'wfformat';
-  /** The instance's JSON file, found the way traces are. */
-  readonly wfformat: string;
-  readonly instances: number;
-  readonly interarrival_s: number;
-  /** `fixed`: the instances come exactly interarrival_s apart; `poisson`: exponential gaps of that mean, drawn from the seed. */
-  readonly arrivals: 'fixed' | 'poisson';
-}
-
-export type WorkloadSource = SwfSource | SyntheticSource | BlastSource | TasksSource | TornadoSource | WfFormatSource;
+export type WorkloadSource = CoreSource | FamilySource;
 
 /** The kinds of source, as the schemes name what they take. */
-export type WorkloadKind = WorkloadSource['kind'];
+export type WorkloadKind = string;
+
+/** The sources gridemu itself reads; every other kind is a family's. */
+export function isCoreSource(source: WorkloadSource): source is CoreSource {
+  return source.kind === 'swf' || source.kind === 'synthetic';
+}
 
 /**
  * Lublin & Feitelson, "The workload on parallel supercomputers: modeling the characteristics of

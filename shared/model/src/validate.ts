@@ -9,22 +9,16 @@ import {
   PROBABILITY,
 } from './field-reader.js';
 import type { SpecIssue } from './spec-error.js';
-import type { MetaSchemes } from './meta-schemes.js';
+import type { MetaSchemes, SourceKindReader } from './meta-schemes.js';
 import {
   LOCAL_POLICIES,
   LUBLIN_DEFAULTS,
-  TASK_STREAM_DEFAULTS,
-  TORNADO_DEFAULTS,
-  type BlastParams,
   type ExperimentSpec,
   type LublinClassParams,
   type LublinParams,
   type NetworkSpec,
   type SiteSpec,
   type SourceCommon,
-  type TasksParams,
-  type TornadoSpec,
-  type ListedTask,
   type TransferSpec,
   type WorkloadSource,
 } from './spec.js';
@@ -42,6 +36,7 @@ const TOP_KEYS = [
   'protocol_trace',
   'description',
 ] as const;
+/** The keys of a source every kind shares, and those of the trace files and models gridemu reads itself. */
 const SOURCE_KEYS = [
   'name',
   'site',
@@ -50,13 +45,6 @@ const SOURCE_KEYS = [
   'gwf',
   'batsim',
   'synthetic',
-  'blast',
-  'tasks',
-  'tornado',
-  'wfformat',
-  'instances',
-  'interarrival_s',
-  'arrivals',
   'jobs',
   'skip',
   'shift_h',
@@ -67,22 +55,6 @@ const SOURCE_KEYS = [
   'vo',
   'group',
 ] as const;
-/** What a DAG source (tornado, wfformat) takes besides its own fields: the options of trace lines do not apply to tasks of a DAG. */
-const DAG_SOURCE_KEYS = ['name', 'site', 'sites', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'arrivals'];
-const TORNADO_KEYS = ['jobs', 'parallel', 'variation', ...Object.keys(TORNADO_DEFAULTS)];
-const BLAST_KEYS = [
-  'submitters',
-  'jobs',
-  'vo',
-  'groups',
-  'runtime_s',
-  'runtime_spread',
-  'interval_s',
-  'input_kb',
-  'output_mb',
-] as const;
-const TASKS_KEYS = ['stream', 'list'] as const;
-const LISTED_TASK_KEYS = ['submit_s', 'work_s', 'jobs'] as const;
 const LUBLIN_KEYS = [
   'model',
   'jobs',
@@ -95,6 +67,9 @@ const LUBLIN_KEYS = [
   'interactive',
 ] as const;
 const CLASS_KEYS = Object.keys(LUBLIN_DEFAULTS.batch);
+
+/** The kinds of source gridemu reads itself (a trace file in one of three formats, a workload model). */
+const CORE_KINDS = ['swf', 'gwf', 'batsim', 'synthetic'];
 
 /** Ids a site may not take: bus subject tokens and the run-wide driver (the schemes add their own). */
 const RESERVED_SITE_IDS = ['topic', 'driver'];
@@ -145,7 +120,7 @@ export function validateSpec(
   const sourceList = r.array(top['workload'], 'workload') ?? [];
   if (sourceList.length === 0 && Array.isArray(top['workload'])) r.fail('workload', 'must list at least one source');
   sourceList.forEach((w, i) => {
-    const source = readSource(r, w, join('workload', i), i, siteIds);
+    const source = readSource(r, w, join('workload', i), i, siteIds, schemes.familySources);
     if (!source) return;
     if (workload.some((x) => x.name === source.name)) {
       r.fail(
@@ -236,10 +211,11 @@ function readSource(
   path: string,
   index: number,
   siteIds: Set<string>,
+  familySources: readonly SourceKindReader[],
 ): WorkloadSource | undefined {
   const o = r.object(raw, path);
   if (!o) return undefined;
-  r.onlyKeys(o, path, SOURCE_KEYS);
+  r.onlyKeys(o, path, [...SOURCE_KEYS, ...familySources.flatMap((f) => [f.kind, ...(f.keys ?? [])])]);
 
   let site: string | undefined;
   let split_sites: string[] | undefined;
@@ -277,35 +253,27 @@ function readSource(
   if (common.name.includes('!'))
     r.fail(join(path, 'name'), 'must not contain "!" (it separates the source from the job number in job ids)');
 
-  const kinds = (['swf', 'gwf', 'batsim', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat'] as const).filter(
-    (k) => o[k] !== undefined,
-  );
+  const kinds = [...CORE_KINDS, ...familySources.map((f) => f.kind)].filter((k) => o[k] !== undefined);
   if (kinds.length !== 1) {
     r.fail(
       path,
-      'needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado or wfformat (DAG jobs)',
+      `needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model)${familySources
+        .map((f) => `, ${f.kind} (${f.describe})`)
+        .join('')}`,
     );
     return undefined;
   }
   const kind = kinds[0]!;
-  for (const k of ['instances', 'interarrival_s', 'arrivals'] as const)
-    if (o[k] !== undefined && kind !== 'wfformat') r.fail(join(path, k), 'applies only to a wfformat source');
-  if (kind === 'tornado' || kind === 'wfformat') {
-    for (const k of Object.keys(o))
-      if (!DAG_SOURCE_KEYS.includes(k))
-        r.fail(join(path, k), `does not apply to the tasks of DAG jobs (a ${kind} source)`);
-    if (kind === 'tornado') {
-      const tornado = readTornado(r, o['tornado'], join(path, 'tornado'));
-      return tornado ? { ...common, kind: 'tornado', tornado } : undefined;
-    }
-    return {
-      ...common,
-      kind: 'wfformat',
-      wfformat: r.string(o['wfformat'], join(path, 'wfformat')),
-      instances: r.number(o['instances'], join(path, 'instances'), POSITIVE_INTEGER, 1),
-      interarrival_s: r.number(o['interarrival_s'], join(path, 'interarrival_s'), NON_NEGATIVE, 0),
-      arrivals: r.oneOf(o['arrivals'], join(path, 'arrivals'), ['fixed', 'poisson'] as const, 'fixed'),
-    };
+  for (const family of familySources) {
+    if (family.kind === kind) continue;
+    for (const k of family.keys ?? [])
+      if (o[k] !== undefined) r.fail(join(path, k), `applies only to a ${family.kind} source`);
+  }
+  const family = familySources.find((f) => f.kind === kind);
+  if (family) {
+    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
+    const options = family.read(o, r, path, common);
+    return options === undefined ? undefined : { ...common, kind, options };
   }
   if (kind === 'gwf' || kind === 'batsim') {
     if (kind === 'batsim' && o['lenient'] !== undefined)
@@ -318,21 +286,7 @@ function readSource(
       lenient: kind === 'gwf' && r.boolean(o['lenient'], join(path, 'lenient'), false),
     };
   }
-  const hasSwf = kind === 'swf';
-  if (kinds[0] === 'tasks') {
-    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
-    const tasks = readTasks(r, o['tasks'], join(path, 'tasks'));
-    return tasks ? { ...common, kind: 'tasks', tasks } : undefined;
-  }
-  if (kinds[0] === 'blast') {
-    if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
-    for (const k of ['vo', 'group'] as const)
-      if (o[k] !== undefined)
-        r.fail(join(path, k), `a blast source names its VO and groups under blast (blast.vo, blast.groups)`);
-    const blast = readBlast(r, o['blast'], join(path, 'blast'), common.name);
-    return blast ? { ...common, kind: 'blast', blast } : undefined;
-  }
-  if (hasSwf) {
+  if (kind === 'swf') {
     return {
       ...common,
       kind: 'swf',
@@ -344,120 +298,6 @@ function readSource(
   if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
   const synthetic = readLublin(r, o['synthetic'], join(path, 'synthetic'));
   return synthetic ? { ...common, kind: 'synthetic', synthetic } : undefined;
-}
-
-function readTornado(r: FieldReader, raw: unknown, path: string): TornadoSpec | undefined {
-  const o = r.object(raw, path);
-  if (!o) return undefined;
-  r.onlyKeys(o, path, TORNADO_KEYS);
-  const d = TORNADO_DEFAULTS;
-  const t: TornadoSpec = {
-    jobs: r.number(o['jobs'], join(path, 'jobs'), POSITIVE_INTEGER),
-    parallel: r.number(o['parallel'], join(path, 'parallel'), POSITIVE_INTEGER),
-    variation: r.oneOf(o['variation'], join(path, 'variation'), ['high', 'medium', 'low'] as const, 'high'),
-    median_s: r.number(o['median_s'], join(path, 'median_s'), POSITIVE, d.median_s),
-    batch_size: r.number(o['batch_size'], join(path, 'batch_size'), { min: 1 }, d.batch_size),
-    batch_gap_h: r.number(o['batch_gap_h'], join(path, 'batch_gap_h'), POSITIVE, d.batch_gap_h),
-    day_share: r.number(o['day_share'], join(path, 'day_share'), PROBABILITY, d.day_share),
-  };
-  return t;
-}
-
-function readTasks(r: FieldReader, raw: unknown, path: string): TasksParams | undefined {
-  const o = r.object(raw, path);
-  if (!o) return undefined;
-  r.onlyKeys(o, path, TASKS_KEYS);
-  if (o['stream'] === undefined && o['list'] === undefined) {
-    r.fail(path, 'needs a stream (generated tasks), a list (tasks one by one), or both');
-    return undefined;
-  }
-  let stream: TasksParams['stream'];
-  if (o['stream'] !== undefined) {
-    const sp = join(path, 'stream');
-    const so = r.object(o['stream'], sp) ?? {};
-    r.onlyKeys(so, sp, ['tasks', ...Object.keys(TASK_STREAM_DEFAULTS)]);
-    const d = TASK_STREAM_DEFAULTS;
-    const num = (k: keyof typeof d, rule = {}) => r.number(so[k], join(sp, k), rule, d[k]);
-    stream = {
-      tasks: r.number(so['tasks'], join(sp, 'tasks'), POSITIVE_INTEGER),
-      short_share: num('short_share', PROBABILITY),
-      short_min_s: num('short_min_s', POSITIVE),
-      short_max_s: num('short_max_s', POSITIVE),
-      medium_share: num('medium_share', PROBABILITY),
-      medium_max_s: num('medium_max_s', POSITIVE),
-      tail_shape: num('tail_shape', POSITIVE),
-      tail_max_s: num('tail_max_s', POSITIVE),
-      burst_gap_s: num('burst_gap_s', POSITIVE),
-      burst_size: num('burst_size', { min: 1 }),
-      within_burst_gap_s: num('within_burst_gap_s', NON_NEGATIVE),
-    };
-    if (stream.short_share + stream.medium_share > 1)
-      r.fail(join(sp, 'medium_share'), 'short_share + medium_share must be at most 1');
-    if (!(
-      stream.short_min_s < stream.short_max_s &&
-      stream.short_max_s < stream.medium_max_s &&
-      stream.medium_max_s <= stream.tail_max_s
-    )) {
-      r.fail(sp, 'needs short_min_s < short_max_s < medium_max_s <= tail_max_s');
-    }
-  }
-  const list: ListedTask[] = [];
-  if (o['list'] !== undefined) {
-    const lp = join(path, 'list');
-    for (const [i, item] of (r.array(o['list'], lp) ?? []).entries()) {
-      const ip = join(lp, i);
-      const t = r.object(item, ip);
-      if (!t) continue;
-      r.onlyKeys(t, ip, LISTED_TASK_KEYS);
-      const jobs = t['jobs'] === undefined ? undefined : r.number(t['jobs'], join(ip, 'jobs'), POSITIVE_INTEGER);
-      list.push({
-        submit_s: r.number(t['submit_s'], join(ip, 'submit_s'), NON_NEGATIVE, 0),
-        work_s: r.number(t['work_s'], join(ip, 'work_s'), POSITIVE),
-        ...(jobs !== undefined ? { jobs } : {}),
-      });
-    }
-  }
-  return { ...(stream ? { stream } : {}), list };
-}
-
-function readBlast(r: FieldReader, raw: unknown, path: string, sourceName: string): BlastParams | undefined {
-  const o = r.object(raw, path);
-  if (!o) return undefined;
-  r.onlyKeys(o, path, BLAST_KEYS);
-  const submitters = r.number(o['submitters'], join(path, 'submitters'), POSITIVE_INTEGER, 1);
-  let groups = Array.from({ length: submitters }, (_, i) => `${sourceName}-${i + 1}`);
-  if (o['groups'] !== undefined) {
-    const list = r.array(o['groups'], join(path, 'groups')) ?? [];
-    groups = list.map((g, i) => r.string(g, join(join(path, 'groups'), i)));
-    if (list.length !== submitters)
-      r.fail(join(path, 'groups'), `must name one group per submitter (${submitters}), got ${list.length}`);
-    if (new Set(groups).size !== groups.length)
-      r.fail(join(path, 'groups'), 'must not name a group twice: each submitter is its own group');
-  }
-  const range = (key: 'input_kb' | 'output_mb', fallback: [number, number]): [number, number] => {
-    if (o[key] === undefined) return fallback;
-    const list = r.array(o[key], join(path, key)) ?? [];
-    if (list.length !== 2) {
-      r.fail(join(path, key), 'must be [min, max]');
-      return fallback;
-    }
-    const lo = r.number(list[0], join(join(path, key), 0), NON_NEGATIVE);
-    const hi = r.number(list[1], join(join(path, key), 1), NON_NEGATIVE);
-    if (hi < lo) r.fail(join(path, key), 'max must be at least min');
-    return [lo, hi];
-  };
-  return {
-    submitters,
-    jobs: r.number(o['jobs'], join(path, 'jobs'), POSITIVE_INTEGER),
-    vo: r.string(o['vo'], join(path, 'vo')),
-    groups,
-    runtime_s: r.number(o['runtime_s'], join(path, 'runtime_s'), POSITIVE, 2400),
-    runtime_spread: r.number(o['runtime_spread'], join(path, 'runtime_spread'), { min: 0, max: 0.9 }, 0.1),
-    interval_s: r.number(o['interval_s'], join(path, 'interval_s'), NON_NEGATIVE, 0),
-    // §3.2: a BLAST job reads 10-33 kB and writes 0.7-1.5 MB.
-    input_kb: range('input_kb', [10, 33]),
-    output_mb: range('output_mb', [0.7, 1.5]),
-  };
 }
 
 function readLublin(r: FieldReader, raw: unknown, path: string): LublinParams | undefined {

@@ -1,5 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpecText, POSITIVE_INTEGER, SpecError, type MetaSchemes } from '../src/index.js';
+import {
+  fieldPath,
+  parseSpecText,
+  POSITIVE_INTEGER,
+  SpecError,
+  type MetaSchemes,
+  type SourceKindReader,
+} from '../src/index.js';
+
+/** A made-up family's kind of source: chains of `length` jobs, `copies` times (a key of its own). */
+const chain: SourceKindReader = {
+  kind: 'chain',
+  describe: 'chains of jobs',
+  keys: ['copies'],
+  read(o, r, path) {
+    for (const k of ['jobs', 'skip'])
+      if (o[k] !== undefined) r.fail(fieldPath(path, k), 'does not apply to a chain source');
+    const c = r.object(o['chain'], fieldPath(path, 'chain'));
+    if (!c) return undefined;
+    r.onlyKeys(c, fieldPath(path, 'chain'), ['length']);
+    return {
+      length: r.number(c['length'], fieldPath(fieldPath(path, 'chain'), 'length'), POSITIVE_INTEGER, 3),
+      copies: r.number(o['copies'], fieldPath(path, 'copies'), POSITIVE_INTEGER, 1),
+    };
+  },
+};
 
 /** Two made-up families: the model must know neither, only the seam. */
 const schemes: MetaSchemes = {
@@ -7,9 +32,9 @@ const schemes: MetaSchemes = {
   defaultScheme: 'alpha',
   reservedLocations: ['hub'],
   faultTolerant: [],
-  // beta runs DAG jobs, and synthetic ones, but no trace.
-  sourceKinds: (scheme) =>
-    scheme === 'beta' ? ['synthetic', 'tornado', 'wfformat'] : ['swf', 'synthetic', 'blast', 'tasks'],
+  // beta runs chains, and synthetic jobs, but no trace.
+  sourceKinds: (scheme) => (scheme === 'beta' ? ['synthetic', 'chain'] : ['swf', 'synthetic']),
+  familySources: [chain],
   readMeta: (scheme, raw, r, context) => {
     const known = scheme === 'alpha' ? ['scheme', 'width'] : ['scheme', 'depth'];
     r.onlyKeys(raw, 'meta', known);
@@ -52,59 +77,39 @@ describe('meta: is read by the module that owns the scheme', () => {
   });
 
   it('takes each kind of source only under a scheme that runs it, naming those that do', () => {
-    const tornado = '[{ site: s1, tornado: { jobs: 2, parallel: 5 } }]';
-    expect(issues(spec('meta: { scheme: alpha }\n', undefined, tornado))).toEqual([
-      '3 workload[0]: scheme "alpha" does not take tornado sources (those that do: beta)',
+    const chains = '[{ site: s1, chain: { length: 5 }, copies: 2 }]';
+    expect(issues(spec('meta: { scheme: alpha }\n', undefined, chains))).toEqual([
+      '3 workload[0]: scheme "alpha" does not take chain sources (those that do: beta)',
     ]);
     expect(issues(spec('meta: { scheme: beta }\n', undefined, '[{ site: s1, swf: t.swf }]'))).toEqual([
       '3 workload[0]: scheme "beta" does not take swf sources (those that do: alpha)',
     ]);
-    const dag = parseSpecText(spec('meta: { scheme: beta }\n', undefined, tornado), 'e.yaml', schemes).spec.workload[0];
-    expect(dag).toMatchObject({
-      kind: 'tornado',
-      tornado: {
-        jobs: 2,
-        parallel: 5,
-        variation: 'high',
-        median_s: 1800,
-        batch_size: 5,
-        batch_gap_h: 1,
-        day_share: 0.8,
-      },
-    });
-    const wf = '[{ site: s1, wfformat: montage.json, instances: 3, interarrival_s: 600 }]';
-    expect(
-      parseSpecText(spec('meta: { scheme: beta }\n', undefined, wf), 'e.yaml', schemes).spec.workload[0],
-    ).toMatchObject({ kind: 'wfformat', wfformat: 'montage.json', instances: 3, interarrival_s: 600 });
+    const source = parseSpecText(spec('meta: { scheme: beta }\n', undefined, chains), 'e.yaml', schemes).spec
+      .workload[0];
+    expect(source).toMatchObject({ kind: 'chain', name: 's1', site: 's1', options: { length: 5, copies: 2 } });
   });
 
-  it('names what a DAG source cannot take', () => {
+  it("lists the families' kinds of source, and refuses what a family's source does not take", () => {
+    expect(issues(spec('meta: { scheme: beta }\n', undefined, '[{ site: s1, swf: t.swf, chain: {} }]'))).toEqual([
+      '3 workload[0]: needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), chain (chains of jobs)',
+    ]);
+    expect(issues(spec('meta: { scheme: beta }\n', undefined, '[{ site: s1, chain: {}, jobs: 4 }]'))).toEqual([
+      '3 workload[0].jobs: does not apply to a chain source',
+    ]);
     expect(
-      issues(
-        spec(
-          'meta: { scheme: beta }\n',
-          undefined,
-          '[{ site: s1, wfformat: m.json, jobs: 4, tornado: { jobs: 1, parallel: 2 } }]',
-        ),
-      ),
+      issues(spec('meta: { scheme: beta }\n', undefined, '[{ site: s1, chain: { length: 0 }, lenient: true }]')),
     ).toEqual([
-      '3 workload[0]: needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado or wfformat (DAG jobs)',
-    ]);
-    expect(issues(spec('meta: { scheme: beta }\n', undefined, '[{ site: s1, wfformat: m.json, jobs: 4 }]'))).toEqual([
-      '3 workload[0].jobs: does not apply to the tasks of DAG jobs (a wfformat source)',
+      '3 workload[0].lenient: applies only to line-based traces (swf, gwf)',
+      '3 workload[0].chain.length: must be a positive integer (got 0)',
     ]);
     expect(
-      issues(
-        spec(
-          'meta: { scheme: beta }\n',
-          undefined,
-          '[{ site: s1, tornado: { jobs: 1, parallel: 2, variation: wild } }]',
-        ),
-      ),
-    ).toEqual(['3 workload[0].tornado.variation: must be one of: high, medium, low (got "wild")']);
+      issues(spec('meta: { scheme: alpha }\n', undefined, '[{ site: s1, synthetic: { jobs: 3 }, copies: 2 }]')),
+    ).toEqual(['3 workload[0].copies: applies only to a chain source']);
     expect(
-      issues(spec('meta: { scheme: alpha }\n', undefined, '[{ site: s1, synthetic: { jobs: 3 }, instances: 2 }]')),
-    ).toEqual(['3 workload[0].instances: applies only to a wfformat source']);
+      issues(spec('meta: { scheme: alpha }\n', undefined, '[{ site: s1, synthetic: { jobs: 3 }, links: 2 }]')),
+    ).toEqual([
+      '3 workload[0].links: unknown field (expected one of: name, site, sites, swf, gwf, batsim, synthetic, jobs, skip, shift_h, runtime_scale, exact_estimates, equal_width, lenient, vo, group, chain, copies)',
+    ]);
   });
 
   it("keeps the modules' own locations, the driver and the topic subject token out of site ids", () => {

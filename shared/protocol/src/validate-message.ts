@@ -38,21 +38,60 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
 /** Says why a value is not a well-formed message of a catalogue; the codec drops what it refuses. */
 export type MessageCheck = (value: unknown) => string | undefined;
 
+const JOB_FIELDS: Record<string, FieldRule> = {
+  id: 'string',
+  workload: 'string',
+  origin: 'string',
+  submit_s: 'number',
+  run_s: 'number',
+  estimate_s: 'number',
+  procs: 'count',
+};
+const JOB_OPTIONAL: Record<string, FieldRule> = {
+  user: 'count',
+  // A trace's group number, or a VO's named group.
+  group: (v) => (typeof v === 'string' ? fieldProblem(v, 'string') : fieldProblem(v, 'count')),
+  vo: 'string',
+  memory_mb: 'number',
+  disk_mb: 'number',
+  rejectReason: 'string',
+  // The DAG a task belongs to (jobs.csv's dag column).
+  dag: 'string',
+};
+
+/** Fields a family gives its jobs beside the core's optional ones (a DAG task's parents), with their rules. */
+export type JobFieldRules = Readonly<Record<string, FieldRule>>;
+
+/** What the scheme modules add to the core catalogue. */
+export interface CatalogueExtensions {
+  readonly messages?: readonly MessageShapes[];
+  readonly jobFields?: readonly JobFieldRules[];
+}
+
 /**
- * A validator for the core messages plus those the scheme modules add. A type two catalogues both
- * define is a programming error, refused at once.
+ * A validator for the core messages plus those the scheme modules add, and for jobs with the core's
+ * fields plus those the modules add. A type or a job field two catalogues both define is a
+ * programming error, refused at once.
  */
-export function messageValidator(...extra: readonly MessageShapes[]): MessageCheck {
+export function messageValidator(extensions: CatalogueExtensions = {}): MessageCheck {
   const shapes: Record<string, MessageShape> = { ...CORE_MESSAGE_SHAPES };
-  for (const more of extra) {
+  for (const more of extensions.messages ?? []) {
     for (const [type, shape] of Object.entries(more)) {
       if (type in shapes) throw new Error(`assertion: message type "${type}" is defined twice`);
       shapes[type] = shape;
     }
   }
+  const jobOptional: Record<string, FieldRule> = { ...JOB_OPTIONAL };
+  for (const more of extensions.jobFields ?? []) {
+    for (const [field, rule] of Object.entries(more)) {
+      if (field in jobOptional || field in JOB_FIELDS)
+        throw new Error(`assertion: job field "${field}" is defined twice`);
+      jobOptional[field] = rule;
+    }
+  }
   // Each shape's fields as a list, made once: every message from the bus is checked.
   const compiled = new Map(Object.entries(shapes).map(([type, shape]) => [type, compileShape(shape)]));
-  return (value) => problemIn(compiled, value);
+  return (value) => problemIn(compiled, value, jobOptional);
 }
 
 interface CompiledShape {
@@ -76,7 +115,11 @@ export function isMessage(value: unknown): value is Message {
   return messageProblem(value) === undefined;
 }
 
-function problemIn(shapes: ReadonlyMap<string, CompiledShape>, value: unknown): string | undefined {
+function problemIn(
+  shapes: ReadonlyMap<string, CompiledShape>,
+  value: unknown,
+  jobOptional: Readonly<Record<string, FieldRule>>,
+): string | undefined {
   if (!isRecord(value)) return 'message is not a map';
   const type = value['type'];
   if (typeof type !== 'string') return 'message has no string "type"';
@@ -85,7 +128,7 @@ function problemIn(shapes: ReadonlyMap<string, CompiledShape>, value: unknown): 
   const { fields, shape } = compiled;
   for (let i = 0; i < fields.length; i++) {
     const [field, rule] = fields[i]!;
-    const problem = fieldProblem(value[field], rule);
+    const problem = rule === 'job' ? jobProblem(value[field], jobOptional) : fieldProblem(value[field], rule);
     if (problem) return `${type}.${field} ${problem}`;
   }
   for (const key in value) {
@@ -95,39 +138,8 @@ function problemIn(shapes: ReadonlyMap<string, CompiledShape>, value: unknown): 
   return undefined;
 }
 
-const JOB_FIELDS: Record<string, FieldRule> = {
-  id: 'string',
-  workload: 'string',
-  origin: 'string',
-  submit_s: 'number',
-  run_s: 'number',
-  estimate_s: 'number',
-  procs: 'count',
-};
-const JOB_OPTIONAL: Record<string, FieldRule> = {
-  user: 'count',
-  // A trace's group number, or a VO's named group.
-  group: (v) => (typeof v === 'string' ? fieldProblem(v, 'string') : fieldProblem(v, 'count')),
-  vo: 'string',
-  memory_mb: 'number',
-  split_jobs: 'count',
-  disk_mb: 'number',
-  rejectReason: 'string',
-  // A task of a DAG job (paper 003): its DAG, and its parents' job ids.
-  dag: 'string',
-  parents: (v) =>
-    Array.isArray(v) && v.length <= 100_000 && v.every((p) => fieldProblem(p, 'string') === undefined)
-      ? undefined
-      : 'must be a list of job ids',
-  // What it reads, from a WfFormat instance's file sizes.
-  input_bytes: 'number',
-  parent_bytes: (v) =>
-    Array.isArray(v) && v.length <= 100_000 && v.every((b) => typeof b === 'number' && Number.isFinite(b) && b >= 0)
-      ? undefined
-      : 'must be a list of byte counts',
-};
-
-function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
+/** Why `v` breaks `rule`, or nothing; a family's own checks may build on it. */
+export function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
   if (typeof rule === 'function') return rule(v);
   switch (rule) {
     case 'string':
@@ -150,7 +162,7 @@ function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
         ? undefined
         : 'must be a known reject reason';
     case 'job':
-      return jobProblem(v);
+      return jobProblem(v, JOB_OPTIONAL);
     case 'trail':
       return trailProblem(v);
   }
@@ -158,7 +170,7 @@ function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
 
 const JOB_REQUIRED_LIST = Object.entries(JOB_FIELDS);
 
-function jobProblem(v: unknown): string | undefined {
+function jobProblem(v: unknown, optional: Readonly<Record<string, FieldRule>>): string | undefined {
   if (!isRecord(v)) return 'must be a job map';
   for (let i = 0; i < JOB_REQUIRED_LIST.length; i++) {
     const [field, rule] = JOB_REQUIRED_LIST[i]!;
@@ -168,10 +180,9 @@ function jobProblem(v: unknown): string | undefined {
   // Only the optional fields the job has: most have one or two of them.
   for (const key in v) {
     if (Object.prototype.hasOwnProperty.call(JOB_FIELDS, key)) continue;
-    if (!Object.prototype.hasOwnProperty.call(JOB_OPTIONAL, key))
-      return `has an unexpected field "${key.slice(0, 60)}"`;
+    if (!Object.prototype.hasOwnProperty.call(optional, key)) return `has an unexpected field "${key.slice(0, 60)}"`;
     if (v[key] === undefined) continue;
-    const p = fieldProblem(v[key], JOB_OPTIONAL[key]!);
+    const p = fieldProblem(v[key], optional[key]!);
     if (p) return `.${key} ${p}`;
   }
   return undefined;

@@ -1,7 +1,7 @@
 import { encode } from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MessageType, type Message } from '../src/index.js';
+import { messageValidator, MessageType, type Message } from '../src/index.js';
 import { decodeEnvelope, encodeEnvelope, MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from '../src/wire.js';
 
 const job = {
@@ -55,12 +55,22 @@ describe('the wire codec', () => {
       /run_s must be a finite number/,
     );
     expect(bad({ ...ok, msg: { type: 'timer.job-ends', jobId: 'x', extra: 1 } })).toMatch(/unexpected field "extra"/);
-    // A task of a DAG (paper 003) names its DAG and its parents.
+    // A field a family gives its jobs is refused by the core catalogue, and checked by its rule
+    // in a catalogue the family extends.
     const task = { ...job, id: 'w!0/T2', dag: 'w!0', parents: ['w!0/T1'] };
-    expect(decodeEnvelope(encode({ ...ok, msg: { type: 'job.submit', job: task } }), 'r1').ok).toBe(true);
-    expect(bad({ ...ok, msg: { type: 'job.submit', job: { ...task, parents: 'w!0/T1' } } })).toMatch(
-      /job.submit.job .parents must be a list of job ids/,
+    const submit = (j: unknown) => encode({ ...ok, msg: { type: 'job.submit', job: j } });
+    expect(bad({ ...ok, msg: { type: 'job.submit', job: task } })).toBe(
+      'job.submit.job has an unexpected field "parents"',
     );
+    const withParents = messageValidator({
+      jobFields: [{ parents: (v) => (Array.isArray(v) ? undefined : 'must be a list of job ids') }],
+    });
+    expect(decodeEnvelope(submit(task), 'r1', withParents).ok).toBe(true);
+    expect(decodeEnvelope(submit({ ...task, parents: 'w!0/T1' }), 'r1', withParents)).toEqual({
+      ok: false,
+      reason: 'job.submit.job .parents must be a list of job ids',
+    });
+    expect(() => messageValidator({ jobFields: [{ procs: 'count' }] })).toThrow(/job field "procs" is defined twice/);
     // A completion may carry the moves made while the job ran.
     const done = { type: 'job.completed', jobId: 'x!1', site: 's1', time_s: 5 };
     expect(

@@ -1,4 +1,11 @@
-export type { SchemeModule, GridPlan, GridActor, SchemeMetric, TraceComparison } from './scheme-module.js';
+export type {
+  SchemeModule,
+  GridPlan,
+  GridActor,
+  SchemeMetric,
+  TraceComparison,
+  WorkloadSourceKind,
+} from './scheme-module.js';
 export {
   SCHEME_MODULES,
   SCHEME_NAMES,
@@ -6,10 +13,12 @@ export {
   MESSAGE_CHECK,
   DURABLE_MESSAGES,
   LATEST_VALUE_TOPICS,
+  FAMILY_SOURCES,
   schemeModule,
 } from './registry.js';
 export { planGrid, liveLocations } from './plan.js';
 export { experimentFromData, loadExperiment, parseExperiment } from './experiment.js';
+export { loadExperimentWorkload } from './experiment-workload.js';
 export {
   schemeSummary,
   schemeMetrics,

@@ -1,6 +1,6 @@
 import type { MetaSchemes } from '@gridemu/model';
 import { CORE_DURABLE_MESSAGES, messageValidator, type MessageCheck } from '@gridemu/protocol';
-import { CLASSIC_SOURCES, type SchemeModule } from './scheme-module.js';
+import { CORE_SOURCE_KINDS, type SchemeModule, type WorkloadSourceKind } from './scheme-module.js';
 import { paper001 } from './paper-001/index.js';
 import { gruber } from './gruber/index.js';
 import { hierarchy } from './hierarchy/index.js';
@@ -34,20 +34,37 @@ export function schemeModule(scheme: string): SchemeModule {
   return m;
 }
 
+/** The kinds of workload source the families define, each claimed by one family. */
+export const FAMILY_SOURCES: readonly WorkloadSourceKind[] = SCHEME_MODULES.flatMap((m) => m.sources ?? []);
+for (const kind of [...CORE_SOURCE_KINDS, 'gwf', 'batsim']) {
+  if (FAMILY_SOURCES.some((s) => s.kind === kind))
+    throw new Error(`assertion: "${kind}" sources are gridemu's own; no family may define them`);
+}
+if (new Set(FAMILY_SOURCES.map((s) => s.kind)).size !== FAMILY_SOURCES.length)
+  throw new Error(`assertion: two families define a kind of source of one name`);
+
+/** What a family takes when it names nothing: trace files, models, and every family's independent jobs. */
+const PLAIN_JOB_SOURCES: readonly string[] = [
+  ...CORE_SOURCE_KINDS,
+  ...FAMILY_SOURCES.filter((s) => s.independentJobs).map((s) => s.kind),
+];
+
 /** How the experiment file's `meta:` is read: each module reads its own schemes' options. */
 export const META_SCHEMES: MetaSchemes = {
   names: SCHEME_NAMES,
   defaultScheme: SCHEME_NAMES[0]!,
   reservedLocations: SCHEME_MODULES.flatMap((m) => m.locations ?? []),
   faultTolerant: SCHEME_MODULES.flatMap((m) => m.faultTolerant ?? []),
-  sourceKinds: (scheme) => findSchemeModule(scheme)?.sourceKinds ?? CLASSIC_SOURCES,
+  sourceKinds: (scheme) => findSchemeModule(scheme)?.sourceKinds ?? PLAIN_JOB_SOURCES,
+  familySources: FAMILY_SOURCES,
   readMeta: (scheme, raw, r, context) => schemeModule(scheme).readMeta(scheme, raw, r, context),
 };
 
 /** The bus's message catalogue: the core's and every module's. */
-export const MESSAGE_CHECK: MessageCheck = messageValidator(
-  ...SCHEME_MODULES.flatMap((m) => (m.messages ? [m.messages] : [])),
-);
+export const MESSAGE_CHECK: MessageCheck = messageValidator({
+  messages: SCHEME_MODULES.flatMap((m) => (m.messages ? [m.messages] : [])),
+  jobFields: SCHEME_MODULES.flatMap((m) => (m.jobFields ? [m.jobFields] : [])),
+});
 
 /** Message types that must not be lost: the core's and every module's. */
 export const DURABLE_MESSAGES: ReadonlySet<string> = new Set([

@@ -1,7 +1,17 @@
 import type { DriverActor } from '@gridemu/actors';
-import type { ExperimentSpec, FieldReader, Job, LocalSpec, MetaContext, MetaSpec, WorkloadKind } from '@gridemu/model';
+import type {
+  ExperimentSpec,
+  FieldReader,
+  Job,
+  LocalSpec,
+  MetaContext,
+  MetaSpec,
+  SourceKindReader,
+  WorkloadKind,
+} from '@gridemu/model';
 import type { JobRecord, ProtocolTraceRow, SiteCapacity } from '@gridemu/metrics';
-import type { Message, MessageShapes } from '@gridemu/protocol';
+import type { JobFieldRules, Message, MessageShapes } from '@gridemu/protocol';
+import type { SourceLoader } from '@gridemu/workload';
 import type { ActorPlacement } from '@gridemu/runtime';
 import type { FuzzSpecs } from './fuzz-draw.js';
 
@@ -61,10 +71,17 @@ export interface SchemeModule {
   readonly faultTolerant?: readonly string[];
   /** Its small random experiments, which `gridemu fuzz` draws among every family's. */
   readonly fuzz?: FuzzSpecs;
-  /** The kinds of workload source its schemes take; by default the job sources (CLASSIC_SOURCES). */
+  /**
+   * The kinds of workload source its schemes take; by default the trace files, the models and every
+   * family's kinds of source whose jobs are independent (WorkloadSourceKind.independentJobs).
+   */
   readonly sourceKinds?: readonly WorkloadKind[];
+  /** Kinds of workload source it defines: their options in the experiment file, and their jobs. */
+  readonly sources?: readonly WorkloadSourceKind[];
   /** Messages its actors add to the core catalogue, with their shapes (the bus validates them). */
   readonly messages?: MessageShapes;
+  /** Fields its jobs carry beside the core's (a DAG task's parents), with their rules (the bus validates them). */
+  readonly jobFields?: JobFieldRules;
   /**
    * Its message types that must not be lost, beside the core's (CORE_DURABLE_MESSAGES): faults never
    * drop them, and a live run resends them until acknowledged.
@@ -125,5 +142,11 @@ export function metaTimescales(spec: ExperimentSpec, paths: readonly string[]): 
   return out;
 }
 
-/** Sources of independent jobs, which every family but the DAG one takes. */
-export const CLASSIC_SOURCES: readonly WorkloadKind[] = ['swf', 'synthetic', 'blast', 'tasks'];
+/** A kind of workload source a family defines: how the experiment file's reader reads it, and how its jobs are made. */
+export interface WorkloadSourceKind extends SourceKindReader, SourceLoader {
+  /** Its jobs are independent jobs (not tasks of a DAG), so every family that takes plain jobs takes it. */
+  readonly independentJobs: boolean;
+}
+
+/** The sources gridemu reads itself, which every family that takes plain jobs takes. */
+export const CORE_SOURCE_KINDS: readonly WorkloadKind[] = ['swf', 'synthetic'];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DriverActor } from '@gridemu/actors';
-import type { Job } from '@gridemu/model';
 import { DRIVER, type Message } from '@gridemu/protocol';
 import { Rng, SimRuntime, silentLogger } from '@gridemu/runtime';
+import type { DagTaskJob } from '../src/dag/dag-sources.js';
 import { CheckpointServerActor } from '../src/dag/checkpoint-server-actor.js';
 import { DagGrid, PAPER_003_GRID, SERVICES, type DagGridParams } from '../src/dag/dag-grid.js';
 import { InformationServiceActor } from '../src/dag/information-service-actor.js';
@@ -77,7 +77,7 @@ function run(
   o: { round_period_s?: number; min_improvement?: number; seed?: number } = {},
 ) {
   const grid = new DagGrid(params, new Rng(o.seed ?? 1, 'grid'));
-  const jobs: Job[] = [];
+  const jobs: DagTaskJob[] = [];
   for (const d of dags) {
     for (const t of d.tasks) {
       const bytes = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newRecord } from '@gridemu/metrics';
 import { SpecError } from '@gridemu/model';
-import { loadWorkload } from '@gridemu/workload';
-import { parseExperiment, simulate } from '../src/index.js';
+import { loadExperimentWorkload as loadWorkload, parseExperiment, simulate } from '../src/index.js';
+import { asDagTask, type DagTaskJob } from '../src/dag/index.js';
 import { dagSummary } from '../src/dag/summary.js';
 
 /** Paper 003's set-up, scaled down: 4 sites of 8 CRs, 20 Tornado-like jobs of 5 parallel tasks. */
@@ -44,7 +44,7 @@ describe('paper 003 as a scheme: dag-static and dag-adaptive, simulated', () => 
       const byId = new Map(r.records.map((x) => [x.job.id, x]));
       for (const x of r.records) {
         expect(x.finish_s, `${x.job.id} under ${scheme}`).toBeDefined();
-        for (const p of x.job.parents ?? []) expect(x.start_s!).toBeGreaterThanOrEqual(byId.get(p)!.finish_s!);
+        for (const p of asDagTask(x.job).parents) expect(x.start_s!).toBeGreaterThanOrEqual(byId.get(p)!.finish_s!);
       }
       expect(w.jobs.every((j) => j.dag !== undefined)).toBe(true);
       const dags = new Map<string, { submit: number; end: number }>();
@@ -95,7 +95,17 @@ describe("paper 003's figures in summary.json (hand-checked)", () => {
       finish_s: number,
       parents: string[] = [],
     ) => ({
-      ...newRecord({ id, workload: 'w', origin: 's1', submit_s, run_s, estimate_s: run_s, procs: 0, dag, parents }),
+      ...newRecord({
+        id,
+        workload: 'w',
+        origin: 's1',
+        submit_s,
+        run_s,
+        estimate_s: run_s,
+        procs: 0,
+        dag,
+        parents,
+      } as DagTaskJob),
       start_s,
       finish_s,
     });

@@ -39,7 +39,9 @@ describe('experiment file validation', () => {
       runtime_scale: 1,
     });
     expect(spec.workload[1]).toMatchObject({ kind: 'synthetic', name: 'w1', split_sites: ['s1', 's2'] });
-    if (spec.workload[1]!.kind === 'synthetic') expect(spec.workload[1]!.synthetic.batch.a2).toBe(639.1);
+    const synthetic = spec.workload[1]!;
+    if (synthetic.kind === 'synthetic' && 'synthetic' in synthetic) expect(synthetic.synthetic.batch.a2).toBe(639.1);
+    else expect.unreachable('a synthetic source');
   });
 
   it('names the field, the reason and the line', () => {
@@ -95,9 +97,9 @@ meta: { scheme: independent, k: 5 }
       expect.arrayContaining([
         'sites[1].cpus: must be a positive integer (got 2.5)',
         'sites[1].id: duplicate site id "s1"',
-        'workload[0].jobz: unknown field (expected one of: name, site, sites, swf, gwf, batsim, synthetic, blast, tasks, tornado, wfformat, instances, interarrival_s, arrivals, jobs, skip, shift_h, runtime_scale, exact_estimates, equal_width, lenient, vo, group)',
+        'workload[0].jobz: unknown field (expected one of: name, site, sites, swf, gwf, batsim, synthetic, jobs, skip, shift_h, runtime_scale, exact_estimates, equal_width, lenient, vo, group, blast, tasks, tornado, wfformat, instances, interarrival_s, arrivals)',
         'workload[0].site: no site with id "s9" (sites: s1)',
-        'workload[1]: needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado or wfformat (DAG jobs)',
+        'workload[1]: needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado (generated DAG jobs), wfformat (a WfCommons workflow, replayed)',
         'local.policy: must be one of: fcfs, easy, dual-easy (got "lifo")',
         'meta.k: must be at most the number of sites (2)',
       ]),

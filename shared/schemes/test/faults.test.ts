@@ -3,8 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SpecError, type Job, type SpecIssue } from '@gridemu/model';
 import { checkRun, jobsCsvText, type JobRecord } from '@gridemu/metrics';
-import { loadWorkload } from '@gridemu/workload';
-import { parseExperiment, simulate } from '../src/index.js';
+import { loadExperimentWorkload as loadWorkload, parseExperiment, simulate } from '../src/index.js';
 import { REPO_ROOT, specOf } from './helpers.js';
 
 const job = (id: string, origin: string, procs: number, run_s: number, submit_s = 0): Job => ({

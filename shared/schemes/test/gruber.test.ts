@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { jobsCsvText, checkSchedule, executedJobsFromCsv, newRecord, type JobRecord } from '@gridemu/metrics';
-import { loadWorkload } from '@gridemu/workload';
 import { parseOverride, SpecError, type ExperimentSpec } from '@gridemu/model';
-import { parseExperiment, schemeSummary, simulate } from '../src/index.js';
-import { cpusOf, groupCap, gruberMeta, paperMetrics } from '../src/gruber/index.js';
+import { loadExperimentWorkload as loadWorkload, parseExperiment, schemeSummary, simulate } from '../src/index.js';
+import { cpusOf, groupCap, gruberMeta, isBlastSource, paperMetrics } from '../src/gruber/index.js';
 
 const SPEC = `
 name: g
@@ -79,7 +78,7 @@ function checkShares(csv: string, spec: ExperimentSpec): void {
   events.sort((a, b) => a.t - b.t || a.d - b.d);
   const byVo = new Map<string, number>();
   const byGroup = new Map<string, number>();
-  const grid = new Set(spec.workload.flatMap((s) => (s.kind === 'blast' ? s.blast.groups : [])));
+  const grid = new Set(spec.workload.filter(isBlastSource).flatMap((s) => s.options.groups));
   for (const e of events) {
     const k = `${e.site}/${e.vo}`;
     byVo.set(k, (byVo.get(k) ?? 0) + e.d);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseExperiment, planGrid, simulate } from '../src/index.js';
-import { loadWorkload } from '@gridemu/workload';
+import { loadExperimentWorkload as loadWorkload, parseExperiment, planGrid, simulate } from '../src/index.js';
 import type { Address, Message } from '@gridemu/protocol';
 import { SimRuntime, type Actor, type ActorContext } from '@gridemu/runtime';
 import { readFileSync } from 'node:fs';
@@ -22,7 +21,7 @@ async function table1(scheme: string) {
     workload: [
       {
         ...s.workload[0]!,
-        tasks: {
+        options: {
           list: [
             { submit_s: 0, work_s: 3_600_000, jobs: 3000 },
             { submit_s: 60, work_s: 30 },
@@ -85,7 +84,7 @@ describe('the hierarchy over a task stream', () => {
       workload: [
         {
           ...s.workload[0]!,
-          tasks: {
+          options: {
             stream: {
               tasks: 120,
               short_share: 0.6,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchedule, describeScheduleCheck } from '@gridemu/metrics';
-import { loadWorkload } from '@gridemu/workload';
-import { parseExperiment, simulate } from '../src/index.js';
+import { loadExperimentWorkload as loadWorkload, parseExperiment, simulate } from '../src/index.js';
 import { speedsOf } from '../src/shadow/index.js';
 
 const spec = (scheme: string, extra: string[] = []) =>

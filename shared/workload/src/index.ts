@@ -1,16 +1,24 @@
 export * from './swf-record.js';
 export { readSwf, readSwfBatches, type SwfReadOptions } from './swf-reader.js';
-export { convertRecord, type Adjustment, type AdjustmentCounts } from './conversion.js';
+export { convertRecord, sourceTimes, type Adjustment, type AdjustmentCounts } from './conversion.js';
 export { traceDirectory, resolveTrace, TraceNotFoundError } from './trace-dir.js';
 export { fetchTrace, archiveFolder, PWA_BASE_URL, type FetchResult } from './trace-fetch.js';
 export { generateLublin, type SyntheticJob } from './lublin.js';
-export { generateBlast, type BlastJob } from './blast.js';
 export { gammaCdf, lnGamma } from './gamma-cdf.js';
-export { loadWorkload, type Workload, type SourceReport, type LoadWorkloadOptions } from './load-workload.js';
+export {
+  loadWorkload,
+  originFor,
+  generatedJob,
+  generatedReport,
+  type Workload,
+  type SourceReport,
+  type LoadWorkloadOptions,
+  type LoadedSource,
+  type SourceLoader,
+  type SourceContext,
+} from './load-workload.js';
 export { traceInfo, type TraceInfo } from './trace-info.js';
-export { generateTaskStream, TASK_STREAM_DEFAULTS, type TaskStreamParams, type GeneratedTask } from './task-stream.js';
 export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.js';
 export { readBatsimWorkload } from './batsim-reader.js';
 export { JsonFormatError, parseJsonText } from './json-input.js';
 export { readWfFormat, parseWfFormat, type Workflow, type WorkflowTask } from './wfformat.js';
-export { generateTornado, VARIATION_SIGMA, type DagJobSpec, type DagTaskSpec } from './tornado.js';

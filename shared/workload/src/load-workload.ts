@@ -1,13 +1,11 @@
 import {
   faultTimeIssues,
   InputError,
+  isCoreSource,
   runEpoch_s,
   SpecError,
-  type TasksSource,
-  type TornadoSource,
-  type WfFormatSource,
-  type BlastSource,
   type ExperimentSpec,
+  type FamilySource,
   type Job,
   type SourceCommon,
   type SwfSource,
@@ -15,11 +13,7 @@ import {
 } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import { bump, convertRecord, sourceTimes, type AdjustmentCounts } from './conversion.js';
-import { generateBlast } from './blast.js';
 import { generateLublin } from './lublin.js';
-import { generateTaskStream } from './task-stream.js';
-import { generateTornado } from './tornado.js';
-import { readWfFormat } from './wfformat.js';
 import { readSwfBatches } from './swf-reader.js';
 import { readGwfBatches } from './gwf-reader.js';
 import { readBatsimWorkload } from './batsim-reader.js';
@@ -30,7 +24,8 @@ import { resolveTrace } from './trace-dir.js';
 /** What one source contributed, for summary.json: nothing is adjusted or skipped unseen. */
 export interface SourceReport {
   readonly name: string;
-  readonly kind: 'swf' | 'synthetic' | 'blast' | 'tasks' | 'tornado' | 'wfformat';
+  /** `swf`, `synthetic`, or a family's kind of source. */
+  readonly kind: string;
   readonly file?: string;
   readonly jobs: number;
   readonly adjustments: AdjustmentCounts;
@@ -52,6 +47,29 @@ export interface LoadWorkloadOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Treat every swf source as lenient (the CLI's --lenient). */
   readonly lenient?: boolean;
+  /** The families' kinds of source (a bag of BLAST tasks, DAG jobs); the scheme registry has them. */
+  readonly familySources?: readonly SourceLoader[];
+}
+
+/** What one source gives: its jobs, and what was done to them. */
+export interface LoadedSource {
+  readonly jobs: Job[];
+  readonly report: SourceReport;
+}
+
+/** How a family turns a source of its own kind into jobs. */
+export interface SourceLoader {
+  readonly kind: string;
+  load(source: FamilySource, context: SourceContext): LoadedSource | Promise<LoadedSource>;
+}
+
+/** What a family's source may use while it makes its jobs. */
+export interface SourceContext {
+  readonly spec: ExperimentSpec;
+  /** Its random stream, forked from the seed by the source's place and name. */
+  readonly rng: Rng;
+  /** A file it names, found the way traces are (beside the experiment file, GRIDEMU_TRACE_DIR). */
+  resolveFile(name: string): string;
 }
 
 export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOptions = {}): Promise<Workload> {
@@ -60,18 +78,11 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   for (const [index, source] of spec.workload.entries()) {
     let loaded: { jobs: Job[]; report: SourceReport };
     try {
-      loaded =
-        source.kind === 'swf'
+      loaded = !isCoreSource(source)
+        ? await loadFamilySource(source, spec, index, options)
+        : source.kind === 'swf'
           ? await loadSwfSource(source, options)
-          : source.kind === 'blast'
-            ? loadBlastSource(source, spec, index)
-            : source.kind === 'tasks'
-              ? loadTasksSource(source, spec, index)
-              : source.kind === 'tornado'
-                ? loadTornadoSource(source, spec, index)
-                : source.kind === 'wfformat'
-                  ? await loadWfFormatSource(source, spec, index, options)
-                  : loadSyntheticSource(source, spec, index);
+          : loadSyntheticSource(source, spec, index);
     } catch (err) {
       if (err instanceof InputError) throw err;
       // A file that cannot be opened or read (a folder, no permission): one line, the cause kept.
@@ -100,8 +111,29 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   return { jobs, sources };
 }
 
+function loadFamilySource(
+  source: FamilySource,
+  spec: ExperimentSpec,
+  index: number,
+  options: LoadWorkloadOptions,
+): LoadedSource | Promise<LoadedSource> {
+  const loader = options.familySources?.find((l) => l.kind === source.kind);
+  if (!loader)
+    throw new Error(`assertion: no family loads ${source.kind} sources (loadWorkload was not given the registry's)`);
+  return loader.load(source, {
+    spec,
+    rng: sourceRng(spec, index, source),
+    resolveFile: (name) => resolveTrace(name, options.specFile, options.env),
+  });
+}
+
+/** A source's own random stream: its place in the workload and its name, so adding a source changes no other's jobs. */
+function sourceRng(spec: ExperimentSpec, index: number, source: SourceCommon): Rng {
+  return new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
+}
+
 /** Deals a source's jobs to its site, or round-robin over its sites in submission order. */
-function originFor(source: SourceCommon, n: number): string {
+export function originFor(source: SourceCommon, n: number): string {
   if (source.site !== undefined) return source.site;
   const sites = source.split_sites!;
   return sites[n % sites.length]!;
@@ -174,7 +206,7 @@ function loadSyntheticSource(
 ): { jobs: Job[]; report: SourceReport } {
   const siteIds = source.site !== undefined ? [source.site] : source.split_sites!;
   const maxProcs = Math.min(...spec.sites.filter((s) => siteIds.includes(s.id)).map((s) => s.cpus));
-  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
+  const rng = sourceRng(spec, index, source);
   const adjustments: AdjustmentCounts = {};
   const jobs: Job[] = [];
   let n = 0;
@@ -190,179 +222,12 @@ function loadSyntheticSource(
   return { jobs, report: generatedReport(source, 'synthetic', jobs, adjustments) };
 }
 
-function loadBlastSource(
-  source: BlastSource,
-  spec: ExperimentSpec,
-  index: number,
-): { jobs: Job[]; report: SourceReport } {
-  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
-  const adjustments: AdjustmentCounts = {};
-  const jobs: Job[] = [];
-  const generated = generateBlast(source.blast, rng);
-  for (const g of generated.slice(source.skip)) {
-    if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    jobs.push({
-      ...generatedJob(source, jobs.length, g),
-      ...sourceTimes(source, g.run_s, g.run_s, adjustments),
-      procs: 1,
-      vo: source.blast.vo,
-      group: g.group,
-      disk_mb: g.disk_mb,
-    });
-  }
-  return { jobs, report: generatedReport(source, 'blast', jobs, adjustments) };
-}
-
-/**
- * Divisible tasks (paper 000): the generated stream, then the listed tasks, numbered in that order.
- * A task's run time is its work on one reference CPU; it asks for no fixed processor count
- * (procs 0: master-worker, its jobs take what its queue gets), so jobs.csv's capacity check
- * passes over it and the grids check their own CPUs.
- */
-function loadTasksSource(
-  source: TasksSource,
-  spec: ExperimentSpec,
-  index: number,
-): { jobs: Job[]; report: SourceReport } {
-  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
-  const adjustments: AdjustmentCounts = {};
-  const generated: { number: number; submit_s: number; work_s: number; jobs?: number }[] = source.tasks.stream
-    ? generateTaskStream(source.tasks.stream, rng)
-    : [];
-  for (const t of source.tasks.list)
-    generated.push({
-      number: generated.length + 1,
-      submit_s: t.submit_s,
-      work_s: t.work_s,
-      ...(t.jobs !== undefined ? { jobs: t.jobs } : {}),
-    });
-  const jobs: Job[] = [];
-  for (const g of generated.slice(source.skip)) {
-    if (source.jobs !== undefined && jobs.length >= source.jobs) break;
-    const job: Job = {
-      ...generatedJob(source, jobs.length, g),
-      ...sourceTimes(source, g.work_s, g.work_s, adjustments),
-      procs: 0,
-    };
-    jobs.push(g.jobs !== undefined ? { ...job, split_jobs: g.jobs } : job);
-  }
-  return { jobs, report: generatedReport(source, 'tasks', jobs, adjustments) };
-}
-
-/**
- * A DAG's tasks as jobs (paper 003): `<dag>/<task id>`, where the DAG is `<name>!<n>`, n counting
- * from 0; each names its DAG and its parents' job ids. A computational resource runs any number of
- * tasks by sharing its power (paper 003 §3), so a task holds no processor of its own: it asks for
- * 0, as a divisible task does, and the DAG scheme reports the resources' use itself. A WfFormat
- * task also carries what it reads: from outside, and from each parent.
- */
-interface DagTaskIn {
-  readonly id: string;
-  readonly parents: readonly string[];
-  readonly run_s: number;
-  readonly estimate_s: number;
-  readonly input_bytes?: number;
-  readonly parent_bytes?: readonly number[];
-}
-
-function dagJobs(
-  source: SourceCommon,
-  dag: string,
-  dealt: number,
-  submit_s: number,
-  tasks: readonly DagTaskIn[],
-): Job[] {
-  const origin = originFor(source, dealt);
-  return tasks.map((t) => ({
-    id: `${dag}/${t.id}`,
-    workload: source.name,
-    origin,
-    submit_s,
-    run_s: Math.max(1, t.run_s),
-    estimate_s: Math.max(1, t.estimate_s),
-    procs: 0,
-    dag,
-    parents: t.parents.map((p) => `${dag}/${p}`),
-    ...(t.input_bytes === undefined ? {} : { input_bytes: t.input_bytes }),
-    ...(t.parent_bytes === undefined ? {} : { parent_bytes: t.parent_bytes }),
-  }));
-}
-
-/** Tornado-like DAG jobs (paper 003 §4), generated from the seed. */
-function loadTornadoSource(
-  source: TornadoSource,
-  spec: ExperimentSpec,
-  index: number,
-): { jobs: Job[]; report: SourceReport } {
-  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
-  const jobs = generateTornado(source.tornado, rng).flatMap((d, n) =>
-    dagJobs(
-      source,
-      `${source.name}!${n}`,
-      n,
-      d.submit_s,
-      d.tasks.map((t) => ({ id: t.id, parents: t.parents, run_s: t.length_s, estimate_s: t.estimate_s })),
-    ),
-  );
-  return {
-    jobs,
-    report: {
-      name: source.name,
-      kind: 'tornado',
-      jobs: jobs.length,
-      adjustments: {},
-      malformed_lines: 0,
-      malformed_examples: [],
-    },
-  };
-}
-
-/**
- * A WfFormat instance replayed `instances` times, `interarrival_s` apart (or, with `arrivals:
- * poisson`, exponential gaps of that mean drawn from the seed). Its measured run times are the
- * tasks' lengths, and the scheduler's rough estimate too; its files' sizes are what the tasks move.
- */
-async function loadWfFormatSource(
-  source: WfFormatSource,
-  spec: ExperimentSpec,
-  index: number,
-  options: LoadWorkloadOptions,
-): Promise<{ jobs: Job[]; report: SourceReport }> {
-  const file = resolveTrace(source.wfformat, options.specFile, options.env);
-  const wf = await readWfFormat(file);
-  const tasks = wf.tasks.map((t) => ({
-    id: t.id,
-    parents: t.parents,
-    run_s: t.runtime_s,
-    estimate_s: t.runtime_s,
-    input_bytes: t.external_input_bytes,
-    parent_bytes: t.bytes_from_parents,
-  }));
-  const rng = new Rng(spec.seed).fork(`workload/${index}/${source.name}`);
-  let at = 0;
-  const arrival = (n: number) =>
-    source.arrivals === 'poisson'
-      ? (at += n === 0 ? 0 : rng.exponential(source.interarrival_s))
-      : n * source.interarrival_s;
-  const jobs = Array.from({ length: source.instances }, (_, n) =>
-    dagJobs(source, `${wf.name}!${n}`, n, arrival(n), tasks),
-  ).flat();
-  return {
-    jobs,
-    report: {
-      name: source.name,
-      kind: 'wfformat',
-      file,
-      jobs: jobs.length,
-      adjustments: {},
-      malformed_lines: 0,
-      malformed_examples: [],
-    },
-  };
-}
-
 /** What every generated job shares: its id, source, origin (dealt in order) and shifted submit time. */
-function generatedJob(source: SourceCommon, dealt: number, g: { readonly number: number; readonly submit_s: number }) {
+export function generatedJob(
+  source: SourceCommon,
+  dealt: number,
+  g: { readonly number: number; readonly submit_s: number },
+) {
   return {
     id: `${source.name}!${g.number}`,
     workload: source.name,
@@ -371,9 +236,10 @@ function generatedJob(source: SourceCommon, dealt: number, g: { readonly number:
   };
 }
 
-function generatedReport(
+/** The report of a source that made its jobs (nothing read, so nothing malformed). */
+export function generatedReport(
   source: SourceCommon,
-  kind: 'synthetic' | 'blast' | 'tasks',
+  kind: string,
   jobs: readonly Job[],
   adjustments: AdjustmentCounts,
 ): SourceReport {

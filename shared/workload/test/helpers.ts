@@ -14,7 +14,8 @@ export const NO_SCHEMES: MetaSchemes = {
   defaultScheme: 'none',
   reservedLocations: [],
   faultTolerant: [],
-  sourceKinds: () => ['swf', 'synthetic', 'blast', 'tasks', 'tornado', 'wfformat'],
+  sourceKinds: () => ['swf', 'synthetic'],
+  familySources: [],
   readMeta: (scheme, _raw, _r, context) => ({ meta: { scheme }, local: context.local }),
 };
 

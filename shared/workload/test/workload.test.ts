@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LUBLIN_DEFAULTS, parseSpecText, type LublinParams } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
-import { gammaCdf, generateLublin, loadWorkload } from '../src/index.js';
+import {
+  gammaCdf,
+  generatedJob,
+  generatedReport,
+  generateLublin,
+  loadWorkload,
+  type SourceLoader,
+} from '../src/index.js';
 import { NO_SCHEMES, row, tempDir, TRACE_DIR, writeSwf } from './helpers.js';
 import { needTraces } from '@gridemu/testkit';
 
@@ -171,5 +178,50 @@ workload:
       estimate_raised_to_runtime: 475,
       processors_unknown: 1,
     });
+  });
+});
+
+describe("a family's own kind of source", () => {
+  /** A made-up family's source: `count` one-processor jobs a minute apart, from its seeded stream. */
+  const ticks: SourceLoader = {
+    kind: 'ticks',
+    load(source, { rng }) {
+      const { count } = source.options as { count: number };
+      const jobs = Array.from({ length: count }, (_, n) => ({
+        ...generatedJob(source, n, { number: n + 1, submit_s: 60 * n }),
+        run_s: 1 + Math.floor(rng.next() * 100),
+        estimate_s: 100,
+        procs: 1,
+      }));
+      return { jobs, report: generatedReport(source, 'ticks', jobs, {}) };
+    },
+  };
+  const schemes = {
+    ...NO_SCHEMES,
+    sourceKinds: () => ['synthetic', 'ticks'],
+    familySources: [
+      { kind: 'ticks', describe: 'ticks', read: (o: Readonly<Record<string, unknown>>) => ({ count: o['ticks'] }) },
+    ],
+  };
+  const text =
+    'name: t\nseed: 2\nsites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]\nworkload: [{ name: tk, ticks: 3, shift_h: 1, sites: [s2, s1] }, { name: syn, site: s1, synthetic: { jobs: 2 } }]\n';
+
+  it('is loaded by its family, dealt, shifted, merged with the others, the same from the same seed', async () => {
+    const { spec } = parseSpecText(text, 'e.yaml', schemes);
+    const w = await loadWorkload(spec, { familySources: [ticks] });
+    const mine = w.jobs.filter((j) => j.workload === 'tk');
+    expect(mine.map((j) => `${j.id}@${j.origin}@${j.submit_s}`)).toEqual([
+      'tk!1@s2@3600',
+      'tk!2@s1@3660',
+      'tk!3@s2@3720',
+    ]);
+    expect(w.jobs).toHaveLength(5);
+    expect(w.sources.map((s) => s.kind)).toEqual(['ticks', 'synthetic']);
+    expect((await loadWorkload(spec, { familySources: [ticks] })).jobs).toEqual(w.jobs);
+  });
+
+  it('is an error, not an empty source, when no family loads it', async () => {
+    const { spec } = parseSpecText(text, 'e.yaml', schemes);
+    await expect(loadWorkload(spec)).rejects.toThrow(/no family loads ticks sources/);
   });
 });

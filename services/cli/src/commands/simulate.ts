@@ -12,8 +12,7 @@ import {
   type RunSummary,
 } from '@gridemu/metrics';
 import { parseOverride, type ExperimentSpec } from '@gridemu/model';
-import { loadExperiment, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
-import { loadWorkload } from '@gridemu/workload';
+import { loadExperiment, loadExperimentWorkload, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { ProgressBar } from '../progress.js';
@@ -144,7 +143,7 @@ async function simulateOnce(
   measured?: { source: string; network: MeasuredNetwork; networkSeed?: number },
 ): Promise<RunSummary | undefined> {
   const started = Date.now();
-  const workload = await loadWorkload(spec, { specFile: file, lenient });
+  const workload = await loadExperimentWorkload(spec, { specFile: file, lenient });
   const bar = new ProgressBar(`simulate ${spec.name}`);
   let result;
   try {

@@ -1,7 +1,12 @@
 import { Rng } from '@gridemu/runtime';
 import { NO_FAULTS, runEpoch_s, type ExperimentSpec, type Job } from '@gridemu/model';
-import { parseExperiment, SCHEME_MODULES, type FuzzDraw, type FuzzSpecs } from '@gridemu/schemes';
-import { loadWorkload } from '@gridemu/workload';
+import {
+  loadExperimentWorkload,
+  parseExperiment,
+  SCHEME_MODULES,
+  type FuzzDraw,
+  type FuzzSpecs,
+} from '@gridemu/schemes';
 
 /** Every family that can be fuzzed, each as often as its weight says, in registry order. */
 const DRAWN: readonly FuzzSpecs[] = SCHEME_MODULES.flatMap((m) =>
@@ -15,10 +20,10 @@ const DRAWN: readonly FuzzSpecs[] = SCHEME_MODULES.flatMap((m) =>
 export async function fuzzExperiment(seed: number): Promise<{ text: string; spec: ExperimentSpec; jobs: Job[] }> {
   const file = `fuzz-${seed}.yaml`;
   const draft = parseExperiment(randomSpec(seed), file).spec;
-  const first = runEpoch_s((await loadWorkload({ ...draft, faults: NO_FAULTS }, { specFile: file })).jobs);
+  const first = runEpoch_s((await loadExperimentWorkload({ ...draft, faults: NO_FAULTS }, { specFile: file })).jobs);
   const text = randomSpec(seed, first);
   const { spec } = parseExperiment(text, file);
-  return { text, spec, jobs: (await loadWorkload(spec, { specFile: file })).jobs };
+  return { text, spec, jobs: (await loadExperimentWorkload(spec, { specFile: file })).jobs };
 }
 
 /**

@@ -5,6 +5,7 @@ import { DAG_SCHEMES, SERVICES_LOCATION } from './names.js';
 import { planDag } from './plan.js';
 import { DAG_METRICS, dagSummary } from './summary.js';
 import { DAG_FUZZ } from './fuzz.js';
+import { DAG_TASK_FIELDS, TORNADO_SOURCE, WFFORMAT_SOURCE } from './dag-sources.js';
 
 /** Paper 003 (Chtepen et al.: adaptive rescheduling of DAG jobs with unknown run times, with checkpoints). */
 export const dag: SchemeModule = {
@@ -16,7 +17,18 @@ export const dag: SchemeModule = {
   readMeta: readDagMeta,
   plan: planDag,
   messages: DAG_MESSAGES,
+  sources: [TORNADO_SOURCE, WFFORMAT_SOURCE],
+  jobFields: DAG_TASK_FIELDS,
   summary: dagSummary,
   metrics: DAG_METRICS,
   timescales: (spec) => metaTimescales(spec, ['round_period_s', 'progress_period_s']),
 };
+
+export {
+  generateTornado,
+  TORNADO_DEFAULTS,
+  VARIATION_SIGMA,
+  type TornadoSpec,
+  type VariationModel,
+} from './tornado.js';
+export { asDagTask, type DagTaskJob, type WfFormatParams } from './dag-sources.js';

@@ -1,8 +1,8 @@
-import type { Job } from '@gridemu/model';
 import { MessageType, type Address, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { rescheduleRound, taskKey, type RunningTaskReport } from './adaptive-round.js';
 import { DagJob } from './dag-job.js';
+import { asDagTask, type DagTaskJob } from './dag-sources.js';
 import { SERVICES, type DagGrid } from './dag-grid.js';
 import { relocateInitialTasks, type InitialTaskPlace } from './interrupt-initial.js';
 import type { DagStatus, DagTaskProgress } from './messages.js';
@@ -38,7 +38,7 @@ export interface DagSchedulerOptions {
 export class DagSchedulerActor implements Actor<Message> {
   /** The DAGs as their tasks arrive (a task's id in its DagJob is its job id), in arrival order. */
   private readonly dags = new Map<string, DagJob>();
-  private readonly jobs = new Map<string, Job>();
+  private readonly jobs = new Map<string, DagTaskJob>();
   private readonly placement = new Map<string, string>();
   private readonly outputAt = new Map<string, string>();
   private readonly load = new Map<string, number>();
@@ -60,11 +60,10 @@ export class DagSchedulerActor implements Actor<Message> {
   receive(ctx: ActorContext<Message>, msg: Message): void {
     switch (msg.type) {
       case MessageType.JobSubmit: {
-        const job = msg.job;
-        if (job.dag === undefined) throw new Error(`assertion: ${job.id} is no task of a DAG`);
+        const job = asDagTask(msg.job);
         let dag = this.dags.get(job.dag);
         if (!dag) this.dags.set(job.dag, (dag = new DagJob(job.dag)));
-        dag.add({ id: job.id, parents: job.parents ?? [], work_mi: job.estimate_s * REFERENCE_MIPS });
+        dag.add({ id: job.id, parents: job.parents, work_mi: job.estimate_s * REFERENCE_MIPS });
         this.jobs.set(job.id, job);
         if (dag.stateOf(job.id) === 'ready') this.readySince.set(job.id, ctx.now());
         this.dispatch(ctx);

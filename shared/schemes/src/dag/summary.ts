@@ -1,6 +1,7 @@
 import type { ExperimentSpec } from '@gridemu/model';
 import type { JobRecord } from '@gridemu/metrics';
 import type { SchemeMetric } from '../scheme-module.js';
+import { asDagTask } from './dag-sources.js';
 import { dagMeta } from './meta.js';
 import { REFERENCE_MIPS } from './site-actor.js';
 
@@ -73,13 +74,13 @@ export function dagSummary(
 
 /** A DAG's critical path: its longest chain of true lengths, seconds on the reference CR. */
 function criticalPath_s(tasks: readonly JobRecord[]): number {
-  const byId = new Map(tasks.map((t) => [t.job.id, t.job]));
+  const byId = new Map(tasks.map((t) => [t.job.id, asDagTask(t.job)]));
   const memo = new Map<string, number>();
   const finish = (id: string): number => {
     const known = memo.get(id);
     if (known !== undefined) return known;
     const job = byId.get(id)!;
-    const f = job.run_s + Math.max(0, ...(job.parents ?? []).map(finish));
+    const f = job.run_s + Math.max(0, ...job.parents.map(finish));
     memo.set(id, f);
     return f;
   };

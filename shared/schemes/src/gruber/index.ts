@@ -5,6 +5,7 @@ import { ENGINE_LOCATIONS, GRUBER_SCHEMES, SUBMIT_LOCATION } from './names.js';
 import { planGruber } from './plan.js';
 import { GRUBER_METRICS, gruberSummary } from './summary.js';
 import { GRUBER_FUZZ } from './fuzz.js';
+import { BLAST_SOURCE } from './blast-source.js';
 
 /** Paper 002 (Dumitrescu, Raicu, Foster: usage SLA-based scheduling in Grids): GRUBER and its site selectors. */
 export const gruber: SchemeModule = {
@@ -15,6 +16,7 @@ export const gruber: SchemeModule = {
   readMeta: readGruberMeta,
   plan: planGruber,
   messages: GRUBER_MESSAGES,
+  sources: [BLAST_SOURCE],
   summary: gruberSummary,
   metrics: GRUBER_METRICS,
   timescales: (spec) => metaTimescales(spec, ['monitor_period_s', 'query_timeout_s', 'retry_wait_s']),
@@ -36,3 +38,4 @@ export { availableSites, type SiteView, type Candidate } from './availability.js
 export { SiteQueue } from './site-queue.js';
 export { attemptFate, FAILURE_CATEGORIES, TABLE_XI_SHARES, TABLE_XII_SHARES } from './failures.js';
 export { paperMetrics, type PaperMetrics } from './summary.js';
+export { generateBlast, isBlastSource, type BlastJob, type BlastParams, type BlastSource } from './blast-source.js';

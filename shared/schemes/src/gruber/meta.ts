@@ -11,6 +11,7 @@ import {
   type MetaSpec,
   type SiteSpec,
 } from '@gridemu/model';
+import { isBlastSource } from './blast-source.js';
 import { FAILURE_CATEGORIES, TABLE_XII_SHARES, type FailureCategory } from './failures.js';
 import { GRUBER_SCHEMES, MAX_DECISION_POINTS, SELECTORS, type SelectorName } from './names.js';
 
@@ -245,10 +246,9 @@ function checkMembership(r: FieldReader, context: MetaContext, meta: GruberMeta)
   for (const [vo, p] of Object.entries(meta.vos)) for (const g of Object.keys(p.groups)) groupVo.set(g, vo);
   context.workload.forEach((source, i) => {
     const path = join('workload', i);
-    const [vo, voPath, groups, groupPath] =
-      source.kind === 'blast'
-        ? [source.blast.vo, join(join(path, 'blast'), 'vo'), source.blast.groups, join(join(path, 'blast'), 'groups')]
-        : [source.vo, join(path, 'vo'), source.group === undefined ? [] : [source.group], join(path, 'group')];
+    const [vo, voPath, groups, groupPath] = isBlastSource(source)
+      ? [source.options.vo, join(join(path, 'blast'), 'vo'), source.options.groups, join(join(path, 'blast'), 'groups')]
+      : [source.vo, join(path, 'vo'), source.group === undefined ? [] : [source.group], join(path, 'group')];
     if (vo === undefined) {
       r.fail(voPath, 'under gruber every source names its VO (vo: ...)');
       return;
@@ -262,7 +262,7 @@ function checkMembership(r: FieldReader, context: MetaContext, meta: GruberMeta)
       if (owner !== undefined && owner !== vo) r.fail(groupPath, `group "${g}" belongs to VO "${owner}", not "${vo}"`);
     }
     // Local load runs where its users are: its VO needs a share there.
-    if (source.kind !== 'blast') {
+    if (!isBlastSource(source)) {
       const local = source.site !== undefined ? [source.site] : (source.split_sites ?? []);
       for (const s of local) {
         if (!(vo in (meta.site_policy[s] ?? {})))

@@ -3,6 +3,7 @@ import { DriverActor } from '@gridemu/actors';
 import { DRIVER, type Address } from '@gridemu/protocol';
 import { Rng } from '@gridemu/runtime';
 import type { GridActor, GridPlan } from '../scheme-module.js';
+import { isBlastSource } from './blast-source.js';
 import { EngineActor } from './engine-actor.js';
 import { gruberMeta, groupCap } from './meta.js';
 import { MonitorActor } from './monitor-actor.js';
@@ -53,16 +54,16 @@ export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
   const brokered = new Set<string>();
   let n = 0;
   for (const source of spec.workload) {
-    if (source.kind !== 'blast') continue;
+    if (!isBlastSource(source)) continue;
     brokered.add(source.name);
-    for (const group of source.blast.groups) {
+    for (const group of source.options.groups) {
       n++;
       const address = submitHostAddress(n);
       hostOf.set(group, address);
       const selector = new SiteSelector(meta.selector, siteIds, new Rng(spec.seed, `selector/${n}`));
       const host = new SubmitHostActor(selector, {
         group,
-        cap: groupCap(meta, spec.sites, source.blast.vo, group),
+        cap: groupCap(meta, spec.sites, source.options.vo, group),
         engine: engineAddress(((n - 1) % meta.decision_points) + 1),
         sites: siteIds,
         starvation_timeout_s: meta.starvation_timeout_s,

@@ -1,6 +1,7 @@
 import type { ExperimentSpec } from '@gridemu/model';
 import { roundNumber, type JobRecord } from '@gridemu/metrics';
 import type { SchemeMetric } from '../scheme-module.js';
+import { isBlastSource } from './blast-source.js';
 import { FAILURE_CATEGORIES, UNSET_ENVIRONMENT } from './failures.js';
 import { gruberMeta, voAggregate } from './meta.js';
 import { viewAgeStats } from './view-age.js';
@@ -117,9 +118,9 @@ export function gruberSummary(
   records: readonly JobRecord[],
 ): Record<string, unknown> {
   const meta = gruberMeta(spec);
-  const blast = spec.workload.filter((s) => s.kind === 'blast');
+  const blast = spec.workload.filter(isBlastSource);
   const names = new Set(blast.map((s) => s.name));
-  const vos = [...new Set(blast.map((s) => (s.kind === 'blast' ? s.blast.vo : '')))];
+  const vos = [...new Set(blast.map((s) => s.options.vo))];
   const cpus = vos.reduce((n, vo) => n + voAggregate(meta, spec.sites, vo), 0);
   const grid = records.filter((r) => names.has(r.job.workload));
   const c = (name: string) => counters[name] ?? 0;

@@ -5,6 +5,7 @@ import { FCFS_QUEUE, HIERARCHY_SCHEMES } from './names.js';
 import { planHierarchy } from './plan.js';
 import { HIERARCHY_METRICS, hierarchySummary } from './summary.js';
 import { HIERARCHY_FUZZ } from './fuzz.js';
+import { DIVISIBLE_TASK_FIELDS, TASKS_SOURCE } from './task-source.js';
 
 /** Paper 000 (Silberstein et al.: scheduling mixed workloads in multi-grids, the grid execution hierarchy). */
 export const hierarchy: SchemeModule = {
@@ -15,6 +16,8 @@ export const hierarchy: SchemeModule = {
   readMeta: readHierarchyMeta,
   plan: planHierarchy,
   messages: HIERARCHY_MESSAGES,
+  sources: [TASKS_SOURCE],
+  jobFields: DIVISIBLE_TASK_FIELDS,
   summary: hierarchySummary,
   metrics: HIERARCHY_METRICS,
   timescales: (spec) => metaTimescales(spec, ['load_sharing.period_s', 'enforce_period_s', 'estimator.tau_s']),
@@ -32,3 +35,5 @@ export {
   type MigrationPolicy,
 } from './queue-limits.js';
 export { DivisibleTask } from './divisible-task.js';
+export { generateTaskStream, TASK_STREAM_DEFAULTS, type TaskStreamParams } from './task-stream.js';
+export type { DivisibleTaskJob, TasksParams, TasksSource } from './task-source.js';

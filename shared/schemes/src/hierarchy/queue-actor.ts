@@ -1,7 +1,7 @@
 import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
-import type { Job } from '@gridemu/model';
 import { Rng, type Actor, type ActorContext, type TimerId } from '@gridemu/runtime';
 import { DivisibleTask } from './divisible-task.js';
+import type { DivisibleTaskJob } from './task-source.js';
 import { complexityBound, initialLooseness, type EstimatorParams } from './estimator.js';
 import {
   expectedCompletion_s,
@@ -136,7 +136,7 @@ export class QueueActor implements Actor<Message> {
     }
   }
 
-  private newTask(job: Job): TaskState {
+  private newTask(job: DivisibleTaskJob): TaskState {
     const k = initialLooseness(this.c.estimator, new Rng(this.c.seed, `estimator/${job.id}`));
     return {
       id: job.id,

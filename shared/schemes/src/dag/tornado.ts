@@ -1,5 +1,31 @@
-import type { TornadoSpec, VariationModel } from '@gridemu/model';
 import type { Rng } from '@gridemu/runtime';
+
+export type VariationModel = 'high' | 'medium' | 'low';
+
+/**
+ * Tornado-like DAG jobs (paper 003 §4), generated: an initial task, a parent set of `parallel`
+ * tasks, a final task (the experiment file's `tornado:`).
+ */
+export interface TornadoSpec {
+  readonly jobs: number;
+  /** Tasks in the parent set (the paper: 2, 5, 10 or 20). */
+  readonly parallel: number;
+  /** How much the parallel tasks' lengths vary (the paper's High-, Medium- and LowVariation). */
+  readonly variation: VariationModel;
+  /** Median length of a job's parallel tasks, seconds on the 1000-MIPS reference. */
+  readonly median_s: number;
+  /** Mean jobs per batch (geometric), mean hours between batches, and the share of batches by day. */
+  readonly batch_size: number;
+  readonly batch_gap_h: number;
+  readonly day_share: number;
+}
+
+export const TORNADO_DEFAULTS: Omit<TornadoSpec, 'jobs' | 'parallel' | 'variation'> = {
+  median_s: 1800,
+  batch_size: 5,
+  batch_gap_h: 1,
+  day_share: 0.8,
+};
 
 /**
  * Paper 003's Tornado-like jobs (§4): each job is a 3-level DAG, an initial task, a parent set of
@@ -16,7 +42,7 @@ import type { Rng } from '@gridemu/runtime';
  */
 export const VARIATION_SIGMA: Readonly<Record<VariationModel, number>> = { high: 1.0, medium: 0.5, low: 0.15 };
 
-export interface DagTaskSpec {
+export interface TornadoTask {
   /** `init`, `p<i>` (0-based, the parent set) or `final`. */
   readonly id: string;
   readonly parents: readonly string[];
@@ -25,15 +51,15 @@ export interface DagTaskSpec {
   readonly estimate_s: number;
 }
 
-export interface DagJobSpec {
+export interface TornadoJob {
   readonly number: number;
   readonly submit_s: number;
-  readonly tasks: readonly DagTaskSpec[];
+  readonly tasks: readonly TornadoTask[];
 }
 
-export function generateTornado(p: TornadoSpec, rng: Rng): DagJobSpec[] {
+export function generateTornado(p: TornadoSpec, rng: Rng): TornadoJob[] {
   const lognormal = (median: number, sigma: number) => median * Math.exp(sigma * rng.normal());
-  const jobs: DagJobSpec[] = [];
+  const jobs: TornadoJob[] = [];
   let day = 0;
   let clock = 0;
   while (jobs.length < p.jobs) {

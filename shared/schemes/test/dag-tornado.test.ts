@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '@gridemu/runtime';
-import { TORNADO_DEFAULTS } from '@gridemu/model';
-import { generateTornado } from '../src/index.js';
+import { generateTornado, TORNADO_DEFAULTS } from '../src/dag/index.js';
 
 describe("paper 003's Tornado-like jobs", () => {
   it('are 3-level DAGs: one initial task, a parent set of the asked size, one final task fed by all of it', () => {

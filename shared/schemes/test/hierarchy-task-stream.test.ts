@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '@gridemu/runtime';
-import { generateTaskStream, TASK_STREAM_DEFAULTS } from '../src/task-stream.js';
+import { generateTaskStream, TASK_STREAM_DEFAULTS } from '../src/hierarchy/task-stream.js';
 
 describe("paper 000's task stream (Figure 7)", () => {
   const tasks = generateTaskStream({ ...TASK_STREAM_DEFAULTS, tasks: 20_000 }, new Rng(5));
