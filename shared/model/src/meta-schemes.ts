@@ -53,7 +53,13 @@ export interface SourceKindReader {
   readonly keys?: readonly string[];
   /**
    * Reads its options from the whole source (it refuses the common keys that do not apply to it),
-   * recording an issue per bad field in `r`; undefined when they cannot be read at all.
+   * recording an issue per bad field in `r`: the fields the source gets beside the common ones (its
+   * kind's key, with what it holds, and its own keys), or undefined when they cannot be read at all.
    */
-  read(o: Readonly<Record<string, unknown>>, r: FieldReader, path: string, common: SourceCommon): unknown;
+  read(
+    o: Readonly<Record<string, unknown>>,
+    r: FieldReader,
+    path: string,
+    common: SourceCommon,
+  ): Readonly<Record<string, unknown>> | undefined;
 }

@@ -150,8 +150,8 @@ export interface SyntheticSource extends SourceCommon {
 export interface FamilySource extends SourceCommon {
   /** The key that names it in the file (`blast`, `tornado`); never `swf` or `synthetic`. */
   readonly kind: string;
-  /** Its options, as its family read them. */
-  readonly options: unknown;
+  /** Its options, as its family read them: under its kind's key (`blast: {...}`), and any of its own keys. */
+  readonly [option: string]: unknown;
 }
 
 /** A source every family may take: a trace file or a workload model. */

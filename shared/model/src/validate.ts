@@ -272,8 +272,12 @@ function readSource(
   const family = familySources.find((f) => f.kind === kind);
   if (family) {
     if (o['lenient'] !== undefined) r.fail(join(path, 'lenient'), 'applies only to line-based traces (swf, gwf)');
-    const options = family.read(o, r, path, common);
-    return options === undefined ? undefined : { ...common, kind, options };
+    const own = family.read(o, r, path, common);
+    if (own === undefined) return undefined;
+    for (const k of Object.keys(own))
+      if (k === 'kind' || k in common)
+        throw new Error(`assertion: a ${kind} source's reader sets the common field "${k}"`);
+    return { ...common, kind, ...own };
   }
   if (kind === 'gwf' || kind === 'batsim') {
     if (kind === 'batsim' && o['lenient'] !== undefined)

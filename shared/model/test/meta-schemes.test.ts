@@ -20,7 +20,7 @@ const chain: SourceKindReader = {
     if (!c) return undefined;
     r.onlyKeys(c, fieldPath(path, 'chain'), ['length']);
     return {
-      length: r.number(c['length'], fieldPath(fieldPath(path, 'chain'), 'length'), POSITIVE_INTEGER, 3),
+      chain: { length: r.number(c['length'], fieldPath(fieldPath(path, 'chain'), 'length'), POSITIVE_INTEGER, 3) },
       copies: r.number(o['copies'], fieldPath(path, 'copies'), POSITIVE_INTEGER, 1),
     };
   },
@@ -86,7 +86,7 @@ describe('meta: is read by the module that owns the scheme', () => {
     ]);
     const source = parseSpecText(spec('meta: { scheme: beta }\n', undefined, chains), 'e.yaml', schemes).spec
       .workload[0];
-    expect(source).toMatchObject({ kind: 'chain', name: 's1', site: 's1', options: { length: 5, copies: 2 } });
+    expect(source).toMatchObject({ kind: 'chain', name: 's1', site: 's1', chain: { length: 5 }, copies: 2 });
   });
 
   it("lists the families' kinds of source, and refuses what a family's source does not take", () => {

@@ -167,7 +167,7 @@ describe('DAG sources (paper 003)', () => {
     );
     expect(spec.workload[0]).toMatchObject({
       kind: 'tornado',
-      options: {
+      tornado: {
         jobs: 2,
         parallel: 5,
         variation: 'high',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOverride, SpecError } from '@gridemu/model';
+import { isCoreSource, parseOverride, SpecError } from '@gridemu/model';
 import { parseExperiment as parseSpecText } from '../src/index.js';
 
 const GOOD = `name: t
@@ -40,7 +40,7 @@ describe('experiment file validation', () => {
     });
     expect(spec.workload[1]).toMatchObject({ kind: 'synthetic', name: 'w1', split_sites: ['s1', 's2'] });
     const synthetic = spec.workload[1]!;
-    if (synthetic.kind === 'synthetic' && 'synthetic' in synthetic) expect(synthetic.synthetic.batch.a2).toBe(639.1);
+    if (isCoreSource(synthetic) && synthetic.kind === 'synthetic') expect(synthetic.synthetic.batch.a2).toBe(639.1);
     else expect.unreachable('a synthetic source');
   });
 

@@ -78,7 +78,7 @@ function checkShares(csv: string, spec: ExperimentSpec): void {
   events.sort((a, b) => a.t - b.t || a.d - b.d);
   const byVo = new Map<string, number>();
   const byGroup = new Map<string, number>();
-  const grid = new Set(spec.workload.filter(isBlastSource).flatMap((s) => s.options.groups));
+  const grid = new Set(spec.workload.filter(isBlastSource).flatMap((s) => s.blast.groups));
   for (const e of events) {
     const k = `${e.site}/${e.vo}`;
     byVo.set(k, (byVo.get(k) ?? 0) + e.d);

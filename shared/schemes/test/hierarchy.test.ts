@@ -21,7 +21,7 @@ async function table1(scheme: string) {
     workload: [
       {
         ...s.workload[0]!,
-        options: {
+        tasks: {
           list: [
             { submit_s: 0, work_s: 3_600_000, jobs: 3000 },
             { submit_s: 60, work_s: 30 },
@@ -84,7 +84,7 @@ describe('the hierarchy over a task stream', () => {
       workload: [
         {
           ...s.workload[0]!,
-          options: {
+          tasks: {
             stream: {
               tasks: 120,
               short_share: 0.6,

@@ -186,7 +186,7 @@ describe("a family's own kind of source", () => {
   const ticks: SourceLoader = {
     kind: 'ticks',
     load(source, { rng }) {
-      const { count } = source.options as { count: number };
+      const count = source['ticks'] as number;
       const jobs = Array.from({ length: count }, (_, n) => ({
         ...generatedJob(source, n, { number: n + 1, submit_s: 60 * n }),
         run_s: 1 + Math.floor(rng.next() * 100),
@@ -200,7 +200,7 @@ describe("a family's own kind of source", () => {
     ...NO_SCHEMES,
     sourceKinds: () => ['synthetic', 'ticks'],
     familySources: [
-      { kind: 'ticks', describe: 'ticks', read: (o: Readonly<Record<string, unknown>>) => ({ count: o['ticks'] }) },
+      { kind: 'ticks', describe: 'ticks', read: (o: Readonly<Record<string, unknown>>) => ({ ticks: o['ticks'] }) },
     ],
   };
   const text =

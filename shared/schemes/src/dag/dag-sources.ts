@@ -4,6 +4,7 @@ import {
   POSITIVE,
   POSITIVE_INTEGER,
   PROBABILITY,
+  type FamilySource,
   type FieldReader,
   type Job,
   type SourceCommon,
@@ -57,6 +58,17 @@ export interface WfFormatParams {
   readonly interarrival_s: number;
   /** `fixed`: the instances come exactly interarrival_s apart; `poisson`: exponential gaps of that mean, drawn from the seed. */
   readonly arrivals: 'fixed' | 'poisson';
+}
+
+/** A source of the experiment file's `tornado:` kind. */
+export interface TornadoSource extends FamilySource {
+  readonly kind: 'tornado';
+  readonly tornado: TornadoSpec;
+}
+
+/** A source of the experiment file's `wfformat:` kind: its options are keys of the source itself. */
+export interface WfFormatSource extends FamilySource, WfFormatParams {
+  readonly kind: 'wfformat';
 }
 
 /** What a DAG source takes besides its own fields: the options of trace lines do not apply to tasks of a DAG. */
@@ -145,10 +157,11 @@ export const TORNADO_SOURCE: WorkloadSourceKind = {
   independentJobs: false,
   read(o, r, path) {
     refuseJobOptions(o, r, path, 'tornado');
-    return readTornado(r, o['tornado'], join(path, 'tornado'));
+    const tornado = readTornado(r, o['tornado'], join(path, 'tornado'));
+    return tornado && { tornado };
   },
   load(source, { rng }) {
-    const options = source.options as TornadoSpec;
+    const options = (source as TornadoSource).tornado;
     const jobs = generateTornado(options, rng).flatMap((d, n) =>
       dagJobs(
         source,
@@ -173,17 +186,18 @@ export const WFFORMAT_SOURCE: WorkloadSourceKind = {
   describe: 'a WfCommons workflow, replayed',
   keys: ['instances', 'interarrival_s', 'arrivals'],
   independentJobs: false,
-  read(o, r, path): WfFormatParams {
+  read(o, r, path) {
     refuseJobOptions(o, r, path, 'wfformat');
-    return {
+    const own: WfFormatParams = {
       wfformat: r.string(o['wfformat'], join(path, 'wfformat')),
       instances: r.number(o['instances'], join(path, 'instances'), POSITIVE_INTEGER, 1),
       interarrival_s: r.number(o['interarrival_s'], join(path, 'interarrival_s'), NON_NEGATIVE, 0),
       arrivals: r.oneOf(o['arrivals'], join(path, 'arrivals'), ['fixed', 'poisson'] as const, 'fixed'),
     };
+    return { ...own };
   },
   async load(source, { rng, resolveFile }) {
-    const options = source.options as WfFormatParams;
+    const options = source as WfFormatSource;
     const file = resolveFile(options.wfformat);
     const wf = await readWfFormat(file);
     const tasks = wf.tasks.map((t) => ({

@@ -39,7 +39,7 @@ export interface BlastParams {
 /** A source of the experiment file's `blast:` kind. */
 export interface BlastSource extends FamilySource {
   readonly kind: 'blast';
-  readonly options: BlastParams;
+  readonly blast: BlastParams;
 }
 
 export function isBlastSource(source: WorkloadSource): source is BlastSource {
@@ -145,10 +145,11 @@ export const BLAST_SOURCE: WorkloadSourceKind = {
     for (const k of ['vo', 'group'] as const)
       if (o[k] !== undefined)
         r.fail(join(path, k), `a blast source names its VO and groups under blast (blast.vo, blast.groups)`);
-    return readBlast(r, o['blast'], join(path, 'blast'), common.name);
+    const blast = readBlast(r, o['blast'], join(path, 'blast'), common.name);
+    return blast && { blast };
   },
   load(source, { rng }) {
-    const options = (source as BlastSource).options;
+    const options = (source as BlastSource).blast;
     const adjustments: AdjustmentCounts = {};
     const jobs: Job[] = [];
     for (const g of generateBlast(options, rng).slice(source.skip)) {

@@ -247,7 +247,7 @@ function checkMembership(r: FieldReader, context: MetaContext, meta: GruberMeta)
   context.workload.forEach((source, i) => {
     const path = join('workload', i);
     const [vo, voPath, groups, groupPath] = isBlastSource(source)
-      ? [source.options.vo, join(join(path, 'blast'), 'vo'), source.options.groups, join(join(path, 'blast'), 'groups')]
+      ? [source.blast.vo, join(join(path, 'blast'), 'vo'), source.blast.groups, join(join(path, 'blast'), 'groups')]
       : [source.vo, join(path, 'vo'), source.group === undefined ? [] : [source.group], join(path, 'group')];
     if (vo === undefined) {
       r.fail(voPath, 'under gruber every source names its VO (vo: ...)');

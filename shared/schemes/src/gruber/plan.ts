@@ -56,14 +56,14 @@ export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
   for (const source of spec.workload) {
     if (!isBlastSource(source)) continue;
     brokered.add(source.name);
-    for (const group of source.options.groups) {
+    for (const group of source.blast.groups) {
       n++;
       const address = submitHostAddress(n);
       hostOf.set(group, address);
       const selector = new SiteSelector(meta.selector, siteIds, new Rng(spec.seed, `selector/${n}`));
       const host = new SubmitHostActor(selector, {
         group,
-        cap: groupCap(meta, spec.sites, source.options.vo, group),
+        cap: groupCap(meta, spec.sites, source.blast.vo, group),
         engine: engineAddress(((n - 1) % meta.decision_points) + 1),
         sites: siteIds,
         starvation_timeout_s: meta.starvation_timeout_s,

@@ -120,7 +120,7 @@ export function gruberSummary(
   const meta = gruberMeta(spec);
   const blast = spec.workload.filter(isBlastSource);
   const names = new Set(blast.map((s) => s.name));
-  const vos = [...new Set(blast.map((s) => s.options.vo))];
+  const vos = [...new Set(blast.map((s) => s.blast.vo))];
   const cpus = vos.reduce((n, vo) => n + voAggregate(meta, spec.sites, vo), 0);
   const grid = records.filter((r) => names.has(r.job.workload));
   const c = (name: string) => counters[name] ?? 0;

@@ -34,7 +34,7 @@ export interface ListedTask {
 /** A source of the experiment file's `tasks:` kind. */
 export interface TasksSource extends FamilySource {
   readonly kind: 'tasks';
-  readonly options: TasksParams;
+  readonly tasks: TasksParams;
 }
 
 /** A divisible task as a job: its decomposition, when the source fixes it. */
@@ -119,9 +119,12 @@ export const TASKS_SOURCE: WorkloadSourceKind = {
   kind: 'tasks',
   describe: 'divisible tasks',
   independentJobs: true,
-  read: (o, r, path) => readTasks(r, o['tasks'], join(path, 'tasks')),
+  read(o, r, path) {
+    const tasks = readTasks(r, o['tasks'], join(path, 'tasks'));
+    return tasks && { tasks };
+  },
   load(source, { rng }) {
-    const options = (source as TasksSource).options;
+    const options = (source as TasksSource).tasks;
     const adjustments: AdjustmentCounts = {};
     const generated: { number: number; submit_s: number; work_s: number; jobs?: number }[] = options.stream
       ? generateTaskStream(options.stream, rng)
