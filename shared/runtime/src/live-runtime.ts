@@ -1,14 +1,23 @@
 import { MessageType, type Address, type Message, type MessageCheck } from '@gridemu/protocol';
 import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
-import { withFields, type Actor, type ActorContext, type ActorPlacement, type Logger } from './actor.js';
+import { withFields, type ActorPlacement, type Logger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
 import type { LatencyHistogram } from './latency-histogram.js';
-import { Mailboxes, type Inbox } from './mailboxes.js';
+import { Mailboxes } from './mailboxes.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { JournalWriter } from './journal-writer.js';
 import { DurableOutbox, runtimeAddress } from './durable-outbox.js';
 import { LinkMeter } from './link-meter.js';
+import {
+  journalEntryOf,
+  type ActorOutput,
+  type Delivery,
+  type DeliverySource,
+  type HostedActor,
+  type PendingTimer,
+} from './live-delivery.js';
+import { LiveRecovery } from './live-recovery.js';
 import { TimerQueue } from './timer-queue.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
@@ -75,45 +84,6 @@ export interface LiveRuntimeOptions {
 /** The message of a trace line in a live process's log (gridemu run turns them into protocol-trace.csv). */
 export const TRACE_LOG_MESSAGE = 'trace';
 
-/** How a delivery reached its mailbox: what the journal records to replay it. */
-type Source =
-  | { readonly k: 'bus'; readonly mid: string | undefined; readonly topic: boolean }
-  | { readonly k: 'local'; readonly seq: number }
-  | { readonly k: 'timer'; readonly id: number };
-
-/** A timer an actor set: its runtime id (the actor's TimerId) travels with it to the mailbox. */
-interface PendingTimer {
-  readonly h: Hosted;
-  readonly msg: Message;
-  readonly due_s: number;
-  readonly rid: number;
-}
-
-/** A message (or a timer, with its due time) waiting for its actor. */
-interface Delivery {
-  readonly msg: Message;
-  readonly from: Address;
-  readonly at_s: number | undefined;
-  readonly src: Source;
-  /** A message's sender's actor time when it sent: what its felt delay is measured from. */
-  readonly sent_s?: number;
-}
-
-interface Hosted {
-  readonly placement: ActorPlacement<Message>;
-  readonly actor: Actor<Message>;
-  readonly ctx: ActorContext<Message>;
-  /** One message at a time, in arrival order (DESIGN.md: a mailbox per actor). */
-  readonly inbox: Inbox<Delivery>;
-  /** Its address after the location (`s1/scheduler` → `scheduler`): a label with few values. */
-  readonly role: string;
-  /**
-   * The actor's clock: the emulated time of the delivery it is handling, read once when the delivery
-   * starts, never earlier than its previous delivery's (see guard()).
-   */
-  now_s: number;
-}
-
 /** The first malformed messages are logged in full; after that they are only counted. */
 const MALFORMED_LOG_LIMIT = 20;
 
@@ -125,15 +95,16 @@ const MALFORMED_LOG_LIMIT = 20;
  * emulated clock. A message from the bus that fails to decode or validate is counted
  * (`messages.malformed`), logged and dropped; the actors never see it.
  *
- * This class is the delivery core: the run loop, the clock, send and receive, and the replay of a
- * journal into the actors. Its collaborators each keep one concern: the JournalWriter (output
- * commit), the DurableOutbox (ids, acknowledgements, resends) and the LinkMeter (latency, felt
- * delays, timer lag).
+ * This class is the delivery core: the run loop, the clock, send and receive. Its collaborators
+ * each keep one concern: the JournalWriter (output commit), LiveRecovery (a restarted process's
+ * replay of its journal), the DurableOutbox (ids, acknowledgements, resends) and the LinkMeter
+ * (latency, felt delays, timer lag). What the actors do goes through one ActorOutput: the live one
+ * below, or the recovery's while a journal is replayed.
  */
 export class LiveRuntime {
-  private readonly hosted = new Map<Address, Hosted>();
+  private readonly hosted = new Map<Address, HostedActor>();
   /** Each topic's subscribers in this process. */
-  private readonly topicSubscribers = new Map<string, Hosted[]>();
+  private readonly topicSubscribers = new Map<string, HostedActor[]>();
   private readonly subscriptions: BusSubscription[] = [];
   private readonly mailboxes: Mailboxes<Delivery>;
   private readonly timers: TimerQueue<PendingTimer>;
@@ -142,19 +113,13 @@ export class LiveRuntime {
   private nextTimerId = 1;
   /** Messages between this process's actors, numbered in send order (the journal names them so). */
   private nextLocalSeq = 1;
-  /** With a journal: what each turn delivered, and what it put on the bus, held until stored. */
-  /** From the death to the resume of the process this one replaced (emulated seconds), once resumed. */
-  private downWhile: readonly [number, number] | undefined;
   private readonly journal: JournalWriter | undefined;
+  /** With a journal, in a restarted process: its way back to the state it had. */
+  private readonly recovery: LiveRecovery | undefined;
   private readonly outbox: DurableOutbox;
   private readonly meter = new LinkMeter();
-  /** Replay: sends are not made again, timers are kept to re-arm, local messages kept to deliver. */
-  private replaying = false;
-  private restoring: boolean;
-  private resumed = false;
-  private readonly heldWhileRestoring: (() => void)[] = [];
-  private readonly unarmedTimers = new Map<number, PendingTimer>();
-  private readonly undeliveredLocal = new Map<number, { h: Hosted; msg: Message; from: Address }>();
+  /** Where the actors' actions go: liveOutput, or the recovery's while the journal is replayed. */
+  private output: ActorOutput;
   private readonly rootRng: Rng;
   private readonly host: ContextHost<Message>;
   private clock: EmulatedClock | undefined;
@@ -203,7 +168,6 @@ export class LiveRuntime {
   constructor(private readonly options: LiveRuntimeOptions) {
     this.run = checkRunId(options.run);
     this.rootRng = new Rng(options.seed);
-    this.restoring = options.journal?.recovering === true;
     const latest = options.latestValue;
     this.throttle =
       latest && latest.interval_ms > 0
@@ -219,6 +183,20 @@ export class LiveRuntime {
         )
       : undefined;
     this.outbox = new DurableOutbox((target, from, bytes) => options.transport.publish(target, from, bytes));
+    this.recovery =
+      options.journal?.recovering === true
+        ? new LiveRecovery({
+            hostedAt: (address) => this.hosted.get(address),
+            outbox: this.outbox,
+            tally: this.tally,
+            redeliver: (h, msg, from) => {
+              this.delivered++;
+              this.countReceived(msg.type);
+              h.actor.receive(h.ctx, msg, from);
+            },
+          })
+        : undefined;
+    this.output = this.liveOutput;
     this.mailboxes = new Mailboxes<Delivery>(this.journal ? () => this.journal!.commit() : undefined);
     this.timers = new TimerQueue((t, late_ms) => {
       this.meter.recordTimerLag(late_ms);
@@ -245,10 +223,9 @@ export class LiveRuntime {
           this.toLocal(h, msg, from.address);
         }
         // One publish for the subscribers in other processes (their deliveries are counted there).
-        const throttle = this.throttle;
-        if (throttle && this.options.latestValue!.topics.has(topic) && !this.replaying) {
+        if (this.throttle && this.options.latestValue!.topics.has(topic)) {
           // Deferred, it leaves now: its felt delay is measured from then, as the replay draws it.
-          throttle.offer(`${from.address} ${topic}`, (deferred) =>
+          this.output.latestValue(`${from.address} ${topic}`, (deferred) =>
             this.toBus({ topic }, from.address, topicRecipient(topic), msg, deferred ? this.clock?.now_s() : undefined),
           );
         } else {
@@ -258,19 +235,47 @@ export class LiveRuntime {
       schedule: (self, delay_s, msg) => {
         const due_s = this.actorNow(self.address) + delay_s;
         const t: PendingTimer = { h: this.hosted.get(self.address)!, msg, due_s, rid: this.nextTimerId++ };
-        if (this.replaying) this.unarmedTimers.set(t.rid, t);
-        else this.arm(t);
+        this.output.timer(t);
         return t.rid;
       },
       cancel: (_self, timer) => {
-        if (this.unarmedTimers.delete(timer)) return;
-        const id = this.timerHandles.get(timer);
-        if (id === undefined) return;
-        this.timerHandles.delete(timer);
-        this.timers.cancel(id);
+        this.output.cancelTimer(timer);
       },
     };
   }
+
+  /** What the actors do, as it leaves this process (or waits for the journal, with one). */
+  private readonly liveOutput: ActorOutput = {
+    bus: (target, from, mid, bytes) => {
+      this.tally.count('bus.published');
+      const encoded = bytes();
+      const publish = () => this.options.transport.publish(target, from, encoded);
+      if (mid !== undefined && 'actor' in target) {
+        // Kept until the receiving runtime says it has it (listenForAcks); resent meanwhile.
+        this.emit(() => {
+          this.outbox.keep(mid, target, from, encoded, wallNow_ms());
+          publish();
+        });
+      } else {
+        this.emit(publish);
+      }
+    },
+    latestValue: (key, send) => this.throttle!.offer(key, send),
+    local: (seq, m, sent_s) => this.enqueue(m.h, m.msg, m.from, undefined, { k: 'local', seq }, sent_s),
+    timer: (t) => this.arm(t),
+    cancelTimer: (rid) => {
+      if (this.recovery?.cancelPending(rid) === true) return true;
+      const id = this.timerHandles.get(rid);
+      if (id === undefined) return false;
+      this.timerHandles.delete(rid);
+      this.timers.cancel(id);
+      return true;
+    },
+    log: (write) => {
+      if (this.journal) this.journal.emit(write, true);
+      else write();
+    },
+  };
 
   /** Subscribes the actor (and its topics); what arrives waits in its mailbox until start(). */
   spawn(placement: ActorPlacement<Message>): void {
@@ -285,7 +290,7 @@ export class LiveRuntime {
             log.info({ job, event, detail, time_s: this.actorNow(address) }, TRACE_LOG_MESSAGE)
         : undefined;
     const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sinkFor(), tracer);
-    const h: Hosted = {
+    const h: HostedActor = {
       placement,
       actor: placement.actor,
       ctx,
@@ -296,7 +301,7 @@ export class LiveRuntime {
           h,
           d.at_s,
           () => h.actor.receive(h.ctx, d.msg, d.from),
-          (t) => entryOf(d, address, t),
+          (t) => journalEntryOf(d, address, t),
         );
         if (d.sent_s !== undefined && this.clock) {
           if (this.heldByFault(d.from, address, d.sent_s)) this.tally.count('felt.held_by_fault');
@@ -350,7 +355,8 @@ export class LiveRuntime {
    * simulation's, by a different amount in every process.
    */
   start(epoch_s: number, speedup: number, wallEpoch_ms = wallNow_ms()): void {
-    if (this.restoring) throw new Error('a recovering live runtime resumes from its journal; it does not start');
+    if (this.recovery?.recovering === true)
+      throw new Error('a recovering live runtime resumes from its journal; it does not start');
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     this.mailboxes.start(() => {
       for (const h of this.hosted.values())
@@ -380,33 +386,23 @@ export class LiveRuntime {
     crashed_s: number,
   ): Promise<{ batches: number; entries: number; died_s: number }> {
     const journal = this.journal;
-    if (!journal || !this.options.journal?.recovering || this.resumed)
+    const recovery = this.recovery;
+    if (!journal || !recovery)
       throw new Error('only a runtime made to recover, and only once, resumes from its journal');
-    this.resumed = true;
-    let batches = 0;
-    let entries = 0;
-    let last_s = Number.NEGATIVE_INFINITY;
-    this.replaying = true;
+    this.output = recovery.output;
+    let replayed;
     try {
-      for await (const batch of journal.storedBatches()) {
-        batches++;
-        for (const e of batch.entries) {
-          this.replay(e);
-          if (e.k !== 'ack') last_s = Math.max(last_s, e.t);
-          entries++;
-        }
-      }
+      replayed = await recovery.replay(journal);
     } finally {
-      this.replaying = false;
+      this.output = this.liveOutput;
     }
-    this.tally.count('journal.replayed_entries', entries);
     // What was sent before the crash and not acknowledged goes again now, before anything the
     // recovery says: a site's report that a run was lost should follow that run's start.
     this.resend(0);
     // The process died no earlier than the last delivery it stored.
-    const died_s = Math.max(crashed_s, last_s, epoch_s);
+    const died_s = Math.max(crashed_s, replayed.last_s, epoch_s);
     this.startClock(epoch_s, speedup, wallEpoch_ms);
-    this.downWhile = [died_s, this.now()];
+    const resumed_s = this.now();
     this.mailboxes.start(() => {
       for (const h of this.hosted.values()) {
         const recover = h.actor.recover;
@@ -418,20 +414,18 @@ export class LiveRuntime {
             (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s: died_s }),
           );
       }
-      for (const t of this.unarmedTimers.values()) this.arm(t);
-      this.unarmedTimers.clear();
+      const pending = recovery.takePending();
+      for (const t of pending.timers) this.arm(t);
       const durable = this.options.reliable?.types;
-      for (const [seq, m] of this.undeliveredLocal) {
+      for (const [seq, m] of pending.locals) {
         if (durable === undefined || durable.has(m.msg.type))
           this.enqueue(m.h, m.msg, m.from, undefined, { k: 'local', seq });
         else this.tally.count('messages.lost_while_down');
       }
-      this.undeliveredLocal.clear();
       journal.commit();
-      this.restoring = false;
-      for (const f of this.heldWhileRestoring.splice(0)) f();
+      recovery.restored(died_s, resumed_s);
     });
-    return { batches, entries, died_s };
+    return { batches: replayed.batches, entries: replayed.entries, died_s };
   }
 
   private startClock(epoch_s: number, speedup: number, wallEpoch_ms: number): void {
@@ -494,33 +488,24 @@ export class LiveRuntime {
   ): void {
     const sent_ms = wallNow_ms();
     const at_s = sentAt_s ?? (this.clock ? this.actorNow(from) : undefined);
-    if ('actor' in target && this.options.reliable?.types.has(msg.type) === true) {
-      // Kept until the receiving runtime says it has it (listenForAcks); resent meanwhile.
-      const mid = this.outbox.nextId(senderOf(from));
-      const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, at_s, mid });
-      if (this.replaying) {
-        // Sent before the crash, perhaps never received: resent on resume unless the journal says acknowledged.
-        this.outbox.keep(mid, target, from, bytes, Number.NEGATIVE_INFINITY);
-        return;
-      }
-      this.tally.count('bus.published');
-      this.emit(() => {
-        this.outbox.keep(mid, target, from, bytes, wallNow_ms());
-        this.options.transport.publish(target, from, bytes);
-      });
-      return;
-    }
-    if (this.replaying) return;
-    this.tally.count('bus.published');
-    const bytes = encodeEnvelope({ run: this.run, from, to, msg, sent_ms, at_s });
-    this.emit(() => this.options.transport.publish(target, from, bytes));
+    // A durable message (to one actor) carries an id the receiver acknowledges.
+    const mid =
+      'actor' in target && this.options.reliable?.types.has(msg.type) === true
+        ? this.outbox.nextId(senderOf(from))
+        : undefined;
+    this.output.bus(target, from, mid, () =>
+      encodeEnvelope(
+        mid === undefined
+          ? { run: this.run, from, to, msg, sent_ms, at_s }
+          : { run: this.run, from, to, msg, sent_ms, at_s, mid },
+      ),
+    );
   }
 
-  /** A message to an actor of this process; during a replay, kept for the delivery the journal names. */
-  private toLocal(h: Hosted, msg: Message, from: Address): void {
+  /** A message to an actor of this process. */
+  private toLocal(h: HostedActor, msg: Message, from: Address): void {
     const seq = this.nextLocalSeq++;
-    if (this.replaying) this.undeliveredLocal.set(seq, { h, msg, from });
-    else this.enqueue(h, msg, from, undefined, { k: 'local', seq }, this.clock ? this.actorNow(from) : undefined);
+    this.output.local(seq, { h, msg, from }, this.clock ? this.actorNow(from) : undefined);
   }
 
   private arm(t: PendingTimer): void {
@@ -534,48 +519,7 @@ export class LiveRuntime {
   }
 
   private logOutput(write: () => void): void {
-    if (this.replaying) return;
-    if (this.journal) this.journal.emit(write, true);
-    else write();
-  }
-
-  /** One journal entry, again: the actor handles what it handled before, at the time it did. */
-  private replay(e: JournalEntry): void {
-    if (e.k === 'ack') {
-      this.outbox.acknowledged(e.mid);
-      return;
-    }
-    const h = this.hosted.get(e.a);
-    if (!h) throw new Error(`the journal names actor ${e.a}, which this process does not host`);
-    h.now_s = e.t;
-    if (e.k !== 'start' && e.k !== 'recover') this.delivered++;
-    switch (e.k) {
-      case 'start':
-        h.actor.start?.(h.ctx);
-        return;
-      case 'recover':
-        h.actor.recover?.(h.ctx, e.crashed_s);
-        return;
-      case 'timer':
-        this.unarmedTimers.delete(e.id);
-        this.countReceived(e.msg.type);
-        h.actor.receive(h.ctx, e.msg, e.a);
-        return;
-      case 'local': {
-        const m = this.undeliveredLocal.get(e.seq);
-        if (!m) throw new Error(`the journal delivers local message ${e.seq} to ${e.a}, which the replay did not send`);
-        this.undeliveredLocal.delete(e.seq);
-        this.countReceived(m.msg.type);
-        h.actor.receive(h.ctx, m.msg, m.from);
-        return;
-      }
-      case 'bus':
-        if (e.mid !== undefined) this.outbox.firstDelivery(e.mid);
-        if (e.topic === true) this.tally.sent(e.msg.type, siteOf(e.from), h.placement.location, e.t);
-        this.countReceived(e.msg.type);
-        h.actor.receive(h.ctx, e.msg, e.from);
-        return;
-    }
+    this.output.log(write);
   }
 
   /** Resends what has waited over `after_ms` for its acknowledgement. */
@@ -613,11 +557,8 @@ export class LiveRuntime {
     recipient: string,
     accept: (from: Address, msg: Message, mid: string | undefined, at_s: number | undefined) => void,
   ): void {
-    if (this.restoring) {
-      // Judged after the replay, which rebuilds the ids already delivered.
-      this.heldWhileRestoring.push(() => this.fromBus(bytes, subject, sender, recipient, accept));
-      return;
-    }
+    // Judged after the replay, which rebuilds the ids already delivered.
+    if (this.recovery?.hold(() => this.fromBus(bytes, subject, sender, recipient, accept))) return;
     const decoded = decodeEnvelope(bytes, this.run, this.options.check);
     if (!decoded.ok || decoded.envelope.to !== recipient) {
       this.malformed(
@@ -664,11 +605,11 @@ export class LiveRuntime {
 
   /** Queues a delivery in the actor's mailbox; a timer passes its due time as `at_s`. */
   private enqueue(
-    h: Hosted,
+    h: HostedActor,
     msg: Message,
     from: Address,
     at_s: number | undefined,
-    src: Source,
+    src: DeliverySource,
     sent_s?: number,
   ): void {
     this.mailboxes.post(h.inbox, sent_s === undefined ? { msg, from, at_s, src } : { msg, from, at_s, src, sent_s });
@@ -683,7 +624,7 @@ export class LiveRuntime {
    * read inside a handler gives the same time, a timer is handled at the time it was due (its lag
    * shows in wall time, not in the schedule), and an actor's clock never goes back.
    */
-  private guard(h: Hosted, at_s: number | undefined, fn: () => void, entry: (t: number) => JournalEntry): void {
+  private guard(h: HostedActor, at_s: number | undefined, fn: () => void, entry: (t: number) => JournalEntry): void {
     if (this.fatal) return;
     h.now_s = Math.max(h.now_s, at_s ?? this.now());
     this.journal?.record(entry(h.now_s));
@@ -700,7 +641,7 @@ export class LiveRuntime {
 
   /** Sent while this process was down, or across a fault the experiment names (heldByFault). */
   private heldByFault(from: Address, to: Address, sent_s: number): boolean {
-    if (this.downWhile && sent_s >= this.downWhile[0] && sent_s < this.downWhile[1]) return true;
+    if (this.recovery?.sentWhileDown(sent_s) === true) return true;
     const held = this.options.heldByFault;
     // Without partitions nothing is asked per delivery (the message path stays as it was).
     return held !== undefined && held(senderOf(from), senderOf(to), sent_s);
@@ -753,25 +694,5 @@ export class LiveRuntime {
     this.tally.count('messages.malformed');
     if (this.malformedLogged++ < MALFORMED_LOG_LIMIT)
       this.options.log.warn({ subject, reason, bytes }, 'dropped a malformed message');
-  }
-}
-
-/** The journal's record of a delivery to `a` at actor time `t`. */
-function entryOf(d: Delivery, a: Address, t: number): JournalEntry {
-  switch (d.src.k) {
-    case 'bus':
-      return {
-        k: 'bus',
-        a,
-        t,
-        from: d.from,
-        msg: d.msg,
-        ...(d.src.mid !== undefined ? { mid: d.src.mid } : {}),
-        ...(d.src.topic ? { topic: true } : {}),
-      };
-    case 'local':
-      return { k: 'local', a, t, seq: d.src.seq };
-    case 'timer':
-      return { k: 'timer', a, t, id: d.src.id, msg: d.msg };
   }
 }

@@ -111,4 +111,46 @@ describe('LiveRuntime journal (issue 11)', () => {
     await once;
     await p.rt.stop();
   });
+
+  it('lets a recover hook cancel a timer the replay kept and has not armed yet: it never fires', async () => {
+    /** Sets a timer due well after the crash; on recovery, takes it back. */
+    class Watchdog implements Actor<Message> {
+      timer: number | undefined;
+      fired = 0;
+      start(ctx: ActorContext<Message>): void {
+        this.timer = ctx.schedule(30, { type: MessageType.SubmitDue });
+      }
+      receive(): void {
+        this.fired++;
+      }
+      recover(ctx: ActorContext<Message>): void {
+        if (this.timer !== undefined) ctx.cancel(this.timer);
+      }
+    }
+    const journal = new MemoryJournal();
+    const spawn = (recovering: boolean) => {
+      const dog = new Watchdog();
+      const rt = new LiveRuntime({
+        transport: noBus,
+        run: 'dog',
+        seed: 1,
+        log: silentLogger,
+        journal: { store: journal, recovering },
+      });
+      rt.spawn({ address: 'p/dog', location: 'p', actor: dog });
+      return { rt, dog };
+    };
+    const epoch_ms = wallNow_ms() + 20;
+    const speedup = 1000; // the timer is due 30 wall ms after the epoch
+    const first = spawn(false);
+    first.rt.start(0, speedup, epoch_ms);
+    await first.rt.stop();
+    const second = spawn(true);
+    await second.rt.resume(0, speedup, epoch_ms, 0);
+    // Well past its due time: a timer armed anyway would have fired by now.
+    await new Promise((r) => setTimeout(r, 150));
+    await second.rt.stop();
+    expect(second.dog.timer).toBe(first.dog.timer);
+    expect(second.dog.fired).toBe(0);
+  });
 });

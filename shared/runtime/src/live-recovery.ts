@@ -1,0 +1,157 @@
+import type { Address, Message } from '@gridemu/protocol';
+import type { DurableOutbox } from './durable-outbox.js';
+import type { JournalEntry } from './journal.js';
+import type { JournalWriter } from './journal-writer.js';
+import type { ActorOutput, HostedActor, LocalMessage, PendingTimer } from './live-delivery.js';
+import type { RunCounters } from './run-counters.js';
+import { siteOf } from './subjects.js';
+
+/** What a replay needs of the runtime it rebuilds. */
+export interface RecoveryHost {
+  hostedAt(address: Address): HostedActor | undefined;
+  readonly outbox: DurableOutbox;
+  readonly tally: RunCounters;
+  /** Hands a replayed message to its actor, counted as its first delivery was. */
+  redeliver(h: HostedActor, msg: Message, from: Address): void;
+}
+
+/** What a replay read from the journal. */
+export interface ReplayCount {
+  readonly batches: number;
+  readonly entries: number;
+  /** The last delivery the journal holds, emulated seconds (-Infinity: none). */
+  readonly last_s: number;
+}
+
+/**
+ * How a restarted process gets back the state it had: its journal is replayed through its fresh
+ * actors, each handling what it handled before at the time it did. While that runs, what they do
+ * goes nowhere (`output`): what they sent was sent the first time; a durable message is kept to be
+ * resent unless the journal says it was acknowledged; timers are kept to arm once the clock runs
+ * again; a message between two of its actors is kept for the delivery the journal names; log lines
+ * were written the first time. What the bus brings meanwhile waits (hold) until the replay is done,
+ * and is judged then, once the ids already delivered are known again.
+ */
+export class LiveRecovery {
+  private restoring = true;
+  private replayed = false;
+  private readonly held: (() => void)[] = [];
+  private readonly unarmedTimers = new Map<number, PendingTimer>();
+  private readonly undeliveredLocal = new Map<number, LocalMessage>();
+  /** From the death to the resume of the process this one replaced (emulated seconds), once resumed. */
+  private downWhile: readonly [number, number] | undefined;
+
+  constructor(private readonly host: RecoveryHost) {}
+
+  /** True until restored() runs: the process must resume, not start. */
+  get recovering(): boolean {
+    return this.restoring;
+  }
+
+  /** Where the actors' actions go during the replay. */
+  readonly output: ActorOutput = {
+    bus: (target, from, mid, bytes) => {
+      // Sent before the crash, perhaps never received: resent on resume unless the journal says acknowledged.
+      if (mid !== undefined && 'actor' in target)
+        this.host.outbox.keep(mid, target, from, bytes(), Number.NEGATIVE_INFINITY);
+    },
+    latestValue: () => {},
+    local: (seq, m) => this.undeliveredLocal.set(seq, m),
+    timer: (t) => this.unarmedTimers.set(t.rid, t),
+    cancelTimer: (rid) => this.cancelPending(rid),
+    log: () => {},
+  };
+
+  /**
+   * Cancels a timer the replay kept and that is not armed yet (an actor's recover hook may cancel
+   * one before takePending); false if it is not one of those.
+   */
+  cancelPending(rid: number): boolean {
+    return this.unarmedTimers.delete(rid);
+  }
+
+  /** Holds `handle` (something the bus brought) until the replay is done; false once restored. */
+  hold(handle: () => void): boolean {
+    if (!this.restoring) return false;
+    this.held.push(handle);
+    return true;
+  }
+
+  /** Whether a message sent at emulated `sent_s` was sent while this process was down. */
+  sentWhileDown(sent_s: number): boolean {
+    return this.downWhile !== undefined && sent_s >= this.downWhile[0] && sent_s < this.downWhile[1];
+  }
+
+  /** Replays every stored batch of the journal into the actors, once; the runtime routes their actions to `output` meanwhile. */
+  async replay(journal: JournalWriter): Promise<ReplayCount> {
+    if (this.replayed) throw new Error('only a runtime made to recover, and only once, resumes from its journal');
+    this.replayed = true;
+    let batches = 0;
+    let entries = 0;
+    let last_s = Number.NEGATIVE_INFINITY;
+    for await (const batch of journal.storedBatches()) {
+      batches++;
+      for (const e of batch.entries) {
+        this.apply(e);
+        if (e.k !== 'ack') last_s = Math.max(last_s, e.t);
+        entries++;
+      }
+    }
+    this.host.tally.count('journal.replayed_entries', entries);
+    return { batches, entries, last_s };
+  }
+
+  /**
+   * Once the clock runs again: the timers still pending (those due while the process was down fire
+   * at once), and the messages between its actors that were sent and not delivered, each taken once.
+   */
+  takePending(): { timers: PendingTimer[]; locals: [number, LocalMessage][] } {
+    const timers = [...this.unarmedTimers.values()];
+    const locals = [...this.undeliveredLocal];
+    this.unarmedTimers.clear();
+    this.undeliveredLocal.clear();
+    return { timers, locals };
+  }
+
+  /** The process is itself again: what the bus brought meanwhile goes in, in arrival order. */
+  restored(died_s: number, resumed_s: number): void {
+    this.downWhile = [died_s, resumed_s];
+    this.restoring = false;
+    for (const handle of this.held.splice(0)) handle();
+  }
+
+  /** One journal entry, again: the actor handles what it handled before, at the time it did. */
+  private apply(e: JournalEntry): void {
+    if (e.k === 'ack') {
+      this.host.outbox.acknowledged(e.mid);
+      return;
+    }
+    const h = this.host.hostedAt(e.a);
+    if (!h) throw new Error(`the journal names actor ${e.a}, which this process does not host`);
+    h.now_s = e.t;
+    switch (e.k) {
+      case 'start':
+        h.actor.start?.(h.ctx);
+        return;
+      case 'recover':
+        h.actor.recover?.(h.ctx, e.crashed_s);
+        return;
+      case 'timer':
+        this.unarmedTimers.delete(e.id);
+        this.host.redeliver(h, e.msg, e.a);
+        return;
+      case 'local': {
+        const m = this.undeliveredLocal.get(e.seq);
+        if (!m) throw new Error(`the journal delivers local message ${e.seq} to ${e.a}, which the replay did not send`);
+        this.undeliveredLocal.delete(e.seq);
+        this.host.redeliver(h, m.msg, m.from);
+        return;
+      }
+      case 'bus':
+        if (e.mid !== undefined) this.host.outbox.firstDelivery(e.mid);
+        if (e.topic === true) this.host.tally.sent(e.msg.type, siteOf(e.from), h.placement.location, e.t);
+        this.host.redeliver(h, e.msg, e.from);
+        return;
+    }
+  }
+}
