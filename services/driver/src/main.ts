@@ -195,7 +195,8 @@ async function main(argv: string[]): Promise<number> {
     live,
     scheme: schemeSummary(spec, counters, result.driver.records),
   });
-  // Issue 16: every live run checks, from jobs.csv as written, that its schedule could have happened.
+  // Every live run checks, from jobs.csv as written, that its schedule could have happened: a live
+  // clock read at the wrong moment once put two jobs on the same processors, and only the file shows it.
   const out = resolve(values.out ?? `results/${spec.name}-live`);
   const jobsPath = writeJobsCsv(out, result.driver.records);
   const check = checkSchedule(
