@@ -571,7 +571,7 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
 });
 
 describe('gridemu run: paper 003 DAG jobs, the general services their own process', () => {
-  it('dag-adaptive: progress, checkpoints and migrations cross NATS; every task runs once, after its parents', async () => {
+  it('dag-adaptive: progress, checkpoints, migrations and stops at the limit cross NATS; every task runs once, after its parents, or fails with its job', async () => {
     const dir = tmp();
     const spec = join(dir, 'dag.yaml');
     writeFileSync(
@@ -581,7 +581,8 @@ describe('gridemu run: paper 003 DAG jobs, the general services their own proces
         'seed: 1',
         'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
         'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
-        'meta: { scheme: dag-adaptive }',
+        // CRs slower than §4's: some jobs pass 200% of their estimated length and are stopped (5 of 12 simulated).
+        'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
         'network: { latency_ms: 5 }',
         'live: { speedup: 2000 }',
       ].join('\n') + '\n',
@@ -591,9 +592,9 @@ describe('gridemu run: paper 003 DAG jobs, the general services their own proces
     expect(code, err).toBe(0);
     const s = readSummary(out);
     expect(Object.keys(s.live.processes).sort()).toEqual(['driver', 's1', 's2', 's3', 's4', 'services']);
-    expect(s.jobs.completed).toBe(12 * 7);
     expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
-    expect(s.dag.jobs_completed).toBe(12);
+    expect(s.dag.jobs_failed_at_limit).toBeGreaterThan(0);
+    expect(s.dag.jobs_completed + s.dag.jobs_failed_at_limit).toBe(12);
     expect(s.dag.migrations).toBeGreaterThan(0);
     // Between the sites and the services' process; the IS and the CS answer GSched inside that process.
     for (const type of ['dag.run', 'dag.progress', 'dag.stop', 'dag.checkpoint', 'dag.done'])
@@ -605,11 +606,20 @@ describe('gridemu run: paper 003 DAG jobs, the general services their own proces
       .map((l) => l.split(','));
     const col = (name: string) => header!.indexOf(name);
     const byId = new Map(rows.map((r) => [r[col('job_id')]!, r]));
+    // Each task either completed or failed with its job at the limit; a failed job's tasks were stopped.
+    const failed = rows.filter((r) => r[col('final_state')] === 'COMPLETED_FAILED');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const r of failed) expect(r[col('reason')]).toBe('growth_limit');
+    expect(s.jobs.completed + failed.length).toBe(12 * 7);
+    for (const r of rows)
+      if (r[col('final_state')] !== 'COMPLETED_FAILED') expect(r[col('final_state')]).toBe('COMPLETED_SUCCESSFULLY');
+    const failedDags = new Set(failed.map((r) => r[col('dag')]));
+    expect(failedDags.size).toBe(s.dag.jobs_failed_at_limit);
     // A migrated task's row counts its moves, reported when it completed.
     expect(rows.reduce((n, r) => n + Number(r[col('migrations')]), 0)).toBe(s.dag.migrations);
     for (const r of rows) {
       expect(r[col('dag')]).toMatch(/^tor!\d+$/);
-      if (r[col('job_id')]!.endsWith('/final')) {
+      if (r[col('job_id')]!.endsWith('/final') && !failedDags.has(r[col('dag')])) {
         for (let p = 0; p < 5; p++)
           expect(Number(r[col('starting_time')])).toBeGreaterThanOrEqual(
             Number(byId.get(`${r[col('dag')]}/p${p}`)![col('finish_time')]),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRecord } from '@gridemu/metrics';
+import { checkSchedule, executedJobsFromCsv, jobsCsvText, newRecord, type JobRecord } from '@gridemu/metrics';
 import { SpecError } from '@gridemu/model';
 import { loadExperimentWorkload as loadWorkload, parseExperiment, simulate } from '../src/index.js';
 import { asDagTask, type DagTaskJob } from '../src/dag/index.js';
@@ -39,7 +39,8 @@ describe('paper 003 as a scheme: dag-static and dag-adaptive, simulated', () => 
   it('runs every task of every DAG once, after its parents, under both schedulers; adaptive turns the jobs around sooner', async () => {
     const turnaround: Record<string, number> = {};
     for (const scheme of ['dag-static', 'dag-adaptive']) {
-      const { w, r } = await run([`scheme: ${scheme}`]);
+      // No job stopped at a limit here: every task runs to its end.
+      const { w, r } = await run([`scheme: ${scheme}`, 'limit_basis: true_length']);
       expect(r.records).toHaveLength(20 * 7);
       const byId = new Map(r.records.map((x) => [x.job.id, x]));
       for (const x of r.records) {
@@ -57,6 +58,62 @@ describe('paper 003 as a scheme: dag-static and dag-adaptive, simulated', () => 
     }
     // The paper's claim (§4, Figure 6): adaptive rescheduling beats random static placement.
     expect(turnaround['dag-adaptive']!).toBeLessThan(turnaround['dag-static']!);
+  });
+
+  it('stops a job at 200% of its initially estimated length (§4): its unfinished tasks fail, and none of its work is useful', async () => {
+    for (const scheme of ['dag-static', 'dag-adaptive']) {
+      const { r } = await run([`scheme: ${scheme}`]);
+      const byDag = new Map<string, JobRecord[]>();
+      for (const x of r.records) byDag.set(x.job.dag!, [...(byDag.get(x.job.dag!) ?? []), x]);
+      let failedJobs = 0;
+      for (const [dag, tasks] of byDag) {
+        // The deadline from what the scheduler knew at submission: the longest chain of rough estimates.
+        const est = new Map<string, number>();
+        const chain = (id: string): number => {
+          const t = asDagTask(tasks.find((x) => x.job.id === id)!.job);
+          return est.get(id) ?? est.set(id, t.estimate_s + Math.max(0, ...t.parents.map(chain))).get(id)!;
+        };
+        const submit = Math.min(...tasks.map((x) => x.job.submit_s));
+        const deadline = submit + 2 * Math.max(...tasks.map((x) => chain(x.job.id)));
+        for (const x of tasks)
+          expect(x.finish_s !== undefined, `${x.job.id}: finished or failed, not both`).toBe(
+            x.failReason === undefined,
+          );
+        const failed = tasks.filter((x) => x.failReason !== undefined);
+        if (failed.length === 0) continue;
+        failedJobs++;
+        for (const x of failed) {
+          expect(x.failReason, x.job.id).toBe('growth_limit');
+          expect(x.failed_s!, x.job.id).toBeGreaterThanOrEqual(deadline);
+        }
+        // Nothing of a failed job starts after its deadline, and what ran was stopped there (within a hop).
+        for (const x of tasks)
+          if (x.start_s !== undefined) expect(x.start_s, `${dag}: ${x.job.id}`).toBeLessThanOrEqual(deadline);
+        for (const x of failed) if (x.start_s !== undefined) expect(x.failed_s! - deadline).toBeLessThan(1);
+      }
+      const summary = dagSummary(
+        r.counters,
+        parseExperiment(text([`scheme: ${scheme}`]), '/tmp/dag-test.yaml').spec,
+        r.records,
+      );
+      const d = summary['dag'] as Record<string, number>;
+      expect(d['jobs_failed_at_limit']).toBe(failedJobs);
+      expect(d['jobs_within_limit']! + failedJobs).toBeLessThanOrEqual(byDag.size);
+      // The schedule with failed tasks in it is one that could have happened.
+      const csv = jobsCsvText(r.records);
+      expect(
+        checkSchedule(
+          executedJobsFromCsv(csv, 'jobs.csv'),
+          new Map([
+            ['s1', 8],
+            ['s2', 8],
+            ['s3', 8],
+            ['s4', 8],
+          ]),
+        ).ok,
+      ).toBe(true);
+      expect(failedJobs, scheme).toBeGreaterThan(0);
+    }
   });
 
   it('MP skips migrations: fewer of them as it grows (§4, Figure 8)', async () => {

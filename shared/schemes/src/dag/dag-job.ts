@@ -89,6 +89,23 @@ export class DagJob {
     return this.task(id).parents.length === 0;
   }
 
+  /**
+   * Its longest chain of `work_mi` over the tasks it knows (a parent not yet known adds nothing):
+   * with the rough estimates the scheduler has, the job's initially estimated length (§4).
+   */
+  criticalPath_mi(): number {
+    const memo = new Map<string, number>();
+    const chain = (id: string): number => {
+      const known = memo.get(id);
+      if (known !== undefined) return known;
+      const t = this.specs.get(id);
+      const length = t ? t.work_mi + Math.max(0, ...t.parents.map(chain)) : 0;
+      memo.set(id, length);
+      return length;
+    };
+    return Math.max(0, ...[...this.specs.keys()].map(chain));
+  }
+
   /** Tasks ready to run, in task order. */
   ready(): string[] {
     return [...this.state].filter(([, s]) => s === 'ready').map(([id]) => id);

@@ -98,6 +98,20 @@ export interface DagCheckpointed {
   readonly type: 'timer.dag-checkpointed';
   readonly jobId: string;
 }
+/**
+ * GSched → site: the task's job has failed (it passed its limit, §4): stop the task without a
+ * checkpoint and report it failed to the driver, unless it has already finished there.
+ */
+export interface DagKill {
+  readonly type: 'dag.kill';
+  readonly jobId: string;
+  readonly reason: string;
+}
+/** GSched timer: a DAG job's limit on its execution time (§4) may have passed. */
+export interface DagLimit {
+  readonly type: 'timer.dag-limit';
+  readonly dag: string;
+}
 /** GSched timer: the next adaptive round. */
 export interface DagRound {
   readonly type: 'timer.dag-round';
@@ -107,6 +121,8 @@ declare module '@gridemu/protocol' {
   interface MessageCatalogue {
     'dag.run': DagRun;
     'dag.stop': DagStop;
+    'dag.kill': DagKill;
+    'timer.dag-limit': DagLimit;
     'dag.checkpoint': DagCheckpoint;
     'dag.stopped': DagStopped;
     'dag.done': DagDone;
@@ -146,6 +162,8 @@ export const DAG_MESSAGES: MessageShapes = {
     migrations: 'count',
   },
   'dag.stop': { jobId: 'string' },
+  'dag.kill': { jobId: 'string', reason: 'string' },
+  'timer.dag-limit': { dag: 'string' },
   'dag.checkpoint': { jobId: 'string', resource: 'string', done_mi: nonNegative, bytes: nonNegative, begun: 'boolean' },
   'dag.stopped': { jobId: 'string', resource: 'string', done_mi: nonNegative, begun: 'boolean' },
   'dag.done': { jobId: 'string', resource: 'string' },

@@ -31,6 +31,7 @@ export function planDag(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
         informationService: INFORMATION_SERVICE,
         round_period_s: meta.round_period_s,
         min_improvement: meta.min_improvement,
+        ...(meta.limit_basis === 'estimate' ? { limit_factor: 1 + meta.growth_limit } : {}),
       }),
     },
     { address: INFORMATION_SERVICE, location: SERVICES_LOCATION, actor: new InformationServiceActor() },

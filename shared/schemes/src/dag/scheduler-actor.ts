@@ -1,4 +1,4 @@
-import { MessageType, type Address, type Message } from '@gridemu/protocol';
+import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { rescheduleRound, taskKey, type RunningTaskReport } from './adaptive-round.js';
 import { DagJob } from './dag-job.js';
@@ -21,7 +21,16 @@ export interface DagSchedulerOptions {
   readonly round_period_s: number;
   /** MP (§4): a migration must shorten the task's predicted time by at least this fraction. */
   readonly min_improvement: number;
+  /**
+   * A DAG job still running at its submission + `limit_factor` × its initially estimated length
+   * (the longest chain of its tasks' rough estimates on the reference CR) fails: its tasks are
+   * stopped and reported failed (§4's 200% limit: 2). Absent: no job is ever stopped.
+   */
+  readonly limit_factor?: number;
 }
+
+/** jobs.csv's reason for a task whose DAG job passed its limit. */
+export const LIMIT_REASON = 'growth_limit';
 
 /**
  * Paper 003's grid scheduler, GSched (§3, §4). Both schemes place each task once it is ready
@@ -47,6 +56,10 @@ export class DagSchedulerActor implements Actor<Message> {
   private readonly migrations = new Map<string, number>();
   /** Tasks stopped for a migration, and where they go once their checkpoint is stored. */
   private readonly moving = new Map<string, string>();
+  /** Each DAG's submission and the time its limit passes, and whether its timer is armed. */
+  private readonly limits = new Map<string, { submit_s: number; deadline_s: number; armed: boolean }>();
+  /** DAG jobs that passed their limit: nothing more of them is placed, and their tasks are failed. */
+  private readonly failed = new Set<string>();
   private round = 0;
 
   constructor(private readonly o: DagSchedulerOptions) {
@@ -65,11 +78,17 @@ export class DagSchedulerActor implements Actor<Message> {
         if (!dag) this.dags.set(job.dag, (dag = new DagJob(job.dag)));
         dag.add({ id: job.id, parents: job.parents, work_mi: job.estimate_s * REFERENCE_MIPS });
         this.jobs.set(job.id, job);
+        // A task that reaches GSched after its job failed (delayed on the bus) fails with it.
+        if (this.failed.has(job.dag)) return this.failTask(ctx, job.id);
         if (dag.stateOf(job.id) === 'ready') this.readySince.set(job.id, ctx.now());
+        this.limit(ctx, dag, job.submit_s);
         this.dispatch(ctx);
         return;
       }
+      case 'timer.dag-limit':
+        return this.limitDue(ctx, msg.dag);
       case 'dag.done':
+        if (this.failed.has(this.jobs.get(msg.jobId)?.dag ?? '') && !this.moving.has(msg.jobId)) return; // released at the failure
         return this.done(ctx, msg.jobId, msg.resource);
       case 'dag.stopped':
         return this.restart(ctx, msg.jobId, msg.done_mi, msg.begun);
@@ -99,7 +118,8 @@ export class DagSchedulerActor implements Actor<Message> {
     const ready: { jobId: string; dag: DagJob; task: string }[] = [];
     // A finished DAG stays known: a task of it delayed on the bus still finds its parents done.
     for (const dag of this.dags.values())
-      if (!dag.done) for (const task of dag.ready()) ready.push({ jobId: task, dag, task });
+      if (!dag.done && !this.failed.has(dag.name))
+        for (const task of dag.ready()) ready.push({ jobId: task, dag, task });
     if (this.o.scheme === 'dag-static') {
       const rs = this.o.grid.resources;
       for (const r of ready) this.run(ctx, r.jobId, rs[ctx.rng.int(0, rs.length - 1)]!.id, 0, true);
@@ -211,6 +231,14 @@ export class DagSchedulerActor implements Actor<Message> {
     const to = this.moving.get(jobId);
     if (to === undefined) throw new Error(`assertion: ${jobId} was stopped, but no move was planned for it`);
     this.moving.delete(jobId);
+    const { dag, task } = this.where(jobId);
+    if (this.failed.has(dag.name)) {
+      // Its job failed while its checkpoint was on the way: it is at no CR, so it fails here.
+      if (!dag.isInitial(task)) this.load.set(to, this.load.get(to)! - 1);
+      this.placement.delete(jobId);
+      this.failTask(ctx, jobId);
+      return;
+    }
     this.migrations.set(jobId, (this.migrations.get(jobId) ?? 0) + 1);
     ctx.metrics.count('dag.migrations');
     this.run(ctx, jobId, to, done_mi, false, !begun);
@@ -223,10 +251,11 @@ export class DagSchedulerActor implements Actor<Message> {
       // Only what the scheduler itself believes runs there now: a report may be older than a move.
       if (this.placement.get(p.jobId) !== p.resource || this.moving.has(p.jobId)) continue;
       const dag = this.jobs.get(p.jobId)?.dag;
-      if (dag !== undefined)
+      // A failed job's tasks are no longer rescheduled (the IS's picture may still show one running).
+      if (dag !== undefined && !this.failed.has(dag))
         reports.push({ job: dag, task: p.jobId, resource: p.resource, done_mi: p.done_mi, progress: p.progress });
     }
-    const active = [...this.dags.values()].filter((d) => !d.done);
+    const active = [...this.dags.values()].filter((d) => !d.done && !this.failed.has(d.name));
     const moves = rescheduleRound(active, reports, this.loads(), {
       migration_s: this.typicalMigration_s(),
       min_improvement: this.o.min_improvement,
@@ -267,6 +296,65 @@ export class DagSchedulerActor implements Actor<Message> {
       ctx.metrics.count('dag.initial_interruptions');
       ctx.send(this.o.siteActor(this.o.grid.resource(m.from).site), { type: 'dag.stop', jobId: m.task });
     }
+  }
+
+  /**
+   * §4's limit: the job's deadline from what the scheduler knows at submission, its tasks' rough
+   * estimates (recomputed as its tasks arrive, all at its submission), and one timer for it.
+   */
+  private limit(ctx: ActorContext<Message>, dag: DagJob, submit_s: number): void {
+    const factor = this.o.limit_factor;
+    if (factor === undefined) return;
+    const known = this.limits.get(dag.name);
+    const first = Math.min(submit_s, known?.submit_s ?? submit_s);
+    const deadline_s = first + (factor * dag.criticalPath_mi()) / REFERENCE_MIPS;
+    const armed = known?.armed === true;
+    this.limits.set(dag.name, { submit_s: first, deadline_s, armed: true });
+    if (!armed) ctx.schedule(Math.max(0, deadline_s - ctx.now()), { type: 'timer.dag-limit', dag: dag.name });
+  }
+
+  private limitDue(ctx: ActorContext<Message>, name: string): void {
+    const limit = this.limits.get(name)!;
+    const dag = this.dags.get(name)!;
+    if (dag.done) return;
+    const now = ctx.now();
+    if (now < limit.deadline_s) {
+      // A task that came after the timer was set moved the deadline later.
+      ctx.schedule(limit.deadline_s - now, { type: 'timer.dag-limit', dag: name });
+      return;
+    }
+    this.failed.add(name);
+    ctx.metrics.count('dag.jobs_failed_at_limit');
+    for (const t of dag.tasks) {
+      const id = t.id;
+      if (dag.stateOf(id) === 'done' || this.moving.has(id)) continue; // a moving task fails when its checkpoint is stored
+      const resource = this.placement.get(id);
+      if (resource === undefined) {
+        this.failTask(ctx, id);
+        continue;
+      }
+      // At a CR (or on its way there): the site stops it, and reports it failed unless it has finished.
+      if (!dag.isInitial(id)) this.load.set(resource, this.load.get(resource)! - 1);
+      this.placement.delete(id);
+      ctx.send(this.o.siteActor(this.o.grid.resource(resource).site), {
+        type: 'dag.kill',
+        jobId: id,
+        reason: LIMIT_REASON,
+      });
+    }
+    this.dispatch(ctx);
+  }
+
+  /** A task of a failed job that is at no CR: the driver hears of its failure from here. */
+  private failTask(ctx: ActorContext<Message>, jobId: string): void {
+    this.readySince.delete(jobId);
+    ctx.send(DRIVER, {
+      type: MessageType.JobFailed,
+      jobId,
+      time_s: ctx.now(),
+      reason: LIMIT_REASON,
+      trail: { copies: 1, migrations: this.migrations.get(jobId) ?? 0, replans: 0 },
+    });
   }
 
   private loads(): ResourceLoad[] {

@@ -65,6 +65,8 @@ export class DagSiteActor implements Actor<Message> {
         return this.finishDue(ctx, msg.resource);
       case 'dag.stop':
         return this.stop(ctx, msg.jobId);
+      case 'dag.kill':
+        return this.kill(ctx, msg.jobId, msg.reason);
       case 'timer.dag-checkpointed':
         return this.checkpointed(ctx, msg.jobId);
       case 'timer.dag-report':
@@ -166,6 +168,37 @@ export class DagSiteActor implements Actor<Message> {
     t.phase = 'checkpointing';
     const [lo, hi] = this.o.checkpoint_delay_s;
     t.timer = ctx.schedule(ctx.rng.uniform(lo, hi), { type: 'timer.dag-checkpointed', jobId });
+  }
+
+  /** Its job failed (§4's limit): it stops, no checkpoint kept, and the driver hears it failed. */
+  private kill(ctx: ActorContext<Message>, jobId: string, reason: string): void {
+    const t = this.tasks.get(jobId);
+    if (!t || t.phase === 'checkpointing') {
+      // It finished before the kill arrived (its completion is on its way), or a checkpoint is being
+      // written for a move, and the scheduler fails it when the checkpoint is stored.
+      ctx.metrics.count('dag.kills_too_late');
+      return;
+    }
+    const now = ctx.now();
+    this.tasks.delete(jobId);
+    if (t.phase === 'arriving') {
+      ctx.cancel(t.timer!);
+    } else {
+      const left = this.crs.get(t.run.resource)!.stop(now, jobId);
+      this.arm(ctx, t.run.resource);
+      ctx.log.info(
+        { event: 'dag.end', jobId, resource: t.run.resource, time_s: now, done_mi: t.total_mi - left, why: 'killed' },
+        'task run ends',
+      );
+    }
+    ctx.metrics.count('dag.tasks_killed');
+    ctx.send(DRIVER, {
+      type: MessageType.JobFailed,
+      jobId,
+      time_s: now,
+      reason,
+      trail: { copies: 1, migrations: t.run.migrations, replans: 0 },
+    });
   }
 
   private checkpointed(ctx: ActorContext<Message>, jobId: string): void {
