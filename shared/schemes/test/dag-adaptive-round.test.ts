@@ -69,4 +69,38 @@ describe('paper 003, steps 1 and 2 over the grid: one adaptive round', () => {
     j.requeue('p1'); // idle again: the set is no longer fully scheduled
     expect(rescheduleRound([j], reports.slice(0, 1), resources, { migration_s: 0.5, min_improvement: 0 })).toEqual([]);
   });
+
+  it('optimizes a parent subset before the set that holds it (§2, §3: {1,2} inside {1,2,3}; worked by hand)', () => {
+    // a, b and c run after init; d needs {a, b}, e needs {a, b, c}: {a, b} is a subset of {a, b, c}.
+    const j = new DagJob('J', [
+      { id: 'init', parents: [], work_mi: 10 },
+      { id: 'a', parents: ['init'], work_mi: 1000 },
+      { id: 'b', parents: ['init'], work_mi: 1000 },
+      { id: 'c', parents: ['init'], work_mi: 1000 },
+      { id: 'd', parents: ['a', 'b'], work_mi: 10 },
+      { id: 'e', parents: ['a', 'b', 'c'], work_mi: 10 },
+    ]);
+    j.start('init');
+    j.finish('init');
+    for (const t of ['a', 'b', 'c']) j.start(t);
+    // A 4000 MIPS is free; B, C, D run a, b, c at 1000 MIPS. A migration costs 0.5 s.
+    // The subset {a, b} first: a has 1500 MI left (1.5 s), b 500 (0.5 s). a moves to A:
+    //   0.5 + 1500/4000 = 0.875 s, still its set's longest, and b has no slower CR that keeps it under that.
+    // Then {a, b, c}: c has 3000 MI left (3 s). A, shared with a, would give it 2000 MIPS and slow a to
+    //   0.5 + 1500/2000 = 1.25 s, delaying the subset: refused. a and b, in the subset, are not moved
+    //   to slower CRs for the larger set. So the one move is a's, where c would take A if the larger set went first.
+    const resources: ResourceLoad[] = [
+      { id: 'A', mips: 4000, running: 0 },
+      ...['B', 'C', 'D'].map((id) => ({ id, mips: 1000, running: 1 })),
+    ];
+    const reports: RunningTaskReport[] = [
+      { job: 'J', task: 'a', resource: 'B', done_mi: 500, progress: 0.25 },
+      { job: 'J', task: 'b', resource: 'C', done_mi: 500, progress: 0.5 },
+      { job: 'J', task: 'c', resource: 'D', done_mi: 1000, progress: 0.25 },
+    ];
+    expect(j.parentSets.map((s) => s.members)).toEqual([['init'], ['a', 'b'], ['a', 'b', 'c']]);
+    expect(rescheduleRound([j], reports, resources, { migration_s: 0.5, min_improvement: 0 })).toEqual([
+      { task: 'J/a', from: 'B', to: 'A' },
+    ]);
+  });
 });

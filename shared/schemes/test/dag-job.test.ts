@@ -29,6 +29,20 @@ describe('paper 003: a DAG job (§2, §3)', () => {
     expect(j.done).toBe(true);
   });
 
+  it("gives its length as its longest chain of work: with the rough estimates, the limit's base (§4)", () => {
+    // init (10) → p2 (300) → final (10); the chains through p0 and p1 are shorter.
+    expect(new DagJob('t', tornado()).criticalPath_mi()).toBe(320);
+    // As tasks arrive one by one: a parent not yet known adds nothing, and the length grows.
+    const growing = new DagJob('g');
+    growing.add({ id: 'final', parents: ['p0', 'p1'], work_mi: 5 });
+    expect(growing.criticalPath_mi()).toBe(5);
+    growing.add({ id: 'p1', parents: ['init'], work_mi: 50 });
+    expect(growing.criticalPath_mi()).toBe(55);
+    growing.add({ id: 'init', parents: [], work_mi: 7 });
+    expect(growing.criticalPath_mi()).toBe(62);
+    expect(new DagJob('empty').criticalPath_mi()).toBe(0);
+  });
+
   it('knows its parent sets, the smaller first, and which members sit in a subset', () => {
     // d's parents {a, b} lie inside e's {a, b, c}: d's set comes first, and a and b are marked in e's.
     const j = new DagJob('g', [

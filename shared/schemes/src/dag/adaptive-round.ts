@@ -84,8 +84,9 @@ export function rescheduleRound(
     const view = placed.map((t) => {
       const resource = where.get(t.id)!;
       if (!mine.has(t.id)) return { ...t, resource };
+      // A member of a smaller set inside this one keeps that set as its subset: its end is guarded.
       const inSubset = c.set.inSubset.has(t.id.slice(c.job.name.length + 1));
-      return { ...t, set: c.key, resource, ...(inSubset ? { inSubset } : {}) };
+      return { ...t, set: c.key, resource, ...(inSubset ? { subset: t.set } : {}) };
     });
     for (const m of rescheduleParentSet(c.key, view, loads, o)) {
       moves.push(m);

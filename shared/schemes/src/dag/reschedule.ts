@@ -7,7 +7,7 @@
  * counted). A task's predicted time is its remaining work at that speed, plus the migration's cost
  * (checkpoint, transfer, restart) if it moves. The loop: take the set's longest task j; try the
  * resources faster for it than its own, fastest first; a move is taken only if it shortens j by at
- * least `min_improvement` (MP, §4) and delays no other parent set. If another task becomes the
+ * least `min_improvement` (MP, §4) and delays no other parent set, a subset of this one included. If another task becomes the
  * longest, repeat with it; if j stays the longest (or cannot move), the set's time cannot shrink
  * further, and the other tasks go to the slowest resources that keep them under that time.
  */
@@ -25,8 +25,11 @@ export interface PlacedTask {
   resource: string;
   /** Predicted remaining work, MI (E − T at the current speed, in instructions). */
   readonly remaining_mi: number;
-  /** Part of a smaller parent set inside this one: not moved to slower resources (§3). */
-  readonly inSubset?: boolean;
+  /**
+   * The smaller parent set inside this one that it is part of, if any (§3: {1,2} inside {1,2,3}):
+   * it is not moved to slower resources, and no move may delay that subset's end.
+   */
+  readonly subset?: string;
 }
 
 export interface RescheduleOptions {
@@ -54,19 +57,24 @@ export function rescheduleParentSet(
   const time = (t: (typeof placed)[number]) =>
     t.penalty_s + t.remaining_mi / (res.get(t.resource)!.mips / res.get(t.resource)!.running);
   const setMax = (s: string) => Math.max(...placed.filter((t) => t.set === s).map(time));
+  // The sets a move must not delay: every other set, and the subsets inside this one (their own end
+  // is the predicted end of their members, wherever those are counted).
+  const subsetMax = (s: string) => Math.max(...placed.filter((t) => t.subset === s).map(time));
+  const subsets = [...new Set(mine.flatMap((t) => (t.subset === undefined ? [] : [t.subset])))];
   const otherSets = [...new Set(placed.map((t) => t.set))].filter((s) => s !== set);
+  const guarded = () => [...otherSets.map(setMax), ...subsets.map(subsetMax)];
   const moves: Move[] = [];
 
   /** Moves t to r if that keeps every other set's predicted end; undoes it and says false otherwise. */
   const tryMove = (t: (typeof placed)[number], to: string, accept: () => boolean): boolean => {
-    const before = new Map(otherSets.map((s) => [s, setMax(s)]));
+    const before = guarded();
     const from = t.resource;
     const penalty = t.penalty_s;
     res.get(from)!.running--;
     res.get(to)!.running++;
     t.resource = to;
     t.penalty_s = o.migration_s;
-    const delays = otherSets.some((s) => setMax(s) > before.get(s)! + 1e-9);
+    const delays = guarded().some((end, k) => end > before[k]! + 1e-9);
     if (!delays && accept()) {
       moves.push({ task: t.id, from, to });
       return true;
@@ -97,7 +105,7 @@ export function rescheduleParentSet(
     // under it (equal speeds: the slower machine first, keeping faster hardware free).
     const limit = time(j);
     for (const i of mine) {
-      if (i === j || i.inSubset) continue;
+      if (i === j || i.subset !== undefined) continue;
       const ownSpeed = res.get(i.resource)!.mips / res.get(i.resource)!.running;
       const slower = [...res.keys()]
         .filter((r) => r !== i.resource && speedIfJoined(r, i) < ownSpeed)
