@@ -186,6 +186,9 @@ describe('DAG sources (paper 003)', () => {
     expect(issues('[{ site: s1, tornado: { jobs: 1, parallel: 2, variation: wild } }]')).toEqual([
       '3 workload[0].tornado.variation: must be one of: high, medium, low (got "wild")',
     ]);
+    expect(issues('[{ site: s1, tornado: { jobs: 1, parallel: 2, subset: 2 } }]')).toEqual([
+      '3 workload[0].tornado.subset: must be smaller than parallel (2): a subset of the parent set',
+    ]);
     expect(issues('[{ site: s1, tornado: { jobs: 1, parallel: 2 }, instances: 2 }]')).toEqual([
       '3 workload[0].instances: applies only to a wfformat source',
     ]);

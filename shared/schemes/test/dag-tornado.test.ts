@@ -17,6 +17,18 @@ describe("paper 003's Tornado-like jobs", () => {
     }
   });
 
+  it('with a subset, add a task fed by the first k parallel tasks beside the final one; the rest is drawn the same', () => {
+    const plain = generateTornado({ ...TORNADO_DEFAULTS, jobs: 10, parallel: 5, variation: 'high' }, new Rng(3));
+    const nested = generateTornado(
+      { ...TORNADO_DEFAULTS, jobs: 10, parallel: 5, variation: 'high', subset: 2 },
+      new Rng(3),
+    );
+    for (const [i, j] of nested.entries()) {
+      expect(j.tasks.slice(0, -1)).toEqual(plain[i]!.tasks);
+      expect(j.tasks.at(-1)).toMatchObject({ id: 'sub', parents: ['p0', 'p1'] });
+    }
+  });
+
   it('arrive about 80% by day, and spread their task lengths as the variation model says', () => {
     const spread = (variation: 'high' | 'medium' | 'low') => {
       const jobs = generateTornado({ ...TORNADO_DEFAULTS, jobs: 3000, parallel: 10, variation }, new Rng(2));

@@ -1,6 +1,7 @@
 import {
   fieldPath as join,
   NON_NEGATIVE,
+  NON_NEGATIVE_INTEGER,
   POSITIVE,
   POSITIVE_INTEGER,
   PROBABILITY,
@@ -73,7 +74,7 @@ export interface WfFormatSource extends FamilySource, WfFormatParams {
 
 /** What a DAG source takes besides its own fields: the options of trace lines do not apply to tasks of a DAG. */
 const DAG_SOURCE_KEYS = ['name', 'site', 'sites', 'tornado', 'wfformat', 'instances', 'interarrival_s', 'arrivals'];
-const TORNADO_KEYS = ['jobs', 'parallel', 'variation', ...Object.keys(TORNADO_DEFAULTS)];
+const TORNADO_KEYS = ['jobs', 'parallel', 'variation', 'sigma', 'subset', ...Object.keys(TORNADO_DEFAULTS)];
 
 function refuseJobOptions(o: Readonly<Record<string, unknown>>, r: FieldReader, path: string, kind: string): void {
   for (const k of Object.keys(o))
@@ -94,7 +95,11 @@ function readTornado(r: FieldReader, raw: unknown, path: string): TornadoSpec | 
     batch_size: r.number(o['batch_size'], join(path, 'batch_size'), { min: 1 }, d.batch_size),
     batch_gap_h: r.number(o['batch_gap_h'], join(path, 'batch_gap_h'), POSITIVE, d.batch_gap_h),
     day_share: r.number(o['day_share'], join(path, 'day_share'), PROBABILITY, d.day_share),
+    ...(o['sigma'] !== undefined ? { sigma: r.number(o['sigma'], join(path, 'sigma'), NON_NEGATIVE) } : {}),
+    ...(o['subset'] !== undefined ? { subset: r.number(o['subset'], join(path, 'subset'), NON_NEGATIVE_INTEGER) } : {}),
   };
+  if (t.subset !== undefined && t.subset >= t.parallel)
+    r.fail(join(path, 'subset'), `must be smaller than parallel (${t.parallel}): a subset of the parent set`);
   return t;
 }
 

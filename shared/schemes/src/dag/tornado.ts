@@ -12,6 +12,14 @@ export interface TornadoSpec {
   readonly parallel: number;
   /** How much the parallel tasks' lengths vary (the paper's High-, Medium- and LowVariation). */
   readonly variation: VariationModel;
+  /** σ of the parallel tasks' log-normal lengths instead of the variation model's (VARIATION_SIGMA), to see what the reading of Figure 5 decides. */
+  readonly sigma?: number;
+  /**
+   * A parent subset (§2, Figure 1: {1,2} inside {1,2,3}): with k > 0, a task `sub` beside the final
+   * task on the last level, fed by the first k parallel tasks, a subset of the set that feeds the
+   * final task. 0 or absent: none.
+   */
+  readonly subset?: number;
   /** Median length of a job's parallel tasks, seconds on the 1000-MIPS reference. */
   readonly median_s: number;
   /** Mean jobs per batch (geometric), mean hours between batches, and the share of batches by day. */
@@ -77,7 +85,7 @@ export function generateTornado(p: TornadoSpec, rng: Rng): TornadoJob[] {
       const set = Array.from({ length: p.parallel }, (_, i) => ({
         id: `p${i}`,
         parents: ['init'],
-        length_s: Math.max(1, Math.round(lognormal(median, VARIATION_SIGMA[p.variation]))),
+        length_s: Math.max(1, Math.round(lognormal(median, p.sigma ?? VARIATION_SIGMA[p.variation]))),
         estimate_s: rough,
       }));
       const tenth = Math.max(1, Math.round(median / 10));
@@ -88,6 +96,9 @@ export function generateTornado(p: TornadoSpec, rng: Rng): TornadoJob[] {
           { id: 'init', parents: [], length_s: tenth, estimate_s: tenth },
           ...set,
           { id: 'final', parents: set.map((t) => t.id), length_s: tenth, estimate_s: tenth },
+          ...(p.subset
+            ? [{ id: 'sub', parents: set.slice(0, p.subset).map((t) => t.id), length_s: tenth, estimate_s: tenth }]
+            : []),
         ],
       });
     }
