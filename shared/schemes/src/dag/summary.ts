@@ -118,4 +118,6 @@ export const DAG_METRICS: readonly SchemeMetric[] = [
   { path: 'dag.migrations', column: 'dag_migrations', compared: true },
   { path: 'dag.initial_interruptions', column: 'dag_initial_moves' },
   { path: 'dag.network_mb.total', column: 'network_mb', compared: true },
+  { path: 'dag.jobs_failed_at_limit', column: 'dag_failed_at_limit' },
+  { path: 'dag.load', column: 'dag_load' },
 ];
