@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { DriverActor } from '@gridemu/actors';
 import { DRIVER, type Message } from '@gridemu/protocol';
 import { Rng, SimRuntime, silentLogger } from '@gridemu/runtime';
-import type { DagTaskJob } from '../src/dag/dag-sources.js';
+import type { DagTaskIn, DagTaskJob } from '../src/dag/dag-sources.js';
 import { CheckpointServerActor } from '../src/dag/checkpoint-server-actor.js';
 import { DagGrid, PAPER_003_GRID, SERVICES, type DagGridParams } from '../src/dag/dag-grid.js';
 import { InformationServiceActor } from '../src/dag/information-service-actor.js';
@@ -14,16 +14,8 @@ import { DagSiteActor } from '../src/dag/site-actor.js';
  * Paper 003's actors together in the simulator, on DAGs built by hand: the scheduler, the
  * information service and the checkpoint server at `services`, one actor per site for its CRs.
  */
-interface TaskIn {
-  readonly id: string;
-  readonly parents: readonly string[];
-  /** True length on the 1000-MIPS reference, and the rough estimate the scheduler gets. */
-  readonly run_s: number;
-  readonly estimate_s: number;
-  /** What it reads (a WfFormat task's file sizes); unset: §4's 1 MB. */
-  readonly input_bytes?: number;
-  readonly parent_bytes?: readonly number[];
-}
+/** A task's true length on the 1000-MIPS reference, the rough estimate the scheduler gets, and what it reads (unset: §4's 1 MB). */
+type TaskIn = DagTaskIn;
 interface DagIn {
   readonly name: string;
   readonly submit_s: number;

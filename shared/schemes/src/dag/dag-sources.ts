@@ -110,7 +110,7 @@ function readTornado(r: FieldReader, raw: unknown, path: string): TornadoSpec | 
  * 0, as a divisible task does, and the DAG scheme reports the resources' use itself. A WfFormat
  * task also carries what it reads: from outside, and from each parent.
  */
-interface DagTaskIn {
+export interface DagTaskIn {
   readonly id: string;
   readonly parents: readonly string[];
   readonly run_s: number;
