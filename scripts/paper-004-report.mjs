@@ -7,7 +7,7 @@
 // (tasks 20,001-40,000) by the script, and every judged figure is made on the paper's slice (its
 // first 20,000 tasks) with that η: nothing is tuned on the tasks a claim is judged on.
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +96,17 @@ for (const s of SETTINGS) {
     `meta.errors.apply=${s.apply}`,
   ]);
 }
+// Tasks that carry data over the scheduler's one 10 Mbps link, which MCT's queries share (LCG gives
+// no sizes: a constant size per task, swept up to where the link saturates).
+const SIZES_MB = [0, 2, 4, 6, 7];
+const sizes = sweep('task-bytes', [
+  '--set',
+  `meta.eta=${ETA.toPrecision(6)}`,
+  '--vary',
+  'meta.scheme=shadow,mct',
+  '--vary',
+  `meta.task_bytes=${SIZES_MB.map((m) => m * 1e6)}`,
+]);
 // The paper's slice at every η too, to show (not to choose) what each does there.
 const etas = sweep('eta', ['--vary', `meta.eta=${ETAS.map((e) => e.toPrecision(6))}`, '--set', 'meta.scheme=shadow']);
 
@@ -164,6 +175,23 @@ const ratios = flowIds.flatMap(flowRatio);
 const mctBest = mkIds.flatMap(bestMakespan).filter((r) => r === 'mct').length;
 const drifts = SETTINGS.map((x) => driftOf(x.id));
 const mark = (ok) => (ok ? '**agrees**' : '**differs**');
+const sizeRow = (router, mb) =>
+  sizes.find((r) => r['meta.scheme'] === router && Number(r['meta.task_bytes']) === mb * 1e6);
+const mctOverShadow = (mb) => sizeRow('mct', mb).flowtime_mean_s / sizeRow('shadow', mb).flowtime_mean_s;
+// The mean gap between arrivals on the judged slice, and the size at which the link is full with it.
+const arrivals = readCsv(
+  join(
+    OUT,
+    'eta',
+    readdirSync(join(OUT, 'eta')).find((d) => d.includes('__seed')),
+    'jobs.csv',
+  ),
+)
+  .map((r) => Number(r.submission_time))
+  .sort((a, b) => a - b);
+const gap_s = (arrivals.at(-1) - arrivals[0]) / Math.max(1, arrivals.length - 1);
+const fullAt_mb = (gap_s * 10e6) / 8 / 1e6;
+const stateShows = SIZES_MB.filter((mb) => mb < fullAt_mb).some((mb) => mctOverShadow(mb) > 1.05 * mctOverShadow(0));
 const verdicts = [
   {
     claim: 'Grid Shadow has the best flowtime, well ahead of MCT, at every error level (Figures 2, 4)',
@@ -204,7 +232,7 @@ say('| claim | ours | verdict | threshold |');
 say('| --- | --- | --- | --- |');
 for (const v of verdicts) say(`| ${v.claim} | ${v.ours} | ${mark(v.ok)} | ${v.threshold} |`);
 say(
-  "| MCT's flowtime suffers from the cost of gathering state in a loaded grid (§4) | not tested: state costs only latency and the scheduler's link here, and tasks carry no data (below) | - | - |",
+  `| MCT's flowtime suffers from the cost of gathering state in a loaded grid (§4) | MCT / Grid Shadow flowtime ${SIZES_MB.map((mb) => `${mctOverShadow(mb).toFixed(2)} at ${mb} MB`).join(', ')} a task | ${mark(stateShows)} | the ratio rises over 5% above its 0-byte value at some size below the link's saturation (${fullAt_mb.toFixed(1)} MB) |`,
 );
 say();
 say('## State messages per task');
@@ -227,6 +255,24 @@ say(
   "  That is under a second against LCG's several seconds between arrivals. So MCT's overhead is small here, and its flowtime suffers less from it than the paper's did.",
 );
 say('  The paper gives no message sizes or GridSim link details, so we cannot say how much state cost its MCT.');
+say();
+say('## Tasks that carry data: where state might cost MCT');
+say();
+say(
+  `Each task carries a constant size over the scheduler's one 10 Mbps link, which MCT's 50 queries of 1 kB per task share (LCG gives no sizes). Tasks arrive ${gap_s.toFixed(1)} s apart on average, so the link is full at about ${fullAt_mb.toFixed(1)} MB a task.`,
+);
+say();
+say('| MB a task | Grid Shadow flowtime | MCT flowtime | MCT / Grid Shadow |');
+say('| --- | --- | --- | --- |');
+for (const mb of SIZES_MB)
+  say(
+    `| ${mb} | ${hours(sizeRow('shadow', mb).flowtime_mean_s)} | ${hours(sizeRow('mct', mb).flowtime_mean_s)} | ${mctOverShadow(mb).toFixed(3)} |`,
+  );
+say();
+say(
+  `- ${stateShows ? 'MCT loses ground as tasks grow: its queries wait behind task transfers on the shared link.' : "MCT's state never shows in its flowtime here: its queries add 50 kB a task to a link that carries megabytes, and LCG's tasks run for hours against seconds of transfer. At the paper's stated parameters (10 Mbps, a highly loaded grid) its claim that gathering state costs MCT its flowtime does not appear in our model; the paper gives no message or task sizes to say why it did in GridSim."}`,
+);
+say("- Not modelled: a link per resource, the tasks' output, and links loaded by other traffic (issue 36, item 1).");
 say();
 say("## η: chosen on a training slice, and why the paper's 1/300 does not carry over");
 say();
