@@ -175,8 +175,8 @@ describe("paper 002's metrics (§3.1), hand-checked", () => {
       2,
       { sum_s: 30, jobs: 3 },
     );
-    // Time 200; CPU time 250 of 2 CPUs x 200 s; serial time 300 (3 jobs x 100 s on a speed-1 CPU);
-    // 75% of 4 jobs is 3, the third finished at 200.
+    // Time 200; CPU time 250 of 2 CPUs x 200 s; serial time 250 (the three runs in sequence, each as
+    // long as it took where it ran: j2 ran on a faster CPU); 75% of 4 jobs is 3, the third finished at 200.
     expect(m).toEqual({
       jobs: 4,
       comp_pct: 75,
@@ -184,8 +184,8 @@ describe("paper 002's metrics (§3.1), hand-checked", () => {
       util_pct: 62.5,
       delay_s: 10,
       time_s: 200,
-      speedup: 1.5,
-      spdup75: 1.5,
+      speedup: 1.25,
+      spdup75: 1.25,
     });
   });
 });

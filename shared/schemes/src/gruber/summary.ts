@@ -19,7 +19,11 @@ export interface PaperMetrics {
   readonly delay_s: number | null;
   /** Time: first submission to last completion. */
   readonly time_s: number | null;
-  /** Speedup: the completed jobs' serial run time on the reference CPU over Time. */
+  /**
+   * Speedup (§3.1): the serial execution time over the Grid execution time, "a comparison between
+   * the running times on similar resources": the completed jobs' own run times, where they ran, in
+   * sequence, over Time. So it never passes the CPUs the submitter held at once (its group's cap).
+   */
   readonly speedup: number | null;
   /** Spdup75: the same for the first 75% of the jobs to complete, up to the moment the 75th percent did. */
   readonly spdup75: number | null;
@@ -49,7 +53,8 @@ export function paperMetrics(
     };
   const time = done[done.length - 1]!.finish_s! - first;
   const cpuTime = done.reduce((a, r) => a + r.job.procs * (r.finish_s! - r.start_s!), 0);
-  const serial = (rs: readonly JobRecord[]) => rs.reduce((a, r) => a + r.job.procs * r.job.run_s, 0);
+  // The same jobs in sequence on the same CPUs: each completed run's own duration (§3.1's Speedup).
+  const serial = (rs: readonly JobRecord[]) => rs.reduce((a, r) => a + r.job.procs * (r.finish_s! - r.start_s!), 0);
   const n75 = Math.ceil(0.75 * grid.length);
   const spdup75 =
     done.length >= n75 && n75 > 0
