@@ -82,10 +82,18 @@ export class LiveRecovery {
     return this.downWhile !== undefined && sent_s >= this.downWhile[0] && sent_s < this.downWhile[1];
   }
 
-  /** Replays every stored batch of the journal into the actors, once; the runtime routes their actions to `output` meanwhile. */
-  async replay(journal: JournalWriter): Promise<ReplayCount> {
+  /**
+   * Claims the one replay, synchronously: a second resume, even while the first is still reading
+   * the journal, is refused before it can touch the runtime's output.
+   */
+  begin(): void {
     if (this.replayed) throw new Error('only a runtime made to recover, and only once, resumes from its journal');
     this.replayed = true;
+  }
+
+  /** Replays every stored batch of the journal into the actors (after begin()); the runtime routes their actions to `output` meanwhile. */
+  async replay(journal: JournalWriter): Promise<ReplayCount> {
+    if (!this.replayed) throw new Error('assertion: replay() without begin()');
     let batches = 0;
     let entries = 0;
     let last_s = Number.NEGATIVE_INFINITY;

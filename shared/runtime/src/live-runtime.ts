@@ -389,6 +389,7 @@ export class LiveRuntime {
     const recovery = this.recovery;
     if (!journal || !recovery)
       throw new Error('only a runtime made to recover, and only once, resumes from its journal');
+    recovery.begin();
     this.output = recovery.output;
     let replayed;
     try {
