@@ -8,14 +8,18 @@ import { fileURLToPath } from 'node:url';
 
 const EXAMPLE = resolve(fileURLToPath(import.meta.url), '../../../../examples/hierarchy-table1.yaml');
 
-function spec(scheme: string, extra = '') {
-  const text = readFileSync(EXAMPLE, 'utf8').replace('scheme: mq-hierarchy', `scheme: ${scheme}`) + extra;
+function spec(scheme: string, extra = '', dagman_s = 0) {
+  const text =
+    readFileSync(EXAMPLE, 'utf8').replace(
+      'scheme: mq-hierarchy',
+      `scheme: ${scheme}${dagman_s > 0 ? `\n  dagman_s: ${dagman_s}` : ''}`,
+    ) + extra;
   return parseExperiment(text, EXAMPLE).spec;
 }
 
 /** Table 1 with a long task of 3000 twenty-minute jobs (the paper's are about an hour): same shape, a third of the time. */
-async function table1(scheme: string) {
-  const s = spec(scheme);
+async function table1(scheme: string, dagman_s = 0) {
+  const s = spec(scheme, '', dagman_s);
   const short = {
     ...s,
     workload: [
@@ -49,6 +53,17 @@ describe('paper 000, Table 1 (simulated)', () => {
     for (const scheme of ['fcfs-flat', 'fcfs-hierarchy']) {
       const { quick } = await table1(scheme);
       expect(quick.finish_s! - quick.job.submit_s, scheme).toBeGreaterThan(3600);
+    }
+  });
+
+  it("adds DAGMan's seconds to a parallel task's end, and none to a task Q1 runs whole (§6)", async () => {
+    for (const scheme of ['mq-flat', 'mq-hierarchy']) {
+      const without = await table1(scheme);
+      const withDagman = await table1(scheme, 4);
+      // The long task runs in parallel on Condor pools; the short one runs whole at Q1, where DAGMan has no part.
+      expect(without.quick.execSite, scheme).toBe('Q1');
+      expect(withDagman.long.finish_s! - without.long.finish_s!, scheme).toBeCloseTo(4, 6);
+      expect(withDagman.quick.finish_s!, scheme).toBe(without.quick.finish_s!);
     }
   });
 

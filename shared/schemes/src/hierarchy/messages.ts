@@ -109,6 +109,11 @@ export interface HqQueueTick {
 export interface HqShareTick {
   readonly type: 'timer.hq-share-tick';
 }
+/** DAGMan has seen the task's last job end (§6): the task is done. */
+export interface HqDagmanDone {
+  readonly type: 'timer.hq-dagman-done';
+  readonly taskId: string;
+}
 
 declare module '@gridemu/protocol' {
   interface MessageCatalogue {
@@ -125,6 +130,7 @@ declare module '@gridemu/protocol' {
     'timer.hq-estimated': HqEstimated;
     'timer.hq-queue-tick': HqQueueTick;
     'timer.hq-share-tick': HqShareTick;
+    'timer.hq-dagman-done': HqDagmanDone;
   }
 }
 
@@ -177,6 +183,7 @@ export const HIERARCHY_MESSAGES: MessageShapes = {
     P: nonNegative,
   },
   'timer.hq-job-ready': { jobId: 'string' },
+  'timer.hq-dagman-done': { taskId: 'string' },
   'timer.hq-job-ends': { jobId: 'string' },
   'timer.hq-grid-tick': {},
   'timer.hq-estimated': { taskId: 'string' },

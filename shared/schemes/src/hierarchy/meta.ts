@@ -59,9 +59,24 @@ export interface HierarchyMeta extends MetaSpec {
   readonly load_sharing: LoadSharingParams & { readonly period_s: number };
   /** How often a queue runs EnforceQueueLimits and grids report availability. */
   readonly enforce_period_s: number;
+  /**
+   * Seconds DAGMan takes to see that a parallel task's last job has ended (§6: "DAGman ... carries
+   * its own 4 seconds"); a task run whole on one CPU (Q1) has no DAGMan. 0: none.
+   */
+  readonly dagman_s: number;
 }
 
-const OPTIONS = ['scheme', 'beta', 'alpha', 'estimator', 'grids', 'queues', 'load_sharing', 'enforce_period_s'];
+const OPTIONS = [
+  'scheme',
+  'beta',
+  'alpha',
+  'estimator',
+  'grids',
+  'queues',
+  'load_sharing',
+  'enforce_period_s',
+  'dagman_s',
+];
 const QUEUE_KEYS = [
   'id',
   'level',
@@ -122,6 +137,7 @@ export function readHierarchyMeta(
       margin: r.number(ls['margin'], 'meta.load_sharing.margin', PROBABILITY, 0.2),
     },
     enforce_period_s: r.number(raw['enforce_period_s'], 'meta.enforce_period_s', POSITIVE, 30),
+    dagman_s: r.number(raw['dagman_s'], 'meta.dagman_s', NON_NEGATIVE, 0),
   };
   return { meta, local: context.local };
 }

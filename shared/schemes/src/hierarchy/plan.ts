@@ -39,6 +39,7 @@ export function planHierarchy(spec: ExperimentSpec, jobs: readonly Job[]): GridP
     estimator: meta.estimator,
     load_sharing: meta.load_sharing,
     enforce_period_s: meta.enforce_period_s,
+    dagman_s: meta.dagman_s,
     beta: meta.beta,
     seed: spec.seed,
     levels,

@@ -48,6 +48,8 @@ export interface QueueConfig {
   readonly estimator: EstimatorParams & { readonly stop_ratio: number };
   readonly load_sharing: LoadSharingParams & { readonly period_s: number };
   readonly enforce_period_s: number;
+  /** DAGMan's delay in seeing a parallel task's last job end (§6). */
+  readonly dagman_s: number;
   readonly beta: number;
   readonly seed: number;
   /** Every level's entry: its N, P and C_e, to say which level a task belongs to (Figure 7). */
@@ -83,6 +85,8 @@ export class QueueActor implements Actor<Message> {
     { readonly task: TaskState; readonly arrived_s: number; readonly for_s: number; readonly timer: TimerId }
   >();
   private readonly entries: Entry[] = [];
+  /** Tasks whose last job has ended, waiting for DAGMan to see it. */
+  private readonly finishing = new Map<string, Entry>();
   private readonly byJob = new Map<string, Entry>();
   private readonly laneInflight = new Map<Lane, number>();
   private readonly gridInflight = new Map<string, number>();
@@ -121,6 +125,11 @@ export class QueueActor implements Actor<Message> {
           smoothed: smoothAvailability(previous?.smoothed, msg.available, this.c.load_sharing),
         });
         return;
+      }
+      case 'timer.hq-dagman-done': {
+        const e = this.finishing.get(msg.taskId)!;
+        this.finishing.delete(msg.taskId);
+        return this.report(ctx, e);
       }
       case 'timer.hq-queue-tick':
         this.enforce(ctx);
@@ -325,8 +334,19 @@ export class QueueActor implements Actor<Message> {
     e.task.alloc_samples++;
   }
 
+  /** Its last job has ended: it leaves the queue now, and is done once DAGMan sees it (§6; not under Q1's local runs). */
   private complete(ctx: ActorContext<Message>, e: Entry): void {
     this.entries.splice(this.entries.indexOf(e), 1);
+    if (e.lane.parallel && this.c.dagman_s > 0) {
+      this.finishing.set(e.task.id, e);
+      ctx.schedule(this.c.dagman_s, { type: 'timer.hq-dagman-done', taskId: e.task.id });
+      return;
+    }
+    this.report(ctx, e);
+  }
+
+  /** The task is done: the driver hears it, and Figures 4-7's and Table 3's counts take it. */
+  private report(ctx: ActorContext<Message>, e: Entry): void {
     const t = e.task;
     t.done_s = t.work_s; // rounding of the job split
     const trail = { copies: 1, migrations: t.moves, replans: 0 };
