@@ -180,6 +180,9 @@ describe('DAG sources (paper 003)', () => {
     expect(issues('[{ site: s1, wfformat: m.json, jobs: 4, tornado: { jobs: 1, parallel: 2 } }]')).toEqual([
       '3 workload[0]: needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado (generated DAG jobs), wfformat (a WfCommons workflow, replayed)',
     ]);
+    expect(issues('[{ site: s1, wfformat: m.json, lenient: true }]')).toEqual([
+      '3 workload[0].lenient: applies only to line-based traces (swf, gwf)',
+    ]);
     expect(issues('[{ site: s1, wfformat: m.json, jobs: 4 }]')).toEqual([
       '3 workload[0].jobs: does not apply to the tasks of DAG jobs (a wfformat source)',
     ]);

@@ -77,8 +77,9 @@ const DAG_SOURCE_KEYS = ['name', 'site', 'sites', 'tornado', 'wfformat', 'instan
 const TORNADO_KEYS = ['jobs', 'parallel', 'variation', 'sigma', 'subset', ...Object.keys(TORNADO_DEFAULTS)];
 
 function refuseJobOptions(o: Readonly<Record<string, unknown>>, r: FieldReader, path: string, kind: string): void {
+  // `lenient` is refused for every family's source by the model's reader already.
   for (const k of Object.keys(o))
-    if (!DAG_SOURCE_KEYS.includes(k))
+    if (!DAG_SOURCE_KEYS.includes(k) && k !== 'lenient')
       r.fail(join(path, k), `does not apply to the tasks of DAG jobs (a ${kind} source)`);
 }
 
