@@ -183,6 +183,8 @@ const gains = VARIATION.flatMap((v) =>
 );
 const finite = gains.filter((x) => Number.isFinite(x.g));
 const best = gains.reduce((a, b) => (b.g > a.g ? b : a));
+/** The largest gain where static kept some work (a gain over 0% of static's is unbounded). */
+const bestFinite = finite.reduce((a, b) => (b.g > a.g ? b : a), finite[0] ?? best);
 const wins = gains.filter((x) => x.g > 0).length;
 const rank = (x) => [...gains].sort((a, b) => a.g - b.g).findIndex((y) => y === x);
 const fewSimilar = gains.find((x) => x.p === 2 && x.v === 'low');
@@ -205,7 +207,7 @@ const MP_SIZE = [0.05, 0.2];
 const claims = [
   {
     claim: 'Figure 6: adaptive processes more useful work than static, by as much as 60%',
-    ours: `more in ${wins} of ${gains.length} cells; largest gain ${showMore(best.g)} (${best.v} variation, ${best.p} parallel)`,
+    ours: `more in ${wins} of ${gains.length} cells; largest gain ${showMore(best.g)} (${best.v} variation, ${best.p} parallel)${Number.isFinite(best.g) ? '' : `; largest where static kept some work ${showMore(bestFinite.g)} (${bestFinite.v}, ${bestFinite.p} parallel)`}`,
     direction: wins >= 10,
     size: best.g >= GAIN_SIZE[0] && best.g <= GAIN_SIZE[1],
     threshold: 'direction: adaptive ahead in at least 10 of the 12 cells; size: the largest gain 30% to 120%',
