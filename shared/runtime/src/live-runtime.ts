@@ -159,10 +159,10 @@ export class LiveRuntime {
    * restarted process) knows nothing of; and it is not said again by the replay.
    */
   private readonly actorLog: Logger = {
-    debug: (f, m) => this.logOutput(() => this.options.log.debug(f, m)),
-    info: (f, m) => this.logOutput(() => this.options.log.info(f, m)),
-    warn: (f, m) => this.logOutput(() => this.options.log.warn(f, m)),
-    error: (f, m) => this.logOutput(() => this.options.log.error(f, m)),
+    debug: (f, m) => this.output.log(() => this.options.log.debug(f, m)),
+    info: (f, m) => this.output.log(() => this.options.log.info(f, m)),
+    warn: (f, m) => this.output.log(() => this.options.log.warn(f, m)),
+    error: (f, m) => this.output.log(() => this.options.log.error(f, m)),
   };
 
   constructor(private readonly options: LiveRuntimeOptions) {
@@ -517,10 +517,6 @@ export class LiveRuntime {
   private emit(publish: () => void): void {
     if (this.journal) this.journal.emit(publish);
     else publish();
-  }
-
-  private logOutput(write: () => void): void {
-    this.output.log(write);
   }
 
   /** Resends what has waited over `after_ms` for its acknowledgement. */

@@ -8,7 +8,8 @@ import {
   type MetaSpec,
   type NumberRule,
 } from '@gridemu/model';
-import { PAPER_003_GRID, type DagGridParams } from './dag-grid.js';
+import { Rng } from '@gridemu/runtime';
+import { DagGrid, PAPER_003_GRID, type DagGridParams } from './dag-grid.js';
 import { DAG_SCHEMES } from './names.js';
 import { PREDICTION_MODELS, type PredictionModel } from './progress-model.js';
 import type { DagScheme } from './scheduler-actor.js';
@@ -143,4 +144,9 @@ export function gridParams(meta: DagMeta): DagGridParams {
     file_bytes: meta.file_mb * 1e6,
     checkpoint_delay_s: meta.checkpoint_delay_s,
   };
+}
+
+/** The run's grid: its CRs' MIPS drawn from the seed, the same wherever it is built (the plan, the summary). */
+export function dagGridOf(spec: ExperimentSpec): DagGrid {
+  return new DagGrid(gridParams(dagMeta(spec)), new Rng(spec.seed, 'dag-grid'), spec.sites);
 }

@@ -1,12 +1,10 @@
 import type { ExperimentSpec, Job } from '@gridemu/model';
 import { DriverActor } from '@gridemu/actors';
 import { DRIVER } from '@gridemu/protocol';
-import { Rng } from '@gridemu/runtime';
 import type { GridActor, GridPlan } from '../scheme-module.js';
 import { CheckpointServerActor } from './checkpoint-server-actor.js';
-import { DagGrid } from './dag-grid.js';
 import { InformationServiceActor } from './information-service-actor.js';
-import { dagMeta, gridParams } from './meta.js';
+import { dagGridOf, dagMeta } from './meta.js';
 import { CHECKPOINT_SERVER, crsAddress, INFORMATION_SERVICE, SCHEDULER, SERVICES_LOCATION } from './names.js';
 import { DagSchedulerActor } from './scheduler-actor.js';
 import { DagSiteActor } from './site-actor.js';
@@ -19,7 +17,7 @@ import { DagSiteActor } from './site-actor.js';
  */
 export function planDag(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
   const meta = dagMeta(spec);
-  const grid = new DagGrid(gridParams(meta), new Rng(spec.seed, 'dag-grid'), spec.sites);
+  const grid = dagGridOf(spec);
   const actors: GridActor[] = [
     {
       address: SCHEDULER,

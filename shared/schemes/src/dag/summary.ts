@@ -2,10 +2,8 @@ import type { ExperimentSpec } from '@gridemu/model';
 import type { JobRecord } from '@gridemu/metrics';
 import type { SchemeMetric } from '../scheme-module.js';
 import { asDagTask, type DagTaskJob } from './dag-sources.js';
-import { DagGrid } from './dag-grid.js';
-import { Rng } from '@gridemu/runtime';
 import { LIMIT_REASON } from './scheduler-actor.js';
-import { dagMeta, gridParams } from './meta.js';
+import { dagGridOf, dagMeta } from './meta.js';
 import { REFERENCE_MIPS } from './site-actor.js';
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -57,7 +55,7 @@ export function dagSummary(
     if (ok && end <= horizon) useful += work;
   }
   // What the CRs could do in the window: the grid the plan draws (the same seed), at full power.
-  const grid = new DagGrid(gridParams(meta), new Rng(spec.seed, 'dag-grid'), spec.sites);
+  const grid = dagGridOf(spec);
   const capacity = grid.resources.reduce((a, r) => a + r.mips, 0) * meta.horizon_s;
   const c = (k: string) => counters[k] ?? 0;
   const input = c('dag.bytes.input') / 1e6;

@@ -52,9 +52,10 @@ export function paperMetrics(
       spdup75: null,
     };
   const time = done[done.length - 1]!.finish_s! - first;
-  const cpuTime = done.reduce((a, r) => a + r.job.procs * (r.finish_s! - r.start_s!), 0);
-  // The same jobs in sequence on the same CPUs: each completed run's own duration (§3.1's Speedup).
+  // The CPU time of the completed runs, each as long as it took where it ran. It is also §3.1's
+  // serial time for Speedup: the same jobs in sequence on the same CPUs.
   const serial = (rs: readonly JobRecord[]) => rs.reduce((a, r) => a + r.job.procs * (r.finish_s! - r.start_s!), 0);
+  const cpuTime = serial(done);
   const n75 = Math.ceil(0.75 * grid.length);
   const spdup75 =
     done.length >= n75 && n75 > 0
@@ -67,7 +68,7 @@ export function paperMetrics(
     util_pct: cpus > 0 && time > 0 ? roundNumber((100 * cpuTime) / (cpus * time), 4) : 0,
     delay_s: delay.jobs > 0 ? roundNumber(delay.sum_s / delay.jobs, 3) : null,
     time_s: roundNumber(time, 3),
-    speedup: time > 0 ? roundNumber(serial(done) / time, 4) : null,
+    speedup: time > 0 ? roundNumber(cpuTime / time, 4) : null,
     spdup75: spdup75 === null ? null : roundNumber(spdup75, 4),
   };
 }

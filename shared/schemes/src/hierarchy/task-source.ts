@@ -9,7 +9,7 @@ import {
   type Job,
 } from '@gridemu/model';
 import { generatedJob, generatedReport, sourceTimes, type AdjustmentCounts } from '@gridemu/workload';
-import type { FieldCheck } from '@gridemu/protocol';
+import type { JobFieldRules } from '@gridemu/protocol';
 import type { WorkloadSourceKind } from '../scheme-module.js';
 import { generateTaskStream, TASK_STREAM_DEFAULTS, type TaskStreamParams } from './task-stream.js';
 
@@ -44,10 +44,7 @@ export interface DivisibleTaskJob extends Job {
 }
 
 /** The field a divisible task adds to a job, as the bus checks it. */
-export const DIVISIBLE_TASK_FIELDS: Readonly<Record<string, FieldCheck>> = {
-  split_jobs: (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= 0 ? undefined : 'must be a non-negative integer',
-};
+export const DIVISIBLE_TASK_FIELDS: JobFieldRules = { split_jobs: 'count' };
 
 const TASKS_KEYS = ['stream', 'list'] as const;
 const LISTED_TASK_KEYS = ['submit_s', 'work_s', 'jobs'] as const;
