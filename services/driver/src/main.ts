@@ -56,7 +56,7 @@ Options (each also from the environment):
   --out DIR              results folder                 GRIDEMU_OUT (default results/<name>-live)
   --lenient              skip malformed trace lines
   --ready-timeout S      wait this long for every process (default 60)
-  --heartbeat-timeout S  a process silent this long stops the run (default 10)
+  --heartbeat-timeout S  a process silent this long stops the run (default 10; 60 with live.journal)
   --http-port N          /healthz and /metrics; 0: any  GRIDEMU_HTTP_PORT (default 9465)
   --log-level L          pino level                     GRIDEMU_LOG_LEVEL (default info)
   --timer-spin-ms MS     spin this long before a timer  GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)`;
@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
       experiment: { type: 'string' },
       lenient: { type: 'boolean' },
       'ready-timeout': { type: 'string', default: '60' },
-      'heartbeat-timeout': { type: 'string', default: '10' },
+      'heartbeat-timeout': { type: 'string' },
       'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9465' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -148,7 +148,7 @@ async function main(argv: string[]): Promise<number> {
     jobs: workload.jobs,
     log,
     readyTimeout_s: Number(values['ready-timeout']),
-    heartbeatTimeout_s: Number(values['heartbeat-timeout']),
+    heartbeatTimeout_s: values['heartbeat-timeout'] === undefined ? undefined : Number(values['heartbeat-timeout']),
     shouldStop: () => (stopping ? `the driver got ${stopping}` : undefined),
     timerSpin_ms,
     onRuntime: (rt) => (state.runtime = rt),

@@ -21,7 +21,11 @@ export interface LeaderOptions {
   readonly log: Logger;
   /** How long to wait for every member's `ready` (processes start, connect and subscribe). */
   readonly readyTimeout_s?: number;
-  /** A member silent for this long is taken for dead and the run stops. */
+  /**
+   * A member silent for this long is taken for dead and the run stops. Default 10 s, or 60 s with
+   * `live.journal`: there a killed process is expected back, restarted by `gridemu run` or by its
+   * container engine's policy, and a container's restart on a loaded machine can take over 10 s.
+   */
   readonly heartbeatTimeout_s?: number;
   readonly reportTimeout_s?: number;
   /** Wall time between `start` and the epoch, so every process has the message before its clock runs. */
@@ -166,7 +170,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   // On the clock every LiveRuntime reads (sub-ms), so the driver and members count from the same instant.
   const wallEpoch_ms = wallNow_ms() + (options.startMargin_ms ?? 300);
   const speedup = spec.live.speedup;
-  const heartbeatTimeout_ms = (options.heartbeatTimeout_s ?? 10) * 1000;
+  const heartbeatTimeout_ms = (options.heartbeatTimeout_s ?? (spec.live.journal ? 60 : 10)) * 1000;
   let started = false;
   if (!aborted) {
     clock = { epoch_s, wallEpoch_ms, speedup };
