@@ -532,6 +532,9 @@ describe('gridemu run: the grid execution hierarchy (paper 000), every queue and
     expect(s.messages.cross_site_by_type['hq.task']).toBeGreaterThanOrEqual(1);
     expect(s.messages.cross_site_by_type['hq.grid-status']).toBeGreaterThan(0);
     expect(s.messages.cross_site_by_type['hq.queue-status']).toBeGreaterThan(0);
+    // The Condor pools matched jobs in negotiation cycles, live as in the simulator.
+    expect(s.hierarchy.negotiation.cycles).toBeGreaterThan(0);
+    expect(s.hierarchy.negotiation.matches).toBeGreaterThan(0);
     expect(s.schedule_check.ok).toBe(true);
   });
 });

@@ -170,8 +170,8 @@ describe('a task that moves after some of its jobs finished', () => {
     // behind (§3.2.3) and, with another task queued, moves on by task potential overdue to Q4.
     const text = readFileSync(EXAMPLE, 'utf8')
       .replace(
-        'technion: { N: 100, P: 1.194, overhead_s: 20, evictions_per_hour: 0.01 }',
-        'technion: { N: 100, P: 1.194, overhead_s: 20, evictions_per_hour: 3 }',
+        'technion: { N: 100, P: 1.194, cycle_s: 60, evictions_per_hour: 0.01 }',
+        'technion: { N: 100, P: 1.194, cycle_s: 60, evictions_per_hour: 3 }',
       )
       .replace('T_q_min: 320, T_e_min: 160, job_min: 9.4, share_with: [Q3]', 'T_q_min: 200, T_e_min: 100, job_min: 9.4')
       .replace(

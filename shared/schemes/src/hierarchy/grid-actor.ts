@@ -1,13 +1,24 @@
 import type { Address, Message } from '@gridemu/protocol';
-import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
+import { Rng, type Actor, type ActorContext, type TimerId } from '@gridemu/runtime';
+import { AlternatingPeriods } from '../alternating-periods.js';
+import { CycleTicks } from '../cycle-ticks.js';
 import { runJob, type GridPool } from './grid-pool.js';
+import type { GridSpec } from './meta.js';
 import { GRID_TOPIC } from './names.js';
+
+/** What a grid actor is given: the pool, the application's β, whether priority preempts, and its Condor negotiation. */
+export type PoolModel = GridPool &
+  Pick<GridSpec, 'cycle_s' | 'matches_per_cycle' | 'others_share' | 'outages'> & {
+    readonly beta: number;
+    readonly preempt: boolean;
+  };
 
 interface GridJob {
   readonly jobId: string;
   readonly queue: Address;
   readonly work_s: number;
   readonly priority: number;
+  readonly flock: boolean;
   /** The overhead timer while it is being matched, then its end timer while it runs. */
   timer?: TimerId;
   started_s?: number;
@@ -15,47 +26,84 @@ interface GridJob {
 }
 
 /**
- * One grid (paper 000 §2.1, §5): a pool of CPUs behind a submission interface the scheduler cannot
- * change. A job submitted here is matched after the grid's invocation overhead, then waits for a
- * free CPU, lower priority numbers first (§5: Q3's jobs go before Q4's on the Madison pool, and may
- * preempt them); it runs its work at the grid's speed, unless it is evicted first (volatility).
- * Every end, eviction and preemption is reported to the queue that submitted the job. The grid
- * publishes its free CPUs on the grid topic every `period_s`.
+ * One grid (paper 000 §2.1, §5): a Condor pool of CPUs behind a submission interface the scheduler
+ * cannot change. Lower priority numbers go first (§5: Q3's jobs before Q4's on the Madison pool,
+ * and may preempt them); a job runs its work at the grid's speed, unless it is evicted first
+ * (volatility). Every end, eviction and preemption is reported to the queue that submitted it.
+ *
+ * How a job gets a CPU:
+ * - with `cycle_s`, as Condor's negotiator does: only at a cycle's tick, when the cycle reaches
+ *   this user (other users' fair share, `others_share`, may take a whole cycle), and at most the
+ *   user's part of `matches_per_cycle`; a job a cycle leaves unmatched waits for the next, or, if
+ *   its queue flocks, is handed back (`hq.job-unmatched`) to go on to the queue's next pool;
+ * - without, after its own invocation overhead (`overhead_s`), then as soon as a CPU is free.
+ *
+ * During an outage every running job is evicted and nothing starts. The grid publishes its free
+ * CPUs on the grid topic every `period_s`.
  */
 export class GridActor implements Actor<Message> {
   private readonly jobs = new Map<string, GridJob>();
-  /** Matched jobs waiting for a CPU, by priority, each FIFO. */
+  /** Jobs ready for a CPU (matched, or past their overhead), by priority, each FIFO. */
   private readonly waiting = new Map<number, GridJob[]>();
+  /** With a negotiation cycle: jobs submitted and not yet matched, by priority, each FIFO. */
+  private readonly idle = new Map<number, GridJob[]>();
   private readonly running = new Set<GridJob>();
   private busy = 0;
+  private readonly cycle: CycleTicks;
+  private readonly outages: AlternatingPeriods | undefined;
+  /** Draws whether a cycle reaches this user, apart from the run's other draws. */
+  private readonly order: Rng;
+  private cyclePending = false;
 
   constructor(
     readonly id: string,
-    private readonly pool: GridPool & { readonly beta: number; readonly preempt: boolean },
+    private readonly pool: PoolModel,
     private readonly period_s: number,
-  ) {}
+    seed: number,
+  ) {
+    this.cycle = new CycleTicks(pool.cycle_s, seed, `hierarchy/negotiation/${id}`);
+    this.order = new Rng(seed, `hierarchy/negotiation-order/${id}`);
+    this.outages = pool.outages
+      ? new AlternatingPeriods(pool.outages.mean_s, pool.outages.mean_between_s, seed, `hierarchy/outage/${id}`)
+      : undefined;
+  }
 
   start(ctx: ActorContext<Message>): void {
     this.publish(ctx);
+    if (this.outages) ctx.schedule(this.outages.nextChange(ctx.now()) - ctx.now(), { type: 'timer.hq-outage' });
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case 'hq.job-submit': {
         if (this.jobs.has(msg.jobId)) throw new Error(`assertion: job ${msg.jobId} submitted twice to grid ${this.id}`);
-        const job: GridJob = { jobId: msg.jobId, queue: from, work_s: msg.work_s, priority: msg.priority };
+        const job: GridJob = {
+          jobId: msg.jobId,
+          queue: from,
+          work_s: msg.work_s,
+          priority: msg.priority,
+          flock: msg.flock,
+        };
         this.jobs.set(msg.jobId, job);
+        if (this.pool.cycle_s > 0) {
+          push(this.idle, job);
+          this.awaitCycle(ctx);
+          return;
+        }
         const overhead_s = this.pool.overhead_s > 0 ? ctx.rng.exponential(this.pool.overhead_s) : 0;
         job.timer = ctx.schedule(overhead_s, { type: 'timer.hq-job-ready', jobId: msg.jobId });
         return;
       }
+      case 'timer.hq-negotiate':
+        this.cyclePending = false;
+        return this.negotiate(ctx);
+      case 'timer.hq-outage':
+        return this.outageChanges(ctx);
       case 'timer.hq-job-ready': {
         const job = this.jobs.get(msg.jobId);
         if (!job) return; // cancelled while being matched
         job.timer = undefined;
-        const list = this.waiting.get(job.priority) ?? [];
-        if (list.length === 0) this.waiting.set(job.priority, list);
-        list.push(job);
+        push(this.waiting, job);
         this.dispatch(ctx);
         return;
       }
@@ -80,19 +128,96 @@ export class GridActor implements Actor<Message> {
 
   private publish(ctx: ActorContext<Message>): void {
     let waiting = 0;
-    for (const list of this.waiting.values()) waiting += list.length;
+    for (const list of [...this.waiting.values(), ...this.idle.values()]) waiting += list.length;
     ctx.publish(GRID_TOPIC, {
       type: 'hq.grid-status',
       grid: this.id,
       cpus: this.pool.cpus,
-      free: this.pool.cpus - this.busy,
+      free: this.down(ctx) ? 0 : this.pool.cpus - this.busy,
       waiting,
     });
     ctx.schedule(this.period_s, { type: 'timer.hq-grid-tick' });
   }
 
+  private down(ctx: ActorContext<Message>): boolean {
+    return this.outages?.inPeriodAt(ctx.now()) ?? false;
+  }
+
+  /** Makes sure a negotiation cycle is coming for the jobs still unmatched. */
+  private awaitCycle(ctx: ActorContext<Message>): void {
+    if (this.cyclePending) return;
+    this.cyclePending = true;
+    // The next tick strictly after now: a cycle that just ran does not run again at once.
+    const now = ctx.now();
+    let at = this.cycle.nextTick(now);
+    if (at <= now) at = this.cycle.nextTick(now + this.pool.cycle_s / 2);
+    ctx.schedule(at - now, { type: 'timer.hq-negotiate' });
+  }
+
+  /**
+   * One negotiation cycle: the user's part of the cycle's matches goes to idle jobs, highest
+   * priority first, while a CPU is free (or priority may preempt); the rest wait for the next
+   * cycle, or flock on.
+   */
+  private negotiate(ctx: ActorContext<Message>): void {
+    if (this.down(ctx)) return; // the outage's end brings the next cycle
+    // Fair share: the negotiator serves users in priority order, and a cycle may spend itself on
+    // those ahead of ours. Modelled as: ours is reached with chance 1 − others_share, and then gets
+    // that part of the cycle's matches.
+    const share = 1 - this.pool.others_share;
+    const reached = this.pool.others_share === 0 || this.order.next() < share;
+    let budget = !reached
+      ? 0
+      : this.pool.matches_per_cycle === undefined
+        ? Infinity
+        : Math.max(1, Math.floor(this.pool.matches_per_cycle * share));
+    if (!reached) ctx.metrics.count('hierarchy.negotiation_passed_over');
+    let matched = 0;
+    for (const p of [...this.idle.keys()].sort((a, b) => a - b)) {
+      const list = this.idle.get(p)!;
+      while (list.length > 0 && budget > 0) {
+        if (this.busy >= this.pool.cpus && !(this.pool.preempt && this.preemptBelow(ctx, p))) break;
+        this.run(ctx, list.shift()!);
+        budget--;
+        matched++;
+      }
+    }
+    ctx.metrics.count('hierarchy.negotiation_cycles');
+    ctx.metrics.count('hierarchy.negotiation_matches', matched);
+    for (const [p, list] of this.idle) {
+      for (const job of list.filter((j) => j.flock)) {
+        this.jobs.delete(job.jobId);
+        ctx.metrics.count('hierarchy.flocked');
+        ctx.send(job.queue, { type: 'hq.job-unmatched', jobId: job.jobId });
+      }
+      this.idle.set(
+        p,
+        list.filter((j) => !j.flock),
+      );
+    }
+    if ([...this.idle.values()].some((l) => l.length > 0)) this.awaitCycle(ctx);
+  }
+
+  /** An outage starts (every running job is evicted) or ends (matching resumes). */
+  private outageChanges(ctx: ActorContext<Message>): void {
+    const now = ctx.now();
+    if (this.down(ctx)) {
+      ctx.metrics.count('hierarchy.outages');
+      for (const job of [...this.running]) {
+        ctx.cancel(job.timer!);
+        this.finish(ctx, job, true, 'hierarchy.outage_evictions', false);
+      }
+    } else if (this.pool.cycle_s > 0) {
+      if ([...this.idle.values()].some((l) => l.length > 0)) this.awaitCycle(ctx);
+    } else {
+      this.dispatch(ctx);
+    }
+    ctx.schedule(this.outages!.nextChange(now) - now, { type: 'timer.hq-outage' });
+  }
+
   /** Starts waiting jobs, highest priority first, while CPUs are free; then lets priority preempt. */
   private dispatch(ctx: ActorContext<Message>): void {
+    if (this.down(ctx)) return;
     const priorities = [...this.waiting.keys()].sort((a, b) => a - b);
     for (const p of priorities) {
       const list = this.waiting.get(p)!;
@@ -150,7 +275,23 @@ export class GridActor implements Actor<Message> {
       ctx.metrics.count(`hierarchy.grid.${this.id}.lost_cpu_s`, ran_s);
     }
     ctx.send(job.queue, { type: 'hq.job-done', jobId: job.jobId, evicted, ran_s });
-    if (thenDispatch) this.dispatch(ctx);
+    if (!thenDispatch) return;
+    if (this.pool.cycle_s === 0) return this.dispatch(ctx);
+    // Condor's claim reuse: the submitting machine keeps the CPU it claimed and runs its next idle
+    // job there at once, without a new cycle (unless the owner took the CPU back: an eviction).
+    const next = evicted || this.down(ctx) ? undefined : this.firstIdleOf(job.queue);
+    if (next) this.run(ctx, next);
+    if ([...this.idle.values()].some((l) => l.length > 0)) this.awaitCycle(ctx);
+  }
+
+  /** Takes the highest-priority idle job `queue` submitted, if any. */
+  private firstIdleOf(queue: Address): GridJob | undefined {
+    for (const p of [...this.idle.keys()].sort((a, b) => a - b)) {
+      const list = this.idle.get(p)!;
+      const i = list.findIndex((j) => j.queue === queue);
+      if (i >= 0) return list.splice(i, 1)[0];
+    }
+    return undefined;
   }
 
   /** A task migrated: its jobs here are dropped; the CPU time of those running is lost. */
@@ -166,11 +307,20 @@ export class GridActor implements Actor<Message> {
         ctx.metrics.count(`hierarchy.grid.${this.id}.cpu_s`, ran_s);
         ctx.metrics.count(`hierarchy.grid.${this.id}.lost_cpu_s`, ran_s);
       } else {
-        const list = this.waiting.get(job.priority);
-        const i = list?.indexOf(job) ?? -1;
-        if (i >= 0) list!.splice(i, 1);
+        for (const lists of [this.waiting, this.idle]) {
+          const list = lists.get(job.priority);
+          const i = list?.indexOf(job) ?? -1;
+          if (i >= 0) list!.splice(i, 1);
+        }
       }
     }
-    this.dispatch(ctx);
+    if (this.pool.cycle_s === 0) this.dispatch(ctx);
+    else if ([...this.idle.values()].some((l) => l.length > 0)) this.awaitCycle(ctx);
   }
+}
+
+function push(lists: Map<number, GridJob[]>, job: GridJob): void {
+  const list = lists.get(job.priority) ?? [];
+  if (list.length === 0) lists.set(job.priority, list);
+  list.push(job);
 }

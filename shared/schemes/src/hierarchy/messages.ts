@@ -52,6 +52,13 @@ export interface HqJobSubmit {
   readonly jobId: string;
   readonly work_s: number;
   readonly priority: number;
+  /** Whether the grid hands it back (`hq.job-unmatched`) when a negotiation cycle leaves it unmatched: Condor flocking. */
+  readonly flock: boolean;
+}
+/** Grid → queue: a negotiation cycle left the job unmatched and the grid let it go, to flock to the next grid. */
+export interface HqJobUnmatched {
+  readonly type: 'hq.job-unmatched';
+  readonly jobId: string;
 }
 /** Grid → queue: the job got a CPU. */
 export interface HqJobStarted {
@@ -99,6 +106,14 @@ export interface HqJobEnds {
 export interface HqGridTick {
   readonly type: 'timer.hq-grid-tick';
 }
+/** Grid timer: a negotiation cycle. */
+export interface HqNegotiate {
+  readonly type: 'timer.hq-negotiate';
+}
+/** Grid timer: an outage starts or ends. */
+export interface HqOutage {
+  readonly type: 'timer.hq-outage';
+}
 export interface HqEstimated {
   readonly type: 'timer.hq-estimated';
   readonly taskId: string;
@@ -120,6 +135,7 @@ declare module '@gridemu/protocol' {
     'hq.task': HqTask;
     'hq.job-submit': HqJobSubmit;
     'hq.job-started': HqJobStarted;
+    'hq.job-unmatched': HqJobUnmatched;
     'hq.job-done': HqJobDone;
     'hq.job-cancel': HqJobCancel;
     'hq.grid-status': HqGridStatus;
@@ -127,6 +143,8 @@ declare module '@gridemu/protocol' {
     'timer.hq-job-ready': HqJobReady;
     'timer.hq-job-ends': HqJobEnds;
     'timer.hq-grid-tick': HqGridTick;
+    'timer.hq-negotiate': HqNegotiate;
+    'timer.hq-outage': HqOutage;
     'timer.hq-estimated': HqEstimated;
     'timer.hq-queue-tick': HqQueueTick;
     'timer.hq-share-tick': HqShareTick;
@@ -169,7 +187,8 @@ const task: FieldCheck = (v) => {
 
 export const HIERARCHY_MESSAGES: MessageShapes = {
   'hq.task': { task, reason: 'string' },
-  'hq.job-submit': { jobId: 'string', work_s: nonNegative, priority: 'count' },
+  'hq.job-submit': { jobId: 'string', work_s: nonNegative, priority: 'count', flock: 'boolean' },
+  'hq.job-unmatched': { jobId: 'string' },
   'hq.job-started': { jobId: 'string' },
   'hq.job-done': { jobId: 'string', evicted: 'boolean', ran_s: nonNegative },
   'hq.job-cancel': { prefix: 'string' },
@@ -186,6 +205,8 @@ export const HIERARCHY_MESSAGES: MessageShapes = {
   'timer.hq-dagman-done': { taskId: 'string' },
   'timer.hq-job-ends': { jobId: 'string' },
   'timer.hq-grid-tick': {},
+  'timer.hq-negotiate': {},
+  'timer.hq-outage': {},
   'timer.hq-estimated': { taskId: 'string' },
   'timer.hq-queue-tick': {},
   'timer.hq-share-tick': {},

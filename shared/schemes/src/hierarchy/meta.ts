@@ -24,6 +24,21 @@ export interface GridSpec {
   readonly overhead_s: number;
   /** Evictions per CPU-hour of a running job (volatility). */
   readonly evictions_per_hour: number;
+  /**
+   * Condor's negotiation cycle (§5: the pools are Condor pools): jobs are matched only at its
+   * ticks, after which `overhead_s` is the claim's start-up. 0: no cycles, every job matched after
+   * its own `overhead_s`.
+   */
+  readonly cycle_s: number;
+  /** Jobs one negotiation cycle matches, for every user together; unlimited when absent. */
+  readonly matches_per_cycle?: number;
+  /**
+   * Other users' fair share (§1: large pools are "shared by hundreds or thousands of users"): the
+   * chance a cycle serves only them, and their part of a cycle that reaches ours.
+   */
+  readonly others_share: number;
+  /** Whole-pool outages that come and go: running jobs are evicted, nothing is matched until the end. */
+  readonly outages?: { readonly mean_s: number; readonly mean_between_s: number };
 }
 
 export interface QueueSpec {
@@ -45,6 +60,11 @@ export interface QueueSpec {
   readonly policies: ReadonlySet<MigrationPolicy>;
   /** Queues of the same level it shares load with (§3.3). */
   readonly share_with: readonly string[];
+  /**
+   * Condor flocking (§5): a job goes to the first of `grids`, and on to the next when a
+   * negotiation cycle there leaves it unmatched; false: each job to the grid with most room.
+   */
+  readonly flock: boolean;
 }
 
 export interface HierarchyMeta extends MetaSpec {
@@ -89,6 +109,7 @@ const QUEUE_KEYS = [
   'priority',
   'policies',
   'share_with',
+  'flock',
 ];
 const NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -151,7 +172,29 @@ function readGrids(r: FieldReader, raw: unknown, context: MetaContext): Record<s
     const site = sites.get(id);
     if (!site) r.fail(p, `no site with id "${id}": a grid is a site (sites: ${[...sites.keys()].join(', ')})`);
     const g = r.object(v, p) ?? {};
-    r.onlyKeys(g, p, ['N', 'P', 'overhead_s', 'evictions_per_hour']);
+    r.onlyKeys(g, p, [
+      'N',
+      'P',
+      'overhead_s',
+      'evictions_per_hour',
+      'cycle_s',
+      'matches_per_cycle',
+      'others_share',
+      'outages',
+    ]);
+    let outages: GridSpec['outages'];
+    if (g['outages'] !== undefined) {
+      const op = join(p, 'outages');
+      const o = r.object(g['outages'], op) ?? {};
+      r.onlyKeys(o, op, ['mean_s', 'mean_between_s']);
+      outages = {
+        mean_s: r.number(o['mean_s'], join(op, 'mean_s'), POSITIVE),
+        mean_between_s: r.number(o['mean_between_s'], join(op, 'mean_between_s'), POSITIVE),
+      };
+    }
+    const cycle_s = r.number(g['cycle_s'], join(p, 'cycle_s'), NON_NEGATIVE, 0);
+    for (const k of ['matches_per_cycle', 'others_share'])
+      if (g[k] !== undefined && cycle_s === 0) r.fail(join(p, k), 'needs cycle_s: it shapes each negotiation cycle');
     const N = r.number(g['N'], join(p, 'N'), { integer: true, min: 1 }, site?.cpus ?? 1);
     if (site && N > site.cpus) r.fail(join(p, 'N'), `is more than the grid's ${site.cpus} CPUs`);
     out[id] = {
@@ -159,6 +202,17 @@ function readGrids(r: FieldReader, raw: unknown, context: MetaContext): Record<s
       P: r.number(g['P'], join(p, 'P'), POSITIVE, site?.speed ?? 1),
       overhead_s: r.number(g['overhead_s'], join(p, 'overhead_s'), NON_NEGATIVE, 0),
       evictions_per_hour: r.number(g['evictions_per_hour'], join(p, 'evictions_per_hour'), NON_NEGATIVE, 0),
+      cycle_s,
+      ...(g['matches_per_cycle'] === undefined
+        ? {}
+        : {
+            matches_per_cycle: r.number(g['matches_per_cycle'], join(p, 'matches_per_cycle'), {
+              integer: true,
+              min: 1,
+            }),
+          }),
+      others_share: r.number(g['others_share'], join(p, 'others_share'), { min: 0, max: 0.99 }, 0),
+      ...(outages ? { outages } : {}),
     };
   }
   for (const s of context.sites)
@@ -218,6 +272,7 @@ function readQueues(r: FieldReader, raw: unknown, grids: Record<string, GridSpec
       priority: r.number(q['priority'], join(p, 'priority'), { integer: true, min: 0 }, level),
       policies,
       share_with: share,
+      flock: r.boolean(q['flock'], join(p, 'flock'), false),
     });
   }
   if (queues.length === 0) r.fail('meta.queues', 'must list at least one queue');

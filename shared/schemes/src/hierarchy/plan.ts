@@ -31,7 +31,12 @@ export function planHierarchy(spec: ExperimentSpec, jobs: readonly Job[]): GridP
     actors.push({
       address: gridAddress(s.id),
       location: s.id,
-      actor: new GridActor(s.id, { cpus: s.cpus, ...g, beta: meta.beta, preempt: true }, meta.enforce_period_s),
+      actor: new GridActor(
+        s.id,
+        { cpus: s.cpus, ...g, beta: meta.beta, preempt: true },
+        meta.enforce_period_s,
+        spec.seed,
+      ),
     });
   }
   const services: Record<string, string> = {};
@@ -117,6 +122,7 @@ function laneOf(meta: HierarchyMeta, q: QueueSpec, gridIds: readonly string[]): 
     parallel: q.parallel,
     priority: q.priority,
     level: q.level,
+    flock: q.flock,
     C_e: phi(q.T_e, { N, P, beta: meta.beta }),
   };
 }

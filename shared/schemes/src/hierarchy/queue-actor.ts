@@ -30,6 +30,8 @@ export interface Lane {
   readonly parallel: boolean;
   readonly priority: number;
   readonly level: number;
+  /** Condor flocking over `grids`, in order (§5); else each job to the grid with most room. */
+  readonly flock: boolean;
   /** The largest complexity this lane's level takes (FCFS over the hierarchy places by it). */
   readonly C_e: number;
 }
@@ -62,7 +64,7 @@ interface Entry {
   readonly dt: DivisibleTask;
   readonly arrived_s: number;
   readonly invoked_s: number;
-  readonly inflight: Map<string, { readonly index: number; readonly grid: string; started: boolean }>;
+  readonly inflight: Map<string, { readonly index: number; grid: string; started: boolean }>;
   first_submit_s?: number;
   first_start_s?: number;
   /** Its jobs running now, and since when at least one has been. */
@@ -112,6 +114,8 @@ export class QueueActor implements Actor<Message> {
         return this.estimated(ctx, msg.taskId);
       case 'hq.job-started':
         return this.jobStarted(ctx, msg.jobId);
+      case 'hq.job-unmatched':
+        return this.jobUnmatched(ctx, msg.jobId);
       case 'hq.job-done':
         return this.jobDone(ctx, msg.jobId, msg.evicted, msg.ran_s);
       case 'hq.grid-status':
@@ -247,11 +251,8 @@ export class QueueActor implements Actor<Message> {
       while (e.dt.pending > 0) {
         const inflight = this.laneInflight.get(e.lane) ?? 0;
         if (inflight >= e.lane.N) return;
-        // The grid where this queue has the most room left (a flat pool's jobs land mostly on its big grids).
-        let grid = e.lane.grids[0]!;
-        for (const g of e.lane.grids)
-          if (g.N - (this.gridInflight.get(g.id) ?? 0) > grid.N - (this.gridInflight.get(grid.id) ?? 0)) grid = g;
-        if ((this.gridInflight.get(grid.id) ?? 0) >= grid.N) return;
+        const grid = this.gridFor(e.lane);
+        if (!grid) return;
         const index = e.dt.startJob()!;
         const jobId = `${e.task.id}~${this.c.id}~${++this.jobCounter}`;
         e.inflight.set(jobId, { index, grid: grid.id, started: false });
@@ -262,14 +263,54 @@ export class QueueActor implements Actor<Message> {
           e.first_submit_s = ctx.now();
           e.task.queueing_s += ctx.now() - e.invoked_s;
         }
-        ctx.send(gridAddress(grid.id), {
-          type: 'hq.job-submit',
-          jobId,
-          work_s: e.dt.jobWork_s,
-          priority: e.lane.priority,
-        });
+        this.submit(ctx, e, jobId, grid.id);
       }
     }
+  }
+
+  /**
+   * Flocking: the first of the lane's grids with room. Otherwise the grid where this queue has the
+   * most room left (a flat pool's jobs land mostly on its big grids). Undefined when none has room.
+   */
+  private gridFor(lane: Lane, after = -1): Lane['grids'][number] | undefined {
+    const room = (g: Lane['grids'][number]) => g.N - (this.gridInflight.get(g.id) ?? 0);
+    if (lane.flock) {
+      const order = [...lane.grids.slice(after + 1), ...lane.grids.slice(0, after + 1)];
+      return order.find((g) => room(g) > 0);
+    }
+    let grid = lane.grids[0]!;
+    for (const g of lane.grids) if (room(g) > room(grid)) grid = g;
+    return room(grid) > 0 ? grid : undefined;
+  }
+
+  private submit(ctx: ActorContext<Message>, e: Entry, jobId: string, grid: string): void {
+    const last = e.lane.grids[e.lane.grids.length - 1]!.id;
+    ctx.send(gridAddress(grid), {
+      type: 'hq.job-submit',
+      jobId,
+      work_s: e.dt.jobWork_s,
+      priority: e.lane.priority,
+      // The last pool of the flock keeps a job it cannot match yet.
+      flock: e.lane.flock && grid !== last,
+    });
+  }
+
+  /** A pool's negotiation cycle left the job unmatched: it flocks on to the next pool with room (§5). */
+  private jobUnmatched(ctx: ActorContext<Message>, jobId: string): void {
+    const e = this.byJob.get(jobId);
+    const job = e?.inflight.get(jobId);
+    if (!e || !job) {
+      ctx.metrics.count('hierarchy.late_reports');
+      return;
+    }
+    this.gridInflight.set(job.grid, (this.gridInflight.get(job.grid) ?? 1) - 1);
+    const next = this.gridFor(
+      e.lane,
+      e.lane.grids.findIndex((g) => g.id === job.grid),
+    )!;
+    job.grid = next.id;
+    this.gridInflight.set(next.id, (this.gridInflight.get(next.id) ?? 0) + 1);
+    this.submit(ctx, e, jobId, next.id);
   }
 
   private jobStarted(ctx: ActorContext<Message>, jobId: string): void {

@@ -86,6 +86,15 @@ export function hierarchySummary(
       evictions: c('hierarchy.evictions'),
       preemptions: c('hierarchy.preemptions'),
       jobs_abandoned: c('hierarchy.jobs_abandoned'),
+      // Condor's side (grid-actor.ts): cycles run and what they matched, jobs handed back to flock on, outages.
+      negotiation: {
+        cycles: c('hierarchy.negotiation_cycles'),
+        matches: c('hierarchy.negotiation_matches'),
+        passed_over: c('hierarchy.negotiation_passed_over'),
+        flocked: c('hierarchy.flocked'),
+      },
+      outages: c('hierarchy.outages'),
+      outage_evictions: c('hierarchy.outage_evictions'),
     },
   };
 }
