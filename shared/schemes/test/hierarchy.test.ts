@@ -207,6 +207,38 @@ describe('a task that moves after some of its jobs finished', () => {
   });
 });
 
+describe('one submission machine runs at most submit_limit jobs (§5)', () => {
+  /** The most jobs running at once, from the grids' reports to the queues. */
+  function peakRunning(text: string): number {
+    const spec = parseExperiment(text, EXAMPLE).spec;
+    const jobs = [
+      { id: 't!1', workload: 't', origin: 'server', submit_s: 0, run_s: 3_600_000, estimate_s: 3_600_000, procs: 0 },
+    ];
+    const plan = planGrid(spec, jobs);
+    const log: { at: number; to: Address; from: Address; msg: Message }[] = [];
+    const rt = new SimRuntime<Message>({ seed: 1, network: spec.network });
+    for (const a of plan.actors) rt.spawn({ ...a, actor: new Spy(a.actor, log, a.address) });
+    rt.start();
+    rt.step(Number.POSITIVE_INFINITY, () => plan.driver.done);
+    let running = 0;
+    let peak = 0;
+    for (const e of log) {
+      if (!e.to.endsWith('/queue')) continue;
+      if (e.msg.type === 'hq.job-started') peak = Math.max(peak, ++running);
+      if (e.msg.type === 'hq.job-done') running--;
+    }
+    return peak;
+  }
+
+  it("holds the flat pool's one queue to it, where its grids would offer more", () => {
+    const flat = readFileSync(EXAMPLE, 'utf8').replace('scheme: mq-hierarchy', 'scheme: fcfs-flat');
+    expect(flat).toContain('submit_limit: 500');
+    expect(peakRunning(flat)).toBe(500);
+    // Without the limit, the flat pool's 2 + 100 + 500 CPUs all take jobs.
+    expect(peakRunning(flat.replace(/\n\s*submit_limit: 500.*\n/, '\n'))).toBe(602);
+  });
+});
+
 describe("the hierarchy's experiment file", () => {
   it('refuses a source that is not divisible tasks, naming it', () => {
     const text = readFileSync(EXAMPLE, 'utf8').replace(

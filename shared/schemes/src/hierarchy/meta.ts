@@ -84,6 +84,13 @@ export interface HierarchyMeta extends MetaSpec {
    * its own 4 seconds"); a task run whole on one CPU (Q1) has no DAGMan. 0: none.
    */
   readonly dagman_s: number;
+  /**
+   * Jobs one submission machine runs at once, whatever its grids offer (§5: Madison's "limit of 500
+   * jobs is due to the recommended value of the maximum number of running jobs concurrently handled
+   * by a single submission machine"). Every queue is one submission machine, so under the flat
+   * schemes the one queue's pool is held to it too. Unlimited when absent.
+   */
+  readonly submit_limit?: number;
 }
 
 const OPTIONS = [
@@ -96,6 +103,7 @@ const OPTIONS = [
   'load_sharing',
   'enforce_period_s',
   'dagman_s',
+  'submit_limit',
 ];
 const QUEUE_KEYS = [
   'id',
@@ -159,6 +167,9 @@ export function readHierarchyMeta(
     },
     enforce_period_s: r.number(raw['enforce_period_s'], 'meta.enforce_period_s', POSITIVE, 30),
     dagman_s: r.number(raw['dagman_s'], 'meta.dagman_s', NON_NEGATIVE, 0),
+    ...(raw['submit_limit'] === undefined
+      ? {}
+      : { submit_limit: r.number(raw['submit_limit'], 'meta.submit_limit', { integer: true, min: 1 }) }),
   };
   return { meta, local: context.local };
 }

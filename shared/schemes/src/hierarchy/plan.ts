@@ -109,11 +109,17 @@ function firstAt(meta: HierarchyMeta, level: number): QueueSpec {
   return meta.queues.find((q) => q.level === level && q.entry) ?? meta.queues.find((q) => q.level === level)!;
 }
 
-/** A queue's grids as one lane: N adds up over them, P is their N-weighted mean. */
+/**
+ * A queue's grids as one lane: N adds up over them, up to what one submission machine runs at once
+ * (`submit_limit`, §5), and P is their N-weighted mean.
+ */
 function laneOf(meta: HierarchyMeta, q: QueueSpec, gridIds: readonly string[]): Lane {
   const grids = gridIds.map((id) => ({ id, N: meta.grids[id]!.N }));
-  const N = grids.reduce((a, g) => a + g.N, 0);
-  const P = grids.reduce((a, g) => a + g.N * meta.grids[g.id]!.P, 0) / N;
+  const N = Math.min(
+    meta.submit_limit ?? Infinity,
+    grids.reduce((a, g) => a + g.N, 0),
+  );
+  const P = grids.reduce((a, g) => a + g.N * meta.grids[g.id]!.P, 0) / grids.reduce((a, g) => a + g.N, 0);
   return {
     grids,
     N,
