@@ -182,6 +182,7 @@ const claims = [
     ours: `${SCHEMES.map((x) => `${COLUMN[x]} ${h(simMean(x, 'long'))}`).join(', ')}; longest / shortest ${(Math.max(...longs) / Math.min(...longs)).toFixed(2)}`,
     direction: Math.max(...longs) / Math.min(...longs) <= 1.1,
     size: within(mean(longs), 6.25 * 3600, 1.15),
+    why: `the eviction tail: 5% of the one-hour jobs run again after the last wave (MQ+H without evictions: ${h(mean(calmLong))}); the example's work, 500 CPUs × 6 h, is our reading of "approximately six hours"`,
     threshold:
       "direction: longest / shortest at most 1.1 (the paper: 1.05); size: their mean within 1.15x of the paper's 6.25 h",
   },
@@ -206,6 +207,7 @@ const claims = [
     claim: 'Table 1: FCFS with the hierarchy serves the short task sooner than plain FCFS (4.2 h against 4.7 h)',
     ours: `FCFS+H ${h(simMean('fcfs-hierarchy', 'short'))}, FCFS ${h(simMean('fcfs-flat', 'short'))}`,
     direction: simMean('fcfs-hierarchy', 'short') < simMean('fcfs-flat', 'short'),
+    why: "both long tasks hold 500 CPUs and submit their last jobs at about the same time, so which short task goes first is down to the eviction draws; the paper's 0.5 h gap is not explained by anything we model",
     threshold: "FCFS+H's short task sooner",
   },
   {
@@ -238,6 +240,7 @@ const claims = [
   },
   {
     claim: 'Figure 7: about 11% of the tasks that belong to Level 1 ran at Level 2',
+    why: "Q1 sends a Level-1 task down when a burst overloads it or a first bound is loose; how often depends on the stream's bursts, which are our reading of Figure 7 (4 tasks, 30 s apart), not measured",
     ours: pct(l1AtL2),
     direction: l1AtL2 > 0,
     size: within(l1AtL2, 0.11, 2),
@@ -252,9 +255,12 @@ say(
 );
 say('Rows whose numbers are inputs or were calibrated are listed below apart, and not judged.');
 say();
-say('| claim (paper 000) | ours | direction | size | threshold |');
-say('| --- | --- | --- | --- | --- |');
-for (const c of claims) say(`| ${c.claim} | ${c.ours} | ${mark(c.direction)} | ${mark(c.size)} | ${c.threshold} |`);
+say('| claim (paper 000) | ours | direction | size | threshold | why it differs |');
+say('| --- | --- | --- | --- | --- | --- |');
+for (const c of claims)
+  say(
+    `| ${c.claim} | ${c.ours} | ${mark(c.direction)} | ${mark(c.size)} | ${c.threshold} | ${c.direction === false || c.size === false ? (c.why ?? '') : ''} |`,
+  );
 say();
 say('## Inputs and calibrated values: shown, not judged');
 say();
