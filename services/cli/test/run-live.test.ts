@@ -176,7 +176,7 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
 });
 
 describe('gridemu run: GRUBER (paper 002) with two decision points over 20 ms links', () => {
-  it("monitor reports and queries cross NATS; the engines' view is as old as the latency makes it; every job runs once", async () => {
+  it("monitor reports and queries cross NATS; the engines' view is as old as the latency makes it; a misbehaving site starves jobs until re-planned; every job runs once", async () => {
     const dir = tmp();
     const spec = join(dir, 'gruber.yaml');
     writeFileSync(
@@ -195,6 +195,9 @@ describe('gridemu run: GRUBER (paper 002) with two decision points over 20 ms li
         '  query_timeout_s: 600 # a round trip is 200 emulated s here: 20 ms each way at speed-up 5000',
         '  vos: { ivdgl: { group_share: 50 }, atlas: {} }',
         '  site_policy: { "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } } }',
+        '  # s1 starts no grid job from about 1 s on; s2 is a Condor pool with 300 s cycles.',
+        '  misbehaving: { sites: [s1], mean_episode_s: 1e9, mean_between_s: 1 }',
+        '  managers: { s2: condor }',
         'network: { latency_ms: 20 }',
         'live: { speedup: 5000 }',
       ].join('\n') + '\n',
@@ -206,6 +209,8 @@ describe('gridemu run: GRUBER (paper 002) with two decision points over 20 ms li
     const s = readSummary(out);
     expect(Object.keys(s.live.processes).sort()).toEqual(['driver', 'gruber', 'gruber-2', 's1', 's2', 's3', 'submit']);
     expect(s.gruber.comp_pct).toBe(100);
+    // G-LU's least-used site is s1 at first: what it sent there starved and went elsewhere.
+    expect(s.gruber.starved).toBeGreaterThan(0);
     expect(s.messages.cross_site_by_type['gruber.usage']).toBeGreaterThan(0);
     expect(s.messages.cross_site_by_type['gruber.query']).toBeGreaterThan(0);
     expect(s.messages.cross_site_by_type['gruber.decision']).toBeGreaterThan(0);

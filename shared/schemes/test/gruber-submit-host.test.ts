@@ -90,8 +90,8 @@ describe('GRUBER submit host: re-planning and failures (paper 002 §3.2, §4.2.4
     expect(lrms['a']!.received).toEqual([{ attempt: 1, at: 0 }]);
     expect(lrms['b']!.received).toEqual([{ attempt: 2, at: 1200 }]);
     expect(record).toMatchObject({ start_s: 1200, finish_s: 1300, execSite: 'b', replans: 1 });
-    // A starved site is not a failed one: it may be offered again.
-    expect(engine.queries.map((q) => q.exclude)).toEqual([[], []]);
+    // Starving there was a failure at a (§4.2.4): the job is not sent back.
+    expect(engine.queries.map((q) => q.exclude)).toEqual([[], ['a']]);
   });
 
   it('never sends a job back to a site it failed at', () => {

@@ -125,6 +125,21 @@ describe('GRUBER in the experiment file', () => {
         'workload[1].vo: no VO "lhc" in meta.vos (VOs: ivdgl, atlas)',
       ]),
     );
+    expect(
+      issues(
+        SPEC.replace(
+          'selector: G-LU',
+          'selector: G-LU\n  misbehaving: { sites: [z], mean_episode_s: 0 }\n  managers: { a: slurm, y: pbs }\n  manager_cycle_s: { sge: 1 }',
+        ),
+      ),
+    ).toEqual([
+      'meta.misbehaving.sites[0]: no site with id "z"',
+      'meta.misbehaving.mean_episode_s: must be a positive number (got 0)',
+      'meta.misbehaving.mean_between_s: is required (a positive number)',
+      'meta.managers.a: must be one of: condor, pbs, lsf (got "slurm")',
+      'meta.managers.y: no site with id "y" (or "*" for every other site)',
+      expect.stringMatching(/^meta\.manager_cycle_s\.sge: unknown field/),
+    ]);
     expect(issues(SPEC.replace('selector: G-LU', 'selector: G-LU\n  k: 2'))).toEqual([
       expect.stringMatching(/^meta\.k: unknown field/),
     ]);
@@ -271,6 +286,51 @@ describe('GRUBER in simulation', () => {
     checkShares(csv, spec);
   });
 
+  it('a misbehaving manager starves grid jobs until the re-plan moves them; its own users still run', async () => {
+    // From about 1 s on, a's manager starts no grid job for ~30 years; the grid jobs come an hour
+    // later, and G-RR sends every third one there.
+    const spec = parse(SPEC.replace('blast: { vo: ivdgl', 'shift_h: 1, blast: { vo: ivdgl'), [
+      'meta.selector=G-RR',
+      'meta.misbehaving={ sites: [a], mean_episode_s: 1e9, mean_between_s: 1 }',
+      'workload[1].site=a',
+      'meta.site_policy.*.atlas.burst=100',
+    ]);
+    const { csv, result } = await run(spec);
+    expect(result.counters['gruber.starved']).toBeGreaterThan(0);
+    expect(result.counters['gruber.replans.scheduling_timeout']).toBe(result.counters['gruber.starved']);
+    const all = rows(csv);
+    const grid = all.filter((r) => r['workload_name'] === 'blast');
+    expect(grid.filter((r) => r['final_state'] !== 'COMPLETED_SUCCESSFULLY' || r['exec_site'] === 'a')).toEqual([]);
+    // Each starved job waited out the 20 minutes before it went elsewhere.
+    for (const r of grid.filter((r) => r['replans'] !== '0'))
+      expect(Number(r['starting_time']) - Number(r['submission_time'])).toBeGreaterThanOrEqual(1200);
+    expect(all.filter((r) => r['workload_name'] === 'local').every((r) => r['exec_site'] === 'a')).toBe(true);
+    expect(all.some((r) => r['workload_name'] === 'local' && r['final_state'] === 'COMPLETED_SUCCESSFULLY')).toBe(true);
+    checkShares(csv, spec);
+  });
+
+  it("a Condor site starts jobs on its negotiation cycle's ticks; a PBS site at once", async () => {
+    const spec = parse(SPEC, [
+      'meta.managers={ "*": pbs, a: condor }',
+      'meta.manager_cycle_s.condor=300',
+      'meta.selector=G-RR',
+    ]);
+    const { csv } = await run(spec);
+    const grid = rows(csv).filter((r) => r['workload_name'] === 'blast' && r['replans'] === '0');
+    const atA = grid.filter((r) => r['exec_site'] === 'a').map((r) => Number(r['starting_time']));
+    expect(atA.length).toBeGreaterThan(1);
+    // Every start at a is one phase plus a whole number of 300 s cycles.
+    const phase = ((atA[0]! % 300) + 300) % 300;
+    for (const t of atA) expect(Math.abs(((t - phase) / 300) % 1)).toBeLessThan(1e-6);
+    // Nothing waits at b, which has room: it starts as it arrives (the link is the only delay).
+    const atB = grid.filter((r) => r['exec_site'] === 'b');
+    expect(atB.length).toBeGreaterThan(0);
+    const noCycle = rows((await run(parse(SPEC, ['meta.selector=G-RR']))).csv).filter(
+      (r) => r['workload_name'] === 'blast' && r['exec_site'] === 'a',
+    );
+    expect(noCycle.some((r) => Math.abs(((Number(r['starting_time']) - phase) / 300) % 1) > 1e-3)).toBe(true);
+  });
+
   it('is deterministic: the same spec and seed give the same jobs.csv', async () => {
     const spec = parse(SPEC, ['meta.failures.rate=0.3', 'meta.selector=G-RA']);
     expect((await run(spec)).csv).toBe((await run(spec)).csv);
@@ -286,6 +346,8 @@ describe('GRUBER in simulation', () => {
           burst: fc.constantFrom(50, 75, 100),
           jobs: fc.integer({ min: 5, max: 40 }),
           decisionPoints: fc.integer({ min: 1, max: 3 }),
+          prone: fc.constantFrom(0, 0.34, 1),
+          condorCycle: fc.constantFrom(0, 300),
         }),
         async (p) => {
           const spec = parse(SPEC, [
@@ -295,6 +357,9 @@ describe('GRUBER in simulation', () => {
             `meta.decision_points=${p.decisionPoints}`,
             `meta.site_policy.*.ivdgl.burst=${p.burst}`,
             `workload[0].blast.jobs=${p.jobs}`,
+            `meta.misbehaving={ sites: ${p.prone}, mean_episode_s: 3000, mean_between_s: 3000 }`,
+            `meta.managers={ a: condor, b: lsf }`,
+            `meta.manager_cycle_s.condor=${p.condorCycle}`,
             'network.latency_ms=20',
           ]);
           const { csv, result } = await run(spec);

@@ -30,6 +30,13 @@ export interface BlastParams {
   readonly runtime_spread: number;
   /** Seconds between one submitter's submissions (0: all at once, the paper's small workloads). */
   readonly interval_s: number;
+  /**
+   * Jobs per step: a submitter's jobs go in steps of this many, `step_interval_s` apart (§3.2:
+   * medium workloads "submitted in several steps in order to honor the VO usage SLAs"). Default:
+   * one step of every job.
+   */
+  readonly step_jobs: number;
+  readonly step_interval_s: number;
   /** Input staged in per job, kB (uniform in the range). */
   readonly input_kb: readonly [number, number];
   /** Output staged out per job, MB (uniform in the range). */
@@ -61,7 +68,7 @@ export interface BlastJob {
 
 /**
  * A bag of BLAST tasks (paper 002 §3.2): every submitter submits `jobs` one-CPU tasks, one each
- * `interval_s` from time 0 (0: all at once); each runs about 40 minutes on the reference CPU,
+ * `interval_s` from time 0 (0: all at once), in steps of `step_jobs` `step_interval_s` apart; each runs about 40 minutes on the reference CPU,
  * reads 10-33 kB and writes 0.7-1.5 MB. Jobs come out in submission order (ties: submitter order).
  */
 export function generateBlast(p: BlastParams, rng: Rng): BlastJob[] {
@@ -75,7 +82,7 @@ export function generateBlast(p: BlastParams, rng: Rng): BlastJob[] {
         number: jobs.length + 1,
         submitter: s,
         group: p.groups[s]!,
-        submit_s: n * p.interval_s,
+        submit_s: Math.floor(n / p.step_jobs) * p.step_interval_s + (n % p.step_jobs) * p.interval_s,
         run_s: Math.max(1, Math.round(p.runtime_s * spread)),
         disk_mb: Math.round((input_mb + output_mb) * 1000) / 1000,
       });
@@ -92,6 +99,8 @@ const BLAST_KEYS = [
   'runtime_s',
   'runtime_spread',
   'interval_s',
+  'step_jobs',
+  'step_interval_s',
   'input_kb',
   'output_mb',
 ] as const;
@@ -122,14 +131,19 @@ function readBlast(r: FieldReader, raw: unknown, path: string, sourceName: strin
     if (hi < lo) r.fail(join(path, key), 'max must be at least min');
     return [lo, hi];
   };
+  const jobs = r.number(o['jobs'], join(path, 'jobs'), POSITIVE_INTEGER);
+  if (o['step_interval_s'] !== undefined && o['step_jobs'] === undefined)
+    r.fail(join(path, 'step_interval_s'), 'needs step_jobs: how many jobs each step submits');
   return {
     submitters,
-    jobs: r.number(o['jobs'], join(path, 'jobs'), POSITIVE_INTEGER),
+    jobs,
     vo: r.string(o['vo'], join(path, 'vo')),
     groups,
     runtime_s: r.number(o['runtime_s'], join(path, 'runtime_s'), POSITIVE, 2400),
     runtime_spread: r.number(o['runtime_spread'], join(path, 'runtime_spread'), { min: 0, max: 0.9 }, 0.1),
     interval_s: r.number(o['interval_s'], join(path, 'interval_s'), NON_NEGATIVE, 0),
+    step_jobs: r.number(o['step_jobs'], join(path, 'step_jobs'), POSITIVE_INTEGER, Math.max(1, jobs)),
+    step_interval_s: r.number(o['step_interval_s'], join(path, 'step_interval_s'), NON_NEGATIVE, 0),
     // §3.2: a BLAST job reads 10-33 kB and writes 0.7-1.5 MB.
     input_kb: range('input_kb', [10, 33]),
     output_mb: range('output_mb', [0.7, 1.5]),

@@ -1,6 +1,6 @@
 import type { FuzzSpecs } from '../fuzz-draw.js';
 
-/** GRUBER with one of its selectors, a BLAST VO and a local one, and failing attempts. */
+/** GRUBER with one of its selectors, a BLAST VO and a local one, failing attempts, misbehaving managers and cycles. */
 export const GRUBER_FUZZ: FuzzSpecs = {
   weight: 1,
   spec: (draw) => {
@@ -21,6 +21,8 @@ export const GRUBER_FUZZ: FuzzSpecs = {
       '  vos: { ivdgl: { group_share: 50 }, atlas: {} }',
       '  site_policy: { "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } } }',
       `  failures: { rate: ${pick([0, 0.1, 0.3])} }`,
+      `  misbehaving: { sites: ${pick([0, 0.5])}, mean_episode_s: ${pick([300, 3000])}, mean_between_s: 1200 }`,
+      `  managers: { s1: ${pick(['condor', 'pbs', 'lsf'])} }`,
       draw.network,
     ].join('\n');
   },

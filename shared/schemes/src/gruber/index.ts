@@ -39,3 +39,5 @@ export { SiteQueue } from './site-queue.js';
 export { attemptFate, FAILURE_CATEGORIES, TABLE_XI_SHARES, TABLE_XII_SHARES } from './failures.js';
 export { paperMetrics, type PaperMetrics } from './summary.js';
 export { generateBlast, isBlastSource, type BlastJob, type BlastParams, type BlastSource } from './blast-source.js';
+export { managerCycle, MANAGERS, DEFAULT_MANAGER_CYCLE_S, type ManagerKind } from './manager.js';
+export { misbehaviourOf, proneSites, type MisbehaviourSpec } from './misbehaviour.js';

@@ -121,6 +121,11 @@ export interface GruberRunFails {
   readonly jobId: string;
 }
 
+/** Resource manager timer: its next pass over the queue (a scheduling cycle's tick, or a misbehaving period's end). */
+export interface GruberManagerPass {
+  readonly type: 'timer.gruber-manager-pass';
+}
+
 /** Submit host timers. */
 export interface GruberStarved {
   readonly type: 'timer.gruber-starved';
@@ -154,6 +159,7 @@ declare module '@gridemu/protocol' {
     'gruber.ended': GruberEnded;
     'gruber.failed': GruberFailed;
     'timer.gruber-run-fails': GruberRunFails;
+    'timer.gruber-manager-pass': GruberManagerPass;
     'timer.gruber-starved': GruberStarved;
     'timer.gruber-query-timeout': GruberQueryTimeout;
     'timer.gruber-retry': GruberRetry;
@@ -225,6 +231,7 @@ export const GRUBER_MESSAGES: MessageShapes = {
   'gruber.ended': { jobId: 'string', attempt: 'count', site: 'string', time_s: 'number' },
   'gruber.failed': { jobId: 'string', attempt: 'count', site: 'string', time_s: 'number', category: 'string' },
   'timer.gruber-run-fails': { jobId: 'string' },
+  'timer.gruber-manager-pass': {},
   'timer.gruber-starved': { jobId: 'string', attempt: 'count' },
   'timer.gruber-query-timeout': { jobId: 'string', queryId: 'count' },
   'timer.gruber-retry': { jobId: 'string', token: 'count' },

@@ -13,6 +13,8 @@ import {
 } from '@gridemu/model';
 import { isBlastSource } from './blast-source.js';
 import { FAILURE_CATEGORIES, TABLE_XII_SHARES, type FailureCategory } from './failures.js';
+import { DEFAULT_MANAGER_CYCLE_S, MANAGERS, type ManagerKind } from './manager.js';
+import type { MisbehaviourSpec } from './misbehaviour.js';
 import { GRUBER_SCHEMES, MAX_DECISION_POINTS, SELECTORS, type SelectorName } from './names.js';
 
 /** A VO's usage SLA at one site (§1.2.2 site policy statement; §2.2's EP, BP and IP), in % of the site. */
@@ -35,6 +37,11 @@ export interface VoPolicy {
   readonly groups: Readonly<Record<string, number>>;
   /** The share of any group not listed. */
   readonly group_share: number;
+  /**
+   * The VO's aggregate, in CPUs, where its VO policy states one (§3.2: iVDGL "allows a maximum of
+   * 600 CPUs"); otherwise the sum of its CPU shares over the sites.
+   */
+  readonly aggregate_cpus?: number;
 }
 
 export interface FailureSpec {
@@ -70,6 +77,12 @@ export interface GruberMeta extends MetaSpec {
   /** Per site, each VO's usage SLA. */
   readonly site_policy: Readonly<Record<string, Readonly<Record<string, VoSitePolicy>>>>;
   readonly failures: FailureSpec;
+  /** Sites whose manager, at times, starts no grid job (§4.2.1); none when absent. */
+  readonly misbehaving?: MisbehaviourSpec;
+  /** Each site's resource manager; a site not named starts what fits at once. */
+  readonly managers: Readonly<Record<string, ManagerKind>>;
+  /** Each kind of manager's scheduling cycle. */
+  readonly manager_cycle_s: Readonly<Record<ManagerKind, number>>;
 }
 
 const OPTIONS = [
@@ -85,6 +98,9 @@ const OPTIONS = [
   'vos',
   'site_policy',
   'failures',
+  'misbehaving',
+  'managers',
+  'manager_cycle_s',
 ];
 const NAME = /^[A-Za-z0-9_-]+$/;
 const PERCENT = { min: 0, max: 100 };
@@ -116,6 +132,9 @@ export function readGruberMeta(
     vos,
     site_policy,
     failures: readFailures(r, raw['failures'], context.sites),
+    ...readMisbehaving(r, raw['misbehaving'], context.sites),
+    managers: readManagers(r, raw['managers'], context.sites),
+    manager_cycle_s: readManagerCycles(r, raw['manager_cycle_s']),
   };
   checkMembership(r, context, meta);
   return { meta, local: context.local };
@@ -133,7 +152,7 @@ function readVos(r: FieldReader, raw: unknown): Record<string, VoPolicy> {
     const path = join('meta.vos', vo);
     if (!NAME.test(vo)) r.fail(path, 'a VO name uses only letters, digits, "_" and "-"');
     const p = v === null || v === undefined ? {} : (r.object(v, path) ?? {});
-    r.onlyKeys(p, path, ['groups', 'group_share']);
+    r.onlyKeys(p, path, ['groups', 'group_share', 'aggregate_cpus']);
     const groups: Record<string, number> = {};
     const g = p['groups'] === undefined ? {} : (r.object(p['groups'], join(path, 'groups')) ?? {});
     let total = 0;
@@ -149,7 +168,13 @@ function readVos(r: FieldReader, raw: unknown): Record<string, VoPolicy> {
     }
     if (total > 100 + 1e-9)
       r.fail(join(path, 'groups'), `group shares add up to ${total}%, over 100% of the VO's aggregate`);
-    vos[vo] = { groups, group_share: r.number(p['group_share'], join(path, 'group_share'), PERCENT, 100) };
+    vos[vo] = {
+      groups,
+      group_share: r.number(p['group_share'], join(path, 'group_share'), PERCENT, 100),
+      ...(p['aggregate_cpus'] === undefined
+        ? {}
+        : { aggregate_cpus: r.number(p['aggregate_cpus'], join(path, 'aggregate_cpus'), POSITIVE_INTEGER) }),
+    };
   }
   if (Object.keys(vos).length === 0) r.fail('meta.vos', 'must name at least one VO');
   return vos;
@@ -240,6 +265,60 @@ function readFailures(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]):
   return { rate: r.number(o['rate'], 'meta.failures.rate', PROBABILITY, 0), site_rates, categories, misconfigured };
 }
 
+function readMisbehaving(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]): { misbehaving?: MisbehaviourSpec } {
+  if (raw === undefined) return {};
+  const path = 'meta.misbehaving';
+  const o = r.object(raw, path) ?? {};
+  r.onlyKeys(o, path, ['sites', 'mean_episode_s', 'mean_between_s']);
+  const ids = new Set(sites.map((s) => s.id));
+  let prone: number | string[] = 0;
+  if (Array.isArray(o['sites'])) {
+    prone = o['sites'].map((s, i) => {
+      const id = r.string(s, join(join(path, 'sites'), i));
+      if (!ids.has(id)) r.fail(join(join(path, 'sites'), i), `no site with id "${id}"`);
+      return id;
+    });
+  } else if (o['sites'] === undefined) {
+    r.fail(join(path, 'sites'), 'is required: a list of site ids, or the share of the sites (0 to 1) drawn per seed');
+  } else {
+    prone = r.number(o['sites'], join(path, 'sites'), PROBABILITY);
+  }
+  return {
+    misbehaving: {
+      sites: prone,
+      mean_episode_s: r.number(o['mean_episode_s'], join(path, 'mean_episode_s'), POSITIVE),
+      mean_between_s: r.number(o['mean_between_s'], join(path, 'mean_between_s'), POSITIVE),
+    },
+  };
+}
+
+function readManagers(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]): Record<string, ManagerKind> {
+  if (raw === undefined) return {};
+  const path = 'meta.managers';
+  const o = r.object(raw, path) ?? {};
+  const ids = new Set(sites.map((s) => s.id));
+  const named: Record<string, ManagerKind> = {};
+  for (const [key, v] of Object.entries(o)) {
+    if (key !== '*' && !ids.has(key)) r.fail(join(path, key), `no site with id "${key}" (or "*" for every other site)`);
+    named[key] = r.oneOf(v, join(path, key), MANAGERS);
+  }
+  const out: Record<string, ManagerKind> = {};
+  for (const s of sites) {
+    const m = named[s.id] ?? named['*'];
+    if (m !== undefined) out[s.id] = m;
+  }
+  return out;
+}
+
+function readManagerCycles(r: FieldReader, raw: unknown): Record<ManagerKind, number> {
+  const path = 'meta.manager_cycle_s';
+  const o = raw === undefined ? {} : (r.object(raw, path) ?? {});
+  r.onlyKeys(o, path, MANAGERS);
+  return Object.fromEntries(
+    MANAGERS.map((m) => [m, r.number(o[m], join(path, m), NON_NEGATIVE, DEFAULT_MANAGER_CYCLE_S[m])]),
+  ) as Record<ManagerKind, number>;
+}
+
 /** Every source names a known VO, and each group it names belongs to that VO. */
 function checkMembership(r: FieldReader, context: MetaContext, meta: GruberMeta): void {
   const groupVo = new Map<string, string>();
@@ -287,9 +366,15 @@ export function cpusOf(percent: number, cpus: number): number {
   return Math.floor((percent * cpus) / 100 + 1e-9);
 }
 
-/** A VO's aggregate: the CPUs its burst allocations add up to over every site (§1.2.2). */
+/**
+ * A VO's aggregate (§1.2.2): what its VO policy states, or else the CPUs its allocations add up
+ * to over every site.
+ */
 export function voAggregate(meta: GruberMeta, sites: readonly SiteSpec[], vo: string): number {
-  return sites.reduce((n, s) => n + cpusOf(meta.site_policy[s.id]?.[vo]?.cpu ?? 0, s.cpus), 0);
+  return (
+    meta.vos[vo]?.aggregate_cpus ??
+    sites.reduce((n, s) => n + cpusOf(meta.site_policy[s.id]?.[vo]?.cpu ?? 0, s.cpus), 0)
+  );
 }
 
 /** The CPUs a group may hold at once across the grid: its share of its VO's aggregate. */

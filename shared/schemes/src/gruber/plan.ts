@@ -6,6 +6,7 @@ import type { GridActor, GridPlan } from '../scheme-module.js';
 import { isBlastSource } from './blast-source.js';
 import { EngineActor } from './engine-actor.js';
 import { gruberMeta, groupCap } from './meta.js';
+import { proneSites } from './misbehaviour.js';
 import { MonitorActor } from './monitor-actor.js';
 import {
   DECISIONS_TOPIC,
@@ -31,8 +32,13 @@ export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
   const meta = gruberMeta(spec);
   const siteIds = spec.sites.map((s) => s.id);
   const actors: GridActor[] = [];
+  const prone = meta.misbehaving ? proneSites(meta.misbehaving, siteIds, spec.seed) : new Set<string>();
   for (const s of spec.sites) {
-    actors.push({ address: lrmAddress(s.id), location: s.id, actor: new GruberSiteActor(s, meta, spec.seed) });
+    actors.push({
+      address: lrmAddress(s.id),
+      location: s.id,
+      actor: new GruberSiteActor(s, meta, spec.seed, prone.has(s.id)),
+    });
     actors.push({
       address: monitorAddress(s.id),
       location: s.id,

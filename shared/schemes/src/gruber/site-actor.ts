@@ -4,7 +4,11 @@ import type { Actor, ActorContext } from '@gridemu/runtime';
 import { intervalSet, ProcessorIds } from '@gridemu/actors';
 import { attemptFate, type AttemptFate, type FailureDraw } from './failures.js';
 import type { VoUsage } from './messages.js';
+import type { CycleTicks } from '../cycle-ticks.js';
+import { managerCycle } from './manager.js';
 import { cpusOf, type GruberMeta } from './meta.js';
+import type { AlternatingPeriods } from '../alternating-periods.js';
+import { misbehaviourOf } from './misbehaviour.js';
 import { SiteQueue } from './site-queue.js';
 
 interface Entry {
@@ -34,11 +38,17 @@ export class GruberSiteActor implements Actor<Message> {
   private readonly epochCpu = new Map<string, number>();
   private accounted_s = 0;
   private readonly draw: FailureDraw;
+  private readonly cycle: CycleTicks;
+  /** Present where the site's manager is prone to starting no grid job for a while (§4.2.1). */
+  private readonly misbehaviour: AlternatingPeriods | undefined;
+  /** The time of the manager's next pass already scheduled, if any. */
+  private passAt_s: number | undefined;
 
   constructor(
     private readonly site: SiteSpec,
     private readonly meta: GruberMeta,
     seed: number,
+    prone = false,
   ) {
     const policy = meta.site_policy[site.id] ?? {};
     this.queue = new SiteQueue(
@@ -53,6 +63,10 @@ export class GruberSiteActor implements Actor<Message> {
       categories: meta.failures.categories,
       misconfigured: meta.failures.misconfigured.includes(site.id),
     };
+    const manager = meta.managers[site.id];
+    this.cycle = managerCycle(manager === undefined ? 0 : meta.manager_cycle_s[manager], seed, site.id);
+    this.misbehaviour =
+      prone && meta.misbehaving ? misbehaviourOf(meta.misbehaving, seed, site.id) : undefined;
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
@@ -88,6 +102,9 @@ export class GruberSiteActor implements Actor<Message> {
         return this.ended(ctx, msg.jobId, undefined);
       case 'timer.gruber-run-fails':
         return this.ended(ctx, msg.jobId, 'application');
+      case 'timer.gruber-manager-pass':
+        this.passAt_s = undefined;
+        return this.pass(ctx);
       case 'gruber.usage-query':
         ctx.send(from, this.usage(ctx.now()));
         return;
@@ -159,13 +176,36 @@ export class GruberSiteActor implements Actor<Message> {
     this.startWhatFits(ctx);
   }
 
+  /**
+   * The manager's pass over its queue: at once for a manager that starts what fits on every event,
+   * else at its cycle's next tick. While a prone site misbehaves, grid jobs stay queued (its own
+   * users' jobs still start), and a pass is due when the period ends.
+   */
   private startWhatFits(ctx: ActorContext<Message>): void {
     const now = ctx.now();
+    const tick = this.cycle.nextTick(now);
+    if (tick > now) this.passAt(ctx, tick);
+    else this.pass(ctx);
+  }
+
+  private pass(ctx: ActorContext<Message>): void {
+    const now = ctx.now();
     this.account(now);
+    const holding = this.misbehaviour?.inPeriodAt(now) ?? false;
+    const held = holding ? (id: string) => this.entries.get(id)!.attempt > 0 : undefined;
     // A failed stage-in gives its CPUs straight back, which may start another: go round until nothing starts.
-    for (let starts = this.queue.startable(); starts.length > 0; starts = this.queue.startable()) {
+    for (let starts = this.queue.startable(held); starts.length > 0; starts = this.queue.startable(held)) {
       for (const q of starts) this.launch(ctx, this.entries.get(q.id)!, now);
     }
+    if (holding && this.queue.queued.some((q) => held!(q.id)))
+      this.passAt(ctx, this.cycle.nextTick(this.misbehaviour!.nextChange(now)));
+  }
+
+  /** Schedules a pass at `t` unless one comes sooner. */
+  private passAt(ctx: ActorContext<Message>, t: number): void {
+    if (this.passAt_s !== undefined && this.passAt_s <= t) return;
+    this.passAt_s = t;
+    ctx.schedule(t - ctx.now(), { type: 'timer.gruber-manager-pass' });
   }
 
   private launch(ctx: ActorContext<Message>, e: Entry, now: number): void {

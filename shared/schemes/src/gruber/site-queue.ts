@@ -57,12 +57,15 @@ export class SiteQueue {
     return true;
   }
 
-  /** The jobs that start now, in arrival order; they hold their CPUs until `finish`. */
-  startable(): QueuedJob[] {
+  /**
+   * The jobs that start now, in arrival order; they hold their CPUs until `finish`. Jobs `held`
+   * says to keep stay waiting without holding up those behind them.
+   */
+  startable(held?: (id: string) => boolean): QueuedJob[] {
     const starts: QueuedJob[] = [];
     for (let i = 0; i < this.waiting.length && this.free > 0;) {
       const j = this.waiting[i]!;
-      if (j.procs <= this.free && this.runningCpus(j.vo) + j.procs <= this.cap(j.vo)) {
+      if (j.procs <= this.free && this.runningCpus(j.vo) + j.procs <= this.cap(j.vo) && !held?.(j.id)) {
         this.waiting.splice(i, 1);
         this.running.set(j.id, j);
         this.runningByVo.set(j.vo, this.runningCpus(j.vo) + j.procs);

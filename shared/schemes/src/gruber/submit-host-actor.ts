@@ -103,7 +103,10 @@ export class SubmitHostActor implements Actor<Message> {
         if (!p) return;
         this.selector.returned(p.site!);
         ctx.metrics.count('gruber.starved');
-        return this.unsuccessful(ctx, p, 'scheduling_timeout', false);
+        // A starved attempt is a job failure like the others (§4.2.4: "the incapacity to run a job at
+        // a certain site"; Tables XI and XII count the 20-minute timeout among them), and Euryale
+        // never sends a job back to a site it failed at.
+        return this.unsuccessful(ctx, p, 'scheduling_timeout', true);
       }
       case 'gruber.started': {
         const p = this.current(msg.jobId, msg.attempt);
