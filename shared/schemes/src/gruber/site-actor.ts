@@ -65,8 +65,7 @@ export class GruberSiteActor implements Actor<Message> {
     };
     const manager = meta.managers[site.id];
     this.cycle = managerCycle(manager === undefined ? 0 : meta.manager_cycle_s[manager], seed, site.id);
-    this.misbehaviour =
-      prone && meta.misbehaving ? misbehaviourOf(meta.misbehaving, seed, site.id) : undefined;
+    this.misbehaviour = prone && meta.misbehaving ? misbehaviourOf(meta.misbehaving, seed, site.id) : undefined;
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
