@@ -556,7 +556,8 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
           'seed: 3',
           'sites: [{ id: a, cpus: 1 }, { id: b, cpus: 1 }, { id: c, cpus: 1 }, { id: d, cpus: 1 }]',
           'workload: [{ site: a, synthetic: { jobs: 60, uhi: 1 } }]',
-          `meta: { scheme: ${scheme}, speeds: [1, 2, 4, 8] }`,
+          // Each task's 100 kB output comes back through its resource's link and the scheduler's.
+          `meta: { scheme: ${scheme}, speeds: [1, 2, 4, 8], task_output_bytes: 100000 }`,
           'network: { latency_ms: 5 }',
           'live: { speedup: 5000 }',
         ].join('\n') + '\n',
@@ -572,6 +573,7 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
       expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
       expect(readCheck(out).invariants[1].detail).toMatch(/60 starts in the logs/);
       expect(s.messages.cross_site_by_type['sr.task']).toBe(60);
+      expect(s.messages.cross_site_by_type['sr.output']).toBe(60);
       expect(s.messages.cross_site_by_type['sr.query'] ?? 0, scheme).toBe(scheme === 'mct' ? 240 : 0);
       expect(s.messages.cross_site_by_type['sr.answer'] ?? 0, scheme).toBe(scheme === 'mct' ? 240 : 0);
     }

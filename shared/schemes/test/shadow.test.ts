@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchedule, describeScheduleCheck } from '@gridemu/metrics';
-import { loadExperimentWorkload as loadWorkload, parseExperiment, simulate } from '../src/index.js';
+import { loadExperimentWorkload as loadWorkload, parseExperiment, schemeSummary, simulate } from '../src/index.js';
 import { speedsOf } from '../src/shadow/index.js';
 
 const spec = (scheme: string, extra: string[] = []) =>
@@ -49,6 +49,27 @@ describe('paper 004 routers, simulated', () => {
     const { s, r } = await run('jsq');
     const mu = new Map(s.sites.map((x, i) => [x.id, speedsOf(s)[i]!]));
     for (const x of r.records) expect(x.finish_s! - x.start_s!).toBeCloseTo(x.job.run_s / mu.get(x.execSite!)!, 6);
+  });
+
+  it("a task's output comes back through the resource's link and the scheduler's, and its flowtime waits for it", async () => {
+    // Grid Shadow sends no queries, so outputs change no routing: the same runs, a longer flowtime.
+    const bare = await run('shadow');
+    const heavy = await run('shadow', ['  task_output_bytes: 1000000']);
+    const end = new Map(bare.r.records.map((x) => [x.job.id, x]));
+    for (const x of heavy.r.records) {
+      const b = end.get(x.job.id)!;
+      expect([x.start_s, x.finish_s]).toEqual([b.start_s, b.finish_s]);
+    }
+    // 1 MB at 10 Mbps is 0.8 s on each link, and each waits behind the outputs before it.
+    const routing = (r: typeof bare.r) =>
+      schemeSummary(heavy.s, r.counters, r.records)['routing'] as {
+        flowtime_mean_s: number;
+        output_return_mean_s: number;
+      };
+    const b = schemeSummary(bare.s, bare.r.counters, bare.r.records)['routing'] as { flowtime_mean_s: number };
+    const h = routing(heavy.r);
+    expect(h.output_return_mean_s).toBeGreaterThanOrEqual(1.6 - 1e-9);
+    expect(h.flowtime_mean_s - b.flowtime_mean_s).toBeCloseTo(h.output_return_mean_s, 2);
   });
 
   it('with exact estimates and no latency, MCT sends every task where it completes earliest', async () => {

@@ -21,6 +21,14 @@ export interface SrAnswer {
   readonly site: string;
   readonly value: number;
 }
+/** Resource → router: a task's output, sent through the resource's link when the task ended at `ended_s`. */
+export interface SrOutput {
+  readonly type: 'sr.output';
+  readonly jobId: string;
+  readonly site: string;
+  readonly bytes: number;
+  readonly ended_s: number;
+}
 /** Router timers: a message leaves its link; a round's answers are all in through the link; a round gives up waiting. */
 export interface SrSend {
   readonly type: 'timer.sr-send';
@@ -45,6 +53,7 @@ declare module '@gridemu/protocol' {
     'sr.task': SrTask;
     'sr.query': SrQuery;
     'sr.answer': SrAnswer;
+    'sr.output': SrOutput;
     'timer.sr-send': SrSend;
     'timer.sr-decide': SrDecide;
     'timer.sr-timeout': SrTimeout;
@@ -60,6 +69,7 @@ export const SHADOW_MESSAGES: MessageShapes = {
   'sr.task': { job: 'job', Lhat: nonNegative },
   'sr.query': { queryId: 'count', kind, Lhat: nonNegative },
   'sr.answer': { queryId: 'count', site: 'string', value: nonNegative },
+  'sr.output': { jobId: 'string', site: 'string', bytes: nonNegative, ended_s: 'number' },
   'timer.sr-send': { slot: 'count' },
   'timer.sr-decide': { round: 'count' },
   'timer.sr-timeout': { round: 'count' },

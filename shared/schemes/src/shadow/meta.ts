@@ -23,8 +23,12 @@ export interface ShadowMeta extends MetaSpec {
   readonly link_mbps: number;
   /** Size of one state query or answer on that link. */
   readonly state_message_bytes: number;
-  /** Size of a task sent to its resource (its input). */
+  /** Mean size of a task's input, sent with it to its resource. */
   readonly task_bytes: number;
+  /** Mean size of a task's output, sent back to the scheduler when it ends (resource's link, then the scheduler's). */
+  readonly task_output_bytes: number;
+  /** Each task's sizes are the means × a uniform factor in [1 − spread, 1 + spread] (task-data.ts). */
+  readonly task_size_spread: number;
   /** MCT and JSQ* decide with the answers they have after this long. */
   readonly query_timeout_s: number;
 }
@@ -37,6 +41,8 @@ const OPTIONS = [
   'link_mbps',
   'state_message_bytes',
   'task_bytes',
+  'task_output_bytes',
+  'task_size_spread',
   'query_timeout_s',
 ];
 
@@ -65,6 +71,8 @@ export function readShadowMeta(
     link_mbps: r.number(raw['link_mbps'], 'meta.link_mbps', POSITIVE, 10),
     state_message_bytes: r.number(raw['state_message_bytes'], 'meta.state_message_bytes', NON_NEGATIVE, 1000),
     task_bytes: r.number(raw['task_bytes'], 'meta.task_bytes', NON_NEGATIVE, 0),
+    task_output_bytes: r.number(raw['task_output_bytes'], 'meta.task_output_bytes', NON_NEGATIVE, 0),
+    task_size_spread: r.number(raw['task_size_spread'], 'meta.task_size_spread', { min: 0, max: 0.99 }, 0),
     query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 60),
   };
   return { meta, local: context.local };

@@ -17,10 +17,16 @@ export function planShadow(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
   const meta = shadowMeta(spec);
   const mu = speedsOf(spec);
   const muHat = spec.sites.map((s, i) => estimatedRate(mu[i]!, s.id, meta.errors, spec.seed));
+  const data = { input_bytes: meta.task_bytes, output_bytes: meta.task_output_bytes, spread: meta.task_size_spread };
   const actors: GridActor[] = spec.sites.map((s, i) => ({
     address: resourceAddress(s.id),
     location: s.id,
-    actor: new ResourceActor(s.id, s.cpus, mu[i]!, muHat[i]!),
+    actor: new ResourceActor(s.id, s.cpus, mu[i]!, muHat[i]!, {
+      link_mbps: meta.link_mbps,
+      state_message_bytes: meta.state_message_bytes,
+      data,
+      seed: spec.seed,
+    }),
   }));
   const router = new RouterActor({
     scheme: meta.scheme,
@@ -31,7 +37,7 @@ export function planShadow(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
     seed: spec.seed,
     link_mbps: meta.link_mbps,
     state_message_bytes: meta.state_message_bytes,
-    task_bytes: meta.task_bytes,
+    data,
     query_timeout_s: meta.query_timeout_s,
   });
   actors.push({ address: ROUTER, location: ROUTER_LOCATION, actor: router });

@@ -2,6 +2,17 @@ import { intervalSet, ProcessorIds } from '@gridemu/actors';
 import type { Job } from '@gridemu/model';
 import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
+import { OutPort } from './link-port.js';
+import { ROUTER } from './names.js';
+import { taskData, type TaskDataSpec } from './task-data.js';
+
+/** A resource's link to the scheduler and what moves on it (paper 004 §4). */
+export interface ResourceLink {
+  readonly link_mbps: number;
+  readonly state_message_bytes: number;
+  readonly data: TaskDataSpec;
+  readonly seed: number;
+}
 
 interface Queued {
   readonly job: Job;
@@ -17,21 +28,27 @@ interface Running extends Queued {
  * A dedicated resource of paper 004 (§3.1, §4): `cpus` CPUs of true rate μ behind one FIFO queue. A
  * task of length L (reference seconds) runs L / μ here. It answers MCT's and JSQ*'s state queries
  * from what it holds, in estimated terms (the tasks' L̂ and its own μ̂), as a real resource could.
+ * Answers and task outputs leave through its own link, one at a time: an answer waits behind the
+ * outputs already on it. A task's output leaves when it ends; its flowtime runs until the output is
+ * in at the scheduler (router-actor.ts).
  */
 export class ResourceActor implements Actor<Message> {
   private readonly queue: Queued[] = [];
   private readonly running = new Map<string, Running>();
   private readonly ids: ProcessorIds;
   private free: number;
+  private readonly out: OutPort;
 
   constructor(
     readonly site: string,
     private readonly cpus: number,
     private readonly mu: number,
     private readonly muHat: number,
+    private readonly link: ResourceLink,
   ) {
     this.ids = new ProcessorIds(cpus);
     this.free = cpus;
+    this.out = new OutPort(link.link_mbps);
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
@@ -50,21 +67,40 @@ export class ResourceActor implements Actor<Message> {
         this.startWhatFits(ctx);
         return;
       case 'sr.query':
-        ctx.send(from, {
-          type: 'sr.answer',
-          queryId: msg.queryId,
-          site: this.site,
-          value:
-            msg.kind === 'queue' ? this.queue.length + this.running.size : this.expectedCompletion(ctx.now(), msg.Lhat),
-        });
+        this.out.send(
+          ctx,
+          from,
+          {
+            type: 'sr.answer',
+            queryId: msg.queryId,
+            site: this.site,
+            value:
+              msg.kind === 'queue'
+                ? this.queue.length + this.running.size
+                : this.expectedCompletion(ctx.now(), msg.Lhat),
+          },
+          this.link.state_message_bytes,
+        );
         return;
+      case 'timer.sr-send':
+        return this.out.sent(ctx, msg.slot);
       case 'timer.sr-task-ends': {
         const r = this.running.get(msg.jobId);
         if (!r) throw new Error(`assertion: ${msg.jobId} ended at ${this.site} but was not running`);
         this.running.delete(msg.jobId);
         this.ids.give(r.ids);
         this.free += r.job.procs;
+        // jobs.csv's finish is the end of the run (the CPU is free then); the output's way back to
+        // the scheduler is counted there, for the flowtime.
         ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.site, time_s: ctx.now() });
+        const output = taskData(this.link.data, msg.jobId, this.link.seed).output;
+        if (output > 0)
+          this.out.send(
+            ctx,
+            ROUTER,
+            { type: 'sr.output', jobId: msg.jobId, site: this.site, bytes: output, ended_s: ctx.now() },
+            output,
+          );
         this.startWhatFits(ctx);
         return;
       }

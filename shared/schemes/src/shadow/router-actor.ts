@@ -1,10 +1,12 @@
 import type { Job } from '@gridemu/model';
-import { MessageType, type Address, type Message } from '@gridemu/protocol';
+import { MessageType, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { estimatedLength, type ErrorModel } from './estimates.js';
+import { InPort, OutPort } from './link-port.js';
 import type { RouterScheme } from './names.js';
 import { resourceAddress } from './names.js';
 import { ShadowRouting } from './shadow-routing.js';
+import { taskData, type TaskDataSpec } from './task-data.js';
 
 export interface RouterOptions {
   readonly scheme: RouterScheme;
@@ -16,7 +18,7 @@ export interface RouterOptions {
   readonly seed: number;
   readonly link_mbps: number;
   readonly state_message_bytes: number;
-  readonly task_bytes: number;
+  readonly data: TaskDataSpec;
   readonly query_timeout_s: number;
 }
 
@@ -36,21 +38,22 @@ interface Round {
  * - `mct` asks every resource when the task would complete there, and picks the earliest;
  * - `jsq` asks every resource how many tasks it holds, and picks the fewest (ties: the fastest estimate).
  * MCT and JSQ* decide one task at a time, after every answer (or the timeout). The scheduler's
- * link to the resources (§4: 10 Mbps) carries one message at a time each way, so the state a
- * decision needs costs time as well as latency.
+ * link (§4: 10 Mbps) carries one message at a time each way: queries and task inputs out, answers
+ * and task outputs in. Each resource's own link does the same on its side (resource-actor.ts). So
+ * the state a decision needs costs time as well as latency, and waits behind the tasks' data.
  */
 export class RouterActor implements Actor<Message> {
   private readonly shadow?: ShadowRouting;
   private readonly waiting: { job: Job; Lhat: number }[] = [];
   private round?: Round;
   private rounds = 0;
-  private outFree_s = 0;
-  private inFree_s = 0;
-  private slots = 0;
-  private readonly pending = new Map<number, { to: Address; msg: Message }>();
+  private readonly out: OutPort;
+  private readonly in: InPort;
 
   constructor(private readonly o: RouterOptions) {
     if (o.scheme === 'shadow') this.shadow = new ShadowRouting(o.muHat, o.eta);
+    this.out = new OutPort(o.link_mbps);
+    this.in = new InPort(o.link_mbps);
   }
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
@@ -75,8 +78,8 @@ export class RouterActor implements Actor<Message> {
           return;
         }
         ctx.metrics.count('routing.state_messages');
-        // In through the scheduler's link, one answer after another.
-        round.in_s = this.inFree_s = Math.max(ctx.now(), this.inFree_s) + this.transmit_s(this.o.state_message_bytes);
+        // In through the scheduler's link, one message after another.
+        round.in_s = this.in.receive(ctx.now(), this.o.state_message_bytes);
         round.answers.set(msg.site, msg.value);
         if (round.answers.size === this.o.sites.length) this.decideAt(ctx, round);
         return;
@@ -91,33 +94,20 @@ export class RouterActor implements Actor<Message> {
       case 'timer.sr-decide':
         if (this.round?.id === msg.round) this.decide(ctx, this.round);
         return;
-      case 'timer.sr-send': {
-        const p = this.pending.get(msg.slot)!;
-        this.pending.delete(msg.slot);
-        ctx.send(p.to, p.msg);
+      case 'timer.sr-send':
+        return this.out.sent(ctx, msg.slot);
+      case 'sr.output': {
+        // The user has the result when the output is in through the scheduler's link: that wait,
+        // after the task's end, is part of its flowtime (summary.ts).
+        const in_s = this.in.receive(ctx.now(), msg.bytes);
+        ctx.metrics.count('routing.outputs');
+        ctx.metrics.count('routing.output_return_s', in_s - msg.ended_s);
         return;
       }
       default:
         ctx.log.warn({ type: msg.type }, 'router ignored an unexpected message');
         ctx.metrics.count('messages.unexpected');
     }
-  }
-
-  private transmit_s(bytes: number): number {
-    return (bytes * 8) / (this.o.link_mbps * 1e6);
-  }
-
-  /** Out through the scheduler's link: a message leaves when the ones before it have. */
-  private sendOverLink(ctx: ActorContext<Message>, to: Address, msg: Message, bytes: number): void {
-    const tx = this.transmit_s(bytes);
-    if (tx === 0 && this.outFree_s <= ctx.now()) {
-      ctx.send(to, msg);
-      return;
-    }
-    this.outFree_s = Math.max(ctx.now(), this.outFree_s) + tx;
-    const slot = ++this.slots;
-    this.pending.set(slot, { to, msg });
-    ctx.schedule(this.outFree_s - ctx.now(), { type: 'timer.sr-send', slot });
   }
 
   private nextRound(ctx: ActorContext<Message>): void {
@@ -138,7 +128,7 @@ export class RouterActor implements Actor<Message> {
     const kind = this.o.scheme === 'mct' ? 'completion' : 'queue';
     for (const site of this.o.sites) {
       ctx.metrics.count('routing.state_messages');
-      this.sendOverLink(
+      this.out.send(
         ctx,
         resourceAddress(site),
         { type: 'sr.query', queryId: round.id, kind, Lhat: next.Lhat },
@@ -174,6 +164,7 @@ export class RouterActor implements Actor<Message> {
 
   private dispatch(ctx: ActorContext<Message>, job: Job, Lhat: number, r: number): void {
     ctx.metrics.count('routing.decisions');
-    this.sendOverLink(ctx, resourceAddress(this.o.sites[r]!), { type: 'sr.task', job, Lhat }, this.o.task_bytes);
+    const bytes = taskData(this.o.data, job.id, this.o.seed).input;
+    this.out.send(ctx, resourceAddress(this.o.sites[r]!), { type: 'sr.task', job, Lhat }, bytes);
   }
 }
