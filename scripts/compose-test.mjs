@@ -184,7 +184,10 @@ async function oneHost(results, problems) {
     );
     await prometheusAgrees(results, problems, 9090);
   } finally {
-    if (problems.length > 0) console.log(p.run('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
+    if (problems.length > 0) {
+      printKilledLog(p.container('s2'));
+      console.log(p.run('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
+    }
     p.run('down', '-v');
   }
 }
@@ -249,8 +252,10 @@ async function twoHosts(results, problems) {
       problems.push('the leaf NATS server never joined the hub');
     await prometheusAgrees(results, problems, 9091);
   } finally {
-    if (problems.length > 0)
+    if (problems.length > 0) {
+      printKilledLog(leaf.container('s3'));
       for (const p of [hub, leaf]) console.log(p.run('logs', '--no-color', '--tail', '20').stdout.slice(-6000));
+    }
     for (const p of [leaf, hub]) p.run('down', '-v');
     sh('podman', ['network', 'rm', ...networks]);
   }
@@ -275,6 +280,18 @@ async function killMidRun(site, driver) {
   ]);
   console.log(`  killed the node process of ${site} mid-run`);
   return Date.now();
+}
+
+/** The killed site's last lines, both lives, and its container's state: what a failed restart leaves. */
+function printKilledLog(container) {
+  const logs = sh('podman', ['logs', '--tail', '30', container]);
+  const state = sh('podman', [
+    'inspect',
+    container,
+    '--format',
+    '{{.State.Status}} exit {{.State.ExitCode}} restarts {{.RestartCount}}',
+  ]);
+  console.log(`--- ${container}: ${state.stdout.trim()}\n${logs.stdout}${logs.stderr}`.slice(-8000));
 }
 
 /** Waits for the driver, runs gridemu check with every site's log, and checks `killed` came back; returns summary.json. */
