@@ -3,6 +3,7 @@ import type { Job } from '@gridemu/model';
 import { DRIVER, type Address, type Message } from '@gridemu/protocol';
 import { SimRuntime, type Actor, type ActorContext } from '@gridemu/runtime';
 import { resourceAddress, ROUTER } from '../src/shadow/names.js';
+import { OutPort } from '../src/shadow/link-port.js';
 import { ResourceActor } from '../src/shadow/resource-actor.js';
 import { taskData } from '../src/shadow/task-data.js';
 
@@ -49,6 +50,43 @@ describe("paper 004's links: data and state wait for each other", () => {
     expect(scheduler.arrived).toEqual([
       { type: 'sr.output', at: 12 },
       { type: 'sr.answer', at: expect.closeTo(12.001, 9) },
+    ]);
+  });
+
+  it('a link with two transfers queued delivers the second after the first', () => {
+    // Two 1 MB messages handed to an 8 Mbps port at 0 and 0.2: through at 1 and 2 (not 1.2).
+    const rt = new SimRuntime<Message>({ seed: 1, network: { latency_ms: 0, jitter_ms: 0 } });
+    const got: { at: number; id: string }[] = [];
+    const port = new OutPort(8);
+    rt.spawn({
+      address: 'a/sender',
+      location: 'a',
+      actor: {
+        start(ctx: ActorContext<Message>) {
+          port.send(ctx, 'b/sink', { type: 'sr.output', jobId: 'first', site: 'a', bytes: 1e6, ended_s: 0 }, 1e6);
+          ctx.schedule(0.2, { type: 'timer.sr-decide', round: 1 });
+        },
+        receive(ctx: ActorContext<Message>, msg: Message) {
+          if (msg.type === 'timer.sr-send') port.sent(ctx, msg.slot);
+          if (msg.type === 'timer.sr-decide')
+            port.send(ctx, 'b/sink', { type: 'sr.output', jobId: 'second', site: 'a', bytes: 1e6, ended_s: 0 }, 1e6);
+        },
+      },
+    });
+    rt.spawn({
+      address: 'b/sink',
+      location: 'b',
+      actor: {
+        receive(ctx: ActorContext<Message>, msg: Message) {
+          if (msg.type === 'sr.output') got.push({ at: ctx.now(), id: msg.jobId });
+        },
+      },
+    });
+    rt.start();
+    rt.step(100, () => got.length >= 2);
+    expect(got).toEqual([
+      { at: 1, id: 'first' },
+      { at: 2, id: 'second' },
     ]);
   });
 
