@@ -36,6 +36,28 @@ describe('Grid Shadow Routing (paper 004, Figure 1)', () => {
   });
 });
 
+describe('Grid Shadow Routing as resources leave and join (§3: "the virtual queues readjust")', () => {
+  it('a resource that leaves gets no task and its virtual queue is dropped; it comes back empty', () => {
+    const s = new ShadowRouting([1, 2, 4], 1 / 30);
+    s.route(5);
+    s.route(5);
+    // L = 5 → 2 (14.06 is the lowest score); Q = [10, 10, 11.25], η ΣQ >= 1: each loses 2 · 5 = 10,
+    // so Q = [0, 0, 1.25]. L = 5 again: 25, 6.25, (1.25 + 1.25) · 1.25 = 3.125 → 2; Q = [0, 0, 2.5].
+    expect(s.Q).toEqual([0, 0, 2.5]);
+    s.leave(2);
+    expect(s.Q).toEqual([0, 0, 0]);
+    // L = 8 with 2 away: (0+8)·8 = 64, (0+4)·4 = 16 → 1; Q = [0, 4, 0]. Then 64 against (4+4)·4 = 32 → 1.
+    expect(s.route(8)).toBe(1);
+    expect(s.route(8)).toBe(1);
+    expect(s.Q).toEqual([0, 8, 0]);
+    s.join(2);
+    // Back with an empty queue: 64, (8+4)·4 = 48, (0+2)·2 = 4 → 2; Q = [0, 8, 2].
+    expect(s.route(8)).toBe(2);
+    expect(s.Q).toEqual([0, 8, 2]);
+    expect(s.normalizations).toBe(1);
+  });
+});
+
 describe('estimate errors (§4)', () => {
   const overUnder = { model: 'over-under', I: 0.4, apply: 'both' } as const;
   const over = { model: 'over', I: 0.4, apply: 'lengths' } as const;

@@ -72,6 +72,24 @@ describe('paper 004 routers, simulated', () => {
     expect(h.flowtime_mean_s - b.flowtime_mean_s).toBeCloseTo(h.output_return_mean_s, 2);
   });
 
+  for (const scheme of ['shadow', 'mct']) {
+    it(`${scheme}: a resource away from the grid gets no task while it is away, and tasks again after`, async () => {
+      // d, the fastest, is away for the second quarter of the arrivals.
+      const probe = await run(scheme);
+      const times = probe.r.records.map((x) => x.job.submit_s).sort((a, b) => a - b);
+      const [leave, back] = [times[100]!, times[200]!];
+      const { r } = await run(scheme, [`  away: { d: [[${leave}, ${back}]] }`]);
+      // No latency here: a task is routed when it is submitted.
+      const atD = r.records.filter((x) => x.execSite === 'd').map((x) => x.job.submit_s);
+      expect(atD.filter((t) => t >= leave && t < back)).toEqual([]);
+      expect(atD.some((t) => t >= back)).toBe(true);
+      expect(atD.some((t) => t < leave)).toBe(true);
+      if (scheme === 'mct')
+        // Queries go to the resources present: 3 instead of 4 for each task routed while d is away.
+        expect(r.counters['routing.state_messages']).toBe(2 * 4 * 400 - 2 * 100);
+    });
+  }
+
   it('with exact estimates and no latency, MCT sends every task where it completes earliest', async () => {
     // A link this fast and zero latency: every answer reflects the state the task arrives to.
     const { s, r } = await run('mct', ['  link_mbps: 1000000000', '  state_message_bytes: 0']);

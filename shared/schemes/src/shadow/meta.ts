@@ -31,6 +31,11 @@ export interface ShadowMeta extends MetaSpec {
   readonly task_size_spread: number;
   /** MCT and JSQ* decide with the answers they have after this long. */
   readonly query_timeout_s: number;
+  /**
+   * Periods a resource is away from the grid, [leave, join) in emulated seconds: the scheduler
+   * sends it nothing then (it finishes what it holds). By site id; sorted, not overlapping.
+   */
+  readonly away: Readonly<Record<string, readonly (readonly [number, number])[]>>;
 }
 
 const OPTIONS = [
@@ -44,6 +49,7 @@ const OPTIONS = [
   'task_output_bytes',
   'task_size_spread',
   'query_timeout_s',
+  'away',
 ];
 
 /**
@@ -74,8 +80,38 @@ export function readShadowMeta(
     task_output_bytes: r.number(raw['task_output_bytes'], 'meta.task_output_bytes', NON_NEGATIVE, 0),
     task_size_spread: r.number(raw['task_size_spread'], 'meta.task_size_spread', { min: 0, max: 0.99 }, 0),
     query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 60),
+    away: readAway(r, raw['away'], context),
   };
   return { meta, local: context.local };
+}
+
+function readAway(r: FieldReader, raw: unknown, context: MetaContext): ShadowMeta['away'] {
+  if (raw === undefined) return {};
+  const o = r.object(raw, 'meta.away') ?? {};
+  const ids = new Set(context.sites.map((s) => s.id));
+  const out: Record<string, [number, number][]> = {};
+  for (const [site, v] of Object.entries(o)) {
+    const path = join('meta.away', site);
+    if (!ids.has(site)) r.fail(path, `no site with id "${site}"`);
+    const list = r.array(v, path) ?? [];
+    const periods: [number, number][] = [];
+    list.forEach((p, i) => {
+      const pp = join(path, i);
+      const pair = r.array(p, pp) ?? [];
+      if (pair.length !== 2) {
+        r.fail(pp, 'must be [leave_s, join_s]');
+        return;
+      }
+      const leave = r.number(pair[0], join(pp, 0), NON_NEGATIVE);
+      const back = r.number(pair[1], join(pp, 1), NON_NEGATIVE);
+      if (back <= leave) r.fail(pp, `joins (${back}) before it leaves (${leave})`);
+      const last = periods.at(-1);
+      if (last && leave < last[1]) r.fail(pp, `starts before the period before it ends (${last[1]}): sort them, without overlaps`);
+      periods.push([leave, back]);
+    });
+    out[site] = periods;
+  }
+  return out;
 }
 
 function readSpeeds(r: FieldReader, raw: unknown, context: MetaContext): ShadowMeta['speeds'] {

@@ -38,6 +38,7 @@ export function planShadow(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
     link_mbps: meta.link_mbps,
     state_message_bytes: meta.state_message_bytes,
     data,
+    away: spec.sites.map((site) => meta.away[site.id] ?? []),
     query_timeout_s: meta.query_timeout_s,
   });
   actors.push({ address: ROUTER, location: ROUTER_LOCATION, actor: router });

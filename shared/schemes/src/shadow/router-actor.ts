@@ -20,6 +20,8 @@ export interface RouterOptions {
   readonly state_message_bytes: number;
   readonly data: TaskDataSpec;
   readonly query_timeout_s: number;
+  /** Per site, in site order: the periods it is away, [leave, join), sorted. */
+  readonly away: readonly (readonly (readonly [number, number])[])[];
 }
 
 interface Round {
@@ -27,6 +29,8 @@ interface Round {
   readonly job: Job;
   readonly Lhat: number;
   readonly answers: Map<string, number>;
+  /** Answers the round waits for: one from each resource present when it asked. */
+  readonly expected: number;
   /** When the last answer so far is through the link into the scheduler. */
   in_s: number;
   timedOut: boolean;
@@ -61,6 +65,7 @@ export class RouterActor implements Actor<Message> {
       case MessageType.JobSubmit: {
         const Lhat = estimatedLength(msg.job.run_s, msg.job.id, this.o.errors, this.o.seed);
         if (this.shadow) {
+          this.syncShadow(ctx.now());
           const before = this.shadow.normalizations;
           const r = this.shadow.route(Lhat);
           if (this.shadow.normalizations > before) ctx.metrics.count('routing.normalizations');
@@ -81,7 +86,7 @@ export class RouterActor implements Actor<Message> {
         // In through the scheduler's link, one message after another.
         round.in_s = this.in.receive(ctx.now(), this.o.state_message_bytes);
         round.answers.set(msg.site, msg.value);
-        if (round.answers.size === this.o.sites.length) this.decideAt(ctx, round);
+        if (round.answers.size === round.expected) this.decideAt(ctx, round);
         return;
       }
       case 'timer.sr-timeout':
@@ -116,17 +121,20 @@ export class RouterActor implements Actor<Message> {
       this.round = undefined;
       return;
     }
+    const present = this.present(ctx.now());
     const round: Round = {
       id: ++this.rounds,
       job: next.job,
       Lhat: next.Lhat,
       answers: new Map(),
+      expected: present.length,
       in_s: ctx.now(),
       timedOut: false,
     };
     this.round = round;
     const kind = this.o.scheme === 'mct' ? 'completion' : 'queue';
-    for (const site of this.o.sites) {
+    for (const r of present) {
+      const site = this.o.sites[r]!;
       ctx.metrics.count('routing.state_messages');
       this.out.send(
         ctx,
@@ -156,10 +164,36 @@ export class RouterActor implements Actor<Message> {
       const bv = round.answers.get(this.o.sites[best]!)!;
       if (v < bv || (v === bv && this.o.muHat[r]! > this.o.muHat[best]!)) best = r;
     }
-    if (best < 0) best = this.o.muHat.indexOf(Math.max(...this.o.muHat));
+    if (best < 0) {
+      const present = this.present(ctx.now());
+      best = present.reduce((a, r) => (this.o.muHat[r]! > this.o.muHat[a]! ? r : a), present[0]!);
+    }
     this.round = undefined;
     this.dispatch(ctx, round.job, round.Lhat, best);
     this.nextRound(ctx);
+  }
+
+  /**
+   * The resources present at `t` (§4: resources join and leave), in site order. Should every one be
+   * away at once, all are taken as present: a task must go somewhere.
+   */
+  private present(t: number): number[] {
+    const here = this.o.sites.map((_, r) => r).filter((r) => !this.isAway(r, t));
+    return here.length > 0 ? here : this.o.sites.map((_, r) => r);
+  }
+
+  private isAway(r: number, t: number): boolean {
+    return (this.o.away[r] ?? []).some(([leave, back]) => t >= leave && t < back);
+  }
+
+  /** Grid Shadow hears of every resource that left or came back since its last task. */
+  private syncShadow(t: number): void {
+    const here = new Set(this.present(t));
+    for (let r = 0; r < this.o.sites.length; r++) {
+      const away = !here.has(r);
+      if (away && !this.shadow!.isAway(r)) this.shadow!.leave(r);
+      else if (!away && this.shadow!.isAway(r)) this.shadow!.join(r);
+    }
   }
 
   private dispatch(ctx: ActorContext<Message>, job: Job, Lhat: number, r: number): void {

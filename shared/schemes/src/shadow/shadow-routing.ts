@@ -7,6 +7,8 @@ export class ShadowRouting {
   readonly Q: number[];
   /** Times the normalization step ran. */
   normalizations = 0;
+  /** Resources away from the grid: never chosen, their virtual queues dropped. */
+  private readonly away = new Set<number>();
 
   constructor(
     /** Estimated execution rates μ̂_r (a resource with μ̂_r <= 0 is never chosen). */
@@ -29,7 +31,7 @@ export class ShadowRouting {
     let maxTime = 0;
     for (let r = 0; r < this.muHat.length; r++) {
       const mu = this.muHat[r]!;
-      if (!(mu > 0)) continue;
+      if (!(mu > 0) || this.away.has(r)) continue;
       const t = Lhat / mu;
       maxTime = Math.max(maxTime, t);
       const score = (this.Q[r]! + t) * t;
@@ -38,7 +40,7 @@ export class ShadowRouting {
         best = r;
       }
     }
-    if (best < 0) throw new Error('assertion: no resource with a positive estimated rate');
+    if (best < 0) throw new Error('assertion: no resource present with a positive estimated rate');
     this.Q[best] = this.Q[best]! + Lhat / this.muHat[best]!;
     let total = 0;
     for (const q of this.Q) total += q;
@@ -48,5 +50,24 @@ export class ShadowRouting {
       this.normalizations++;
     }
     return best;
+  }
+
+  /**
+   * Resource r leaves the grid: it is not chosen until it joins again, and its virtual queue is
+   * dropped (the paper's reason for per-task queues: "the virtual queues readjust").
+   */
+  leave(r: number): void {
+    this.away.add(r);
+    this.Q[r] = 0;
+  }
+
+  /** Resource r is back, with an empty virtual queue. */
+  join(r: number): void {
+    this.away.delete(r);
+    this.Q[r] = 0;
+  }
+
+  isAway(r: number): boolean {
+    return this.away.has(r);
   }
 }
