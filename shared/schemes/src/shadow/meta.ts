@@ -106,7 +106,8 @@ function readAway(r: FieldReader, raw: unknown, context: MetaContext): ShadowMet
       const back = r.number(pair[1], join(pp, 1), NON_NEGATIVE);
       if (back <= leave) r.fail(pp, `joins (${back}) before it leaves (${leave})`);
       const last = periods.at(-1);
-      if (last && leave < last[1]) r.fail(pp, `starts before the period before it ends (${last[1]}): sort them, without overlaps`);
+      if (last && leave < last[1])
+        r.fail(pp, `starts before the period before it ends (${last[1]}): sort them, without overlaps`);
       periods.push([leave, back]);
     });
     out[site] = periods;
