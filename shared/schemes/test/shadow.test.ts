@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkSchedule, describeScheduleCheck } from '@gridemu/metrics';
+import { SpecError } from '@gridemu/model';
 import { loadExperimentWorkload as loadWorkload, parseExperiment, schemeSummary, simulate } from '../src/index.js';
 import { speedsOf } from '../src/shadow/index.js';
 
@@ -105,5 +106,23 @@ describe('paper 004 routers, simulated', () => {
       expect(completion[chosen]).toBeCloseTo(best, 6);
       freeAt[chosen] = completion[chosen]!;
     }
+  });
+});
+
+describe("paper 004's experiment file: resources away", () => {
+  it('names the field of a bad away period', () => {
+    let issues: string[] = [];
+    try {
+      spec('shadow', ['  away: { z: [[1, 2]], d: [[5, 3]], c: [[0, 10], [5, 20]], b: [[1]] }']);
+    } catch (err) {
+      if (!(err instanceof SpecError)) throw err;
+      issues = err.issues.map((i) => `${i.path}: ${i.message}`);
+    }
+    expect(issues).toEqual([
+      'meta.away.z: no site with id "z"',
+      'meta.away.d[0]: joins (3) before it leaves (5)',
+      'meta.away.c[1]: starts before the period before it ends (10): sort them, without overlaps',
+      'meta.away.b[0]: must be [leave_s, join_s]',
+    ]);
   });
 });
