@@ -580,6 +580,37 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
   });
 });
 
+describe('gridemu run: paper 004, a resource away from the grid', () => {
+  it('MCT over NATS sends it nothing and asks only the resources present', async () => {
+    const dir = tmp();
+    const spec = join(dir, 'away.yaml');
+    writeFileSync(
+      spec,
+      [
+        'name: live-away',
+        'seed: 3',
+        'sites: [{ id: a, cpus: 1 }, { id: b, cpus: 1 }, { id: c, cpus: 1 }, { id: d, cpus: 1 }]',
+        'workload: [{ site: a, synthetic: { jobs: 40, uhi: 1 } }]',
+        // d, the fastest, is away for the whole run: the schedule is read on the run's clock, live too.
+        'meta: { scheme: mct, speeds: [1, 2, 4, 8], away: { d: [[0, 1000000000]] } }',
+        'network: { latency_ms: 5 }',
+        'live: { speedup: 5000 }',
+      ].join('\n') + '\n',
+    );
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--timeout', '120']).done;
+    expect(code, err).toBe(0);
+    const s = readSummary(out);
+    expect(s.jobs.completed).toBe(40);
+    expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
+    const rows = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n');
+    const site = rows[0]!.split(',').indexOf('exec_site');
+    expect(rows.slice(1).filter((l) => l.split(',')[site] === 'd')).toEqual([]);
+    expect(s.messages.cross_site_by_type['sr.query']).toBe(40 * 3);
+    expect(s.messages.cross_site_by_type['sr.answer']).toBe(40 * 3);
+  });
+});
+
 describe('gridemu run: paper 003 DAG jobs, the general services their own process', () => {
   it('dag-adaptive: progress, checkpoints, migrations and stops at the limit cross NATS; every task runs once, after its parents, or fails with its job', async () => {
     const dir = tmp();
