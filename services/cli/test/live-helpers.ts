@@ -105,6 +105,23 @@ export function readSummary(dir: string): LooseSummary {
 }
 
 /** check.json, gridemu run's check of its own folder (invariants, and what Prometheus saw). */
+/**
+ * Writes an experiment file of these lines to a fresh folder, runs it live, and expects exit 0.
+ * Returns the results folder and its summary.json.
+ */
+export async function runLiveLines(
+  lines: readonly string[],
+  extra: readonly string[] = [],
+): Promise<{ out: string; s: LooseSummary }> {
+  const dir = tmp();
+  const spec = join(dir, 'experiment.yaml');
+  writeFileSync(spec, lines.join('\n') + '\n');
+  const out = join(dir, 'out');
+  const { code, err } = await gridemuLive(['run', spec, '--out', out, '--timeout', '120', ...extra]).done;
+  if (code !== 0) throw new Error(`gridemu run exited ${code}:\n${err}`);
+  return { out, s: readSummary(out) };
+}
+
 export function readCheck(dir: string): LooseSummary {
   return JSON.parse(readFileSync(join(dir, 'check.json'), 'utf8')) as LooseSummary;
 }

@@ -9,6 +9,7 @@ import {
   readJobs,
   readCheck,
   readSummary,
+  runLiveLines,
   smallSpec,
   startsInLogs,
   tmp,
@@ -582,25 +583,16 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
 
 describe('gridemu run: paper 004, a resource away from the grid', () => {
   it('MCT over NATS sends it nothing and asks only the resources present', async () => {
-    const dir = tmp();
-    const spec = join(dir, 'away.yaml');
-    writeFileSync(
-      spec,
-      [
-        'name: live-away',
-        'seed: 3',
-        'sites: [{ id: a, cpus: 1 }, { id: b, cpus: 1 }, { id: c, cpus: 1 }, { id: d, cpus: 1 }]',
-        'workload: [{ site: a, synthetic: { jobs: 40, uhi: 1 } }]',
-        // d, the fastest, is away for the whole run: the schedule is read on the run's clock, live too.
-        'meta: { scheme: mct, speeds: [1, 2, 4, 8], away: { d: [[0, 1000000000]] } }',
-        'network: { latency_ms: 5 }',
-        'live: { speedup: 5000 }',
-      ].join('\n') + '\n',
-    );
-    const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--timeout', '120']).done;
-    expect(code, err).toBe(0);
-    const s = readSummary(out);
+    const { out, s } = await runLiveLines([
+      'name: live-away',
+      'seed: 3',
+      'sites: [{ id: a, cpus: 1 }, { id: b, cpus: 1 }, { id: c, cpus: 1 }, { id: d, cpus: 1 }]',
+      'workload: [{ site: a, synthetic: { jobs: 40, uhi: 1 } }]',
+      // d, the fastest, is away for the whole run: the schedule is read on the run's clock, live too.
+      'meta: { scheme: mct, speeds: [1, 2, 4, 8], away: { d: [[0, 1000000000]] } }',
+      'network: { latency_ms: 5 }',
+      'live: { speedup: 5000 }',
+    ]);
     expect(s.jobs.completed).toBe(40);
     expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
     const rows = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n');
@@ -613,25 +605,16 @@ describe('gridemu run: paper 004, a resource away from the grid', () => {
 
 describe('gridemu run: paper 003 DAG jobs, the general services their own process', () => {
   it('dag-adaptive: progress, checkpoints, migrations and stops at the limit cross NATS; every task runs once, after its parents, or fails with its job', async () => {
-    const dir = tmp();
-    const spec = join(dir, 'dag.yaml');
-    writeFileSync(
-      spec,
-      [
-        'name: live-dag',
-        'seed: 1',
-        'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
-        'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
-        // CRs slower than §4's: some jobs pass 200% of their estimated length and are stopped (5 of 12 simulated).
-        'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
-        'network: { latency_ms: 5 }',
-        'live: { speedup: 2000 }',
-      ].join('\n') + '\n',
-    );
-    const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--timeout', '120']).done;
-    expect(code, err).toBe(0);
-    const s = readSummary(out);
+    const { out, s } = await runLiveLines([
+      'name: live-dag',
+      'seed: 1',
+      'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
+      'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
+      // CRs slower than §4's: some jobs pass 200% of their estimated length and are stopped (5 of 12 simulated).
+      'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
+      'network: { latency_ms: 5 }',
+      'live: { speedup: 2000 }',
+    ]);
     expect(Object.keys(s.live.processes).sort()).toEqual(['driver', 's1', 's2', 's3', 's4', 'services']);
     expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
     expect(s.dag.jobs_failed_at_limit).toBeGreaterThan(0);
