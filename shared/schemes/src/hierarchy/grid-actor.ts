@@ -143,6 +143,11 @@ export class GridActor implements Actor<Message> {
     return this.outages?.inPeriodAt(ctx.now()) ?? false;
   }
 
+  /** A cycle is due while any job waits unmatched. */
+  private awaitCycleIfIdle(ctx: ActorContext<Message>): void {
+    for (const list of this.idle.values()) if (list.length > 0) return this.awaitCycle(ctx);
+  }
+
   /** Makes sure a negotiation cycle is coming for the jobs still unmatched. */
   private awaitCycle(ctx: ActorContext<Message>): void {
     if (this.cyclePending) return;
@@ -195,7 +200,7 @@ export class GridActor implements Actor<Message> {
         list.filter((j) => !j.flock),
       );
     }
-    if ([...this.idle.values()].some((l) => l.length > 0)) this.awaitCycle(ctx);
+    this.awaitCycleIfIdle(ctx);
   }
 
   /** An outage starts (every running job is evicted) or ends (matching resumes). */
@@ -208,7 +213,7 @@ export class GridActor implements Actor<Message> {
         this.finish(ctx, job, true, 'hierarchy.outage_evictions', false);
       }
     } else if (this.pool.cycle_s > 0) {
-      if ([...this.idle.values()].some((l) => l.length > 0)) this.awaitCycle(ctx);
+      this.awaitCycleIfIdle(ctx);
     } else {
       this.dispatch(ctx);
     }
@@ -281,7 +286,7 @@ export class GridActor implements Actor<Message> {
     // job there at once, without a new cycle (unless the owner took the CPU back: an eviction).
     const next = evicted || this.down(ctx) ? undefined : this.firstIdleOf(job.queue);
     if (next) this.run(ctx, next);
-    if ([...this.idle.values()].some((l) => l.length > 0)) this.awaitCycle(ctx);
+    this.awaitCycleIfIdle(ctx);
   }
 
   /** Takes the highest-priority idle job `queue` submitted, if any. */
@@ -315,7 +320,7 @@ export class GridActor implements Actor<Message> {
       }
     }
     if (this.pool.cycle_s === 0) this.dispatch(ctx);
-    else if ([...this.idle.values()].some((l) => l.length > 0)) this.awaitCycle(ctx);
+    else this.awaitCycleIfIdle(ctx);
   }
 }
 

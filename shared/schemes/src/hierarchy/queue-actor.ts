@@ -258,7 +258,7 @@ export class QueueActor implements Actor<Message> {
         e.inflight.set(jobId, { index, grid: grid.id, started: false });
         this.byJob.set(jobId, e);
         this.laneInflight.set(e.lane, inflight + 1);
-        this.gridInflight.set(grid.id, (this.gridInflight.get(grid.id) ?? 0) + 1);
+        this.countOnGrid(grid.id, +1);
         if (e.first_submit_s === undefined) {
           e.first_submit_s = ctx.now();
           e.task.queueing_s += ctx.now() - e.invoked_s;
@@ -295,31 +295,41 @@ export class QueueActor implements Actor<Message> {
     });
   }
 
-  /** A pool's negotiation cycle left the job unmatched: it flocks on to the next pool with room (§5). */
-  private jobUnmatched(ctx: ActorContext<Message>, jobId: string): void {
+  /** The task and in-flight record of a grid's report; undefined (counted) for a report that came too late. */
+  private inflight(ctx: ActorContext<Message>, jobId: string) {
     const e = this.byJob.get(jobId);
     const job = e?.inflight.get(jobId);
     if (!e || !job) {
       ctx.metrics.count('hierarchy.late_reports');
-      return;
+      return undefined;
     }
-    this.gridInflight.set(job.grid, (this.gridInflight.get(job.grid) ?? 1) - 1);
+    return { e, job };
+  }
+
+  /** Jobs this queue has on `grid` go up or down by one. */
+  private countOnGrid(grid: string, delta: 1 | -1): void {
+    this.gridInflight.set(grid, (this.gridInflight.get(grid) ?? 0) + delta);
+  }
+
+  /** A pool's negotiation cycle left the job unmatched: it flocks on to the next pool with room (§5). */
+  private jobUnmatched(ctx: ActorContext<Message>, jobId: string): void {
+    const found = this.inflight(ctx, jobId);
+    if (!found) return;
+    const { e, job } = found;
+    this.countOnGrid(job.grid, -1);
     const next = this.gridFor(
       e.lane,
       e.lane.grids.findIndex((g) => g.id === job.grid),
     )!;
     job.grid = next.id;
-    this.gridInflight.set(next.id, (this.gridInflight.get(next.id) ?? 0) + 1);
+    this.countOnGrid(next.id, +1);
     this.submit(ctx, e, jobId, next.id);
   }
 
   private jobStarted(ctx: ActorContext<Message>, jobId: string): void {
-    const e = this.byJob.get(jobId);
-    const job = e?.inflight.get(jobId);
-    if (!e || !job) {
-      ctx.metrics.count('hierarchy.late_reports');
-      return;
-    }
+    const found = this.inflight(ctx, jobId);
+    if (!found) return;
+    const { e, job } = found;
     job.started = true;
     if (e.running++ === 0) e.busy_since_s = ctx.now();
     if (e.first_start_s === undefined) {
@@ -331,12 +341,9 @@ export class QueueActor implements Actor<Message> {
   }
 
   private jobDone(ctx: ActorContext<Message>, jobId: string, evicted: boolean, ran_s: number): void {
-    const e = this.byJob.get(jobId);
-    const job = e?.inflight.get(jobId);
-    if (!e || !job) {
-      ctx.metrics.count('hierarchy.late_reports');
-      return;
-    }
+    const found = this.inflight(ctx, jobId);
+    if (!found) return;
+    const { e, job } = found;
     this.release(e, jobId, job.grid);
     if (job.started) this.stopped(e, ctx.now());
     e.task.cpu_s += ran_s;
@@ -363,7 +370,7 @@ export class QueueActor implements Actor<Message> {
     e.inflight.delete(jobId);
     this.byJob.delete(jobId);
     this.laneInflight.set(e.lane, (this.laneInflight.get(e.lane) ?? 1) - 1);
-    this.gridInflight.set(grid, (this.gridInflight.get(grid) ?? 1) - 1);
+    this.countOnGrid(grid, -1);
   }
 
   /** Table 3, rows 3-4: jobs running at each start or end while the task still has jobs to submit. */

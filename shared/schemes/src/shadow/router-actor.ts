@@ -53,11 +53,14 @@ export class RouterActor implements Actor<Message> {
   private rounds = 0;
   private readonly out: OutPort;
   private readonly in: InPort;
+  /** Whether any resource is ever away: without, routing never looks at the schedule. */
+  private readonly anyAway: boolean;
 
   constructor(private readonly o: RouterOptions) {
     if (o.scheme === 'shadow') this.shadow = new ShadowRouting(o.muHat, o.eta);
     this.out = new OutPort(o.link_mbps);
     this.in = new InPort(o.link_mbps);
+    this.anyAway = o.away.some((periods) => periods.length > 0);
   }
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
@@ -178,8 +181,10 @@ export class RouterActor implements Actor<Message> {
    * away at once, all are taken as present: a task must go somewhere.
    */
   private present(t: number): number[] {
-    const here = this.o.sites.map((_, r) => r).filter((r) => !this.isAway(r, t));
-    return here.length > 0 ? here : this.o.sites.map((_, r) => r);
+    const all = this.o.sites.map((_, r) => r);
+    if (!this.anyAway) return all;
+    const here = all.filter((r) => !this.isAway(r, t));
+    return here.length > 0 ? here : all;
   }
 
   private isAway(r: number, t: number): boolean {
@@ -188,6 +193,7 @@ export class RouterActor implements Actor<Message> {
 
   /** Grid Shadow hears of every resource that left or came back since its last task. */
   private syncShadow(t: number): void {
+    if (!this.anyAway) return;
     const here = new Set(this.present(t));
     for (let r = 0; r < this.o.sites.length; r++) {
       const away = !here.has(r);
