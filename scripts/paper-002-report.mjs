@@ -265,22 +265,22 @@ const claims = [
     why: "G-LU's least-used site is the one whose CPUs look idle, which under the fitted misbehaviour is most often a site that starts no grid job; S-RA spreads its jobs at random and loses fewer.",
   },
   {
-    says: 'Table III: G-Obs re-plans far less than G-LU and S-RA (284 against 1326 and 1501)',
+    says: 'Table III: G-Obs re-plans far less than G-LU and S-RA (284 against 1326 and 1501): the fewest of the three (direction only)',
     ours: `G-Obs ${f(v('table3', 'G-Obs', 'replan'), 0)}, G-LU ${f(v('table3', 'G-LU', 'replan'), 0)}, S-RA ${f(v('table3', 'S-RA', 'replan'), 0)}`,
     ok: minBy('table3', ['G-LU', 'G-Obs', 'S-RA'], 'replan') === 'G-Obs',
     why: '',
   },
   {
-    says: 'Table III: S-RA re-plans more than G-LU (1501 against 1326), "because it selects from all of the sites"',
+    says: 'Table III: S-RA re-plans more than G-LU (1501 against 1326), "because it selects from all of the sites": more (direction only)',
     ours: `S-RA ${f(v('table3', 'S-RA', 'replan'), 0)}, G-LU ${f(v('table3', 'G-LU', 'replan'), 0)}`,
     ok: v('table3', 'S-RA', 'replan') > v('table3', 'G-LU', 'replan'),
     why: "G-LU's least-used site is often a misbehaving one (its CPUs look idle), and G-LU sends many jobs there before its monitor shows them queued.",
   },
   {
-    says: '1 × 50 and 1 × 100: starved jobs hold Speedup far below the ideal (Tables V, VI: at most 33% of the ideal 50 and 100)',
+    says: '1 × 50 and 1 × 100: starved jobs hold Speedup far below the ideal (Tables V, VI: at most 33% of the ideal 50 and 100): the best selector at most 50% of the ideal at both',
     ours: `best Speedup over the ideal: 1 × 50 ${f(100 * ideal('w50', 50), 0)}%, 1 × 100 ${f(100 * ideal('w100', 100), 0)}%`,
     ok: ideal('w50', 50) <= 0.5 && ideal('w100', 100) <= 0.5,
-    why: 'Threshold 50% of the ideal. Starvation costs the whole 20 minutes only to jobs sent to a site while it misbehaves; the rest of the grid has idle CPUs for them.',
+    why: 'Starvation costs the whole 20 minutes only to jobs sent to a site while it misbehaves; the rest of the grid has idle CPUs for them.',
   },
   {
     says: '1 × 50 and 1 × 100: Spdup75 far above Speedup, the tail of starved jobs (e.g. 1 × 100 G-RA 47 against 22): at least 1.5× on average',
@@ -301,13 +301,13 @@ const claims = [
     why: starveWhy(tested('w100', 'replan') > paperMean('VI', 1)),
   },
   {
-    says: 'Under the contention of 4 × 1000, G-LU or G-LRU completes least (Table IX: 91.7% and 87.9%, the others 98%+)',
+    says: 'Under the contention of 4 × 1000, G-LU or G-LRU completes least (Table IX: 91.7% and 87.9%, the others 98%+): the lowest Comp is one of the two',
     ours: `lowest Comp: ${minBy('w4x1000', GRUBER, 'comp_pct')} (${f(v('w4x1000', minBy('w4x1000', GRUBER, 'comp_pct'), 'comp_pct'), 1)}%)`,
     ok: ['G-LU', 'G-LRU'].includes(minBy('w4x1000', GRUBER, 'comp_pct')),
     why: 'G-LU and G-LRU send many jobs to one site at a time; with five retries the random selectors fail as often here.',
   },
   {
-    says: 'G-LU re-plans most in 4 × 1000 and 1 × 10000 (Tables IX, X)',
+    says: 'G-LU re-plans most in 4 × 1000 and 1 × 10000 (Tables IX, X): the most re-plans at both',
     ours: `most re-plans: ${maxBy('w4x1000', GRUBER, 'replan')} and ${maxBy('w10000', GRUBER, 'replan')}`,
     ok: maxBy('w4x1000', GRUBER, 'replan') === 'G-LU' && maxBy('w10000', GRUBER, 'replan') === 'G-LU',
     why: 'G-LU piles jobs on the least-used site; which selector re-plans most then depends on which sites misbehave in the few large runs.',
@@ -319,7 +319,7 @@ const claims = [
     why: 'Grid3 lost jobs to DAGMan crashes and to sites that failed every job for days (§4.2.4), neither modelled; our jobs fail only after five unlucky attempts.',
   },
   {
-    says: 'At 10,000 jobs G-LU and G-LRU complete fewer than G-RA and G-RR (Table X: 78% and 74% against 92%)',
+    says: "At 10,000 jobs G-LU and G-LRU complete fewer than G-RA and G-RR (Table X: 78% and 74% against 92%): their mean Comp below the others' mean",
     ours: `G-LU/G-LRU ${f(meanOf(['G-LU', 'G-LRU'].map((s) => v('w10000', s, 'comp_pct'))), 1)}%, G-RA/G-RR ${f(meanOf(['G-RA', 'G-RR'].map((s) => v('w10000', s, 'comp_pct'))), 1)}%`,
     ok:
       meanOf(['G-LU', 'G-LRU'].map((s) => v('w10000', s, 'comp_pct'))) <
@@ -327,7 +327,7 @@ const claims = [
     why: 'One run per selector at this size; the gap is within the run-to-run spread of the smaller workloads.',
   },
   {
-    says: "Speedup grows with the workload towards the group's 150 CPUs (§4.2.3: 140 and 145 for 1000 and 10000 jobs)",
+    says: "Speedup grows with the workload towards the group's 150 CPUs (§4.2.3: 140 and 145 for 1000 and 10000 jobs): G-RA's at 1 × 50 < 1 × 500 < 1 × 10000",
     ours: `G-RA: ${['w50', 'w100', 'w500', 'w1000', 'w10000'].map((id) => f(v(id, 'G-RA', 'speedup'), 0)).join(', ')}`,
     ok:
       v('w10000', 'G-RA', 'speedup') > v('w500', 'G-RA', 'speedup') &&
