@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger as Pino } from 'pino';
 import type { Logger } from './actor.js';
+import { BufferedOutput } from './buffered-output.js';
 
 /**
  * The runtime's Logger on pino: one JSON line per event, with the run id (and, through
@@ -19,32 +20,12 @@ export function pinoLogger(
     warn: (f, m) => p.warn(f, m),
     error: (f, m) => p.error(f, m),
     flush: () => {
-      try {
-        buffered.flushSync?.();
-      } catch {
-        // A write already under way finishes on its own (sonic-boom refuses a second at once).
-      }
+      buffered.flushSync?.();
     },
   };
 }
 
-/** How often buffered log lines are written out even if a block is not full. */
-const LOG_FLUSH_MS = 100;
-
-/**
- * Standard output, written in blocks of a few KiB rather than one write per line (a live site logs a
- * line per job start, thousands a second at high speed-ups), at least every LOG_FLUSH_MS, and when
- * the process exits. A process killed with SIGKILL loses at most its last 0.1 s of lines.
- */
+/** Standard output in blocks, at least every 0.1 s, flushed without fsync (BufferedOutput). */
 function bufferedStdout(): DestinationStream {
-  const dest = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  setInterval(() => dest.flush(), LOG_FLUSH_MS).unref();
-  process.once('exit', () => {
-    try {
-      dest.flushSync();
-    } catch {
-      // stdout already closed: nothing left to say
-    }
-  });
-  return dest;
+  return new BufferedOutput(1);
 }
