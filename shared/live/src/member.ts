@@ -83,6 +83,10 @@ export class MemberProcess {
     });
     this.bus.on('end', () => void this.end());
     this.bus.on('progress', () => (this.lastFromDriver_ms = Date.now()));
+    // What waits for a process that crashed goes to it as soon as it is back, not at the next resend.
+    this.bus.on('rejoined', (m) => {
+      if (m.member !== this.options.member) this.runtime?.resendTo(m.member);
+    });
     this.bus.on('abort', (m) => void this.leave('aborted', `the driver aborted the run: ${m.reason}`));
     this.heartbeat = setInterval(() => {
       this.bus.publish({ kind: 'heartbeat', member, rss_mb: this.sampleRss() });

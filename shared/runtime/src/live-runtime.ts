@@ -519,6 +519,11 @@ export class LiveRuntime {
     else publish();
   }
 
+  /** Resends at once what `location` has not acknowledged: it has just rejoined the run after a crash. */
+  resendTo(location: string): void {
+    if (this.options.reliable) this.countResent(this.outbox.resendTo(location));
+  }
+
   /** Resends what has waited over `after_ms` for its acknowledgement. */
   private resend(after_ms: number): void {
     this.countResent(this.outbox.resend(after_ms));

@@ -4,6 +4,7 @@ export { LiveRuntime, TRACE_LOG_MESSAGE, type LiveRuntimeOptions } from './live-
 export { MemoryBus } from './memory-transport.js';
 export { EmulatedClock } from './emulated-clock.js';
 export { wallNow_ms } from './wall-clock.js';
+export { RoundTripEstimate } from './round-trip-estimate.js';
 export { DEFAULT_TIMER_SPIN_MS } from './precise-timer.js';
 export { pinoLogger } from './pino-logger.js';
 export {
