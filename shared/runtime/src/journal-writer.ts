@@ -34,9 +34,10 @@ interface Output {
  * once they are stored. Nothing the rest of the run has heard of can then be missing from the
  * journal after a crash.
  *
- * Kept in pace with the run (docs/faults.md, "A journal that keeps pace"): up to four appends are
- * in flight at once, each turn's output leaving as soon as its own append and every earlier one
- * are stored, in order; turns that run while four are in flight gather into the next append. One
+ * Kept in pace with the run (docs/faults.md, "A journal that keeps pace"): the turns of one pass of
+ * the event loop go in one append (commit); up to four appends are in flight at once, each turn's
+ * output leaving as soon as its own append and every earlier one are stored, in order; turns that
+ * run while four are in flight gather into the next append. One
  * append per turn, each waiting for the last, fell further behind with every turn. After a failed
  * append (the server restarting) the writer retries it alone before starting more, so the journal
  * stays in batch order; the replay also keeps only the unbroken run of batches from the first.
@@ -54,6 +55,7 @@ export class JournalWriter {
   private nextBatch = 1;
   private whenIdle: (() => void)[] = [];
   private commitQueued = false;
+  private appendQueued = false;
   private stopping = false;
   private failed = false;
 
@@ -88,14 +90,27 @@ export class JournalWriter {
     });
   }
 
-  /** Hands what the turn just run recorded to the next append, which starts now unless the pipeline is full. */
+  /**
+   * Hands what the turn just run recorded to the next append. It starts once the event loop has
+   * run what else it has ready (other turns gather into it: one write per loop pass, not per turn,
+   * a third of the appends of a saturated run), unless the pipeline is full.
+   */
   commit(): void {
+    this.gather();
+    if (this.appendQueued) return;
+    this.appendQueued = true;
+    setImmediate(() => {
+      this.appendQueued = false;
+      this.startAppend();
+    });
+  }
+
+  private gather(): void {
     if (this.pendingEntries.length === 0 && this.pendingOutput.length === 0) return;
     this.gatheredEntries.push(...this.pendingEntries);
     this.gatheredOutput.push(...this.pendingOutput);
     this.pendingEntries = [];
     this.pendingOutput = [];
-    this.startAppend();
   }
 
   private startAppend(): void {
@@ -177,7 +192,8 @@ export class JournalWriter {
 
   /** Commits what is left and waits for it; a store that can no longer be written (the server is gone at the end) is not waited for. */
   async stop(): Promise<void> {
-    this.commit();
+    this.gather();
+    this.startAppend();
     this.stopping = true;
     if (this.inFlight.length === 0 || this.failed) return;
     await new Promise<void>((resolve) => this.whenIdle.push(resolve));
