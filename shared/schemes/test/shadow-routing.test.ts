@@ -76,3 +76,30 @@ describe('estimate errors (§4)', () => {
     expect(estimatedLength(100, 't7', { ...overUnder, I: 0 }, 1)).toBe(100);
   });
 });
+
+/**
+ * Class-based Shadow Routing (§3.2, the algorithm the paper improves on) on two resources of
+ * estimated rates 1 and 4, two classes of lengths 2 and 32, η = 1/20: the queues start at
+ * 1/(ηM) = 10 each. Worked on paper.
+ */
+describe('class-based Shadow Routing on a two-class example', () => {
+  it('knows a task only by its class, and picks the least current load argmin Q_r · ℓ_i/μ_r', () => {
+    const s = new ShadowRouting([1, 4], 1 / 20, [2, 32]);
+    // The boundary is √(2·32) = 8: 3 and 8 are short, 9 and 100 long.
+    expect([3, 8, 9, 100].map((L) => s.classLength(L))).toEqual([2, 2, 32, 32]);
+    // L̂ = 3 is class ℓ = 2: scores 10·2 = 20, 10·0.5 = 5 → 1; Q = [10, 10.5]; η ΣQ = 1.025 >= 1, so
+    // each loses c = 2 · max(2, 0.5) = 4: Q = [6, 6.5]. (Per task, Figure 1 would add 0.75, not 0.5.)
+    expect(s.route(3)).toBe(1);
+    expect(s.Q).toEqual([6, 6.5]);
+    // L̂ = 50 is class ℓ = 32: 6·32 = 192 against 6.5·8 = 52 → 1; Q = [6, 14.5]; η ΣQ = 1.025: each loses
+    // 2 · 32 = 64, floored: Q = [0, 0].
+    expect(s.route(50)).toBe(1);
+    expect(s.Q).toEqual([0, 0]);
+    // Empty queues tie at 0: the faster resource. ℓ = 2 → 1, Q = [0, 0.5]; then 0·2 = 0 against
+    // 0.5·0.5 = 0.25 → resource 0 at last (Figure 1 would score 4 against 0.5 and keep resource 1).
+    expect(s.route(2)).toBe(1);
+    expect(s.route(2)).toBe(0);
+    expect(s.Q).toEqual([2, 0.5]);
+    expect(s.normalizations).toBe(2);
+  });
+});

@@ -126,3 +126,28 @@ describe("paper 004's experiment file: resources away", () => {
     ]);
   });
 });
+
+describe("paper 004's experiment file: task classes", () => {
+  const issuesOf = (scheme: string, lines: string[]): string[] => {
+    try {
+      spec(scheme, lines);
+    } catch (err) {
+      if (!(err instanceof SpecError)) throw err;
+      return err.issues.map((i) => `${i.path}: ${i.message}`);
+    }
+    return [];
+  };
+
+  it('requires class lengths for shadow-classes, ascending, and refuses them elsewhere', () => {
+    expect(issuesOf('shadow-classes', [])).toEqual([
+      'meta.class_lengths_s: is required by shadow-classes: one length per task class, ascending',
+    ]);
+    expect(issuesOf('shadow-classes', ['  class_lengths_s: [10, 5]'])).toEqual([
+      'meta.class_lengths_s[1]: must be longer than the class before it (10)',
+    ]);
+    expect(issuesOf('shadow', ['  class_lengths_s: [5, 10]'])).toEqual([
+      'meta.class_lengths_s: is for shadow-classes only (scheme is shadow)',
+    ]);
+    expect(issuesOf('shadow-classes', ['  class_lengths_s: [5, 10]'])).toEqual([]);
+  });
+});

@@ -36,6 +36,11 @@ export interface ShadowMeta extends MetaSpec {
    * sends it nothing then (it finishes what it holds). By site id; sorted, not overlapping.
    */
   readonly away: Readonly<Record<string, readonly (readonly [number, number])[]>>;
+  /**
+   * `shadow-classes` only (and required there): the task classes' lengths, in seconds at rate 1,
+   * ascending. The class-based algorithm assumes the classes are known in advance (§3.2).
+   */
+  readonly class_lengths_s: readonly number[];
 }
 
 const OPTIONS = [
@@ -50,6 +55,7 @@ const OPTIONS = [
   'task_size_spread',
   'query_timeout_s',
   'away',
+  'class_lengths_s',
 ];
 
 /**
@@ -81,8 +87,25 @@ export function readShadowMeta(
     task_size_spread: r.number(raw['task_size_spread'], 'meta.task_size_spread', { min: 0, max: 0.99 }, 0),
     query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 60),
     away: readAway(r, raw['away'], context),
+    class_lengths_s: readClassLengths(r, raw['class_lengths_s'], scheme),
   };
   return { meta, local: context.local };
+}
+
+function readClassLengths(r: FieldReader, raw: unknown, scheme: string): number[] {
+  const path = 'meta.class_lengths_s';
+  if (raw === undefined) {
+    if (scheme === 'shadow-classes')
+      r.fail(path, 'is required by shadow-classes: one length per task class, ascending');
+    return [];
+  }
+  if (scheme !== 'shadow-classes') r.fail(path, `is for shadow-classes only (scheme is ${scheme})`);
+  const list = (r.array(raw, path) ?? []).map((v, i) => r.number(v, join(path, i), POSITIVE, 1));
+  if (list.length === 0) r.fail(path, 'must name at least one class length');
+  list.forEach((l, i) => {
+    if (i > 0 && l <= list[i - 1]!) r.fail(join(path, i), `must be longer than the class before it (${list[i - 1]})`);
+  });
+  return list;
 }
 
 function readAway(r: FieldReader, raw: unknown, context: MetaContext): ShadowMeta['away'] {

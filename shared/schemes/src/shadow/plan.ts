@@ -40,6 +40,7 @@ export function planShadow(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
     data,
     away: spec.sites.map((site) => meta.away[site.id] ?? []),
     query_timeout_s: meta.query_timeout_s,
+    class_lengths_s: meta.class_lengths_s,
   });
   actors.push({ address: ROUTER, location: ROUTER_LOCATION, actor: router });
   const driver = new DriverActor(jobs, () => ROUTER);

@@ -20,6 +20,8 @@ export interface RouterOptions {
   readonly state_message_bytes: number;
   readonly data: TaskDataSpec;
   readonly query_timeout_s: number;
+  /** `shadow-classes`: each task class's length, ascending. */
+  readonly class_lengths_s: readonly number[];
   /** Per site, in site order: the periods it is away, [leave, join), sorted. */
   readonly away: readonly (readonly (readonly [number, number])[])[];
 }
@@ -39,6 +41,7 @@ interface Round {
 /**
  * The grid scheduler of paper 004. Every arriving task is routed to one resource:
  * - `shadow` (Figure 1) from its virtual queues alone: no message but the task;
+ * - `shadow-classes`, the class-based Shadow Routing §3.2 starts from, the same way (shadow-routing.ts);
  * - `mct` asks every resource when the task would complete there, and picks the earliest;
  * - `jsq` asks every resource how many tasks it holds, and picks the fewest (ties: the fastest estimate).
  * MCT and JSQ* decide one task at a time, after every answer (or the timeout). The scheduler's
@@ -58,6 +61,7 @@ export class RouterActor implements Actor<Message> {
 
   constructor(private readonly o: RouterOptions) {
     if (o.scheme === 'shadow') this.shadow = new ShadowRouting(o.muHat, o.eta);
+    if (o.scheme === 'shadow-classes') this.shadow = new ShadowRouting(o.muHat, o.eta, o.class_lengths_s);
     this.out = new OutPort(o.link_mbps);
     this.in = new InPort(o.link_mbps);
     this.anyAway = o.away.some((periods) => periods.length > 0);
