@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -600,6 +600,59 @@ describe('gridemu run: paper 004, a resource away from the grid', () => {
     expect(rows.slice(1).filter((l) => l.split(',')[site] === 'd')).toEqual([]);
     expect(s.messages.cross_site_by_type['sr.query']).toBe(40 * 3);
     expect(s.messages.cross_site_by_type['sr.answer']).toBe(40 * 3);
+  });
+});
+
+describe('gridemu run: paper 004, resources that leave and join mid-run', () => {
+  it('MCT over NATS sends nothing to a resource after it leaves, nor before it joins, on the run clock', async () => {
+    const lines = (away: string) => [
+      'name: live-churn',
+      'seed: 3',
+      'sites: [{ id: a, cpus: 1 }, { id: b, cpus: 1 }, { id: c, cpus: 1 }, { id: d, cpus: 1 }]',
+      'workload: [{ site: a, synthetic: { jobs: 40, uhi: 1 } }]',
+      // A long timeout: every decision has every present resource's answer, however loaded the machine.
+      `meta: { scheme: mct, speeds: [1, 2, 4, 8], query_timeout_s: 1000000${away} }`,
+      'network: { latency_ms: 5 }',
+      'live: { speedup: 5000 }',
+    ];
+    // The leave and the join at the 10th and 25th arrivals, read from the simulator's run of the same tasks.
+    const dir = tmp();
+    writeFileSync(join(dir, 'plain.yaml'), lines('').join('\n') + '\n');
+    const sim = spawnSync(process.execPath, [
+      join(REPO, 'services/cli/dist/main.js'),
+      'simulate',
+      join(dir, 'plain.yaml'),
+      '--out',
+      join(dir, 'sim'),
+      '--quiet',
+    ]);
+    expect(sim.status, String(sim.stderr)).toBe(0);
+    const submitted = (out: string) => {
+      const [header, ...rows] = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n');
+      const col = (name: string) => header!.split(',').indexOf(name);
+      return rows
+        .map((r) => r.split(','))
+        .map((f) => ({
+          submit: Number(f[col('submission_time')]),
+          start: Number(f[col('starting_time')]),
+          exec: f[col('exec_site')]!,
+        }));
+    };
+    const times = submitted(join(dir, 'sim'))
+      .map((t) => t.submit)
+      .sort((x, y) => x - y);
+    const [leave, join_] = [times[9]!, times[24]!];
+    // d, the fastest, leaves at `leave` for good; c, the next, is away until `join_`.
+    const { out, s } = await runLiveLines(lines(`, away: { d: [[${leave}, 1000000000]], c: [[0, ${join_}]] }`));
+    expect(s.jobs.completed).toBe(40);
+    expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
+    const tasks = submitted(out);
+    // A task submitted after the leave reaches the scheduler after it, whatever the delays.
+    expect(tasks.filter((t) => t.exec === 'd' && t.submit >= leave)).toEqual([]);
+    // One decided before the join cannot have gone to c, so whatever c ran started after it...
+    expect(tasks.filter((t) => t.exec === 'c' && t.start < join_)).toEqual([]);
+    // ...and c, the fastest present once d has left, got the first decision after it.
+    expect(tasks.filter((t) => t.exec === 'c').length).toBeGreaterThan(0);
   });
 });
 
