@@ -174,5 +174,5 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
     );
   clearInterval(rtt);
   await health.close();
-  return outcome.phase === 'done' || outcome.phase === 'stopped' ? 0 : 1;
+  return outcome.phase === 'done' || outcome.phase === 'stopped' ? 0 : outcome.badInput ? 2 : 1;
 }

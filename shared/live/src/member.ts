@@ -1,5 +1,5 @@
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { ExperimentSpec } from '@gridemu/model';
+import { InputError, type ExperimentSpec } from '@gridemu/model';
 import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { healOf, locationPartitions, partitionsAt, type Journal, type Logger } from '@gridemu/runtime';
@@ -43,6 +43,8 @@ export type MemberPhase = 'joining' | 'ready' | 'running' | 'done' | 'aborted' |
 export interface MemberOutcome {
   readonly phase: MemberPhase;
   readonly reason?: string;
+  /** It failed on bad input found while running (an external policy's answer): its exit code is 2. */
+  readonly badInput?: boolean;
 }
 
 const HEARTBEAT_MS = 1000;
@@ -124,7 +126,7 @@ export class MemberProcess {
         ...(journal ? { journal } : {}),
         ...(this.options.onHandled ? { onHandled: this.options.onHandled } : {}),
         ...(this.options.onLatency ? { onLatency: this.options.onLatency } : {}),
-        onFatal: (e) => void this.fail(e.message),
+        onFatal: (e) => void this.fail(e.message, e instanceof InputError),
         // A replaced process still running (a pod or container replaced under it) stops without
         // failing the run: its successor replays the journal and carries on.
         onSuperseded: (e) => void this.leave('stopped', e.message),
@@ -242,13 +244,13 @@ export class MemberProcess {
     await this.leave('done');
   }
 
-  private async fail(error: string): Promise<void> {
+  private async fail(error: string, badInput = false): Promise<void> {
     this.options.log.error({ error }, 'member failed');
     this.bus.publish({ kind: 'failed', member: this.options.member, error });
-    await this.leave('failed', error);
+    await this.leave('failed', error, badInput);
   }
 
-  private async leave(phase: MemberPhase, reason?: string): Promise<void> {
+  private async leave(phase: MemberPhase, reason?: string, badInput = false): Promise<void> {
     if (this.phase === 'done' || this.phase === 'aborted' || this.phase === 'failed' || this.phase === 'stopped')
       return;
     this.phase = phase;
@@ -260,7 +262,7 @@ export class MemberProcess {
       2000,
       this.options.nc.flush().catch(() => undefined),
     );
-    this.finish(reason === undefined ? { phase } : { phase, reason });
+    this.finish({ phase, ...(reason === undefined ? {} : { reason }), ...(badInput ? { badInput } : {}) });
   }
 
   private sampleRss(): number {

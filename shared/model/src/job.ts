@@ -50,8 +50,12 @@ export interface JobTrail {
 /** A job that has not been anywhere yet. */
 export const FRESH_TRAIL: JobTrail = { copies: 1, migrations: 0, replans: 0 };
 
-/** Why a job can never run: no processor count, wider than its site, or wider than its VO may hold there (GRUBER). */
-export type RejectReason = 'processors_unknown' | 'wider_than_site' | 'wider_than_vo_limit' | 'beyond_last_level';
+/**
+ * Why a job can never run: no processor count, wider than its site, wider than its VO may hold there
+ * (GRUBER), past a hierarchy's last level, or an external policy said so (docs/external.md).
+ */
+export type RejectReason =
+  'processors_unknown' | 'wider_than_site' | 'wider_than_vo_limit' | 'beyond_last_level' | 'by_policy';
 
 /** The part of a job a local scheduling policy needs. */
 export interface SchedulableJob {

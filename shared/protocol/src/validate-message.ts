@@ -158,7 +158,8 @@ export function fieldProblem(v: unknown, rule: FieldRule): string | undefined {
       return v === 'processors_unknown' ||
         v === 'wider_than_site' ||
         v === 'wider_than_vo_limit' ||
-        v === 'beyond_last_level'
+        v === 'beyond_last_level' ||
+        v === 'by_policy'
         ? undefined
         : 'must be a known reject reason';
     case 'job':

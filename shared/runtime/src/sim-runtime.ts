@@ -1,5 +1,5 @@
 import type { Address } from '@gridemu/protocol';
-import type { NetworkSpec } from '@gridemu/model';
+import { InputError, type NetworkSpec } from '@gridemu/model';
 import type { Actor, ActorContext, ActorPlacement, Logger, TimerId, TraceRecord } from './actor.js';
 import { silentLogger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
@@ -317,7 +317,8 @@ export class SimRuntime<M extends { readonly type: string }> {
 
   /** An actor that throws is a broken invariant: say where, when and with what, and the seed (STYLE.md 7, 9). */
   private failed(target: Registered<M>, d: Delivery<M> | undefined, err: unknown): never {
-    if (err instanceof SimulationError) throw err;
+    // Bad input found while running (an external policy's answer): the input's error, not a broken invariant.
+    if (err instanceof SimulationError || err instanceof InputError) throw err;
     throw new SimulationError(
       {
         seed: this.options.seed,

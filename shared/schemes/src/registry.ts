@@ -6,9 +6,10 @@ import { gruber } from './gruber/index.js';
 import { hierarchy } from './hierarchy/index.js';
 import { shadow } from './shadow/index.js';
 import { dag } from './dag/index.js';
+import { external } from './external/index.js';
 
 /** Every scheme family gridemu knows. A new family is a folder beside paper-001/ and a line here. */
-export const SCHEME_MODULES: readonly SchemeModule[] = [paper001, gruber, hierarchy, shadow, dag];
+export const SCHEME_MODULES: readonly SchemeModule[] = [paper001, gruber, hierarchy, shadow, dag, external];
 
 const byScheme = new Map<string, SchemeModule>();
 for (const m of SCHEME_MODULES) {

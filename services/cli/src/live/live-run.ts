@@ -178,7 +178,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     // The members have lingered through a last scrape and left: ask what Prometheus saw.
     const prometheus = await watch.finish(say);
     return {
-      code: failure === undefined ? 0 : code === 2 ? 2 : 1,
+      code: failure === undefined ? 0 : code === 2 || processes.badInput ? 2 : 1,
       ...(failure !== undefined ? { failure } : {}),
       logs,
       prometheus,

@@ -37,6 +37,8 @@ export class ProcessSupervisor {
   readonly unplannedRestarts = new Map<string, number>();
   /** Why the run was stopped early, once it was. */
   failure: string | undefined;
+  /** A process stopped the run on bad input found while running (it exited 2): so does the run. */
+  badInput = false;
   private driver: RunProcess | undefined;
 
   constructor(private readonly o: SupervisorOptions) {}
@@ -145,6 +147,7 @@ export class ProcessSupervisor {
         return;
       }
       const what = `${this.o.serviceOf.get(p.name)} process ${p.name} (pid ${p.pid}) ${p.describeExit()} during the run`;
+      if (p.exit?.code === 2) this.badInput = true;
       this.fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`, {
         member: p.name,
         error: `process ${p.describeExit()}`,

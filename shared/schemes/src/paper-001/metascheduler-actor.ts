@@ -20,14 +20,14 @@ export interface MetaschedulerOptions {
  * originated here and went out as several copies.
  */
 export class MetaschedulerActor implements Actor<Message> {
-  private readonly loads = new Map<string, number>();
+  protected readonly loads = new Map<string, number>();
   /** When each site measured the load last heard from it (for the trace: what a choice was made on). */
-  private readonly measuredAt = new Map<string, number>();
+  protected readonly measuredAt = new Map<string, number>();
   private readonly semaphores = new Map<string, JobSemaphore>();
 
   constructor(
     readonly siteId: string,
-    private readonly options: MetaschedulerOptions,
+    protected readonly options: MetaschedulerOptions,
   ) {}
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
@@ -48,7 +48,8 @@ export class MetaschedulerActor implements Actor<Message> {
     }
   }
 
-  private route(ctx: ActorContext<Message>, job: Job): void {
+  /** Where a job submitted here goes: the scheme's choice (an external policy's, external/). */
+  protected route(ctx: ActorContext<Message>, job: Job): void {
     // Only sites the job fits in are candidates; if none fits, the origin rejects it.
     const fits = this.options.sites.filter((s) => s.cpus >= job.procs).map((s) => s.id);
     if (fits.length === 0) {
@@ -97,7 +98,7 @@ export class MetaschedulerActor implements Actor<Message> {
     }
   }
 
-  private sendCopies(
+  protected sendCopies(
     ctx: ActorContext<Message>,
     job: Job,
     targets: string[],

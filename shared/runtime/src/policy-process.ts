@@ -1,0 +1,168 @@
+import { Worker } from 'node:worker_threads';
+import { InputError } from '@gridemu/model';
+
+/** The longest answer line a policy may write, in bytes. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** control[0]: what the worker has for the caller. */
+const WAITING = 0;
+const ANSWER = 1;
+const BROKEN = 2;
+
+/**
+ * A program that is not ours went wrong: a policy process wrote something that is not an answer,
+ * wrote too late, or exited. Bad input, like a malformed experiment file (exit 2), naming the
+ * policy, its location, and the line of its output.
+ */
+export class PolicyError extends InputError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PolicyError';
+  }
+}
+
+/**
+ * A user's program, asked one JSON line at a time on its standard input, answering one JSON line
+ * on its standard output (docs/external.md). `ask` waits for the answer, so the simulator stays
+ * deterministic and a live process decides in the order its messages came; the process's
+ * standard error goes to ours.
+ *
+ * Node cannot read a child's pipe synchronously, so a worker thread owns the child and its pipes:
+ * the caller posts the request, then sleeps on an Atomics word until the worker has put the answer
+ * line in shared memory, the child has exited, or the time limit has passed. The child is started at
+ * the first request, and dies with its parent's process (its standard input closes).
+ */
+export class PolicyProcess {
+  private worker: Worker | undefined;
+  /** [0] the state, [1] the answer's length, [2] the child's pid once started. */
+  private readonly control = new Int32Array(new SharedArrayBuffer(12));
+  private readonly data = new Uint8Array(new SharedArrayBuffer(MAX_ANSWER_BYTES));
+  private readonly decoder = new TextDecoder();
+  /** Requests asked so far: the answer to request n is line n of the policy's output. */
+  private asked = 0;
+
+  constructor(
+    private readonly command: readonly string[],
+    /** Who this is, for errors: "the external policy at s1". */
+    private readonly label: string,
+    private readonly answerTimeout_ms: number,
+  ) {}
+
+  /** Sends `request` as one line and returns the parsed answer line. */
+  ask(request: object): unknown {
+    const worker = (this.worker ??= this.start());
+    Atomics.store(this.control, 0, WAITING);
+    this.asked++;
+    worker.postMessage(JSON.stringify(request));
+    const waited = Atomics.wait(this.control, 0, WAITING, this.answerTimeout_ms);
+    const state = Atomics.load(this.control, 0);
+    if (waited === 'timed-out' && state === WAITING)
+      throw this.error(`did not answer request ${this.asked} within ${this.answerTimeout_ms / 1000} s`);
+    const text = this.decoder.decode(this.data.slice(0, Atomics.load(this.control, 1)));
+    if (state === BROKEN) throw this.error(text);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      throw this.error(
+        `line ${this.asked} of its output is not JSON (${(err as Error).message}): ${text.slice(0, 200)}`,
+      );
+    }
+  }
+
+  /** The line of the policy's output the last answer was (for errors about what it said). */
+  get line(): number {
+    return this.asked;
+  }
+
+  /** An error about this policy: its command and location, then what went wrong. The run stops: so does the policy. */
+  error(what: string): PolicyError {
+    this.close();
+    return new PolicyError(`${this.label} (${this.command.join(' ')}) ${what}`);
+  }
+
+  /** Stops the policy (a policy stuck in a loop does not end when its input closes). */
+  close(): void {
+    const pid = Atomics.load(this.control, 2);
+    if (pid > 0) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    void this.worker?.terminate();
+    this.worker = undefined;
+  }
+
+  private start(): Worker {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        command: this.command,
+        control: this.control.buffer,
+        data: this.data.buffer,
+      },
+    });
+    // The worker must not keep the process alive once the run is over, nor the policy outlive it.
+    // Should the worker fail, the request waiting times out, naming the policy.
+    worker.unref();
+    process.once('exit', () => this.close());
+    worker.on('error', () => undefined);
+    return worker;
+  }
+}
+
+/** The worker: spawns the policy, writes each request to it, and hands each answer line back. */
+const WORKER_SOURCE = `
+const { workerData, parentPort } = require('node:worker_threads');
+const { spawn } = require('node:child_process');
+const control = new Int32Array(workerData.control);
+const data = new Uint8Array(workerData.data);
+const [cmd, ...args] = workerData.command;
+let pending = false;
+let gone = null;
+function hand(state, text) {
+  const bytes = Buffer.from(text, 'utf8');
+  const n = Math.min(bytes.length, data.length);
+  data.set(bytes.subarray(0, n));
+  Atomics.store(control, 1, n);
+  Atomics.store(control, 0, state);
+  Atomics.notify(control, 0);
+}
+const fail = (text) => hand(${BROKEN}, text);
+const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+if (child.pid) Atomics.store(control, 2, child.pid);
+// Gone: told to the request waiting now, or to the next one.
+function goneWith(text) {
+  gone = text;
+  if (pending) fail(text);
+}
+child.on('error', (err) => goneWith('could not be started: ' + err.message));
+child.on('exit', (code, signal) => goneWith('exited' + (signal ? ' on signal ' + signal : ' with code ' + code) + ' before answering request ' + requests));
+child.stdin.on('error', () => undefined);
+let buffered = '';
+let lines = 0;
+let requests = 0;
+child.stdout.setEncoding('utf8');
+child.stdout.on('data', (chunk) => {
+  buffered += chunk;
+  for (let at = buffered.indexOf('\\n'); at >= 0; at = buffered.indexOf('\\n')) {
+    const line = buffered.slice(0, at);
+    buffered = buffered.slice(at + 1);
+    lines++;
+    if (!pending) {
+      gone = 'wrote line ' + lines + ' of its output when no request was waiting for it (one answer per request): ' + line.slice(0, 200);
+      continue;
+    }
+    pending = false;
+    if (Buffer.byteLength(line) > data.length) fail('wrote an answer over ' + data.length + ' bytes at line ' + lines);
+    else hand(${ANSWER}, line);
+  }
+});
+parentPort.on('message', (line) => {
+  requests++;
+  pending = true;
+  if (gone !== null) return fail(gone);
+  child.stdin.write(line + '\\n');
+});
+`;

@@ -1,0 +1,137 @@
+import type { Job } from '@gridemu/model';
+import { FRESH_TRAIL, MessageType, siteAddress, DRIVER, type Message } from '@gridemu/protocol';
+import type { ActorContext } from '@gridemu/runtime';
+import { MetaschedulerActor } from '../paper-001/metascheduler-actor.js';
+import { Paper001MessageType } from '../paper-001/messages.js';
+import {
+  PROTOCOL_VERSION,
+  readAnswer,
+  type AnswerContext,
+  type HeardLoad,
+  type PolicyAction,
+  type PolicyJob,
+  type PolicyRequest,
+} from './policy-protocol.js';
+
+/** Asks the policy: one request, its answer (PolicyProcess in both runtimes; a function in tests). */
+export interface PolicyChannel {
+  ask(request: PolicyRequest): unknown;
+  /** The error to raise for something wrong with the last answer (names the policy and its location). */
+  error(what: string): Error;
+  /** Requests asked so far: the last answer is this line of the policy's output. */
+  readonly line: number;
+}
+
+/** The timer a policy set, by its name. */
+interface PolicyTimer {
+  readonly type: 'timer.external';
+  readonly name: string;
+}
+
+/**
+ * A site's metascheduler whose choices an external policy makes (docs/external.md). It is paper
+ * 001's metascheduler in everything else: it hears the sites' load gossip, and it keeps the
+ * semaphore of a job the policy sent as several copies, granting the first copy's claim and
+ * cancelling the others (§7). The policy sees what this location knows: the job, the loads heard
+ * and how old each is, the time.
+ */
+export class ExternalMetaschedulerActor extends MetaschedulerActor {
+  private readonly siteCpus: ReadonlyMap<string, number>;
+
+  constructor(
+    siteId: string,
+    sites: readonly { readonly id: string; readonly cpus: number }[],
+    private readonly policy: PolicyChannel,
+  ) {
+    super(siteId, { scheme: 'distributed', k: 1, sites });
+    this.siteCpus = new Map(sites.map((s) => [s.id, s.cpus]));
+  }
+
+  start(ctx: ActorContext<Message>): void {
+    this.act(
+      ctx,
+      {
+        v: PROTOCOL_VERSION,
+        type: 'hello',
+        time: ctx.now(),
+        location: this.siteId,
+        sites: this.options.sites.map((s) => ({ id: s.id, cpus: s.cpus })),
+      },
+      undefined,
+    );
+  }
+
+  override receive(ctx: ActorContext<Message>, msg: Message, from: string): void {
+    if ((msg as unknown as PolicyTimer).type === 'timer.external') {
+      const name = (msg as unknown as PolicyTimer).name;
+      const t = ctx.now();
+      this.act(
+        ctx,
+        { v: PROTOCOL_VERSION, type: 'timer', time: t, location: this.siteId, name, loads: this.heardLoads(ctx) },
+        undefined,
+      );
+      return;
+    }
+    super.receive(ctx, msg, from);
+  }
+
+  protected override route(ctx: ActorContext<Message>, job: Job): void {
+    const asked: PolicyJob = { id: job.id, procs: job.procs, requested_s: job.estimate_s, submit_s: job.submit_s };
+    const t = ctx.now();
+    this.act(
+      ctx,
+      { v: PROTOCOL_VERSION, type: 'submit', time: t, location: this.siteId, job: asked, loads: this.heardLoads(ctx) },
+      job,
+    );
+  }
+
+  /** The loads this location has heard, in the grid's order, each with its age. */
+  private heardLoads(ctx: ActorContext<Message>): HeardLoad[] {
+    const out: HeardLoad[] = [];
+    for (const { id } of this.options.sites) {
+      const load = this.loads.get(id);
+      if (load !== undefined) out.push({ site: id, load, age_s: ctx.now() - this.measuredAt.get(id)! });
+    }
+    return out;
+  }
+
+  private act(ctx: ActorContext<Message>, request: PolicyRequest, job: Job | undefined): void {
+    const answer = this.policy.ask(request);
+    const c: AnswerContext = {
+      sites: this.siteCpus,
+      ...(request.type === 'submit' ? { job: request.job } : {}),
+    };
+    const read = readAnswer(answer, c);
+    if ('problem' in read)
+      throw this.policy.error(
+        `answered request ${this.policy.line} (a ${request.type}) with line ${this.policy.line} of its output: ${read.problem}`,
+      );
+    for (const a of read.actions) this.perform(ctx, a, job);
+  }
+
+  private perform(ctx: ActorContext<Message>, a: PolicyAction, job: Job | undefined): void {
+    switch (a.do) {
+      case 'timer':
+        ctx.schedule(a.after_s, { type: 'timer.external', name: a.name } as unknown as Message);
+        return;
+      case 'reject':
+        ctx.metrics.count('jobs.rejected_by_policy');
+        ctx.log.info({ job: a.job, site: this.siteId, reason: a.reason }, 'the external policy rejected a job');
+        ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: a.job, site: this.siteId, reason: 'by_policy' });
+        return;
+      case 'send':
+        if (a.to !== this.siteId) ctx.metrics.count('jobs.moved');
+        ctx.send(siteAddress(a.to, 'scheduler'), {
+          type: Paper001MessageType.JobCopy,
+          job: job!,
+          queue: 'local',
+          claim: false,
+          trail: FRESH_TRAIL,
+        });
+        return;
+      case 'copies':
+        this.sendCopies(ctx, job!, [...a.to], () => 'local');
+        return;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import { metaTimescales, type SchemeModule } from '../scheme-module.js';
+import { PAPER_001_DURABLE } from '../paper-001/messages.js';
+import { LOAD_TOPIC } from '../paper-001/names.js';
+import { readExternalMeta } from './meta.js';
+import { planExternal } from './plan.js';
+
+/**
+ * A metascheduler whose choices a user's program makes, in any language, speaking JSON lines
+ * (docs/external.md). The rest of the grid is paper 001's distributed set-up.
+ */
+export const external: SchemeModule = {
+  family: 'external',
+  schemes: ['external'],
+  // Paper 001's actors, and a metascheduler whose restart replays its journal through a new policy
+  // process: the policy is asked again what it was asked before (docs/external.md, "Crashes").
+  faultTolerant: ['external'],
+  readMeta: readExternalMeta,
+  plan: planExternal,
+  durableMessages: PAPER_001_DURABLE,
+  latestValueTopics: [LOAD_TOPIC],
+  timescales: (spec) => metaTimescales(spec, ['claim_timeout_s', 'load_period_s']),
+  reportPeriods: (spec) => metaTimescales(spec, ['load_period_s']),
+};
+
+export { PROTOCOL_VERSION, readAnswer, type PolicyAction, type PolicyRequest } from './policy-protocol.js';

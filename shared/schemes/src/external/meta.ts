@@ -1,0 +1,66 @@
+import {
+  POSITIVE,
+  fieldPath as join,
+  type ExperimentSpec,
+  type FieldReader,
+  type LocalSpec,
+  type MetaContext,
+  type MetaSpec,
+} from '@gridemu/model';
+
+/** `meta:` under the `external` scheme (docs/external.md). */
+export interface ExternalMeta extends MetaSpec {
+  readonly scheme: 'external';
+  /** The policy's program and its arguments, run from the directory gridemu was started in. */
+  readonly command: readonly string[];
+  /** `per-site`: one policy process beside each site's metascheduler, seeing what that site sees. */
+  readonly locations: 'per-site';
+  /** How long, in wall seconds, a policy may take to answer one request before the run stops. */
+  readonly answer_timeout_s: number;
+  /** How often each site publishes its load, as paper 001's distributed schemes do. */
+  readonly load_period_s: number;
+  /** How long a site holds processors for a copy's claim before it gives up and retries. */
+  readonly claim_timeout_s: number;
+}
+
+const OPTIONS = ['scheme', 'command', 'locations', 'answer_timeout_s', 'load_period_s', 'claim_timeout_s'];
+
+export function readExternalMeta(
+  _scheme: string,
+  raw: Readonly<Record<string, unknown>>,
+  r: FieldReader,
+  context: MetaContext,
+): { meta: ExternalMeta; local: LocalSpec } {
+  r.onlyKeys(raw, 'meta', OPTIONS);
+  const command = (r.array(raw['command'], 'meta.command') ?? []).map((part, i) =>
+    r.string(part, join('meta.command', i)),
+  );
+  if (raw['command'] === undefined)
+    r.fail(
+      'meta.command',
+      'is required: the policy program and its arguments, e.g. [python3, policies/least_loaded.py]',
+    );
+  else if (command.length === 0 || command[0] === '') r.fail('meta.command', 'must name a program');
+  const locations = r.string(raw['locations'], 'meta.locations', 'per-site');
+  if (locations !== 'per-site')
+    r.fail(
+      'meta.locations',
+      locations === 'central'
+        ? 'central is not built yet: only per-site (docs/external.md)'
+        : `must be per-site (got ${JSON.stringify(locations)})`,
+    );
+  const meta: ExternalMeta = {
+    scheme: 'external',
+    command,
+    locations: 'per-site',
+    answer_timeout_s: r.number(raw['answer_timeout_s'], 'meta.answer_timeout_s', POSITIVE, 10),
+    load_period_s: r.number(raw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
+    claim_timeout_s: r.number(raw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
+  };
+  return { meta, local: context.local };
+}
+
+export function externalMeta(spec: ExperimentSpec): ExternalMeta {
+  if (spec.meta.scheme !== 'external') throw new Error(`assertion: scheme ${spec.meta.scheme} is not external`);
+  return spec.meta as ExternalMeta;
+}

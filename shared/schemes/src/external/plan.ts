@@ -1,0 +1,45 @@
+import type { ExperimentSpec, Job } from '@gridemu/model';
+import { DriverActor } from '@gridemu/actors';
+import { DRIVER, siteAddress } from '@gridemu/protocol';
+import { PolicyProcess } from '@gridemu/runtime';
+import type { GridPlan } from '../scheme-module.js';
+import { LOAD_TOPIC } from '../paper-001/names.js';
+import { siteActors, transferOf } from '../paper-001/site-actors.js';
+import { ExternalMetaschedulerActor } from './external-meta-actor.js';
+import { externalMeta } from './meta.js';
+
+/**
+ * The `external` scheme's grid: paper 001's distributed set-up (a metascheduler per site that users
+ * submit to, local schedulers gossiping their load), with each metascheduler's choices made by the
+ * user's policy process beside it. The process starts at its actor's first request, so a live
+ * process starts only the policies of the actors it hosts.
+ */
+export function planExternal(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
+  const meta = externalMeta(spec);
+  const driver = new DriverActor(jobs, (job) => siteAddress(job.origin, 'meta'));
+  const actors = spec.sites.flatMap((s) => [
+    {
+      address: siteAddress(s.id, 'meta'),
+      location: s.id,
+      topics: [LOAD_TOPIC],
+      actor: new ExternalMetaschedulerActor(
+        s.id,
+        spec.sites,
+        new PolicyProcess(meta.command, `the external policy at ${s.id}`, meta.answer_timeout_s * 1000),
+      ),
+    },
+    ...siteActors(spec, s, {
+      gossip: true,
+      loadPeriod_s: meta.load_period_s,
+      claimTimeout_s: meta.claim_timeout_s,
+      claimMode: 'hold',
+      ...transferOf(spec),
+    }),
+  ]);
+  return {
+    services: {},
+    execSites: spec.sites,
+    actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors],
+    driver,
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The JSON-lines protocol between a site's metascheduler and an external policy (docs/external.md,
+ * its JSON Schemas in docs/external/). One request, one answer; both carry the version.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** What the location knows of one site's load: the last report heard, and how old it is. */
+export interface HeardLoad {
+  readonly site: string;
+  /** Expected seconds to drain the site's running and queued work (its scheduler's report). */
+  readonly load: number;
+  readonly age_s: number;
+}
+
+export interface PolicyJob {
+  readonly id: string;
+  readonly procs: number;
+  /** The user's estimate of its run time, seconds (what a scheduler may know). */
+  readonly requested_s: number;
+  readonly submit_s: number;
+}
+
+export type PolicyRequest =
+  | {
+      readonly v: number;
+      readonly type: 'hello';
+      readonly time: number;
+      readonly location: string;
+      readonly sites: readonly { readonly id: string; readonly cpus: number }[];
+    }
+  | {
+      readonly v: number;
+      readonly type: 'submit';
+      readonly time: number;
+      readonly location: string;
+      readonly job: PolicyJob;
+      readonly loads: readonly HeardLoad[];
+    }
+  | {
+      readonly v: number;
+      readonly type: 'timer';
+      readonly time: number;
+      readonly location: string;
+      readonly name: string;
+      readonly loads: readonly HeardLoad[];
+    };
+
+/** What a policy may do in an answer. */
+export type PolicyAction =
+  | { readonly do: 'send'; readonly job: string; readonly to: string }
+  | { readonly do: 'copies'; readonly job: string; readonly to: readonly string[] }
+  | { readonly do: 'reject'; readonly job: string; readonly reason: string }
+  | { readonly do: 'timer'; readonly after_s: number; readonly name: string };
+
+/** What the answer is checked against: the grid's sites, and the job the request asked about (if any). */
+export interface AnswerContext {
+  readonly sites: ReadonlyMap<string, number>;
+  readonly job?: PolicyJob;
+}
+
+const ACTION_FIELDS: Readonly<Record<PolicyAction['do'], readonly string[]>> = {
+  send: ['do', 'job', 'to'],
+  copies: ['do', 'job', 'to'],
+  reject: ['do', 'job', 'reason'],
+  timer: ['do', 'after_s', 'name'],
+};
+
+/**
+ * The actions of an answer, or the first thing wrong with it: an unknown or missing field, another
+ * version, an action naming an unknown site or a job the request did not ask about, or a submitted
+ * job left without exactly one decision. A job sent where it does not fit is the site's to refuse
+ * (wider_than_site), as under the built-in schemes.
+ */
+export function readAnswer(answer: unknown, c: AnswerContext): { actions: PolicyAction[] } | { problem: string } {
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer))
+    return { problem: 'the answer is not a JSON object' };
+  const a = answer as Record<string, unknown>;
+  const extra = Object.keys(a).find((k) => k !== 'v' && k !== 'actions');
+  if (extra !== undefined)
+    return { problem: `the answer has an unknown field "${extra}" (an answer has v and actions)` };
+  if (a['v'] !== PROTOCOL_VERSION)
+    return { problem: `the answer has v ${JSON.stringify(a['v'])}: this gridemu speaks version ${PROTOCOL_VERSION}` };
+  if (!Array.isArray(a['actions'])) return { problem: 'the answer has no actions list' };
+  const actions: PolicyAction[] = [];
+  let decisions = 0;
+  for (const [i, raw] of (a['actions'] as unknown[]).entries()) {
+    const where = `action ${i + 1}`;
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { problem: `${where} is not an object` };
+    const x = raw as Record<string, unknown>;
+    const kind = x['do'];
+    if (typeof kind !== 'string' || !(kind in ACTION_FIELDS))
+      return {
+        problem: `${where} has "do": ${JSON.stringify(kind)} (one of ${Object.keys(ACTION_FIELDS).join(', ')})`,
+      };
+    const fields = ACTION_FIELDS[kind as PolicyAction['do']];
+    const unknown = Object.keys(x).find((k) => !fields.includes(k));
+    if (unknown !== undefined) return { problem: `${where} (${kind}) has an unknown field "${unknown}"` };
+    const missing = fields.find((k) => x[k] === undefined);
+    if (missing !== undefined) return { problem: `${where} (${kind}) has no "${missing}"` };
+    if (kind === 'timer') {
+      if (typeof x['after_s'] !== 'number' || !(x['after_s'] >= 0) || !Number.isFinite(x['after_s']))
+        return {
+          problem: `${where} (timer) has after_s ${JSON.stringify(x['after_s'])}: a number of seconds, 0 or more`,
+        };
+      if (typeof x['name'] !== 'string') return { problem: `${where} (timer) has a name that is not a string` };
+      actions.push({ do: 'timer', after_s: x['after_s'], name: x['name'] });
+      continue;
+    }
+    if (x['job'] !== c.job?.id)
+      return {
+        problem: `${where} (${kind}) names job ${JSON.stringify(x['job'])}, ${c.job ? `but the request asked about ${c.job.id}` : 'but the request asked about no job'}`,
+      };
+    decisions++;
+    const job = c.job!;
+    if (kind === 'reject') {
+      if (typeof x['reason'] !== 'string') return { problem: `${where} (reject) has a reason that is not a string` };
+      actions.push({ do: 'reject', job: job.id, reason: x['reason'] });
+      continue;
+    }
+    const to = kind === 'send' ? [x['to']] : x['to'];
+    if (!Array.isArray(to) || to.length === 0)
+      return { problem: `${where} (copies) has "to" that is not a list of sites` };
+    const seen = new Set<string>();
+    for (const site of to) {
+      if (typeof site !== 'string' || !c.sites.has(site))
+        return { problem: `${where} (${kind}) names site ${JSON.stringify(site)}, which the grid does not have` };
+      if (seen.has(site)) return { problem: `${where} (copies) names site ${site} twice` };
+      seen.add(site);
+    }
+    actions.push(
+      kind === 'send'
+        ? { do: 'send', job: job.id, to: to[0] as string }
+        : { do: 'copies', job: job.id, to: to as string[] },
+    );
+  }
+  if (c.job && decisions !== 1)
+    return {
+      problem:
+        decisions === 0
+          ? `the answer leaves job ${c.job.id} without a decision (send, copies or reject)`
+          : `the answer decides job ${c.job.id} ${decisions} times (once: send, copies or reject)`,
+    };
+  return { actions };
+}
