@@ -33,6 +33,13 @@ if (simulator) {
       `${r.simulate_median_s.toFixed(3)} s median, ${n(r.jobs_per_s_median)} jobs/s`,
     ]);
 }
+if (simulator?.external) {
+  const e = simulator.external;
+  rows.push([
+    `simulate, paper 001 KTH set-up (${n(e.jobs)} jobs), greedy as a Python external policy against the built-in, whole processes (target under 10 s)`,
+    `**${e.external_median_s.toFixed(2)} s** against ${e.built_in_median_s.toFixed(2)} s (${(e.external_median_s / e.built_in_median_s).toFixed(1)}×, medians of ${e.runs}); jobs.csv ${e.same_jobs_csv ? 'the same' : '**different**'}`,
+  ]);
+}
 const rate = (r) =>
   r
     ? `**${n(r.jobs_per_s)} jobs/s** over ${n(r.jobs)} jobs at speed-up ${n(r.speedup)}, ${r.cpu_ms_per_job ?? '–'} CPU ms per job, exactly-once ${r.exactly_once ? 'held' : 'BROKEN'}`

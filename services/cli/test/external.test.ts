@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readAnswer } from '@gridemu/schemes';
+import { schemaProblems } from '@gridemu/testkit';
 import { gridemuLive, readCheck, runLiveLines } from './live-helpers.js';
 
 /**
@@ -68,6 +70,69 @@ describe('gridemu simulate with an external policy', () => {
     expect(summary.counters['claims.granted']).toBe(1200);
     const check = gridemu(['check', r.out]);
     expect(check.code, check.out + check.err).toBe(0);
+  });
+});
+
+describe("the protocol's JSON Schemas (docs/external/) hold for what really crosses it", () => {
+  const schema = (name: string) => JSON.parse(readFileSync(join(REPO, 'docs/external', name), 'utf8'));
+  const lines = (file: string) =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
+
+  it('every request of a run, and every answer of both example policies, conform', () => {
+    const dir = tmp();
+    const requests: unknown[] = [];
+    const answers: unknown[] = [];
+    for (const policy of ['least_loaded.py', 'k_copies.py']) {
+      // tee records each line as it passes; the policy sees the same stream.
+      const tap = `tee -a ${dir}/requests.jsonl | python3 examples/policies/${policy} | tee -a ${dir}/answers.jsonl`;
+      const r = simulate(grid(`{ scheme: external, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 40'));
+      expect(r.code, r.err).toBe(0);
+    }
+    requests.push(...lines(join(dir, 'requests.jsonl')));
+    answers.push(...lines(join(dir, 'answers.jsonl')));
+    expect(new Set(requests.map((q) => (q as { type: string }).type))).toEqual(new Set(['hello', 'submit']));
+    expect(answers.some((a) => JSON.stringify(a).includes('"copies"'))).toBe(true);
+    for (const q of requests) expect(schemaProblems(schema('request.schema.json'), q), JSON.stringify(q)).toEqual([]);
+    for (const a of answers) expect(schemaProblems(schema('answer.schema.json'), a), JSON.stringify(a)).toEqual([]);
+    const timer = {
+      v: 1,
+      type: 'timer',
+      time: 5,
+      location: 's1',
+      name: 'tick',
+      loads: [{ site: 's2', load: 3, age_s: 1 }],
+    };
+    expect(schemaProblems(schema('request.schema.json'), timer)).toEqual([]);
+  });
+
+  it('answers the schema refuses, gridemu refuses too', () => {
+    const answer = schema('answer.schema.json');
+    const job = { id: 'j1', procs: 1, requested_s: 10, submit_s: 0 };
+    const sites = new Map([['s1', 4]]);
+    for (const bad of [
+      { v: 1 },
+      { v: 2, actions: [] },
+      { v: 1, actions: [], extra: 1 },
+      { v: 1, actions: [{ do: 'send', job: 'j1', to: 's1', colour: 'red' }] },
+      { v: 1, actions: [{ do: 'launch', job: 'j1' }] },
+      { v: 1, actions: [{ do: 'copies', job: 'j1', to: ['s1', 's1'] }] },
+      { v: 1, actions: [{ do: 'timer', after_s: -1, name: 't' }] },
+    ]) {
+      expect(schemaProblems(answer, bad), JSON.stringify(bad)).not.toEqual([]);
+      expect(readAnswer(bad, { sites, job }), JSON.stringify(bad)).toHaveProperty('problem');
+    }
+    const good = {
+      v: 1,
+      actions: [
+        { do: 'send', job: 'j1', to: 's1' },
+        { do: 'timer', after_s: 60, name: 't' },
+      ],
+    };
+    expect(schemaProblems(answer, good)).toEqual([]);
+    expect(readAnswer(good, { sites, job })).toHaveProperty('actions');
   });
 });
 

@@ -4,7 +4,7 @@
 import { cpus } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { loadExperiment, parseExperiment, simulate } from '@gridemu/schemes';
@@ -107,10 +107,54 @@ console.log(
     `(${whole.min_s.toFixed(3)}..${whole.max_s.toFixed(3)}) over ${whole.runs} runs after a warm-up`,
 );
 
+// Issue 38: paper 001's greedy distributed scheme as an external Python policy against the built-in
+// one, each a whole `gridemu simulate` of the 4-site KTH set-up (20,000 jobs), alternated; the two
+// jobs.csv must be the same byte for byte. Target: the external run under 10 s.
+async function externalPolicy() {
+  const dir = mkdtempSync(join(tmpdir(), 'gridemu-bench-external-'));
+  const cli = resolve(repo, 'services/cli/dist/main.js');
+  const spec = resolve(repo, 'examples/kth-distributed.yaml');
+  const external = ['--set', 'meta={scheme: external, command: [python3, examples/policies/least_loaded.py]}'];
+  const once = (extra, out) => {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [cli, 'simulate', spec, '--out', join(dir, out), '--quiet', ...extra], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) throw new Error(`gridemu simulate failed: ${r.stderr}`);
+    return (performance.now() - t) / 1000;
+  };
+  const runs = Number(process.env.BENCH_EXTERNAL_RUNS ?? 3);
+  const builtIn = [];
+  const python = [];
+  for (let i = 0; i < runs; i++) {
+    builtIn.push(once([], 'built-in'));
+    python.push(once(external, 'external'));
+  }
+  const same =
+    readFileSync(join(dir, 'built-in', 'jobs.csv'), 'utf8') === readFileSync(join(dir, 'external', 'jobs.csv'), 'utf8');
+  const row = {
+    runs,
+    jobs:
+      readFileSync(join(dir, 'external', 'jobs.csv'), 'utf8')
+        .trim()
+        .split('\n').length - 1,
+    built_in_median_s: +median(builtIn).toFixed(3),
+    external_median_s: +median(python).toFixed(3),
+    same_jobs_csv: same,
+  };
+  console.log(
+    `paper 001 KTH set-up, greedy distributed: built-in ${row.built_in_median_s} s, as a Python external policy ${row.external_median_s} s (${(row.external_median_s / row.built_in_median_s).toFixed(1)}x; medians of ${runs}, whole processes); jobs.csv ${same ? 'the same' : 'DIFFERENT'}`,
+  );
+  return row;
+}
+const external = await externalPolicy();
+
 mkdirSync(resolve(repo, 'bench-results'), { recursive: true });
 const out = resolve(repo, 'bench-results/simulator.json');
 writeFileSync(
   out,
-  JSON.stringify({ machine, date: new Date().toISOString(), rows, whole_process_kth_easy: whole }, null, 2) + '\n',
+  JSON.stringify({ machine, date: new Date().toISOString(), rows, whole_process_kth_easy: whole, external }, null, 2) +
+    '\n',
 );
 console.log(`wrote ${out}`);
