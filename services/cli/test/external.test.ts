@@ -108,6 +108,37 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
     expect(schemaProblems(schema('request.schema.json'), timer)).toEqual([]);
   });
 
+  it("a policy's timers come back as timer requests, on the run's clock", () => {
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'policy.py'),
+      [
+        'import json, sys',
+        'for line in sys.stdin:',
+        '    r = json.loads(line)',
+        '    if r["type"] == "submit":',
+        '        actions = [{"do": "send", "job": r["job"]["id"], "to": r["location"]}]',
+        '    else:',
+        '        actions = [{"do": "timer", "after_s": 3600, "name": "hourly"}]',
+        '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
+      ].join('\n') + '\n',
+    );
+    const tap = `tee -a ${dir}/requests.jsonl | python3 ${dir}/policy.py`;
+    const r = simulate(grid(`{ scheme: external, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 20'));
+    expect(r.code, r.err).toBe(0);
+    const timers = lines(join(dir, 'requests.jsonl')).filter((q) => (q as { type: string }).type === 'timer') as {
+      time: number;
+      name: string;
+      location: string;
+    }[];
+    expect(timers.length).toBeGreaterThan(4);
+    for (const t of timers) expect(schemaProblems(schema('request.schema.json'), t)).toEqual([]);
+    // Each site's timers an hour apart, from its hello at the run's start.
+    const s1 = timers.filter((t) => t.location === 's1').map((t) => t.time);
+    expect(s1.slice(1).map((t, i) => t - s1[i]!)).toEqual(s1.slice(1).map(() => 3600));
+    expect(timers.every((t) => t.name === 'hourly')).toBe(true);
+  });
+
   it('answers the schema refuses, gridemu refuses too', () => {
     const answer = schema('answer.schema.json');
     const job = { id: 'j1', procs: 1, requested_s: 10, submit_s: 0 };

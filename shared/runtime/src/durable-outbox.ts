@@ -40,6 +40,7 @@ export class DurableOutbox {
   private nextMid = 1;
   private resender: NodeJS.Timeout | undefined;
   private readonly roundTrips = new RoundTripEstimate();
+
   constructor(private readonly publish: (target: BusTarget, from: Address, bytes: Uint8Array) => void) {}
 
   /** A new message id, unique to the sending location within the run. */

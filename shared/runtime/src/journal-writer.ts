@@ -34,11 +34,11 @@ interface Output {
  * once they are stored. Nothing the rest of the run has heard of can then be missing from the
  * journal after a crash.
  *
- * Kept in pace with the run (docs/faults.md, "A journal that keeps pace"): the turns of one pass of
- * the event loop go in one append (commit); up to four appends are in flight at once, each turn's
- * output leaving as soon as its own append and every earlier one are stored, in order; turns that
- * run while four are in flight gather into the next append. One
- * append per turn, each waiting for the last, fell further behind with every turn. After a failed
+ * Kept in pace with the run (docs/faults.md, "The journal"; docs/performance.md): the turns of one
+ * pass of the event loop go in one append (commit); up to four appends are in flight at once, each
+ * turn's output leaving as soon as its own append and every earlier one are stored, in order; turns
+ * that run while four are in flight gather into the next append. One append per turn, each waiting
+ * for the last, fell further behind with every turn. After a failed
  * append (the server restarting) the writer retries it alone before starting more, so the journal
  * stays in batch order; the replay also keeps only the unbroken run of batches from the first.
  */

@@ -13,7 +13,7 @@ import {
   type PolicyRequest,
 } from './policy-protocol.js';
 
-/** Asks the policy: one request, its answer (PolicyProcess in both runtimes; a function in tests). */
+/** Asks the policy: one request, its answer (a PolicyProcess, the user's program, in both runtimes). */
 export interface PolicyChannel {
   ask(request: PolicyRequest): unknown;
   /** The error to raise for something wrong with the last answer (names the policy and its location). */
