@@ -139,6 +139,36 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
     expect(timers.every((t) => t.name === 'hourly')).toBe(true);
   });
 
+  it("an offer hands a job to another site's policy, which decides it", () => {
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'policy.py'),
+      [
+        'import json, sys',
+        'for line in sys.stdin:',
+        '    r = json.loads(line)',
+        '    actions = []',
+        '    if r["type"] == "submit" and r["location"] == "s1":',
+        '        actions = [{"do": "offer", "job": r["job"]["id"], "to": "s2"}]',
+        '    elif r["type"] in ("submit", "offer"):',
+        '        actions = [{"do": "send", "job": r["job"]["id"], "to": r["location"]}]',
+        '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
+      ].join('\n') + '\n',
+    );
+    const tap = `tee -a ${dir}/requests.jsonl | python3 ${dir}/policy.py`;
+    const r = simulate(grid(`{ scheme: external, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 30'));
+    expect(r.code, r.err).toBe(0);
+    const offers = lines(join(dir, 'requests.jsonl')).filter((q) => (q as { type: string }).type === 'offer');
+    expect(offers).toHaveLength(30);
+    for (const o of offers) expect(schemaProblems(schema('request.schema.json'), o)).toEqual([]);
+    expect(offers.every((o) => (o as { from: string; location: string }).from === 's1')).toBe(true);
+    const [header, ...rows] = readFileSync(join(r.out, 'jobs.csv'), 'utf8').trim().split('\n');
+    const col = (name: string) => header!.split(',').indexOf(name);
+    const fromS1 = rows.map((l) => l.split(',')).filter((f) => f[col('origin_site')] === 's1');
+    expect(fromS1.map((f) => f[col('exec_site')])).toEqual(fromS1.map(() => 's2'));
+    expect(gridemu(['check', r.out]).code).toBe(0);
+  });
+
   it('answers the schema refuses, gridemu refuses too', () => {
     const answer = schema('answer.schema.json');
     const job = { id: 'j1', procs: 1, requested_s: 10, submit_s: 0 };
@@ -155,6 +185,10 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
       expect(schemaProblems(answer, bad), JSON.stringify(bad)).not.toEqual([]);
       expect(readAnswer(bad, { sites, job }), JSON.stringify(bad)).toHaveProperty('problem');
     }
+    // Copies of an offered job: the schema cannot know the request, gridemu refuses it.
+    expect(
+      readAnswer({ v: 1, actions: [{ do: 'copies', job: 'j1', to: ['s1'] }] }, { sites, job, offered: true }),
+    ).toHaveProperty('problem');
     const good = {
       v: 1,
       actions: [

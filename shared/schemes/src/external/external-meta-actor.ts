@@ -22,18 +22,12 @@ export interface PolicyChannel {
   readonly line: number;
 }
 
-/** The timer a policy set, by its name. */
-interface PolicyTimer {
-  readonly type: 'timer.external';
-  readonly name: string;
-}
-
 /**
  * A site's metascheduler whose choices an external policy makes (docs/external.md). It is paper
  * 001's metascheduler in everything else: it hears the sites' load gossip, and it keeps the
  * semaphore of a job the policy sent as several copies, granting the first copy's claim and
  * cancelling the others (§7). The policy sees what this location knows: the job, the loads heard
- * and how old each is, the time.
+ * and how old each is, the time. A job another site's policy offers here is this policy's to decide.
  */
 export class ExternalMetaschedulerActor extends MetaschedulerActor {
   private readonly siteCpus: ReadonlyMap<string, number>;
@@ -62,8 +56,25 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
   }
 
   override receive(ctx: ActorContext<Message>, msg: Message, from: string): void {
-    if ((msg as unknown as PolicyTimer).type === 'timer.external') {
-      const name = (msg as unknown as PolicyTimer).name;
+    if (msg.type === 'external.offer') {
+      const t = ctx.now();
+      this.act(
+        ctx,
+        {
+          v: PROTOCOL_VERSION,
+          type: 'offer',
+          time: t,
+          location: this.siteId,
+          job: policyJob(msg.job),
+          from: msg.from,
+          loads: this.heardLoads(ctx),
+        },
+        msg.job,
+      );
+      return;
+    }
+    if (msg.type === 'timer.external') {
+      const name = msg.name;
       const t = ctx.now();
       this.act(
         ctx,
@@ -76,7 +87,7 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
   }
 
   protected override route(ctx: ActorContext<Message>, job: Job): void {
-    const asked: PolicyJob = { id: job.id, procs: job.procs, requested_s: job.estimate_s, submit_s: job.submit_s };
+    const asked = policyJob(job);
     const t = ctx.now();
     this.act(
       ctx,
@@ -99,7 +110,9 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
     const answer = this.policy.ask(request);
     const c: AnswerContext = {
       sites: this.siteCpus,
-      ...(request.type === 'submit' ? { job: request.job } : {}),
+      location: this.siteId,
+      ...(request.type === 'submit' || request.type === 'offer' ? { job: request.job } : {}),
+      ...(request.type === 'offer' ? { offered: true } : {}),
     };
     const read = readAnswer(answer, c);
     if ('problem' in read)
@@ -112,7 +125,7 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
   private perform(ctx: ActorContext<Message>, a: PolicyAction, job: Job | undefined): void {
     switch (a.do) {
       case 'timer':
-        ctx.schedule(a.after_s, { type: 'timer.external', name: a.name } as unknown as Message);
+        ctx.schedule(a.after_s, { type: 'timer.external', name: a.name });
         return;
       case 'reject':
         ctx.metrics.count('jobs.rejected_by_policy');
@@ -132,6 +145,15 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
       case 'copies':
         this.sendCopies(ctx, job!, [...a.to], () => 'local');
         return;
+      case 'offer':
+        ctx.metrics.count('jobs.offered');
+        ctx.send(siteAddress(a.to, 'meta'), { type: 'external.offer', job: job!, from: this.siteId });
+        return;
     }
   }
+}
+
+/** What a policy is told of a job: what a scheduler may know, not its true run time. */
+function policyJob(job: Job): PolicyJob {
+  return { id: job.id, procs: job.procs, requested_s: job.estimate_s, submit_s: job.submit_s };
 }

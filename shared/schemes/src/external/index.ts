@@ -1,5 +1,6 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { PAPER_001_DURABLE } from '../paper-001/messages.js';
+import { EXTERNAL_DURABLE, EXTERNAL_MESSAGES } from './messages.js';
 import { LOAD_TOPIC } from '../paper-001/names.js';
 import { readExternalMeta } from './meta.js';
 import { planExternal } from './plan.js';
@@ -16,7 +17,8 @@ export const external: SchemeModule = {
   faultTolerant: ['external'],
   readMeta: readExternalMeta,
   plan: planExternal,
-  durableMessages: PAPER_001_DURABLE,
+  messages: EXTERNAL_MESSAGES,
+  durableMessages: [...PAPER_001_DURABLE, ...EXTERNAL_DURABLE],
   latestValueTopics: [LOAD_TOPIC],
   timescales: (spec) => metaTimescales(spec, ['claim_timeout_s', 'load_period_s']),
   reportPeriods: (spec) => metaTimescales(spec, ['load_period_s']),

@@ -38,6 +38,16 @@ export type PolicyRequest =
     }
   | {
       readonly v: number;
+      readonly type: 'offer';
+      readonly time: number;
+      readonly location: string;
+      readonly job: PolicyJob;
+      /** The site whose policy offered it. */
+      readonly from: string;
+      readonly loads: readonly HeardLoad[];
+    }
+  | {
+      readonly v: number;
       readonly type: 'timer';
       readonly time: number;
       readonly location: string;
@@ -49,6 +59,7 @@ export type PolicyRequest =
 export type PolicyAction =
   | { readonly do: 'send'; readonly job: string; readonly to: string }
   | { readonly do: 'copies'; readonly job: string; readonly to: readonly string[] }
+  | { readonly do: 'offer'; readonly job: string; readonly to: string }
   | { readonly do: 'reject'; readonly job: string; readonly reason: string }
   | { readonly do: 'timer'; readonly after_s: number; readonly name: string };
 
@@ -56,11 +67,16 @@ export type PolicyAction =
 export interface AnswerContext {
   readonly sites: ReadonlyMap<string, number>;
   readonly job?: PolicyJob;
+  /** The job was offered by another site: copies are its origin's to send (claims go there). */
+  readonly offered?: boolean;
+  /** The site answering, which may not offer a job to itself. */
+  readonly location?: string;
 }
 
 const ACTION_FIELDS: Readonly<Record<PolicyAction['do'], readonly string[]>> = {
   send: ['do', 'job', 'to'],
   copies: ['do', 'job', 'to'],
+  offer: ['do', 'job', 'to'],
   reject: ['do', 'job', 'reason'],
   timer: ['do', 'after_s', 'name'],
 };
@@ -112,12 +128,16 @@ export function readAnswer(answer: unknown, c: AnswerContext): { actions: Policy
       };
     decisions++;
     const job = c.job!;
+    if (kind === 'copies' && c.offered)
+      return {
+        problem: `${where} (copies) sends copies of job ${job.id}, which was offered here: only its origin may (claims go there)`,
+      };
     if (kind === 'reject') {
       if (typeof x['reason'] !== 'string') return { problem: `${where} (reject) has a reason that is not a string` };
       actions.push({ do: 'reject', job: job.id, reason: x['reason'] });
       continue;
     }
-    const to = kind === 'send' ? [x['to']] : x['to'];
+    const to = kind === 'copies' ? x['to'] : [x['to']];
     if (!Array.isArray(to) || to.length === 0)
       return { problem: `${where} (copies) has "to" that is not a list of sites` };
     const seen = new Set<string>();
@@ -127,18 +147,20 @@ export function readAnswer(answer: unknown, c: AnswerContext): { actions: Policy
       if (seen.has(site)) return { problem: `${where} (copies) names site ${site} twice` };
       seen.add(site);
     }
+    if (kind === 'offer' && to[0] === c.location)
+      return { problem: `${where} (offer) offers job ${job.id} to its own site` };
     actions.push(
-      kind === 'send'
-        ? { do: 'send', job: job.id, to: to[0] as string }
-        : { do: 'copies', job: job.id, to: to as string[] },
+      kind === 'copies'
+        ? { do: 'copies', job: job.id, to: to as string[] }
+        : { do: kind as 'send' | 'offer', job: job.id, to: to[0] as string },
     );
   }
   if (c.job && decisions !== 1)
     return {
       problem:
         decisions === 0
-          ? `the answer leaves job ${c.job.id} without a decision (send, copies or reject)`
-          : `the answer decides job ${c.job.id} ${decisions} times (once: send, copies or reject)`,
+          ? `the answer leaves job ${c.job.id} without a decision (send, copies, offer or reject)`
+          : `the answer decides job ${c.job.id} ${decisions} times (once: send, copies, offer or reject)`,
     };
   return { actions };
 }
