@@ -40,6 +40,8 @@ export class PolicyProcess {
   private readonly decoder = new TextDecoder();
   /** Requests asked so far: the answer to request n is line n of the policy's output. */
   private asked = 0;
+  /** Kills the policy should its process exit first. */
+  private readonly onExit = () => this.close();
 
   constructor(
     private readonly command: readonly string[],
@@ -92,6 +94,7 @@ export class PolicyProcess {
     }
     void this.worker?.terminate();
     this.worker = undefined;
+    process.off('exit', this.onExit);
   }
 
   private start(): Worker {
@@ -106,7 +109,7 @@ export class PolicyProcess {
     // The worker must not keep the process alive once the run is over, nor the policy outlive it.
     // Should the worker fail, the request waiting times out, naming the policy.
     worker.unref();
-    process.once('exit', () => this.close());
+    process.once('exit', this.onExit);
     worker.on('error', () => undefined);
     return worker;
   }

@@ -31,6 +31,8 @@ export interface GridPlan {
    * per location (services/<kind>).
    */
   readonly services: Readonly<Record<string, string>>;
+  /** Releases what the plan's actors hold outside the runtime (an external policy's process), once the run is over. */
+  readonly close?: () => void;
 }
 
 /** A figure of the scheme's own that `compare` and `sweep` know: a path in summary.json and a flat column name. */

@@ -69,8 +69,12 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
   // Periodic actors (load gossip) never run out of work: the run ends when every job has its outcome.
   const check = options.afterDelivery;
   const done = check ? () => (check(plan), plan.driver.done) : () => plan.driver.done;
-  while (!done() && runtime.step(every, done)) {
-    options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: runtime.now() });
+  try {
+    while (!done() && runtime.step(every, done)) {
+      options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: runtime.now() });
+    }
+  } finally {
+    plan.close?.();
   }
   options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: runtime.now() });
   return {

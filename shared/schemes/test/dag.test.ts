@@ -149,7 +149,7 @@ describe('paper 003 as a scheme: dag-static and dag-adaptive, simulated', () => 
       'meta.model: must be one of: decreasing, increasing, oscillating (got "wavy")',
     ]);
     expect(issues(text(['scheme: dag-adaptive'], '[{ site: s1, synthetic: { jobs: 3 } }]'))).toEqual([
-      'workload[0]: scheme "dag-adaptive" does not take synthetic sources (those that do: independent, unified, centralized, hierarchical, distributed, k-distributed, k-dual, gruber, fcfs-flat, fcfs-hierarchy, mq-flat, mq-hierarchy, shadow, mct, jsq, shadow-classes)',
+      'workload[0]: scheme "dag-adaptive" does not take synthetic sources (those that do: independent, unified, centralized, hierarchical, distributed, k-distributed, k-dual, gruber, fcfs-flat, fcfs-hierarchy, mq-flat, mq-hierarchy, shadow, mct, jsq, shadow-classes, external)',
     ]);
     expect(issues(text(['scheme: k-distributed']))).toEqual([
       'workload[0]: scheme "k-distributed" does not take tornado sources (those that do: dag-static, dag-adaptive)',

@@ -17,16 +17,18 @@ import { externalMeta } from './meta.js';
 export function planExternal(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
   const meta = externalMeta(spec);
   const driver = new DriverActor(jobs, (job) => siteAddress(job.origin, 'meta'));
+  const policies: PolicyProcess[] = [];
+  const policyAt = (site: string) => {
+    const p = new PolicyProcess(meta.command, `the external policy at ${site}`, meta.answer_timeout_s * 1000);
+    policies.push(p);
+    return p;
+  };
   const actors = spec.sites.flatMap((s) => [
     {
       address: siteAddress(s.id, 'meta'),
       location: s.id,
       topics: [LOAD_TOPIC],
-      actor: new ExternalMetaschedulerActor(
-        s.id,
-        spec.sites,
-        new PolicyProcess(meta.command, `the external policy at ${s.id}`, meta.answer_timeout_s * 1000),
-      ),
+      actor: new ExternalMetaschedulerActor(s.id, spec.sites, policyAt(s.id)),
     },
     ...siteActors(spec, s, {
       gossip: true,
@@ -41,5 +43,8 @@ export function planExternal(spec: ExperimentSpec, jobs: readonly Job[]): GridPl
     execSites: spec.sites,
     actors: [{ address: DRIVER, location: undefined, actor: driver }, ...actors],
     driver,
+    close: () => {
+      for (const p of policies) p.close();
+    },
   };
 }
