@@ -103,7 +103,7 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
       time: 5,
       location: 's1',
       name: 'tick',
-      loads: [{ site: 's2', load: 3, age_s: 1 }],
+      loads: [{ site: 's2', load: 3, free: 2, queued: 0, age_s: 1 }],
     };
     expect(schemaProblems(schema('request.schema.json'), timer)).toEqual([]);
   });

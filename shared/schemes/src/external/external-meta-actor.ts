@@ -2,7 +2,7 @@ import type { Job } from '@gridemu/model';
 import { FRESH_TRAIL, MessageType, siteAddress, DRIVER, type Message } from '@gridemu/protocol';
 import type { ActorContext } from '@gridemu/runtime';
 import { MetaschedulerActor } from '../paper-001/metascheduler-actor.js';
-import { Paper001MessageType } from '../paper-001/messages.js';
+import { Paper001MessageType, type LoadReport } from '../paper-001/messages.js';
 import {
   PROTOCOL_VERSION,
   readAnswer,
@@ -31,6 +31,8 @@ export interface PolicyChannel {
  */
 export class ExternalMetaschedulerActor extends MetaschedulerActor {
   private readonly siteCpus: ReadonlyMap<string, number>;
+  /** Each site's free processors and queued jobs, from its last load report. */
+  private readonly state = new Map<string, { readonly free: number; readonly queued: number }>();
 
   constructor(
     siteId: string,
@@ -96,12 +98,19 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
     );
   }
 
+  protected override onLoadReport(report: LoadReport): void {
+    if (report.free !== undefined && report.queued !== undefined)
+      this.state.set(report.site, { free: report.free, queued: report.queued });
+  }
+
   /** The loads this location has heard, in the grid's order, each with its age. */
   private heardLoads(ctx: ActorContext<Message>): HeardLoad[] {
     const out: HeardLoad[] = [];
     for (const { id } of this.options.sites) {
       const load = this.loads.get(id);
-      if (load !== undefined) out.push({ site: id, load, age_s: ctx.now() - this.measuredAt.get(id)! });
+      if (load === undefined) continue;
+      const s = this.state.get(id) ?? { free: 0, queued: 0 };
+      out.push({ site: id, load, free: s.free, queued: s.queued, age_s: ctx.now() - this.measuredAt.get(id)! });
     }
     return out;
   }

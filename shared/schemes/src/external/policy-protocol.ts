@@ -9,6 +9,9 @@ export interface HeardLoad {
   readonly site: string;
   /** Expected seconds to drain the site's running and queued work (its scheduler's report). */
   readonly load: number;
+  /** Its free processors and queued jobs when it measured the load. */
+  readonly free: number;
+  readonly queued: number;
   readonly age_s: number;
 }
 

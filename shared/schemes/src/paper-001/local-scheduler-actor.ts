@@ -208,6 +208,8 @@ export class LocalSchedulerActor implements Actor<Message> {
       site: this.siteId,
       load: this.load(ctx.now()),
       time_s: ctx.now(),
+      free: this.policy.free,
+      queued: this.policy.queued,
     } as const;
     ctx.publish(LOAD_TOPIC, report);
     ctx.schedule(this.options.loadPeriod_s ?? 60, { type: Paper001MessageType.LoadTick });

@@ -98,6 +98,9 @@ export interface LoadReport {
   /** Expected seconds to drain the site's running and queued work, from requested times (docs/metascheduling.md). */
   readonly load: number;
   readonly time_s: number;
+  /** Its free processors and queued jobs then (what an external policy is told; docs/external.md). */
+  readonly free?: number;
+  readonly queued?: number;
 }
 export interface LoadTick {
   readonly type: typeof Paper001MessageType.LoadTick;
@@ -145,6 +148,10 @@ declare module '@gridemu/protocol' {
   }
 }
 
+const optionalCount: FieldCheck = (v) =>
+  v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= 0)
+    ? undefined
+    : 'must be a non-negative integer when present';
 const copyQueue: FieldCheck = (v) => (v === 'local' || v === 'remote' ? undefined : 'must be "local" or "remote"');
 
 /** The shapes of paper 001's messages, for the bus's validator. */
@@ -156,7 +163,13 @@ export const PAPER_001_MESSAGES: MessageShapes = {
   [Paper001MessageType.ClaimGrant]: { jobId: 'string', claimId: 'count' },
   [Paper001MessageType.ClaimDeny]: { jobId: 'string', claimId: 'count' },
   [Paper001MessageType.CopyCancel]: { jobId: 'string', granted_s: 'number' },
-  [Paper001MessageType.LoadReport]: { site: 'string', load: 'number', time_s: 'number' },
+  [Paper001MessageType.LoadReport]: {
+    site: 'string',
+    load: 'number',
+    time_s: 'number',
+    free: optionalCount,
+    queued: optionalCount,
+  },
   [Paper001MessageType.LoadTick]: {},
   [Paper001MessageType.ClaimTimeout]: { jobId: 'string', claimId: 'count' },
   [Paper001MessageType.StartQuery]: { queryId: 'count', jobId: 'string', procs: 'count', estimate_s: 'number' },

@@ -3,7 +3,7 @@ import { FRESH_TRAIL, MessageType, siteAddress, type Address, type Message } fro
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { JobSemaphore } from './job-semaphore.js';
 import { greedyTarget, leastLoadedSites } from './site-selection.js';
-import { Paper001MessageType } from './messages.js';
+import { Paper001MessageType, type LoadReport } from './messages.js';
 
 export type DistributedScheme = 'distributed' | 'k-distributed' | 'k-dual';
 
@@ -38,6 +38,7 @@ export class MetaschedulerActor implements Actor<Message> {
       case Paper001MessageType.LoadReport:
         this.loads.set(msg.site, msg.load);
         this.measuredAt.set(msg.site, msg.time_s);
+        this.onLoadReport(msg);
         return;
       case Paper001MessageType.ClaimRequest:
         this.claim(ctx, msg.jobId, msg.site, msg.claimId, from);
@@ -119,6 +120,9 @@ export class MetaschedulerActor implements Actor<Message> {
   }
 
   /** The loads the choice was made on, and when each was measured: `heard=s1:120@3600,s2:…` (0 if never heard). */
+  /** A load report as it came: a subclass keeps what the built-in schemes do not use. */
+  protected onLoadReport(_report: LoadReport): void {}
+
   private heard(): string {
     const round = (x: number) => Math.round(x * 10) / 10;
     return `heard=${this.options.sites.map(({ id }) => `${id}:${round(this.loads.get(id) ?? 0)}@${this.measuredAt.has(id) ? round(this.measuredAt.get(id)!) : '-'}`).join(',')}`;
