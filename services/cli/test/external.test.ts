@@ -61,6 +61,26 @@ describe('gridemu simulate with an external policy', () => {
     expect(summary.jobs.completed).toBe(1200);
   });
 
+  it('one central policy decides every job, in its own location', () => {
+    const dir = tmp();
+    const tap = `tee -a ${dir}/requests.jsonl | python3 examples/policies/least_loaded.py`;
+    const r = simulate(
+      grid(`{ scheme: external, locations: central, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 50'),
+    );
+    expect(r.code, r.err).toBe(0);
+    const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n');
+    const submits = requests.map((l) => JSON.parse(l) as { type: string; location: string });
+    expect(submits.filter((q) => q.type === 'submit')).toHaveLength(200);
+    expect(new Set(submits.map((q) => q.location))).toEqual(new Set(['central']));
+    expect(gridemu(['check', r.out]).code).toBe(0);
+    // Copies need an origin site's semaphore: a central policy may not send them.
+    const copies = simulate(
+      grid('{ scheme: external, locations: central, command: [python3, examples/policies/k_copies.py] }'),
+    );
+    expect(copies.code).toBe(2);
+    expect(copies.err).toMatch(/the external policy at central .*action 1 \(copies\) is for per-site policies/);
+  });
+
   it('the K-copies policy sends copies under the semaphore: every job runs once, gridemu check passes', () => {
     const r = simulate(grid('{ scheme: external, command: [python3, examples/policies/k_copies.py, "3"] }'));
     expect(r.code, r.err).toBe(0);
@@ -265,10 +285,10 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
     expect(r.err).toMatch(/the external policy at s\d \(\/nonexistent\/policy\) could not be started/);
   });
 
-  it('an experiment file without a command, or with a central policy, names the field', () => {
+  it('an experiment file without a command, or with unknown locations, names the field', () => {
     expect(simulate(grid('{ scheme: external }')).err).toMatch(/meta.command: is required/);
-    expect(simulate(grid('{ scheme: external, command: [python3, x.py], locations: central }')).err).toMatch(
-      /meta.locations: central is not built yet/,
+    expect(simulate(grid('{ scheme: external, command: [python3, x.py], locations: everywhere }')).err).toMatch(
+      /meta.locations: /,
     );
   });
 });
@@ -300,6 +320,21 @@ describe('gridemu run with an external policy', () => {
     expect(err).toMatch(
       /the external policy at s\d .* line 1 of its output: the answer has an unknown field \\?"colour/,
     );
+  });
+
+  it('a central policy over NATS, in a process of its own', async () => {
+    const { out, s } = await runLiveLines(
+      grid('{ scheme: external, locations: central, command: [python3, examples/policies/least_loaded.py] }', [
+        'network: { latency_ms: 10, jitter_ms: 2 }',
+        'live: { speedup: 20000 }',
+      ])
+        .replace(/jobs: 300/g, 'jobs: 30')
+        .trimEnd()
+        .split('\n'),
+    );
+    expect(Object.keys(s.live.processes).sort()).toEqual(['central', 'driver', 's1', 's2', 's3', 's4']);
+    expect(s.jobs.completed).toBe(120);
+    expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
   });
 
   it('over NATS with latency and a crash of one site: its policy restarts with it, every job runs once', async () => {

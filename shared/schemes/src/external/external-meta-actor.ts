@@ -120,6 +120,7 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
     const c: AnswerContext = {
       sites: this.siteCpus,
       location: this.siteId,
+      ...(this.options.sites.some((s) => s.id === this.siteId) ? {} : { central: true }),
       ...(request.type === 'submit' || request.type === 'offer' ? { job: request.job } : {}),
       ...(request.type === 'offer' ? { offered: true } : {}),
     };
@@ -142,7 +143,7 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
         ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: a.job, site: this.siteId, reason: 'by_policy' });
         return;
       case 'send':
-        if (a.to !== this.siteId) ctx.metrics.count('jobs.moved');
+        if (a.to !== job!.origin) ctx.metrics.count('jobs.moved');
         ctx.send(siteAddress(a.to, 'scheduler'), {
           type: Paper001MessageType.JobCopy,
           job: job!,

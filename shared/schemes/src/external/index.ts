@@ -1,7 +1,7 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { PAPER_001_DURABLE } from '../paper-001/messages.js';
 import { EXTERNAL_DURABLE, EXTERNAL_MESSAGES } from './messages.js';
-import { LOAD_TOPIC } from '../paper-001/names.js';
+import { CENTRAL_LOCATION, LOAD_TOPIC } from '../paper-001/names.js';
 import { EXTERNAL_FUZZ } from './fuzz.js';
 import { readExternalMeta } from './meta.js';
 import { planExternal } from './plan.js';
@@ -13,6 +13,7 @@ import { planExternal } from './plan.js';
 export const external: SchemeModule = {
   family: 'external',
   schemes: ['external'],
+  locations: [CENTRAL_LOCATION],
   // Paper 001's actors, and a metascheduler whose restart replays its journal through a new policy
   // process: the policy is asked again what it was asked before (docs/external.md, "Crashes").
   faultTolerant: ['external'],

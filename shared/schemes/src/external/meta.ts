@@ -13,8 +13,12 @@ export interface ExternalMeta extends MetaSpec {
   readonly scheme: 'external';
   /** The policy's program and its arguments, run from the directory gridemu was started in. */
   readonly command: readonly string[];
-  /** `per-site`: one policy process beside each site's metascheduler, seeing what that site sees. */
-  readonly locations: 'per-site';
+  /**
+   * `per-site`: one policy process beside each site's metascheduler, seeing what that site sees.
+   * `central`: one beside a central metascheduler (its own process, `central`), which every job
+   * is submitted to.
+   */
+  readonly locations: 'per-site' | 'central';
   /** How long, in wall seconds, a policy may take to answer one request before the run stops. */
   readonly answer_timeout_s: number;
   /** How often each site publishes its load, as paper 001's distributed schemes do. */
@@ -41,18 +45,11 @@ export function readExternalMeta(
       'is required: the policy program and its arguments, e.g. [python3, policies/least_loaded.py]',
     );
   else if (command.length === 0 || command[0] === '') r.fail('meta.command', 'must name a program');
-  const locations = r.string(raw['locations'], 'meta.locations', 'per-site');
-  if (locations !== 'per-site')
-    r.fail(
-      'meta.locations',
-      locations === 'central'
-        ? 'central is not built yet: only per-site (docs/external.md)'
-        : `must be per-site (got ${JSON.stringify(locations)})`,
-    );
+  const locations = r.oneOf(raw['locations'], 'meta.locations', ['per-site', 'central'], 'per-site');
   const meta: ExternalMeta = {
     scheme: 'external',
     command,
-    locations: 'per-site',
+    locations,
     answer_timeout_s: r.number(raw['answer_timeout_s'], 'meta.answer_timeout_s', POSITIVE, 10),
     load_period_s: r.number(raw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
     claim_timeout_s: r.number(raw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),

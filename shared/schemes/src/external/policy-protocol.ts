@@ -74,6 +74,8 @@ export interface AnswerContext {
   readonly offered?: boolean;
   /** The site answering, which may not offer a job to itself. */
   readonly location?: string;
+  /** The one central policy: no site has a policy to offer to, nor a semaphore for copies. */
+  readonly central?: boolean;
 }
 
 const ACTION_FIELDS: Readonly<Record<PolicyAction['do'], readonly string[]>> = {
@@ -131,6 +133,8 @@ export function readAnswer(answer: unknown, c: AnswerContext): { actions: Policy
       };
     decisions++;
     const job = c.job!;
+    if ((kind === 'copies' || kind === 'offer') && c.central)
+      return { problem: `${where} (${kind}) is for per-site policies: a central one sends or rejects` };
     if (kind === 'copies' && c.offered)
       return {
         problem: `${where} (copies) sends copies of job ${job.id}, which was offered here: only its origin may (claims go there)`,
