@@ -113,7 +113,10 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
     }
     requests.push(...lines(join(dir, 'requests.jsonl')));
     answers.push(...lines(join(dir, 'answers.jsonl')));
-    expect(new Set(requests.map((q) => (q as { type: string }).type))).toEqual(new Set(['hello', 'submit']));
+    // The K-copies run's copies claim their jobs, and the policy hears how each claim was answered.
+    expect(new Set(requests.map((q) => (q as { type: string }).type))).toEqual(new Set(['hello', 'submit', 'claimed']));
+    const granted = requests.filter((q) => (q as { verdict?: string }).verdict === 'grant');
+    expect(granted).toHaveLength(160);
     expect(answers.some((a) => JSON.stringify(a).includes('"copies"'))).toBe(true);
     for (const q of requests) expect(schemaProblems(schema('request.schema.json'), q), JSON.stringify(q)).toEqual([]);
     for (const a of answers) expect(schemaProblems(schema('answer.schema.json'), a), JSON.stringify(a)).toEqual([]);

@@ -10,6 +10,7 @@ const KEYWORDS = new Set([
   'required',
   'additionalProperties',
   'const',
+  'enum',
   'oneOf',
   'items',
   'minItems',
@@ -37,6 +38,8 @@ export function schemaProblems(schema: Schema, value: unknown, root: Schema = sc
   const out: string[] = [];
   if ('const' in schema && JSON.stringify(schema['const']) !== JSON.stringify(value))
     out.push(`${path}: must be ${JSON.stringify(schema['const'])}`);
+  if (Array.isArray(schema['enum']) && !schema['enum'].some((e) => JSON.stringify(e) === JSON.stringify(value)))
+    out.push(`${path}: must be one of ${JSON.stringify(schema['enum'])}`);
   if (schema['oneOf']) {
     const passing = (schema['oneOf'] as Schema[]).filter((s) => schemaProblems(s, value, root, path).length === 0);
     if (passing.length !== 1) out.push(`${path}: matches ${passing.length} of the oneOf alternatives, not exactly one`);

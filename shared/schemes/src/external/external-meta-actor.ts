@@ -2,6 +2,7 @@ import type { Job } from '@gridemu/model';
 import { FRESH_TRAIL, MessageType, siteAddress, DRIVER, type Message } from '@gridemu/protocol';
 import type { ActorContext } from '@gridemu/runtime';
 import { MetaschedulerActor } from '../paper-001/metascheduler-actor.js';
+import type { ClaimVerdict } from '../paper-001/job-semaphore.js';
 import { Paper001MessageType, type LoadReport } from '../paper-001/messages.js';
 import {
   PROTOCOL_VERSION,
@@ -95,6 +96,21 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
       ctx,
       { v: PROTOCOL_VERSION, type: 'submit', time: t, location: this.siteId, job: asked, loads: this.heardLoads(ctx) },
       job,
+    );
+  }
+
+  /** Tells the policy how a copy's claim was answered (its answer may only set timers). */
+  protected override onClaimAnswered(
+    ctx: ActorContext<Message>,
+    jobId: string,
+    site: string,
+    verdict: ClaimVerdict,
+  ): void {
+    const t = ctx.now();
+    this.act(
+      ctx,
+      { v: PROTOCOL_VERSION, type: 'claimed', time: t, location: this.siteId, job: jobId, site, verdict },
+      undefined,
     );
   }
 

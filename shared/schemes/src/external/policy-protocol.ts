@@ -51,6 +51,16 @@ export type PolicyRequest =
     }
   | {
       readonly v: number;
+      readonly type: 'claimed';
+      readonly time: number;
+      readonly location: string;
+      /** A job this site sent as copies, the site whose copy claimed it, and gridemu's answer. */
+      readonly job: string;
+      readonly site: string;
+      readonly verdict: 'grant' | 'regrant' | 'deny';
+    }
+  | {
+      readonly v: number;
       readonly type: 'timer';
       readonly time: number;
       readonly location: string;

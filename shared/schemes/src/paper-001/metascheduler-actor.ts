@@ -1,7 +1,7 @@
 import type { Job } from '@gridemu/model';
 import { FRESH_TRAIL, MessageType, siteAddress, type Address, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
-import { JobSemaphore } from './job-semaphore.js';
+import { JobSemaphore, type ClaimVerdict } from './job-semaphore.js';
 import { greedyTarget, leastLoadedSites } from './site-selection.js';
 import { Paper001MessageType, type LoadReport } from './messages.js';
 
@@ -119,10 +119,13 @@ export class MetaschedulerActor implements Actor<Message> {
       });
   }
 
-  /** The loads the choice was made on, and when each was measured: `heard=s1:120@3600,s2:…` (0 if never heard). */
   /** A load report as it came: a subclass keeps what the built-in schemes do not use. */
   protected onLoadReport(_report: LoadReport): void {}
 
+  /** A copy's claim has been answered (a subclass tells its policy). */
+  protected onClaimAnswered(_ctx: ActorContext<Message>, _jobId: string, _site: string, _verdict: ClaimVerdict): void {}
+
+  /** The loads the choice was made on, and when each was measured: `heard=s1:120@3600,s2:…` (0 if never heard). */
   private heard(): string {
     const round = (x: number) => Math.round(x * 10) / 10;
     return `heard=${this.options.sites.map(({ id }) => `${id}:${round(this.loads.get(id) ?? 0)}@${this.measuredAt.has(id) ? round(this.measuredAt.get(id)!) : '-'}`).join(',')}`;
@@ -137,6 +140,7 @@ export class MetaschedulerActor implements Actor<Message> {
     if (verdict === 'deny') {
       ctx.metrics.count('claims.denied');
       ctx.send(to, { type: Paper001MessageType.ClaimDeny, jobId, claimId });
+      this.onClaimAnswered(ctx, jobId, site, verdict);
       return;
     }
     ctx.metrics.count(verdict === 'grant' ? 'claims.granted' : 'claims.regranted');
@@ -152,5 +156,6 @@ export class MetaschedulerActor implements Actor<Message> {
         });
       }
     }
+    this.onClaimAnswered(ctx, jobId, site, verdict);
   }
 }
