@@ -61,6 +61,15 @@ describe('gridemu simulate with an external policy', () => {
     expect(summary.jobs.completed).toBe(1200);
   });
 
+  it('the same policy in JavaScript gives the same schedule', () => {
+    const js = simulate(
+      grid(`{ scheme: external, command: [${JSON.stringify(process.execPath)}, examples/policies/least_loaded.mjs] }`),
+    );
+    expect(js.code, js.err).toBe(0);
+    const builtIn = simulate(grid('{ scheme: distributed }'));
+    expect(readFileSync(join(js.out, 'jobs.csv'), 'utf8')).toBe(readFileSync(join(builtIn.out, 'jobs.csv'), 'utf8'));
+  });
+
   it('one central policy decides every job, in its own location', () => {
     const dir = tmp();
     const tap = `tee -a ${dir}/requests.jsonl | python3 examples/policies/least_loaded.py`;
