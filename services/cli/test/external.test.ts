@@ -110,6 +110,18 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
       .split('\n')
       .map((l) => JSON.parse(l) as unknown);
 
+  /** Runs a Python policy (its lines, after `import json, sys`) on `jobs` jobs a site, recording every request it is asked. */
+  function recorded(policy: string[], jobs: number): { out: string; requests: unknown[] } {
+    const dir = tmp();
+    writeFileSync(join(dir, 'policy.py'), ['import json, sys', ...policy].join('\n') + '\n');
+    const tap = `tee -a ${dir}/requests.jsonl | python3 ${dir}/policy.py`;
+    const r = simulate(
+      grid(`{ scheme: external, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, `jobs: ${jobs}`),
+    );
+    expect(r.code, r.err).toBe(0);
+    return { out: r.out, requests: lines(join(dir, 'requests.jsonl')) };
+  }
+
   it('every request of a run, and every answer of both example policies, conform', () => {
     const dir = tmp();
     const requests: unknown[] = [];
@@ -141,11 +153,8 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
   });
 
   it("a policy's timers come back as timer requests, on the run's clock", () => {
-    const dir = tmp();
-    writeFileSync(
-      join(dir, 'policy.py'),
+    const { requests } = recorded(
       [
-        'import json, sys',
         'for line in sys.stdin:',
         '    r = json.loads(line)',
         '    if r["type"] == "submit":',
@@ -153,12 +162,10 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
         '    else:',
         '        actions = [{"do": "timer", "after_s": 3600, "name": "hourly"}]',
         '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
-      ].join('\n') + '\n',
+      ],
+      20,
     );
-    const tap = `tee -a ${dir}/requests.jsonl | python3 ${dir}/policy.py`;
-    const r = simulate(grid(`{ scheme: external, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 20'));
-    expect(r.code, r.err).toBe(0);
-    const timers = lines(join(dir, 'requests.jsonl')).filter((q) => (q as { type: string }).type === 'timer') as {
+    const timers = requests.filter((q) => (q as { type: string }).type === 'timer') as {
       time: number;
       name: string;
       location: string;
@@ -172,11 +179,8 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
   });
 
   it("an offer hands a job to another site's policy, which decides it", () => {
-    const dir = tmp();
-    writeFileSync(
-      join(dir, 'policy.py'),
+    const { out, requests } = recorded(
       [
-        'import json, sys',
         'for line in sys.stdin:',
         '    r = json.loads(line)',
         '    actions = []',
@@ -185,20 +189,18 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
         '    elif r["type"] in ("submit", "offer"):',
         '        actions = [{"do": "send", "job": r["job"]["id"], "to": r["location"]}]',
         '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
-      ].join('\n') + '\n',
+      ],
+      30,
     );
-    const tap = `tee -a ${dir}/requests.jsonl | python3 ${dir}/policy.py`;
-    const r = simulate(grid(`{ scheme: external, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 30'));
-    expect(r.code, r.err).toBe(0);
-    const offers = lines(join(dir, 'requests.jsonl')).filter((q) => (q as { type: string }).type === 'offer');
+    const offers = requests.filter((q) => (q as { type: string }).type === 'offer');
     expect(offers).toHaveLength(30);
     for (const o of offers) expect(schemaProblems(schema('request.schema.json'), o)).toEqual([]);
     expect(offers.every((o) => (o as { from: string; location: string }).from === 's1')).toBe(true);
-    const [header, ...rows] = readFileSync(join(r.out, 'jobs.csv'), 'utf8').trim().split('\n');
+    const [header, ...rows] = readFileSync(join(out, 'jobs.csv'), 'utf8').trim().split('\n');
     const col = (name: string) => header!.split(',').indexOf(name);
     const fromS1 = rows.map((l) => l.split(',')).filter((f) => f[col('origin_site')] === 's1');
     expect(fromS1.map((f) => f[col('exec_site')])).toEqual(fromS1.map(() => 's2'));
-    expect(gridemu(['check', r.out]).code).toBe(0);
+    expect(gridemu(['check', out]).code).toBe(0);
   });
 
   it('answers the schema refuses, gridemu refuses too', () => {
