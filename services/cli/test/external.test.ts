@@ -70,6 +70,33 @@ describe('gridemu simulate with an external policy', () => {
     expect(readFileSync(join(js.out, 'jobs.csv'), 'utf8')).toBe(readFileSync(join(builtIn.out, 'jobs.csv'), 'utf8'));
   });
 
+  it('a policy may cancel a copy before one has won: that site never runs the job', () => {
+    const file = join(tmp(), 'cancel.py');
+    writeFileSync(
+      file,
+      [
+        'import json, sys',
+        'for line in sys.stdin:',
+        '    r = json.loads(line)',
+        '    actions = []',
+        '    if r["type"] == "submit":',
+        '        j = r["job"]["id"]',
+        '        # Copies to s1, s2 and s4 (each fits every job here), then s2 withdrawn at once.',
+        '        actions = [{"do": "copies", "job": j, "to": ["s1", "s2", "s4"]}, {"do": "cancel", "job": j, "at": "s2"}]',
+        '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
+      ].join('\n') + '\n',
+    );
+    const r = simulate(grid(`{ scheme: external, command: [python3, "${file}"] }`).replace(/jobs: 300/g, 'jobs: 40'));
+    expect(r.code, r.err).toBe(0);
+    const summary = JSON.parse(readFileSync(join(r.out, 'summary.json'), 'utf8'));
+    expect(summary.jobs.completed).toBe(160);
+    expect(summary.counters['copies.cancelled_by_policy']).toBe(160);
+    const [header, ...rows] = readFileSync(join(r.out, 'jobs.csv'), 'utf8').trim().split('\n');
+    const exec = header!.split(',').indexOf('exec_site');
+    expect(rows.filter((l) => l.split(',')[exec] === 's2')).toEqual([]);
+    expect(gridemu(['check', r.out]).code).toBe(0);
+  });
+
   it('one central policy decides every job, in its own location', () => {
     const dir = tmp();
     const tap = `tee -a ${dir}/requests.jsonl | python3 examples/policies/least_loaded.py`;
@@ -228,6 +255,7 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
       actions: [
         { do: 'send', job: 'j1', to: 's1' },
         { do: 'timer', after_s: 60, name: 't' },
+        { do: 'cancel', job: 'j0', at: 's1' },
       ],
     };
     expect(schemaProblems(answer, good)).toEqual([]);
@@ -258,6 +286,11 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
   const cases: [string, string, RegExp, string?][] = [
     ['a line that is not JSON', '"not json"', /line 2 of its output is not JSON/],
     [
+      'a cancel of the only copy of a job',
+      'json.dumps({"v": 1, "actions": [{"do": "copies", "job": r["job"]["id"], "to": ["s1"]}, {"do": "cancel", "job": r["job"]["id"], "at": "s1"}]})',
+      /line 2 of its output, which cancels the last copy of job \S+ \(at s1\): the job would never run/,
+    ],
+    [
       'an unknown field in an action',
       send(', "colour": "red"'),
       /line 2 of its output: action 1 \(send\) has an unknown field "colour"/,
@@ -280,7 +313,9 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
     [
       'two lines for one request',
       `${send('')} + "\\n" + ${send('')}`,
-      /wrote line 3 of its output when no request was waiting for it/,
+      // Seen as a line no request waited for, or, if it comes after the next request has gone, as
+      // that request's answer, which names the wrong job: a stop with exit 2 either way.
+      /wrote line 3 of its output when no request was waiting for it|line 3 of its output: action 1 \(send\) names job \S+, but the request asked about/,
     ],
   ];
   for (const [what, answer, message, timeout_s] of cases)

@@ -68,6 +68,17 @@ describe('the job semaphore', () => {
     expect(s.claim('b')).toBe('regrant');
     expect(s.heldBy).toBe('b');
   });
+
+  it('withdraws a copy before anyone wins: its claim is denied, the others may still win', () => {
+    const s = new JobSemaphore(['a', 'b', 'c']);
+    expect(s.withdraw('b')).toBe('withdrawn');
+    expect(s.withdraw('x')).toBe('unknown');
+    expect(s.copies).toEqual(['a', 'c']);
+    expect(s.claim('b')).toBe('deny');
+    expect(s.claim('c')).toBe('grant');
+    expect(s.losers('c')).toEqual(['a']);
+    expect(s.withdraw('a')).toBe('held');
+  });
 });
 
 describe('availability profile and expected start', () => {

@@ -171,11 +171,38 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
       case 'copies':
         this.sendCopies(ctx, job!, [...a.to], () => 'local');
         return;
+      case 'cancel': {
+        // Only copies this site sent, before one has won, and never the last one (the job would not run).
+        const sem = this.semaphores.get(a.job);
+        if (!sem) throw this.actionError(`cancels a copy of job ${a.job}, which this site did not send as copies`);
+        if (sem.copies.length === 1 && sem.copies[0] === a.at && sem.heldBy === undefined)
+          throw this.actionError(`cancels the last copy of job ${a.job} (at ${a.at}): the job would never run`);
+        const done = sem.withdraw(a.at);
+        if (done === 'unknown') throw this.actionError(`cancels a copy of job ${a.job} at ${a.at}, which has none`);
+        if (done === 'held') {
+          ctx.metrics.count('copies.cancel_too_late');
+          return;
+        }
+        ctx.metrics.count('copies.cancelled_by_policy');
+        ctx.send(siteAddress(a.at, 'scheduler'), {
+          type: Paper001MessageType.CopyCancel,
+          jobId: a.job,
+          granted_s: ctx.now(),
+        });
+        return;
+      }
       case 'offer':
         ctx.metrics.count('jobs.offered');
         ctx.send(siteAddress(a.to, 'meta'), { type: 'external.offer', job: job!, from: this.siteId });
         return;
     }
+  }
+
+  /** An action the answer may name but this site cannot do: bad input, naming the answer's line. */
+  private actionError(what: string): Error {
+    return this.policy.error(
+      `answered request ${this.policy.line} with line ${this.policy.line} of its output, which ${what}`,
+    );
   }
 }
 

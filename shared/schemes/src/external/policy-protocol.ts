@@ -73,6 +73,7 @@ export type PolicyAction =
   | { readonly do: 'send'; readonly job: string; readonly to: string }
   | { readonly do: 'copies'; readonly job: string; readonly to: readonly string[] }
   | { readonly do: 'offer'; readonly job: string; readonly to: string }
+  | { readonly do: 'cancel'; readonly job: string; readonly at: string }
   | { readonly do: 'reject'; readonly job: string; readonly reason: string }
   | { readonly do: 'timer'; readonly after_s: number; readonly name: string };
 
@@ -92,6 +93,7 @@ const ACTION_FIELDS: Readonly<Record<PolicyAction['do'], readonly string[]>> = {
   send: ['do', 'job', 'to'],
   copies: ['do', 'job', 'to'],
   offer: ['do', 'job', 'to'],
+  cancel: ['do', 'job', 'at'],
   reject: ['do', 'job', 'reason'],
   timer: ['do', 'after_s', 'name'],
 };
@@ -128,6 +130,14 @@ export function readAnswer(answer: unknown, c: AnswerContext): { actions: Policy
     if (unknown !== undefined) return { problem: `${where} (${kind}) has an unknown field "${unknown}"` };
     const missing = fields.find((k) => x[k] === undefined);
     if (missing !== undefined) return { problem: `${where} (${kind}) has no "${missing}"` };
+    if (kind === 'cancel') {
+      // Any earlier job of this site's copies: the host checks that it has such a copy.
+      if (typeof x['job'] !== 'string') return { problem: `${where} (cancel) has a job that is not a string` };
+      if (typeof x['at'] !== 'string' || !c.sites.has(x['at']))
+        return { problem: `${where} (cancel) names site ${JSON.stringify(x['at'])}, which the grid does not have` };
+      actions.push({ do: 'cancel', job: x['job'], at: x['at'] });
+      continue;
+    }
     if (kind === 'timer') {
       if (typeof x['after_s'] !== 'number' || !(x['after_s'] >= 0) || !Number.isFinite(x['after_s']))
         return {

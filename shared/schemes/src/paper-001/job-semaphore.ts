@@ -12,19 +12,42 @@ export type ClaimVerdict = 'grant' | 'regrant' | 'deny';
 
 export class JobSemaphore {
   private holder: string | undefined;
+  private readonly live: string[];
 
-  constructor(readonly copies: readonly string[]) {}
+  constructor(copies: readonly string[]) {
+    this.live = [...copies];
+  }
+
+  /** The sites whose copies may still claim the job (or hold it). */
+  get copies(): readonly string[] {
+    return this.live;
+  }
 
   get heldBy(): string | undefined {
     return this.holder;
   }
 
   claim(site: string): ClaimVerdict {
+    // A copy withdrawn (or never sent) cannot win.
+    if (!this.live.includes(site)) return 'deny';
     if (this.holder === undefined) {
       this.holder = site;
       return 'grant';
     }
     return this.holder === site ? 'regrant' : 'deny';
+  }
+
+  /**
+   * Withdraws the copy at `site` before any copy has won (an external policy's cancel): its claim
+   * is denied from now on. `held`: a copy has won already, nothing is withdrawn; `unknown`: no copy
+   * there. The caller must not withdraw the last copy, or the job would never run.
+   */
+  withdraw(site: string): 'withdrawn' | 'held' | 'unknown' {
+    if (this.holder !== undefined) return 'held';
+    const at = this.live.indexOf(site);
+    if (at < 0) return 'unknown';
+    this.live.splice(at, 1);
+    return 'withdrawn';
   }
 
   /** The sites holding copies that must be cancelled once `winner` has the job. */

@@ -23,7 +23,7 @@ export class MetaschedulerActor implements Actor<Message> {
   protected readonly loads = new Map<string, number>();
   /** When each site measured the load last heard from it (for the trace: what a choice was made on). */
   protected readonly measuredAt = new Map<string, number>();
-  private readonly semaphores = new Map<string, JobSemaphore>();
+  protected readonly semaphores = new Map<string, JobSemaphore>();
 
   constructor(
     readonly siteId: string,
