@@ -97,6 +97,44 @@ describe('gridemu simulate with an external policy', () => {
     expect(gridemu(['check', r.out]).code).toBe(0);
   });
 
+  it("with claims: policy, a copy's claim is the policy's to grant or deny", () => {
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'policy.py'),
+      [
+        'import json, sys',
+        'for line in sys.stdin:',
+        '    r = json.loads(line)',
+        '    actions = []',
+        '    if r["type"] == "submit":',
+        '        actions = [{"do": "copies", "job": r["job"]["id"], "to": ["s3", "s4"]}]',
+        '    elif r["type"] == "claim":',
+        '        # Never s3 while another copy may still run the job.',
+        '        verdict = "deny" if r["site"] == "s3" and len(r["copies"]) > 1 else "grant"',
+        '        actions = [{"do": verdict, "job": r["job"], "site": r["site"]}]',
+        '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
+      ].join('\n') + '\n',
+    );
+    const tap = `tee -a ${dir}/requests.jsonl | python3 ${dir}/policy.py`;
+    // s3 has 32 processors: the synthetic jobs here all fit it and s4.
+    const r = simulate(
+      grid(`{ scheme: external, claims: policy, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 30'),
+    );
+    expect(r.code, r.err).toBe(0);
+    const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; site?: string });
+    const claims = requests.filter((q) => q.type === 'claim');
+    expect(claims.length).toBeGreaterThanOrEqual(120);
+    const schema = JSON.parse(readFileSync(join(REPO, 'docs/external/request.schema.json'), 'utf8'));
+    for (const q of claims) expect(schemaProblems(schema, q)).toEqual([]);
+    const [header, ...rows] = readFileSync(join(r.out, 'jobs.csv'), 'utf8').trim().split('\n');
+    const exec = header!.split(',').indexOf('exec_site');
+    expect(new Set(rows.map((l) => l.split(',')[exec]))).toEqual(new Set(['s4']));
+    expect(gridemu(['check', r.out]).code).toBe(0);
+  });
+
   it('one central policy decides every job, in its own location', () => {
     const dir = tmp();
     const tap = `tee -a ${dir}/requests.jsonl | python3 examples/policies/least_loaded.py`;
@@ -264,7 +302,7 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
 });
 
 describe('an external policy that breaks the protocol: the run stops with exit 2, naming the policy, its site and the line', () => {
-  /** A policy that answers the hello, then says `submitAnswer` (Python, a str expression over `r`, the request). */
+  /** A policy that answers the hello, then says `submitAnswer` to a submit or a claim (Python, a str expression over `r`, the request). */
   function policy(submitAnswer: string): string {
     const file = join(tmp(), 'policy.py');
     writeFileSync(
@@ -273,7 +311,7 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
         'import json, sys, time',
         'for line in sys.stdin:',
         '    r = json.loads(line)',
-        '    if r["type"] != "submit":',
+        '    if r["type"] not in ("submit", "claim"):',
         '        print(json.dumps({"v": 1, "actions": []}), flush=True)',
         '        continue',
         `    print(${submitAnswer}, flush=True)`,
@@ -283,8 +321,15 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
   }
   const send = (fields: string) =>
     `json.dumps({"v": 1, "actions": [{"do": "send", "job": r["job"]["id"], "to": "s1"${fields}}]})`;
-  const cases: [string, string, RegExp, string?][] = [
+  const cases: [string, string, RegExp, string?, string?][] = [
     ['a line that is not JSON', '"not json"', /line 2 of its output is not JSON/],
+    [
+      'a deny of the last copy of a job (claims: policy)',
+      'json.dumps({"v": 1, "actions": [{"do": "copies", "job": r["job"]["id"], "to": ["s1"]}]}) if r["type"] == "submit" else json.dumps({"v": 1, "actions": [{"do": "deny", "job": r["job"], "site": r["site"]}]})',
+      /which denies the last copy of job \S+ \(at s1\): the job would never run/,
+      undefined,
+      'claims: policy',
+    ],
     [
       'a cancel of the only copy of a job',
       'json.dumps({"v": 1, "actions": [{"do": "copies", "job": r["job"]["id"], "to": ["s1"]}, {"do": "cancel", "job": r["job"]["id"], "at": "s1"}]})',
@@ -318,10 +363,10 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
       /wrote line 3 of its output when no request was waiting for it|line 3 of its output: action 1 \(send\) names job \S+, but the request asked about/,
     ],
   ];
-  for (const [what, answer, message, timeout_s] of cases)
+  for (const [what, answer, message, timeout_s, meta] of cases)
     it(what, () => {
       const file = policy(answer);
-      const limit = timeout_s ? `, answer_timeout_s: ${timeout_s}` : '';
+      const limit = `${timeout_s ? `, answer_timeout_s: ${timeout_s}` : ''}${meta ? `, ${meta}` : ''}`;
       const r = simulate(grid(`{ scheme: external, command: [python3, "${file}"]${limit} }`));
       expect(r.code, r.err).toBe(2);
       expect(r.err).toMatch(/the external policy at s\d/);

@@ -2,7 +2,7 @@ import type { Job } from '@gridemu/model';
 import { FRESH_TRAIL, MessageType, siteAddress, DRIVER, type Message } from '@gridemu/protocol';
 import type { ActorContext } from '@gridemu/runtime';
 import { MetaschedulerActor } from '../paper-001/metascheduler-actor.js';
-import type { ClaimVerdict } from '../paper-001/job-semaphore.js';
+import type { ClaimVerdict, JobSemaphore } from '../paper-001/job-semaphore.js';
 import { Paper001MessageType, type LoadReport } from '../paper-001/messages.js';
 import {
   PROTOCOL_VERSION,
@@ -32,6 +32,8 @@ export interface PolicyChannel {
  */
 export class ExternalMetaschedulerActor extends MetaschedulerActor {
   private readonly siteCpus: ReadonlyMap<string, number>;
+  /** The claim being answered now was the policy's (claimVerdict), so it is not told again. */
+  private policyDecided = false;
   /** Each site's free processors and queued jobs, from its last load report. */
   private readonly state = new Map<string, { readonly free: number; readonly queued: number }>();
 
@@ -39,6 +41,8 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
     siteId: string,
     sites: readonly { readonly id: string; readonly cpus: number }[],
     private readonly policy: PolicyChannel,
+    /** `policy`: a copy's claim is the policy's to grant or deny (docs/external.md). */
+    private readonly claims: 'origin' | 'policy' = 'origin',
   ) {
     super(siteId, { scheme: 'distributed', k: 1, sites });
     this.siteCpus = new Map(sites.map((s) => [s.id, s.cpus]));
@@ -99,6 +103,51 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
     );
   }
 
+  /**
+   * With `claims: policy`, the first claims of a job's copies are the policy's to answer. The
+   * semaphore's guarantees stay gridemu's: a holder is re-granted and every other copy denied
+   * without asking, a withdrawn copy is denied, and the last copy left may not be denied.
+   */
+  protected override claimVerdict(
+    ctx: ActorContext<Message>,
+    jobId: string,
+    site: string,
+    sem: JobSemaphore | undefined,
+  ): ClaimVerdict {
+    if (this.claims !== 'policy' || !sem || sem.heldBy !== undefined || !sem.copies.includes(site))
+      return super.claimVerdict(ctx, jobId, site, sem);
+    this.policyDecided = true;
+    const t = ctx.now();
+    const request: PolicyRequest = {
+      v: PROTOCOL_VERSION,
+      type: 'claim',
+      time: t,
+      location: this.siteId,
+      job: jobId,
+      site,
+      copies: [...sem.copies],
+    };
+    const read = readAnswer(this.policy.ask(request), {
+      sites: this.siteCpus,
+      location: this.siteId,
+      claim: { job: jobId, site },
+    });
+    if ('problem' in read)
+      throw this.policy.error(
+        `answered request ${this.policy.line} (a claim) with line ${this.policy.line} of its output: ${read.problem}`,
+      );
+    let verdict: ClaimVerdict = 'deny';
+    for (const a of read.actions) {
+      if (a.do === 'grant') verdict = sem.claim(site);
+      else if (a.do === 'deny') {
+        if (sem.copies.length === 1)
+          throw this.actionError(`denies the last copy of job ${jobId} (at ${site}): the job would never run`);
+        sem.withdraw(site);
+      } else this.perform(ctx, a, undefined);
+    }
+    return verdict;
+  }
+
   /** Tells the policy how a copy's claim was answered (its answer may only set timers). */
   protected override onClaimAnswered(
     ctx: ActorContext<Message>,
@@ -106,6 +155,11 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
     site: string,
     verdict: ClaimVerdict,
   ): void {
+    // A claim the policy answered itself is not told back to it.
+    if (this.policyDecided) {
+      this.policyDecided = false;
+      return;
+    }
     const t = ctx.now();
     this.act(
       ctx,

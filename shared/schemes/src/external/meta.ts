@@ -25,9 +25,15 @@ export interface ExternalMeta extends MetaSpec {
   readonly load_period_s: number;
   /** How long a site holds processors for a copy's claim before it gives up and retries. */
   readonly claim_timeout_s: number;
+  /**
+   * Who answers a copy's claim: `origin`, gridemu's semaphore at the job's origin (the first claim
+   * wins, paper 001 §7); `policy`, the origin's policy (a claim request), within the semaphore's
+   * guarantees.
+   */
+  readonly claims: 'origin' | 'policy';
 }
 
-const OPTIONS = ['scheme', 'command', 'locations', 'answer_timeout_s', 'load_period_s', 'claim_timeout_s'];
+const OPTIONS = ['scheme', 'command', 'locations', 'answer_timeout_s', 'load_period_s', 'claim_timeout_s', 'claims'];
 
 export function readExternalMeta(
   _scheme: string,
@@ -53,6 +59,7 @@ export function readExternalMeta(
     answer_timeout_s: r.number(raw['answer_timeout_s'], 'meta.answer_timeout_s', POSITIVE, 10),
     load_period_s: r.number(raw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
     claim_timeout_s: r.number(raw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
+    claims: r.oneOf(raw['claims'], 'meta.claims', ['origin', 'policy'], 'origin'),
   };
   return { meta, local: context.local };
 }

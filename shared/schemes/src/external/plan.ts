@@ -37,7 +37,7 @@ export function planExternal(spec: ExperimentSpec, jobs: readonly Job[]): GridPl
     address: siteAddress(location, 'meta'),
     location,
     topics: [LOAD_TOPIC],
-    actor: new ExternalMetaschedulerActor(location, spec.sites, policyAt(location)),
+    actor: new ExternalMetaschedulerActor(location, spec.sites, policyAt(location), meta.claims),
   });
   const actors = [
     ...(central ? [metaAt(CENTRAL_LOCATION)] : []),

@@ -51,6 +51,17 @@ export type PolicyRequest =
     }
   | {
       readonly v: number;
+      readonly type: 'claim';
+      readonly time: number;
+      readonly location: string;
+      /** With `claims: policy`: the copy of `job` at `site` is ready to start; grant or deny it. */
+      readonly job: string;
+      readonly site: string;
+      /** The sites whose copies may still claim it, this one included. */
+      readonly copies: readonly string[];
+    }
+  | {
+      readonly v: number;
       readonly type: 'claimed';
       readonly time: number;
       readonly location: string;
@@ -74,6 +85,7 @@ export type PolicyAction =
   | { readonly do: 'copies'; readonly job: string; readonly to: readonly string[] }
   | { readonly do: 'offer'; readonly job: string; readonly to: string }
   | { readonly do: 'cancel'; readonly job: string; readonly at: string }
+  | { readonly do: 'grant' | 'deny'; readonly job: string; readonly site: string }
   | { readonly do: 'reject'; readonly job: string; readonly reason: string }
   | { readonly do: 'timer'; readonly after_s: number; readonly name: string };
 
@@ -87,6 +99,8 @@ export interface AnswerContext {
   readonly location?: string;
   /** The one central policy: no site has a policy to offer to, nor a semaphore for copies. */
   readonly central?: boolean;
+  /** A claim request: the answer must grant or deny this copy, once. */
+  readonly claim?: { readonly job: string; readonly site: string };
 }
 
 const ACTION_FIELDS: Readonly<Record<PolicyAction['do'], readonly string[]>> = {
@@ -94,6 +108,8 @@ const ACTION_FIELDS: Readonly<Record<PolicyAction['do'], readonly string[]>> = {
   copies: ['do', 'job', 'to'],
   offer: ['do', 'job', 'to'],
   cancel: ['do', 'job', 'at'],
+  grant: ['do', 'job', 'site'],
+  deny: ['do', 'job', 'site'],
   reject: ['do', 'job', 'reason'],
   timer: ['do', 'after_s', 'name'],
 };
@@ -116,6 +132,7 @@ export function readAnswer(answer: unknown, c: AnswerContext): { actions: Policy
   if (!Array.isArray(a['actions'])) return { problem: 'the answer has no actions list' };
   const actions: PolicyAction[] = [];
   let decisions = 0;
+  let claimVerdicts = 0;
   for (const [i, raw] of (a['actions'] as unknown[]).entries()) {
     const where = `action ${i + 1}`;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { problem: `${where} is not an object` };
@@ -130,6 +147,15 @@ export function readAnswer(answer: unknown, c: AnswerContext): { actions: Policy
     if (unknown !== undefined) return { problem: `${where} (${kind}) has an unknown field "${unknown}"` };
     const missing = fields.find((k) => x[k] === undefined);
     if (missing !== undefined) return { problem: `${where} (${kind}) has no "${missing}"` };
+    if (kind === 'grant' || kind === 'deny') {
+      if (!c.claim || x['job'] !== c.claim.job || x['site'] !== c.claim.site)
+        return {
+          problem: `${where} (${kind}) answers the claim of job ${JSON.stringify(x['job'])} at ${JSON.stringify(x['site'])}, ${c.claim ? `but the request asked about job ${c.claim.job} at ${c.claim.site}` : 'but the request asked about no claim'}`,
+        };
+      claimVerdicts++;
+      actions.push({ do: kind, job: c.claim.job, site: c.claim.site });
+      continue;
+    }
     if (kind === 'cancel') {
       // Any earlier job of this site's copies: the host checks that it has such a copy.
       if (typeof x['job'] !== 'string') return { problem: `${where} (cancel) has a job that is not a string` };
@@ -182,6 +208,10 @@ export function readAnswer(answer: unknown, c: AnswerContext): { actions: Policy
         : { do: kind as 'send' | 'offer', job: job.id, to: to[0] as string },
     );
   }
+  if (c.claim && claimVerdicts !== 1)
+    return {
+      problem: `the answer ${claimVerdicts === 0 ? 'neither grants nor denies' : 'answers more than once'} the claim of job ${c.claim.job} at ${c.claim.site} (once: grant or deny)`,
+    };
   if (c.job && decisions !== 1)
     return {
       problem:

@@ -122,6 +122,16 @@ export class MetaschedulerActor implements Actor<Message> {
   /** A load report as it came: a subclass keeps what the built-in schemes do not use. */
   protected onLoadReport(_report: LoadReport): void {}
 
+  /** §7's verdict on a copy's claim: the first claim wins (a subclass may ask its policy). */
+  protected claimVerdict(
+    _ctx: ActorContext<Message>,
+    _jobId: string,
+    site: string,
+    sem: JobSemaphore | undefined,
+  ): ClaimVerdict {
+    return sem ? sem.claim(site) : 'deny';
+  }
+
   /** A copy's claim has been answered (a subclass tells its policy). */
   protected onClaimAnswered(_ctx: ActorContext<Message>, _jobId: string, _site: string, _verdict: ClaimVerdict): void {}
 
@@ -134,7 +144,7 @@ export class MetaschedulerActor implements Actor<Message> {
   /** §7: grant the first claim, deny the rest, and cancel the K-1 other copies. */
   private claim(ctx: ActorContext<Message>, jobId: string, site: string, claimId: number, to: Address): void {
     const sem = this.semaphores.get(jobId);
-    const verdict = sem ? sem.claim(site) : 'deny';
+    const verdict = this.claimVerdict(ctx, jobId, site, sem);
     // §7 at the origin, in protocol-trace.csv: who asked, with which claim, and the verdict.
     ctx.trace?.(jobId, `origin.${verdict}`, `site=${site} claim=${claimId}`);
     if (verdict === 'deny') {
