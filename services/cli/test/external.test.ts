@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -431,9 +431,12 @@ describe('gridemu run with an external policy', () => {
     expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
   });
 
-  it('over NATS with latency and a crash of one site: its policy restarts with it, every job runs once', async () => {
+  it('over NATS with latency and a crash of one site: its policy restarts with it and is asked again what it was asked, every job runs once', async () => {
+    // Each policy process records what it is asked in a file of its own ($$: its shell's pid).
+    const dir = tmp();
+    const tap = `tee ${dir}/requests-$$$$.jsonl | python3 examples/policies/least_loaded.py`;
     const { out, s } = await runLiveLines(
-      grid('{ scheme: external, command: [python3, examples/policies/least_loaded.py] }', [
+      grid(`{ scheme: external, command: [sh, -c, "${tap}"] }`, [
         'network: { latency_ms: 10, jitter_ms: 2 }',
         'live: { speedup: 20000 }',
         'faults:',
@@ -446,5 +449,25 @@ describe('gridemu run with an external policy', () => {
     expect(s.jobs.completed).toBe(240);
     expect(s.live.rejoins).toHaveLength(1);
     expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
+    // s2 had two policy processes; the second was asked, in order, everything the first was (the
+    // journal's replay), then went on.
+    // The first process stopped writing at the crash, the second after it: their files' times order them.
+    const asked = readdirSync(dir)
+      .filter((f) => f.startsWith('requests-'))
+      .map((f) => join(dir, f))
+      .sort((x, y) => statSync(x).mtimeMs - statSync(y).mtimeMs)
+      .map((f) => readFileSync(f, 'utf8').trim().split('\n'))
+      .filter((ls) => (JSON.parse(ls[0]!) as { location: string }).location === 's2');
+    expect(asked).toHaveLength(2);
+    const [first, second] = asked as [string[], string[]];
+    expect((JSON.parse(second[0]!) as { type: string }).type).toBe('hello');
+    // The journal holds what was delivered; a request the dead process was asked but had not
+    // answered in a stored turn may be missing, never one it had.
+    const key = (l: string) => {
+      const q = JSON.parse(l) as { type: string; job?: { id: string } };
+      return `${q.type}:${q.job?.id ?? ''}`;
+    };
+    const replayed = new Set(second.map(key));
+    expect(first.slice(0, -1).filter((l) => !replayed.has(key(l)))).toEqual([]);
   });
 });

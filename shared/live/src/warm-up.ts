@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { DEFAULT_WARM_UP_JOBS, type ExperimentSpec, type Job } from '@gridemu/model';
-import { MESSAGE_CHECK, META_SCHEMES, planGrid } from '@gridemu/schemes';
+import { MESSAGE_CHECK, META_SCHEMES, planGrid, schemeSkipsWarmUp } from '@gridemu/schemes';
 import { silentLogger, type Logger } from '@gridemu/runtime';
 import { LiveRuntime } from '@gridemu/runtime/live';
 import { NatsTransport } from '@gridemu/transport-nats';
@@ -65,6 +65,8 @@ export async function warmUp(
   // A scheme that takes no plain jobs (DAG workflows, paper 003) would not run these; it goes cold.
   if (!META_SCHEMES.sourceKinds(spec.meta.scheme).includes('synthetic'))
     return { jobs: 0, finished: 0, wall_ms: 0, skipped: `scheme ${spec.meta.scheme} takes no plain jobs` };
+  const cold = schemeSkipsWarmUp(spec.meta.scheme);
+  if (cold) return { jobs: 0, finished: 0, wall_ms: 0, skipped: `scheme ${spec.meta.scheme}: ${cold}` };
   const wall_ms = () => Math.round(performance.now() - started);
   let plan;
   try {
@@ -101,6 +103,7 @@ export async function warmUp(
     };
   } finally {
     await Promise.all(runtimes.map((rt) => rt.stop().catch(() => undefined)));
+    plan.close?.();
   }
 }
 

@@ -61,6 +61,11 @@ export const META_SCHEMES: MetaSchemes = {
   readMeta: (scheme, raw, r, context) => schemeModule(scheme).readMeta(scheme, raw, r, context),
 };
 
+/** Why a scheme's live processes skip the warm-up (SchemeModule.noWarmUp), or undefined. */
+export function schemeSkipsWarmUp(scheme: string): string | undefined {
+  return findSchemeModule(scheme)?.noWarmUp;
+}
+
 /** The bus's message catalogue: the core's and every module's. */
 export const MESSAGE_CHECK: MessageCheck = messageValidator({
   messages: SCHEME_MODULES.flatMap((m) => (m.messages ? [m.messages] : [])),

@@ -100,6 +100,12 @@ export interface SchemeModule {
     spec: ExperimentSpec,
     records: readonly JobRecord[],
   ): Record<string, unknown>;
+  /**
+   * Why its schemes start a live run cold, without the warm-up's throwaway run of the grid (the
+   * external policy: the warm-up would start the user's programs and ask them about jobs that are
+   * not the run's); undefined: they warm up.
+   */
+  readonly noWarmUp?: string;
   /** Its figures that `compare` and `sweep` know. */
   readonly metrics?: readonly SchemeMetric[];
   /**

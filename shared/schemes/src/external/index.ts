@@ -18,6 +18,7 @@ export const external: SchemeModule = {
   // process: the policy is asked again what it was asked before (docs/external.md, "Crashes").
   faultTolerant: ['external'],
   fuzz: EXTERNAL_FUZZ,
+  noWarmUp: "a warm-up would start the user's policies and ask them about jobs that are not the run's",
   readMeta: readExternalMeta,
   plan: planExternal,
   messages: EXTERNAL_MESSAGES,
