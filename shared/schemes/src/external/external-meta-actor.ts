@@ -26,9 +26,10 @@ export interface PolicyChannel {
 /**
  * A site's metascheduler whose choices an external policy makes (docs/external.md). It is paper
  * 001's metascheduler in everything else: it hears the sites' load gossip, and it keeps the
- * semaphore of a job the policy sent as several copies, granting the first copy's claim and
- * cancelling the others (§7). The policy sees what this location knows: the job, the loads heard
- * and how old each is, the time. A job another site's policy offers here is this policy's to decide.
+ * semaphore of a job the policy sent as several copies, granting the first copy's claim (or, with
+ * `claims: policy`, the one the policy grants) and cancelling the others (§7). The policy sees what
+ * this location knows: the job, the loads heard with each site's free processors, queued jobs and
+ * age, the time. A job another site's policy offers here is this policy's to decide.
  */
 export class ExternalMetaschedulerActor extends MetaschedulerActor {
   private readonly siteCpus: ReadonlyMap<string, number>;
