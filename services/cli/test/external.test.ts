@@ -47,6 +47,35 @@ function simulate(spec: string): { code: number | null; err: string; out: string
   return { code: r.code, err: r.err, out: join(dir, 'out') };
 }
 
+const schema = (name: string) => JSON.parse(readFileSync(join(REPO, 'docs/external', name), 'utf8'));
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
+
+/** A Python policy: its lines after `import json, sys`, in a file of its own; returns the file. */
+function pythonPolicy(body: string[]): string {
+  const file = join(tmp(), 'policy.py');
+  writeFileSync(file, ['import json, sys', ...body].join('\n') + '\n');
+  return file;
+}
+
+/**
+ * Simulates `program` (a command, run by sh) as the policy on `jobs` jobs a site, with `meta` added
+ * to the scheme's options, recording every request it is asked.
+ */
+function recorded(program: string, jobs: number, meta = ''): { out: string; requests: unknown[] } {
+  const dir = tmp();
+  const tap = `tee -a ${dir}/requests.jsonl | ${program}`;
+  const options = meta ? `, ${meta}` : '';
+  const r = simulate(
+    grid(`{ scheme: external${options}, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, `jobs: ${jobs}`),
+  );
+  expect(r.code, r.err).toBe(0);
+  return { out: r.out, requests: lines(join(dir, 'requests.jsonl')) };
+}
+
 describe('gridemu simulate with an external policy', () => {
   it("the Python least-loaded policy gives paper 001's greedy distributed schedule, byte for byte", () => {
     const external = simulate(grid('{ scheme: external, command: [python3, examples/policies/least_loaded.py] }'));
@@ -71,21 +100,16 @@ describe('gridemu simulate with an external policy', () => {
   });
 
   it('a policy may cancel a copy before one has won: that site never runs the job', () => {
-    const file = join(tmp(), 'cancel.py');
-    writeFileSync(
-      file,
-      [
-        'import json, sys',
-        'for line in sys.stdin:',
-        '    r = json.loads(line)',
-        '    actions = []',
-        '    if r["type"] == "submit":',
-        '        j = r["job"]["id"]',
-        '        # Copies to s1, s2 and s4 (each fits every job here), then s2 withdrawn at once.',
-        '        actions = [{"do": "copies", "job": j, "to": ["s1", "s2", "s4"]}, {"do": "cancel", "job": j, "at": "s2"}]',
-        '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
-      ].join('\n') + '\n',
-    );
+    const file = pythonPolicy([
+      'for line in sys.stdin:',
+      '    r = json.loads(line)',
+      '    actions = []',
+      '    if r["type"] == "submit":',
+      '        j = r["job"]["id"]',
+      '        # Copies to s1, s2 and s4 (each fits every job here), then s2 withdrawn at once.',
+      '        actions = [{"do": "copies", "job": j, "to": ["s1", "s2", "s4"]}, {"do": "cancel", "job": j, "at": "s2"}]',
+      '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
+    ]);
     const r = simulate(grid(`{ scheme: external, command: [python3, "${file}"] }`).replace(/jobs: 300/g, 'jobs: 40'));
     expect(r.code, r.err).toBe(0);
     const summary = JSON.parse(readFileSync(join(r.out, 'summary.json'), 'utf8'));
@@ -98,37 +122,24 @@ describe('gridemu simulate with an external policy', () => {
   });
 
   it("with claims: policy, a copy's claim is the policy's to grant or deny", () => {
-    const dir = tmp();
-    writeFileSync(
-      join(dir, 'policy.py'),
-      [
-        'import json, sys',
-        'for line in sys.stdin:',
-        '    r = json.loads(line)',
-        '    actions = []',
-        '    if r["type"] == "submit":',
-        '        actions = [{"do": "copies", "job": r["job"]["id"], "to": ["s3", "s4"]}]',
-        '    elif r["type"] == "claim":',
-        '        # Never s3 while another copy may still run the job.',
-        '        verdict = "deny" if r["site"] == "s3" and len(r["copies"]) > 1 else "grant"',
-        '        actions = [{"do": verdict, "job": r["job"], "site": r["site"]}]',
-        '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
-      ].join('\n') + '\n',
-    );
-    const tap = `tee -a ${dir}/requests.jsonl | python3 ${dir}/policy.py`;
+    const policy = pythonPolicy([
+      'for line in sys.stdin:',
+      '    r = json.loads(line)',
+      '    actions = []',
+      '    if r["type"] == "submit":',
+      '        actions = [{"do": "copies", "job": r["job"]["id"], "to": ["s3", "s4"]}]',
+      '    elif r["type"] == "claim":',
+      '        # Never s3 while another copy may still run the job.',
+      '        verdict = "deny" if r["site"] == "s3" and len(r["copies"]) > 1 else "grant"',
+      '        actions = [{"do": verdict, "job": r["job"], "site": r["site"]}]',
+      '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
+    ]);
     // s3 has 32 processors: the synthetic jobs here all fit it and s4.
-    const r = simulate(
-      grid(`{ scheme: external, claims: policy, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 30'),
-    );
-    expect(r.code, r.err).toBe(0);
-    const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; site?: string });
+    const r = recorded(`python3 ${policy}`, 30, 'claims: policy');
+    const requests = r.requests as { type: string }[];
     const claims = requests.filter((q) => q.type === 'claim');
     expect(claims.length).toBeGreaterThanOrEqual(120);
-    const schema = JSON.parse(readFileSync(join(REPO, 'docs/external/request.schema.json'), 'utf8'));
-    for (const q of claims) expect(schemaProblems(schema, q)).toEqual([]);
+    for (const q of claims) expect(schemaProblems(schema('request.schema.json'), q)).toEqual([]);
     const [header, ...rows] = readFileSync(join(r.out, 'jobs.csv'), 'utf8').trim().split('\n');
     const exec = header!.split(',').indexOf('exec_site');
     expect(new Set(rows.map((l) => l.split(',')[exec]))).toEqual(new Set(['s4']));
@@ -136,14 +147,8 @@ describe('gridemu simulate with an external policy', () => {
   });
 
   it('one central policy decides every job, in its own location', () => {
-    const dir = tmp();
-    const tap = `tee -a ${dir}/requests.jsonl | python3 examples/policies/least_loaded.py`;
-    const r = simulate(
-      grid(`{ scheme: external, locations: central, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, 'jobs: 50'),
-    );
-    expect(r.code, r.err).toBe(0);
-    const requests = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n');
-    const submits = requests.map((l) => JSON.parse(l) as { type: string; location: string });
+    const r = recorded('python3 examples/policies/least_loaded.py', 50, 'locations: central');
+    const submits = r.requests as { type: string; location: string }[];
     expect(submits.filter((q) => q.type === 'submit')).toHaveLength(200);
     expect(new Set(submits.map((q) => q.location))).toEqual(new Set(['central']));
     expect(gridemu(['check', r.out]).code).toBe(0);
@@ -168,25 +173,6 @@ describe('gridemu simulate with an external policy', () => {
 });
 
 describe("the protocol's JSON Schemas (docs/external/) hold for what really crosses it", () => {
-  const schema = (name: string) => JSON.parse(readFileSync(join(REPO, 'docs/external', name), 'utf8'));
-  const lines = (file: string) =>
-    readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as unknown);
-
-  /** Runs a Python policy (its lines, after `import json, sys`) on `jobs` jobs a site, recording every request it is asked. */
-  function recorded(policy: string[], jobs: number): { out: string; requests: unknown[] } {
-    const dir = tmp();
-    writeFileSync(join(dir, 'policy.py'), ['import json, sys', ...policy].join('\n') + '\n');
-    const tap = `tee -a ${dir}/requests.jsonl | python3 ${dir}/policy.py`;
-    const r = simulate(
-      grid(`{ scheme: external, command: [sh, -c, "${tap}"] }`).replace(/jobs: 300/g, `jobs: ${jobs}`),
-    );
-    expect(r.code, r.err).toBe(0);
-    return { out: r.out, requests: lines(join(dir, 'requests.jsonl')) };
-  }
-
   it('every request of a run, and every answer of both example policies, conform', () => {
     const dir = tmp();
     const requests: unknown[] = [];
@@ -219,7 +205,7 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
 
   it("a policy's timers come back as timer requests, on the run's clock", () => {
     const { requests } = recorded(
-      [
+      `python3 ${pythonPolicy([
         'for line in sys.stdin:',
         '    r = json.loads(line)',
         '    if r["type"] == "submit":',
@@ -227,7 +213,7 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
         '    else:',
         '        actions = [{"do": "timer", "after_s": 3600, "name": "hourly"}]',
         '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
-      ],
+      ])}`,
       20,
     );
     const timers = requests.filter((q) => (q as { type: string }).type === 'timer') as {
@@ -245,7 +231,7 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
 
   it("an offer hands a job to another site's policy, which decides it", () => {
     const { out, requests } = recorded(
-      [
+      `python3 ${pythonPolicy([
         'for line in sys.stdin:',
         '    r = json.loads(line)',
         '    actions = []',
@@ -254,7 +240,7 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
         '    elif r["type"] in ("submit", "offer"):',
         '        actions = [{"do": "send", "job": r["job"]["id"], "to": r["location"]}]',
         '    print(json.dumps({"v": 1, "actions": actions}), flush=True)',
-      ],
+      ])}`,
       30,
     );
     const offers = requests.filter((q) => (q as { type: string }).type === 'offer');
@@ -304,20 +290,15 @@ describe("the protocol's JSON Schemas (docs/external/) hold for what really cros
 describe('an external policy that breaks the protocol: the run stops with exit 2, naming the policy, its site and the line', () => {
   /** A policy that answers the hello, then says `submitAnswer` to a submit or a claim (Python, a str expression over `r`, the request). */
   function policy(submitAnswer: string): string {
-    const file = join(tmp(), 'policy.py');
-    writeFileSync(
-      file,
-      [
-        'import json, sys, time',
-        'for line in sys.stdin:',
-        '    r = json.loads(line)',
-        '    if r["type"] not in ("submit", "claim"):',
-        '        print(json.dumps({"v": 1, "actions": []}), flush=True)',
-        '        continue',
-        `    print(${submitAnswer}, flush=True)`,
-      ].join('\n') + '\n',
-    );
-    return file;
+    return pythonPolicy([
+      'import time',
+      'for line in sys.stdin:',
+      '    r = json.loads(line)',
+      '    if r["type"] not in ("submit", "claim"):',
+      '        print(json.dumps({"v": 1, "actions": []}), flush=True)',
+      '        continue',
+      `    print(${submitAnswer}, flush=True)`,
+    ]);
   }
   const send = (fields: string) =>
     `json.dumps({"v": 1, "actions": [{"do": "send", "job": r["job"]["id"], "to": "s1"${fields}}]})`;
@@ -390,11 +371,10 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
 describe('gridemu run with an external policy', () => {
   it('a policy that breaks the protocol over NATS stops the run with exit 2, naming it', async () => {
     const dir = tmp();
-    const file = join(dir, 'policy.py');
-    writeFileSync(
-      file,
-      'import json, sys\nfor line in sys.stdin:\n    print(json.dumps({"v": 1, "actions": [], "colour": "red"}), flush=True)\n',
-    );
+    const file = pythonPolicy([
+      'for line in sys.stdin:',
+      '    print(json.dumps({"v": 1, "actions": [], "colour": "red"}), flush=True)',
+    ]);
     writeFileSync(
       join(dir, 'spec.yaml'),
       grid(`{ scheme: external, command: [python3, "${file}"] }`, ['live: { speedup: 20000 }']).replace(

@@ -33,6 +33,8 @@ export interface PolicyChannel {
  */
 export class ExternalMetaschedulerActor extends MetaschedulerActor {
   private readonly siteCpus: ReadonlyMap<string, number>;
+  /** The one central policy (its location is no site's): no copies, no offers. */
+  private readonly central: boolean;
   /** The claim being answered now was the policy's (claimVerdict), so it is not told again. */
   private policyDecided = false;
   /** Each site's free processors and queued jobs, from its last load report. */
@@ -47,6 +49,7 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
   ) {
     super(siteId, { scheme: 'distributed', k: 1, sites });
     this.siteCpus = new Map(sites.map((s) => [s.id, s.cpus]));
+    this.central = !this.siteCpus.has(siteId);
   }
 
   start(ctx: ActorContext<Message>): void {
@@ -191,7 +194,7 @@ export class ExternalMetaschedulerActor extends MetaschedulerActor {
     const c: AnswerContext = {
       sites: this.siteCpus,
       location: this.siteId,
-      ...(this.options.sites.some((s) => s.id === this.siteId) ? {} : { central: true }),
+      ...(this.central ? { central: true } : {}),
       ...(request.type === 'submit' || request.type === 'offer' ? { job: request.job } : {}),
       ...(request.type === 'offer' ? { offered: true } : {}),
     };
