@@ -365,7 +365,7 @@ const verdicts = [
 say('## Verdicts');
 say();
 say(
-  `Each verdict is computed by the script from the threshold in its row, on the paper's slice with η = ${etaLabel(ETA)} chosen on the training slice.`,
+  `Each verdict is computed by the script from the threshold in its row, on the paper's slice with η = ${etaLabel(ETA)} chosen on the training slice (class-based Shadow with its own, ${etaLabel(ETA_CLASSES)}, and its classes, chosen there too).`,
 );
 say();
 say('| claim | ours | verdict | threshold |');
