@@ -2,11 +2,18 @@ import type { Address, Message } from '@gridemu/protocol';
 import type { Actor, ActorContext, ActorPlacement } from './actor.js';
 import type { JournalEntry } from './journal.js';
 import type { Inbox } from './mailboxes.js';
+import type { OwedAck } from './owed-acks.js';
 import type { BusTarget } from './transport.js';
 
 /** How a delivery reached its mailbox: what the journal records to replay it. */
 export type DeliverySource =
-  | { readonly k: 'bus'; readonly mid: string | undefined; readonly topic: boolean }
+  | {
+      readonly k: 'bus';
+      readonly mid: string | undefined;
+      readonly topic: boolean;
+      /** A journaled process's acknowledgement of it, sent once this delivery is recorded (not journaled). */
+      readonly ack?: OwedAck;
+    }
   | { readonly k: 'local'; readonly seq: number }
   | { readonly k: 'timer'; readonly id: number };
 

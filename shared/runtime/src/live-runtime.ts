@@ -8,6 +8,7 @@ import { Mailboxes } from './mailboxes.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { JournalWriter } from './journal-writer.js';
 import { DurableOutbox, runtimeAddress } from './durable-outbox.js';
+import { OwedAcks, type OwedAck } from './owed-acks.js';
 import { LinkMeter } from './link-meter.js';
 import {
   journalEntryOf,
@@ -117,6 +118,8 @@ export class LiveRuntime {
   /** With a journal, in a restarted process: its way back to the state it had. */
   private readonly recovery: LiveRecovery | undefined;
   private readonly outbox: DurableOutbox;
+  /** With a journal: acknowledgements waiting for their deliveries to be recorded. */
+  private readonly owedAcks = new OwedAcks();
   private readonly meter = new LinkMeter();
   /** Where the actors' actions go: liveOutput, or the recovery's while the journal is replayed. */
   private output: ActorOutput;
@@ -303,6 +306,8 @@ export class LiveRuntime {
           () => h.actor.receive(h.ctx, d.msg, d.from),
           (t) => journalEntryOf(d, address, t),
         );
+        // Recorded in this turn's batch: its acknowledgement leaves with that batch's output.
+        if (d.src.k === 'bus' && d.src.ack && !this.fatal) this.owedAcks.settle(d.src.ack);
         if (d.sent_s !== undefined && this.clock) {
           if (this.heldByFault(d.from, address, d.sent_s)) this.tally.count('felt.held_by_fault');
           else this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
@@ -315,8 +320,8 @@ export class LiveRuntime {
     if (this.options.reliable) this.listenForAcks(senderOf(address));
     this.subscriptions.push(
       this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
-        this.fromBus(bytes, subject, sender, address, (from, msg, mid, at_s) =>
-          this.enqueue(h, msg, from, undefined, { k: 'bus', mid, topic: false }, at_s),
+        this.fromBus(bytes, subject, sender, address, (from, msg, mid, at_s, ack) =>
+          this.enqueue(h, msg, from, undefined, { k: 'bus', mid, topic: false, ...(ack ? { ack } : {}) }, at_s),
         ),
       ),
     );
@@ -327,13 +332,13 @@ export class LiveRuntime {
         const recipient = topicRecipient(topic);
         this.subscriptions.push(
           this.options.transport.subscribe({ topic }, (bytes, subject, sender) =>
-            this.fromBus(bytes, subject, sender, recipient, (from, msg, mid, at_s) => {
+            this.fromBus(bytes, subject, sender, recipient, (from, msg, mid, at_s, ack) => {
               // This process's own subscribers already had it from publish().
               if (this.hosted.has(from)) return;
               for (const s of list!) {
                 // Counted here, once per receiver, as the simulator counts a topic message.
                 this.tally.sent(msg.type, siteOf(from), s.placement.location, this.clock?.now_s());
-                this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true }, at_s);
+                this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true, ...(ack ? { ack } : {}) }, at_s);
               }
             }),
           ),
@@ -557,7 +562,14 @@ export class LiveRuntime {
     subject: string,
     sender: string,
     recipient: string,
-    accept: (from: Address, msg: Message, mid: string | undefined, at_s: number | undefined) => void,
+    accept: (
+      from: Address,
+      msg: Message,
+      mid: string | undefined,
+      at_s: number | undefined,
+      /** With a journal, the acknowledgement each delivery this makes must settle once recorded. */
+      ack: OwedAck | undefined,
+    ) => void,
   ): void {
     // Judged after the replay, which rebuilds the ids already delivered.
     if (this.recovery?.hold(() => this.fromBus(bytes, subject, sender, recipient, accept))) return;
@@ -582,10 +594,10 @@ export class LiveRuntime {
       return;
     }
     if (sent_ms !== undefined) this.recordLatency(from, recipient, wallNow_ms() - sent_ms);
-    if (mid !== undefined) {
-      // A durable message: acknowledge every copy, deliver the first (a resend must do no harm).
-      // With a journal, the acknowledgement waits until the delivery is stored (emit).
-      const me = runtimeAddress(senderOf(recipient));
+    if (mid === undefined) return accept(from, msg, mid, at_s, undefined);
+    // A durable message: acknowledge every copy, deliver the first (a resend must do no harm).
+    const me = runtimeAddress(senderOf(recipient));
+    const sendAck = () => {
       const ack = encodeEnvelope({
         run: this.run,
         from: me,
@@ -593,12 +605,22 @@ export class LiveRuntime {
         msg: { type: MessageType.BusAck, mid },
       });
       this.emit(() => this.options.transport.publish({ actor: runtimeAddress(senderOf(from)) }, me, ack));
-      if (!this.outbox.firstDelivery(mid)) {
-        this.tally.count('bus.duplicates');
-        return;
-      }
+    };
+    if (!this.outbox.firstDelivery(mid)) {
+      this.tally.count('bus.duplicates');
+      // Its first copy's acknowledgement, still held until that delivery is recorded, answers this one too.
+      if (!this.owedAcks.held(mid)) sendAck();
+      return;
     }
-    accept(from, msg, mid, at_s);
+    if (!this.journal) {
+      sendAck();
+      return accept(from, msg, mid, at_s, undefined);
+    }
+    // With a journal, the acknowledgement waits until every delivery this copy makes is recorded
+    // (OwedAcks), and then for that batch to be stored (emit).
+    const owed = this.owedAcks.open(mid, sendAck);
+    accept(from, msg, mid, at_s, owed);
+    this.owedAcks.settle(owed);
   }
 
   private countReceived(type: string): void {
@@ -614,6 +636,7 @@ export class LiveRuntime {
     src: DeliverySource,
     sent_s?: number,
   ): void {
+    if (src.k === 'bus' && src.ack) this.owedAcks.add(src.ack);
     this.mailboxes.post(h.inbox, sent_s === undefined ? { msg, from, at_s, src } : { msg, from, at_s, src, sent_s });
   }
 

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@gridemu/protocol';
 import { MessageType } from '@gridemu/protocol';
 import { silentLogger, type Actor, type ActorContext, type Transport } from '../src/index.js';
+import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { LiveRuntime, MemoryJournal, decodeJournalBatch, wallNow_ms } from '../src/live.js';
+import type { Journal } from '../src/journal.js';
 
 /** A process alone: nothing crosses a bus. */
 const noBus: Transport = {
@@ -152,5 +154,79 @@ describe('LiveRuntime journal (issue 11)', () => {
     await second.rt.stop();
     expect(second.dog.timer).toBe(first.dog.timer);
     expect(second.dog.fired).toBe(0);
+  });
+
+  it('acknowledges a durable message only once its delivery is stored, even when a burst outlasts a turn', async () => {
+    // Appends are stored only when the test says so, so what has left the process can be compared
+    // with what the journal holds at every point.
+    const pending: (() => void)[] = [];
+    const stored: Uint8Array[] = [];
+    const gated: Journal = {
+      append: (batch) =>
+        new Promise<void>((resolve) =>
+          pending.push(() => {
+            stored.push(batch.slice());
+            resolve();
+          }),
+        ),
+      readAll: () => Promise.resolve([...stored]),
+    };
+    const handlers = new Map<string, (bytes: Uint8Array, subject: string, sender: string) => void>();
+    const acked: string[] = [];
+    const bus: Transport = {
+      publish: (_target, _from, bytes) => {
+        const d = decodeEnvelope(bytes, 'acks');
+        if (d.ok && d.envelope.msg.type === MessageType.BusAck) acked.push(d.envelope.msg.mid);
+      },
+      subscribe: (target, onBytes) => {
+        if ('actor' in target) handlers.set(target.actor, onBytes);
+        return { unsubscribe: () => undefined };
+      },
+      flush: () => Promise.resolve(),
+    };
+    const summer = new Summer();
+    const rt = new LiveRuntime({
+      transport: bus,
+      run: 'acks',
+      seed: 1,
+      log: silentLogger,
+      journal: { store: gated, recovering: false },
+    });
+    rt.spawn({ address: 'p/sum', location: 'p', actor: summer });
+    rt.start(0, 1000);
+    // More than one turn's budget of deliveries (1,024) at once, and a resent copy of one of them.
+    const N = 3000;
+    const copy = (i: number) =>
+      encodeEnvelope({
+        run: 'acks',
+        from: 'q/src',
+        to: 'p/sum',
+        mid: `q-${i}`,
+        msg: { type: MessageType.JobCompleted, jobId: `j${i}`, site: 'q', time_s: 0 },
+      });
+    for (let i = 0; i < N; i++) handlers.get('p/sum')!(copy(i), 'x', 'q');
+    handlers.get('p/sum')!(copy(N - 1), 'x', 'q');
+    const storedMids = () =>
+      new Set(
+        stored.flatMap((b, i) =>
+          decodeJournalBatch(b, i).entries.flatMap((e) => (e.k === 'bus' && e.mid ? [e.mid] : [])),
+        ),
+      );
+    for (let rounds = 0; summer.heard.length < N || pending.length > 0; rounds++) {
+      if (rounds > 10_000) throw new Error(`stuck: ${summer.heard.length} handled, ${pending.length} appends pending`);
+      await new Promise((r) => setImmediate(r));
+      // Before each append is stored, nothing it holds has been acknowledged.
+      const holds = storedMids();
+      expect(acked.filter((m) => !holds.has(m))).toEqual([]);
+      pending.shift()?.();
+    }
+    await new Promise((r) => setImmediate(r));
+    const stop = rt.stop();
+    while (pending.length > 0) pending.shift()!();
+    await stop;
+    // Every copy acknowledged once it was stored: the resent one by its first copy's acknowledgement.
+    expect(new Set(acked).size).toBe(N);
+    expect(storedMids().size).toBe(N);
+    expect(rt.counters.get('bus.duplicates')).toBe(1);
   });
 });
