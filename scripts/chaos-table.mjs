@@ -1,19 +1,43 @@
 #!/usr/bin/env node
 // docs/faults.md's chaos table: examples/chaos-kth-k4.yaml run live under each fault set, each run
 // replayed with `gridemu simulate --network-from`, and one Markdown row per run printed. About ten
-// minutes on 2 cores; needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR) and nats-server. Not run by CI.
+// minutes on 2 cores for one run of each row; needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR) and
+// nats-server. Not run by CI.
 //
-//   node scripts/chaos-table.mjs [OUT_DIR]
+//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S]
+//
+// One live run of this spec moves its bounded slowdown by about ±40% from the next, so "within 10%
+// of its replay" cannot be read off one run. With --runs N each row is run N times, each run
+// replayed over S network seeds, and a second table gives the mean gap over the runs with its 90%
+// interval and what that interval says of 10% (scripts/lib/mean-gap.mjs).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { meanWithInterval } from '@gridemu/metrics';
+import { meanGap } from './lib/mean-gap.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'services/cli/dist/main.js');
 const spec = join(repo, 'examples/chaos-kth-k4.yaml');
-const out = process.argv[2] ?? join(tmpdir(), `gridemu-chaos-${process.pid}`);
+const { values: opts, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: 'string', default: '1' },
+    rows: { type: 'string' },
+    'replay-seeds': { type: 'string', default: '1' },
+  },
+});
+const out = positionals[0] ?? join(tmpdir(), `gridemu-chaos-${process.pid}`);
+const count = (name, v) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a whole number of at least 1, got ${v}`);
+  return n;
+};
+const RUNS = count('runs', opts.runs);
+const REPLAY_SEEDS = count('replay-seeds', opts['replay-seeds']);
 const crash = (process, at_s, down_s) => `{ process: ${process}, at_s: ${at_s}, down_s: ${down_s} }`;
 const two = [crash('s2', 650000, 4000), crash('s1', 700000, 2000)];
 const more = [
@@ -38,40 +62,83 @@ const rows = [
   ],
   ['no faults, `live.journal: true` (files)', ['live.journal=true']],
 ];
+const chosen = opts.rows === undefined ? rows.map((_, i) => i) : opts.rows.split(',').map(Number);
+for (const i of chosen)
+  if (!Number.isInteger(i) || !rows[i]) throw new Error(`--rows: no row ${i} (0 to ${rows.length - 1})`);
 const gridemu = (args) => {
   const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`gridemu ${args.join(' ')} exited ${r.status}:\n${r.stderr.slice(-2000)}`);
 };
 const json = (f) => JSON.parse(readFileSync(f, 'utf8'));
+const fmt = (x) => x.toFixed(1);
 console.log(
   '| run | mean bounded slowdown, live | its replay | live vs replay | wall | felt one-way delay, mean | jobs | `gridemu check` | crashes applied | runs lost | restart to caught up (wall / emulated s) |',
 );
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |');
-rows.forEach(([label, sets], i) => {
-  const live = join(out, `live-${i}`);
-  const replay = join(out, `replay-${i}`);
+const pairsByRow = new Map();
+for (const i of chosen) {
+  const [label, sets] = rows[i];
   const setArgs = sets.flatMap((s) => ['--set', s]);
-  process.stderr.write(`chaos table: ${label}: live`);
-  gridemu(['run', spec, ...setArgs, '--out', live, '--quiet', '--timeout', '600']);
-  process.stderr.write(', replay\n');
-  gridemu(['simulate', spec, ...setArgs, '--network-from', live, '--out', replay, '--quiet']);
-  const l = json(join(live, 'summary.json'));
-  const r = json(join(replay, 'summary.json'));
-  const check = json(join(live, 'check.json'));
-  const network = json(join(live, 'network.json'));
-  let sum = 0;
-  let count = 0;
-  for (const [link, h] of Object.entries(network.links)) {
-    const [from, to] = link.split('->');
-    if (from !== to) ((sum += h.sum_ms), (count += h.count));
+  for (let k = 0; k < RUNS; k++) {
+    const live = join(out, `live-${i}-${k}`);
+    const replay = join(out, `replay-${i}-${k}`);
+    process.stderr.write(`chaos table: ${label}, run ${k + 1} of ${RUNS}: live`);
+    gridemu(['run', spec, ...setArgs, '--out', live, '--quiet', '--timeout', '600']);
+    process.stderr.write(', replay\n');
+    gridemu([
+      'simulate',
+      spec,
+      ...setArgs,
+      '--network-from',
+      live,
+      '--out',
+      replay,
+      '--quiet',
+      '--seeds',
+      String(REPLAY_SEEDS),
+    ]);
+    const l = json(join(live, 'summary.json'));
+    // With several seeds the replay writes seeds.json (their mean); with one, its summary.json.
+    const rb =
+      REPLAY_SEEDS > 1
+        ? json(join(replay, 'seeds.json')).metrics.mean_bounded_slowdown.mean
+        : json(join(replay, 'summary.json')).mean_bounded_slowdown;
+    const check = json(join(live, 'check.json'));
+    const network = json(join(live, 'network.json'));
+    let sum = 0;
+    let n = 0;
+    for (const [link, h] of Object.entries(network.links)) {
+      const [from, to] = link.split('->');
+      if (from !== to) ((sum += h.sum_ms), (n += h.count));
+    }
+    const f = l.faults ?? {};
+    const rejoins = (l.live.rejoins ?? [])
+      .map((j) => `${j.process} ${j.catch_up_wall_s.toFixed(2)} s / ${Math.round(j.catch_up_emulated_s)}`)
+      .join('; ');
+    const lb = l.mean_bounded_slowdown;
+    pairsByRow.set(i, [...(pairsByRow.get(i) ?? []), [lb, rb]]);
+    console.log(
+      `| ${label} | ${fmt(lb)} | ${fmt(rb)} | ${((100 * (lb - rb)) / rb).toFixed(0)}% | ${l.live.run_wall_s.toFixed(1)} s | ${(sum / n).toFixed(1)} ms | ${l.jobs.completed}/${l.jobs.submitted} | ${check.ok ? 'passed' : 'FAILED'} | ${f.crashes_applied ?? ''} | ${f.lost_runs ?? ''} | ${rejoins} |`,
+    );
   }
-  const f = l.faults ?? {};
-  const rejoins = (l.live.rejoins ?? [])
-    .map((j) => `${j.process} ${j.catch_up_wall_s.toFixed(2)} s / ${Math.round(j.catch_up_emulated_s)}`)
-    .join('; ');
-  const lb = l.mean_bounded_slowdown;
-  const rb = r.mean_bounded_slowdown;
+}
+if (RUNS > 1) {
+  const pm = (xs) => {
+    const m = meanWithInterval(xs);
+    return `${fmt(m.mean)} ± ${fmt(m.half_width)}`;
+  };
+  const pct = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(0)}%`;
+  console.log('');
   console.log(
-    `| ${label} | ${lb.toFixed(1)} | ${rb.toFixed(1)} | ${((100 * (lb - rb)) / rb).toFixed(0)}% | ${l.live.run_wall_s.toFixed(1)} s | ${(sum / count).toFixed(1)} ms | ${l.jobs.completed}/${l.jobs.submitted} | ${check.ok ? 'passed' : 'FAILED'} | ${f.crashes_applied ?? ''} | ${f.lost_runs ?? ''} | ${rejoins} |`,
+    `Over ${RUNS} live runs a row, each replayed over ${REPLAY_SEEDS} network seed${REPLAY_SEEDS > 1 ? 's' : ''}; ± is the 90% interval (Student's t).`,
   );
-});
+  console.log('');
+  console.log('| run | live, mean | replays, mean | mean gap (90% interval) | verdict |');
+  console.log('| --- | ---: | ---: | ---: | --- |');
+  for (const [i, pairs] of pairsByRow) {
+    const g = meanGap(pairs);
+    console.log(
+      `| ${rows[i][0]} | ${pm(pairs.map((p) => p[0]))} | ${pm(pairs.map((p) => p[1]))} | ${pct(g.mean)} (${pct(g.lo)} to ${pct(g.hi)}) | ${g.verdict} |`,
+    );
+  }
+}

@@ -20,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { boundedSlowdown, mean, meanWithInterval, splitCsvLine } from '@gridemu/metrics';
+import { meanGap } from './lib/mean-gap.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -709,22 +710,6 @@ if (issueRun) {
 }
 function pct(x) {
   return `${x >= 0 ? '+' : ''}${(100 * x).toFixed(0)}%`;
-}
-
-/** Runs' [live, replay] pairs: their mean relative gap with its 90% interval (Student's t), and what that says of 10%. */
-function meanGap(pairs) {
-  const gaps = meanWithInterval(pairs.map(([live, replay]) => (live - replay) / replay));
-  const lo = gaps.mean - gaps.half_width;
-  const hi = gaps.mean + gaps.half_width;
-  const verdict =
-    lo >= -0.1 && hi <= 0.1
-      ? 'within 10%, the whole interval inside it'
-      : Math.abs(gaps.mean) <= 0.1
-        ? 'within 10% on the mean, though the interval is wider than that: more runs would narrow it'
-        : hi < -0.1 || lo > 0.1
-          ? 'outside 10%, the whole interval outside it'
-          : 'outside 10% on the mean, the interval reaching inside it';
-  return { mean: gaps.mean, lo, hi, verdict };
 }
 
 /** The schemes whose run at the guard's speed-up was outside 10% and was repeated (CELL_REPEATS). */
