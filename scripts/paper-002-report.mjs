@@ -21,7 +21,22 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SEEDS = numberArg('--seeds', 10);
 const LARGE_SEEDS = numberArg('--large-seeds', 3);
 const BASE = 'examples/gruber-grid3.yaml';
-const OUT = join(repo, 'results', 'paper-002');
+// --misbehaving SITES,EPISODE_S,BETWEEN_S: the same runs under another fit of the misbehaving
+// managers, into their own folder, writing only their verdicts (verdicts.json) for the main report's
+// "How the verdicts move with the fit".
+const ALT_FIT = (() => {
+  const i = process.argv.indexOf('--misbehaving');
+  if (i < 0) return undefined;
+  const [sites, mean_episode_s, mean_between_s] = (process.argv[i + 1] ?? '').split(',').map(Number);
+  if (![sites, mean_episode_s, mean_between_s].every((x) => Number.isFinite(x) && x > 0))
+    throw new Error(
+      `--misbehaving: expected SITES,EPISODE_S,BETWEEN_S (three positive numbers), got ${process.argv[i + 1]}`,
+    );
+  return { sites, mean_episode_s, mean_between_s };
+})();
+const OUT = ALT_FIT
+  ? join(repo, 'results', 'paper-002-fits', `${ALT_FIT.sites}-${ALT_FIT.mean_episode_s}-${ALT_FIT.mean_between_s}`)
+  : join(repo, 'results', 'paper-002');
 const GRUBER = ['G-RA', 'G-RR', 'G-LU', 'G-LRU'];
 const blast = (submitters, jobs) => [`workload[0].blast.submitters=${submitters}`, `workload[0].blast.jobs=${jobs}`];
 // §3.2: medium workloads (500 to 1000 jobs) "submitted in several steps in order to honor the VO
@@ -92,6 +107,12 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
     out,
     ...e.vary.flatMap((v) => ['--vary', v]),
     ...e.sets.flatMap((s) => ['--set', s]),
+    ...(ALT_FIT
+      ? [
+          '--set',
+          `meta.misbehaving={sites: ${ALT_FIT.sites}, mean_episode_s: ${ALT_FIT.mean_episode_s}, mean_between_s: ${ALT_FIT.mean_between_s}}`,
+        ]
+      : []),
   ];
   console.error(`== ${id} (Table ${e.table}): gridemu ${args.slice(1).join(' ')}`);
   const r = spawnSync(process.execPath, args, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -147,7 +168,9 @@ p(
     `${cpus()[0]?.model ?? 'unknown CPU'} ×${cpus().length}, Node ${process.version}: ${Object.keys(EXPERIMENTS).length} sweeps in simulation, ` +
     `${SEEDS} seeds for the small and medium workloads and ${LARGE_SEEDS} for 1000-job ones, ${wall.toFixed(0)} s of wall time. ` +
     'Every number marked "ours" comes from those runs (jobs.csv and summary.json under results/paper-002/); "paper" is ' +
-    "Dumitrescu, Raicu and Foster's own table. Ours are means ± the half-width of the 90% confidence interval over the seeds.",
+    "Dumitrescu, Raicu and Foster's own table. Ours are means ± the half-width of the 90% confidence interval over the seeds. " +
+    'The same sweeps are made again under three other fits of the misbehaving managers (results/paper-002-fits/, about 6 minutes ' +
+    'each) for "How the verdicts move with the fit".',
 );
 p();
 const misbehaving = BASE_META.misbehaving;
@@ -370,6 +393,14 @@ const claims = [
   },
 ];
 const agreeing = claims.filter((c) => c.ok).length;
+writeFileSync(
+  join(OUT, 'verdicts.json'),
+  JSON.stringify({ agreeing, rows: claims.map((c) => ({ says: c.says, ok: c.ok })) }, null, 2) + '\n',
+);
+if (ALT_FIT) {
+  console.error(`${OUT}: ${agreeing} of ${claims.length} rows agree`);
+  process.exit(0);
+}
 p('## What the paper found, and what we find');
 p();
 p(
@@ -382,6 +413,8 @@ p('| the paper says | ours | | why it differs |');
 p('| --- | --- | --- | --- |');
 for (const c of claims) p(`| ${c.says} | ${c.ours} | ${verdict(c.ok)} | ${c.ok ? '' : c.why} |`);
 p();
+
+const fitRange = fitSensitivity();
 
 p('## Inputs and calibrated values: shown, not judged');
 p();
@@ -426,6 +459,7 @@ p(
 p(
   `- **Misbehaving managers are a fitted model, and the fit does not carry over.** The paper says only that they exist and cost most of the 1 × 10 speedup. Fitted on Table IV alone, the model needs ${typeof misbehaving.sites === 'number' ? `${Math.round(misbehaving.sites * 100)}% of the sites` : 'the named sites'} starving grid jobs for ${f(misbehaving.mean_episode_s / 3600, 0)} h at a time with ${f(misbehaving.mean_between_s / 3600, 0)} h between (at the edge of the calibration's range). ` +
     `At that level the larger workloads starve far more than Grid3's did: G-RA completes ${f(v('w1000', 'G-RA', 'comp_pct'), 1)}% of 1 × 1000 and ${f(v('w10000', 'G-RA', 'comp_pct'), 1)}% of 1 × 10000, where the paper's did 97% and 92%. ` +
+    `The fits Table IV cannot tell apart from this one give ${fitRange.min} to ${fitRange.max} agreeing rows (the section "How the verdicts move with the fit"). ` +
     "So one level of misbehaviour cannot give both Table IV's slow ten-job runs and the larger tables' completions: either the ten-job runs met a bad spell the larger ones did not (the paper ran the two sets at different times, §4.2.4), or their slowness has another cause we do not model. Ours start no grid job for a while and then behave again; Grid3's may also have lost jobs, started them late by hours, or misreported their slots.",
 );
 p(
@@ -451,3 +485,74 @@ p();
 mkdirSync(join(repo, 'docs/results'), { recursive: true });
 writeFileSync(join(repo, 'docs/results/paper-002.md'), lines.join('\n') + '\n');
 console.error(`wrote docs/results/paper-002.md${reused ? ' from the runs already made' : ` (${wall.toFixed(0)} s)`}`);
+
+/**
+ * The verdicts under the fits Table IV cannot tell apart from the chosen one: the calibration's next
+ * best candidates (docs/results/paper-002-calibration.md, whose loss differs from the best by a few
+ * hundredths on 5 seeds of 10 jobs), each run through this same script with --misbehaving. Not a
+ * choice among them: the chosen fit stays the calibration's best, and the verdicts above are its.
+ */
+function fitSensitivity() {
+  const ALTERNATIVES = 3;
+  const calibration = readFileSync(join(repo, 'docs/results/paper-002-calibration.md'), 'utf8');
+  const candidates = [
+    ...calibration
+      .slice(calibration.indexOf('## Every candidate'))
+      .matchAll(/^\| ([\d.]+) \| (\d+) \| (\d+) \| ([\d.]+) \|$/gm),
+  ].map((m) => ({
+    sites: Number(m[1]),
+    mean_episode_s: Number(m[2]),
+    mean_between_s: Number(m[3]),
+    loss: Number(m[4]),
+  }));
+  const same = (c) =>
+    c.sites === misbehaving.sites &&
+    c.mean_episode_s === misbehaving.mean_episode_s &&
+    c.mean_between_s === misbehaving.mean_between_s;
+  const chosen = candidates.find(same);
+  const others = candidates.filter((c) => !same(c)).slice(0, ALTERNATIVES);
+  const pass = ['--seeds', String(SEEDS), '--large-seeds', String(LARGE_SEEDS)];
+  if (process.argv.includes('--reuse')) pass.push('--reuse');
+  const rows = others.map((c) => {
+    const arg = `${c.sites},${c.mean_episode_s},${c.mean_between_s}`;
+    console.error(`== the same runs with meta.misbehaving ${arg}`);
+    const r = spawnSync(process.execPath, [join(repo, 'scripts/paper-002-report.mjs'), '--misbehaving', arg, ...pass], {
+      cwd: repo,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (r.status !== 0) throw new Error(`the runs with meta.misbehaving ${arg} failed (exit ${r.status})`);
+    const file = join(repo, 'results', 'paper-002-fits', arg.replaceAll(',', '-'), 'verdicts.json');
+    return { c, verdicts: JSON.parse(readFileSync(file, 'utf8')) };
+  });
+  p('## How the verdicts move with the fit');
+  p();
+  p(
+    `Table IV is ten jobs, and the calibration's loss barely separates its best candidates (the best ${f(chosen?.loss, 3)}, the next ${others.map((c) => f(c.loss, 3)).join(', ')}). ` +
+      `So the same runs were made under each of the ${others.length} next best, with nothing else changed. The verdicts above stay the best fit's; this shows how far they rest on it.`,
+  );
+  p();
+  p(
+    '| fit: prone sites, mean episode, mean between | Table IV loss | rows agreeing | rows that turn, against the chosen fit |',
+  );
+  p('| --- | --- | --- | --- |');
+  p(
+    `| ${misbehaving.sites}, ${f(misbehaving.mean_episode_s / 3600, 0)} h, ${f(misbehaving.mean_between_s / 3600, 0)} h (chosen) | ${f(chosen?.loss, 3)} | ${agreeing} of ${claims.length} | - |`,
+  );
+  for (const { c, verdicts } of rows) {
+    const turned = claims
+      .map((claim, i) => ({ claim, alt: verdicts.rows[i] }))
+      .filter(({ claim, alt }) => alt && alt.says === claim.says && alt.ok !== claim.ok)
+      .map(({ claim, alt }) => `${alt.ok ? 'agrees' : 'differs'}: ${claim.says.split(': ').slice(0, 2).join(': ')}`);
+    p(
+      `| ${c.sites}, ${f(c.mean_episode_s / 3600, 0)} h, ${f(c.mean_between_s / 3600, 0)} h | ${f(c.loss, 3)} | ${verdicts.agreeing} of ${verdicts.rows.length} | ${turned.join('; ') || 'none'} |`,
+    );
+  }
+  p();
+  const counts = [agreeing, ...rows.map((r) => r.verdicts.agreeing)];
+  const needed = Math.ceil(0.7 * claims.length);
+  p(
+    `- Across these fits ${Math.min(...counts)} to ${Math.max(...counts)} of ${claims.length} rows agree; ${Math.max(...counts) >= needed ? `at least one reaches` : 'none reaches'} 70% of the rows (${needed}), what this reproduction aims at.`,
+  );
+  p();
+  return { min: Math.min(...counts), max: Math.max(...counts) };
+}
