@@ -7,6 +7,7 @@ import {
   type MetaContext,
   type MetaSpec,
 } from '@gridemu/model';
+import { readSiteTimings } from '../paper-001/meta.js';
 
 /** `meta:` under the `external` scheme (docs/external.md). */
 export interface ExternalMeta extends MetaSpec {
@@ -57,8 +58,7 @@ export function readExternalMeta(
     command,
     locations,
     answer_timeout_s: r.number(raw['answer_timeout_s'], 'meta.answer_timeout_s', POSITIVE, 10),
-    load_period_s: r.number(raw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
-    claim_timeout_s: r.number(raw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
+    ...readSiteTimings(raw, r),
     claims: r.oneOf(raw['claims'], 'meta.claims', ['origin', 'policy'], 'origin'),
   };
   return { meta, local: context.local };

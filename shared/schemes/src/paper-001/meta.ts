@@ -30,6 +30,20 @@ export interface Paper001Meta extends MetaSpec {
 
 const OPTIONS = ['scheme', 'k', 'load_period_s', 'claim_timeout_s', 'claim', 'query_timeout_s'];
 
+/**
+ * The load gossip's period and the claim's timeout, as paper 001's sites use them: read here for
+ * every scheme that runs those sites (the external policies' too), so their defaults are one.
+ */
+export function readSiteTimings(
+  raw: Readonly<Record<string, unknown>>,
+  r: FieldReader,
+): Pick<Paper001Meta, 'load_period_s' | 'claim_timeout_s'> {
+  return {
+    load_period_s: r.number(raw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
+    claim_timeout_s: r.number(raw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
+  };
+}
+
 export function readPaper001Meta(
   scheme: string,
   raw: Readonly<Record<string, unknown>>,
@@ -40,8 +54,7 @@ export function readPaper001Meta(
   const meta: Paper001Meta = {
     scheme: scheme as Paper001Scheme,
     k: r.number(raw['k'], 'meta.k', POSITIVE_INTEGER, 1),
-    load_period_s: r.number(raw['load_period_s'], 'meta.load_period_s', POSITIVE, 60),
-    claim_timeout_s: r.number(raw['claim_timeout_s'], 'meta.claim_timeout_s', POSITIVE, 5),
+    ...readSiteTimings(raw, r),
     claim: r.oneOf(raw['claim'], 'meta.claim', CLAIM_MODES, 'hold'),
     query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 60),
   };
