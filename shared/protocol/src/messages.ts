@@ -85,9 +85,17 @@ export interface JobEnds {
   readonly type: typeof MessageType.JobEnds;
   readonly jobId: string;
 }
+/**
+ * The receiving runtime has the durable messages `mids`, for good (stored, with a journal); one
+ * acknowledgement answers all those a batch of its output answers. `received`: a journaled
+ * receiver has them and has not yet stored them (the sender stops resending them on a timer).
+ */
 export interface BusAck {
   readonly type: typeof MessageType.BusAck;
-  readonly mid: string;
+  readonly mids: readonly string[];
+  readonly received?: boolean;
+  /** Which start of the receiving process answers: a later one has lost what an earlier one received and had not stored. */
+  readonly boot: string;
 }
 
 /**

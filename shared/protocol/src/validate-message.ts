@@ -32,7 +32,14 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.JobFailed]: { jobId: 'string', time_s: 'number', reason: 'string', trail: 'trail' },
   [MessageType.SubmitDue]: {},
   [MessageType.JobEnds]: { jobId: 'string' },
-  [MessageType.BusAck]: { mid: 'string' },
+  [MessageType.BusAck]: {
+    mids: (v) =>
+      Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'string')
+        ? undefined
+        : 'must be a non-empty list of message ids',
+    received: 'optional-boolean',
+    boot: 'string',
+  },
 };
 
 /** Says why a value is not a well-formed message of a catalogue; the codec drops what it refuses. */

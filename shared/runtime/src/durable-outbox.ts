@@ -1,11 +1,12 @@
 import type { Address } from '@gridemu/protocol';
 import type { BusTarget } from './transport.js';
+import { LossEvidence } from './loss-evidence.js';
 import { RoundTripEstimate } from './round-trip-estimate.js';
 import { senderOf } from './subjects.js';
 import { wallNow_ms } from './wall-clock.js';
 
-/** The most a message's wait for its acknowledgement grows by, resend after resend. */
-const MAX_BACKOFF = 8;
+/** How many timeouts a message, and its receiver's silence, last before it is resent with no sign of loss. */
+const UNANSWERED_TIMEOUTS = 8;
 
 /** A durable message sent and not yet acknowledged. */
 interface Unacknowledged {
@@ -15,6 +16,12 @@ interface Unacknowledged {
   sent_ms: number;
   /** Times resent: its acknowledgement then cannot tell which copy it answers (Karn's rule). */
   resends: number;
+  /** The receiver has it, not yet stored: resent when the receiver restarts, not while it answers. */
+  received: boolean;
+  /** Where it goes. */
+  readonly location: string;
+  /** Its place in send order, renewed by each resend (LossEvidence). */
+  order: number;
 }
 
 /** Where a process's runtime hears acknowledgements for what its actors at `location` sent. */
@@ -27,19 +34,28 @@ export function runtimeAddress(location: string): Address {
  * nats-server restart): each is sent with an id and kept until the receiving runtime acknowledges
  * it, and resent meanwhile; a receiver delivers each id once and acknowledges every copy.
  *
- * When to resend. A fixed wait of 100 ms resent a third of all messages of a saturated run, whose
- * round trips then exceeded it (every copy a duplicate). So the wait adapts to the round trips
- * measured (RoundTripEstimate), and doubles with each resend of one message up to MAX_BACKOFF times,
- * as TCP's retransmission timer does. A receiver that rejoins after a crash gets what waits for it
- * at once (resendTo), not at its next resend.
+ * When to resend. A journaled receiver says at once that a message arrived (`received`), and
+ * acknowledges it once stored; it is not resent on a timer meanwhile. A message is resent once
+ * later answers from its receiver show it lost (LossEvidence, as TCP's RACK), after a timeout
+ * adapted to the round trips measured (RoundTripEstimate, RFC 6298); with no such sign, only once
+ * the receiver has also been silent for UNANSWERED_TIMEOUTS timeouts. A receiver that restarts gets
+ * what waits for it at once (resendTo, heardFrom). A timeout alone cannot tell a lost message from
+ * a receiver stalled on shared cores: at saturation it resent 30,000-45,000 copies of a 10,000-job
+ * run, every one a duplicate (docs/performance.md).
  */
 export class DurableOutbox {
   private readonly unacknowledged = new Map<string, Unacknowledged>();
   /** Ids of the durable messages delivered here (a resent one is acknowledged again, not delivered). */
   private readonly seen = new Set<string>();
   private nextMid = 1;
+  private nextOrder = 1;
+  /** Resent by resend() with no sign of loss, after UNANSWERED_TIMEOUTS timeouts, since last taken. */
+  private resentUnanswered = 0;
   private resender: NodeJS.Timeout | undefined;
   private readonly roundTrips = new RoundTripEstimate();
+  private evidence = new LossEvidence(0);
+  /** Per location, the starts of its process heard from. */
+  private readonly boots = new Map<string, Set<string>>();
 
   constructor(private readonly publish: (target: BusTarget, from: Address, bytes: Uint8Array) => void) {}
 
@@ -50,17 +66,47 @@ export class DurableOutbox {
 
   /** Keeps a message until it is acknowledged; `sent_ms` -Infinity: resend at the first chance. */
   keep(mid: string, target: { readonly actor: Address }, from: Address, bytes: Uint8Array, sent_ms: number): void {
-    this.unacknowledged.set(mid, { target, from, bytes, sent_ms, resends: 0 });
+    const location = senderOf(target.actor);
+    this.unacknowledged.set(mid, {
+      target,
+      from,
+      bytes,
+      sent_ms,
+      resends: 0,
+      received: false,
+      location,
+      order: this.nextOrder++,
+    });
   }
 
-  /** The receiver has it; true if it was still waiting here. */
+  /** The receiver has it for good (stored, with a journal); true if it was still waiting here. */
   acknowledged(mid: string): boolean {
     const u = this.unacknowledged.get(mid);
     if (!u) return false;
     this.unacknowledged.delete(mid);
+    if (!u.received) this.answered(u, false);
+    return true;
+  }
+
+  /**
+   * A journaled receiver has it and will acknowledge it once stored. Until then the message is
+   * resent only if the receiver restarts, the one thing that can still lose it (resendTo when its
+   * rejoin is announced, heardFrom when a new start of it answers), or is silent for
+   * UNANSWERED_TIMEOUTS timeouts. Its acknowledgement waits for the receiver's backlog, which at
+   * saturation grows past any timeout learnt from earlier round trips.
+   */
+  received(mid: string): void {
+    const u = this.unacknowledged.get(mid);
+    if (!u || u.received) return;
+    u.received = true;
+    this.answered(u, true);
+  }
+
+  /** Its first answer: a round trip measured, and evidence about what was sent before it. */
+  private answered(u: Unacknowledged, receipt: boolean): void {
     const now = wallNow_ms();
     if (u.resends === 0 && Number.isFinite(u.sent_ms)) this.roundTrips.measured(now - u.sent_ms);
-    return true;
+    this.evidence.heard(u.location, u.order, now, receipt);
   }
 
   /** Whether `mid` is delivered here for the first time; it is remembered either way. */
@@ -71,16 +117,58 @@ export class DurableOutbox {
   }
 
   /**
-   * Resends what has waited over `after_ms` for its acknowledgement (0: everything), doubled for
-   * each time the message was resent already, up to MAX_BACKOFF times; returns how many went.
+   * Resends what is overdue, given the timeout `after_ms` (0: everything): a message later answers
+   * show lost (LossEvidence) once it has waited `after_ms`; any other once it has waited, and its
+   * receiver been silent, UNANSWERED_TIMEOUTS timeouts: a receiver that answers is working through
+   * its backlog, not losing what it was sent (a lost last message, a receiver gone). Returns how
+   * many went.
    */
   resend(after_ms: number): number {
-    return this.resendWhere((u, now) => now - u.sent_ms >= after_ms * Math.min(MAX_BACKOFF, 2 ** u.resends));
+    return this.resendWhere((u, now) => {
+      const waited = now - u.sent_ms;
+      if (waited < after_ms) return false;
+      if (!u.received && this.evidence.lost(u.location, u.order, now)) return true;
+      const tail_ms = after_ms * UNANSWERED_TIMEOUTS;
+      if (waited < tail_ms || this.evidence.silentFor_ms(u.location, now) < tail_ms) return false;
+      this.resentUnanswered++;
+      return true;
+    });
+  }
+
+  /**
+   * An acknowledgement from `location` (`receipt`: of arrival, not storage) has been read through:
+   * what it left out, it did not have.
+   */
+  answerEnded(location: string, receipt: boolean): void {
+    this.evidence.answerEnded(location, receipt, wallNow_ms());
+  }
+
+  /**
+   * An answer from `location`'s process, started as `boot`. A start not heard from before, after
+   * another, is a restart: what the earlier one said it had, unstored, died with it and goes again
+   * now, whether or not the rejoin announcement (resendTo) is heard. Returns how many went.
+   */
+  heardFrom(location: string, boot: string): number {
+    const boots = this.boots.get(location);
+    if (boots === undefined) {
+      this.boots.set(location, new Set([boot]));
+      return 0;
+    }
+    if (boots.has(boot)) return 0;
+    boots.add(boot);
+    return this.resendWhere((u) => u.location === location && u.received);
+  }
+
+  /** How many resends since the last call went with no sign of loss (the rest: shown lost, or to a rejoined receiver). */
+  takeResentUnanswered(): number {
+    const n = this.resentUnanswered;
+    this.resentUnanswered = 0;
+    return n;
   }
 
   /** Resends at once everything waiting for `location`'s acknowledgement (it has just rejoined the run). */
   resendTo(location: string): number {
-    return this.resendWhere((u) => senderOf(u.target.actor) === location);
+    return this.resendWhere((u) => u.location === location);
   }
 
   private resendWhere(due: (u: Unacknowledged, now_ms: number) => boolean): number {
@@ -89,6 +177,9 @@ export class DurableOutbox {
     for (const u of this.unacknowledged.values()) {
       if (!due(u, now)) continue;
       u.sent_ms = now;
+      // A copy whose arrival is unknown again.
+      u.received = false;
+      u.order = this.nextOrder++;
       u.resends++;
       n++;
       this.publish(u.target, u.from, u.bytes);
@@ -101,6 +192,9 @@ export class DurableOutbox {
    * `floor_ms`), calling `onResent` with each round's count.
    */
   startResending(floor_ms: number, onResent: (n: number) => void): void {
+    // Reordering allowed before a later answer proves a loss: jitter and a receiver's gathering of
+    // its receipts, both well under the floor (4 times the slowest link, at least 100 ms).
+    this.evidence = new LossEvidence(floor_ms / 4);
     this.resender = setInterval(
       () => onResent(this.resend(this.roundTrips.timeout_ms(floor_ms))),
       Math.max(1, floor_ms / 2),

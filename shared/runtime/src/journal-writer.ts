@@ -58,6 +58,7 @@ export class JournalWriter {
   private appendQueued = false;
   private stopping = false;
   private failed = false;
+  private gathered = 0;
 
   constructor(
     private readonly store: Journal,
@@ -68,6 +69,14 @@ export class JournalWriter {
     /** The store refused an append for good (a newer incarnation of this process took the journal over). */
     private readonly onRefused: (err: Error) => void = onUnjournalable,
   ) {}
+
+  /**
+   * Numbers the output that will leave together: it changes when the current turn's output is
+   * handed to an append, so output emitted under one number leaves after one append is stored.
+   */
+  get outputBatch(): number {
+    return this.gathered;
+  }
 
   /** A delivery of the current turn. */
   record(entry: JournalEntry): void {
@@ -107,6 +116,7 @@ export class JournalWriter {
 
   private gather(): void {
     if (this.pendingEntries.length === 0 && this.pendingOutput.length === 0) return;
+    this.gathered++;
     this.gatheredEntries.push(...this.pendingEntries);
     this.gatheredOutput.push(...this.pendingOutput);
     this.pendingEntries = [];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { MessageType, type Address, type Message, type MessageCheck } from '@gridemu/protocol';
 import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type ActorPlacement, type Logger } from './actor.js';
@@ -9,6 +10,7 @@ import type { Journal, JournalEntry } from './journal.js';
 import { JournalWriter } from './journal-writer.js';
 import { DurableOutbox, runtimeAddress } from './durable-outbox.js';
 import { OwedAcks, type OwedAck } from './owed-acks.js';
+import { AckBatches, PeriodicFlush } from './ack-batches.js';
 import { LinkMeter } from './link-meter.js';
 import {
   journalEntryOf,
@@ -87,6 +89,11 @@ export const TRACE_LOG_MESSAGE = 'trace';
 
 /** The first malformed messages are logged in full; after that they are only counted. */
 const MALFORMED_LOG_LIMIT = 20;
+/**
+ * How long a journaled process gathers its receipts of durable messages (wall ms) before it sends
+ * them: well under the 100 ms floor of a sender's wait before a resend (reliable-delivery.ts).
+ */
+const RECEIPTS_EVERY_MS = 10;
 
 /**
  * The live runtime: the same actor API as SimRuntime, over a message bus (NATS in a live run). A
@@ -120,6 +127,12 @@ export class LiveRuntime {
   private readonly outbox: DurableOutbox;
   /** With a journal: acknowledgements waiting for their deliveries to be recorded. */
   private readonly owedAcks = new OwedAcks();
+  /** Acknowledgements going out, by kind and by the location of this process that received what they acknowledge. */
+  private readonly ackBatches = new Map<string, AckBatches>();
+  private readonly ackFlush = new PeriodicFlush(0);
+  private readonly receiptFlush = new PeriodicFlush(RECEIPTS_EVERY_MS);
+  /** Names this start of the process in its acknowledgements (DurableOutbox.heardFrom). */
+  private readonly boot = randomUUID().slice(0, 8);
   private readonly meter = new LinkMeter();
   /** Where the actors' actions go: liveOutput, or the recovery's while the journal is replayed. */
   private output: ActorOutput;
@@ -453,6 +466,8 @@ export class LiveRuntime {
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions.length = 0;
     await this.mailboxes.idle();
+    this.receiptFlush.flush();
+    this.ackFlush.flush();
     // What the last batches put on the bus goes out once they are stored.
     await this.journal?.stop();
   }
@@ -536,6 +551,8 @@ export class LiveRuntime {
 
   private countResent(n: number): void {
     if (n > 0) this.tally.count('bus.resent', n);
+    const unanswered = this.outbox.takeResentUnanswered();
+    if (unanswered > 0) this.tally.count('bus.resent_unanswered', unanswered);
   }
 
   /** Acknowledgements for the durable messages this process's actors at `location` sent. */
@@ -545,12 +562,23 @@ export class LiveRuntime {
     const address = runtimeAddress(location);
     this.subscriptions.push(
       this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
-        this.fromBus(bytes, subject, sender, address, (_from, msg) => {
+        this.fromBus(bytes, subject, sender, address, (from, msg) => {
           if (msg.type !== MessageType.BusAck) return;
-          if (this.outbox.acknowledged(msg.mid) && this.journal) {
-            this.journal.record({ k: 'ack', mid: msg.mid });
-            this.journal.queueCommit();
+          this.countResent(this.outbox.heardFrom(senderOf(from), msg.boot));
+          if (msg.received === true) {
+            for (const mid of msg.mids) this.outbox.received(mid);
+            this.outbox.answerEnded(senderOf(from), true);
+            return;
           }
+          let recorded = false;
+          for (const mid of msg.mids) {
+            if (this.outbox.acknowledged(mid) && this.journal) {
+              this.journal.record({ k: 'ack', mid });
+              recorded = true;
+            }
+          }
+          this.outbox.answerEnded(senderOf(from), false);
+          if (recorded) this.journal!.queueCommit();
         }),
       ),
     );
@@ -596,20 +624,13 @@ export class LiveRuntime {
     if (sent_ms !== undefined) this.recordLatency(from, recipient, wallNow_ms() - sent_ms);
     if (mid === undefined) return accept(from, msg, mid, at_s, undefined);
     // A durable message: acknowledge every copy, deliver the first (a resend must do no harm).
-    const me = runtimeAddress(senderOf(recipient));
-    const sendAck = () => {
-      const ack = encodeEnvelope({
-        run: this.run,
-        from: me,
-        to: runtimeAddress(senderOf(from)),
-        msg: { type: MessageType.BusAck, mid },
-      });
-      this.emit(() => this.options.transport.publish({ actor: runtimeAddress(senderOf(from)) }, me, ack));
-    };
+    const sendAck = () => this.acknowledge(senderOf(recipient), senderOf(from), mid);
     if (!this.outbox.firstDelivery(mid)) {
       this.tally.count('bus.duplicates');
-      // Its first copy's acknowledgement, still held until that delivery is recorded, answers this one too.
+      // Its first copy's acknowledgement, still held until that delivery is recorded, will answer
+      // this one too; meanwhile the sender hears again that it arrived.
       if (!this.owedAcks.held(mid)) sendAck();
+      else this.acknowledge(senderOf(recipient), senderOf(from), mid, true);
       return;
     }
     if (!this.journal) {
@@ -617,10 +638,46 @@ export class LiveRuntime {
       return accept(from, msg, mid, at_s, undefined);
     }
     // With a journal, the acknowledgement waits until every delivery this copy makes is recorded
-    // (OwedAcks), and then for that batch to be stored (emit).
+    // (OwedAcks), and then for that batch to be stored (emit); the sender hears at once that it
+    // arrived, so it does not resend it while it waits behind this process's backlog.
+    this.acknowledge(senderOf(recipient), senderOf(from), mid, true);
     const owed = this.owedAcks.open(mid, sendAck);
     accept(from, msg, mid, at_s, owed);
     this.owedAcks.settle(owed);
+  }
+
+  /**
+   * Acknowledges durable message `mid`, which `here` received from `sender`, in one `bus.ack` with
+   * the others of its batch: with a journal, the output of the append that stores its delivery;
+   * without, this pass of the event loop. `received`: a journaled process has it, not yet stored
+   * (gathered for RECEIPTS_EVERY_MS, so it costs few envelopes).
+   */
+  private acknowledge(here: string, sender: string, mid: string, received = false): void {
+    const key = `${received ? 'received' : 'stored'} ${here}`;
+    let batches = this.ackBatches.get(key);
+    if (batches === undefined) {
+      const me = runtimeAddress(here);
+      const journal = received ? undefined : this.journal;
+      const flush = received ? this.receiptFlush : this.ackFlush;
+      batches = new AckBatches(
+        () => (journal ? journal.outputBatch : flush.current),
+        (to, mids) => {
+          const msg: Message = received
+            ? { type: MessageType.BusAck, mids, received: true, boot: this.boot }
+            : { type: MessageType.BusAck, mids, boot: this.boot };
+          const publish = () =>
+            this.options.transport.publish(
+              { actor: runtimeAddress(to) },
+              me,
+              encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(to), msg }),
+            );
+          if (journal) journal.emit(publish);
+          else flush.later(publish);
+        },
+      );
+      this.ackBatches.set(key, batches);
+    }
+    batches.add(sender, mid);
   }
 
   private countReceived(type: string): void {

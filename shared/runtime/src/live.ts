@@ -5,6 +5,8 @@ export { MemoryBus } from './memory-transport.js';
 export { EmulatedClock } from './emulated-clock.js';
 export { wallNow_ms } from './wall-clock.js';
 export { RoundTripEstimate } from './round-trip-estimate.js';
+export { LossEvidence } from './loss-evidence.js';
+export { DurableOutbox } from './durable-outbox.js';
 export { DEFAULT_TIMER_SPIN_MS } from './precise-timer.js';
 export { pinoLogger } from './pino-logger.js';
 export {

@@ -173,10 +173,13 @@ describe('LiveRuntime journal (issue 11)', () => {
     };
     const handlers = new Map<string, (bytes: Uint8Array, subject: string, sender: string) => void>();
     const acked: string[] = [];
+    // Receipts: the process has the message, not yet stored (the sender stops resending it on a timer).
+    const received: string[] = [];
     const bus: Transport = {
       publish: (_target, _from, bytes) => {
         const d = decodeEnvelope(bytes, 'acks');
-        if (d.ok && d.envelope.msg.type === MessageType.BusAck) acked.push(d.envelope.msg.mid);
+        if (d.ok && d.envelope.msg.type === MessageType.BusAck)
+          (d.envelope.msg.received === true ? received : acked).push(...d.envelope.msg.mids);
       },
       subscribe: (target, onBytes) => {
         if ('actor' in target) handlers.set(target.actor, onBytes);
@@ -226,7 +229,10 @@ describe('LiveRuntime journal (issue 11)', () => {
     await stop;
     // Every copy acknowledged once it was stored: the resent one by its first copy's acknowledgement.
     expect(new Set(acked).size).toBe(N);
+    expect(acked.length).toBe(N);
     expect(storedMids().size).toBe(N);
+    // Each copy's arrival was told at once, the resent one's too, its first copy's being unstored then.
+    expect(received.length).toBe(N + 1);
     expect(rt.counters.get('bus.duplicates')).toBe(1);
   });
 });

@@ -1,0 +1,72 @@
+/**
+ * Acknowledgements of durable messages, gathered into one `bus.ack` per sending location and
+ * batch of output, instead of an envelope each. At saturation an acknowledgement per message was
+ * a third of all envelopes a journaled run decoded (docs/performance.md).
+ *
+ * A batch is whatever leaves the process together: with a journal, the output of one append
+ * (JournalWriter.outputBatch), since an acknowledgement must not leave before its delivery is
+ * stored; otherwise a PeriodicFlush's. A list is handed to `emit` when opened, and filled until its
+ * batch closes; `emit` must not read it before then.
+ */
+export class AckBatches {
+  private open = new Map<string, string[]>();
+  private openBatch: number | undefined;
+
+  constructor(
+    /** The number of the batch now open: it changes once the output emitted under it has left. */
+    private readonly currentBatch: () => number,
+    /** Puts the acknowledgement of `mids` to `location` out with the current batch. */
+    private readonly emit: (location: string, mids: readonly string[]) => void,
+  ) {}
+
+  /** Acknowledges `mid` to the runtime at `location`. */
+  add(location: string, mid: string): void {
+    const batch = this.currentBatch();
+    if (batch !== this.openBatch) {
+      this.open = new Map();
+      this.openBatch = batch;
+    }
+    let mids = this.open.get(location);
+    if (mids === undefined) {
+      mids = [];
+      this.open.set(location, mids);
+      this.emit(location, mids);
+    }
+    mids.push(mid);
+  }
+}
+
+/** Output gathered for `period_ms` wall ms (0: one pass of the event loop), then written together. */
+export class PeriodicFlush {
+  private batch = 0;
+  private waiting: (() => void)[] = [];
+  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+
+  constructor(private readonly period_ms: number) {}
+
+  /** The batch now open. */
+  get current(): number {
+    return this.batch;
+  }
+
+  /** Writes `write` when the open batch closes. */
+  later(write: () => void): void {
+    this.waiting.push(write);
+    if (this.timer !== undefined) return;
+    const close = () => this.flush();
+    this.timer = this.period_ms > 0 ? setTimeout(close, this.period_ms) : setImmediate(close);
+  }
+
+  /** Closes the open batch now (the process is stopping). */
+  flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer as NodeJS.Timeout);
+      clearImmediate(this.timer as NodeJS.Immediate);
+      this.timer = undefined;
+    }
+    this.batch++;
+    const writes = this.waiting;
+    this.waiting = [];
+    for (const w of writes) w();
+  }
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { DurableOutbox, LossEvidence, wallNow_ms } from '../src/live.js';
+
+describe('LossEvidence (RACK, RFC 8985)', () => {
+  it('calls a message lost once a later one was answered and a further answer left it out, after the reordering window', () => {
+    const e = new LossEvidence(25);
+    // Answer 1 from s2 holds message 5 (sent after 3 and 4), heard at 1,000 ms.
+    e.heard('s2', 5, 1000, true);
+    e.answerEnded('s2', true, 0);
+    // Within the window, or with no answer since: reordering or a stall, not a loss.
+    expect(e.lost('s2', 3, 1010)).toBe(false);
+    expect(e.lost('s2', 3, 1030)).toBe(false);
+    // Answer 2 leaves message 3 out.
+    e.answerEnded('s2', true, 0);
+    expect(e.lost('s2', 3, 1020)).toBe(false);
+    expect(e.lost('s2', 3, 1025)).toBe(true);
+    expect(e.lost('s2', 4, 1025)).toBe(true);
+    // Nothing later than 5 was answered; and another location's answers say nothing of s3.
+    expect(e.lost('s2', 6, 5000)).toBe(false);
+    expect(e.lost('s3', 3, 5000)).toBe(false);
+  });
+
+  it('judges a journaled receiver by its receipts only: its acknowledgements of stored messages may overtake an earlier receipt', () => {
+    const e = new LossEvidence(0);
+    e.heard('s2', 1, 0, true);
+    e.answerEnded('s2', true, 0);
+    // An acknowledgement of stored message 9 (its receipt was lost), then another one: no evidence about 5.
+    e.heard('s2', 9, 0, false);
+    e.answerEnded('s2', false, 0);
+    e.answerEnded('s2', false, 0);
+    expect(e.lost('s2', 5, 100)).toBe(false);
+    // A process that sends no receipts is judged by its acknowledgements.
+    e.heard('driver', 9, 0, false);
+    e.answerEnded('driver', false, 0);
+    e.answerEnded('driver', false, 0);
+    expect(e.lost('driver', 5, 100)).toBe(true);
+  });
+});
+
+describe('DurableOutbox resends', () => {
+  const target = (actor: string) => ({ actor });
+  const bytes = new Uint8Array([1]);
+
+  function outbox(): { box: DurableOutbox; sent: string[] } {
+    const sent: string[] = [];
+    const box = new DurableOutbox((t) => sent.push('actor' in t ? t.actor : t.topic));
+    return { box, sent };
+  }
+
+  it('resends a message with no sign of loss only after eight timeouts, and one shown lost after one', () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 150); // waited 150 ms: 1.5 timeouts of 100
+    box.keep('a-2', target('s2/meta'), 'a/x', bytes, now - 150);
+    box.keep('a-3', target('s3/meta'), 'a/x', bytes, now - 850); // 8.5 timeouts
+    expect(box.resend(100)).toBe(1);
+    expect(sent).toEqual(['s3/meta']);
+    // s2 answers a-2 (sent after a-1), then answers again without a-1: a-1 is lost.
+    box.received('a-2');
+    box.answerEnded('s2', true);
+    box.answerEnded('s2', true);
+    expect(box.resend(100)).toBe(1);
+    expect(sent).toEqual(['s3/meta', 's2/meta']);
+  });
+
+  it('keeps a message its receiver has, unstored: resent when the receiver restarts, not on a timer while it answers', () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 5000); // fifty timeouts ago
+    expect(box.heardFrom('s2', 'boot-1')).toBe(0);
+    box.received('a-1');
+    box.answerEnded('s2', true);
+    expect(box.resend(100)).toBe(0);
+    // Its rejoin announced: at once.
+    expect(box.resendTo('s2')).toBe(1);
+    box.received('a-1');
+    // Or the first answer of a new start of s2, announced or not; a late answer of the old start changes nothing.
+    expect(box.heardFrom('s2', 'boot-1')).toBe(0);
+    expect(box.heardFrom('s2', 'boot-2')).toBe(1);
+    expect(box.heardFrom('s2', 'boot-1')).toBe(0);
+    expect(sent).toEqual(['s2/meta', 's2/meta']);
+    // Stored at last: never resent again.
+    expect(box.acknowledged('a-1')).toBe(true);
+    expect(box.resend(0)).toBe(0);
+  });
+
+  it('resends to a receiver silent for eight timeouts, not to one that answers', () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a-2', target('s3/meta'), 'a/x', bytes, now - 900);
+    box.answerEnded('s3', true); // s3 answered something else just now; s2 never has
+    expect(box.resend(100)).toBe(1);
+    expect(sent).toEqual(['s2/meta']);
+  });
+});
