@@ -7,6 +7,7 @@ export { wallNow_ms } from './wall-clock.js';
 export { RoundTripEstimate } from './round-trip-estimate.js';
 export { LossEvidence } from './loss-evidence.js';
 export { DurableOutbox } from './durable-outbox.js';
+export { AckBatches, PeriodicFlush } from './ack-batches.js';
 export { DEFAULT_TIMER_SPIN_MS } from './precise-timer.js';
 export { pinoLogger } from './pino-logger.js';
 export {
