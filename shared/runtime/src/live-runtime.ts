@@ -46,7 +46,7 @@ export interface LiveRuntimeOptions {
    * Whether the experiment's faults held back a message sent from `from` to `to` (locations) at
    * emulated `sent_s`: a cut link, say. Its delay is the fault's, which a replay of the run applies
    * itself, so it is counted apart (`felt.held_by_fault`) rather than recorded as the link's felt
-   * delay. Messages sent to this process while it was down (before its resume) are held the same way.
+   * delay. Messages a restarted process gets that were sent before its resume are held the same way.
    */
   readonly heldByFault?: (from: string, to: string, sent_s: number) => boolean;
   /** The message catalogue to accept from the bus: the core's plus the schemes' (default: the core's). */
@@ -721,9 +721,9 @@ export class LiveRuntime {
     }
   }
 
-  /** Sent while this process was down, or across a fault the experiment names (heldByFault). */
+  /** Held by this process's crash, or across a fault the experiment names (heldByFault). */
   private heldByFault(from: Address, to: Address, sent_s: number): boolean {
-    if (this.recovery?.sentWhileDown(sent_s) === true) return true;
+    if (this.recovery?.heldByCrash(sent_s) === true) return true;
     const held = this.options.heldByFault;
     // Without partitions nothing is asked per delivery (the message path stays as it was).
     return held !== undefined && held(senderOf(from), senderOf(to), sent_s);

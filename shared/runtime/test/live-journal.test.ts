@@ -235,4 +235,50 @@ describe('LiveRuntime journal (issue 11)', () => {
     expect(received.length).toBe(N + 1);
     expect(rt.counters.get('bus.duplicates')).toBe(1);
   });
+
+  it("counts a message sent before the crash and delivered after the restart as held by the fault, not as its link's delay", async () => {
+    const journal = new MemoryJournal();
+    const handlers = new Map<string, (bytes: Uint8Array, subject: string, sender: string) => void>();
+    const bus: Transport = {
+      publish: () => undefined,
+      subscribe: (target, onBytes) => {
+        if ('actor' in target) handlers.set(target.actor, onBytes);
+        return { unsubscribe: () => undefined };
+      },
+      flush: () => Promise.resolve(),
+    };
+    const spawn = (recovering: boolean) => {
+      const rt = new LiveRuntime({
+        transport: bus,
+        run: 'held',
+        seed: 1,
+        log: silentLogger,
+        journal: { store: journal, recovering },
+      });
+      rt.spawn({ address: 'p/sum', location: 'p', actor: new Summer() });
+      return rt;
+    };
+    // The run is 10,000 emulated s old (speed-up 1,000); the first incarnation dies at once.
+    const wallEpoch_ms = wallNow_ms() - 10_000;
+    const first = spawn(false);
+    first.start(0, 1000, wallEpoch_ms);
+    await first.stop();
+    const second = spawn(true);
+    const { died_s } = await second.resume(0, 1000, wallEpoch_ms, 9_000);
+    const completion = (job: string, at_s: number) =>
+      encodeEnvelope({
+        run: 'held',
+        from: 'q/src',
+        to: 'p/sum',
+        at_s,
+        msg: { type: MessageType.JobCompleted, jobId: job, site: 'q', time_s: at_s },
+      });
+    // Sent before the process died, never stored by it: it reaches the new one only because the crash
+    // lost it (and its sender sent it again). Then one sent after the restart.
+    handlers.get('p/sum')!(completion('before', died_s - 5_000), 'x', 'q');
+    handlers.get('p/sum')!(completion('after', second.now()), 'x', 'q');
+    await second.stop();
+    expect(second.counters.get('felt.held_by_fault')).toBe(1);
+    expect(second.felt.get('q->p')?.state().count).toBe(1);
+  });
 });
