@@ -22,6 +22,8 @@ interface Unacknowledged {
   readonly location: string;
   /** Its place in send order, renewed by each resend (LossEvidence). */
   order: number;
+  /** In flight when the connection to the bus was lost, or sent just after: resent on the timeout, as before receipts. */
+  suspect: boolean;
 }
 
 /** Where a process's runtime hears acknowledgements for what its actors at `location` sent. */
@@ -54,6 +56,8 @@ export class DurableOutbox {
   private resender: NodeJS.Timeout | undefined;
   private readonly roundTrips = new RoundTripEstimate();
   private evidence = new LossEvidence(0);
+  /** Messages kept until this wall time are suspect (connectionRestored). */
+  private suspectUntil_ms = Number.NEGATIVE_INFINITY;
   /** Per location, the starts of its process heard from. */
   private readonly boots = new Map<string, Set<string>>();
 
@@ -76,6 +80,7 @@ export class DurableOutbox {
       received: false,
       location,
       order: this.nextOrder++,
+      suspect: wallNow_ms() < this.suspectUntil_ms,
     });
   }
 
@@ -128,6 +133,7 @@ export class DurableOutbox {
       const waited = now - u.sent_ms;
       if (waited < after_ms) return false;
       if (!u.received && this.evidence.lost(u.location, u.order, now)) return true;
+      if (u.suspect && !u.received) return waited >= after_ms * Math.min(UNANSWERED_TIMEOUTS, 2 ** u.resends);
       const tail_ms = after_ms * UNANSWERED_TIMEOUTS;
       if (waited < tail_ms || this.evidence.silentFor_ms(u.location, now) < tail_ms) return false;
       this.resentUnanswered++;
@@ -157,6 +163,18 @@ export class DurableOutbox {
     if (boots.has(boot)) return 0;
     boots.add(boot);
     return this.resendWhere((u) => u.location === location && u.received);
+  }
+
+  /**
+   * The connection to the bus was lost and is back: what was in flight may be lost (a nats-server
+   * restart loses it), and so may what is sent before every receiver has subscribed again on the
+   * new server (within `grace_ms`). Those are resent on the timeout, doubling, as TCP would; with
+   * no sign of loss, a message otherwise waits UNANSWERED_TIMEOUTS timeouts of its receiver's
+   * silence, which a quiet link after a restart would wait out for nothing.
+   */
+  connectionRestored(grace_ms: number): void {
+    this.suspectUntil_ms = wallNow_ms() + grace_ms;
+    for (const u of this.unacknowledged.values()) if (!u.received) u.suspect = true;
   }
 
   /** How many resends since the last call went with no sign of loss (the rest: shown lost, or to a rejoined receiver). */

@@ -199,6 +199,9 @@ export class LiveRuntime {
         )
       : undefined;
     this.outbox = new DurableOutbox((target, from, bytes) => options.transport.publish(target, from, bytes));
+    const reliable = options.reliable;
+    // Every process is back on a restarted server within about 50 ms (docs/faults.md): a resend floor covers it.
+    if (reliable) options.transport.onReconnect?.(() => this.outbox.connectionRestored(reliable.resend_ms));
     this.recovery =
       options.journal?.recovering === true
         ? new LiveRecovery({

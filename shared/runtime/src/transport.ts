@@ -21,6 +21,8 @@ export interface Transport {
   flush(): Promise<void>;
   /** The transport's own counters for summary.json (the NATS transport: messages that crossed the server, several payloads to one subject going as one). */
   counts?(): Iterable<readonly [string, number]>;
+  /** Calls `listener` each time the connection to the bus is made again after it was lost: what was in flight may be lost. */
+  onReconnect?(listener: () => void): void;
 }
 
 /** The envelope's `to` for a topic message (an actor address never starts with `#`). */

@@ -93,4 +93,17 @@ describe('DurableOutbox resends', () => {
     expect(box.resend(100)).toBe(1);
     expect(sent).toEqual(['s2/meta']);
   });
+
+  it('resends on the timeout what was in flight when the connection to the bus came back, and what is sent just after', () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 150); // 1.5 timeouts: no sign of loss yet
+    expect(box.resend(100)).toBe(0);
+    // The server restarted: a-1 may be lost with it, and the receivers subscribe again within the grace.
+    box.connectionRestored(100);
+    expect(box.resend(100)).toBe(1);
+    box.keep('a-2', target('s3/meta'), 'a/x', bytes, now - 150);
+    expect(box.resend(100)).toBe(1);
+    expect(sent).toEqual(['s2/meta', 's3/meta']);
+  });
 });

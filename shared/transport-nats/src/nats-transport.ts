@@ -21,6 +21,7 @@ export class NatsTransport implements Transport {
   /** NATS messages published, and how many of them carried several payloads. */
   private sent = 0;
   private batches = 0;
+  private readonly reconnectListeners: (() => void)[] = [];
 
   constructor(
     private readonly nc: NatsConnection,
@@ -62,6 +63,16 @@ export class NatsTransport implements Transport {
         else for (const p of payloads) onBytes(p, m.subject, sender);
       },
     });
+  }
+
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
+    if (this.reconnectListeners.length === 1) void this.watchReconnects();
+  }
+
+  private async watchReconnects(): Promise<void> {
+    // Ends when the connection closes.
+    for await (const s of this.nc.status()) if (s.type === 'reconnect') for (const f of this.reconnectListeners) f();
   }
 
   counts(): Iterable<readonly [string, number]> {

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
+import { startLocalNatsServer, startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
 import fc from 'fast-check';
 import { actorSubject, encodeBatch, NatsTransport, splitBatch, topicSubject } from '../src/index.js';
 
@@ -104,5 +104,26 @@ describe('batch frames', () => {
         }
       }),
     );
+  });
+
+  it('tells its listeners when the connection is back after the server restarted (what was in flight may be lost)', async () => {
+    const server = await startLocalNatsServer();
+    const conn = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+    try {
+      const transport = new NatsTransport(conn, 'tr');
+      let reconnects = 0;
+      transport.onReconnect(() => reconnects++);
+      await server.stop();
+      const again = await startLocalNatsServer({ port: server.port });
+      try {
+        await until(() => reconnects > 0);
+        expect(reconnects).toBe(1);
+      } finally {
+        await conn.close();
+        await again.stop();
+      }
+    } finally {
+      if (!conn.isClosed()) await conn.close();
+    }
   });
 });
