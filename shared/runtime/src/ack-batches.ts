@@ -40,7 +40,8 @@ export class AckBatches {
 export class PeriodicFlush {
   private batch = 0;
   private waiting: (() => void)[] = [];
-  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  /** Cancels the pending close, if one is pending. */
+  private cancel: (() => void) | undefined;
 
   constructor(private readonly period_ms: number) {}
 
@@ -52,18 +53,21 @@ export class PeriodicFlush {
   /** Writes `write` when the open batch closes. */
   later(write: () => void): void {
     this.waiting.push(write);
-    if (this.timer !== undefined) return;
+    if (this.cancel !== undefined) return;
     const close = () => this.flush();
-    this.timer = this.period_ms > 0 ? setTimeout(close, this.period_ms) : setImmediate(close);
+    if (this.period_ms > 0) {
+      const t = setTimeout(close, this.period_ms);
+      this.cancel = () => clearTimeout(t);
+    } else {
+      const t = setImmediate(close);
+      this.cancel = () => clearImmediate(t);
+    }
   }
 
   /** Closes the open batch now (the process is stopping). */
   flush(): void {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer as NodeJS.Timeout);
-      clearImmediate(this.timer as NodeJS.Immediate);
-      this.timer = undefined;
-    }
+    this.cancel?.();
+    this.cancel = undefined;
     this.batch++;
     const writes = this.waiting;
     this.waiting = [];

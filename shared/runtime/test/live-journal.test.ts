@@ -46,6 +46,31 @@ class Summer implements Actor<Message> {
   }
 }
 
+/** A bus in the test's hands: each publish goes to `onPublish`, and `deliver` hands bytes to a subscribed actor. */
+function handBus(onPublish: (bytes: Uint8Array) => void = () => undefined) {
+  const handlers = new Map<string, (bytes: Uint8Array, subject: string, sender: string) => void>();
+  const transport: Transport = {
+    publish: (_target, _from, bytes) => onPublish(bytes),
+    subscribe: (target, onBytes) => {
+      if ('actor' in target) handlers.set(target.actor, onBytes);
+      return { unsubscribe: () => undefined };
+    },
+    flush: () => Promise.resolve(),
+  };
+  return {
+    transport,
+    deliver: (actor: string, bytes: Uint8Array, sender: string) => handlers.get(actor)!(bytes, 'x', sender),
+  };
+}
+
+/** A journaled process hosting one Summer at p/sum. */
+function summerProcess(transport: Transport, run: string, store: Journal, recovering: boolean) {
+  const summer = new Summer();
+  const rt = new LiveRuntime({ transport, run, seed: 1, log: silentLogger, journal: { store, recovering } });
+  rt.spawn({ address: 'p/sum', location: 'p', actor: summer });
+  return { rt, summer };
+}
+
 function process_(journal: MemoryJournal, recovering: boolean) {
   const ticker = new Ticker();
   const summer = new Summer();
@@ -171,31 +196,15 @@ describe('LiveRuntime journal (issue 11)', () => {
         ),
       readAll: () => Promise.resolve([...stored]),
     };
-    const handlers = new Map<string, (bytes: Uint8Array, subject: string, sender: string) => void>();
     const acked: string[] = [];
     // Receipts: the process has the message, not yet stored (the sender stops resending it on a timer).
     const received: string[] = [];
-    const bus: Transport = {
-      publish: (_target, _from, bytes) => {
-        const d = decodeEnvelope(bytes, 'acks');
-        if (d.ok && d.envelope.msg.type === MessageType.BusAck)
-          (d.envelope.msg.received === true ? received : acked).push(...d.envelope.msg.mids);
-      },
-      subscribe: (target, onBytes) => {
-        if ('actor' in target) handlers.set(target.actor, onBytes);
-        return { unsubscribe: () => undefined };
-      },
-      flush: () => Promise.resolve(),
-    };
-    const summer = new Summer();
-    const rt = new LiveRuntime({
-      transport: bus,
-      run: 'acks',
-      seed: 1,
-      log: silentLogger,
-      journal: { store: gated, recovering: false },
+    const bus = handBus((bytes) => {
+      const d = decodeEnvelope(bytes, 'acks');
+      if (d.ok && d.envelope.msg.type === MessageType.BusAck)
+        (d.envelope.msg.received === true ? received : acked).push(...d.envelope.msg.mids);
     });
-    rt.spawn({ address: 'p/sum', location: 'p', actor: summer });
+    const { rt, summer } = summerProcess(bus.transport, 'acks', gated, false);
     rt.start(0, 1000);
     // More than one turn's budget of deliveries (1,024) at once, and a resent copy of one of them.
     const N = 3000;
@@ -207,8 +216,8 @@ describe('LiveRuntime journal (issue 11)', () => {
         mid: `q-${i}`,
         msg: { type: MessageType.JobCompleted, jobId: `j${i}`, site: 'q', time_s: 0 },
       });
-    for (let i = 0; i < N; i++) handlers.get('p/sum')!(copy(i), 'x', 'q');
-    handlers.get('p/sum')!(copy(N - 1), 'x', 'q');
+    for (let i = 0; i < N; i++) bus.deliver('p/sum', copy(i), 'q');
+    bus.deliver('p/sum', copy(N - 1), 'q');
     const storedMids = () =>
       new Set(
         stored.flatMap((b, i) =>
@@ -238,26 +247,8 @@ describe('LiveRuntime journal (issue 11)', () => {
 
   it("counts a message sent before the crash and delivered after the restart as held by the fault, not as its link's delay", async () => {
     const journal = new MemoryJournal();
-    const handlers = new Map<string, (bytes: Uint8Array, subject: string, sender: string) => void>();
-    const bus: Transport = {
-      publish: () => undefined,
-      subscribe: (target, onBytes) => {
-        if ('actor' in target) handlers.set(target.actor, onBytes);
-        return { unsubscribe: () => undefined };
-      },
-      flush: () => Promise.resolve(),
-    };
-    const spawn = (recovering: boolean) => {
-      const rt = new LiveRuntime({
-        transport: bus,
-        run: 'held',
-        seed: 1,
-        log: silentLogger,
-        journal: { store: journal, recovering },
-      });
-      rt.spawn({ address: 'p/sum', location: 'p', actor: new Summer() });
-      return rt;
-    };
+    const bus = handBus();
+    const spawn = (recovering: boolean) => summerProcess(bus.transport, 'held', journal, recovering).rt;
     // The run is 10,000 emulated s old (speed-up 1,000); the first incarnation dies at once.
     const wallEpoch_ms = wallNow_ms() - 10_000;
     const first = spawn(false);
@@ -275,8 +266,8 @@ describe('LiveRuntime journal (issue 11)', () => {
       });
     // Sent before the process died, never stored by it: it reaches the new one only because the crash
     // lost it (and its sender sent it again). Then one sent after the restart.
-    handlers.get('p/sum')!(completion('before', died_s - 5_000), 'x', 'q');
-    handlers.get('p/sum')!(completion('after', second.now()), 'x', 'q');
+    bus.deliver('p/sum', completion('before', died_s - 5_000), 'q');
+    bus.deliver('p/sum', completion('after', second.now()), 'q');
     await second.stop();
     expect(second.counters.get('felt.held_by_fault')).toBe(1);
     expect(second.felt.get('q->p')?.state().count).toBe(1);
