@@ -504,6 +504,12 @@ console.error(`wrote docs/results/paper-002.md${reused ? ' from the runs already
  * (docs/results/paper-002-calibration.md), each run through this same script with --fit. Not a
  * choice among them: the chosen fit stays the calibration's best, and the verdicts above are its.
  */
+/** A claim row's text without its threshold (after its last ": ", unless that is inside brackets). */
+function claimOnly(says) {
+  const head = says.slice(0, says.lastIndexOf(': '));
+  return head.split('(').length === head.split(')').length ? head : says;
+}
+
 function fitSensitivity() {
   const ALTERNATIVES = 3;
   const calibration = readFileSync(join(repo, 'docs/results/paper-002-calibration.md'), 'utf8');
@@ -556,7 +562,7 @@ function fitSensitivity() {
     const turned = claims
       .map((claim, i) => ({ claim, alt: verdicts.rows[i] }))
       .filter(({ claim, alt }) => alt && alt.says === claim.says && alt.ok !== claim.ok)
-      .map(({ claim, alt }) => `${alt.ok ? 'agrees' : 'differs'}: ${claim.says.split(': ').slice(0, 2).join(': ')}`);
+      .map(({ claim, alt }) => `${alt.ok ? 'agrees' : 'differs'}: ${claimOnly(claim.says)}`);
     p(
       `| ${c.rate}, ${c.sites}, ${f(c.mean_episode_s / 3600, 0)} h, ${f(c.mean_between_s / 3600, 0)} h | ${f(c.loss, 3)} | ${verdicts.agreeing} of ${verdicts.rows.length} | ${turned.join('; ') || 'none'} |`,
     );
