@@ -233,6 +233,28 @@ describe('GRUBER in simulation', () => {
     expect(rows(sra.csv).some((r) => r['exec_site'] === 'a' && r['workload_name'] === 'blast')).toBe(false);
   });
 
+  it('with cannot_run: queue, a site keeps what its VO can never run there until the 20-minute re-plan takes it away', async () => {
+    const text = SPEC.replace(
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }',
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }\n    a: { atlas: { cpu: 50 } }',
+    );
+    const refused = await run(parse(text, ['meta.selector=S-RA']));
+    const queued = await run(parse(text, ['meta.selector=S-RA', 'meta.cannot_run=queue']));
+    // The same jobs land on a first: refused at once, or held there and re-planned after 1200 s.
+    expect(queued.result.counters['gruber.failures.too_wide'] ?? 0).toBe(0);
+    const landed = refused.result.counters['gruber.failures.too_wide']!;
+    expect(landed).toBeGreaterThan(0);
+    expect(queued.result.counters['gruber.queued_cannot_run']).toBeGreaterThan(0);
+    const reasons = queued.summary['replans_by_reason'] as Record<string, number>;
+    expect(reasons['scheduling_timeout'] ?? 0).toBeGreaterThanOrEqual(
+      queued.result.counters['gruber.queued_cannot_run']!,
+    );
+    expect(rows(queued.csv).some((r) => r['exec_site'] === 'a' && r['workload_name'] === 'blast')).toBe(false);
+    expect(queued.summary['comp_pct']).toBe(100);
+    // Each wait costs its job the 20 minutes.
+    expect(queued.summary['delay_s'] as number).toBeGreaterThan(refused.summary['delay_s'] as number);
+  });
+
   it('fails every job of a grid whose sites all lack the environment, with the reason in jobs.csv', async () => {
     const spec = parse(SPEC, ['meta.failures.misconfigured=[a, b, c]', 'meta.retries=2']);
     const { csv, summary } = await run(spec);

@@ -79,6 +79,14 @@ export interface GruberMeta extends MetaSpec {
   readonly failures: FailureSpec;
   /** Sites whose manager, at times, starts no grid job (§4.2.1); none when absent. */
   readonly misbehaving?: MisbehaviourSpec;
+  /**
+   * What a site does with a grid job its VO can never run there (wider than the VO's burst share
+   * of the site, a share of 0 included): `refuse` it at once, a failed attempt (`too_wide`), or
+   * `queue` it, where it never starts and the submit host's 20-minute re-plan takes it away.
+   * Tables XI and XII have no refusal among their errors; a job that cannot start shows there as a
+   * "remote local scheduling timeout". Default `refuse`.
+   */
+  readonly cannot_run: CannotRun;
   /** Each site's resource manager; a site not named starts what fits at once. */
   readonly managers: Readonly<Record<string, ManagerKind>>;
   /** Each kind of manager's scheduling cycle. */
@@ -99,10 +107,13 @@ const OPTIONS = [
   'site_policy',
   'failures',
   'misbehaving',
+  'cannot_run',
   'managers',
   'manager_cycle_s',
 ];
 const NAME = /^[A-Za-z0-9_-]+$/;
+export const CANNOT_RUN = ['refuse', 'queue'] as const;
+export type CannotRun = (typeof CANNOT_RUN)[number];
 const PERCENT = { min: 0, max: 100 };
 
 export function readGruberMeta(
@@ -133,6 +144,7 @@ export function readGruberMeta(
     site_policy,
     failures: readFailures(r, raw['failures'], context.sites),
     ...readMisbehaving(r, raw['misbehaving'], context.sites),
+    cannot_run: r.oneOf(raw['cannot_run'], 'meta.cannot_run', CANNOT_RUN, 'refuse'),
     managers: readManagers(r, raw['managers'], context.sites),
     manager_cycle_s: readManagerCycles(r, raw['manager_cycle_s']),
   };

@@ -156,6 +156,10 @@ export class GruberSiteActor implements Actor<Message> {
         const reason = e.job.procs > this.site.cpus ? 'wider_than_site' : 'wider_than_vo_limit';
         ctx.metrics.count(`jobs.rejected.${reason}`);
         ctx.send(DRIVER, { type: MessageType.JobRejected, jobId: e.job.id, site: this.site.id, reason });
+      } else if (this.meta.cannot_run === 'queue') {
+        // Queued all the same: it never starts, and its submit host's starvation re-plan takes it away.
+        ctx.metrics.count('gruber.queued_cannot_run');
+        return this.accept(ctx, e, vo);
       } else {
         ctx.metrics.count('gruber.failures.too_wide');
         ctx.send(e.owner, {
@@ -169,6 +173,10 @@ export class GruberSiteActor implements Actor<Message> {
       }
       return;
     }
+    this.accept(ctx, e, vo);
+  }
+
+  private accept(ctx: ActorContext<Message>, e: Entry, vo: string): void {
     this.entries.set(e.job.id, e);
     this.disk.set(vo, (this.disk.get(vo) ?? 0) + (e.job.disk_mb ?? 0));
     this.queue.add({ id: e.job.id, vo, procs: e.job.procs });
