@@ -345,14 +345,18 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
     ],
   ];
   for (const [what, answer, message, timeout_s, meta] of cases)
-    it(what, () => {
-      const file = policy(answer);
-      const limit = `${timeout_s ? `, answer_timeout_s: ${timeout_s}` : ''}${meta ? `, ${meta}` : ''}`;
-      const r = simulate(grid(`{ scheme: external, command: [python3, "${file}"]${limit} }`));
-      expect(r.code, r.err).toBe(2);
-      expect(r.err).toMatch(/the external policy at s\d/);
-      expect(r.err).toMatch(message);
-    });
+    it(
+      what,
+      () => {
+        const file = policy(answer);
+        const limit = `${timeout_s ? `, answer_timeout_s: ${timeout_s}` : ''}${meta ? `, ${meta}` : ''}`;
+        const r = simulate(grid(`{ scheme: external, command: [python3, "${file}"]${limit} }`));
+        expect(r.code, r.err).toBe(2);
+        expect(r.err).toMatch(/the external policy at s\d/);
+        expect(r.err).toMatch(message);
+      },
+      120_000,
+    );
 
   it('a command that cannot be started', () => {
     const r = simulate(grid('{ scheme: external, command: [/nonexistent/policy] }'));

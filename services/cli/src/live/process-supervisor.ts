@@ -134,6 +134,9 @@ export class ProcessSupervisor {
 
   private watch(p: RunProcess): void {
     void p.exited.then(() => {
+      // Bad input stops the run with exit 2 even when the driver, told of it, ended first: a member
+      // reports its failure on the bus before it exits, and on busy cores its exit can come last.
+      if (p.exit?.code === 2) this.badInput = true;
       if (p.exit?.code === 0 || !this.live || this.killedByPlan.has(p)) return;
       // A process killed from outside (kill -9, the OOM killer) is started again and rejoins from
       // its journal, as a restart policy would; one that failed on its own is not.
@@ -147,7 +150,6 @@ export class ProcessSupervisor {
         return;
       }
       const what = `${this.o.serviceOf.get(p.name)} process ${p.name} (pid ${p.pid}) ${p.describeExit()} during the run`;
-      if (p.exit?.code === 2) this.badInput = true;
       this.fail(`${what}; last lines of ${p.logFile}:\n${p.tail()}`, {
         member: p.name,
         error: `process ${p.describeExit()}`,
