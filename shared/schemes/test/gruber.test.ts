@@ -255,6 +255,20 @@ describe('GRUBER in simulation', () => {
     expect(queued.summary['delay_s'] as number).toBeGreaterThan(refused.summary['delay_s'] as number);
   });
 
+  it('fails a job that failed at every site GRUBER could offer it, though a site it was never offered is left', async () => {
+    // Site a gives ivdgl nothing, and every attempt fails: once a job has failed at b and c, asking
+    // again would wait for ever (the run never ended).
+    const text = SPEC.replace(
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }',
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }\n    a: { atlas: { cpu: 50 } }',
+    );
+    const { csv, summary } = await run(parse(text, ['meta.failures.rate=1']));
+    expect(summary['comp_pct']).toBe(0);
+    const grid = rows(csv).filter((r) => r['workload_name'] === 'blast');
+    expect(grid).toHaveLength(40);
+    expect(grid.every((r) => String(r['reason']).startsWith('no_site_left'))).toBe(true);
+  });
+
   it('fails every job of a grid whose sites all lack the environment, with the reason in jobs.csv', async () => {
     const spec = parse(SPEC, ['meta.failures.misconfigured=[a, b, c]', 'meta.retries=2']);
     const { csv, summary } = await run(spec);

@@ -94,3 +94,19 @@ export function availableSites(
   }
   return out;
 }
+
+/**
+ * Whether get-avail-sites could ever offer `site` a job of `cpus` CPUs for `vo`: with nothing else
+ * there, case 2 holds. A site where it never could (no share for the VO, or one too small for the
+ * job and not extensible) is no site left for a job that failed everywhere else.
+ */
+export function couldEverOffer(
+  meta: Pick<GruberMeta, 'site_policy'>,
+  site: { readonly id: string; readonly cpus: number },
+  vo: string,
+  cpus: number,
+): boolean {
+  const policy = meta.site_policy[site.id]?.[vo];
+  if (!policy) return false;
+  return cpus <= site.cpus && (cpus <= cpusOf(policy.cpu, site.cpus) || policy.burst > policy.cpu);
+}

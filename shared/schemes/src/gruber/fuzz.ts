@@ -1,6 +1,6 @@
 import type { FuzzSpecs } from '../fuzz-draw.js';
 
-/** GRUBER with one of its selectors, a BLAST VO and a local one, failing attempts, misbehaving managers and cycles. */
+/** GRUBER with one of its selectors, a BLAST VO and a local one, failing attempts, misbehaving managers, cycles, and a site that may give the BLAST VO nothing. */
 export const GRUBER_FUZZ: FuzzSpecs = {
   weight: 1,
   spec: (draw) => {
@@ -19,7 +19,9 @@ export const GRUBER_FUZZ: FuzzSpecs = {
       `  monitor_period_s: ${pick([10, 60])}`,
       `  query_timeout_s: ${pick([5, 60])}`,
       '  vos: { ivdgl: { group_share: 50 }, atlas: {} }',
-      '  site_policy: { "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } } }',
+      // At times s2 gives ivdgl nothing: S-RA still sends it jobs, which it refuses or holds (cannot_run).
+      `  site_policy: { "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }${pick(['', ', s2: { atlas: { cpu: 50 } }'])} }`,
+      `  cannot_run: ${pick(['refuse', 'queue'])}`,
       `  failures: { rate: ${pick([0, 0.1, 0.3])} }`,
       `  misbehaving: { sites: ${pick([0, 0.5])}, mean_episode_s: ${pick([300, 3000])}, mean_between_s: 1200 }`,
       `  managers: { s1: ${pick(['condor', 'pbs', 'lsf'])} }`,

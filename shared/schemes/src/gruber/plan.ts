@@ -3,6 +3,7 @@ import { DriverActor } from '@gridemu/actors';
 import { DRIVER, type Address } from '@gridemu/protocol';
 import { Rng } from '@gridemu/runtime';
 import type { GridActor, GridPlan } from '../scheme-module.js';
+import { couldEverOffer } from './availability.js';
 import { isBlastSource } from './blast-source.js';
 import { EngineActor } from './engine-actor.js';
 import { gruberMeta, groupCap } from './meta.js';
@@ -72,6 +73,7 @@ export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
         cap: groupCap(meta, spec.sites, source.blast.vo, group),
         engine: engineAddress(((n - 1) % meta.decision_points) + 1),
         sites: siteIds,
+        offerable: (vo, cpus) => spec.sites.filter((s) => couldEverOffer(meta, s, vo, cpus)).map((s) => s.id),
         starvation_timeout_s: meta.starvation_timeout_s,
         retries: meta.retries,
         retry_wait_s: meta.retry_wait_s,

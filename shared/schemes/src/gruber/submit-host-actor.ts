@@ -11,6 +11,8 @@ export interface SubmitHostOptions {
   readonly cap: number;
   readonly engine: Address;
   readonly sites: readonly string[];
+  /** The sites its decision point could ever offer a job of `vo` and `cpus` (couldEverOffer). */
+  readonly offerable: (vo: string, cpus: number) => readonly string[];
   readonly starvation_timeout_s: number;
   readonly retries: number;
   readonly retry_wait_s: number;
@@ -190,7 +192,12 @@ export class SubmitHostActor implements Actor<Message> {
 
   /** Asks for available sites (or, for S-RA, picks among every site left). */
   private plan(ctx: ActorContext<Message>, p: Plan): void {
-    const left = this.options.sites.filter((s) => !p.excluded.has(s));
+    // A job that failed at every site its decision point could ever offer has none left: asking
+    // again would wait for ever.
+    const candidates = this.selector.asksEngine
+      ? this.options.offerable(p.job.vo ?? '', p.job.procs)
+      : this.options.sites;
+    const left = candidates.filter((s) => !p.excluded.has(s));
     if (left.length === 0) return this.fail(ctx, p, `no_site_left:${p.lastReason ?? 'none'}`);
     if (!this.selector.asksEngine)
       return this.choose(
