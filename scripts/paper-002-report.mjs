@@ -98,6 +98,7 @@ const METRICS = [
 
 const started = Date.now();
 const data = {};
+let ran = 0;
 for (const [id, e] of Object.entries(EXPERIMENTS)) {
   const out = join(OUT, id);
   if (process.argv.includes('--reuse') && existsSync(join(out, 'sweep-mean.csv'))) {
@@ -129,13 +130,15 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
   const r = spawnSync(process.execPath, args, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) throw new Error(`experiment ${id} failed (exit ${r.status})`);
   data[id] = { means: readCsv(join(out, 'sweep-mean.csv')), runs: readCsv(join(out, 'sweep.csv')) };
+  ran++;
 }
-// The wall time of the runs, kept beside them so a --reuse rewrite still reports it.
-const reused = Object.keys(EXPERIMENTS).every(
-  (id) => process.argv.includes('--reuse') && existsSync(join(OUT, id, 'sweep-mean.csv')),
-);
+// The wall time of the runs, kept beside them so a --reuse rewrite still reports it; a --reuse that
+// had to make some sweeps adds their time to the wall of those it reused.
+const reused = ran === 0;
 const wallFile = join(OUT, 'wall.json');
-if (!reused) writeFileSync(wallFile, JSON.stringify({ wall_s: (Date.now() - started) / 1000 }) + '\n');
+const earlier_s =
+  process.argv.includes('--reuse') && existsSync(wallFile) ? JSON.parse(readFileSync(wallFile, 'utf8')).wall_s : 0;
+if (!reused) writeFileSync(wallFile, JSON.stringify({ wall_s: earlier_s + (Date.now() - started) / 1000 }) + '\n');
 const wall = existsSync(wallFile) ? JSON.parse(readFileSync(wallFile, 'utf8')).wall_s : NaN;
 
 const f = (x, d) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(d) : 'n/a');

@@ -1,4 +1,4 @@
-import type { GruberMeta } from './meta.js';
+import type { GruberMeta, VoSitePolicy } from './meta.js';
 import { cpusOf } from './meta.js';
 import type { VoUsage } from './messages.js';
 
@@ -81,9 +81,7 @@ export function availableSites(
     }
     // Case 1: over its epoch allocation (EA_i > EP_i), as shares of the epoch's CPU-time.
     if (ownEpoch / (v.cpus * meta.epoch_s) > policy.epoch / 100) continue;
-    // Case 2.
-    const extensible = policy.burst > policy.cpu;
-    if (!(othersCpu + job.cpus <= v.cpus && (ownCpu + job.cpus <= cpusOf(policy.cpu, v.cpus) || extensible))) continue;
+    if (!caseTwo(policy, v.cpus, othersCpu, ownCpu, job.cpus)) continue;
     // Disk (§2.3), where the site limits it.
     if (Number.isFinite(v.disk_mb)) {
       const diskShare = (policy.disk / 100) * v.disk_mb;
@@ -107,6 +105,11 @@ export function couldEverOffer(
   cpus: number,
 ): boolean {
   const policy = meta.site_policy[site.id]?.[vo];
-  if (!policy) return false;
-  return cpus <= site.cpus && (cpus <= cpusOf(policy.cpu, site.cpus) || policy.burst > policy.cpu);
+  return policy !== undefined && caseTwo(policy, site.cpus, 0, 0, cpus);
+}
+
+/** §2.2 case 2: the other VOs leave room for the job, and the VO is under its allocation or it is extensible. */
+function caseTwo(policy: VoSitePolicy, siteCpus: number, othersCpu: number, ownCpu: number, jobCpus: number): boolean {
+  const extensible = policy.burst > policy.cpu;
+  return othersCpu + jobCpus <= siteCpus && (ownCpu + jobCpus <= cpusOf(policy.cpu, siteCpus) || extensible);
 }
