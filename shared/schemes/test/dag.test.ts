@@ -141,12 +141,30 @@ describe('paper 003 as a scheme: dag-static and dag-adaptive, simulated', () => 
     expect(counts[0]!).toBeGreaterThan(0);
   });
 
+  it("the increasing model's exponent reaches the progress the CRs report: a larger one moves differently", async () => {
+    // The same jobs and grid; only how progress accrues differs, so the adaptive moves do.
+    const base = await run(['scheme: dag-adaptive']);
+    const stated = await run(['scheme: dag-adaptive', 'model_exponent: 0.5']);
+    const other = await run(['scheme: dag-adaptive', 'model_exponent: 0.9']);
+    expect(stated.dag).toBe(base.dag);
+    expect(other.dag).not.toBe(base.dag);
+  });
+
   it('refuses what does not fit, naming the field', () => {
     expect(issues(text(['scheme: dag-static', 'min_improvement: 0.2']))).toEqual([
       'meta.min_improvement: applies only to dag-adaptive (dag-static never reschedules)',
     ]);
     expect(issues(text(['scheme: dag-adaptive', 'model: wavy']))).toEqual([
       'meta.model: must be one of: decreasing, increasing, oscillating (got "wavy")',
+    ]);
+    expect(issues(text(['scheme: dag-adaptive', 'model_exponent: 1.5']))).toEqual([
+      "meta.model_exponent: must be below 1 for 'increasing' (P = x^a rises early)",
+    ]);
+    expect(issues(text(['scheme: dag-adaptive', 'model: decreasing', 'model_exponent: 0.5']))).toEqual([
+      "meta.model_exponent: must be above 1 for 'decreasing' (P = x^a rises late)",
+    ]);
+    expect(issues(text(['scheme: dag-adaptive', 'model: oscillating', 'model_exponent: 2']))).toEqual([
+      "meta.model_exponent: applies only to the power models, 'increasing' and 'decreasing'",
     ]);
     expect(issues(text(['scheme: dag-adaptive'], '[{ site: s1, synthetic: { jobs: 3 } }]'))).toEqual([
       'workload[0]: scheme "dag-adaptive" does not take synthetic sources (those that do: independent, unified, centralized, hierarchical, distributed, k-distributed, k-dual, gruber, fcfs-flat, fcfs-hierarchy, mq-flat, mq-hierarchy, shadow, mct, jsq, shadow-classes, external)',

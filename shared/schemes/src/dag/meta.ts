@@ -11,13 +11,18 @@ import {
 import { Rng } from '@gridemu/runtime';
 import { DagGrid, PAPER_003_GRID, type DagGridParams } from './dag-grid.js';
 import { DAG_SCHEMES } from './names.js';
-import { PREDICTION_MODELS, type PredictionModel } from './progress-model.js';
+import { DEFAULT_EXPONENT, PREDICTION_MODELS, type PredictionModel } from './progress-model.js';
 import type { DagScheme } from './scheduler-actor.js';
 
 export interface DagMeta extends MetaSpec {
   readonly scheme: DagScheme;
   /** How the tasks' reported progress predicts their length (§4, Figure 3); the paper studies `increasing`. */
   readonly model: PredictionModel;
+  /**
+   * The exponent a of the power models, P = x^a (`increasing`: below 1, `decreasing`: above 1);
+   * unset, ours (0.5 and 2, Figure 3 read by eye). Not for `oscillating`.
+   */
+  readonly model_exponent?: number;
   /** MP (§4): a migration must shorten the task's predicted time by at least this fraction. */
   readonly min_improvement: number;
   /** How often dag-adaptive collects progress and reschedules (steps 1 and 2). */
@@ -55,6 +60,7 @@ export type LimitBasis = (typeof LIMIT_BASES)[number];
 const OPTIONS = [
   'scheme',
   'model',
+  'model_exponent',
   'min_improvement',
   'round_period_s',
   'progress_period_s',
@@ -99,13 +105,28 @@ export function readDagMeta(
     growth_limit: r.number(raw['growth_limit'], 'meta.growth_limit', NON_NEGATIVE, 1),
     limit_basis: r.oneOf(raw['limit_basis'], 'meta.limit_basis', LIMIT_BASES, 'estimate'),
   };
+  const exponent = modelExponent(r, raw['model_exponent'], meta.model);
   if (scheme === 'dag-static' && (raw['min_improvement'] !== undefined || raw['round_period_s'] !== undefined)) {
     r.fail(
       raw['min_improvement'] !== undefined ? 'meta.min_improvement' : 'meta.round_period_s',
       'applies only to dag-adaptive (dag-static never reschedules)',
     );
   }
-  return { meta, local: context.local };
+  return { meta: exponent === undefined ? meta : { ...meta, model_exponent: exponent }, local: context.local };
+}
+
+/** meta.model_exponent: a power model's a, on the side of 1 that keeps the model's direction. */
+function modelExponent(r: FieldReader, raw: unknown, model: PredictionModel): number | undefined {
+  if (raw === undefined) return undefined;
+  const path = 'meta.model_exponent';
+  if (model === 'oscillating') {
+    r.fail(path, "applies only to the power models, 'increasing' and 'decreasing'");
+    return undefined;
+  }
+  const a = r.number(raw, path, POSITIVE, DEFAULT_EXPONENT[model]);
+  if (model === 'increasing' && !(a < 1)) r.fail(path, "must be below 1 for 'increasing' (P = x^a rises early)");
+  if (model === 'decreasing' && !(a > 1)) r.fail(path, "must be above 1 for 'decreasing' (P = x^a rises late)");
+  return a;
 }
 
 function range(

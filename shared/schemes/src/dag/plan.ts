@@ -41,6 +41,7 @@ export function planDag(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan {
         site: s.id,
         resources: grid.resources.filter((r) => r.site === s.id),
         model: meta.model,
+        ...(meta.model_exponent === undefined ? {} : { model_exponent: meta.model_exponent }),
         progress_period_s: meta.progress_period_s,
         checkpoint_delay_s: meta.checkpoint_delay_s,
         checkpoint_bytes: grid.params.file_bytes,

@@ -15,6 +15,8 @@ export interface DagSiteOptions {
   readonly site: string;
   readonly resources: readonly DagResource[];
   readonly model: PredictionModel;
+  /** The power models' exponent a (P = x^a), when the experiment gives one. */
+  readonly model_exponent?: number;
   /** How often its CRs report their tasks' progress to the IS (§3, step 1). */
   readonly progress_period_s: number;
   /** A checkpoint takes this long to write, drawn per checkpoint (§4: 0.1 to 1 s). */
@@ -237,7 +239,7 @@ export class DagSiteActor implements Actor<Message> {
           jobId: r.id,
           resource: cr.id,
           done_mi: done,
-          progress: t.total_mi > 0 ? Math.min(1, Math.max(0, progressAt(this.o.model, done / t.total_mi))) : 1,
+          progress: t.total_mi > 0 ? Math.min(1, Math.max(0, progressAt(this.o.model, done / t.total_mi, this.o.model_exponent))) : 1,
         });
       }
     }
