@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
 import { numberArg } from './lib/number-arg.mjs';
-import { tookSeconds } from './lib/took.mjs';
+import { timed, tookSeconds } from './lib/took.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Table 1's figures are "averaged over several attempts".
@@ -44,7 +44,9 @@ const PAPER_F4_CPU = { L1: 0.3, L2: 17.7, L3: 82 };
 
 const gridemu = (args, label) => {
   console.error(`== ${label}: gridemu ${args.join(' ')}`);
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = timed(() =>
+    spawnSync(process.execPath, [CLI, ...args], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] }),
+  );
   if (r.status !== 0) throw new Error(`${label} failed (exit ${r.status})`);
 };
 const json = (file) => JSON.parse(readFileSync(file, 'utf8'));

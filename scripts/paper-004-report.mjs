@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
-import { tookSeconds } from './lib/took.mjs';
+import { timed, tookSeconds } from './lib/took.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -61,7 +61,7 @@ const sweep = (id, args) => {
       ...args,
     ];
     console.error(`== ${id}: gridemu ${all.slice(1).join(' ')}`);
-    const r = spawnSync(process.execPath, all, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+    const r = timed(() => spawnSync(process.execPath, all, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] }));
     if (r.status !== 0)
       throw new Error(
         `${id} failed (exit ${r.status}); the LCG trace must be in GRIDEMU_TRACE_DIR (gridemu trace fetch LCG-2005-1.swf.gz)`,
