@@ -89,19 +89,24 @@ export class DagJob {
     return this.task(id).parents.length === 0;
   }
 
-  /**
-   * Its longest chain of `work_mi` over the tasks it knows (a parent not yet known adds nothing):
-   * with the rough estimates the scheduler has, the job's initially estimated length (§4).
-   */
+  /** Its longest chain of `work_mi` over the tasks it knows (a parent not yet known adds nothing). */
   criticalPath_mi(): number {
+    return this.longestChain((t) => t.work_mi);
+  }
+
+  /**
+   * Its longest chain of `length` over the tasks it knows (a parent not yet known adds nothing):
+   * with the lengths the scheduler estimates, the job's initially estimated length (§4).
+   */
+  longestChain(length: (t: DagTaskSpec) => number): number {
     const memo = new Map<string, number>();
     const chain = (id: string): number => {
       const known = memo.get(id);
       if (known !== undefined) return known;
       const t = this.specs.get(id);
-      const length = t ? t.work_mi + Math.max(0, ...t.parents.map(chain)) : 0;
-      memo.set(id, length);
-      return length;
+      const total = t ? length(t) + Math.max(0, ...t.parents.map(chain)) : 0;
+      memo.set(id, total);
+      return total;
     };
     return Math.max(0, ...[...this.specs.keys()].map(chain));
   }

@@ -4,6 +4,7 @@ import { rescheduleRound, taskKey, type RunningTaskReport } from './adaptive-rou
 import { DagJob } from './dag-job.js';
 import { asDagTask, type DagTaskJob } from './dag-sources.js';
 import { SERVICES, type DagGrid } from './dag-grid.js';
+import { estimatedTask_s, inputsOf } from './estimated-length.js';
 import { relocateInitialTasks, type InitialTaskPlace } from './interrupt-initial.js';
 import type { DagStatus, DagTaskProgress } from './messages.js';
 import type { ResourceLoad } from './reschedule.js';
@@ -23,8 +24,9 @@ export interface DagSchedulerOptions {
   readonly min_improvement: number;
   /**
    * A DAG job still running at its submission + `limit_factor` × its initially estimated length
-   * (the longest chain of its tasks' rough estimates on the reference CR) fails: its tasks are
-   * stopped and reported failed (§4's 200% limit: 2). Absent: no job is ever stopped.
+   * (the longest chain of its tasks' rough estimates on the reference CR, each with its inputs'
+   * staging: estimatedTask_s) fails: its tasks are stopped and reported failed (§4's 200% limit:
+   * 2). Absent: no job is ever stopped.
    */
   readonly limit_factor?: number;
 }
@@ -174,10 +176,8 @@ export class DagSchedulerActor implements Actor<Message> {
     const grid = this.o.grid;
     const file = grid.params.file_bytes;
     const initial = parents.length === 0;
-    // What it reads (§4: 1 MB files; a WfFormat task: its files' sizes): its inputs from outside
-    // the grid, through the user interface at the services, and each parent's outputs.
-    const external = job.input_bytes ?? (initial ? file : 0);
-    const fromParents = parents.map((p, i) => job.parent_bytes?.[i] ?? file);
+    // Its inputs from outside the grid come through the user interface at the services.
+    const { external, fromParents } = inputsOf(job, file);
     const inputs = fromParents.reduce((a, b) => a + b, external);
     let delay_s: number;
     if (this.started.has(jobId)) {
@@ -307,7 +307,9 @@ export class DagSchedulerActor implements Actor<Message> {
     if (factor === undefined) return;
     const known = this.limits.get(dag.name);
     const first = Math.min(submit_s, known?.submit_s ?? submit_s);
-    const deadline_s = first + (factor * dag.criticalPath_mi()) / REFERENCE_MIPS;
+    const { file_bytes, bandwidth_bps } = this.o.grid.params;
+    const estimated_s = dag.longestChain((t) => estimatedTask_s(this.jobs.get(t.id)!, file_bytes, bandwidth_bps));
+    const deadline_s = first + factor * estimated_s;
     const armed = known?.armed === true;
     this.limits.set(dag.name, { submit_s: first, deadline_s, armed: true });
     if (!armed) ctx.schedule(Math.max(0, deadline_s - ctx.now()), { type: 'timer.dag-limit', dag: dag.name });

@@ -3,6 +3,7 @@ import type { JobRecord } from '@gridemu/metrics';
 import type { SchemeMetric } from '../scheme-module.js';
 import { asDagTask, type DagTaskJob } from './dag-sources.js';
 import { LIMIT_REASON } from './scheduler-actor.js';
+import { estimatedTask_s } from './estimated-length.js';
 import { dagGridOf, dagMeta } from './meta.js';
 import { REFERENCE_MIPS } from './site-actor.js';
 
@@ -14,7 +15,8 @@ const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** di
  *   task done, within the observation window (`meta.horizon_s` after the first arrival; the paper
  *   observes 24 h) and within the limit on their growth, 200% of their length (§4). The length is,
  *   by `meta.limit_basis`, the job's initially estimated length (the paper's: the longest chain of
- *   its tasks' rough estimates on the 1000-MIPS reference; the scheduler stops a job that passes
+ *   its tasks' rough estimates on the 1000-MIPS reference, each with its inputs' staging at the
+ *   links' bandwidth; the scheduler stops a job that passes
  *   it, and its tasks fail) or its true critical path there (judged after the run, nothing
  *   stopped). `useful_work_share` is its share of the work of the jobs that arrived in the window
  *   (Figures 6 and 8), and `load` that work over what the CRs could do in the window;
@@ -40,7 +42,13 @@ export function dagSummary(
   let offered = 0;
   let withinLimit = 0;
   let failedAtLimit = 0;
-  const length_s = meta.limit_basis === 'estimate' ? estimatedLength_s : criticalPath_s;
+  // What the CRs could do in the window: the grid the plan draws (the same seed), at full power.
+  const grid = dagGridOf(spec);
+  const { file_bytes, bandwidth_bps } = grid.params;
+  const length_s =
+    meta.limit_basis === 'estimate'
+      ? (tasks: readonly JobRecord[]) => estimatedLength_s(tasks, file_bytes, bandwidth_bps)
+      : criticalPath_s;
   for (const tasks of byDag.values()) {
     const submit = Math.min(...tasks.map((t) => t.job.submit_s));
     const work = tasks.reduce((a, t) => a + t.job.run_s * REFERENCE_MIPS, 0);
@@ -54,8 +62,6 @@ export function dagSummary(
     if (ok) withinLimit++;
     if (ok && end <= horizon) useful += work;
   }
-  // What the CRs could do in the window: the grid the plan draws (the same seed), at full power.
-  const grid = dagGridOf(spec);
   const capacity = grid.resources.reduce((a, r) => a + r.mips, 0) * meta.horizon_s;
   const c = (k: string) => counters[k] ?? 0;
   const input = c('dag.bytes.input') / 1e6;
@@ -91,9 +97,9 @@ function criticalPath_s(tasks: readonly JobRecord[]): number {
   return longestChain_s(tasks, (job) => job.run_s);
 }
 
-/** A DAG's initially estimated length: its longest chain of the tasks' rough estimates (what GSched's limit uses). */
-function estimatedLength_s(tasks: readonly JobRecord[]): number {
-  return longestChain_s(tasks, (job) => job.estimate_s);
+/** A DAG's initially estimated length: its longest chain of the tasks' estimates with their staging (what GSched's limit uses). */
+function estimatedLength_s(tasks: readonly JobRecord[], fileBytes: number, bandwidth_bps: number): number {
+  return longestChain_s(tasks, (job) => estimatedTask_s(job, fileBytes, bandwidth_bps));
 }
 
 function longestChain_s(tasks: readonly JobRecord[], length: (job: DagTaskJob) => number): number {
