@@ -627,9 +627,12 @@ if (wf['dag-static'] && wf['dag-adaptive']) {
     `- The adaptive scheduler's DAGs finish in ${((1 - ad.mean_turnaround_s / st.mean_turnaround_s) * 100).toFixed(0)}% less time. A WfFormat task's estimate is its measured run`,
   );
   say(
-    '  time, so its limit is twice the chain of run times; every `blastall` task first reads the 5.1 GB BLAST database from outside',
+    '  time plus staging its largest input at 1 Gbit/s, so its limit is twice the chain of those: every `blastall` task first reads the',
   );
-  say('  the grid (41 s at 1 Gbit/s), which we do not stage once per site (docs/dag.md, "Not built").');
+  say(
+    '  5.1 GB BLAST database from outside the grid (41 s), which we do not stage once per site (docs/dag.md, "Not built"). Jobs',
+  );
+  say(`  stopped at the limit: static ${st.jobs_failed_at_limit}, adaptive ${ad.jobs_failed_at_limit} of ${st.jobs}.`);
 } else {
   say(
     `Not run: \`${INSTANCE}\` (github.com/wfcommons/WfInstances, makeflow/blast/) is not in GRIDEMU_TRACE_DIR or ${cache}.`,

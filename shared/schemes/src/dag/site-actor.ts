@@ -239,7 +239,10 @@ export class DagSiteActor implements Actor<Message> {
           jobId: r.id,
           resource: cr.id,
           done_mi: done,
-          progress: t.total_mi > 0 ? Math.min(1, Math.max(0, progressAt(this.o.model, done / t.total_mi, this.o.model_exponent))) : 1,
+          progress:
+            t.total_mi > 0
+              ? Math.min(1, Math.max(0, progressAt(this.o.model, done / t.total_mi, this.o.model_exponent)))
+              : 1,
         });
       }
     }
