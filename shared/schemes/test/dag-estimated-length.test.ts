@@ -7,6 +7,7 @@ import { loadExperimentWorkload as loadWorkload, parseExperiment, simulate } fro
 import { asDagTask, type DagTaskJob } from '../src/dag/index.js';
 import { estimatedTask_s, inputsOf } from '../src/dag/estimated-length.js';
 import { dagSummary } from '../src/dag/summary.js';
+import { diamond } from './wfformat-diamond.js';
 
 const task = (over: Partial<DagTaskJob>): DagTaskJob =>
   asDagTask({
@@ -39,37 +40,16 @@ describe("a DAG task's estimated length: its rough estimate and its inputs' stag
   });
 
   it('a job whose input takes 100 s to stage meets a limit that its run times alone would have put at 74 s', async () => {
-    // T1 reads 12.5 GB from outside (100 s at 1 Gbit/s) and feeds T2 and T3, which feed T4; run
-    // times 5, 12, 30 and 2 s on CRs all of the reference's speed. Its rough estimates' chain is
-    // 37 s, so a limit on them alone (200%: 74 s) would stop it during its staging; with the
-    // staging it is 137 s (274 s), and the job ends in about 137 s.
+    // The diamond with T1 reading 12.5 GB from outside (100 s at 1 Gbit/s); run times 5, 12, 30
+    // and 2 s on CRs all of the reference's speed. Its rough estimates' chain is 37 s, so a limit
+    // on them alone (200%: 74 s) would stop it during its staging; with the staging (T3 reads 2
+    // MB, T4 8 kB) it is 137 s (274 s), and the job ends in about 137 s.
     const dir = mkdtempSync(join(tmpdir(), 'gridemu-test-'));
-    const file = (id: string, sizeInBytes: number) => ({ id, sizeInBytes });
+    const tasks = diamond.workflow.specification;
+    const files = tasks.files.map((f) => (f.id === 'raw' ? { ...f, sizeInBytes: 12.5e9 } : f));
     writeFileSync(
       join(dir, 'staged.json'),
-      JSON.stringify({
-        name: 'staged',
-        schemaVersion: '1.5',
-        workflow: {
-          specification: {
-            tasks: [
-              { name: 'a', id: 'T1', parents: [], children: ['T2', 'T3'], inputFiles: ['raw'], outputFiles: ['h'] },
-              { name: 'b', id: 'T2', parents: ['T1'], children: ['T4'], inputFiles: ['h'], outputFiles: ['r2'] },
-              { name: 'b', id: 'T3', parents: ['T1'], children: ['T4'], inputFiles: ['h'], outputFiles: ['r3'] },
-              { name: 'c', id: 'T4', parents: ['T2', 'T3'], children: [], inputFiles: ['r2', 'r3'] },
-            ],
-            files: [file('raw', 12.5e9), file('h', 2e6), file('r2', 1000), file('r3', 1000)],
-          },
-          execution: {
-            tasks: [
-              { id: 'T1', runtimeInSeconds: 5 },
-              { id: 'T2', runtimeInSeconds: 12 },
-              { id: 'T3', runtimeInSeconds: 30 },
-              { id: 'T4', runtimeInSeconds: 2 },
-            ],
-          },
-        },
-      }),
+      JSON.stringify({ ...diamond, workflow: { ...diamond.workflow, specification: { ...tasks, files } } }),
     );
     const specFile = join(dir, 'e.yaml');
     for (const scheme of ['dag-static', 'dag-adaptive']) {
