@@ -184,6 +184,7 @@ export class DagSchedulerActor implements Actor<Message> {
       // A restart: the checkpoint and the inputs come from the checkpoint server.
       delay_s = grid.transfer_s(SERVICES, resource, file + inputs);
       ctx.metrics.count('dag.bytes.checkpoint', file);
+      ctx.metrics.count('dag.bytes.restart_input', inputs);
     } else {
       const arrivals = parents.map((p, i) => grid.transfer_s(this.outputAt.get(p)!, resource, fromParents[i]!));
       if (external > 0) arrivals.push(grid.transfer_s(SERVICES, resource, external));

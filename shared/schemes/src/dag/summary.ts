@@ -20,7 +20,8 @@ const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** di
  *   it, and its tasks fail) or its true critical path there (judged after the run, nothing
  *   stopped). `useful_work_share` is its share of the work of the jobs that arrived in the window
  *   (Figures 6 and 8), and `load` that work over what the CRs could do in the window;
- * - **network load** by kind, MB (Figure 7), the migrations (with the initial tasks' moves among
+ * - **network load** by kind, MB (Figure 7; `moves`: what the migrations alone moved, their
+ *   checkpoints and the inputs sent again with each restart, part of `input` and `checkpoint`), the migrations (with the initial tasks' moves among
  *   them), and the DAG jobs' turnaround.
  */
 export function dagSummary(
@@ -66,6 +67,8 @@ export function dagSummary(
   const c = (k: string) => counters[k] ?? 0;
   const input = c('dag.bytes.input') / 1e6;
   const checkpoint = c('dag.bytes.checkpoint') / 1e6;
+  // What the moves alone cost: their checkpoints, and the inputs sent again with each restart.
+  const moves = checkpoint + c('dag.bytes.restart_input') / 1e6;
   return {
     dag: {
       scheduler: meta.scheme,
@@ -87,7 +90,12 @@ export function dagSummary(
       initial_interruptions: c('dag.initial_interruptions'),
       stops_too_late: c('dag.stops_too_late'),
       rounds: c('dag.rounds'),
-      network_mb: { input: round(input), checkpoint: round(checkpoint), total: round(input + checkpoint) },
+      network_mb: {
+        input: round(input),
+        checkpoint: round(checkpoint),
+        total: round(input + checkpoint),
+        moves: round(moves),
+      },
     },
   };
 }
@@ -122,6 +130,7 @@ export const DAG_METRICS: readonly SchemeMetric[] = [
   { path: 'dag.migrations', column: 'dag_migrations', compared: true },
   { path: 'dag.initial_interruptions', column: 'dag_initial_moves' },
   { path: 'dag.network_mb.total', column: 'network_mb', compared: true },
+  { path: 'dag.network_mb.moves', column: 'network_mb_moves' },
   { path: 'dag.jobs_failed_at_limit', column: 'dag_failed_at_limit' },
   { path: 'dag.load', column: 'dag_load' },
 ];
