@@ -461,7 +461,7 @@ say(
   '| job median | log-normal around 1800 s (σ 0.5) on the 1000-MIPS reference; initial and final tasks a tenth | our choice |',
 );
 say(
-  "| estimates | a parallel task's rough estimate is its job's median; the job's, the chain initial + median + final | our reading of §3 |",
+  "| estimates | a parallel task's rough estimate is its job's median; the job's, the chain initial + median + final, each task with staging its largest input at the links' bandwidth (8 ms for 1 MB) | our reading of §3 |",
 );
 say('| arrivals | 120 jobs a day, in batches of 5 on average, an hour apart on average | our choice |');
 say('| scheduler | adaptive rounds every 60 s, progress reports every 30 s | our choice |');
