@@ -11,6 +11,8 @@ const tornado = (): DagTaskSpec[] => [
   { id: 'final', parents: ['p0', 'p1', 'p2'], work_mi: 10 },
 ];
 
+const workOf = (t: DagTaskSpec) => t.work_mi;
+
 describe('paper 003: a DAG job (§2, §3)', () => {
   it('makes a task ready only once every parent has finished', () => {
     const j = new DagJob('t!0', tornado());
@@ -29,18 +31,18 @@ describe('paper 003: a DAG job (§2, §3)', () => {
     expect(j.done).toBe(true);
   });
 
-  it("gives its length as its longest chain of work: with the rough estimates, the limit's base (§4)", () => {
+  it("gives its longest chain of a task length: with the estimated lengths, the limit's base (§4)", () => {
     // init (10) → p2 (300) → final (10); the chains through p0 and p1 are shorter.
-    expect(new DagJob('t', tornado()).criticalPath_mi()).toBe(320);
+    expect(new DagJob('t', tornado()).longestChain(workOf)).toBe(320);
     // As tasks arrive one by one: a parent not yet known adds nothing, and the length grows.
     const growing = new DagJob('g');
     growing.add({ id: 'final', parents: ['p0', 'p1'], work_mi: 5 });
-    expect(growing.criticalPath_mi()).toBe(5);
+    expect(growing.longestChain(workOf)).toBe(5);
     growing.add({ id: 'p1', parents: ['init'], work_mi: 50 });
-    expect(growing.criticalPath_mi()).toBe(55);
+    expect(growing.longestChain(workOf)).toBe(55);
     growing.add({ id: 'init', parents: [], work_mi: 7 });
-    expect(growing.criticalPath_mi()).toBe(62);
-    expect(new DagJob('empty').criticalPath_mi()).toBe(0);
+    expect(growing.longestChain(workOf)).toBe(62);
+    expect(new DagJob('empty').longestChain(workOf)).toBe(0);
   });
 
   it('knows its parent sets, the smaller first, and which members sit in a subset', () => {

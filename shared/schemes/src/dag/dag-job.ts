@@ -10,7 +10,7 @@
 export interface DagTaskSpec {
   readonly id: string;
   readonly parents: readonly string[];
-  /** Its true length, in MI. */
+  /** Its length in MI, as its holder knows it (GSched: the task's rough estimate). */
   readonly work_mi: number;
 }
 
@@ -87,11 +87,6 @@ export class DagJob {
 
   isInitial(id: string): boolean {
     return this.task(id).parents.length === 0;
-  }
-
-  /** Its longest chain of `work_mi` over the tasks it knows (a parent not yet known adds nothing). */
-  criticalPath_mi(): number {
-    return this.longestChain((t) => t.work_mi);
   }
 
   /**
