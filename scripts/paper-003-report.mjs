@@ -171,30 +171,25 @@ const sensitivity = SENSITIVITY.map((p) => {
 // 3's exponent of the increasing model, and Figure 5's σ of all three variation models at once.
 const SIGMA = { high: 1.0, medium: 0.5, low: 0.15 }; // tornado.ts's VARIATION_SIGMA, our reading of Figure 5
 const MP_AT_5 = ['--vary', `meta.min_improvement=${MP}`, '--set', `workload[0].tornado.parallel=${BASE.parallel}`];
-const BOTH_EVERY_PARALLEL = [
-  '--vary',
-  'meta.scheme=dag-static,dag-adaptive',
-  '--vary',
-  `workload[0].tornado.parallel=${PARALLEL}`,
-];
+const EVERY_PARALLEL = ['--vary', `workload[0].tornado.parallel=${PARALLEL}`];
+const BOTH_EVERY_PARALLEL = ['--vary', 'meta.scheme=dag-static,dag-adaptive', ...EVERY_PARALLEL];
 /**
  * Figures 6 to 8 with one setting changed: both schedulers over every cell (or, for a setting only
  * the adaptive scheduler has, adaptive's with the base's static rows), and Figure 8's MP sweep.
  */
 const rerun = (id, name, path, value, adaptiveOnly = false) => {
   const set = ['--set', `${path}=${value}`];
-  const cells = [
-    '--vary',
-    `workload[0].tornado.parallel=${PARALLEL}`,
-    '--vary',
-    `workload[0].tornado.variation=${VARIATION}`,
-  ];
+  const everyVariation = ['--vary', `workload[0].tornado.variation=${VARIATION}`];
+  // The example's scheme is dag-adaptive, so a sweep that does not vary it runs adaptive's cells.
   const rows = adaptiveOnly
     ? [
         ...grid.filter((r) => r['meta.scheme'] === 'dag-static'),
-        ...sweep(`${id}-adaptive`, [...cells, ...set]).map((r) => ({ ...r, 'meta.scheme': 'dag-adaptive' })),
+        ...sweep(`${id}-adaptive`, [...EVERY_PARALLEL, ...everyVariation, ...set]).map((r) => ({
+          ...r,
+          'meta.scheme': 'dag-adaptive',
+        })),
       ]
-    : sweep(id, [...BOTH_EVERY_PARALLEL, '--vary', `workload[0].tornado.variation=${VARIATION}`, ...set]);
+    : sweep(id, [...BOTH_EVERY_PARALLEL, ...everyVariation, ...set]);
   return { name, grid: rows, mp: sweep(`${id}-mp`, [...MP_AT_5, ...set]) };
 };
 const readings = [
