@@ -58,7 +58,7 @@ export abstract class BasePolicy implements LocalPolicy {
   }
 
   withdraw(now: number, jobId: string): { removed: boolean; starts: SchedulableJob[] } {
-    const removed = this.localQueue.retain((j) => j.id !== jobId) + this.remoteQueue.retain((j) => j.id !== jobId);
+    const removed = this.localQueue.remove(jobId) + this.remoteQueue.remove(jobId);
     return { removed: removed > 0, starts: removed > 0 ? this.pass(now) : [] };
   }
 

@@ -45,16 +45,19 @@ export class EasyPolicy extends BasePolicy {
     started: SchedulableJob[],
   ): Reservation | undefined {
     let spare = res?.spare ?? 0;
-    const chosen = new Set<string>();
-    for (let i = from; i < queue.size && this.cpusInUse.free > 0; i++) {
-      const job = queue.at(i)!;
-      const cost = backfillCost(res?.start_s, spare, this.cpusInUse.free, job.procs, job.estimate_s, now);
-      if (cost < 0) continue;
-      spare -= cost;
-      chosen.add(job.id);
-      this.start(now, job, started);
-    }
-    if (chosen.size > 0) queue.retain((j) => !chosen.has(j.id));
+    // No queued job is small enough for the free processors: the sweep would start nothing.
+    if (this.cpusInUse.free < queue.fewestProcsBound) return res;
+    queue.sweep(
+      from,
+      (job) => {
+        const cost = backfillCost(res?.start_s, spare, this.cpusInUse.free, job.procs, job.estimate_s, now);
+        if (cost < 0) return false;
+        spare -= cost;
+        this.start(now, job, started);
+        return true;
+      },
+      () => this.cpusInUse.free > 0,
+    );
     return res === undefined ? undefined : { ...res, spare };
   }
 }

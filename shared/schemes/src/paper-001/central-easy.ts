@@ -83,22 +83,23 @@ export class CentralEasy {
     }
     const reserved = this.reservation!;
     let spare = reserved.spare;
-    const chosen = new Set<string>();
-    for (let i = 1; i < this.queue.size; i++) {
-      const job = this.queue.at(i)!;
-      for (const s of this.bestFitOrder(job.procs)) {
-        const atReserved = s.id === reserved.site;
-        const cost = atReserved
-          ? backfillCost(reserved.start_s, spare, s.cpus.free, job.procs, job.estimate_s, now)
-          : 0;
-        if (cost < 0) continue;
-        spare -= cost;
-        chosen.add(job.id);
-        this.place(now, job, s.id, placed);
-        break;
-      }
-    }
-    if (chosen.size > 0) this.queue.retain((j) => !chosen.has(j.id));
+    this.queue.sweep(
+      1,
+      (job) => {
+        for (const s of this.bestFitOrder(job.procs)) {
+          const atReserved = s.id === reserved.site;
+          const cost = atReserved
+            ? backfillCost(reserved.start_s, spare, s.cpus.free, job.procs, job.estimate_s, now)
+            : 0;
+          if (cost < 0) continue;
+          spare -= cost;
+          this.place(now, job, s.id, placed);
+          return true;
+        }
+        return false;
+      },
+      () => true,
+    );
     return placed;
   }
 
