@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { JournalRefusedError, type Journal } from './journal.js';
 
@@ -21,13 +21,18 @@ const LENGTH_BYTES = 4;
  * reads again, and its output never left.
  */
 export class FileJournal implements Journal {
+  /** The fence a newer incarnation would create: checked after every append. */
+  private readonly nextFence: string;
+
   private constructor(
-    private readonly dir: string,
+    dir: string,
     private readonly location: string,
     readonly incarnation: number,
     private readonly fd: number,
     private readonly replay: readonly Uint8Array[],
-  ) {}
+  ) {
+    this.nextFence = pathOf(dir, location, incarnation + 1, 'fence');
+  }
 
   /**
    * Opens `location`'s journal in `dir`. `fresh`: the process starting the run (earlier files of
@@ -53,7 +58,7 @@ export class FileJournal implements Journal {
   append(batch: Uint8Array, _seq: number): Promise<void> {
     writeRecord(this.fd, batch);
     // After the write, before the output: a newer incarnation that has not yet read the file will read this.
-    if (existsSync(pathOf(this.dir, this.location, this.incarnation + 1, 'fence')))
+    if (existsSync(this.nextFence))
       return Promise.reject(
         new JournalRefusedError(
           `incarnation ${this.incarnation}'s journal append was refused: a newer incarnation of ${this.location} has taken the journal over`,
@@ -87,12 +92,13 @@ function numbered(dir: string, location: string, kind: 'fence' | 'journal'): num
 }
 
 function writeRecord(fd: number, bytes: Uint8Array): void {
-  const record = Buffer.allocUnsafe(LENGTH_BYTES + bytes.byteLength);
-  record.writeUInt32BE(bytes.byteLength, 0);
-  record.set(bytes, LENGTH_BYTES);
-  // One write(2) for the whole record: a process killed between two writes cannot leave half of one.
-  let done = 0;
-  while (done < record.byteLength) done += writeSync(fd, record, done);
+  const length = Buffer.allocUnsafe(LENGTH_BYTES);
+  length.writeUInt32BE(bytes.byteLength, 0);
+  // One writev(2) for the whole record: a process killed between two writes cannot leave half of one.
+  let done = writevSync(fd, [length, bytes]);
+  // A short write (a full disk, a signal) leaves the rest to write.
+  while (done < LENGTH_BYTES) done += writevSync(fd, [length.subarray(done), bytes]);
+  while (done < LENGTH_BYTES + bytes.byteLength) done += writevSync(fd, [bytes.subarray(done - LENGTH_BYTES)]);
 }
 
 /** The whole records of a journal file; a torn last one (the host failed mid-write) is left out. */

@@ -1,5 +1,5 @@
-import { Decoder, Encoder } from '@msgpack/msgpack';
 import type { Address, Message } from '@gridemu/protocol';
+import { JournalBatchWriter, decodeJournalBatch } from './journal-codec.js';
 
 /**
  * A process's journal (docs/faults.md "Live crashes"): the deliveries its actors handled,
@@ -33,8 +33,8 @@ export class JournalRefusedError extends Error {
 
 /**
  * One delivery, with the time its actor's clock read while handling it (`t`). A bus message carries
- * itself; a message between actors of the process carries only its sequence number, since the
- * replay sends it again. A timer carries its message too: one cancelled after it fired is still
+ * the envelope it arrived in, as it arrived (the replay decodes it again); a message between actors
+ * of the process carries only its sequence number, since the replay sends it again. A timer carries its message too: one cancelled after it fired is still
  * delivered, and the replay must deliver it the same. `ack` is an acknowledgement this process received
  * for a durable message it sent, so the replay does not resend it.
  */
@@ -44,9 +44,8 @@ export type JournalEntry =
       readonly k: 'bus';
       readonly a: Address;
       readonly t: number;
-      readonly from: Address;
-      readonly msg: Message;
-      readonly mid?: string;
+      /** The envelope's bytes (@gridemu/protocol's wire format): sender, message and durable id. */
+      readonly envelope: Uint8Array;
       readonly topic?: true;
     }
   | { readonly k: 'local'; readonly a: Address; readonly t: number; readonly seq: number }
@@ -60,21 +59,14 @@ export interface JournalBatch {
   readonly entries: readonly JournalEntry[];
 }
 
-const encoder = new Encoder({ ignoreUndefined: true });
-const decoder = new Decoder();
+const writer = new JournalBatchWriter();
 
+/** Encodes a batch for the store (JournalBatchWriter's layout); decodeJournalBatch reads it back. */
 export function encodeJournalBatch(batch: JournalBatch): Uint8Array {
-  return encoder.encode(batch);
+  return writer.encode(batch);
 }
 
-/** Decodes a stored batch; a batch that is not one is an error naming its place in the journal. */
-export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBatch {
-  const b = decoder.decode(bytes) as Partial<JournalBatch> | null;
-  if (b === null || typeof b !== 'object' || typeof b.seq !== 'number' || !Array.isArray(b.entries)) {
-    throw new Error(`journal record ${index + 1} is not a batch of deliveries`);
-  }
-  return b as JournalBatch;
-}
+export { decodeJournalBatch };
 
 /** A journal in memory: for tests, and for a process that is restarted within itself. */
 export class MemoryJournal implements Journal {

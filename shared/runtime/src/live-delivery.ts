@@ -11,6 +11,8 @@ export type DeliverySource =
       readonly k: 'bus';
       readonly mid: string | undefined;
       readonly topic: boolean;
+      /** The envelope as it arrived: what the journal stores of it. */
+      readonly envelope: Uint8Array;
       /** A journaled process's acknowledgement of it, sent once this delivery is recorded (not journaled). */
       readonly ack?: OwedAck;
     }
@@ -87,9 +89,7 @@ export function journalEntryOf(d: Delivery, a: Address, t: number): JournalEntry
         k: 'bus',
         a,
         t,
-        from: d.from,
-        msg: d.msg,
-        ...(d.src.mid !== undefined ? { mid: d.src.mid } : {}),
+        envelope: d.src.envelope,
         ...(d.src.topic ? { topic: true } : {}),
       };
     case 'local':

@@ -13,6 +13,8 @@ export interface RecoveryHost {
   readonly tally: RunCounters;
   /** Hands a replayed message to its actor, counted as its first delivery was. */
   redeliver(h: HostedActor, msg: Message, from: Address): void;
+  /** A stored bus message's envelope, decoded and checked as it was on arrival. */
+  decodeStored(envelope: Uint8Array): { readonly from: Address; readonly msg: Message; readonly mid?: string };
 }
 
 /** What a replay read from the journal. */
@@ -161,11 +163,13 @@ export class LiveRecovery {
         this.host.redeliver(h, m.msg, m.from);
         return;
       }
-      case 'bus':
-        if (e.mid !== undefined) this.host.outbox.firstDelivery(e.mid);
-        if (e.topic === true) this.host.tally.sent(e.msg.type, siteOf(e.from), h.placement.location, e.t);
-        this.host.redeliver(h, e.msg, e.from);
+      case 'bus': {
+        const { from, msg, mid } = this.host.decodeStored(e.envelope);
+        if (mid !== undefined) this.host.outbox.firstDelivery(mid);
+        if (e.topic === true) this.host.tally.sent(msg.type, siteOf(from), h.placement.location, e.t);
+        this.host.redeliver(h, msg, from);
         return;
+      }
     }
   }
 }

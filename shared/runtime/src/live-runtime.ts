@@ -213,6 +213,11 @@ export class LiveRuntime {
               this.countReceived(msg.type);
               h.actor.receive(h.ctx, msg, from);
             },
+            decodeStored: (bytes) => {
+              const d = decodeEnvelope(bytes, this.run, this.options.check);
+              if (!d.ok) throw new Error(`the journal holds a bus message that does not decode: ${d.reason}`);
+              return d.envelope;
+            },
           })
         : undefined;
     this.output = this.liveOutput;
@@ -337,7 +342,14 @@ export class LiveRuntime {
     this.subscriptions.push(
       this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
         this.fromBus(bytes, subject, sender, address, (from, msg, mid, at_s, ack) =>
-          this.enqueue(h, msg, from, undefined, { k: 'bus', mid, topic: false, ...(ack ? { ack } : {}) }, at_s),
+          this.enqueue(
+            h,
+            msg,
+            from,
+            undefined,
+            { k: 'bus', mid, topic: false, envelope: bytes, ...(ack ? { ack } : {}) },
+            at_s,
+          ),
         ),
       ),
     );
@@ -354,7 +366,14 @@ export class LiveRuntime {
               for (const s of list!) {
                 // Counted here, once per receiver, as the simulator counts a topic message.
                 this.tally.sent(msg.type, siteOf(from), s.placement.location, this.clock?.now_s());
-                this.enqueue(s, msg, from, undefined, { k: 'bus', mid, topic: true, ...(ack ? { ack } : {}) }, at_s);
+                this.enqueue(
+                  s,
+                  msg,
+                  from,
+                  undefined,
+                  { k: 'bus', mid, topic: true, envelope: bytes, ...(ack ? { ack } : {}) },
+                  at_s,
+                );
               }
             }),
           ),

@@ -221,7 +221,11 @@ describe('LiveRuntime journal (issue 11)', () => {
     const storedMids = () =>
       new Set(
         stored.flatMap((b, i) =>
-          decodeJournalBatch(b, i).entries.flatMap((e) => (e.k === 'bus' && e.mid ? [e.mid] : [])),
+          decodeJournalBatch(b, i).entries.flatMap((e) => {
+            if (e.k !== 'bus') return [];
+            const d = decodeEnvelope(e.envelope, 'acks');
+            return d.ok && d.envelope.mid !== undefined ? [d.envelope.mid] : [];
+          }),
         ),
       );
     for (let rounds = 0; summer.heard.length < N || pending.length > 0; rounds++) {

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { MessageType } from '@gridemu/protocol';
+import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
+import { decodeJournalBatch, encodeJournalBatch, type JournalBatch } from '../src/live.js';
+
+const envelope = encodeEnvelope({
+  run: 'r',
+  from: 's2/meta',
+  to: 's1/meta',
+  mid: 's2-7',
+  msg: { type: MessageType.JobCompleted, jobId: 'j1', site: 's2', time_s: 5 },
+});
+
+const batch: JournalBatch = {
+  seq: 42,
+  entries: [
+    { k: 'start', a: 's1/meta', t: 0 },
+    { k: 'bus', a: 's1/meta', t: 1.25, envelope },
+    { k: 'bus', a: 's1/scheduler', t: 1.5, envelope, topic: true },
+    { k: 'local', a: 's1/scheduler', t: 2, seq: 9 },
+    {
+      k: 'timer',
+      a: 's1/meta',
+      t: 3.75,
+      id: 4,
+      msg: { type: MessageType.JobCompleted, jobId: 'j2 é/ü', site: 's1', time_s: 3 },
+    },
+    { k: 'recover', a: 's1/executor', t: 10, crashed_s: 8.5 },
+    { k: 'ack', mid: 's1-12' },
+  ],
+};
+
+describe('journal batches', () => {
+  it('read back every kind of entry as written, the envelope byte for byte', () => {
+    const back = decodeJournalBatch(encodeJournalBatch(batch), 0);
+    expect(back).toEqual(batch);
+    const bus = back.entries[1]!;
+    if (bus.k !== 'bus') throw new Error('not a bus entry');
+    const d = decodeEnvelope(bus.envelope, 'r');
+    expect(d.ok && d.envelope.mid).toBe('s2-7');
+  });
+
+  it('grow past the writer buffer, and each encoding is a copy of its own', () => {
+    const big = new Uint8Array(200 * 1024).fill(7);
+    const a = encodeJournalBatch({ seq: 1, entries: [{ k: 'bus', a: 'x/y', t: 0, envelope: big }] });
+    const b = encodeJournalBatch({ seq: 2, entries: [{ k: 'ack', mid: 'm' }] });
+    const back = decodeJournalBatch(a, 0);
+    expect(back.seq).toBe(1);
+    expect(back.entries[0]).toEqual({ k: 'bus', a: 'x/y', t: 0, envelope: big });
+    expect(decodeJournalBatch(b, 1).entries).toEqual([{ k: 'ack', mid: 'm' }]);
+  });
+
+  it('refuse a record that is not a whole batch, naming its place', () => {
+    const bytes = encodeJournalBatch(batch);
+    expect(() => decodeJournalBatch(bytes.subarray(0, bytes.byteLength - 3), 4)).toThrow(
+      /journal record 5 is not a batch of deliveries: it ends inside an entry/,
+    );
+    expect(() => decodeJournalBatch(new Uint8Array([0x82, 1, 2]), 0)).toThrow(/record 1 .* does not start as one/);
+    const extra = new Uint8Array(bytes.byteLength + 1);
+    extra.set(bytes);
+    expect(() => decodeJournalBatch(extra, 2)).toThrow(/1 bytes follow its last entry/);
+  });
+});
