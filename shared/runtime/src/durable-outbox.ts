@@ -58,6 +58,8 @@ export class DurableOutbox {
   private evidence = new LossEvidence(0);
   /** Messages kept until this wall time are suspect (connectionRestored). */
   private suspectUntil_ms = Number.NEGATIVE_INFINITY;
+  /** Per location, when its silence was last probed (resend), wall ms. */
+  private readonly probed_ms = new Map<string, number>();
   /** Per location, the starts of its process heard from. */
   private readonly boots = new Map<string, Set<string>>();
 
@@ -123,12 +125,17 @@ export class DurableOutbox {
 
   /**
    * Resends what is overdue, given the timeout `after_ms` (0: everything): a message later answers
-   * show lost (LossEvidence) once it has waited `after_ms`; any other once it has waited, and its
-   * receiver been silent, UNANSWERED_TIMEOUTS timeouts: a receiver that answers is working through
-   * its backlog, not losing what it was sent (a lost last message, a receiver gone). Returns how
-   * many went.
+   * show lost (LossEvidence) once it has waited `after_ms`. A receiver silent for
+   * UNANSWERED_TIMEOUTS timeouts is probed, as TCP's retransmission timer does: its oldest message
+   * waiting that long goes again, one per UNANSWERED_TIMEOUTS timeouts, not all of them. A receiver
+   * that answers is working through its backlog, not losing what it was sent; one that answers the
+   * probe shows what it lacks (LossEvidence), and one that restarted is sent everything at once
+   * (resendTo, heardFrom). Resending everything to a silent receiver sent 700-23,000 duplicates in
+   * one saturated run (docs/performance.md): at saturation a receiver is silent for most of a
+   * second while it catches up. Returns how many went.
    */
   resend(after_ms: number): number {
+    if (after_ms === 0) return this.resendWhere(() => true);
     return this.resendWhere((u, now) => {
       const waited = now - u.sent_ms;
       if (waited < after_ms) return false;
@@ -136,6 +143,9 @@ export class DurableOutbox {
       if (u.suspect && !u.received) return waited >= after_ms * Math.min(UNANSWERED_TIMEOUTS, 2 ** u.resends);
       const tail_ms = after_ms * UNANSWERED_TIMEOUTS;
       if (waited < tail_ms || this.evidence.silentFor_ms(u.location, now) < tail_ms) return false;
+      // Messages are visited in send order: the first one due is the oldest.
+      if (now - (this.probed_ms.get(u.location) ?? Number.NEGATIVE_INFINITY) < tail_ms) return false;
+      this.probed_ms.set(u.location, now);
       this.resentUnanswered++;
       return true;
     });
@@ -214,7 +224,12 @@ export class DurableOutbox {
     // its receipts, both well under the floor (4 times the slowest link, at least 100 ms).
     this.evidence = new LossEvidence(floor_ms / 4);
     this.resender = setInterval(
-      () => onResent(this.resend(this.roundTrips.timeout_ms(floor_ms))),
+      // Judged once this pass of the event loop has read what arrived (setImmediate runs after the
+      // poll phase). Timers run first: after a stall of this process itself (its cores given to
+      // others, a long turn) the timer found every receiver silent for as long, their answers
+      // still unread in the socket, and resent everything they had not yet stored: up to 23,000
+      // duplicates in one run at saturation (docs/performance.md).
+      () => setImmediate(() => onResent(this.resend(this.roundTrips.timeout_ms(floor_ms)))),
       Math.max(1, floor_ms / 2),
     );
   }

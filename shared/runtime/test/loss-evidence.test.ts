@@ -94,6 +94,26 @@ describe('DurableOutbox resends', () => {
     expect(sent).toEqual(['s2/meta']);
   });
 
+  it('probes a silent receiver with its oldest message, once per eight timeouts, and resends the rest once its answer shows them missing', () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a-2', target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a-3', target('s2/meta'), 'a/x', bytes, now - 900);
+    expect(box.resend(100)).toBe(1);
+    // Still silent: no second probe before eight more timeouts, and not the others.
+    expect(box.resend(100)).toBe(0);
+    expect(box.takeResentUnanswered()).toBe(1);
+    // s2 answers the probe, then again without a-2 and a-3 (sent before it): they were lost.
+    box.received('a-1');
+    box.answerEnded('s2', true);
+    box.answerEnded('s2', true);
+    expect(box.resend(100)).toBe(2);
+    expect(sent).toEqual(['s2/meta', 's2/meta', 's2/meta']);
+    // Everything, when asked for (a restarted process's outbox).
+    expect(box.resend(0)).toBe(3);
+  });
+
   it('resends on the timeout what was in flight when the connection to the bus came back, and what is sent just after', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
