@@ -146,6 +146,9 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     onFatal: (e) => (aborted ??= `the driver failed: ${e.message}`),
   });
   options.onRuntime?.(rt);
+  // What waits for a process that crashed (the submissions made while it was down) goes to it as
+  // soon as it is back, as the members' does (member.ts), not when a probe finds it (DurableOutbox).
+  bus.on('rejoined', (m) => rt.resendTo(m.member));
   rt.spawn(driver);
   await rt.ready();
   await nc.flush();

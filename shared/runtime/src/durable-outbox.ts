@@ -91,7 +91,7 @@ export class DurableOutbox {
     const u = this.unacknowledged.get(mid);
     if (!u) return false;
     this.unacknowledged.delete(mid);
-    if (!u.received) this.answered(u, false);
+    if (!u.received) this.answered(u, 'stored');
     return true;
   }
 
@@ -106,14 +106,15 @@ export class DurableOutbox {
     const u = this.unacknowledged.get(mid);
     if (!u || u.received) return;
     u.received = true;
-    this.answered(u, true);
+    this.answered(u, 'received');
   }
 
   /** Its first answer: a round trip measured, and evidence about what was sent before it. */
-  private answered(u: Unacknowledged, receipt: boolean): void {
+  private answered(u: Unacknowledged, answer: 'received' | 'stored'): void {
     const now = wallNow_ms();
     if (u.resends === 0 && Number.isFinite(u.sent_ms)) this.roundTrips.measured(now - u.sent_ms);
-    this.evidence.heard(u.location, u.order, now, receipt);
+    if (answer === 'received') this.evidence.heard(u.location, u.order, now, true);
+    else this.evidence.arrived(u.location, u.order, now);
   }
 
   /** Whether `mid` is delivered here for the first time; it is remembered either way. */
@@ -229,12 +230,17 @@ export class DurableOutbox {
       // others, a long turn) the timer found every receiver silent for as long, their answers
       // still unread in the socket, and resent everything they had not yet stored: up to 23,000
       // duplicates in one run at saturation (docs/performance.md).
-      () => setImmediate(() => onResent(this.resend(this.roundTrips.timeout_ms(floor_ms)))),
+      () =>
+        setImmediate(() => {
+          // Stopped meanwhile: the bus may be closed.
+          if (this.resender !== undefined) onResent(this.resend(this.roundTrips.timeout_ms(floor_ms)));
+        }),
       Math.max(1, floor_ms / 2),
     );
   }
 
   stop(): void {
     clearInterval(this.resender);
+    this.resender = undefined;
   }
 }

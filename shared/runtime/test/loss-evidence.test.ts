@@ -114,6 +114,32 @@ describe('DurableOutbox resends', () => {
     expect(box.resend(0)).toBe(3);
   });
 
+  it('takes a probe stored before its receipt as arrived: a restarted journaled receiver then shows what else it lacks', () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    // s2 journals: it has sent receipts before.
+    box.keep('a-0', target('s2/meta'), 'a/x', bytes, now - 2000);
+    box.received('a-0');
+    box.answerEnded('s2', true);
+    box.acknowledged('a-0');
+    // Sent while s2 was down; s2 has been silent since, for more than 8 timeouts of 0.01 ms.
+    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a-2', target('s2/meta'), 'a/x', bytes, now - 900);
+    const answered_ms = wallNow_ms();
+    while (wallNow_ms() < answered_ms + 1);
+    expect(box.resend(0.01)).toBe(1);
+    expect(box.takeResentUnanswered()).toBe(1);
+    // Back, s2 stores the probe and its acknowledgement overtakes the receipt; then two receipts go by.
+    expect(box.acknowledged('a-1')).toBe(true);
+    box.answerEnded('s2', false);
+    box.answerEnded('s2', true);
+    box.answerEnded('s2', true);
+    // a-2 was sent before the probe and is in neither: lost, resent without waiting for another probe.
+    expect(box.resend(0.01)).toBe(1);
+    expect(box.takeResentUnanswered()).toBe(0);
+    expect(sent).toEqual(['s2/meta', 's2/meta']);
+  });
+
   it('resends on the timeout what was in flight when the connection to the bus came back, and what is sent just after', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
