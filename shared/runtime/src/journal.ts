@@ -34,9 +34,10 @@ export class JournalRefusedError extends Error {
 /**
  * One delivery, with the time its actor's clock read while handling it (`t`). A bus message carries
  * the envelope it arrived in, as it arrived (the replay decodes it again); a message between actors
- * of the process carries only its sequence number, since the replay sends it again. A timer carries its message too: one cancelled after it fired is still
- * delivered, and the replay must deliver it the same. `ack` is an acknowledgement this process received
- * for a durable message it sent, so the replay does not resend it.
+ * of the process carries only its sequence number, since the replay sends it again. A timer
+ * carries its message too: one cancelled after it fired is still delivered, and the replay must
+ * deliver it the same. `ack` is an acknowledgement this process received for a durable message it
+ * sent, so the replay does not resend it.
  */
 export type JournalEntry =
   | { readonly k: 'start'; readonly a: Address; readonly t: number }

@@ -11,8 +11,8 @@ interface Slot<J> {
  * A FIFO of waiting jobs. Every operation a scheduling pass makes is O(1) per job it touches:
  * taking the head, starting a job from the middle (backfilling), withdrawing a job by id (a copy
  * cancelled elsewhere). At saturation a site's queue holds thousands of copies, and a pass runs
- * after every event: an array rebuilt for each withdrawal or backfill made the scheduler most of a
- * live site's CPU with K = 4 (docs/performance.md).
+ * after every event: an array rebuilt for each withdrawal or backfill made the scheduler the
+ * largest part of a live site's CPU with K = 4, a third of it (docs/performance.md).
  */
 export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   private first: Slot<J> | undefined;
