@@ -113,8 +113,7 @@ export class DurableOutbox {
   private answered(u: Unacknowledged, answer: 'received' | 'stored'): void {
     const now = wallNow_ms();
     if (u.resends === 0 && Number.isFinite(u.sent_ms)) this.roundTrips.measured(now - u.sent_ms);
-    if (answer === 'received') this.evidence.heard(u.location, u.order, now, true);
-    else this.evidence.arrived(u.location, u.order, now);
+    this.evidence.heard(u.location, u.order, now, answer);
   }
 
   /** Whether `mid` is delivered here for the first time; it is remembered either way. */

@@ -35,26 +35,20 @@ export class LossEvidence {
 
   constructor(private readonly reorder_ms: number) {}
 
-  /** `location` answered the message numbered `order` (`receipt`: it has it, not yet stored), at `at_ms`, in its current answer. */
-  heard(location: string, order: number, at_ms: number, receipt: boolean): void {
-    const a = this.of(location);
-    if (counts(a, receipt)) this.push(a, order, at_ms);
-  }
-
   /**
-   * `location` stored the message numbered `order` before its receipt came: it arrived, whichever
-   * kind of answer counts. A receiver that is not behind stores a message, and its acknowledgement
-   * leaves with the append, before its receipts, gathered for a few ms, go: counted only as a
-   * receipt, such a message left no evidence at all, and a probe of a restarted receiver showed
-   * nothing of what else it lacked. It cannot make an earlier message that did arrive look lost:
-   * that message's receipt is in an answer sent before this acknowledgement or in the next one,
-   * and an earlier message counts as lost only after two answers end without it.
+   * `location` answered the message numbered `order`, at `at_ms`, in its current answer: that it
+   * has it, not yet stored (`received`), or that it stored it (`stored`). A stored message arrived,
+   * whichever kind of answer counts for the location. A receiver that is not behind stores a
+   * message, and its acknowledgement leaves with the append, before its receipts, gathered for a
+   * few ms, go: counted only as receipts, such messages left no evidence at all, and a probe of a
+   * restarted receiver showed nothing of what else it lacked. It cannot make an earlier message
+   * that did arrive look lost: that message's receipt is in an answer sent before this
+   * acknowledgement or in the next one, and an earlier message counts as lost only after two
+   * answers end without it.
    */
-  arrived(location: string, order: number, at_ms: number): void {
-    this.push(this.of(location), order, at_ms);
-  }
-
-  private push(a: Answers, order: number, at_ms: number): void {
+  heard(location: string, order: number, at_ms: number, answer: 'received' | 'stored'): void {
+    const a = this.of(location);
+    if (answer === 'received') a.sendsReceipts = true;
     const highest = a.recent.length > 0 ? a.recent[a.recent.length - 1]!.order : a.settled;
     if (order > highest) a.recent.push({ order, at_ms, answer: a.count });
   }

@@ -5,7 +5,7 @@ describe('LossEvidence (RACK, RFC 8985)', () => {
   it('calls a message lost once a later one was answered and a further answer left it out, after the reordering window', () => {
     const e = new LossEvidence(25);
     // Answer 1 from s2 holds message 5 (sent after 3 and 4), heard at 1,000 ms.
-    e.heard('s2', 5, 1000, true);
+    e.heard('s2', 5, 1000, 'received');
     e.answerEnded('s2', true, 0);
     // Within the window, or with no answer since: reordering or a stall, not a loss.
     expect(e.lost('s2', 3, 1010)).toBe(false);
@@ -22,15 +22,15 @@ describe('LossEvidence (RACK, RFC 8985)', () => {
 
   it('judges a journaled receiver by its receipts only: its acknowledgements of stored messages may overtake an earlier receipt', () => {
     const e = new LossEvidence(0);
-    e.heard('s2', 1, 0, true);
+    e.heard('s2', 1, 0, 'received');
     e.answerEnded('s2', true, 0);
     // An acknowledgement of stored message 9 (its receipt was lost), then another one: no evidence about 5.
-    e.heard('s2', 9, 0, false);
+    e.heard('s2', 9, 0, 'stored');
     e.answerEnded('s2', false, 0);
     e.answerEnded('s2', false, 0);
     expect(e.lost('s2', 5, 100)).toBe(false);
     // A process that sends no receipts is judged by its acknowledgements.
-    e.heard('driver', 9, 0, false);
+    e.heard('driver', 9, 0, 'stored');
     e.answerEnded('driver', false, 0);
     e.answerEnded('driver', false, 0);
     expect(e.lost('driver', 5, 100)).toBe(true);

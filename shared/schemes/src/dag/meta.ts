@@ -48,8 +48,9 @@ export interface DagMeta extends MetaSpec {
    * The length the limit applies to. `estimate` (the paper's): the job's length as the scheduler
    * estimates it at submission, the longest chain of its tasks' rough estimates on the reference
    * CR with their inputs' staging (estimated-length.ts); a job still running at submission +
-   * (1 + growth_limit) × that fails there, its tasks stopped, and its work is not useful. `true_length`: the longest chain of its true lengths,
-   * judged after the run, nothing stopped (this project's earlier reading, kept to compare).
+   * (1 + growth_limit) × that fails there, its tasks stopped, and its work is not useful.
+   * `true_length`: the longest chain of its true lengths, judged after the run, nothing stopped
+   * (this project's earlier reading, kept to compare).
    */
   readonly limit_basis: LimitBasis;
 }

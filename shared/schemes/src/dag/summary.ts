@@ -17,8 +17,9 @@ const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** di
  *   by `meta.limit_basis`, the job's initially estimated length (the paper's: the longest chain of
  *   its tasks' rough estimates on the 1000-MIPS reference, each with its inputs' staging at the
  *   links' bandwidth; the scheduler stops a job that passes it, and its tasks fail) or its true
- *   critical path there (judged after the run, nothing stopped). `useful_work_share` is its share of the work of the jobs that arrived in the window
- *   (Figures 6 and 8), and `load` that work over what the CRs could do in the window;
+ *   critical path there (judged after the run, nothing stopped). `useful_work_share` is its
+ *   share of the work of the jobs that arrived in the window (Figures 6 and 8), and `load` that
+ *   work over what the CRs could do in the window;
  * - **network load** by kind, MB (Figure 7; `moves`: what the migrations alone moved, their
  *   checkpoints and the inputs sent again with each restart, part of `input` and `checkpoint`),
  *   the migrations (with the initial tasks' moves among them), and the DAG jobs' turnaround.
