@@ -23,6 +23,6 @@ export {
 } from './schedule-check.js';
 export { lnGamma } from './stats/ln-gamma.js';
 export { incompleteBeta, studentTCdf, studentTQuantile } from './stats/student-t.js';
-export { mean, variance, meanWithInterval, welchTTest, type MeanWithInterval } from './stats/sample.js';
+export { mean, variance, meanWithInterval, pairedTTest, welchTTest, type MeanWithInterval } from './stats/sample.js';
 export { checkRun, type InvariantResult, type RunCheckInput } from './run-check.js';
 export { faultsSummary, injectsFaults, type FaultsSummary } from './faults-summary.js';

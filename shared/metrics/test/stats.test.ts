@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { incompleteBeta, meanWithInterval, studentTCdf, studentTQuantile, welchTTest } from '../src/index.js';
+import {
+  incompleteBeta,
+  meanWithInterval,
+  pairedTTest,
+  studentTCdf,
+  studentTQuantile,
+  welchTTest,
+} from '../src/index.js';
 
 describe("Student's t, against printed tables", () => {
   it('quantiles: t(0.95, 9) = 1.8331, t(0.95, 1) = 6.3138, t(0.975, 30) = 2.0423', () => {
@@ -33,5 +40,19 @@ describe('paper 002 statistics', () => {
     expect(r.df).toBeCloseTo(4, 9);
     expect(r.p).toBeCloseTo(0.021312, 5);
     expect(welchTTest([1, 1], [1, 1]).p).toBe(1);
+  });
+
+  it('the paired t-test, two-sided', () => {
+    // Worked by hand: differences 1, 0, 2, 1: mean 1, variance 2/3, n = 4: t = 1/sqrt(1/6) = 2.449490,
+    // df = 3, p = 2 P(T_3 > t) = 1 - (2/pi)(atan(t/sqrt 3) + (t/sqrt 3)/(1 + t^2/3)) = 0.091721.
+    const r = pairedTTest([1, 2, 3, 4], [0, 2, 1, 3]);
+    expect(r.t).toBeCloseTo(2.44949, 5);
+    expect(r.df).toBe(3);
+    expect(r.p).toBeCloseTo(0.091721, 5);
+    // What both sides share drops out: the same differences on very different levels give the same test.
+    expect(pairedTTest([101, 2, 53, 1004], [100, 2, 51, 1003]).p).toBeCloseTo(r.p, 9);
+    expect(pairedTTest([1, 2], [1, 2]).p).toBe(1);
+    expect(pairedTTest([2, 3], [1, 2]).p).toBe(0);
+    expect(() => pairedTTest([1, 2], [1])).toThrow(/pairs/);
   });
 });

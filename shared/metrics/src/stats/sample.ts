@@ -44,3 +44,22 @@ export function welchTTest(a: readonly number[], b: readonly number[]): { t: num
   const df = (va + vb) ** 2 / (va ** 2 / (a.length - 1) + vb ** 2 / (b.length - 1));
   return { t, df, p: 2 * (1 - studentTCdf(Math.abs(t), df)) };
 }
+
+/**
+ * The paired t-test, two-sided: `a[i]` and `b[i]` measured under the same conditions (in a sweep,
+ * the same seed: the same local load, failures and misbehaving sites for every selector), so the
+ * test is on the differences, and what the conditions do to both sides drops out. Differences with
+ * no spread give 1 when they are all 0, else 0.
+ */
+export function pairedTTest(a: readonly number[], b: readonly number[]): { t: number; df: number; p: number } {
+  if (a.length !== b.length)
+    throw new Error(`assertion: a paired t-test needs pairs (${a.length} against ${b.length})`);
+  if (a.length < 2) throw new Error('assertion: a paired t-test needs at least two pairs');
+  const d = a.map((x, i) => x - b[i]!);
+  const m = mean(d);
+  const se = Math.sqrt(variance(d) / d.length);
+  const df = d.length - 1;
+  if (se === 0) return { t: m === 0 ? 0 : Infinity, df, p: m === 0 ? 1 : 0 };
+  const t = m / se;
+  return { t, df, p: 2 * (1 - studentTCdf(Math.abs(t), df)) };
+}
