@@ -8,7 +8,10 @@ import { LatencyHistogram, histogramOf, nestedHistogramOf } from './latency-hist
 export class LinkMeter {
   /** One-way wall latency of messages received from another location, per link `from->to`. */
   readonly latency = new Map<string, LatencyHistogram>();
-  /** How late timers fired against their wall deadline: event-loop lag plus timer granularity. */
+  /**
+   * How late timers were handled against their wall deadline: timer granularity, event-loop lag,
+   * and the wait in the actor's mailbox behind what arrived first (as a felt delay ends at handling).
+   */
   readonly timerLag = new LatencyHistogram();
   /** Felt delay per link, wall ms. */
   readonly felt = new Map<string, LatencyHistogram>();
@@ -36,7 +39,7 @@ export class LinkMeter {
     nestedHistogramOf(this.feltByType, type, link).record(ms);
   }
 
-  /** The lateness of the last timer fired, in emulated seconds at `speedup`. */
+  /** The lateness of the last timer handled, in emulated seconds at `speedup`. */
   emulatedLag_s(speedup: number): number {
     return (this.lastTimerLate_ms / 1000) * speedup;
   }

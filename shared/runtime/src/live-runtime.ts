@@ -222,8 +222,7 @@ export class LiveRuntime {
         : undefined;
     this.output = this.liveOutput;
     this.mailboxes = new Mailboxes<Delivery>(this.journal ? () => this.journal!.commit() : undefined);
-    this.timers = new TimerQueue((t, late_ms) => {
-      this.meter.recordTimerLag(late_ms);
+    this.timers = new TimerQueue((t) => {
       this.timerHandles.delete(t.rid);
       this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s, { k: 'timer', id: t.rid });
     }, options.timerSpin_ms);
@@ -321,6 +320,12 @@ export class LiveRuntime {
       inbox: this.mailboxes.inbox((d) => {
         this.delivered++;
         this.countReceived(d.msg.type);
+        // A timer's lateness is taken when its actor gets to it, as a message's felt delay is: the
+        // replay (--network-from) sets the two against each other, and taken when the timer fired
+        // it left out the wait in the mailbox that a felt delay includes, so a replay put timers
+        // early against the messages racing them (docs/fidelity-notes.md).
+        if (d.src.k === 'timer' && d.at_s !== undefined && this.clock)
+          this.meter.recordTimerLag(Math.max(0, wallNow_ms() - this.clock.wall_ms(d.at_s)));
         this.guard(
           h,
           d.at_s,
@@ -495,7 +500,7 @@ export class LiveRuntime {
   }
 
   /**
-   * How far this process runs behind the emulated clock: the lateness of the last timer it fired,
+   * How far this process runs behind the emulated clock: the lateness of the last timer it handled,
    * in emulated seconds. Growing, it says the speed-up is too high for the machine.
    */
   emulatedLag_s(): number {
