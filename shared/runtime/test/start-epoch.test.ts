@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MessageType, type Message } from '@gridemu/protocol';
-import { silentLogger, SimRuntime, type Actor, type ActorContext, type Transport } from '../src/index.js';
+import { silentLogger, SimRuntime, type Actor, type ActorContext } from '../src/index.js';
 import { LiveRuntime, wallNow_ms } from '../src/live.js';
-
-const noBus: Transport = {
-  publish: () => undefined,
-  subscribe: () => ({ unsubscribe: () => undefined }),
-  flush: () => Promise.resolve(),
-};
+import { noBus } from './no-bus.js';
 
 /** Starts a period in its start hook, as load gossip does, and notes when it started and ticked. */
 class Periodic implements Actor<Message> {

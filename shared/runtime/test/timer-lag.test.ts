@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MessageType, type Message } from '@gridemu/protocol';
-import { silentLogger, type Actor, type ActorContext, type Transport } from '../src/index.js';
+import { silentLogger, type Actor, type ActorContext } from '../src/index.js';
 import { LiveRuntime, wallNow_ms } from '../src/live.js';
-
-const noBus: Transport = {
-  publish: () => undefined,
-  subscribe: () => ({ unsubscribe: () => undefined }),
-  flush: () => Promise.resolve(),
-};
+import { noBus } from './no-bus.js';
 
 /** Sends itself a backlog of messages, each taking a little wall time, and sets a timer due meanwhile. */
 class Backlogged implements Actor<Message> {
