@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '@gridemu/runtime';
 import { generateBlast, managerCycle, misbehaviourOf, proneSites } from '../src/gruber/index.js';
+import { drawnSites } from '../src/gruber/drawn-sites.js';
 
 describe("GRUBER's sites as paper 002 found them", () => {
   it('a misbehaving period is where the timeline says, and its changes alternate', () => {
@@ -43,6 +44,22 @@ describe("GRUBER's sites as paper 002 found them", () => {
     );
     expect(draws.size).toBeGreaterThan(1);
     expect(proneSites({ ...spec, sites: 0 }, ids, 1).size).toBe(0);
+  });
+
+  it('two properties drawn as shares of the grid fall on sites independently of each other', () => {
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+    // The misbehaving managers keep their own stream: the same draw as before this helper existed.
+    expect(drawnSites(0.4, ids, 3, 'gruber/misbehaving-sites')).toEqual(
+      proneSites({ sites: 0.4, mean_episode_s: 1, mean_between_s: 1 }, ids, 3),
+    );
+    const differ = Array.from({ length: 20 }, (_, seed) => seed).filter(
+      (seed) =>
+        [...drawnSites(0.3, ids, seed, 'gruber/misbehaving-sites')].join() !==
+        [...drawnSites(0.3, ids, seed, 'gruber/misconfigured-sites')].join(),
+    );
+    expect(differ.length).toBeGreaterThan(10);
+    expect(drawnSites(0.3, ids, 5, 'x').size).toBe(3);
+    expect(drawnSites(['b'], ids, 5, 'x')).toEqual(new Set(['b']));
   });
 
   it("a manager's next tick: one phase plus whole cycles, never before now; at once without a cycle", () => {

@@ -288,6 +288,25 @@ describe('GRUBER in simulation', () => {
     ]);
   });
 
+  it('draws the sites that lack the environment from the seed when given as a share', async () => {
+    const failedAt = async (seed: number) => {
+      const { csv } = await run(parse(SPEC, ['meta.failures.misconfigured=0.34', 'meta.retries=1', `seed=${seed}`]));
+      const grid = rows(csv).filter((r) => r['workload_name'] === 'blast');
+      // One site of three lacks it (round(0.34 × 3)): a job sent there fails, with one attempt for good.
+      expect(grid.some((r) => r['reason'] === 'retry_limit:unset_environment')).toBe(true);
+      const ran = grid.filter((r) => r['final_state'] !== 'COMPLETED_FAILED');
+      return new Set(ran.map((r) => r['exec_site']));
+    };
+    const seeds = [1, 2, 3, 4, 5, 6];
+    const ranAt = await Promise.all(seeds.map(failedAt));
+    // Jobs ran on at most the two sites left; over six seeds, the missing one was not always the same.
+    for (const sites of ranAt) expect(sites.size).toBeLessThanOrEqual(2);
+    expect(new Set(ranAt.map((s) => [...s].sort().join())).size).toBeGreaterThan(1);
+    expect(issues(SPEC.replace('selector: G-LU', 'selector: G-LU\n  failures: { misconfigured: c }'))).toEqual([
+      'meta.failures.misconfigured: must be a list of site ids, or the share of the sites (0 to 1) drawn per seed (got "c")',
+    ]);
+  });
+
   it('re-plans starving jobs when local load fills a site the engine last saw empty', async () => {
     // Monitors report at 0 and then every 5000 s. At 200, local atlas users fill all 16 CPUs of c
     // for 10 h; the grid jobs come at 3600, when the engine still believes c is empty.

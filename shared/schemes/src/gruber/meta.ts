@@ -14,6 +14,7 @@ import {
 import { isBlastSource } from './blast-source.js';
 import { FAILURE_CATEGORIES, TABLE_XII_SHARES, type FailureCategory } from './failures.js';
 import { DEFAULT_MANAGER_CYCLE_S, MANAGERS, type ManagerKind } from './manager.js';
+import type { SiteChoice } from './drawn-sites.js';
 import type { MisbehaviourSpec } from './misbehaviour.js';
 import { GRUBER_SCHEMES, MAX_DECISION_POINTS, SELECTORS, type SelectorName } from './names.js';
 
@@ -51,8 +52,8 @@ export interface FailureSpec {
   readonly site_rates: Readonly<Record<string, number>>;
   /** Relative weights of the transient categories. */
   readonly categories: Readonly<Record<FailureCategory, number>>;
-  /** Sites without the application's environment: every grid job fails there at once (§4.2.3). */
-  readonly misconfigured: readonly string[];
+  /** Sites without the application's environment, named or a share drawn per seed: every grid job fails there at once (§4.2.3). */
+  readonly misconfigured: SiteChoice;
 }
 
 /** `meta:` under `gruber`. */
@@ -267,14 +268,25 @@ function readFailures(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]):
     if (Object.values(categories).every((w) => w === 0))
       r.fail('meta.failures.categories', 'must give at least one category a positive weight');
   }
-  const misconfigured = (
-    o['misconfigured'] === undefined ? [] : (r.array(o['misconfigured'], 'meta.failures.misconfigured') ?? [])
-  ).map((s, i) => {
-    const id = r.string(s, join('meta.failures.misconfigured', i));
-    if (!ids.has(id)) r.fail(join('meta.failures.misconfigured', i), `no site with id "${id}"`);
+  const misconfigured = readSiteChoice(r, o['misconfigured'] ?? [], 'meta.failures.misconfigured', ids);
+  return { rate: r.number(o['rate'], 'meta.failures.rate', PROBABILITY, 0), site_rates, categories, misconfigured };
+}
+
+/** A list of site ids, or the share of the sites (0 to 1) drawn per seed. */
+function readSiteChoice(r: FieldReader, raw: unknown, path: string, ids: ReadonlySet<string>): SiteChoice {
+  if (typeof raw === 'number') return r.number(raw, path, PROBABILITY);
+  if (!Array.isArray(raw)) {
+    r.fail(
+      path,
+      `must be a list of site ids, or the share of the sites (0 to 1) drawn per seed (got ${JSON.stringify(raw)})`,
+    );
+    return [];
+  }
+  return raw.map((s, i) => {
+    const id = r.string(s, join(path, i));
+    if (!ids.has(id)) r.fail(join(path, i), `no site with id "${id}"`);
     return id;
   });
-  return { rate: r.number(o['rate'], 'meta.failures.rate', PROBABILITY, 0), site_rates, categories, misconfigured };
 }
 
 function readMisbehaving(r: FieldReader, raw: unknown, sites: readonly SiteSpec[]): { misbehaving?: MisbehaviourSpec } {
@@ -283,18 +295,10 @@ function readMisbehaving(r: FieldReader, raw: unknown, sites: readonly SiteSpec[
   const o = r.object(raw, path) ?? {};
   r.onlyKeys(o, path, ['sites', 'mean_episode_s', 'mean_between_s']);
   const ids = new Set(sites.map((s) => s.id));
-  let prone: number | string[] = 0;
-  if (Array.isArray(o['sites'])) {
-    prone = o['sites'].map((s, i) => {
-      const id = r.string(s, join(join(path, 'sites'), i));
-      if (!ids.has(id)) r.fail(join(join(path, 'sites'), i), `no site with id "${id}"`);
-      return id;
-    });
-  } else if (o['sites'] === undefined) {
+  let prone: SiteChoice = 0;
+  if (o['sites'] === undefined)
     r.fail(join(path, 'sites'), 'is required: a list of site ids, or the share of the sites (0 to 1) drawn per seed');
-  } else {
-    prone = r.number(o['sites'], join(path, 'sites'), PROBABILITY);
-  }
+  else prone = readSiteChoice(r, o['sites'], join(path, 'sites'), ids);
   return {
     misbehaving: {
       sites: prone,

@@ -1,5 +1,5 @@
-import { Rng } from '@gridemu/runtime';
 import { AlternatingPeriods } from '../alternating-periods.js';
+import { drawnSites, type SiteChoice } from './drawn-sites.js';
 
 /**
  * Resource managers that "do not behave as expected" (paper 002, §4.2.1; Table XII's largest
@@ -10,7 +10,7 @@ import { AlternatingPeriods } from '../alternating-periods.js';
  */
 export interface MisbehaviourSpec {
   /** Which sites are prone: a list of ids, or the share of the grid's sites, drawn per seed. */
-  readonly sites: number | readonly string[];
+  readonly sites: SiteChoice;
   /** Mean length of a period in which a prone site's manager starts no grid job (exponential). */
   readonly mean_episode_s: number;
   /** Mean time a prone site behaves between two such periods (exponential). */
@@ -19,16 +19,7 @@ export interface MisbehaviourSpec {
 
 /** The sites prone to misbehave in this run: the named ones, or `round(share × sites)` drawn from the seed. */
 export function proneSites(spec: MisbehaviourSpec, siteIds: readonly string[], seed: number): Set<string> {
-  if (typeof spec.sites !== 'number') return new Set(spec.sites);
-  const n = Math.round(spec.sites * siteIds.length);
-  const order = [...siteIds];
-  const rng = new Rng(seed, 'gruber/misbehaving-sites');
-  // Fisher–Yates, then the first n.
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = rng.int(0, i);
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  return new Set(order.slice(0, n));
+  return drawnSites(spec.sites, siteIds, seed, 'gruber/misbehaving-sites');
 }
 
 /** One prone site's periods of misbehaviour, from the seed and the site alone. */

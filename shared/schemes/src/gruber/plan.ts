@@ -7,6 +7,7 @@ import { couldEverOffer } from './availability.js';
 import { isBlastSource } from './blast-source.js';
 import { EngineActor } from './engine-actor.js';
 import { gruberMeta, groupCap } from './meta.js';
+import { drawnSites } from './drawn-sites.js';
 import { proneSites } from './misbehaviour.js';
 import { MonitorActor } from './monitor-actor.js';
 import {
@@ -34,11 +35,15 @@ export function planGruber(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan
   const siteIds = spec.sites.map((s) => s.id);
   const actors: GridActor[] = [];
   const prone = meta.misbehaving ? proneSites(meta.misbehaving, siteIds, spec.seed) : new Set<string>();
+  const misconfigured = drawnSites(meta.failures.misconfigured, siteIds, spec.seed, 'gruber/misconfigured-sites');
   for (const s of spec.sites) {
     actors.push({
       address: lrmAddress(s.id),
       location: s.id,
-      actor: new GruberSiteActor(s, meta, spec.seed, prone.has(s.id)),
+      actor: new GruberSiteActor(s, meta, spec.seed, {
+        prone: prone.has(s.id),
+        misconfigured: misconfigured.has(s.id),
+      }),
     });
     actors.push({
       address: monitorAddress(s.id),

@@ -48,7 +48,8 @@ export class GruberSiteActor implements Actor<Message> {
     private readonly site: SiteSpec,
     private readonly meta: GruberMeta,
     seed: number,
-    prone = false,
+    /** What the seed drew for this site: a manager prone to misbehave (§4.2.1), a missing environment (§4.2.3). */
+    drawn: { readonly prone: boolean; readonly misconfigured: boolean } = { prone: false, misconfigured: false },
   ) {
     const policy = meta.site_policy[site.id] ?? {};
     this.queue = new SiteQueue(
@@ -61,11 +62,11 @@ export class GruberSiteActor implements Actor<Message> {
       seed,
       rate: meta.failures.site_rates[site.id] ?? meta.failures.rate,
       categories: meta.failures.categories,
-      misconfigured: meta.failures.misconfigured.includes(site.id),
+      misconfigured: drawn.misconfigured,
     };
     const manager = meta.managers[site.id];
     this.cycle = managerCycle(manager === undefined ? 0 : meta.manager_cycle_s[manager], seed, site.id);
-    this.misbehaviour = prone && meta.misbehaving ? misbehaviourOf(meta.misbehaving, seed, site.id) : undefined;
+    this.misbehaviour = drawn.prone && meta.misbehaving ? misbehaviourOf(meta.misbehaving, seed, site.id) : undefined;
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
