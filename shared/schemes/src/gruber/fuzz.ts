@@ -1,6 +1,6 @@
 import type { FuzzSpecs } from '../fuzz-draw.js';
 
-/** GRUBER with one of its selectors, a BLAST VO and a local one, failing attempts, misbehaving managers, cycles, and a site that may give the BLAST VO nothing. */
+/** GRUBER with one of its selectors, a BLAST VO and a local one, failing attempts, sites without the environment, misbehaving managers, cycles, and a site that may give the BLAST VO nothing. */
 export const GRUBER_FUZZ: FuzzSpecs = {
   weight: 1,
   spec: (draw) => {
@@ -22,7 +22,8 @@ export const GRUBER_FUZZ: FuzzSpecs = {
       // At times s2 gives ivdgl nothing: S-RA still sends it jobs, which it refuses or holds (cannot_run).
       `  site_policy: { "*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }${pick(['', ', s2: { atlas: { cpu: 50 } }'])} }`,
       `  cannot_run: ${pick(['refuse', 'queue'])}`,
-      `  failures: { rate: ${pick([0, 0.1, 0.3])} }`,
+      // At times half the sites lack the environment, drawn from the seed: every grid job fails there.
+      `  failures: { rate: ${pick([0, 0.1, 0.3])}, misconfigured: ${pick([0, 0.5])} }`,
       `  misbehaving: { sites: ${pick([0, 0.5])}, mean_episode_s: ${pick([300, 3000])}, mean_between_s: 1200 }`,
       `  managers: { s1: ${pick(['condor', 'pbs', 'lsf'])} }`,
       draw.network,
