@@ -1,5 +1,5 @@
 // Paper 002's own tables (Dumitrescu, Raicu and Foster), as its text prints them: the report sets
-// ours beside them, and the calibration fits on Table IV alone.
+// ours beside them. The calibrations fit on Tables XII and XI, which are not here: no claim reads them.
 
 /** The paper's tables: [Comp, Replan, Util, Delay, Time, Speedup, Spdup75] per selector. */
 export const PAPER = {
