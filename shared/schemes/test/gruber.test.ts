@@ -307,6 +307,18 @@ describe('GRUBER in simulation', () => {
     ]);
   });
 
+  it('with reconcile, G-LU sends fewer jobs to a site that fails every one at once', async () => {
+    const unset = async (reconcile: boolean) => {
+      const { summary } = await run(parse(SPEC, ['meta.failures.misconfigured=[a]', `meta.reconcile=${reconcile}`]));
+      return (summary['replans_by_reason'] as Record<string, number>)['unset_environment'] ?? 0;
+    };
+    const [plain, reconciled] = [await unset(false), await unset(true)];
+    // a reports idle CPUs after each failure: G-LU, picking the least used, keeps sending there
+    // unless the engine charges a for what it sent.
+    expect(plain).toBeGreaterThan(0);
+    expect(reconciled).toBeLessThan(plain);
+  });
+
   it('re-plans starving jobs when local load fills a site the engine last saw empty', async () => {
     // Monitors report at 0 and then every 5000 s. At 200, local atlas users fill all 16 CPUs of c
     // for 10 h; the grid jobs come at 3600, when the engine still believes c is empty.

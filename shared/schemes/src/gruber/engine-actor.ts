@@ -19,6 +19,8 @@ interface Known {
   report?: GruberUsage;
   /** Dispatches since that report, its own and (DI-GRUBER) its peers'. */
   pending: Pending[];
+  /** With `reconcile`: every dispatch of the last starvation_timeout_s, oldest first. */
+  sent: Pending[];
 }
 
 /**
@@ -37,7 +39,7 @@ export class EngineActor implements Actor<Message> {
     private readonly sites: readonly SiteSpec[],
     private readonly meta: GruberMeta,
   ) {
-    for (const s of sites) this.known.set(s.id, { pending: [] });
+    for (const s of sites) this.known.set(s.id, { pending: [], sent: [] });
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
@@ -56,7 +58,7 @@ export class EngineActor implements Actor<Message> {
       }
       case 'gruber.query': {
         const now = ctx.now();
-        const views = this.views();
+        const views = this.views(now);
         const candidates = availableSites(
           views,
           this.meta,
@@ -76,16 +78,14 @@ export class EngineActor implements Actor<Message> {
       }
       case 'gruber.chosen': {
         const p = { vo: msg.vo, cpus: msg.cpus, disk_mb: msg.disk_mb, time_s: ctx.now() };
-        this.known.get(msg.site)?.pending.push(p);
+        this.dispatched(msg.site, p);
         if (this.meta.decision_points > 1)
           ctx.publish(DECISIONS_TOPIC, { type: 'gruber.decision', engine: this.index, site: msg.site, ...p });
         return;
       }
       case 'gruber.decision':
         if (msg.engine === this.index) return;
-        this.known
-          .get(msg.site)
-          ?.pending.push({ vo: msg.vo, cpus: msg.cpus, disk_mb: msg.disk_mb, time_s: msg.time_s });
+        this.dispatched(msg.site, { vo: msg.vo, cpus: msg.cpus, disk_mb: msg.disk_mb, time_s: msg.time_s });
         return;
       default:
         ctx.log.warn({ type: msg.type }, 'GRUBER engine ignored an unexpected message');
@@ -93,7 +93,18 @@ export class EngineActor implements Actor<Message> {
     }
   }
 
-  private views(): SiteView[] {
+  private dispatched(site: string, p: Pending): void {
+    const k = this.known.get(site);
+    if (!k) return;
+    k.pending.push(p);
+    if (!this.meta.reconcile) return;
+    // In time order: a peer's decision (DI-GRUBER) may arrive after a later one of this engine's.
+    let i = k.sent.length;
+    while (i > 0 && k.sent[i - 1]!.time_s > p.time_s) i--;
+    k.sent.splice(i, 0, p);
+  }
+
+  private views(now: number): SiteView[] {
     return this.sites.map((s) => {
       const k = this.known.get(s.id)!;
       const pending = new Map<string, { cpus: number; disk_mb: number }>();
@@ -102,6 +113,7 @@ export class EngineActor implements Actor<Message> {
         pending.set(p.vo, { cpus: x.cpus + p.cpus, disk_mb: x.disk_mb + p.disk_mb });
       }
       const vos = new Map<string, VoUsage>((k.report?.vos ?? []).map((u) => [u.vo, u]));
+      if (this.meta.reconcile) this.reconcile(k, vos, pending, now);
       return {
         site: s.id,
         cpus: s.cpus,
@@ -111,6 +123,36 @@ export class EngineActor implements Actor<Message> {
         pending,
       };
     });
+  }
+
+  /**
+   * §4.2.4: GRUBER "traces differences between how many jobs run versus how many slots the site
+   * reports and tries to reconcile these numbers"; the paper gives no rule. Ours: a VO's use of the
+   * site is at least the CPUs sent there within the last starvation_timeout_s. A job sent within it
+   * is queued or running there, which the report shows, or gone without the engine hearing of it
+   * (it failed: Euryale gives GRUBER no feedback); after it, the submit host has re-planned any job
+   * that had not started. So a site that fails every job at once, and reports idle CPUs, is charged
+   * for what was sent to it, as one that ran them would be. No new parameter: the window is §3.2's
+   * 20-minute re-plan.
+   */
+  private reconcile(
+    k: Known,
+    vos: ReadonlyMap<string, VoUsage>,
+    pending: Map<string, { cpus: number; disk_mb: number }>,
+    now: number,
+  ): void {
+    const from = now - this.meta.starvation_timeout_s;
+    let drop = 0;
+    while (drop < k.sent.length && k.sent[drop]!.time_s <= from) drop++;
+    if (drop > 0) k.sent.splice(0, drop);
+    const sent = new Map<string, number>();
+    for (const p of k.sent) sent.set(p.vo, (sent.get(p.vo) ?? 0) + p.cpus);
+    for (const [vo, cpus] of sent) {
+      const u = vos.get(vo);
+      const p = pending.get(vo) ?? { cpus: 0, disk_mb: 0 };
+      const seen = (u ? u.running_cpus + u.queued_cpus : 0) + p.cpus;
+      if (cpus > seen) pending.set(vo, { cpus: p.cpus + cpus - seen, disk_mb: p.disk_mb });
+    }
   }
 
   /** How old the engine's view was at this decision: the mean age of the sites' last reports. */

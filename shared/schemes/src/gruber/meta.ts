@@ -72,6 +72,11 @@ export interface GruberMeta extends MetaSpec {
   readonly retry_wait_s: number;
   /** How long a submit host waits for the engine's answer before asking again. */
   readonly query_timeout_s: number;
+  /**
+   * §4.2.4's reconciliation of what the engine sent a site with what its monitor reports: a VO's
+   * use of a site is taken as at least the CPUs sent there within the last starvation_timeout_s.
+   */
+  readonly reconcile: boolean;
   /** DI-GRUBER: engines that share the submit hosts and tell each other what they dispatch. */
   readonly decision_points: number;
   readonly vos: Readonly<Record<string, VoPolicy>>;
@@ -103,6 +108,7 @@ const OPTIONS = [
   'retries',
   'retry_wait_s',
   'query_timeout_s',
+  'reconcile',
   'decision_points',
   'vos',
   'site_policy',
@@ -135,6 +141,7 @@ export function readGruberMeta(
     retries: r.number(raw['retries'], 'meta.retries', POSITIVE_INTEGER, 10),
     retry_wait_s: r.number(raw['retry_wait_s'], 'meta.retry_wait_s', POSITIVE, 60),
     query_timeout_s: r.number(raw['query_timeout_s'], 'meta.query_timeout_s', POSITIVE, 30),
+    reconcile: r.boolean(raw['reconcile'], 'meta.reconcile', false),
     decision_points: r.number(
       raw['decision_points'],
       'meta.decision_points',
