@@ -55,17 +55,7 @@ const GRID = {
 };
 const keys = Object.keys(GRID);
 
-const wall = runFitSweeps({
-  repo,
-  out: OUT,
-  base: 'examples/gruber-grid3.yaml',
-  workloads: WORKLOADS,
-  grid: GRID,
-  selectors: SELECTORS,
-  seeds: SEEDS,
-  firstSeed: 101,
-  reuse: process.argv.includes('--reuse'),
-});
+const wall = runFitSweeps({ repo, out: OUT, workloads: WORKLOADS, grid: GRID, selectors: SELECTORS, seeds: SEEDS });
 const classes = (reason) =>
   reason === 'unset_environment' ? 'unset' : reason === 'scheduling_timeout' ? 'timeouts' : 'others';
 // The timeouts are counted beside the two fitted classes, with a target the loss does not read.

@@ -47,17 +47,7 @@ const GRID = {
 };
 const keys = Object.keys(GRID);
 
-const wall = runFitSweeps({
-  repo,
-  out: OUT,
-  base: 'examples/gruber-grid3.yaml',
-  workloads: WORKLOADS,
-  grid: GRID,
-  selectors: SELECTORS,
-  seeds: SEEDS,
-  firstSeed: 101,
-  reuse: process.argv.includes('--reuse'),
-});
+const wall = runFitSweeps({ repo, out: OUT, workloads: WORKLOADS, grid: GRID, selectors: SELECTORS, seeds: SEEDS });
 const ranked = rankCandidates({
   out: OUT,
   workloads: WORKLOADS,
