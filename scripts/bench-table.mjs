@@ -55,9 +55,14 @@ if (live) {
       : '';
     const patient =
       j.claim_timeout_s > 600 ? ', claims waiting beyond any round trip (10^6 s) so both runs do the same work' : '';
+    const range = (xs) => (xs?.length ? `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}×` : undefined);
+    const pairs =
+      range(j.pair_jobs_per_s_ratios) !== undefined
+        ? `; the pairs one by one: jobs/s ${range(j.pair_jobs_per_s_ratios)}, delay ${range(j.pair_felt_delay_ratios)}`
+        : '';
     rows.push([
       `live with \`live.journal: true\`, journal in ${j.store}${patient}, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)`,
-      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms${claims}; medians of ${j.pairs} pairs)`,
+      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms${claims}; medians of ${j.pairs} pairs${pairs})`,
     ]);
   }
 }

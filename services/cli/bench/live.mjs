@@ -375,6 +375,9 @@ if (results.sustained) {
       with: b,
       jobs_per_s_ratio: +(b.jobs_per_s / a.jobs_per_s).toFixed(3),
       felt_delay_ratio: +(b.felt_mean_ms / a.felt_mean_ms).toFixed(3),
+      // Each alternated pair's own ratios: how far one pair can stray from the medians on a shared machine.
+      pair_jobs_per_s_ratios: without.map((r, i) => +(withJournal[i].jobs_per_s / r.jobs_per_s).toFixed(3)),
+      pair_felt_delay_ratios: without.map((r, i) => +(withJournal[i].felt_mean_ms / r.felt_mean_ms).toFixed(3)),
     };
     console.log(
       `journal in ${store}, claim timeout ${result.claim_timeout_s} s, medians of ${pairs} alternated pairs at speed-up ${speedup}: ${b.jobs_per_s} jobs/s against ${a.jobs_per_s} without (${result.jobs_per_s_ratio}x), felt one-way delay ${b.felt_mean_ms} ms against ${a.felt_mean_ms} (${result.felt_delay_ratio}x), claims sent ${b.claims_sent} against ${a.claims_sent}, ${b.resent} resent, exactly-once ${a.exactly_once && b.exactly_once ? 'held' : 'BROKEN'}`,
