@@ -21,6 +21,8 @@ const LENGTH_BYTES = 4;
  * reads again, and its output never left.
  */
 export class FileJournal implements Journal {
+  /** An append is one write(2): stored once it returns (see Journal.synchronous). */
+  readonly synchronous = true;
   /** The fence a newer incarnation would create: checked after every append. */
   private readonly nextFence: string;
 

@@ -18,6 +18,12 @@ export interface Journal {
   readAll(): Promise<Uint8Array[]>;
   /** Which start of the process this is, where the store numbers them (1 for the first). */
   readonly incarnation?: number;
+  /**
+   * True where an append has stored its batch by the time it returns (a local file's write(2),
+   * memory): the writer then appends each turn as it ends, and its output leaves at once, rather
+   * than gathering a loop pass's turns into one append as it does for a store over the network.
+   */
+  readonly synchronous?: boolean;
 }
 
 /**
@@ -72,6 +78,7 @@ export { decodeJournalBatch };
 /** A journal in memory: for tests, and for a process that is restarted within itself. */
 export class MemoryJournal implements Journal {
   readonly batches: Uint8Array[] = [];
+  readonly synchronous = true;
 
   append(batch: Uint8Array, _seq: number): Promise<void> {
     this.batches.push(batch.slice());

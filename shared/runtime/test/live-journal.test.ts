@@ -63,6 +63,14 @@ function handBus(onPublish: (bytes: Uint8Array) => void = () => undefined) {
   };
 }
 
+/** Passes each job completion it hears on to q/dst, another process. */
+class Relay implements Actor<Message> {
+  receive(ctx: ActorContext<Message>, msg: Message): void {
+    if (msg.type === MessageType.JobCompleted)
+      ctx.send('q/dst', { type: MessageType.JobCompleted, jobId: msg.jobId, site: 'p', time_s: ctx.now() });
+  }
+}
+
 /** A journaled process hosting one Summer at p/sum. */
 function summerProcess(transport: Transport, run: string, store: Journal, recovering: boolean) {
   const summer = new Summer();
@@ -247,6 +255,49 @@ describe('LiveRuntime journal (issue 11)', () => {
     // Each copy's arrival was told at once, the resent one's too, its first copy's being unstored then.
     expect(received.length).toBe(N + 1);
     expect(rt.counters.get('bus.duplicates')).toBe(1);
+  });
+
+  it("lets a turn's output leave once a synchronous store has its append, and a network store's at the end of the loop pass", async () => {
+    for (const synchronous of [true, false]) {
+      const memory = new MemoryJournal();
+      // The same store, seen as one over the network: its appends resolve later than they return.
+      const store: Journal = synchronous
+        ? memory
+        : { append: (b, seq) => memory.append(b, seq), readAll: () => memory.readAll() };
+      // What had been stored when each message left: never less than the delivery that sent it.
+      const storedAtPublish: number[] = [];
+      const bus = handBus(() => storedAtPublish.push(memory.batches.length));
+      const rt = new LiveRuntime({
+        transport: bus.transport,
+        run: 'now',
+        seed: 1,
+        log: silentLogger,
+        journal: { store, recovering: false },
+      });
+      rt.spawn({ address: 'p/relay', location: 'p', actor: new Relay() });
+      rt.start(0, 1000);
+      await new Promise((r) => setImmediate(r));
+      const before = memory.batches.length;
+      bus.deliver(
+        'p/relay',
+        encodeEnvelope({
+          run: 'now',
+          from: 'q/src',
+          to: 'p/relay',
+          msg: { type: MessageType.JobCompleted, jobId: 'j1', site: 'q', time_s: 0 },
+        }),
+        'q',
+      );
+      // Microtasks only: the loop pass has not ended.
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+      expect(storedAtPublish.length).toBe(synchronous ? 1 : 0);
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      expect(storedAtPublish).toEqual([before + 1]);
+      const entries = decodeJournalBatch(memory.batches[before]!, before).entries;
+      expect(entries.map((e) => e.k)).toEqual(['bus']);
+      await rt.stop();
+    }
   });
 
   it("counts a message sent before the crash and delivered after the restart as held by the fault, not as its link's delay", async () => {
