@@ -36,10 +36,10 @@ interface Output {
  *
  * Kept in pace with the run (docs/faults.md, "The journal"; docs/performance.md): with a store over
  * the network (JetStream) the turns of one pass of the event loop go in one append (commit), with
- * a synchronous one (a local file) each turn's goes as it ends; up to four appends are in flight at once, each
- * turn's output leaving as soon as its own append and every earlier one are stored, in order; turns
- * that run while four are in flight gather into the next append. One append per turn, each waiting
- * for the last, fell further behind with every turn. After a failed
+ * a synchronous one (a local file) each turn's goes as it ends; up to four appends are in flight
+ * at once, each turn's output leaving as soon as its own append and every earlier one are stored,
+ * in order; turns that run while four are in flight gather into the next append. One append per
+ * turn, each waiting for the last, fell further behind with every turn. After a failed
  * append (the server restarting) the writer retries it alone before starting more, so the journal
  * stays in batch order; the replay also keeps only the unbroken run of batches from the first.
  */
