@@ -49,7 +49,13 @@ if (live) {
   if (live.long_runs)
     rows.push(['live, 4 sites K = 2, sustained (target at least 2,000 jobs/s)', rate(live.sustained)]);
   if (live.k4) rows.push(['live, 4 sites K = 4, sustained (target at least 2,000 jobs/s)', rate(live.k4.sustained)]);
-  for (const j of [live.journal, live.journal_jetstream, live.journal_patient_claims].filter(Boolean)) {
+  const journalRows = [
+    live.journal,
+    live.journal_jetstream,
+    live.journal_patient_claims,
+    live.journal_below_saturation,
+  ];
+  for (const j of journalRows.filter(Boolean)) {
     const claims = j.without.claims_sent
       ? `; claims sent ${n(j.with.claims_sent)} against ${n(j.without.claims_sent)}, ${n(j.with.resent)} resent`
       : '';
@@ -60,8 +66,12 @@ if (live) {
       range(j.pair_jobs_per_s_ratios) !== undefined
         ? `; the pairs one by one: jobs/s ${range(j.pair_jobs_per_s_ratios)}, delay ${range(j.pair_felt_delay_ratios)}`
         : '';
+    const below =
+      live.sustained && j.speedup < live.sustained.speedup
+        ? `, at speed-up ${n(j.speedup)}, a tenth of the sustained one (below saturation: both runs keep up with the trace)`
+        : '';
     rows.push([
-      `live with \`live.journal: true\`, journal in ${j.store}${patient}, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)`,
+      `live with \`live.journal: true\`, journal in ${j.store}${patient}${below}, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)`,
       `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms${claims}; medians of ${j.pairs} pairs${pairs})`,
     ]);
   }
