@@ -6,6 +6,8 @@ import { inboxOf, senderOfSubject, subjectOf } from './subjects.js';
 
 /** A subject's waiting payloads go out at once past this many bytes (nats-server's default limit is 1 MiB). */
 const BATCH_BYTES = 64 * 1024;
+/** How long a flush the server did not answer (it went away) waits before it is asked again. */
+const FLUSH_RETRY_MS = 50;
 
 /**
  * The Transport of a live run over one NATS connection: bytes on run-scoped subjects naming receiver
@@ -21,6 +23,8 @@ export class NatsTransport implements Transport {
   /** NATS messages published, and how many of them carried several payloads. */
   private sent = 0;
   private batches = 0;
+  /** Flushes asked again because the server went away before answering (flush). */
+  private flushRetries = 0;
   private readonly reconnectListeners: (() => void)[] = [];
 
   constructor(
@@ -79,12 +83,37 @@ export class NatsTransport implements Transport {
     return [
       ['bus.nats_messages', this.sent],
       ['bus.nats_batches', this.batches],
+      // Only when it happened: a run the server stayed up for counts nothing new.
+      ...(this.flushRetries > 0 ? [['bus.flush_retries', this.flushRetries] as const] : []),
     ];
   }
 
+  /**
+   * Resolves once the server has had everything published and subscribed so far. A server that
+   * goes away meanwhile (a restart) rejects the flush in flight, and every flush asked while the
+   * client redials; the client subscribes again once it is back, so the flush is asked again until
+   * one is answered, or the connection is closed for good (the client leaves a flush pending at
+   * its close unanswered, so the close is watched too). A process restarted after a crash whose
+   * start met a restart of the server failed here, and with it the run (docs/faults.md).
+   */
   async flush(): Promise<void> {
     this.sendPending();
-    await this.nc.flush();
+    for (;;) {
+      let outcome: 'answered' | 'closed';
+      try {
+        outcome = await Promise.race([
+          this.nc.flush().then(() => 'answered' as const),
+          this.nc.closed().then(() => 'closed' as const),
+        ]);
+      } catch (err) {
+        if (this.nc.isClosed()) throw err;
+        this.flushRetries++;
+        await new Promise((r) => setTimeout(r, FLUSH_RETRY_MS));
+        continue;
+      }
+      if (outcome === 'closed') throw new Error('the connection to the NATS server closed before a flush was answered');
+      return;
+    }
   }
 
   private readonly sendPending = (): void => {

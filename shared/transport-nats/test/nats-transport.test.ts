@@ -105,6 +105,57 @@ describe('batch frames', () => {
       }),
     );
   });
+});
+
+describe('NATS transport across a restart of the server', () => {
+  it('a flush asked while the server restarts is answered once the client is back and subscribed again, not refused', async () => {
+    const server = await startLocalNatsServer();
+    const conn = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+    try {
+      const transport = new NatsTransport(conn, 'tf');
+      const got: string[] = [];
+      transport.subscribe({ actor: 's1/meta' }, (bytes) => got.push(new TextDecoder().decode(bytes)));
+      await transport.flush();
+      await server.stop();
+      // Asked while the server is down: the client rejects it at its next dial, and again at each.
+      let flushed = false;
+      let refused: unknown;
+      const flushing = transport.flush().then(
+        () => (flushed = true),
+        (err: unknown) => (refused = err),
+      );
+      // Several of the client's dials (50 ms apart) while the server is down: it cannot be answered.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(flushed).toBe(false);
+      const again = await startLocalNatsServer({ port: server.port });
+      try {
+        await flushing;
+        expect(refused).toBeUndefined();
+        expect(flushed).toBe(true);
+        expect(new Map(transport.counts()).get('bus.flush_retries')).toBeGreaterThan(0);
+        // Answered means the subscription is on the new server: a message now reaches it.
+        transport.publish({ actor: 's1/meta' }, 'driver', new TextEncoder().encode('after'));
+        await until(() => got.includes('after'));
+        expect(got).toContain('after');
+      } finally {
+        await conn.close();
+        await again.stop();
+      }
+    } finally {
+      if (!conn.isClosed()) await conn.close();
+    }
+  });
+
+  it('a flush waiting for the server gives up once the connection is closed for good', async () => {
+    const server = await startLocalNatsServer();
+    const conn = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+    const transport = new NatsTransport(conn, 'tg');
+    await server.stop();
+    const flushing = transport.flush();
+    await new Promise((r) => setTimeout(r, 200));
+    await conn.close();
+    await expect(flushing).rejects.toThrow();
+  });
 
   it('tells its listeners when the connection is back after the server restarted (what was in flight may be lost)', async () => {
     const server = await startLocalNatsServer();
