@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger } from '@gridemu/runtime/live';
+import { connectFirst } from './first-connect.js';
 import { startHealthServer } from './health-server.js';
 import { MemberProcess } from './member.js';
 import { within } from './within.js';
@@ -46,9 +46,6 @@ Options (each also from the environment):
   --linger-ms MS     keep serving /metrics this long     GRIDEMU_LINGER_MS (default 0)
                      after the run ends, for a last Prometheus scrape`;
 }
-
-/** How long a process keeps trying its first connection while the server is not there. */
-const FIRST_CONNECT_RETRY_MS = 30_000;
 
 /** The site and central processes' main: flags and environment, health endpoint, signals. Returns the exit code. */
 export async function memberMain(argv: string[], o: MemberMainOptions): Promise<number> {
@@ -99,22 +96,12 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: member });
   const options = { ...natsConnectOptions(values, `gridemu-${values.run}-${member}`), maxReconnectAttempts: -1 };
-  // A process restarted after a crash may find the server itself restarting (faults.nats_restart,
-  // a pod of NATS replaced): it tries again for a while, as it would to reconnect. A refusal (a
-  // wrong password, no such user) is final at once.
-  let nc: NatsConnection | undefined;
-  for (const until = Date.now() + FIRST_CONNECT_RETRY_MS; nc === undefined;) {
-    try {
-      nc = await connect(options);
-    } catch (err) {
-      const message = (err as Error).message;
-      if (/authoriz|authenticat|permission/i.test(message) || Date.now() > until) {
-        log.error({ nats: values.nats, error: message }, 'cannot connect to NATS');
-        return 1;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  const first = await connectFirst(options);
+  if ('error' in first) {
+    log.error({ nats: values.nats, error: first.error }, 'cannot connect to NATS');
+    return 1;
   }
+  const nc = first.nc;
   const proc: { current?: MemberProcess } = {};
   const source = {
     get phase() {
