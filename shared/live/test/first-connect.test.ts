@@ -47,13 +47,12 @@ describe('a process\u2019s first connection to NATS', () => {
   it('gives up a try the server takes and never greets, and connects on the next', async () => {
     const front = await silentAtFirst(1);
     try {
-      const started = Date.now();
-      const first = await connectFirst({ servers: front.url, maxReconnectAttempts: -1 }, 30_000, 1000);
+      // Tries start for 10 s. Without a bound on the handshake the silent try lasts the client's
+      // default of 20 s, no second try starts, and the connection fails.
+      const first = await connectFirst({ servers: front.url, maxReconnectAttempts: -1 }, 10_000, 1000);
       if ('error' in first) throw new Error(first.error);
       expect(first.tries).toBeGreaterThanOrEqual(2);
       expect(front.accepted()).toBeGreaterThanOrEqual(2);
-      // Without a bound on the handshake the silent try lasts the client's default of 20 s.
-      expect(Date.now() - started).toBeLessThan(15_000);
       await first.nc.close();
     } finally {
       await front.close();
