@@ -228,6 +228,7 @@ describe('the control plane: who may say what', () => {
         member: 's2',
         rejoin: { incarnation: 9, down_from_s: 0, rejoined_s: 0, catch_up_wall_ms: 0, replayed_entries: 0 },
       },
+      { kind: 'welcomed', member: 's1', incarnation: 9 },
       { kind: 'tally' },
       { kind: 'tallied', tally: { counters: {}, unplanned_restarts: {} } },
     ];

@@ -8,6 +8,7 @@ import { MESSAGE_CHECK } from '@gridemu/schemes';
 import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
+import { answerRejoins } from './rejoin-announcement.js';
 import { reliableDelivery } from './reliable-delivery.js';
 import { logWarmUp, warmUp, type WarmUpReport } from './warm-up.js';
 
@@ -121,9 +122,6 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     aborted ??= `process "${m.member}" failed: ${m.error}`;
   });
   const rejoins: (Rejoin & { member: string })[] = [];
-  bus.on('rejoined', (m) => {
-    if (expected.includes(m.member)) rejoins.push({ member: m.member, ...m.rejoin });
-  });
   bus.on('report', (m) => {
     const info = members.get(m.member);
     if (info) info.report = m.report;
@@ -148,7 +146,11 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   options.onRuntime?.(rt);
   // What waits for a process that crashed (the submissions made while it was down) goes to it as
   // soon as it is back, as the members' does (member.ts), not when a probe finds it (DurableOutbox).
-  bus.on('rejoined', (m) => rt.resendTo(m.member));
+  // A restarted process says it rejoined until answered: answered every time, counted once.
+  answerRejoins(bus, expected, (member, rejoin) => {
+    rejoins.push({ member, ...rejoin });
+    rt.resendTo(member);
+  });
   rt.spawn(driver);
   await rt.ready();
   await nc.flush();

@@ -9,6 +9,7 @@ import { ControlBus } from './control-bus.js';
 import { within } from './within.js';
 import { memberActors } from './members.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
+import { RejoinAnnouncement, RejoinsHeard } from './rejoin-announcement.js';
 import { reliableDelivery } from './reliable-delivery.js';
 import { reportThrottle } from './report-throttle.js';
 import { logWarmUp, warmUp, warmUpFigures, type WarmUpReport } from './warm-up.js';
@@ -66,6 +67,7 @@ export class MemberProcess {
   private peakRss = 0;
   private warmedUp: WarmUpReport | undefined;
   private lastFromDriver_ms = Date.now();
+  private rejoinAnnouncement: RejoinAnnouncement | undefined;
   private finish!: (o: MemberOutcome) => void;
   private readonly outcome = new Promise<MemberOutcome>((resolve) => (this.finish = resolve));
 
@@ -86,8 +88,16 @@ export class MemberProcess {
     this.bus.on('end', () => void this.end());
     this.bus.on('progress', () => (this.lastFromDriver_ms = Date.now()));
     // What waits for a process that crashed goes to it as soon as it is back, not at the next resend.
+    const rejoinsHeard = new RejoinsHeard();
     this.bus.on('rejoined', (m) => {
-      if (m.member !== this.options.member) this.runtime?.resendTo(m.member);
+      if (m.member !== this.options.member && rejoinsHeard.isNew(m.member, m.rejoin.incarnation))
+        this.runtime?.resendTo(m.member);
+    });
+    this.bus.on('welcomed', (m) => {
+      const announcement = this.rejoinAnnouncement;
+      if (!announcement || announcement.isWelcomed) return;
+      announcement.welcomed(m.member, m.incarnation);
+      if (announcement.isWelcomed) log.info({ copies: announcement.sent }, 'the driver heard the rejoin');
     });
     this.bus.on('abort', (m) => void this.leave('aborted', `the driver aborted the run: ${m.reason}`));
     this.heartbeat = setInterval(() => {
@@ -150,17 +160,15 @@ export class MemberProcess {
         log.info({ ...replayed, now_s: rejoined_s }, 'rejoined the run: journal replayed, actors recovered');
         this.bus.publish({ kind: 'ready', member, pid: process.pid, http: this.options.http ?? '' });
         // For summary.json and for a replay of this run (network.json): when it was down, for real.
-        this.bus.publish({
-          kind: 'rejoined',
-          member,
-          rejoin: {
-            incarnation: journal?.store.incarnation ?? 0,
-            down_from_s: replayed.died_s,
-            rejoined_s,
-            catch_up_wall_ms: Math.round(performance.now()),
-            replayed_entries: replayed.entries,
-          },
+        // Said until the driver answers (rejoin-announcement.ts).
+        this.rejoinAnnouncement = new RejoinAnnouncement(this.bus, member, {
+          incarnation: journal?.store.incarnation ?? 0,
+          down_from_s: replayed.died_s,
+          rejoined_s,
+          catch_up_wall_ms: Math.round(performance.now()),
+          replayed_entries: replayed.entries,
         });
+        this.rejoinAnnouncement.start();
         return this.outcome;
       }
     } catch (err) {
@@ -255,6 +263,7 @@ export class MemberProcess {
       return;
     this.phase = phase;
     clearInterval(this.heartbeat);
+    this.rejoinAnnouncement?.stop();
     await this.runtime?.stop();
     this.bus.close();
     // With the server gone (the run's nats-server or proxy died) a flush never answers: do not wait for ever.
@@ -273,6 +282,7 @@ export class MemberProcess {
 
   private report(rt: LiveRuntime): MemberReport {
     const warmUp = warmUpFigures(this.warmedUp);
+    const rejoinResends = Math.max(0, (this.rejoinAnnouncement?.sent ?? 0) - 1);
     return {
       pid: process.pid,
       rss_mb: this.sampleRss(),
@@ -288,6 +298,8 @@ export class MemberProcess {
           ...rt.counters,
           ...(this.bus.malformed > 0 ? [['control.malformed', this.bus.malformed] as const] : []),
           ...(this.bus.forged > 0 ? [['control.forged_sender', this.bus.forged] as const] : []),
+          // Copies of `rejoined` said again because the driver had not answered (rejoin-announcement.ts).
+          ...(rejoinResends > 0 ? [['control.rejoin_resends', rejoinResends] as const] : []),
         ]),
       ),
       latency: histogramStates(rt.latency),

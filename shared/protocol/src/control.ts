@@ -12,8 +12,10 @@ import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './codec.js';
  *
  *   member → driver   hello (request; the reply is the plan: the experiment as data, overrides applied, and,
  *                     to a member restarted after a crash, the clock of the started run to resume on)
- *   member → driver   ready, heartbeat, failed, report, rejoined (a restarted process caught up)
- *   driver → all      start (epoch, speed-up), progress, end, abort
+ *   member → driver   ready, heartbeat, failed, report, rejoined (a restarted process caught up; sent
+ *                     again until the driver's `welcomed` names it, since it may go out while the
+ *                     process's client is still reconnecting, and be lost)
+ *   driver → all      start (epoch, speed-up), progress, end, abort, welcomed (a rejoin was heard)
  *   driver → orchestrator   tally (request, before summary.json is written; the reply, `tallied`, is what
  *                     `gridemu run`'s own process did to the run: faults injected, processes restarted.
  *                     A driver with no orchestrator, in compose or Kubernetes, gets no reply and goes on)
@@ -38,6 +40,8 @@ export type ControlMessage =
   | { readonly kind: 'abort'; readonly reason: string }
   | { readonly kind: 'report'; readonly member: string; readonly report: MemberReport }
   | { readonly kind: 'rejoined'; readonly member: string; readonly rejoin: Rejoin }
+  /** The driver heard `member`'s rejoin as `incarnation` (answered to every copy it hears). */
+  | { readonly kind: 'welcomed'; readonly member: string; readonly incarnation: number }
   | { readonly kind: 'tally' }
   | { readonly kind: 'tallied'; readonly tally: OrchestratorTally };
 
@@ -115,7 +119,15 @@ export interface LatencyState {
 export const ORCHESTRATOR_SENDER = 'gridemu-orchestrator';
 
 /** Kinds only the driver may publish (plan and tallied are replies, on request inboxes, never on a subject). */
-const DRIVER_KINDS: ReadonlySet<ControlKind> = new Set(['start', 'progress', 'end', 'abort', 'tally', 'plan']);
+const DRIVER_KINDS: ReadonlySet<ControlKind> = new Set([
+  'start',
+  'progress',
+  'end',
+  'abort',
+  'welcomed',
+  'tally',
+  'plan',
+]);
 
 export function controlSubject(run: string, kind: ControlKind, sender: string): string {
   return `gridemu-ctl.${run}.${kind}.${sender}`;
@@ -178,6 +190,7 @@ const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
   abort: { reason: 'string' },
   report: { member: 'string', report: 'record' },
   rejoined: { member: 'string', rejoin: 'record' },
+  welcomed: { member: 'string', incarnation: 'number' },
   tally: {},
   tallied: { tally: 'record' },
 };

@@ -31,6 +31,7 @@ describe('control messages', () => {
         member: 's2',
         rejoin: { incarnation: 2, down_from_s: 100, rejoined_s: 2600, catch_up_wall_ms: 480, replayed_entries: 12 },
       },
+      { kind: 'welcomed', member: 's2', incarnation: 2 },
       { kind: 'tally' },
       { kind: 'tallied', tally: { counters: { 'faults.crashes_applied': 2 }, unplanned_restarts: { s2: 1 } } },
       { kind: 'report', member: 's1', report },
