@@ -9,6 +9,12 @@ import {
 import { decode, encode } from '@msgpack/msgpack';
 import { checkRunId, JournalRefusedError, type Journal } from '@gridemu/runtime';
 
+/** How long opening a journal keeps asking a server that does not answer (it is restarting). */
+const OPEN_BUDGET_MS = 30_000;
+const OPEN_RETRY_MS = 250;
+/** One request's timeout while opening (a stream's creation on a loaded server can take seconds). */
+const OPEN_REQUEST_TIMEOUT_MS = 10_000;
+
 /** The JetStream stream holding one location's journal in a run: one stream each, so permissions can name it. */
 export function journalStream(run: string, location: string): string {
   return `GRIDEMU_JOURNAL_${checkRunId(run)}_${location.replace(/[^A-Za-z0-9_-]/g, '_')}`;
@@ -85,13 +91,52 @@ export class JetStreamJournal implements Journal {
    * journal must be empty (a run id reused on a long-lived server must not replay an old run);
    * otherwise a restarted process, which reads what its predecessors stored.
    */
-  static async open(nc: NatsConnection, run: string, location: string, fresh: boolean): Promise<JetStreamJournal> {
+  static async open(
+    nc: NatsConnection,
+    run: string,
+    location: string,
+    fresh: boolean,
+    budget_ms = OPEN_BUDGET_MS,
+  ): Promise<JetStreamJournal> {
+    // A process restarted while the server restarts opens its journal through the server's absence
+    // and JetStream's recovery after it: each request then times out or finds no responder. Asked
+    // again until the budget is spent; at once refused by a server that has no JetStream at all.
+    const deadline = Date.now() + budget_ms;
+    for (let tries = 1; ; tries++) {
+      try {
+        // No one request may outlast the budget by much: one asked while the server was away waits
+        // out its whole timeout even once the server is back.
+        const timeout_ms = Math.max(1000, Math.min(OPEN_REQUEST_TIMEOUT_MS, deadline - Date.now()));
+        return await JetStreamJournal.openOnce(nc, run, location, fresh, timeout_ms);
+      } catch (err) {
+        if (err instanceof JournalRefusedError || nc.isClosed()) throw err;
+        if (Date.now() >= deadline)
+          throw new Error(`${(err as Error).message} (tried ${tries} times over ${budget_ms / 1000} s)`, {
+            cause: err,
+          });
+        if (nc.info !== undefined && nc.info.jetstream !== true)
+          throw new Error(
+            `cannot keep ${location}'s journal in JetStream: the server at ${nc.getServer()} runs without JetStream (start it with -js)`,
+            { cause: err },
+          );
+        await new Promise((r) => setTimeout(r, OPEN_RETRY_MS));
+      }
+    }
+  }
+
+  private static async openOnce(
+    nc: NatsConnection,
+    run: string,
+    location: string,
+    fresh: boolean,
+    timeout_ms: number,
+  ): Promise<JetStreamJournal> {
     const stream = journalStream(run, location);
     const subject = journalSubject(run, location);
     const fences = fenceSubject(run, location);
     let jsm: JetStreamManager;
     try {
-      jsm = await jetstreamManager(nc, { checkAPI: false, timeout: 10_000 });
+      jsm = await jetstreamManager(nc, { checkAPI: false, timeout: timeout_ms });
       if (fresh) await jsm.streams.delete(stream).catch(() => false);
       await jsm.streams.add({ name: stream, subjects: [subject, fences], storage: StorageType.File });
     } catch (err) {

@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { describe, expect, it } from 'vitest';
+import { freePort, natsServerBinary, startLocalNatsServer } from '@gridemu/testkit';
+import { JetStreamJournal } from '../src/index.js';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+describe('opening a JetStream journal', () => {
+  it('opened while the server restarts, it waits for the server and reads what was stored before', async () => {
+    // The store must outlive the server's restart, as a run's does.
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-open-'));
+    const server = await startLocalNatsServer({ dir });
+    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+    let again: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
+    try {
+      const first = await JetStreamJournal.open(nc, 'jo', 's2', true);
+      await first.append(bytes('before the crash'), 1);
+      await server.stop();
+      // A restarted process opens its journal while the server is away.
+      let opened: JetStreamJournal | undefined;
+      let refused: unknown;
+      const opening = JetStreamJournal.open(nc, 'jo', 's2', false).then(
+        (j) => (opened = j),
+        (err: unknown) => (refused = err),
+      );
+      // Several of its tries (250 ms apart) and the client's dials (50 ms apart) while it is down.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(opened).toBeUndefined();
+      expect(refused).toBeUndefined();
+      again = await startLocalNatsServer({ dir, port: server.port });
+      await opening;
+      expect(refused).toBeUndefined();
+      expect(opened?.incarnation).toBe(2);
+      expect((await opened!.readAll()).map(text)).toEqual(['before the crash']);
+    } finally {
+      await nc.close();
+      await again?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives up once its budget is spent, saying how long it tried', async () => {
+    const server = await startLocalNatsServer();
+    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+    try {
+      await server.stop();
+      await expect(JetStreamJournal.open(nc, 'jb', 's1', true, 1500)).rejects.toThrow(/tried \d+ times over 1.5 s/);
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('is refused at once by a server without JetStream, naming the cure', async () => {
+    const binary = natsServerBinary();
+    if (!binary) throw new Error('nats-server is not installed');
+    const port = await freePort();
+    const plain = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    try {
+      let nc;
+      for (let i = 0; !nc; i++) {
+        nc = await connect({ servers: `nats://127.0.0.1:${port}` }).catch((err: unknown) => {
+          if (i > 100) throw err;
+          return new Promise<undefined>((r) => setTimeout(() => r(undefined), 50));
+        });
+      }
+      try {
+        // The budget outlasts the test's timeout: only the server's own word (no JetStream) ends
+        // the open in time.
+        const refused = await JetStreamJournal.open(nc, 'jn', 's1', true, 600_000).then(
+          () => undefined,
+          (err: unknown) => err as Error,
+        );
+        expect(refused?.message).toMatch(/runs without JetStream \(start it with -js\)/);
+      } finally {
+        await nc.close();
+      }
+    } finally {
+      plain.kill('SIGKILL');
+    }
+  });
+});
