@@ -100,7 +100,8 @@ export class JetStreamJournal implements Journal {
   ): Promise<JetStreamJournal> {
     // A process restarted while the server restarts opens its journal through the server's absence
     // and JetStream's recovery after it: each request then times out or finds no responder. Asked
-    // again until the budget is spent; at once refused by a server that has no JetStream at all.
+    // again until the budget is spent; refused at once for anything else (a permission, a fence),
+    // and by a server that has no JetStream at all.
     const deadline = Date.now() + budget_ms;
     for (let tries = 1; ; tries++) {
       try {
@@ -109,16 +110,16 @@ export class JetStreamJournal implements Journal {
         const timeout_ms = Math.max(1000, Math.min(OPEN_REQUEST_TIMEOUT_MS, deadline - Date.now()));
         return await JetStreamJournal.openOnce(nc, run, location, fresh, timeout_ms);
       } catch (err) {
-        if (err instanceof JournalRefusedError || nc.isClosed()) throw err;
-        if (Date.now() >= deadline)
-          throw new Error(`${(err as Error).message} (tried ${tries} times over ${budget_ms / 1000} s)`, {
-            cause: err,
-          });
         if (nc.info !== undefined && nc.info.jetstream !== true)
           throw new Error(
             `cannot keep ${location}'s journal in JetStream: the server at ${nc.getServer()} runs without JetStream (start it with -js)`,
             { cause: err },
           );
+        if (!isTransient(err) || nc.isClosed()) throw err;
+        if (Date.now() >= deadline)
+          throw new Error(`${(err as Error).message} (tried ${tries} times over ${budget_ms / 1000} s)`, {
+            cause: err,
+          });
         await new Promise((r) => setTimeout(r, OPEN_RETRY_MS));
       }
     }
@@ -229,4 +230,20 @@ async function lastIncarnation(jsm: JetStreamManager, stream: string, fences: st
     if (/no message found|not found/i.test((err as Error).message)) return 0;
     throw err;
   }
+}
+
+/** Errors of a server that is away or recovering (isTransient); anything else is an answer. */
+const TRANSIENT_ERRORS = new Set(['TimeoutError', 'NoRespondersError', 'ConnectionError']);
+
+/**
+ * Whether `err` (or what caused it) says the server did not answer, rather than refused: a
+ * timeout, no responder yet, a lost connection, or JetStream saying it is not ready (503).
+ */
+function isTransient(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e.name === 'PermissionViolationError' || e.name === 'AuthorizationError' || e instanceof JournalRefusedError)
+      return false;
+    if (TRANSIENT_ERRORS.has(e.name) || /\b503\b|temporarily unavailable/i.test(e.message)) return true;
+  }
+  return false;
 }
