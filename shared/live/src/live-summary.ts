@@ -110,7 +110,8 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     },
   };
   for (const [name, m] of [...r.members].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    processes[name] = { pid: m.pid, http: m.http };
+    // The report's pid is the process that ended the run: a restarted one's `ready` may be lost.
+    processes[name] = { pid: m.report?.pid ?? m.pid, http: m.http };
     if (!m.report) continue;
     add(all, Object.entries(m.report.messages.all));
     add(crossSite, Object.entries(m.report.messages.cross_site));
