@@ -110,7 +110,8 @@ export class JetStreamJournal implements Journal {
         const timeout_ms = Math.max(1000, Math.min(OPEN_REQUEST_TIMEOUT_MS, deadline - Date.now()));
         return await JetStreamJournal.openOnce(nc, run, location, fresh, timeout_ms);
       } catch (err) {
-        if (nc.info !== undefined && nc.info.jetstream !== true)
+        // Nobody serves JetStream's API, and the server said in its greeting that it has none.
+        if (causedBy(err, 'NoResponders') && nc.info?.jetstream !== true)
           throw new Error(
             `cannot keep ${location}'s journal in JetStream: the server at ${nc.getServer()} runs without JetStream (start it with -js)`,
             { cause: err },
@@ -232,12 +233,16 @@ async function lastIncarnation(jsm: JetStreamManager, stream: string, fences: st
   }
 }
 
-/** Errors of a server that is away or recovering (isTransient); anything else is an answer. */
-const TRANSIENT_ERRORS = new Set(['TimeoutError', 'NoRespondersError', 'ConnectionError']);
+/**
+ * The NATS client's names (Error.name) of a server that is away or recovering (isTransient): a
+ * timeout, a lost connection, and no responder on JetStream's API yet, which the client also
+ * reports as JetStreamNotEnabled.
+ */
+const TRANSIENT_ERRORS = new Set(['TimeoutError', 'ConnectionError', 'NoResponders', 'JetStreamNotEnabled']);
 
 /**
- * Whether `err` (or what caused it) says the server did not answer, rather than refused: a
- * timeout, no responder yet, a lost connection, or JetStream saying it is not ready (503).
+ * Whether `err` (or what caused it) says the server did not answer, rather than refused: see
+ * TRANSIENT_ERRORS, or JetStream saying it is not ready (503). A refused permission is an answer.
  */
 function isTransient(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
@@ -245,5 +250,11 @@ function isTransient(err: unknown): boolean {
       return false;
     if (TRANSIENT_ERRORS.has(e.name) || /\b503\b|temporarily unavailable/i.test(e.message)) return true;
   }
+  return false;
+}
+
+/** Whether an error named `name` is `err` or among its causes. */
+function causedBy(err: unknown, name: string): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e.name === name) return true;
   return false;
 }
