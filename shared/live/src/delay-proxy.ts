@@ -12,7 +12,7 @@ import {
   type LocationPartition,
 } from '@gridemu/runtime';
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
-import { parseSubject, splitBatch } from '@gridemu/transport-nats';
+import { encodeBatch, parseSubject, splitBatch } from '@gridemu/transport-nats';
 import { NatsFrameSplitter } from './nats-frames.js';
 
 export interface DelayProxyOptions {
@@ -91,37 +91,50 @@ export class DelayProxy {
   }
 
   /**
-   * What faults do to a publish on `link` now: drop it (a losable message, with the spec's
-   * chance), or hold it until a partition between this location and the link's end heals (extra
-   * wall milliseconds to wait), or nothing.
+   * What faults do to a publish on `link` now: its losable messages dropped, each with the spec's
+   * chance (the frame left, or undefined if nothing of it is), and the rest held until a partition
+   * between this location and the link's end heals (`hold_ms`, extra wall milliseconds to wait).
    */
-  private fault(frame: Buffer, link: string): 'drop' | number | undefined {
+  private fault(frame: Buffer, link: string): { frame: Buffer | undefined; hold_ms: number } {
     const faults = this.options.faults;
-    if (!faults || !this.clock) return undefined;
-    if (faults.dropRate > 0 && !this.isDurable(frame, faults.durable) && this.faultRng.next() < faults.dropRate) {
-      this.faultCounts.dropped++;
-      return 'drop';
-    }
+    if (!faults || !this.clock) return { frame, hold_ms: 0 };
+    const left = faults.dropRate > 0 ? this.lose(frame, faults.dropRate, faults.durable) : frame;
+    if (left === undefined) return { frame: undefined, hold_ms: 0 };
     const now_s = this.clock.now_s();
     const heal_s = healOf(partitionsAt(faults.partitions, now_s), this.options.from, link);
-    if (heal_s === undefined) return undefined;
+    if (heal_s === undefined) return { frame: left, hold_ms: 0 };
     this.faultCounts.held++;
-    return Math.max(0, this.clock.wall_ms(heal_s) - wallNow_ms());
+    return { frame: left, hold_ms: Math.max(0, this.clock.wall_ms(heal_s) - wallNow_ms()) };
   }
 
   /**
-   * Whether a PUB frame carries a message that must not be lost (read from its envelope); for a
-   * batch of messages (NatsTransport), whether any of them must not.
+   * A PUB frame with each losable message in it lost with chance `rate`, one by one, as the
+   * simulator loses each message: a batch of several (NatsTransport) is rewritten with the ones
+   * left; undefined if none is. A durable message is never lost (read from its envelope; a
+   * scheme's own messages are read too, their shapes checked by the receiver). Deciding for the
+   * whole frame, as this did before, never lost a losable message that shared its batch with a
+   * durable one, and lost the others a batch at a time.
    */
-  private isDurable(frame: Buffer, durable: ReadonlySet<string>): boolean {
-    const payloadAt = frame.indexOf('\r\n') + 2;
-    const payload = frame.subarray(payloadAt, frame.length - 2);
-    // Only its type matters here: a scheme's own messages are read too (their shapes are checked by the receiver).
-    const durableOne = (bytes: Uint8Array) => {
+  private lose(frame: Buffer, rate: number, durable: ReadonlySet<string>): Buffer | undefined {
+    const eol = frame.indexOf('\r\n');
+    const line = frame.toString('latin1', 0, eol).trim().split(/\s+/);
+    // HPUB (headers) is not what NatsTransport sends: such a frame is one message.
+    const payload = frame.subarray(eol + 2, frame.length - 2);
+    const batch = line[0]?.toUpperCase() === 'PUB' ? splitBatch(payload) : undefined;
+    const messages = batch ?? [payload];
+    const kept = messages.filter((bytes) => {
       const decoded = decodeEnvelope(bytes, undefined, () => undefined);
-      return decoded.ok && durable.has(decoded.envelope.msg.type);
-    };
-    return (splitBatch(payload) ?? [payload]).some(durableOne);
+      if (decoded.ok && durable.has(decoded.envelope.msg.type)) return true;
+      if (this.faultRng.next() >= rate) return true;
+      this.faultCounts.dropped++;
+      return false;
+    });
+    if (kept.length === messages.length) return frame;
+    if (kept.length === 0) return undefined;
+    // `PUB <subject> [reply] <#bytes>`: the same subject and reply, the new size.
+    const rebuilt = encodeBatch(kept);
+    const header = `${line.slice(0, -1).join(' ')} ${rebuilt.byteLength}\r\n`;
+    return Buffer.concat([Buffer.from(header, 'latin1'), rebuilt, Buffer.from('\r\n', 'latin1')]);
   }
 
   /** Wall milliseconds a publish on `subject` waits here (0 for anything not addressed to another location). */
@@ -182,12 +195,12 @@ export class DelayProxy {
           continue;
         }
         const fate = this.fault(f.bytes, delay.link);
-        if (fate === 'drop') continue;
-        const due = Math.max(now + delay.ms + (fate ?? 0), lastDue.get(delay.link) ?? 0);
+        if (fate.frame === undefined) continue;
+        const due = Math.max(now + delay.ms + fate.hold_ms, lastDue.get(delay.link) ?? 0);
         lastDue.set(delay.link, due);
         let q = queues.get(delay.link);
         if (!q) queues.set(delay.link, (q = []));
-        q.push({ due_ms: due, bytes: f.bytes });
+        q.push({ due_ms: due, bytes: fate.frame });
         if (!timers.has(delay.link))
           timers.set(
             delay.link,
