@@ -94,10 +94,8 @@ export class MemberProcess {
         this.runtime?.resendTo(m.member);
     });
     this.bus.on('welcomed', (m) => {
-      const announcement = this.rejoinAnnouncement;
-      if (!announcement || announcement.isWelcomed) return;
-      announcement.welcomed(m.member, m.incarnation);
-      if (announcement.isWelcomed) log.info({ copies: announcement.sent }, 'the driver heard the rejoin');
+      if (this.rejoinAnnouncement?.welcomed(m.member, m.incarnation))
+        log.info({ copies: this.rejoinAnnouncement.sent }, 'the driver heard the rejoin');
     });
     this.bus.on('abort', (m) => void this.leave('aborted', `the driver aborted the run: ${m.reason}`));
     this.heartbeat = setInterval(() => {

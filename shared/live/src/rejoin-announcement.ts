@@ -30,11 +30,12 @@ export class RejoinAnnouncement {
     this.timer = setInterval(() => this.say(), this.every_ms);
   }
 
-  /** The driver's answer: stops the resends if it names this process's incarnation. */
-  welcomed(member: string, incarnation: number): void {
-    if (member !== this.member || incarnation !== this.rejoin.incarnation) return;
+  /** The driver's answer: stops the resends if it names this process's incarnation; true if this one did. */
+  welcomed(member: string, incarnation: number): boolean {
+    if (this.answered || member !== this.member || incarnation !== this.rejoin.incarnation) return false;
     this.answered = true;
     this.stop();
+    return true;
   }
 
   get isWelcomed(): boolean {

@@ -245,7 +245,7 @@ const TRANSIENT_ERRORS = new Set(['TimeoutError', 'ConnectionError', 'NoResponde
  * TRANSIENT_ERRORS, or JetStream saying it is not ready (503). A refused permission is an answer.
  */
 function isTransient(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+  for (const e of causeChain(err)) {
     if (e.name === 'PermissionViolationError' || e.name === 'AuthorizationError' || e instanceof JournalRefusedError)
       return false;
     if (TRANSIENT_ERRORS.has(e.name) || /\b503\b|temporarily unavailable/i.test(e.message)) return true;
@@ -255,6 +255,12 @@ function isTransient(err: unknown): boolean {
 
 /** Whether an error named `name` is `err` or among its causes. */
 function causedBy(err: unknown, name: string): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e.name === name) return true;
-  return false;
+  return causeChain(err).some((e) => e.name === name);
+}
+
+/** `err` and what caused it, outermost first. */
+function causeChain(err: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let e: unknown = err; e instanceof Error && !chain.includes(e); e = e.cause) chain.push(e);
+  return chain;
 }
