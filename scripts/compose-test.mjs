@@ -14,7 +14,7 @@
 //
 //   npm run test:compose        (CI runs it after the other tests)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,14 @@ const images = {
   GRIDEMU_IMAGE: 'localhost/gridemu:latest',
   GRIDEMU_PROMETHEUS_IMAGE: 'localhost/gridemu-prometheus:latest',
 };
+/**
+ * Every image this test builds carries this label, so that the versions a rebuild leaves untagged
+ * (about 1 GB a run) can be removed without touching anyone else's images: run after run on one
+ * machine, they once filled its disk.
+ */
+const buildLabel = 'gridemu.build=compose-test';
+/** What a build needs free where podman keeps its images: the build stage and the image, with room. */
+const neededFreeBytes = 3 * 2 ** 30;
 const t0 = Date.now();
 /** Wall time of the last scenario's kill. */
 let killedAt_ms;
@@ -66,6 +74,7 @@ try {
     );
   }
 } finally {
+  removeStaleImages();
   service?.kill('SIGTERM');
   rmSync(socketDir, { recursive: true, force: true });
 }
@@ -74,6 +83,14 @@ process.exit(failed > 0 ? 1 : 0);
 
 /** The image, on the official Node base where it can be pulled, else on a local stand-in; a problem, or undefined. */
 function buildImages() {
+  removeStaleImages();
+  const store = sh('podman', ['info', '--format', '{{.Store.GraphRoot}}']).stdout.trim();
+  if (store && existsSync(store)) {
+    const { bavail, bsize } = statfsSync(store);
+    const free = bavail * bsize;
+    if (free < neededFreeBytes)
+      return `${store} has ${(free / 2 ** 30).toFixed(1)} GiB free; building the image needs about ${neededFreeBytes / 2 ** 30} GiB (podman image prune, podman system df)`;
+  }
   const base = process.env.GRIDEMU_BASE ?? sh('bash', [join(repo, 'scripts/build-base-image.sh')]).stdout.trim();
   if (!base) return 'could not build a base image (scripts/build-base-image.sh)';
   for (const [target, tag] of [
@@ -82,7 +99,21 @@ function buildImages() {
   ]) {
     const b = sh(
       'podman',
-      ['build', '-q', '-f', 'deploy/Dockerfile', '--build-arg', `BASE=${base}`, '--target', target, '-t', tag, '.'],
+      [
+        'build',
+        '-q',
+        '-f',
+        'deploy/Dockerfile',
+        '--build-arg',
+        `BASE=${base}`,
+        '--label',
+        buildLabel,
+        '--target',
+        target,
+        '-t',
+        tag,
+        '.',
+      ],
       { cwd: repo },
     );
     if (b.status !== 0)
@@ -90,6 +121,14 @@ function buildImages() {
   }
   console.log(`  image built on ${base} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
   return undefined;
+}
+
+/**
+ * Removes the untagged images of earlier builds of this test (older versions of the tags, and
+ * build stages): the tagged images and the layers they are made of stay, for the next build's cache.
+ */
+function removeStaleImages() {
+  sh('podman', ['image', 'prune', '--force', '--filter', `label=${buildLabel}`]);
 }
 
 /** Runs one scenario with a fresh results folder; counts it, and keeps its results if it failed. */
