@@ -29,6 +29,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: [join(root, 'scripts/test-temp-folder.mjs')],
     passWithNoTests: true,
     testTimeout: 60_000,
     pool: 'threads',
