@@ -36,6 +36,8 @@ export function runFitSweeps({
       String(seeds),
       '--out',
       dir,
+      // Each run's summary is all a fit reads; their jobs.csv would be gigabytes.
+      '--summaries-only',
       '--set',
       `seed=${firstSeed}`,
       ...sets.flatMap((s) => ['--set', s]),

@@ -214,6 +214,34 @@ describe('gridemu sweep', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('meta.k: must be at most the number of sites (4) (from --set meta.k=9)');
   });
+
+  it('--summaries-only keeps each run a summary.json and nothing else, and the same tables', () => {
+    const full = tmp();
+    const lean = tmp();
+    const args = [
+      'sweep',
+      'examples/quickstart.yaml',
+      '--vary',
+      'meta.k=1,2',
+      '--set',
+      'workload[0].synthetic.jobs=100',
+    ];
+    expect(gridemu([...args, '--out', full]).code).toBe(0);
+    expect(gridemu([...args, '--out', lean, '--summaries-only']).code).toBe(0);
+    const runs = (dir: string) => readdirSync(dir).filter((f) => statSync(join(dir, f)).isDirectory());
+    expect(runs(lean)).toEqual(runs(full));
+    expect(runs(lean)).toHaveLength(2);
+    // The same runs, but for how long each took.
+    const summary = (dir: string, run: string) => {
+      const { wall_time_s: _, ...rest } = JSON.parse(readFileSync(join(dir, run, 'summary.json'), 'utf8'));
+      return rest;
+    };
+    for (const run of runs(lean)) {
+      expect(readdirSync(join(full, run))).toContain('jobs.csv');
+      expect(readdirSync(join(lean, run))).toEqual(['summary.json']);
+      expect(summary(lean, run)).toEqual(summary(full, run));
+    }
+  });
 });
 
 describe('bad input: a clear message and exit code 2', () => {

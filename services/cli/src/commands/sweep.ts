@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { flattenSummary } from '../sweep/metrics-table.js';
 import { folderName, parseAxis, variants, type Variant } from '../sweep/variants.js';
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
-                    [--parallel N] [--out DIR]
+                    [--parallel N] [--out DIR] [--summaries-only]
 
 Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
 in parallel, and writes:
@@ -22,14 +22,16 @@ in parallel, and writes:
   DIR/sweep-mean.csv   one row per variant: each metric's mean over the seeds, and the half-width
                        of its 90% confidence interval (<metric>_ci90)
   DIR/sweep.html       bar charts of the main metrics per variant
-  DIR/<variant>/       each run's jobs.csv and summary.json
+  DIR/<variant>/       each run's jobs.csv and summary.json (summary.json alone with --summaries-only)
 
 Options:
   --vary path=v1,v2    a field and the values to try, e.g. --vary network.latency_ms=0,10,50
   --seeds N            seeds per variant (default 1)
   --set path=value     applies to every variant
   --parallel N         runs at once (default: the number of cores)
-  --out DIR            default results/<name>-sweep`;
+  --out DIR            default results/<name>-sweep
+  --summaries-only     keep each run's summary.json and nothing else: the tables above need no
+                       more, and a run's jobs.csv can be tens of MB (every local job included)`;
 
 interface RunResult {
   readonly variant: Variant;
@@ -48,6 +50,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       set: { type: 'string', multiple: true },
       parallel: { type: 'string' },
       out: { type: 'string' },
+      'summaries-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -98,6 +101,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         continue;
       }
       results.push({ variant: v, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary });
+      if (values['summaries-only']) keepSummaryOnly(dir);
       console.error(
         `[${results.length + failures.length}/${runs.length}] ${v.name} seed ${v.seed} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       );
@@ -119,6 +123,16 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     `${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`,
   );
   return EXIT_OK;
+}
+
+/**
+ * Removes everything of a run's folder but its summary.json. Paper 002's report sweeps 15 sites
+ * with their local users' jobs: 20 MB of jobs.csv a run, about 50 GB over its sweeps.
+ */
+function keepSummaryOnly(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (name !== 'summary.json') rmSync(join(dir, name), { recursive: true, force: true });
+  }
 }
 
 function run(cmd: string, args: string[]): Promise<{ code: number; stderr: string }> {
