@@ -12,7 +12,7 @@
 //  7. the sustained rate: a run five times as long, at the best speed-up and twice it.
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
@@ -501,3 +501,5 @@ function prometheusOnPath() {
 }
 mkdirSync(join(repo, 'bench-results'), { recursive: true });
 writeFileSync(join(repo, 'bench-results/live.json'), JSON.stringify(results, null, 2) + '\n');
+// The runs' folders (a few hundred MB): every figure kept is in live.json.
+rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // `gridemu sweep` in parallel on this machine's cores. Median wall time of several sweeps.
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +33,7 @@ for (let i = 0; i < RUNS; i++) {
   times.push((performance.now() - t) / 1000);
   if (readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n').length !== 8)
     throw new Error('sweep.csv should have 7 rows');
+  rmSync(out, { recursive: true, force: true });
 }
 times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)];

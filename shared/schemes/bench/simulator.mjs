@@ -4,7 +4,7 @@
 import { cpus } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { loadExperiment, parseExperiment, simulate } from '@gridemu/schemes';
@@ -38,6 +38,7 @@ async function wholeProcess(spec) {
   };
   once();
   const times = Array.from({ length: RUNS }, once);
+  rmSync(dir, { recursive: true, force: true });
   return {
     runs: RUNS,
     median_s: +median(times).toFixed(3),
@@ -143,6 +144,7 @@ async function externalPolicy() {
     external_median_s: +median(python).toFixed(3),
     same_jobs_csv: same,
   };
+  rmSync(dir, { recursive: true, force: true });
   console.log(
     `paper 001 KTH set-up, greedy distributed: built-in ${row.built_in_median_s} s, as a Python external policy ${row.external_median_s} s (${(row.external_median_s / row.built_in_median_s).toFixed(1)}x; medians of ${runs}, whole processes); jobs.csv ${same ? 'the same' : 'DIFFERENT'}`,
   );
