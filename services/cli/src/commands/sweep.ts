@@ -127,7 +127,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
 
 /**
  * Removes everything of a run's folder but its summary.json. Paper 002's report sweeps 15 sites
- * with their local users' jobs: 20 MB of jobs.csv a run, about 50 GB over its sweeps.
+ * with their local users' jobs: 20 MB of jobs.csv a run, about 40 GB over its sweeps and their fits.
  */
 function keepSummaryOnly(dir: string): void {
   for (const name of readdirSync(dir)) {
