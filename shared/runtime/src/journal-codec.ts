@@ -1,6 +1,6 @@
 import { Decoder, Encoder } from '@msgpack/msgpack';
 import type { Message } from '@gridemu/protocol';
-import type { JournalBatch, JournalEntry } from './journal.js';
+import type { JournalBatch, JournalEntry } from './journal-entry.js';
 
 /** The first byte of a stored batch: the format it is in. */
 const FORMAT = 0x4a;
@@ -183,4 +183,11 @@ export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBat
   }
   if (at !== b.byteLength) throw bad(`${b.byteLength - at} bytes follow its last entry`);
   return { seq, entries };
+}
+
+const writer = new JournalBatchWriter();
+
+/** Encodes a batch for the store (JournalBatchWriter's layout); decodeJournalBatch reads it back. */
+export function encodeJournalBatch(batch: JournalBatch): Uint8Array {
+  return writer.encode(batch);
 }

@@ -1,12 +1,7 @@
 import type { Logger } from './actor.js';
-import {
-  JournalRefusedError,
-  decodeJournalBatch,
-  encodeJournalBatch,
-  type Journal,
-  type JournalBatch,
-  type JournalEntry,
-} from './journal.js';
+import { JournalRefusedError, type Journal } from './journal.js';
+import { decodeJournalBatch, encodeJournalBatch } from './journal-codec.js';
+import type { JournalBatch, JournalEntry } from './journal-entry.js';
 import type { RunCounters } from './run-counters.js';
 
 /** A journal batch over this many bytes is split: JetStream's default message limit is 1 MiB. */

@@ -1,6 +1,6 @@
 import type { Address, Message } from '@gridemu/protocol';
 import type { Actor, ActorContext, ActorPlacement } from './actor.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal-entry.js';
 import type { Inbox } from './mailboxes.js';
 import type { OwedAck } from './owed-acks.js';
 import type { BusTarget } from './transport.js';

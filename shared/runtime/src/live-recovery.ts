@@ -1,6 +1,6 @@
 import type { Address, Message } from '@gridemu/protocol';
 import type { DurableOutbox } from './durable-outbox.js';
-import type { JournalEntry } from './journal.js';
+import type { JournalEntry } from './journal-entry.js';
 import type { JournalWriter } from './journal-writer.js';
 import type { ActorOutput, HostedActor, LocalMessage, PendingTimer } from './live-delivery.js';
 import type { RunCounters } from './run-counters.js';

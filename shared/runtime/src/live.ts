@@ -18,11 +18,6 @@ export {
   type LatencyStats,
 } from './latency-histogram.js';
 export { FileJournal } from './file-journal.js';
-export {
-  MemoryJournal,
-  encodeJournalBatch,
-  decodeJournalBatch,
-  type Journal,
-  type JournalEntry,
-  type JournalBatch,
-} from './journal.js';
+export { MemoryJournal, type Journal } from './journal.js';
+export { encodeJournalBatch, decodeJournalBatch } from './journal-codec.js';
+export type { JournalEntry, JournalBatch } from './journal-entry.js';

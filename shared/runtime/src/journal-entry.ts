@@ -1,0 +1,30 @@
+import type { Address, Message } from '@gridemu/protocol';
+
+/**
+ * One delivery, with the time its actor's clock read while handling it (`t`). A bus message carries
+ * the envelope it arrived in, as it arrived (the replay decodes it again); a message between actors
+ * of the process carries only its sequence number, since the replay sends it again. A timer
+ * carries its message too: one cancelled after it fired is still delivered, and the replay must
+ * deliver it the same. `ack` is an acknowledgement this process received for a durable message it
+ * sent, so the replay does not resend it.
+ */
+export type JournalEntry =
+  | { readonly k: 'start'; readonly a: Address; readonly t: number }
+  | {
+      readonly k: 'bus';
+      readonly a: Address;
+      readonly t: number;
+      /** The envelope's bytes (@gridemu/protocol's wire format): sender, message and durable id. */
+      readonly envelope: Uint8Array;
+      readonly topic?: true;
+    }
+  | { readonly k: 'local'; readonly a: Address; readonly t: number; readonly seq: number }
+  | { readonly k: 'timer'; readonly a: Address; readonly t: number; readonly id: number; readonly msg: Message }
+  | { readonly k: 'recover'; readonly a: Address; readonly t: number; readonly crashed_s: number }
+  | { readonly k: 'ack'; readonly mid: string };
+
+/** What one append holds: the entries of one turn of the run loop, numbered from 1. */
+export interface JournalBatch {
+  readonly seq: number;
+  readonly entries: readonly JournalEntry[];
+}
