@@ -4,7 +4,7 @@ import { runCredentials, warmUp, warmUpRun } from '@gridemu/live';
 import type { Job } from '@gridemu/model';
 import { makeRunCertificates, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
 import { siteAddress } from '@gridemu/protocol';
-import { encodeControl, encodeEnvelope, type ControlMessage } from '@gridemu/protocol/wire';
+import { encodeControl, encodeEnvelope, requestInboxPrefix, type ControlMessage } from '@gridemu/protocol/wire';
 import { silentLogger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { MESSAGE_CHECK, parseExperiment, planGrid, Paper001MessageType } from '@gridemu/schemes';
@@ -13,6 +13,11 @@ import { actorSubject, JetStreamJournal, journalStream, journalSubject, NatsTran
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
+
+/** How a process of `run` connects as its user: with its password, and its replies in its own inboxes. */
+function asUser(run: string, c: { user: string; password: string }) {
+  return { user: c.user, pass: c.password, inboxPrefix: requestInboxPrefix(run, c.user) };
+}
 
 const opened: NatsConnection[] = [];
 let server: LocalNatsServer | undefined;
@@ -30,7 +35,7 @@ describe('per-process NATS credentials (issue 11)', () => {
     server = await startLocalNatsServer({ users: [...credentials.values()] });
     const as = async (name: string) => {
       const c = credentials.get(name)!;
-      const nc = await connect({ servers: server!.url, user: c.user, pass: c.password, name: `${run}-${name}` });
+      const nc = await connect({ servers: server!.url, ...asUser(run, c), name: `${run}-${name}` });
       opened.push(nc);
       return nc;
     };
@@ -149,7 +154,7 @@ describe('journals under per-process credentials (issue 11)', () => {
     const js = await startLocalNatsServer({ users: [...credentials.values()] });
     const as = async (name: string) => {
       const c = credentials.get(name)!;
-      const nc = await connect({ servers: js.url, user: c.user, pass: c.password, name: `${run}-${name}` });
+      const nc = await connect({ servers: js.url, ...asUser(run, c), name: `${run}-${name}` });
       opened.push(nc);
       return nc;
     };
@@ -243,12 +248,22 @@ describe('the control plane: who may say what', () => {
       // On its own: the server lets it through, and every receiver drops and counts it.
       nc.publish(`gridemu-ctl.${run}.${m.kind}.s1`, bytes);
     }
+    // The request inboxes: s1 may neither watch another's (to answer a hello before the driver
+    // does) nor reply into one; its own it may hear.
+    for (const subject of ['_INBOX.>', `_INBOX.${run}.>`, `_INBOX.${run}.s2.>`, `_INBOX.${run}.driver.>`])
+      nc.subscribe(subject);
+    nc.subscribe(`_INBOX.${run}.s1.>`);
+    nc.publish(`_INBOX.${run}.s2.forged.1`, encodeControl(run, { kind: 'plan', experiment: { name: 'forged' } }));
     await nc.flush();
     const { code, err } = await live.done;
     expect(code, err).toBe(0);
     for (const m of forged)
       for (const subject of [`gridemu-ctl.${run}.${m.kind}.driver`, `gridemu-ctl.${run}.${m.kind}`])
         expect(refused.join('\n')).toContain(`Permissions Violation for Publish to "${subject}"`);
+    for (const subject of ['_INBOX.>', `_INBOX.${run}.>`, `_INBOX.${run}.s2.>`, `_INBOX.${run}.driver.>`])
+      expect(refused.join('\n')).toContain(`Permissions Violation for Subscription to "${subject}"`);
+    expect(refused.join('\n')).not.toContain(`Subscription to "_INBOX.${run}.s1.>"`);
+    expect(refused.join('\n')).toContain(`Permissions Violation for Publish to "_INBOX.${run}.s2.forged.1"`);
     const s = readSummary(out);
     expect(s.jobs.completed).toBe(s.jobs.submitted);
     expect(readCheck(out).ok).toBe(true);

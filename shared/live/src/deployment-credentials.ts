@@ -1,7 +1,7 @@
 import type { ExperimentSpec } from '@gridemu/model';
 import { controlSenderSubjects, controlWildcard } from '@gridemu/protocol/wire';
 import { liveLocations } from './members.js';
-import { newPassword, runCredentials, type ProcessCredentials } from './run-credentials.js';
+import { inboxesOf, newPassword, runCredentials, type ProcessCredentials } from './run-credentials.js';
 
 /** Seconds a client has to authenticate once connected (many containers start at once). */
 const AUTH_TIMEOUT_S = 20;
@@ -44,7 +44,7 @@ export function deploymentCredentials(
         user: name,
         password: newPassword(),
         publish: [controlSenderSubjects(run, name)],
-        subscribe: [controlWildcard(run), '_INBOX.>'],
+        subscribe: [controlWildcard(run), inboxesOf(run, name)],
       });
     }
   const authorization = {

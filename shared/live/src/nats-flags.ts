@@ -1,4 +1,5 @@
 import type { ConnectionOptions } from '@nats-io/transport-node';
+import { requestInboxPrefix } from '@gridemu/protocol/wire';
 import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
 
 /** The command-line options every live process shares, each defaulting to its environment variable. */
@@ -24,9 +25,13 @@ export function timerSpinOf(v: { 'timer-spin-ms'?: string }): number | string {
     : `--timer-spin-ms must be a number of milliseconds from 0 to 100, got "${v['timer-spin-ms']}"`;
 }
 
-/** How to connect, from those options: the server, credentials, and a name naming the process. */
+/**
+ * How to connect, from those options: the server, credentials, and a name naming the process. A
+ * user of a run gets its replies in inboxes of its own (requestInboxPrefix), the only ones its
+ * permissions let it hear.
+ */
 export function natsConnectOptions(
-  v: { nats?: string; user?: string; password?: string; token?: string; 'tls-ca'?: string },
+  v: { nats?: string; user?: string; password?: string; token?: string; 'tls-ca'?: string; run?: string },
   name: string,
 ): ConnectionOptions {
   return {
@@ -36,6 +41,7 @@ export function natsConnectOptions(
     maxReconnectAttempts: -1,
     reconnectTimeWait: 50,
     ...(v.user ? { user: v.user, pass: v.password ?? '' } : {}),
+    ...(v.user && v.run ? { inboxPrefix: requestInboxPrefix(v.run, v.user) } : {}),
     ...(v.token ? { token: v.token } : {}),
     ...(v['tls-ca'] ? { tls: { caFile: v['tls-ca'] } } : {}),
   };

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { controlSenderSubjects, controlWildcard, ORCHESTRATOR_SENDER } from '@gridemu/protocol/wire';
+import {
+  controlSenderSubjects,
+  controlWildcard,
+  ORCHESTRATOR_SENDER,
+  requestInboxPrefix,
+} from '@gridemu/protocol/wire';
 import { hearPatterns, journalPermissions, publishAsPatterns, runWildcard } from '@gridemu/transport-nats';
 import { warmUpRun } from './warm-up.js';
 
@@ -18,9 +23,10 @@ export const ORCHESTRATOR = ORCHESTRATOR_SENDER;
  * A user per process of a run, with a password made for the run: each location's
  * process, the driver, and the orchestrator. A process may publish actor messages only on subjects
  * that name it as the sender, hear only its own actors' subjects and the topics, and reach only its
- * own journal's stream. Everyone
- * shares the run's control plane and request inboxes (a forged control message can disturb a run
- * but cannot grant, deny or cancel a job: docs/faults.md).
+ * own journal's stream. Everyone hears the run's control plane (a forged control message can
+ * disturb a run but cannot grant, deny or cancel a job: docs/faults.md). Each hears only its own
+ * request inboxes, and only the one who answers a request may reply into them: the driver into a
+ * location's (`hello`), the orchestrator into the driver's (`tally`).
  */
 export function runCredentials(run: string, locations: readonly string[]): Map<string, ProcessCredentials> {
   const users = new Map<string, ProcessCredentials>();
@@ -32,8 +38,8 @@ export function runCredentials(run: string, locations: readonly string[]): Map<s
       user: name,
       password: newPassword(),
       // The control plane: it hears all of it, and publishes only on subjects naming itself.
-      publish: [...publish, ...own, controlSenderSubjects(run, name), '_INBOX.>'],
-      subscribe: [...subscribe, ...own, controlWildcard(run), '_INBOX.>'],
+      publish: [...publish, ...own, controlSenderSubjects(run, name)],
+      subscribe: [...subscribe, ...own, controlWildcard(run), inboxesOf(run, name)],
     });
   };
   // A location's process may also keep its journal, in its own JetStream stream and no other.
@@ -44,9 +50,19 @@ export function runCredentials(run: string, locations: readonly string[]): Map<s
       hearPatterns(run, location),
       runWildcard(warmUpRun(run, location)),
     );
-  add('driver', publishAsPatterns(run, 'driver'), hearPatterns(run, 'driver'), runWildcard(warmUpRun(run, undefined)));
-  add(ORCHESTRATOR, [], []);
+  add(
+    'driver',
+    [...publishAsPatterns(run, 'driver'), ...locations.map((l) => inboxesOf(run, l))],
+    hearPatterns(run, 'driver'),
+    runWildcard(warmUpRun(run, undefined)),
+  );
+  add(ORCHESTRATOR, [inboxesOf(run, 'driver')], []);
   return users;
+}
+
+/** Every request inbox of `user` in `run`. */
+export function inboxesOf(run: string, user: string): string {
+  return `${requestInboxPrefix(run, user)}.>`;
 }
 
 /** A password made for one run or deployment. */

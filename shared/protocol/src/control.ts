@@ -169,6 +169,15 @@ export function controlWildcard(run: string): string {
   return `gridemu-ctl.${run}.>`;
 }
 
+/**
+ * Where `user`'s requests in `run` get their replies (`plan`, `tallied`): its connection's inbox
+ * prefix. Each user may subscribe to its own inboxes only, and only the one process that answers a
+ * request may publish into the requester's, so no process can watch or answer first another's.
+ */
+export function requestInboxPrefix(run: string, user: string): string {
+  return `_INBOX.${run}.${user}`;
+}
+
 export function encodeControl(run: string, msg: ControlMessage): Uint8Array {
   return encode({ v: PROTOCOL_VERSION, run, ...msg }, { ignoreUndefined: true });
 }

@@ -15,6 +15,7 @@ export {
   controlSenderProblem,
   ORCHESTRATOR_SENDER,
   controlWildcard,
+  requestInboxPrefix,
   encodeControl,
   decodeControl,
   type ControlMessage,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ControlBus, ORCHESTRATOR, runCredentials, type ProcessCredentials } from '@gridemu/live';
+import { requestInboxPrefix } from '@gridemu/protocol/wire';
 import {
   makeRunCertificates,
   startLocalNatsServer,
@@ -56,7 +57,7 @@ export class RunPlane {
         name: `gridemu-${o.run}-orchestrator`,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 50,
-        ...(own ? { user: own.user, pass: own.password } : {}),
+        ...(own ? { user: own.user, pass: own.password, inboxPrefix: requestInboxPrefix(o.run, own.user) } : {}),
         ...(certificates ? { tls: { caFile: certificates.caFile } } : {}),
       });
     } catch (err) {
