@@ -353,4 +353,35 @@ describe('gridemu credentials', () => {
     );
     expect(gridemu(['credentials', 'deploy/compose/experiment.yaml', '--out', out]).code).toBe(2);
   });
+
+  it('--kubernetes adds a pod per site, each with its own Secret, and the kustomization that makes them', () => {
+    const out = join(tmp(), 'creds');
+    const r = gridemu([
+      'credentials',
+      'deploy/k8s/base/experiment.yaml',
+      '--run',
+      'k8s-run',
+      '--out',
+      out,
+      '--kubernetes',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    expect(readdirSync(out)).toEqual(expect.arrayContaining(['kustomization.yaml', 'members.yaml', 's4.env']));
+    const members = readFileSync(join(out, 'members.yaml'), 'utf8');
+    expect(members.match(/^kind: StatefulSet$/gm)?.length).toBe(4);
+    expect(members).toContain('secretName: gridemu-nats-s3');
+    expect(readFileSync(join(out, 'kustomization.yaml'), 'utf8')).toContain('name: gridemu-nats-s3');
+    const both = gridemu([
+      'credentials',
+      'deploy/k8s/base/experiment.yaml',
+      '--run',
+      'k',
+      '--out',
+      join(tmp(), 'x'),
+      '--kubernetes',
+      '--multi-host',
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('give one');
+  });
 });

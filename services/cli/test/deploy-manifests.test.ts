@@ -11,6 +11,7 @@ import { parseAllDocuments, parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseExperiment } from '@gridemu/schemes';
 import { REPO } from './live-helpers.js';
+import { kubernetesMembers } from '../src/deploy/kubernetes-members.js';
 
 /**
  * deploy/k8s and deploy/chaos, checked offline: no cluster can be made on these machines
@@ -26,24 +27,24 @@ type Doc = {
 };
 
 /**
- * A copy of deploy/k8s with its credentials made, as `gridemu credentials` makes them where one
- * deploys (they are never committed): the base's for its four sites, the sixteen-site overlay's
- * for s1..s16.
+ * A copy of deploy/k8s with its credentials made, and the processes' pods with them, as `gridemu
+ * credentials --kubernetes` makes them where one deploys (they are never committed): the base's
+ * for its four sites, the sixteen-site overlay's from its own experiment.
  */
 function k8sWithCredentials(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gridemu-k8s-'));
   cpSync(join(REPO, 'deploy/k8s'), dir, { recursive: true });
-  const base = parseExperiment(readFileSync(join(dir, 'base/experiment.yaml'), 'utf8'), 'experiment.yaml').spec;
-  const sixteen = { ...base, sites: Array.from({ length: 16 }, (_, i) => ({ id: `s${i + 1}`, cpus: 128 })) };
-  for (const [where, spec] of [
-    ['base', base],
-    ['overlays/sixteen-sites', sixteen],
-  ] as const) {
+  for (const where of ['base', 'overlays/sixteen-sites']) {
+    const spec = experimentOf(join(dir, where));
     mkdirSync(join(dir, where, 'credentials'), { recursive: true });
-    for (const [name, text] of deploymentCredentials(spec, 'k8s-run'))
+    for (const [name, text] of [...deploymentCredentials(spec, 'k8s-run'), ...kubernetesMembers(spec, 'k8s-run')])
       writeFileSync(join(dir, where, 'credentials', name), text);
   }
   return dir;
+}
+
+function experimentOf(dir: string) {
+  return parseExperiment(readFileSync(join(dir, 'experiment.yaml'), 'utf8'), 'experiment.yaml').spec;
 }
 
 const K8S = k8sWithCredentials();
@@ -104,6 +105,20 @@ function find(objects: Doc[], kind: string, name: string): Doc {
   return d!;
 }
 
+type MemberSet = {
+  replicas: number;
+  serviceName: string;
+  selector: { matchLabels: Record<string, string> };
+  template: Template & { spec: { volumes: { secret?: { secretName: string } }[] } };
+};
+
+/** The processes' StatefulSets (every one labelled gridemu-site), by the location each hosts. */
+function memberSets(objects: Doc[]): { location: string; set: MemberSet }[] {
+  return objects
+    .filter((o) => o.kind === 'StatefulSet' && o.metadata.labels?.['app.kubernetes.io/name'] === 'gridemu-site')
+    .map((o) => ({ location: o.metadata.labels!['gridemu.io/location']!, set: o.spec as unknown as MemberSet }));
+}
+
 type PodSpec = {
   containers: {
     name: string;
@@ -123,34 +138,51 @@ describe('deploy/k8s (issue 12)', () => {
         if (!Model) continue; // the ServiceMonitor: checked below
         expect(() => new Model(o as never).validate(), `${o.kind}/${o.metadata.name}`).not.toThrow();
       }
-      const sites = find(objects, 'StatefulSet', 'gridemu-site').spec as {
-        replicas: number;
-        serviceName: string;
-        selector: { matchLabels: Record<string, string> };
-        template: Template;
-      };
-      const siteService = find(objects, 'Service', sites.serviceName).spec as {
+      // The processes: a StatefulSet of one pod per location of the deployment's experiment.
+      const experimentDir = join(K8S, overlay === 'overlays/sixteen-sites' ? overlay : 'base');
+      const spec = experimentOf(experimentDir);
+      expect(spec.live.journal).toBe(true);
+      const locations = spec.sites.map((s) => s.id);
+      expect(locations.length).toBe(overlay === 'overlays/sixteen-sites' ? 16 : 4);
+      const sets = memberSets(objects);
+      expect(sets.map((m) => m.location).sort()).toEqual([...locations].sort());
+      const siteService = find(objects, 'Service', 'gridemu-site').spec as {
         selector: Record<string, string>;
         ports: { targetPort: string }[];
       };
-      expect(siteService.selector).toEqual(sites.selector.matchLabels);
-      expect(sites.template.metadata.labels).toMatchObject(sites.selector.matchLabels);
-      const site = sites.template.spec.containers[0]!;
-      expect(site.ports?.map((p) => p.name)).toContain(siteService.ports[0]!.targetPort);
-      // The metrics port the annotations name is the one the site serves.
-      expect(sites.template.metadata.annotations?.['prometheus.io/port']).toBe(String(site.ports?.[0]?.containerPort));
-      expect(site.env?.find((e) => e.name === 'GRIDEMU_HTTP_PORT')?.value).toBe(String(site.ports?.[0]?.containerPort));
-      // Sites and driver reach NATS by its Service's name and port.
       const nats = find(objects, 'Service', 'nats').spec as { ports: { port: number }[] };
-      expect(site.env?.find((e) => e.name === 'NATS_URL')?.value).toBe(`nats://nats:${nats.ports[0]!.port}`);
-      const driver = (find(objects, 'Job', 'gridemu-driver').spec as { template: Template }).template.spec
-        .containers[0]!;
-      expect(driver.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value).toBe(
-        site.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value,
-      );
+      const driverJob = find(objects, 'Job', 'gridemu-driver').spec as {
+        template: Template & { spec: { volumes: { secret?: { secretName: string } }[] } };
+      };
+      const driver = driverJob.template.spec.containers[0]!;
+      const run = driver.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value;
+      const secretOf = (name: string) =>
+        (find(objects, 'Secret', name) as unknown as { data: Record<string, string> }).data;
+      for (const { location, set } of sets) {
+        expect(set.replicas, location).toBe(1);
+        expect(set.serviceName).toBe('gridemu-site');
+        expect(set.template.metadata.labels).toMatchObject(set.selector.matchLabels);
+        expect(set.template.metadata.labels).toMatchObject(siteService.selector);
+        const site = set.template.spec.containers[0]!;
+        expect(site.ports?.map((p) => p.name)).toContain(siteService.ports[0]!.targetPort);
+        // The metrics port the annotations name is the one the site serves.
+        expect(set.template.metadata.annotations?.['prometheus.io/port']).toBe(String(site.ports?.[0]?.containerPort));
+        expect(site.env?.find((e) => e.name === 'GRIDEMU_HTTP_PORT')?.value).toBe(
+          String(site.ports?.[0]?.containerPort),
+        );
+        // Sites and driver reach NATS by its Service's name and port, in the same run.
+        expect(site.env?.find((e) => e.name === 'NATS_URL')?.value).toBe(`nats://nats:${nats.ports[0]!.port}`);
+        expect(site.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value).toBe(run);
+        // Its own user and no one else's: the one Secret it mounts holds its own file only.
+        const secrets = set.template.spec.volumes.flatMap((v) => (v.secret ? [v.secret.secretName] : []));
+        expect(secrets, location).toEqual([`gridemu-nats-${location}`]);
+        expect(Object.keys(secretOf(secrets[0]!))).toEqual([`${location}.env`]);
+        expect(secretOf(secrets[0]!)[`${location}.env`]).toContain(`NATS_USER=${location}\n`);
+        expect(site.command?.join(' ')).toContain(`. /credentials/${location}.env;`);
+        expect(site.command?.join(' ')).toMatch(new RegExp(`--site ${location}$`));
+      }
       // NATS runs with a user per process: the server's configuration from its Secret, each site
       // and the driver their own user from theirs, held to their own subjects on both planes.
-      const run = driver.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value;
       const natsSet = find(objects, 'StatefulSet', 'nats').spec as {
         template: { spec: PodSpec & { volumes: { name: string; secret?: { secretName: string } }[] } };
       };
@@ -160,16 +192,11 @@ describe('deploy/k8s (issue 12)', () => {
         '/etc/gridemu/nats-server.conf',
       ]);
       const serverSecret = natsSet.template.spec.volumes.find((v) => v.secret)!.secret!.secretName;
-      const conf = JSON.parse(
-        (find(objects, 'Secret', serverSecret) as unknown as { data: Record<string, string> }).data[
-          'nats-server.conf'
-        ]!,
-      ) as {
+      const conf = JSON.parse(secretOf(serverSecret)['nats-server.conf']!) as {
         authorization: { users: { user: string; publish?: unknown; permissions: { publish: { allow: string[] } } }[] };
       };
       const users = conf.authorization.users.map((u) => u.user).sort();
-      const siteIds = Array.from({ length: sites.replicas }, (_, i) => `s${i + 1}`);
-      expect(users).toEqual([...siteIds, 'driver'].sort());
+      expect(users).toEqual([...locations, 'driver'].sort());
       for (const u of conf.authorization.users)
         for (const subject of u.permissions.publish.allow.filter(
           (s) => s.startsWith(`gridemu-ctl.${run}.`) || s.startsWith(`gridemu.${run}.`),
@@ -180,23 +207,10 @@ describe('deploy/k8s (issue 12)', () => {
           u.permissions.publish.allow.some((s) => s === `gridemu-ctl.${run}.*.${u.user}`),
         ),
       ).toBe(true);
-      const siteSpec = sites.template.spec as PodSpec & { volumes: { secret?: { secretName: string } }[] };
-      const sitesSecret = find(
-        objects,
-        'Secret',
-        siteSpec.volumes.find((v) => v.secret)!.secret!.secretName,
-      ) as unknown as {
-        data: Record<string, string>;
-      };
-      expect(Object.keys(sitesSecret.data).sort()).toEqual(siteIds.map((s) => `${s}.env`).sort());
-      expect(site.command?.join(' ')).toContain('. /credentials/s$((POD_INDEX + 1)).env');
+      const driverSecrets = driverJob.template.spec.volumes.flatMap((v) => (v.secret ? [v.secret.secretName] : []));
+      expect(driverSecrets).toEqual(['gridemu-nats-driver']);
+      expect(Object.keys(secretOf('gridemu-nats-driver'))).toEqual(['driver.env']);
       expect(driver.command?.join(' ')).toContain('. /credentials/driver.env');
-      // The base experiment is valid and has a site per pod, s1..sN, and a journal for pod restarts.
-      const { spec } = parseExperiment(readFileSync(join(K8S, 'base/experiment.yaml'), 'utf8'), 'experiment.yaml');
-      expect(spec.live.journal).toBe(true);
-      if (overlay === 'base' || overlay === 'overlays/prometheus-operator')
-        expect(spec.sites.map((s) => s.id)).toEqual(Array.from({ length: sites.replicas }, (_, i) => `s${i + 1}`));
-      else expect(sites.replicas).toBe(16);
       if (overlay === 'overlays/prometheus-operator') {
         const monitor = find(objects, 'ServiceMonitor', 'gridemu-site') as Doc & {
           spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string }[] };
@@ -208,6 +222,14 @@ describe('deploy/k8s (issue 12)', () => {
       }
     });
   }
+
+  it('a location that cannot name a pod is refused, naming it', () => {
+    const { spec } = parseExperiment(
+      'name: x\nsites: [{ id: s1, cpus: 1 }, { id: Site_2, cpus: 1 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 1 }\n',
+      'x.yaml',
+    );
+    expect(() => kubernetesMembers(spec, 'k8s-run')).toThrow(/location "Site_2" cannot name a Kubernetes pod/);
+  });
 
   it('the schema check can fail: a StatefulSet with a text for replicas is refused', () => {
     expect(() =>
@@ -231,8 +253,7 @@ describe('deploy/chaos (issue 12)', () => {
   const experiments = readdirSync(CHAOS)
     .filter((f) => f.endsWith('.yaml'))
     .flatMap((f) => docs(join(CHAOS, f)).map((d) => ({ file: f, d })));
-  const sites = build(join(K8S, 'base')).find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'gridemu-site')!
-    .spec as { replicas: number; template: Template };
+  const sites = memberSets(build(join(K8S, 'base')));
 
   it("kills a site pod, delays and partitions the network: each valid against Chaos Mesh's CRD schema", () => {
     expect(experiments.map((e) => `${e.d.kind}:${(e.d.spec as { action: string }).action}`).sort()).toEqual([
@@ -251,9 +272,15 @@ describe('deploy/chaos (issue 12)', () => {
         }
       ).selector;
       expect(selector.namespaces).toEqual(['gridemu']);
-      if (selector.labelSelectors) expect(sites.template.metadata.labels).toMatchObject(selector.labelSelectors);
-      for (const pod of selector.pods?.['gridemu'] ?? [])
-        expect(Number(/^gridemu-site-(\d+)$/.exec(pod)?.[1])).toBeLessThan(sites.replicas);
+      const pods = sites.map((m) => `gridemu-${m.location}-0`);
+      if (selector.labelSelectors)
+        expect(
+          sites.some(({ set }) =>
+            Object.entries(selector.labelSelectors!).every(([k, v]) => set.template.metadata.labels[k] === v),
+          ),
+          `${file}: no site pod has the labels ${JSON.stringify(selector.labelSelectors)}`,
+        ).toBe(true);
+      for (const pod of selector.pods?.['gridemu'] ?? []) expect(pods).toContain(pod);
     }
   });
 

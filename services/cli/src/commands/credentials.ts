@@ -5,9 +5,10 @@ import { deploymentCredentials } from '@gridemu/live';
 import { parseOverride } from '@gridemu/model';
 import { checkRunId } from '@gridemu/runtime';
 import { loadExperiment } from '@gridemu/schemes';
+import { kubernetesMembers } from '../deploy/kubernetes-members.js';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 
-export const CREDENTIALS_HELP = `Usage: gridemu credentials SPEC --run ID --out DIR [--set path=value]... [--store-dir DIR] [--multi-host]
+export const CREDENTIALS_HELP = `Usage: gridemu credentials SPEC --run ID --out DIR [--set path=value]... [--store-dir DIR] [--multi-host | --kubernetes]
 
 Makes the NATS credentials of a deployment (docker-compose, Kubernetes) of the experiment as run
 ID: a user per process (each location's, and the driver's), each held to the permissions gridemu
@@ -18,6 +19,9 @@ run gives its own (docs/faults.md, "Credentials"). Writes, readable by the owner
 With --multi-host (deploy/compose/multi-host), also a user per delay-proxy sidecar
 (proxy-s1.env...) and DIR/hub-auth.conf and DIR/leaf-auth.conf, which the hub's and the leaf's
 configurations include: the users, and the leaf node's login on the hub.
+With --kubernetes (deploy/k8s), also DIR/members.yaml, a StatefulSet of one pod per location
+(gridemu-<location>) that mounts only its own user's Secret, and DIR/kustomization.yaml, which
+makes the Secrets (a kustomization's resources list DIR).
 New passwords each time: make them where you deploy, keep them out of version control, and make
 them again to rotate them (docs/deploy.md). The run id is part of every permission: the processes
 must run with GRIDEMU_RUN=ID.`;
@@ -32,6 +36,7 @@ export async function credentialsCommand(argv: string[]): Promise<number> {
       set: { type: 'string', multiple: true },
       'store-dir': { type: 'string' },
       'multi-host': { type: 'boolean' },
+      kubernetes: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -47,16 +52,22 @@ export async function credentialsCommand(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`--run: ${(err as Error).message}`);
   }
+  if (values['multi-host'] && values.kubernetes)
+    throw new UsageError(
+      `--multi-host is for docker-compose and --kubernetes for Kubernetes: give one\n\n${CREDENTIALS_HELP}`,
+    );
   const { spec } = loadExperiment(positionals[0]!, (values.set ?? []).map(parseOverride));
   const out = resolve(values.out);
-  mkdirSync(out, { recursive: true, mode: 0o700 });
   const files = deploymentCredentials(spec, values.run, {
     ...(values['store-dir'] ? { storeDir: values['store-dir'] } : {}),
     multiHost: values['multi-host'] === true,
   });
-  for (const [name, text] of files) writeFileSync(join(out, name), text, { mode: 0o600 });
+  const manifests = values.kubernetes ? kubernetesMembers(spec, values.run) : new Map<string, string>();
+  mkdirSync(out, { recursive: true, mode: 0o700 });
+  for (const [name, text] of [...files, ...manifests]) writeFileSync(join(out, name), text, { mode: 0o600 });
   console.log(
-    `wrote ${files.size} files to ${out}: nats-server.conf and ${[...files.keys()].filter((f) => f.endsWith('.env')).join(', ')}`,
+    `wrote ${files.size + manifests.size} files to ${out}: nats-server.conf, ${[...files.keys()].filter((f) => f.endsWith('.env')).join(', ')}` +
+      (manifests.size > 0 ? `, ${[...manifests.keys()].join(', ')}` : ''),
   );
   return EXIT_OK;
 }
