@@ -369,8 +369,8 @@ describe('gridemu credentials', () => {
     expect(readdirSync(out)).toEqual(expect.arrayContaining(['kustomization.yaml', 'members.yaml', 's4.env']));
     const members = readFileSync(join(out, 'members.yaml'), 'utf8');
     expect(members.match(/^kind: StatefulSet$/gm)?.length).toBe(4);
-    expect(members).toContain('secretName: gridemu-nats-s3');
-    expect(readFileSync(join(out, 'kustomization.yaml'), 'utf8')).toContain('name: gridemu-nats-s3');
+    expect(members).toContain('secretName: gridemu-user-s3');
+    expect(readFileSync(join(out, 'kustomization.yaml'), 'utf8')).toContain('name: gridemu-user-s3');
     const both = gridemu([
       'credentials',
       'deploy/k8s/base/experiment.yaml',

@@ -57,7 +57,11 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 };
 
 function docs(file: string): Doc[] {
-  return parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Doc);
+  return docsOf(readFileSync(file, 'utf8'));
+}
+
+function docsOf(text: string): Doc[] {
+  return parseAllDocuments(text).map((d) => d.toJS() as Doc);
 }
 
 /** A kustomization's objects: its resources' documents, recursively through bases, with its patches merged (replicas and the like). */
@@ -83,6 +87,9 @@ function build(dir: string): Doc[] {
     const data = Object.fromEntries(g.files.map((f) => [f.split('/').pop()!, readFileSync(join(dir, f), 'utf8')]));
     const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: g.name }, data } as unknown as Doc;
     const at = out.findIndex((d) => d.kind === 'Secret' && d.metadata.name === g.name);
+    // As kustomize: a second Secret of one name only with behavior replace or merge.
+    if (at >= 0)
+      expect(g.behavior, `${dir}: a second Secret ${g.name}, without behavior: replace`).toMatch(/^(replace|merge)$/);
     if (at >= 0) out[at] = secret;
     else out.push(secret);
   }
@@ -175,7 +182,7 @@ describe('deploy/k8s (issue 12)', () => {
         expect(site.env?.find((e) => e.name === 'GRIDEMU_RUN')?.value).toBe(run);
         // Its own user and no one else's: the one Secret it mounts holds its own file only.
         const secrets = set.template.spec.volumes.flatMap((v) => (v.secret ? [v.secret.secretName] : []));
-        expect(secrets, location).toEqual([`gridemu-nats-${location}`]);
+        expect(secrets, location).toEqual([`gridemu-user-${location}`]);
         expect(Object.keys(secretOf(secrets[0]!))).toEqual([`${location}.env`]);
         expect(secretOf(secrets[0]!)[`${location}.env`]).toContain(`NATS_USER=${location}\n`);
         expect(site.command?.join(' ')).toContain(`. /credentials/${location}.env;`);
@@ -223,12 +230,28 @@ describe('deploy/k8s (issue 12)', () => {
     });
   }
 
-  it('a location that cannot name a pod is refused, naming it', () => {
-    const { spec } = parseExperiment(
-      'name: x\nsites: [{ id: s1, cpus: 1 }, { id: Site_2, cpus: 1 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 1 }\n',
-      'x.yaml',
+  it("a location's pod takes a name Kubernetes allows, its label and files the location as it is; two that would share one are refused", () => {
+    const specOf = (ids: string[]) =>
+      parseExperiment(
+        `name: x\nsites: [${ids.map((id) => `{ id: ${id}, cpus: 1 }`).join(', ')}]\nworkload: [{ site: ${ids[0]}, synthetic: { jobs: 1 } }]\nmeta: { scheme: k-distributed, k: 1 }\n`,
+        'x.yaml',
+      ).spec;
+    const files = kubernetesMembers(specOf(['s1', 'Site_2']), 'k8s-run');
+    const sets = docsOf(files.get('members.yaml')!);
+    expect(sets.map((d) => d.metadata.name)).toEqual(['gridemu-s1', 'gridemu-site-2']);
+    expect(sets[1]!.metadata.labels?.['gridemu.io/location']).toBe('Site_2');
+    const command = (sets[1]!.spec as { template: Template }).template.spec.containers[0]!.command!.join(' ');
+    expect(command).toContain(
+      '. /credentials/Site_2.env; set +a; exec node /app/services/site/dist/main.js --site Site_2',
     );
-    expect(() => kubernetesMembers(spec, 'k8s-run')).toThrow(/location "Site_2" cannot name a Kubernetes pod/);
+    expect(files.get('kustomization.yaml')).toMatch(/name: gridemu-user-site-2\n\s+files:\n\s+- Site_2\.env/);
+    // A location named like one of the deployment's own Secrets (paper 000's "server") keeps apart from it.
+    const server = kubernetesMembers(specOf(['s1', 'server']), 'k8s-run').get('kustomization.yaml')!;
+    const names = [...server.matchAll(/^ {2}- name: (\S+)$/gm)].map((m) => m[1]);
+    expect(names).toEqual(['gridemu-nats-server', 'gridemu-nats-driver', 'gridemu-user-s1', 'gridemu-user-server']);
+    expect(() => kubernetesMembers(specOf(['s1', 'S1']), 'k8s-run')).toThrow(
+      /locations "s1" and "S1" would both be the Kubernetes pod gridemu-s1-0/,
+    );
   });
 
   it('the schema check can fail: a StatefulSet with a text for replicas is refused', () => {

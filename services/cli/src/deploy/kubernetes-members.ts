@@ -9,33 +9,53 @@ const METRICS_PORT = 9464;
 const MEMBER_LABEL = { 'app.kubernetes.io/name': 'gridemu-site' } as const;
 /** A Kubernetes object's name: a DNS-1123 label (pod names add `-0` to the StatefulSet's). */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** A label's value, which the location is as it stands (and so safe in the pod's shell command too). */
+const LABEL_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * The name a location's objects take (`gridemu-<name>`): the location in lowercase, with any other
+ * character than a letter, a digit or `-` made a `-` (paper 000's `Q1` becomes `q1`). Labels and
+ * files keep the location as it is.
+ */
+function podNameOf(location: string): string {
+  return location
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
 
 /**
  * The Kubernetes objects of a deployment's processes, beside the credentials `gridemu credentials
  * --kubernetes` writes (deploy/k8s): a file name → its text.
- *   members.yaml        a StatefulSet of one pod per location of the experiment (`gridemu-<location>`),
- *                       each mounting only its own user's Secret
+ *   members.yaml        a StatefulSet of one pod per location of the experiment (`gridemu-<name>`,
+ *                       podNameOf), each mounting only its own user's Secret
  *   kustomization.yaml  the Secrets: the server's configuration, the driver's user, and a Secret
- *                       per location (`gridemu-nats-<location>`), and members.yaml
+ *                       per location (`gridemu-user-<name>`), and members.yaml
  * A pod per StatefulSet, rather than one StatefulSet whose pods pick their site by ordinal, because
  * the pods of one StatefulSet share their volumes: each would mount every site's password and
  * could pose as any site. Change what every member gets (image, resources) with a kustomize patch
  * whose target selects `app.kubernetes.io/name=gridemu-site`.
  */
 export function kubernetesMembers(spec: ExperimentSpec, run: string): Map<string, string> {
-  const members = liveLocations(spec);
-  for (const m of members)
-    if (!DNS_LABEL.test(m.location) || `gridemu-${m.location}-0`.length > 63)
+  const members = liveLocations(spec).map((m) => ({ ...m, name: podNameOf(m.location) }));
+  const taken = new Map<string, string>();
+  for (const { location, name } of members) {
+    if (!LABEL_VALUE.test(location) || !DNS_LABEL.test(name) || `gridemu-${name}-0`.length > 63)
       throw new UsageError(
-        `location "${m.location}" cannot name a Kubernetes pod (gridemu-${m.location}-0): use lowercase letters, digits and "-", at most 52 characters`,
+        `location "${location}" cannot name a Kubernetes pod (gridemu-${name}-0): name it with letters, digits and "-", at most 52 characters`,
       );
-  const sets = members.map(({ location, service }) => {
+    const other = taken.get(name);
+    if (other !== undefined)
+      throw new UsageError(`locations "${other}" and "${location}" would both be the Kubernetes pod gridemu-${name}-0`);
+    taken.set(name, location);
+  }
+  const sets = members.map(({ location, service, name }) => {
     const labels = { ...MEMBER_LABEL, 'app.kubernetes.io/component': service, 'gridemu.io/location': location };
     const flag = service === 'site' ? '--site' : '--member';
     return {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
-      metadata: { name: `gridemu-${location}`, labels },
+      metadata: { name: `gridemu-${name}`, labels },
       spec: {
         serviceName: 'gridemu-site',
         replicas: 1,
@@ -73,7 +93,7 @@ export function kubernetesMembers(spec: ExperimentSpec, run: string): Map<string
                 volumeMounts: [{ name: 'credentials', mountPath: '/credentials', readOnly: true }],
               },
             ],
-            volumes: [{ name: 'credentials', secret: { secretName: `gridemu-nats-${location}` } }],
+            volumes: [{ name: 'credentials', secret: { secretName: `gridemu-user-${name}` } }],
           },
         },
       },
@@ -89,7 +109,7 @@ export function kubernetesMembers(spec: ExperimentSpec, run: string): Map<string
     secretGenerator: [
       { name: 'gridemu-nats-server', files: ['nats-server.conf'] },
       { name: 'gridemu-nats-driver', files: ['driver.env'] },
-      ...members.map(({ location }) => ({ name: `gridemu-nats-${location}`, files: [`${location}.env`] })),
+      ...members.map(({ location, name }) => ({ name: `gridemu-user-${name}`, files: [`${location}.env`] })),
     ],
     generatorOptions: { disableNameSuffixHash: true },
   };
