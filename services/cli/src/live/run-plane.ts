@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ControlBus, ORCHESTRATOR, runCredentials, type ProcessCredentials } from '@gridemu/live';
-import { requestInboxPrefix } from '@gridemu/protocol/wire';
+import { ControlBus, natsConnectOptions, ORCHESTRATOR, runCredentials, type ProcessCredentials } from '@gridemu/live';
 import {
   makeRunCertificates,
   startLocalNatsServer,
@@ -52,14 +51,18 @@ export class RunPlane {
     const own = credentials?.get(ORCHESTRATOR);
     let nc: NatsConnection;
     try {
-      nc = await connect({
-        servers: url,
-        name: `gridemu-${o.run}-orchestrator`,
-        maxReconnectAttempts: -1,
-        reconnectTimeWait: 50,
-        ...(own ? { user: own.user, pass: own.password, inboxPrefix: requestInboxPrefix(o.run, own.user) } : {}),
-        ...(certificates ? { tls: { caFile: certificates.caFile } } : {}),
-      });
+      // As every process of the run connects: its user, its own request inboxes, the run's CA.
+      nc = await connect(
+        natsConnectOptions(
+          {
+            nats: url,
+            run: o.run,
+            ...(own ? { user: own.user, password: own.password } : {}),
+            ...(certificates ? { 'tls-ca': certificates.caFile } : {}),
+          },
+          `gridemu-${o.run}-orchestrator`,
+        ),
+      );
     } catch (err) {
       await server?.stop();
       throw err;
