@@ -581,6 +581,46 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
   });
 });
 
+describe('gridemu run: paper 004 under crashes', () => {
+  it('a resource and the scheduler killed and restarted replay their journals; every task runs once, and the replay crashes them too', async () => {
+    const dir = tmp();
+    const lines = [
+      'name: live-router-crash',
+      'seed: 3',
+      'sites: [{ id: a, cpus: 1 }, { id: b, cpus: 1 }, { id: c, cpus: 1 }, { id: d, cpus: 1 }]',
+      'workload: [{ site: a, synthetic: { jobs: 60, uhi: 1 } }]',
+      // A round waits at most 600 emulated s (0.12 wall s) for a resource that is down.
+      'meta: { scheme: mct, speeds: [1, 2, 4, 8], task_output_bytes: 100000, query_timeout_s: 600 }',
+      'network: { latency_ms: 5 }',
+      'live: { speedup: 5000 }',
+      // The tasks arrive from 31 s to 25,747 s.
+      'faults:',
+      '  crash:',
+      '    - { process: d, at_s: 6000, down_s: 3000 }',
+      '    - { process: scheduler, at_s: 12000, down_s: 2000 }',
+      '    - { process: c, at_s: 18000, down_s: 2000 }',
+      '  drop: 0.05',
+    ];
+    const { out, s } = await runLiveLines(lines);
+    expect(s.jobs.completed).toBe(60);
+    expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
+    expect(s.faults.crashes_applied).toBe(3);
+    const rejoins = s.live.rejoins as { process: string }[];
+    expect(rejoins.map((r) => r.process).sort()).toEqual(['c', 'd', 'scheduler']);
+    expect(s.counters['journal.replayed_entries']).toBeGreaterThan(0);
+    // Lost query answers only cost a round its timeout; no task is lost (sr.task is durable).
+    expect(s.counters['messages.dropped']).toBeGreaterThan(0);
+    const spec = join(dir, 'spec.yaml');
+    writeFileSync(spec, lines.join('\n') + '\n');
+    const replay = join(dir, 'replay');
+    const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
+    expect(replayed.code, replayed.err).toBe(0);
+    const r = readSummary(replay);
+    expect(r.jobs.completed).toBe(60);
+    expect(r.spec.faults.crash.map((c: { process: string }) => c.process).sort()).toEqual(['c', 'd', 'scheduler']);
+  });
+});
+
 describe('gridemu run: paper 004, a resource away from the grid', () => {
   it('MCT over NATS sends it nothing and asks only the resources present', async () => {
     const { out, s } = await runLiveLines([

@@ -27,14 +27,19 @@ export interface FuzzSpecs {
 }
 
 /**
- * A random fault schedule over sites s1..sN and the processes named: crashes (never two of one
- * process at once), at most one partition, and some message loss, within the first day, when the
- * small fuzzed workloads run.
+ * A random fault schedule over the sites (s1..sN, or the ids given) and the processes named:
+ * crashes (never two of one process at once), at most one partition, and some message loss, within
+ * the first day, when the small fuzzed workloads run.
  */
-export function randomFaults(draw: FuzzDraw, sites: number, otherProcesses: readonly string[]): string[] {
+export function randomFaults(
+  draw: FuzzDraw,
+  sites: number | readonly string[],
+  otherProcesses: readonly string[],
+): string[] {
   const { rng, faultsFrom_s: t0 } = draw;
   const crashes: string[] = [];
-  const processes = [...Array.from({ length: sites }, (_, i) => `s${i + 1}`), ...otherProcesses];
+  const siteIds = typeof sites === 'number' ? Array.from({ length: sites }, (_, i) => `s${i + 1}`) : sites;
+  const processes = [...siteIds, ...otherProcesses];
   for (const process of processes) {
     let t = rng.uniform(0, 20000);
     for (let k = rng.int(0, 3); k > 0; k--) {
@@ -47,7 +52,7 @@ export function randomFaults(draw: FuzzDraw, sites: number, otherProcesses: read
   if (rng.next() < 0.5) {
     const from = t0 + Math.round(rng.uniform(0, 30000));
     lines.push(
-      `  partition: [{ sites: [s${rng.int(1, sites)}], from_s: ${from}, to_s: ${from + Math.round(rng.uniform(10, 20000))} }]`,
+      `  partition: [{ sites: [${siteIds[rng.int(1, siteIds.length) - 1]}], from_s: ${from}, to_s: ${from + Math.round(rng.uniform(10, 20000))} }]`,
     );
   }
   lines.push(`  drop: ${[0, 0.01, 0.1, 0.3][rng.int(0, 3)]}`);

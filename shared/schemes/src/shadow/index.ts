@@ -1,5 +1,5 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
-import { SHADOW_MESSAGES } from './messages.js';
+import { SHADOW_DURABLE, SHADOW_MESSAGES } from './messages.js';
 import { readShadowMeta } from './meta.js';
 import { ROUTER_LOCATION, SHADOW_SCHEMES } from './names.js';
 import { planShadow } from './plan.js';
@@ -11,6 +11,10 @@ export const shadow: SchemeModule = {
   family: 'paper-004',
   fuzz: SHADOW_FUZZ,
   schemes: SHADOW_SCHEMES,
+  // A resource's queue and the router's state are durable: a crashed resource loses only its runs
+  // (resource-actor.ts); the router's rounds time out on answers lost while it or a resource was down.
+  faultTolerant: SHADOW_SCHEMES,
+  durableMessages: SHADOW_DURABLE,
   locations: [ROUTER_LOCATION],
   readMeta: readShadowMeta,
   plan: planShadow,

@@ -75,3 +75,11 @@ export const SHADOW_MESSAGES: MessageShapes = {
   'timer.sr-timeout': { round: 'count' },
   'timer.sr-task-ends': { jobId: 'string' },
 };
+
+/**
+ * Paper 004's messages that must not be lost: a task on its way to its resource, and its output on
+ * the way back (the user has the result only then: the flowtime counts until it is in). The state
+ * queries and their answers may be lost: a round gives up on them after `query_timeout_s` and
+ * decides with the answers it has, as it does for a slow resource.
+ */
+export const SHADOW_DURABLE: readonly string[] = ['sr.task', 'sr.output'];

@@ -1,7 +1,7 @@
 import { intervalSet, ProcessorIds } from '@gridemu/actors';
 import type { Job } from '@gridemu/model';
 import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
-import type { Actor, ActorContext } from '@gridemu/runtime';
+import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { OutPort } from './link-port.js';
 import { ROUTER } from './names.js';
 import { taskData, type TaskDataSpec } from './task-data.js';
@@ -22,6 +22,8 @@ interface Queued {
 interface Running extends Queued {
   readonly ids: [number, number][];
   readonly start_s: number;
+  /** Its `timer.sr-task-ends`, cancelled if the run dies in a crash. */
+  readonly timer: TimerId;
 }
 
 /**
@@ -31,6 +33,10 @@ interface Running extends Queued {
  * Answers and task outputs leave through its own link, one at a time: an answer waits behind the
  * outputs already on it. A task's output leaves when it ends; its flowtime runs until the output is
  * in at the scheduler (router-actor.ts).
+ *
+ * Its queue is durable state: a crash of its process loses only the runs on its CPUs, which go back
+ * to the head of the queue (recover). Paper 004 routes a task once and says nothing of failures;
+ * this is docs/faults.md's rule for every scheme, a lost run goes back to the queue that placed it.
  */
 export class ResourceActor implements Actor<Message> {
   private readonly queue: Queued[] = [];
@@ -110,14 +116,44 @@ export class ResourceActor implements Actor<Message> {
     }
   }
 
+  /**
+   * The resource's process died at `crashed_s` and is back: every task running here died with it.
+   * Each is reported lost to the results and goes back to the head of the queue, in the order the
+   * runs started, to run again from the start; the answers and outputs already on the link still go.
+   */
+  recover(ctx: ActorContext<Message>, crashed_s: number): void {
+    const lost = [...this.running.values()];
+    for (const r of lost) {
+      ctx.cancel(r.timer);
+      this.ids.give(r.ids);
+      this.free += r.job.procs;
+      ctx.metrics.count('jobs.lost_runs');
+      ctx.metrics.count('jobs.lost_processor_s', r.job.procs * (crashed_s - r.start_s));
+      ctx.log.info(
+        { event: 'job.lost', jobId: r.job.id, time_s: crashed_s, started_s: r.start_s },
+        'job lost in a crash',
+      );
+      ctx.send(DRIVER, {
+        type: MessageType.JobLost,
+        jobId: r.job.id,
+        site: this.site,
+        started_s: r.start_s,
+        time_s: crashed_s,
+      });
+    }
+    this.running.clear();
+    this.queue.unshift(...lost.map((r) => ({ job: r.job, Lhat: r.Lhat })));
+    this.startWhatFits(ctx);
+  }
+
   /** FIFO: the head starts when its CPUs are free; nothing overtakes it. */
   private startWhatFits(ctx: ActorContext<Message>): void {
     while (this.queue.length > 0 && this.queue[0]!.job.procs <= this.free) {
       const q = this.queue.shift()!;
       const ids = this.ids.take(q.job.procs);
       this.free -= q.job.procs;
-      this.running.set(q.job.id, { ...q, ids, start_s: ctx.now() });
-      ctx.schedule(q.job.run_s / this.mu, { type: 'timer.sr-task-ends', jobId: q.job.id });
+      const timer = ctx.schedule(q.job.run_s / this.mu, { type: 'timer.sr-task-ends', jobId: q.job.id });
+      this.running.set(q.job.id, { ...q, ids, start_s: ctx.now(), timer });
       // The evidence, besides jobs.csv, that a task ran once (gridemu check reads it).
       ctx.log.info({ event: 'job.started', jobId: q.job.id, time_s: ctx.now(), procs: q.job.procs }, 'job started');
       ctx.send(DRIVER, {
