@@ -545,6 +545,55 @@ describe('gridemu run: the grid execution hierarchy (paper 000), every queue and
   });
 });
 
+describe('gridemu run: paper 000 under crashes', () => {
+  it('two grids and two queues killed and restarted replay their journals; every task ends once, and the replay crashes them too', async () => {
+    const dir = tmp();
+    const lines = [
+      'name: live-hierarchy-crash',
+      'seed: 5',
+      'sites: [{ id: server, cpus: 2 }, { id: small, cpus: 20 }, { id: big, cpus: 100 }]',
+      'workload:',
+      // 30 tasks from 0 to about 11,300 s; the last ends near 11,800 s.
+      '  - { name: tasks, site: server, tasks: { stream: { tasks: 30, short_max_s: 180, medium_max_s: 20000, tail_max_s: 100000, burst_gap_s: 600 } } }',
+      'meta:',
+      '  scheme: mq-hierarchy',
+      '  grids:',
+      '    server: { N: 2, P: 1.2, overhead_s: 0, evictions_per_hour: 0 }',
+      '    small: { N: 10, P: 1.1, overhead_s: 20, evictions_per_hour: 0.5 }',
+      '    big: { N: 50, P: 1, overhead_s: 60, evictions_per_hour: 0.3 }',
+      '  queues:',
+      '    - { id: Q1, level: 1, grids: [server], T_q_min: 6, T_e_min: 3, parallel: false }',
+      '    - { id: Q2, level: 2, grids: [small], T_q_min: 60, T_e_min: 30, job_min: 5, share_with: [Q3] }',
+      '    - { id: Q3, level: 2, grids: [big], T_q_min: 60, T_e_min: 30, job_min: 5, entry: false, priority: 1 }',
+      '    - { id: Q4, level: 3, grids: [big], T_q_min: 600, T_e_min: 600, job_min: 10, priority: 3 }',
+      'network: { latency_ms: 1 }',
+      'live: { speedup: 2000 }',
+      'faults:',
+      '  crash:',
+      '    - { process: small, at_s: 5600, down_s: 300 }',
+      '    - { process: Q4, at_s: 6000, down_s: 500 }',
+      '    - { process: Q2, at_s: 7500, down_s: 300 }',
+      '    - { process: big, at_s: 11300, down_s: 300 }',
+      '  drop: 0.05',
+    ];
+    const { out, s } = await runLiveLines(lines);
+    expect(s.jobs.completed).toBe(30);
+    expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
+    expect(s.faults.crashes_applied).toBe(4);
+    const rejoins = s.live.rejoins as { process: string }[];
+    expect(rejoins.map((r) => r.process).sort()).toEqual(['Q2', 'Q4', 'big', 'small']);
+    expect(s.counters['journal.replayed_entries']).toBeGreaterThan(0);
+    const spec = join(dir, 'spec.yaml');
+    writeFileSync(spec, lines.join('\n') + '\n');
+    const replay = join(dir, 'replay');
+    const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
+    expect(replayed.code, replayed.err).toBe(0);
+    const r = readSummary(replay);
+    expect(r.jobs.completed).toBe(30);
+    expect(r.spec.faults.crash.map((c: { process: string }) => c.process).sort()).toEqual(['Q2', 'Q4', 'big', 'small']);
+  });
+});
+
 describe('gridemu run: paper 004 routers, the scheduler its own process', () => {
   it("MCT's state queries cross NATS, one each way per resource and task; Shadow sends none; every task runs once", async () => {
     for (const scheme of ['mct', 'shadow']) {

@@ -29,14 +29,16 @@ export interface MetaSchemes {
   readonly familySources: readonly SourceKindReader[];
   /**
    * Reads `meta` (every field but `scheme` is the module's) through `r`, recording an issue per bad
-   * field; returns the meta and the local policy to use (a scheme may require a particular one).
+   * field; returns the meta, the local policy to use (a scheme may require a particular one), and
+   * the scheme's processes beside the sites that `faults.crash` may name (without them: every
+   * reserved location).
    */
   readMeta(
     scheme: string,
     raw: Readonly<Record<string, unknown>>,
     r: FieldReader,
     context: MetaContext,
-  ): { meta: MetaSpec; local: LocalSpec };
+  ): { meta: MetaSpec; local: LocalSpec; processes?: readonly string[] };
 }
 
 /**

@@ -138,10 +138,13 @@ export function validateSpec(
   const metaRaw = top['meta'] === undefined ? {} : (r.object(top['meta'], 'meta') ?? {});
   const before = r.issues.length;
   const scheme = r.oneOf(metaRaw['scheme'], 'meta.scheme', schemes.names, schemes.defaultScheme);
-  const { meta, local: localSpec } =
-    r.issues.length > before
-      ? { meta: { scheme }, local }
-      : schemes.readMeta(scheme, metaRaw, r, { sites, local, workload });
+  const {
+    meta,
+    local: localSpec,
+    processes,
+  } = r.issues.length > before
+    ? { meta: { scheme }, local, processes: undefined }
+    : schemes.readMeta(scheme, metaRaw, r, { sites, local, workload });
 
   const network = readNetwork(r, top['network'], siteIds);
   workload.forEach((source, i) => {
@@ -171,7 +174,12 @@ export function validateSpec(
     ...(warmUpJobs !== undefined ? { warm_up_jobs: warmUpJobs } : {}),
   };
 
-  const faults = readFaults(r, top['faults'], siteIds, new Set([...siteIds, ...schemes.reservedLocations]));
+  const faults = readFaults(
+    r,
+    top['faults'],
+    siteIds,
+    new Set([...siteIds, ...(processes ?? schemes.reservedLocations)]),
+  );
   if (top['faults'] !== undefined && !schemes.faultTolerant.includes(meta.scheme)) {
     r.fail(
       'faults',

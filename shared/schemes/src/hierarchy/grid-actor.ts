@@ -40,6 +40,10 @@ interface GridJob {
  *
  * During an outage every running job is evicted and nothing starts. The grid publishes its free
  * CPUs on the grid topic every `period_s`.
+ *
+ * A crash of its process is an outage it did not plan (recover): the jobs running die with it and
+ * are reported evicted; those submitted and not yet running are its durable state, as a Condor
+ * schedd's queue is, and wait for it.
  */
 export class GridActor implements Actor<Message> {
   private readonly jobs = new Map<string, GridJob>();
@@ -201,6 +205,29 @@ export class GridActor implements Actor<Message> {
       );
     }
     this.awaitCycleIfIdle(ctx);
+  }
+
+  /**
+   * The grid's process died at `crashed_s` and is back: every job running here was evicted then,
+   * and its queue hears so now (it reschedules an evicted job as after an outage, §5). What waits
+   * for a CPU is matched again as usual.
+   */
+  recover(ctx: ActorContext<Message>, crashed_s: number): void {
+    for (const job of [...this.running]) {
+      ctx.cancel(job.timer!);
+      const ran_s = Math.max(0, crashed_s - job.started_s!);
+      this.running.delete(job);
+      this.jobs.delete(job.jobId);
+      this.busy--;
+      // A task's job, not the task: the task runs on, and summary.json's faults.lost_runs (tasks) stays 0.
+      ctx.metrics.count('hierarchy.crash_evictions');
+      ctx.metrics.count('jobs.lost_processor_s', ran_s);
+      ctx.metrics.count(`hierarchy.grid.${this.id}.cpu_s`, ran_s);
+      ctx.metrics.count(`hierarchy.grid.${this.id}.lost_cpu_s`, ran_s);
+      ctx.send(job.queue, { type: 'hq.job-done', jobId: job.jobId, evicted: true, ran_s });
+    }
+    if (this.pool.cycle_s === 0) this.dispatch(ctx);
+    else this.awaitCycleIfIdle(ctx);
   }
 
   /** An outage starts (every running job is evicted) or ends (matching resumes). */

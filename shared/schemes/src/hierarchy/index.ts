@@ -1,5 +1,5 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
-import { HIERARCHY_MESSAGES } from './messages.js';
+import { HIERARCHY_DURABLE, HIERARCHY_MESSAGES } from './messages.js';
 import { readHierarchyMeta } from './meta.js';
 import { FCFS_QUEUE, HIERARCHY_SCHEMES } from './names.js';
 import { planHierarchy } from './plan.js';
@@ -12,6 +12,10 @@ export const hierarchy: SchemeModule = {
   family: 'paper-000',
   fuzz: HIERARCHY_FUZZ,
   schemes: HIERARCHY_SCHEMES,
+  // A queue's tasks and a grid's submitted jobs are durable state; a crashed grid's running jobs
+  // are evicted (grid-actor.ts), which the queues already recover from.
+  faultTolerant: HIERARCHY_SCHEMES,
+  durableMessages: HIERARCHY_DURABLE,
   locations: [FCFS_QUEUE],
   readMeta: readHierarchyMeta,
   plan: planHierarchy,

@@ -211,3 +211,17 @@ export const HIERARCHY_MESSAGES: MessageShapes = {
   'timer.hq-queue-tick': {},
   'timer.hq-share-tick': {},
 };
+
+/**
+ * Paper 000's messages that must not be lost: a task moving between queues, and a job's submission,
+ * match, start, end and cancel between a queue and a grid. Each is the only word of its step (no
+ * timeout asks again). The grids' and queues' status reports may be lost: the next replaces them.
+ */
+export const HIERARCHY_DURABLE: readonly string[] = [
+  'hq.task',
+  'hq.job-submit',
+  'hq.job-unmatched',
+  'hq.job-started',
+  'hq.job-done',
+  'hq.job-cancel',
+];

@@ -126,7 +126,7 @@ export function readHierarchyMeta(
   raw: Readonly<Record<string, unknown>>,
   r: FieldReader,
   context: MetaContext,
-): { meta: HierarchyMeta; local: LocalSpec } {
+): { meta: HierarchyMeta; local: LocalSpec; processes: readonly string[] } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const grids = readGrids(r, raw['grids'], context);
   const queues = readQueues(r, raw['queues'], grids);
@@ -171,7 +171,9 @@ export function readHierarchyMeta(
       ? {}
       : { submit_limit: r.number(raw['submit_limit'], 'meta.submit_limit', { integer: true, min: 1 }) }),
   };
-  return { meta, local: context.local };
+  // The FCFS schemes run one queue process of their own; the MQ schemes one per queue (plan.ts).
+  const processes = meta.scheme.startsWith('fcfs') ? [FCFS_QUEUE] : queues.map((q) => q.id);
+  return { meta, local: context.local, processes };
 }
 
 function readGrids(r: FieldReader, raw: unknown, context: MetaContext): Record<string, GridSpec> {

@@ -10,7 +10,7 @@ import {
 } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import type { ErrorModel } from './estimates.js';
-import { SHADOW_SCHEMES, type RouterScheme } from './names.js';
+import { ROUTER_LOCATION, SHADOW_SCHEMES, type RouterScheme } from './names.js';
 
 export interface ShadowMeta extends MetaSpec {
   readonly scheme: RouterScheme;
@@ -67,7 +67,7 @@ export function readShadowMeta(
   raw: Readonly<Record<string, unknown>>,
   r: FieldReader,
   context: MetaContext,
-): { meta: ShadowMeta; local: LocalSpec } {
+): { meta: ShadowMeta; local: LocalSpec; processes: readonly string[] } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const e = raw['errors'] === undefined ? {} : (r.object(raw['errors'], 'meta.errors') ?? {});
   r.onlyKeys(e, 'meta.errors', ['model', 'I', 'apply']);
@@ -89,7 +89,7 @@ export function readShadowMeta(
     away: readAway(r, raw['away'], context),
     class_lengths_s: readClassLengths(r, raw['class_lengths_s'], scheme),
   };
-  return { meta, local: context.local };
+  return { meta, local: context.local, processes: [ROUTER_LOCATION] };
 }
 
 function readClassLengths(r: FieldReader, raw: unknown, scheme: string): number[] {
