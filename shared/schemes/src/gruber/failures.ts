@@ -12,6 +12,12 @@ export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
 /** The reason a misconfigured site gives. */
 export const UNSET_ENVIRONMENT = 'unset_environment';
 
+/**
+ * The reason a site gives for an attempt that was running when its process crashed (an injected
+ * fault, `faults.crash`; not one of the paper's categories): it failed there, as Euryale would see it.
+ */
+export const SITE_CRASH = 'site_crash';
+
 /** When a failure strikes: at submission (gatekeeper), at stage-in (start), or part-way through the run. */
 export type FailureStage = 'submit' | 'stage-in' | 'run';
 

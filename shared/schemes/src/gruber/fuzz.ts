@@ -1,11 +1,13 @@
-import type { FuzzSpecs } from '../fuzz-draw.js';
+import { randomFaults, type FuzzSpecs } from '../fuzz-draw.js';
+import { engineLocation, SUBMIT_LOCATION } from './names.js';
 
-/** GRUBER with one of its selectors, a BLAST VO and a local one, failing attempts, sites without the environment, misbehaving managers, cycles, and a site that may give the BLAST VO nothing. */
+/** GRUBER with one of its selectors, a BLAST VO and a local one, failing attempts, sites without the environment, misbehaving managers, cycles, and a site that may give the BLAST VO nothing; often under faults (the engines and the submit hosts crashed too). */
 export const GRUBER_FUZZ: FuzzSpecs = {
   weight: 1,
   spec: (draw) => {
     const { rng, pick } = draw;
     const n = rng.int(2, 5);
+    const decisionPoints = rng.int(1, 3);
     return [
       ...draw.head,
       `sites: [${Array.from({ length: n }, (_, i) => `{ id: s${i + 1}, cpus: ${pick([4, 8, 16])}, speed: ${pick([0.5, 1, 2])} }`).join(', ')}]`,
@@ -15,7 +17,7 @@ export const GRUBER_FUZZ: FuzzSpecs = {
       'meta:',
       '  scheme: gruber',
       `  selector: ${pick(['G-RA', 'G-RR', 'G-LU', 'G-LRU', 'G-Obs', 'S-RA'])}`,
-      `  decision_points: ${rng.int(1, 3)}`,
+      `  decision_points: ${decisionPoints}`,
       `  monitor_period_s: ${pick([10, 60])}`,
       `  query_timeout_s: ${pick([5, 60])}`,
       '  vos: { ivdgl: { group_share: 50 }, atlas: {} }',
@@ -27,6 +29,12 @@ export const GRUBER_FUZZ: FuzzSpecs = {
       `  misbehaving: { sites: ${pick([0, 0.5])}, mean_episode_s: ${pick([300, 3000])}, mean_between_s: 1200 }`,
       `  managers: { s1: ${pick(['condor', 'pbs', 'lsf'])} }`,
       draw.network,
+      ...(rng.next() < 0.5
+        ? randomFaults(draw, n, [
+            ...Array.from({ length: decisionPoints }, (_, i) => engineLocation(i + 1)),
+            SUBMIT_LOCATION,
+          ])
+        : []),
     ].join('\n');
   },
 };

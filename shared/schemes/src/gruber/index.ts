@@ -1,5 +1,5 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
-import { GRUBER_MESSAGES } from './messages.js';
+import { GRUBER_DURABLE, GRUBER_MESSAGES } from './messages.js';
 import { readGruberMeta } from './meta.js';
 import { ENGINE_LOCATIONS, GRUBER_SCHEMES, SUBMIT_LOCATION } from './names.js';
 import { planGruber } from './plan.js';
@@ -12,6 +12,10 @@ export const gruber: SchemeModule = {
   family: 'paper-002',
   fuzz: GRUBER_FUZZ,
   schemes: GRUBER_SCHEMES,
+  // A site's queue, the engines' views and the submit hosts' plans are durable state; a crashed
+  // site's running attempts fail there (site-actor.ts), and their submit hosts plan them again.
+  faultTolerant: GRUBER_SCHEMES,
+  durableMessages: GRUBER_DURABLE,
   locations: [...ENGINE_LOCATIONS, SUBMIT_LOCATION],
   readMeta: readGruberMeta,
   plan: planGruber,

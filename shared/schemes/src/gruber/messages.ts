@@ -236,3 +236,19 @@ export const GRUBER_MESSAGES: MessageShapes = {
   'timer.gruber-query-timeout': { jobId: 'string', queryId: 'count' },
   'timer.gruber-retry': { jobId: 'string', token: 'count' },
 };
+
+/**
+ * GRUBER's messages that must not be lost: an attempt's submission and withdrawal, and every word
+ * of its fate from the site (withdrawn, started, ended, failed), for which nothing asks again. A
+ * query and its answer may be lost (the submit host asks again at its timeout), and so may the
+ * reports the engines keep their views from (usage, dispatches chosen, DI-GRUBER's decisions):
+ * the next replaces or outdates them.
+ */
+export const GRUBER_DURABLE: readonly string[] = [
+  'gruber.submit',
+  'gruber.withdraw',
+  'gruber.withdrawn',
+  'gruber.started',
+  'gruber.ended',
+  'gruber.failed',
+];

@@ -16,7 +16,14 @@ import { FAILURE_CATEGORIES, TABLE_XII_SHARES, type FailureCategory } from './fa
 import { DEFAULT_MANAGER_CYCLE_S, MANAGERS, type ManagerKind } from './manager.js';
 import type { SiteChoice } from './drawn-sites.js';
 import type { MisbehaviourSpec } from './misbehaviour.js';
-import { GRUBER_SCHEMES, MAX_DECISION_POINTS, SELECTORS, type SelectorName } from './names.js';
+import {
+  engineLocation,
+  GRUBER_SCHEMES,
+  MAX_DECISION_POINTS,
+  SELECTORS,
+  SUBMIT_LOCATION,
+  type SelectorName,
+} from './names.js';
 
 /** A VO's usage SLA at one site (§1.2.2 site policy statement; §2.2's EP, BP and IP), in % of the site. */
 export interface VoSitePolicy {
@@ -128,7 +135,7 @@ export function readGruberMeta(
   raw: Readonly<Record<string, unknown>>,
   r: FieldReader,
   context: MetaContext,
-): { meta: GruberMeta; local: LocalSpec } {
+): { meta: GruberMeta; local: LocalSpec; processes: readonly string[] } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const vos = readVos(r, raw['vos']);
   const site_policy = readSitePolicy(r, raw['site_policy'], context.sites, vos);
@@ -157,7 +164,12 @@ export function readGruberMeta(
     manager_cycle_s: readManagerCycles(r, raw['manager_cycle_s']),
   };
   checkMembership(r, context, meta);
-  return { meta, local: context.local };
+  // Its processes beside the sites (plan.ts): the decision points, and the submit hosts' if any source is brokered.
+  const processes = [
+    ...Array.from({ length: meta.decision_points }, (_, i) => engineLocation(i + 1)),
+    ...(context.workload.some(isBlastSource) ? [SUBMIT_LOCATION] : []),
+  ];
+  return { meta, local: context.local, processes };
 }
 
 function readVos(r: FieldReader, raw: unknown): Record<string, VoPolicy> {

@@ -1,8 +1,8 @@
 import { FRESH_TRAIL, type Job, type SiteSpec } from '@gridemu/model';
 import { DRIVER, MessageType, type Address, type Message } from '@gridemu/protocol';
-import type { Actor, ActorContext } from '@gridemu/runtime';
+import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { intervalSet, ProcessorIds } from '@gridemu/actors';
-import { attemptFate, type AttemptFate, type FailureDraw } from './failures.js';
+import { attemptFate, SITE_CRASH, type AttemptFate, type FailureDraw } from './failures.js';
 import type { VoUsage } from './messages.js';
 import type { CycleTicks } from '../cycle-ticks.js';
 import { managerCycle } from './manager.js';
@@ -19,7 +19,10 @@ interface Entry {
   readonly owner: Address;
   readonly queued_s: number;
   readonly fate: AttemptFate | undefined;
+  /** While it runs: its processors, since when, and the timer that ends it. */
   ids?: [number, number][];
+  started_s?: number;
+  timer?: TimerId;
 }
 
 /**
@@ -28,6 +31,9 @@ interface Entry {
  * over the site's CPU speed, and fails the attempts the failure model says fail, at submission,
  * at stage-in or part-way through the run (Tables XI, XII). Local users' jobs come from the driver
  * and never fail; grid jobs come from submit hosts, which hear of every start, end and failure.
+ *
+ * Its queue is durable state, as a Condor schedd's or a PBS server's is: a crash of its process
+ * loses only the runs on its CPUs (recover).
  */
 export class GruberSiteActor implements Actor<Message> {
   private readonly queue: SiteQueue;
@@ -235,9 +241,12 @@ export class GruberSiteActor implements Actor<Message> {
       return;
     }
     e.ids = this.ids.take(e.job.procs);
+    e.started_s = now;
     const run_s = e.job.run_s / this.speed;
-    if (e.fate?.stage === 'run') ctx.schedule(run_s * e.fate.at, { type: 'timer.gruber-run-fails', jobId: id });
-    else ctx.schedule(run_s, { type: MessageType.JobEnds, jobId: id });
+    e.timer =
+      e.fate?.stage === 'run'
+        ? ctx.schedule(run_s * e.fate.at, { type: 'timer.gruber-run-fails', jobId: id })
+        : ctx.schedule(run_s, { type: MessageType.JobEnds, jobId: id });
     const resources = intervalSet(e.ids);
     // One line per start in the site's log, as the executor writes: evidence, besides jobs.csv, of where each run was.
     ctx.log.info(
@@ -289,6 +298,60 @@ export class GruberSiteActor implements Actor<Message> {
     } else {
       ctx.send(e.owner, { type: 'gruber.ended', jobId, attempt: e.attempt, site: this.site.id, time_s: ctx.now() });
     }
+    this.startWhatFits(ctx);
+  }
+
+  /**
+   * The site's process died at `crashed_s` and is back: every run on its CPUs died with it. A local
+   * user's job is reported lost to the results and goes back to the head of the queue, to run
+   * again from the start. A grid job's attempt failed here (SITE_CRASH): its submit host plans it
+   * again elsewhere, as after any failure (§4.2.4). What waited in the queue is still there.
+   */
+  recover(ctx: ActorContext<Message>, crashed_s: number): void {
+    this.account(crashed_s);
+    const requeued: Entry[] = [];
+    const lost = [...this.entries.values()].filter((e) => e.ids !== undefined);
+    lost.sort((a, b) => a.started_s! - b.started_s!);
+    for (const e of lost) {
+      const id = e.job.id;
+      ctx.cancel(e.timer!);
+      this.ids.give(e.ids!);
+      this.queue.finish(id);
+      ctx.metrics.count('jobs.lost_processor_s', e.job.procs * (crashed_s - e.started_s!));
+      if (e.attempt === 0) {
+        ctx.metrics.count('jobs.lost_runs');
+        ctx.log.info(
+          { event: 'job.lost', jobId: id, time_s: crashed_s, started_s: e.started_s },
+          'job lost in a crash',
+        );
+        ctx.send(DRIVER, {
+          type: MessageType.JobLost,
+          jobId: id,
+          site: this.site.id,
+          started_s: e.started_s!,
+          time_s: crashed_s,
+        });
+        delete e.ids;
+        delete e.started_s;
+        delete e.timer;
+        requeued.push(e);
+      } else {
+        this.entries.delete(id);
+        this.releaseDisk(e);
+        ctx.metrics.count(`gruber.failures.${SITE_CRASH}`);
+        ctx.send(e.owner, {
+          type: 'gruber.failed',
+          jobId: id,
+          attempt: e.attempt,
+          site: this.site.id,
+          time_s: crashed_s,
+          category: SITE_CRASH,
+        });
+      }
+    }
+    this.queue.addFirst(requeued.map((e) => ({ id: e.job.id, vo: e.job.vo ?? '', procs: e.job.procs })));
+    // Nothing ran while it was down.
+    this.accounted_s = Math.max(this.accounted_s, ctx.now());
     this.startWhatFits(ctx);
   }
 

@@ -49,6 +49,11 @@ export class SiteQueue {
     this.waiting.push(job);
   }
 
+  /** Puts jobs back at the head of the queue, in the order given (runs lost in a crash). */
+  addFirst(jobs: readonly QueuedJob[]): void {
+    this.waiting.unshift(...jobs);
+  }
+
   /** Takes a waiting job back; false if it is not waiting (it started, or was never here). */
   withdraw(id: string): boolean {
     const i = this.waiting.findIndex((j) => j.id === id);

@@ -2,7 +2,7 @@ import type { ExperimentSpec } from '@gridemu/model';
 import { roundNumber, type JobRecord } from '@gridemu/metrics';
 import type { SchemeMetric } from '../scheme-module.js';
 import { isBlastSource } from './blast-source.js';
-import { FAILURE_CATEGORIES, UNSET_ENVIRONMENT } from './failures.js';
+import { FAILURE_CATEGORIES, SITE_CRASH, UNSET_ENVIRONMENT } from './failures.js';
 import { gruberMeta, voAggregate } from './meta.js';
 import { viewAgeStats } from './view-age.js';
 
@@ -152,7 +152,7 @@ export function gruberSummary(
       queries: c('gruber.queries'),
       queries_timed_out: c('gruber.queries_timed_out'),
       failures: Object.fromEntries(
-        [...FAILURE_CATEGORIES, UNSET_ENVIRONMENT, 'too_wide']
+        [...FAILURE_CATEGORIES, UNSET_ENVIRONMENT, 'too_wide', SITE_CRASH]
           .map((k) => [k, c(`gruber.failures.${k}`)])
           .filter(([, v]) => v !== 0),
       ),
