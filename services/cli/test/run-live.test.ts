@@ -789,6 +789,43 @@ describe('gridemu run: paper 004, resources that leave and join mid-run', () => 
   });
 });
 
+describe('gridemu run: paper 003 under crashes', () => {
+  it('two sites and the general services killed and restarted replay their journals; tasks on a crashed site go back to their checkpoints; every task ends once', async () => {
+    const dir = tmp();
+    const lines = [
+      'name: live-dag-crash',
+      'seed: 1',
+      'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
+      // Tasks from 61,678 s to about 71,500 s.
+      'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
+      'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
+      'network: { latency_ms: 5 }',
+      'live: { speedup: 2000 }',
+      'faults:',
+      '  crash:',
+      '    - { process: s2, at_s: 63000, down_s: 1000 }',
+      '    - { process: services, at_s: 65000, down_s: 1000 }',
+      '    - { process: s1, at_s: 67000, down_s: 1000 }',
+      '  drop: 0.05',
+    ];
+    const { out, s } = await runLiveLines(lines);
+    expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
+    expect(s.jobs.completed + s.jobs.failed).toBe(12 * 7);
+    expect(s.faults.crashes_applied).toBe(3);
+    const rejoins = s.live.rejoins as { process: string }[];
+    expect(rejoins.map((r) => r.process).sort()).toEqual(['s1', 's2', 'services']);
+    expect(s.counters['journal.replayed_entries']).toBeGreaterThan(0);
+    const spec = join(dir, 'spec.yaml');
+    writeFileSync(spec, lines.join('\n') + '\n');
+    const replay = join(dir, 'replay');
+    const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
+    expect(replayed.code, replayed.err).toBe(0);
+    const r = readSummary(replay);
+    expect(r.jobs.completed + r.jobs.failed).toBe(12 * 7);
+    expect(r.spec.faults.crash.map((c: { process: string }) => c.process).sort()).toEqual(['s1', 's2', 'services']);
+  });
+});
+
 describe('gridemu run: paper 003 DAG jobs, the general services their own process', () => {
   it('dag-adaptive: progress, checkpoints, migrations and stops at the limit cross NATS; every task runs once, after its parents, or fails with its job', async () => {
     const { out, s } = await runLiveLines([

@@ -1,6 +1,7 @@
-import type { FuzzSpecs } from '../fuzz-draw.js';
+import { randomFaults, type FuzzSpecs } from '../fuzz-draw.js';
+import { SERVICES_LOCATION } from './names.js';
 
-/** Tornado DAGs under the static or the adaptive scheduler. */
+/** Tornado DAGs under the static or the adaptive scheduler, often under faults (the general services crashed too). */
 export const DAG_FUZZ: FuzzSpecs = {
   weight: 1,
   spec: (draw) => {
@@ -15,6 +16,7 @@ export const DAG_FUZZ: FuzzSpecs = {
         `meta: { scheme: dag-adaptive, model: ${pick(['decreasing', 'increasing', 'oscillating'])}, min_improvement: ${pick([0, 0.2, 0.7])}, round_period_s: ${pick([5, 60, 600])}, progress_period_s: ${pick([5, 30])} }`,
       ]),
       draw.network,
+      ...(rng.next() < 0.5 ? randomFaults(draw, n, [SERVICES_LOCATION]) : []),
     ].join('\n');
   },
 };

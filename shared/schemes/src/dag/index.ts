@@ -1,5 +1,5 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
-import { DAG_MESSAGES } from './messages.js';
+import { DAG_DURABLE, DAG_MESSAGES } from './messages.js';
 import { readDagMeta } from './meta.js';
 import { DAG_SCHEMES, SERVICES_LOCATION } from './names.js';
 import { planDag } from './plan.js';
@@ -12,6 +12,10 @@ export const dag: SchemeModule = {
   family: 'paper-003',
   fuzz: DAG_FUZZ,
   schemes: DAG_SCHEMES,
+  // The general services' state and what each site was sent are durable; a crashed site's running
+  // tasks go back to their last checkpoint (site-actor.ts).
+  faultTolerant: DAG_SCHEMES,
+  durableMessages: DAG_DURABLE,
   locations: [SERVICES_LOCATION],
   sourceKinds: ['tornado', 'wfformat'],
   readMeta: readDagMeta,

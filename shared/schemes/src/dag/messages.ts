@@ -176,3 +176,17 @@ export const DAG_MESSAGES: MessageShapes = {
   'timer.dag-checkpointed': { jobId: 'string' },
   'timer.dag-round': {},
 };
+
+/**
+ * Paper 003's messages that must not be lost: a task's run, stop and kill, its checkpoint on its
+ * way to the checkpoint server and the server's word that it is stored, and a run's end. The sites'
+ * progress reports to the IS may be lost: the next replaces them.
+ */
+export const DAG_DURABLE: readonly string[] = [
+  'dag.run',
+  'dag.stop',
+  'dag.kill',
+  'dag.checkpoint',
+  'dag.stopped',
+  'dag.done',
+];

@@ -10,7 +10,7 @@ import {
 } from '@gridemu/model';
 import { Rng } from '@gridemu/runtime';
 import { DagGrid, PAPER_003_GRID, type DagGridParams } from './dag-grid.js';
-import { DAG_SCHEMES } from './names.js';
+import { DAG_SCHEMES, SERVICES_LOCATION } from './names.js';
 import { DEFAULT_EXPONENT, PREDICTION_MODELS, type PredictionModel } from './progress-model.js';
 import type { DagScheme } from './scheduler-actor.js';
 
@@ -81,7 +81,7 @@ export function readDagMeta(
   raw: Readonly<Record<string, unknown>>,
   r: FieldReader,
   context: MetaContext,
-): { meta: DagMeta; local: LocalSpec } {
+): { meta: DagMeta; local: LocalSpec; processes: readonly string[] } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const g = PAPER_003_GRID;
   const meta: DagMeta = {
@@ -113,7 +113,11 @@ export function readDagMeta(
       'applies only to dag-adaptive (dag-static never reschedules)',
     );
   }
-  return { meta: exponent === undefined ? meta : { ...meta, model_exponent: exponent }, local: context.local };
+  return {
+    meta: exponent === undefined ? meta : { ...meta, model_exponent: exponent },
+    local: context.local,
+    processes: [SERVICES_LOCATION],
+  };
 }
 
 /** meta.model_exponent: a power model's a, on the side of 1 that keeps the model's direction. */

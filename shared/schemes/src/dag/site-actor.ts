@@ -43,6 +43,9 @@ interface Hosted {
  * its tasks share. A task starts once its inputs have arrived, runs its true length (which only
  * the CR knows; the scheduler sees the progress P it reports, through the run's prediction
  * model), and on a stop writes a checkpoint and sends it to the checkpoint server.
+ *
+ * What it was sent is durable state, and so are its disks: a crash of its process loses only the
+ * work its CRs did since each task's last checkpoint (recover).
  */
 export class DagSiteActor implements Actor<Message> {
   private readonly crs = new Map<string, SharedResource>();
@@ -143,6 +146,43 @@ export class DagSiteActor implements Actor<Message> {
       if (t.run.migrations > 0) ctx.metrics.count('dag.migrated_tasks_completed');
     }
     this.arm(ctx, resource);
+  }
+
+  /**
+   * The site's process died at `crashed_s` and is back: every task running on its CRs lost the
+   * work it did since its last checkpoint (its run's `done_mi`: none on a first run; §3 checkpoints
+   * only to migrate) and runs again from there, on the same CR, now; its inputs are still on the
+   * site's disk. Tasks whose inputs were on their way, or whose checkpoint was being written, carry
+   * on (their timers come due now). The task is not lost: its start stays its first one.
+   */
+  recover(ctx: ActorContext<Message>, crashed_s: number): void {
+    const now = ctx.now();
+    for (const [resource, cr] of this.crs) {
+      const lost = cr.running(crashed_s);
+      if (lost.length === 0) continue;
+      for (const r of lost) {
+        const t = this.tasks.get(r.id)!;
+        cr.stop(crashed_s, r.id);
+        const done_mi = t.total_mi - Math.max(0, r.remaining_mi);
+        const lost_mi = Math.max(0, done_mi - t.run.done_mi);
+        ctx.metrics.count('dag.crash_restarts');
+        ctx.metrics.count('dag.lost_mi', lost_mi);
+        ctx.metrics.count('jobs.lost_processor_s', lost_mi / cr.mips);
+        ctx.log.info(
+          { event: 'dag.end', jobId: r.id, resource, time_s: crashed_s, done_mi, why: 'crashed' },
+          'task run ends',
+        );
+      }
+      for (const r of lost) {
+        const t = this.tasks.get(r.id)!;
+        cr.start(now, r.id, Math.max(0, t.total_mi - t.run.done_mi), t.run.initial);
+        ctx.log.info(
+          { event: 'dag.begin', jobId: r.id, resource, time_s: now, done_mi: t.run.done_mi },
+          'task run begins',
+        );
+      }
+      this.arm(ctx, resource);
+    }
   }
 
   /** Checkpoint and stop (§3): the work done so far is kept, at the checkpoint server. */
