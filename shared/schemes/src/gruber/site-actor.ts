@@ -350,8 +350,8 @@ export class GruberSiteActor implements Actor<Message> {
       }
     }
     this.queue.addFirst(requeued.map((e) => ({ id: e.job.id, vo: e.job.vo ?? '', procs: e.job.procs })));
-    // Nothing ran while it was down.
-    this.accounted_s = Math.max(this.accounted_s, ctx.now());
+    // Nothing ran while it was down (and an epoch may have ended meanwhile).
+    this.account(ctx.now());
     this.startWhatFits(ctx);
   }
 
