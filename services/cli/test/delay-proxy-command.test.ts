@@ -1,15 +1,30 @@
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRunCertificates, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
 import { freePort, startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
+import { join } from 'node:path';
 import { gridemuLive, smallSpec, tmp } from './live-helpers.js';
 
 let nats: NatsServerHandle;
+let tlsServer: LocalNatsServer | undefined;
 beforeAll(async () => {
   nats = await startNatsServer();
 });
 afterAll(async () => {
   await nats?.stop();
+  await tlsServer?.stop();
 });
+
+/** Starts `gridemu delay-proxy` with `args` and waits for it to say it is ready. */
+async function startProxy(args: string[]) {
+  const proxy = gridemuLive(['delay-proxy', ...args]);
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    proxy.child.stdout!.on('data', (d: Buffer) => (seen += d.toString()).includes('delay proxy ready') && resolve());
+    void proxy.done.then((f) => reject(new Error(`delay-proxy exited ${f.code}: ${f.err}`)));
+  });
+  return proxy;
+}
 
 /** Wall milliseconds from a publish on `from` to its delivery on `to`, for `subject`. */
 async function oneWay(
@@ -30,8 +45,7 @@ describe('gridemu delay-proxy', () => {
   it("holds a site's publishes to another site for the spec's link latency, passes the rest at once, and stops on SIGTERM", async () => {
     const spec = smallSpec(tmp(), { sites: 2, latency_ms: 40, jitter_ms: 0 });
     const port = await freePort();
-    const proxy = gridemuLive([
-      'delay-proxy',
+    const proxy = await startProxy([
       spec,
       '--from',
       's1',
@@ -43,14 +57,6 @@ describe('gridemu delay-proxy', () => {
       'sidecar',
     ]);
     try {
-      await new Promise<void>((resolve, reject) => {
-        let seen = '';
-        proxy.child.stdout!.on(
-          'data',
-          (d: Buffer) => (seen += d.toString()).includes('delay proxy ready') && resolve(),
-        );
-        void proxy.done.then((f) => reject(new Error(`delay-proxy exited ${f.code}: ${f.err}`)));
-      });
       const viaProxy = await connect({ servers: `nats://127.0.0.1:${port}` });
       const direct = await connect({ servers: nats.url });
       try {
@@ -71,6 +77,56 @@ describe('gridemu delay-proxy', () => {
     const { code, out, err } = await proxy.done;
     expect(code, err).toBe(0);
     expect(out).toContain('delay proxy stopped');
+  });
+
+  it("in front of a server that takes TLS only: ends the site's TLS, delays its publishes as without TLS, and opens its own TLS to the server", async () => {
+    const certs = makeRunCertificates(join(tmp(), 'tls'));
+    tlsServer = await startLocalNatsServer({ tls: certs });
+    const spec = smallSpec(tmp(), { sites: 2, latency_ms: 40, jitter_ms: 0 });
+    const port = await freePort();
+    const proxy = await startProxy([
+      spec,
+      '--from',
+      's1',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--nats',
+      tlsServer.url,
+      '--run',
+      'sidecar',
+      '--tls-cert',
+      certs.certFile,
+      '--tls-key',
+      certs.keyFile,
+      '--tls-ca',
+      certs.caFile,
+    ]);
+    try {
+      const tls = { caFile: certs.caFile };
+      const viaProxy = await connect({ servers: `nats://127.0.0.1:${port}`, tls });
+      const direct = await connect({ servers: tlsServer.url, tls });
+      try {
+        expect(viaProxy.info?.tls_required).toBe(true);
+        const toSite = await oneWay(viaProxy, direct, 'gridemu.sidecar.s2.meta.s1');
+        const toDriver = await oneWay(viaProxy, direct, 'gridemu.sidecar.driver.s1');
+        expect(toSite).toBeGreaterThanOrEqual(39);
+        expect(toSite).toBeLessThan(200);
+        expect(toDriver).toBeLessThan(20);
+      } finally {
+        await Promise.all([viaProxy.close(), direct.close()]);
+      }
+      // A client that does not trust the CA gets no connection through the proxy.
+      await expect(
+        connect({ servers: `nats://127.0.0.1:${port}`, reconnect: false, timeout: 2000 }).then((nc) => nc.close()),
+      ).rejects.toThrow();
+    } finally {
+      proxy.child.kill('SIGTERM');
+    }
+    expect((await proxy.done).code).toBe(0);
+    const half = await gridemuLive(['delay-proxy', spec, '--from', 's1', '--run', 'r1', '--tls-cert', certs.certFile])
+      .done;
+    expect(half.code).toBe(2);
+    expect(half.err).toMatch(/--tls-cert, --tls-key and --tls-ca together/);
   });
 
   it('refuses a missing --from or a bad run id, naming it', async () => {

@@ -14,6 +14,7 @@ import {
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
 import { encodeBatch, parseSubject, splitBatch } from '@gridemu/transport-nats';
 import { NatsFrameSplitter } from './nats-frames.js';
+import { terminateNatsTls, type ProxyTls } from './nats-tls-termination.js';
 
 export interface DelayProxyOptions {
   /** The location (site id or `central`) whose connection this proxy carries. */
@@ -25,6 +26,8 @@ export interface DelayProxyOptions {
   readonly seed: number;
   /** The spec's partitions and message loss, applied here once the run's clock starts. */
   readonly faults?: ProxyFaults;
+  /** The server takes TLS only: the proxy ends its client's TLS and opens its own to the server. */
+  readonly tls?: ProxyTls;
 }
 
 export interface ProxyFaults {
@@ -46,7 +49,9 @@ interface Pending {
  * (subscriptions, pings, control messages, messages to the driver, which sits next to every site as
  * in SimRuntime) passes at once. Delaying only the sender's side gives each ordered pair of
  * locations its own latency, so a `network.matrix` works too. Like TCP, a link never reorders: a
- * message leaves no earlier than the one before it on the same link.
+ * message leaves no earlier than the one before it on the same link. Over TLS (`gridemu run
+ * --tls`) it ends each side's TLS to read the protocol (nats-tls-termination.ts): the bytes are
+ * plain only inside this process, which holds the server's key anyway.
  */
 export class DelayProxy {
   private server: Server | undefined;
@@ -151,11 +156,32 @@ export class DelayProxy {
     return { link: to, ms: this.links.delay_s(this.options.from, to, this.rng) * 1000 };
   }
 
-  private carry(client: Socket): void {
-    const upstream = connect(this.options.target.port, this.options.target.host);
-    this.sockets.add(client).add(upstream);
-    client.setNoDelay(true);
-    upstream.setNoDelay(true);
+  private carry(raw: Socket): void {
+    const rawUpstream = connect(this.options.target.port, this.options.target.host);
+    this.sockets.add(raw).add(rawUpstream);
+    raw.setNoDelay(true);
+    rawUpstream.setNoDelay(true);
+    const tls = this.options.tls;
+    if (!tls) return this.relay(raw, rawUpstream);
+    terminateNatsTls(raw, rawUpstream, tls, this.options.target).then(
+      ({ client, upstream }) => {
+        // Destroying the encrypted sockets destroys the plain ones under them.
+        client.once('close', () => {
+          this.sockets.delete(raw);
+          this.sockets.delete(rawUpstream);
+        });
+        this.relay(client, upstream);
+      },
+      // The client, or the server, did not complete TLS: both sockets are closed, as a refused handshake would be.
+      () => {
+        this.sockets.delete(raw);
+        this.sockets.delete(rawUpstream);
+      },
+    );
+  }
+
+  /** Carries one connection's traffic: the client's publishes to other locations wait their link's latency. */
+  private relay(client: Socket, upstream: Socket): void {
     const splitter = new NatsFrameSplitter();
     const queues = new Map<string, Pending[]>();
     const timers = new Map<string, NodeJS.Timeout>();
@@ -238,6 +264,7 @@ export function delayProxyFor(
   from: string,
   run: string,
   target: { readonly host: string; readonly port: number },
+  tls?: ProxyTls,
 ): DelayProxy {
   const faults = spec.faults;
   const withFaults = faults.partition.length > 0 || faults.drop > 0;
@@ -249,5 +276,6 @@ export function delayProxyFor(
     target,
     seed: spec.seed,
     ...(withFaults ? { faults: { partitions, dropRate: faults.drop, durable: DURABLE_MESSAGES } } : {}),
+    ...(tls ? { tls } : {}),
   });
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import {
@@ -27,7 +28,11 @@ Options:
   --from LOCATION      the location whose connection this proxy carries (a site id, central, ...)
   --listen HOST:PORT   where the site connects (default 0.0.0.0:4222, env GRIDEMU_PROXY_LISTEN)
   --nats URL           the NATS server to forward to (default NATS_URL, nats://127.0.0.1:4222)
-  --run ID             the run's id (default GRIDEMU_RUN): subjects are named by it`;
+  --run ID             the run's id (default GRIDEMU_RUN): subjects are named by it
+  --tls-cert FILE      the server takes TLS only: show the site this certificate (valid for the
+  --tls-key FILE       name the site connects to) and key, end its TLS here to read the protocol,
+                       and open TLS to the server trusting --tls-ca (all three needed; env
+                       GRIDEMU_PROXY_TLS_CERT, GRIDEMU_PROXY_TLS_KEY, NATS_CA)`;
 
 export async function delayProxyCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -37,6 +42,8 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
       ...natsFlagOptions(),
       from: { type: 'string' },
       listen: { type: 'string', default: process.env['GRIDEMU_PROXY_LISTEN'] ?? '0.0.0.0:4222' },
+      'tls-cert': { type: 'string', default: process.env['GRIDEMU_PROXY_TLS_CERT'] },
+      'tls-key': { type: 'string', default: process.env['GRIDEMU_PROXY_TLS_KEY'] },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -59,9 +66,29 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
   if (!listen) throw new UsageError(`--listen must be HOST:PORT, got "${values.listen}"`);
   const { spec } = loadExperiment(positionals[0]!);
   const target = proxyTarget(values.nats);
+  const tlsFiles = [values['tls-cert'], values['tls-key'], values['tls-ca']];
+  if (tlsFiles.some((f) => f !== undefined) && !tlsFiles.every((f) => f !== undefined))
+    throw new UsageError(
+      `delay-proxy ends TLS with --tls-cert, --tls-key and --tls-ca together (the server's CA); got only ${['--tls-cert', '--tls-key', '--tls-ca'].filter((_, i) => tlsFiles[i] !== undefined).join(', ')}\n\n${DELAY_PROXY_HELP}`,
+    );
+  const read = (f: string, flag: string) => {
+    try {
+      return readFileSync(f, 'utf8');
+    } catch (err) {
+      throw new UsageError(`${flag}: cannot read ${f}: ${(err as Error).message}`);
+    }
+  };
+  const tls =
+    values['tls-cert'] !== undefined
+      ? {
+          cert: read(values['tls-cert'], '--tls-cert'),
+          key: read(values['tls-key']!, '--tls-key'),
+          ca: read(values['tls-ca']!, '--tls-ca'),
+        }
+      : undefined;
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] }), { proxy: values.from });
-  const proxy = delayProxyFor(spec, values.from, values.run, target);
+  const proxy = delayProxyFor(spec, values.from, values.run, target, tls);
   const url = await proxy.listen(listen[1]!, Number(listen[2]));
   // The proxy's own connection hears the driver's start: partitions and loss are timed in emulated seconds.
   const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-proxy-${values.from}`));

@@ -9,7 +9,6 @@ import { loadExperiment } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { needsDelayProxies } from '@gridemu/live';
 import { runLive, type LiveStatus } from '../live/live-run.js';
 import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
 import { ProgressBar } from '../progress.js';
@@ -52,8 +51,8 @@ Options:
                        pace with the run) or jetstream (the server's store, which survives the
                        host too, at a cost in delay: docs/faults.md)
   --tls                the run's own nats-server takes TLS only, with a CA and certificate made
-                       for the run (DIR/nats/tls; needs openssl). Not with link latency or
-                       faults: the delay proxies cannot read encrypted traffic
+                       for the run (DIR/nats/tls; needs openssl). With link latency or faults,
+                       each delay proxy ends its process's TLS and opens its own to the server
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -99,12 +98,6 @@ export async function runCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       "--tls makes certificates for the run's own nats-server; with --nats URL, the server is yours: give the processes its CA in NATS_CA",
     );
-  if (values.tls && needsDelayProxies(spec)) {
-    // Past the server's first line the bytes are encrypted: a proxy could not tell one link's message from another's.
-    throw new UsageError(
-      `${file}: --tls: the delay proxies cannot read encrypted traffic, so a run with link latency, partitions or loss cannot use TLS (set network.latency_ms and jitter_ms to 0 and leave out faults, or drop --tls)`,
-    );
-  }
   const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
   const timerSpin_ms = values['timer-spin-ms'] === undefined ? undefined : Number(values['timer-spin-ms']);

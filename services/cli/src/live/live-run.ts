@@ -20,7 +20,7 @@ export interface LiveRunOptions {
   readonly run: string;
   /** An existing server; without it a local nats-server is started on a free port. */
   readonly nats?: string;
-  /** Our server takes TLS only, with certificates made for the run (no delay proxies: they read subjects). */
+  /** Our server takes TLS only, with certificates made for the run (the delay proxies end it to read subjects). */
   readonly tls?: boolean;
   readonly lenient?: boolean;
   /** Stop the run if it has not ended after this many wall seconds (0: no limit). */
@@ -90,7 +90,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     plane.bus.on('abort', () => clock.stop());
     cleanup.push(async () => clock.stop());
 
-    const proxies = await ProxySet.open(spec, o.run, plane.url, members, clock);
+    const proxies = await ProxySet.open(spec, o.run, plane.url, members, clock, plane.proxyTls);
     cleanup.push(() => proxies.close());
     if (proxies.active) {
       const f = spec.faults;

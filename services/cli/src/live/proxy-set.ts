@@ -1,4 +1,4 @@
-import { DelayProxy, delayProxyFor, needsDelayProxies, proxyTarget } from '@gridemu/live';
+import { DelayProxy, delayProxyFor, needsDelayProxies, proxyTarget, type ProxyTls } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
 import type { RunClockWatch } from './run-clock.js';
 
@@ -20,12 +20,14 @@ export class ProxySet {
     serverUrl: string,
     members: readonly string[],
     clock: RunClockWatch,
+    /** The server takes TLS only (--tls): each proxy ends its process's TLS and opens its own. */
+    tls?: ProxyTls,
   ) {
     const set = new ProxySet();
     if (!needsDelayProxies(spec)) return set;
     const target = proxyTarget(serverUrl);
     for (const m of members) {
-      const proxy = delayProxyFor(spec, m, run, target);
+      const proxy = delayProxyFor(spec, m, run, target, tls);
       set.proxies.push(proxy);
       set.urls.set(m, await proxy.listen());
     }

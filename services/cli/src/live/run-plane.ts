@@ -1,6 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ControlBus, natsConnectOptions, ORCHESTRATOR, runCredentials, type ProcessCredentials } from '@gridemu/live';
+import {
+  ControlBus,
+  natsConnectOptions,
+  ORCHESTRATOR,
+  runCredentials,
+  type ProcessCredentials,
+  type ProxyTls,
+} from '@gridemu/live';
 import {
   makeRunCertificates,
   startLocalNatsServer,
@@ -69,6 +77,14 @@ export class RunPlane {
     }
     const bus = new ControlBus(nc, o.run, silentLogger, ORCHESTRATOR);
     return new RunPlane(url, nc, bus, credentials, certificates, serverOptions, server);
+  }
+
+  /** With --tls: what a delay proxy needs to end its process's TLS and open its own to the server. */
+  get proxyTls(): ProxyTls | undefined {
+    const c = this.certificates;
+    if (!c) return undefined;
+    const read = (f: string) => readFileSync(f, 'utf8');
+    return { ca: read(c.caFile), cert: read(c.certFile), key: read(c.keyFile) };
   }
 
   /** A process's environment: its user's credentials go there, not in its arguments (which ps shows). */
