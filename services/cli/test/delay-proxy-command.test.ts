@@ -40,6 +40,26 @@ async function oneWay(
   return got;
 }
 
+/**
+ * Through a proxy for s1 with 40 ms links: every publish to another site's actor waits the link's
+ * latency, and publishes to the driver or of another run pass at once (the fastest of five, so a
+ * busy machine does not fail it).
+ */
+async function expectDelays(
+  viaProxy: Awaited<ReturnType<typeof connect>>,
+  direct: Awaited<ReturnType<typeof connect>>,
+) {
+  const fastest = async (subject: string) => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) times.push(await oneWay(viaProxy, direct, subject));
+    return times;
+  };
+  // Subjects name the receiver, then the sender: s1 to s2's metascheduler waits 40 ms.
+  for (const t of await fastest('gridemu.sidecar.s2.meta.s1')) expect(t).toBeGreaterThanOrEqual(39);
+  expect(Math.min(...(await fastest('gridemu.sidecar.driver.s1')))).toBeLessThan(20);
+  expect(Math.min(...(await fastest('gridemu.other.s2.meta.s1')))).toBeLessThan(20);
+}
+
 /** `gridemu delay-proxy` is the sidecar of deploy/compose/multi-host: the same proxy `gridemu run` makes, as a process. */
 describe('gridemu delay-proxy', () => {
   it("holds a site's publishes to another site for the spec's link latency, passes the rest at once, and stops on SIGTERM", async () => {
@@ -60,14 +80,7 @@ describe('gridemu delay-proxy', () => {
       const viaProxy = await connect({ servers: `nats://127.0.0.1:${port}` });
       const direct = await connect({ servers: nats.url });
       try {
-        // Subjects name the receiver, then the sender: s1 to s2's metascheduler waits 40 ms.
-        const toSite = await oneWay(viaProxy, direct, 'gridemu.sidecar.s2.meta.s1');
-        const toDriver = await oneWay(viaProxy, direct, 'gridemu.sidecar.driver.s1');
-        const otherRun = await oneWay(viaProxy, direct, 'gridemu.other.s2.meta.s1');
-        expect(toSite).toBeGreaterThanOrEqual(39);
-        expect(toSite).toBeLessThan(200);
-        expect(toDriver).toBeLessThan(20);
-        expect(otherRun).toBeLessThan(20);
+        await expectDelays(viaProxy, direct);
       } finally {
         await Promise.all([viaProxy.close(), direct.close()]);
       }
@@ -107,11 +120,7 @@ describe('gridemu delay-proxy', () => {
       const direct = await connect({ servers: tlsServer.url, tls });
       try {
         expect(viaProxy.info?.tls_required).toBe(true);
-        const toSite = await oneWay(viaProxy, direct, 'gridemu.sidecar.s2.meta.s1');
-        const toDriver = await oneWay(viaProxy, direct, 'gridemu.sidecar.driver.s1');
-        expect(toSite).toBeGreaterThanOrEqual(39);
-        expect(toSite).toBeLessThan(200);
-        expect(toDriver).toBeLessThan(20);
+        await expectDelays(viaProxy, direct);
       } finally {
         await Promise.all([viaProxy.close(), direct.close()]);
       }

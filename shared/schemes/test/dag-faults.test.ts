@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkRun, jobsCsvText } from '@gridemu/metrics';
+import { jobsCsvText } from '@gridemu/metrics';
 import { loadExperimentWorkload, parseExperiment, simulate } from '../src/index.js';
 import { asDagTask } from '../src/dag/index.js';
+import { failedChecks } from './helpers.js';
 
 async function run(lines: readonly string[]) {
   const file = '/tmp/dag-faults.yaml';
@@ -64,21 +65,7 @@ describe('paper 003 under faults, simulated', () => {
       ];
       const { spec, jobs, result } = await run(lines);
       expect(jobsCsvText((await run(lines)).result.records), scheme).toBe(jobsCsvText(result.records));
-      const verdicts = checkRun({
-        jobsCsv: jobsCsvText(result.records),
-        submitted: jobs.length,
-        cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])),
-        runs: result.records.map((r) => ({
-          jobId: r.job.id,
-          site: r.execSite!,
-          start_s: r.start_s!,
-          end_s: r.finish_s!,
-        })),
-      });
-      expect(
-        verdicts.filter((v) => !v.ok),
-        scheme,
-      ).toEqual([]);
+      expect(failedChecks(spec, jobs.length, result.records), scheme).toEqual([]);
       const byId = new Map(result.records.map((r) => [r.job.id, r]));
       for (const r of result.records) {
         expect(r.finish_s, `${r.job.id} under ${scheme}`).toBeDefined();

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NO_FAULTS, type ExperimentSpec, type Job } from '@gridemu/model';
+import { checkRun, jobsCsvText, type JobRecord } from '@gridemu/metrics';
 import fc from 'fast-check';
 
 export const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
@@ -47,4 +48,19 @@ export function arbitraryJobs(
         procs: r.procs,
       })),
   );
+}
+
+/**
+ * The verdicts of gridemu check that a simulated run fails: one final row per job, none run twice
+ * or overlapping itself (its lost runs included), no site over capacity, none lost.
+ */
+export function failedChecks(spec: ExperimentSpec, submitted: number, records: readonly JobRecord[]) {
+  const runs = records.flatMap((r) => [
+    ...r.lostRuns.map((l) => ({ jobId: r.job.id, ...l })),
+    ...(r.start_s === undefined
+      ? []
+      : [{ jobId: r.job.id, site: r.execSite!, start_s: r.start_s, end_s: r.finish_s ?? r.failed_s ?? r.start_s }]),
+  ]);
+  const cpus = new Map(spec.sites.map((s) => [s.id, s.cpus]));
+  return checkRun({ jobsCsv: jobsCsvText(records), submitted, cpus, runs }).filter((v) => !v.ok);
 }

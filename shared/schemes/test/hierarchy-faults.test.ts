@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkRun, jobsCsvText } from '@gridemu/metrics';
+import { jobsCsvText } from '@gridemu/metrics';
 import { SpecError } from '@gridemu/model';
 import { loadExperimentWorkload, parseExperiment, simulate } from '../src/index.js';
+import { failedChecks } from './helpers.js';
 
 /** One grid `g` of one CPU (no overhead, no evictions) under one FCFS queue, two tasks, and `faults`. */
 const ONE_GRID = [
@@ -102,21 +103,7 @@ describe('paper 000 under faults, simulated', () => {
       const { jobs } = await loadExperimentWorkload(spec, { specFile: file });
       const first = simulate(spec, jobs);
       expect(jobsCsvText(simulate(spec, jobs).records), scheme).toBe(jobsCsvText(first.records));
-      const verdicts = checkRun({
-        jobsCsv: jobsCsvText(first.records),
-        submitted: jobs.length,
-        cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])),
-        runs: first.records.map((r) => ({
-          jobId: r.job.id,
-          site: r.execSite!,
-          start_s: r.start_s!,
-          end_s: r.finish_s!,
-        })),
-      });
-      expect(
-        verdicts.filter((v) => !v.ok),
-        scheme,
-      ).toEqual([]);
+      expect(failedChecks(spec, jobs.length, first.records), scheme).toEqual([]);
       expect(
         first.records.every((r) => r.finish_s !== undefined),
         scheme,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '@gridemu/model';
-import { checkRun, jobsCsvText } from '@gridemu/metrics';
+import { jobsCsvText } from '@gridemu/metrics';
 import { parseExperiment, simulate } from '../src/index.js';
+import { failedChecks } from './helpers.js';
 
 const task = (id: string, run_s: number, submit_s: number): Job => ({
   id,
@@ -32,17 +33,7 @@ function specWith(scheme: string, resources: number, faults: string) {
 
 /** Every task ran once to its end, none twice at once, no resource over its CPUs (gridemu check's verdicts). */
 function expectEachOnce(spec: ReturnType<typeof specWith>, result: ReturnType<typeof simulate>, submitted: number) {
-  const runs = result.records.flatMap((r) => [
-    ...r.lostRuns.map((l) => ({ jobId: r.job.id, ...l })),
-    { jobId: r.job.id, site: r.execSite!, start_s: r.start_s!, end_s: r.finish_s! },
-  ]);
-  const verdicts = checkRun({
-    jobsCsv: jobsCsvText(result.records),
-    submitted,
-    cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])),
-    runs,
-  });
-  expect(verdicts.filter((v) => !v.ok)).toEqual([]);
+  expect(failedChecks(spec, submitted, result.records)).toEqual([]);
 }
 
 describe('paper 004 under faults, simulated', () => {
