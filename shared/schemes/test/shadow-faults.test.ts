@@ -103,9 +103,8 @@ describe('paper 004 under faults, simulated', () => {
       const c = (k: string) => first.counters[k] ?? 0;
       expect(c('jobs.lost_runs'), scheme).toBeGreaterThan(0);
       expect(c('messages.held_by_partition'), scheme).toBeGreaterThan(0);
-      // Outputs are durable: 10% of them would be lost otherwise. The run ends when the last task
-      // has ended, with its output still on its way back (docs/shadow.md).
-      expect(c('routing.outputs'), scheme).toBeGreaterThanOrEqual(jobs.length - 1);
+      // Outputs are durable: 10% of them would be lost otherwise, and the run would not end.
+      expect(c('routing.outputs'), scheme).toBe(jobs.length);
       if (scheme === 'mct' || scheme === 'jsq') {
         expect(c('messages.dropped'), scheme).toBeGreaterThan(0);
         expect(c('routing.timeouts'), scheme).toBeGreaterThan(0);

@@ -96,9 +96,9 @@ export class ResourceActor implements Actor<Message> {
         this.running.delete(msg.jobId);
         this.ids.give(r.ids);
         this.free += r.job.procs;
-        // jobs.csv's finish is the end of the run (the CPU is free then); the output's way back to
-        // the scheduler is counted there, for the flowtime.
-        ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.site, time_s: ctx.now() });
+        // jobs.csv's finish is the end of the run (the CPU is free then). A task with an output is
+        // done for its user when the output is in at the scheduler, which reports the completion
+        // then (router-actor.ts): the run ends with every output in, and the flowtime counts them all.
         const output = taskData(this.link.data, msg.jobId, this.link.seed).output;
         if (output > 0)
           this.out.send(
@@ -107,6 +107,7 @@ export class ResourceActor implements Actor<Message> {
             { type: 'sr.output', jobId: msg.jobId, site: this.site, bytes: output, ended_s: ctx.now() },
             output,
           );
+        else ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.site, time_s: ctx.now() });
         this.startWhatFits(ctx);
         return;
       }

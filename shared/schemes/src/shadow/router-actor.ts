@@ -1,5 +1,5 @@
 import type { Job } from '@gridemu/model';
-import { MessageType, type Message } from '@gridemu/protocol';
+import { DRIVER, MessageType, type Message } from '@gridemu/protocol';
 import type { Actor, ActorContext } from '@gridemu/runtime';
 import { estimatedLength, type ErrorModel } from './estimates.js';
 import { InPort, OutPort } from './link-port.js';
@@ -114,6 +114,9 @@ export class RouterActor implements Actor<Message> {
         const in_s = this.in.receive(ctx.now(), msg.bytes);
         ctx.metrics.count('routing.outputs');
         ctx.metrics.count('routing.output_return_s', in_s - msg.ended_s);
+        // The task's completion, with the end of its run as its finish: reported once its output is
+        // here, so the run does not end while an output is still on its way.
+        ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: msg.jobId, site: msg.site, time_s: msg.ended_s });
         return;
       }
       default:
