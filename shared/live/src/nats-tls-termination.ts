@@ -25,10 +25,12 @@ export function terminateNatsTls(
   target: { readonly host: string },
 ): Promise<{ client: TLSSocket; upstream: TLSSocket }> {
   return new Promise((resolve, reject) => {
+    let settled = false;
     const fail = (err: Error) => {
       client.destroy();
       upstream.destroy();
-      reject(err);
+      if (!settled) reject(err);
+      settled = true;
     };
     let head = Buffer.alloc(0);
     const onInfo = (chunk: Buffer) => {
@@ -45,7 +47,9 @@ export function terminateNatsTls(
       client.write(head);
       let pending = 2;
       const done = () => {
-        if (--pending === 0) resolve({ client: secureClient, upstream: secureUpstream });
+        if (--pending > 0 || settled) return;
+        settled = true;
+        resolve({ client: secureClient, upstream: secureUpstream });
       };
       const secureClient = new TLSSocket(client, {
         isServer: true,
@@ -66,5 +70,9 @@ export function terminateNatsTls(
     upstream.on('data', onInfo);
     upstream.once('error', fail);
     client.once('error', fail);
+    // Either side gone before both handshakes are done: nothing is left to carry.
+    const gone = () => settled || fail(new Error('a side closed before TLS was set up'));
+    upstream.once('close', gone);
+    client.once('close', gone);
   });
 }
