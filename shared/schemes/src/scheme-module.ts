@@ -57,15 +57,15 @@ export interface SchemeModule {
   /**
    * Reads, defaults and validates `meta:` for one of its schemes; an unknown field (one of another
    * module's) is an issue naming it. May require a local policy (k-dual needs dual-queue EASY).
-   * `processes`: its processes beside the sites that `faults.crash` may name, when they depend on
-   * the meta (paper 000's queues); without, every location of `locations`.
+   * `processes`: the scheme's processes beside the sites under this meta (paper 000's queues, a
+   * central metascheduler), the ones `faults.crash` may name.
    */
   readMeta(
     scheme: string,
     raw: Readonly<Record<string, unknown>>,
     r: FieldReader,
     context: MetaContext,
-  ): { meta: MetaSpec; local: LocalSpec; processes?: readonly string[] };
+  ): { meta: MetaSpec; local: LocalSpec; processes: readonly string[] };
   /** The actors the scheme needs for this grid and workload, and where each lives. */
   plan(spec: ExperimentSpec, jobs: readonly Job[]): GridPlan;
   /**

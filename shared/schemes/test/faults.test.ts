@@ -140,4 +140,15 @@ describe('faults in simulation (issue 11)', () => {
     expect(text).toContain('faults.partition[0].sites[0]: no site with id "s7"');
     expect(text).toContain('faults.partition[0].to_s: must be after from_s');
   });
+
+  it("takes a crash of the scheme's own processes only: central under centralized, not under k-distributed", () => {
+    const crashCentral = (meta: string) =>
+      problems(
+        `name: x\nsites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]\nworkload: [{ site: s1, synthetic: { jobs: 5 } }]\nmeta: ${meta}\nfaults: { crash: [{ process: central, at_s: 10, down_s: 100 }] }\n`,
+      ).map((i) => `${i.path}: ${i.message}`);
+    expect(crashCentral('{ scheme: centralized }')).toEqual([]);
+    expect(crashCentral('{ scheme: k-distributed, k: 2 }')).toEqual([
+      'faults.crash[0].process: no process "central" (one of: s1, s2)',
+    ]);
+  });
 });

@@ -8,6 +8,7 @@ import {
   type MetaSpec,
 } from '@gridemu/model';
 import { readSiteTimings } from '../paper-001/meta.js';
+import { CENTRAL_LOCATION } from '../paper-001/names.js';
 
 /** `meta:` under the `external` scheme (docs/external.md). */
 export interface ExternalMeta extends MetaSpec {
@@ -41,7 +42,7 @@ export function readExternalMeta(
   raw: Readonly<Record<string, unknown>>,
   r: FieldReader,
   context: MetaContext,
-): { meta: ExternalMeta; local: LocalSpec } {
+): { meta: ExternalMeta; local: LocalSpec; processes: readonly string[] } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const command = (r.array(raw['command'], 'meta.command') ?? []).map((part, i) =>
     r.string(part, join('meta.command', i)),
@@ -61,7 +62,8 @@ export function readExternalMeta(
     ...readSiteTimings(raw, r),
     claims: r.oneOf(raw['claims'], 'meta.claims', ['origin', 'policy'], 'origin'),
   };
-  return { meta, local: context.local };
+  // Its process beside the sites: the one central policy's, with `locations: central` (plan.ts).
+  return { meta, local: context.local, processes: meta.locations === 'central' ? [CENTRAL_LOCATION] : [] };
 }
 
 export function externalMeta(spec: ExperimentSpec): ExternalMeta {

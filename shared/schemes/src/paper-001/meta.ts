@@ -8,7 +8,7 @@ import {
   type MetaSpec,
 } from '@gridemu/model';
 import { CLAIM_MODES, type ClaimMode } from './claim-protocol.js';
-import { PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';
+import { CENTRAL_LOCATION, PAPER_001_SCHEMES, type Paper001Scheme } from './names.js';
 
 /** `meta:` under paper 001's schemes. One set of options for the family, so a sweep over its schemes shares a spec; a scheme ignores those it does not use. */
 export interface Paper001Meta extends MetaSpec {
@@ -49,7 +49,7 @@ export function readPaper001Meta(
   raw: Readonly<Record<string, unknown>>,
   r: FieldReader,
   context: MetaContext,
-): { meta: Paper001Meta; local: LocalSpec } {
+): { meta: Paper001Meta; local: LocalSpec; processes: readonly string[] } {
   r.onlyKeys(raw, 'meta', OPTIONS);
   const meta: Paper001Meta = {
     scheme: scheme as Paper001Scheme,
@@ -68,7 +68,9 @@ export function readPaper001Meta(
     else if (local.policy === 'fcfs')
       r.fail('local.policy', 'k-dual needs dual-queue EASY: set local.policy to easy or dual-easy');
   }
-  return { meta, local };
+  // Its process beside the sites: the central metascheduler of centralized and hierarchical (plan.ts).
+  const processes = scheme === 'centralized' || scheme === 'hierarchical' ? [CENTRAL_LOCATION] : [];
+  return { meta, local, processes };
 }
 
 /** The spec's meta as paper 001's module read it. */
