@@ -770,17 +770,25 @@ describe('gridemu run: paper 004, resources that leave and join mid-run', () => 
   });
 });
 
+/**
+ * Paper 003 live: 12 Tornado DAGs on four sites of 8 CRs. The CRs are slower than §4's, so some jobs
+ * pass 200% of their estimated length and are stopped (5 of 12 simulated).
+ */
+const LIVE_DAG = [
+  'name: live-dag',
+  'seed: 1',
+  'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
+  'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
+  'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
+  'network: { latency_ms: 5 }',
+  'live: { speedup: 2000 }',
+];
+
 describe('gridemu run: paper 003 under crashes', () => {
   it('two sites and the general services killed and restarted replay their journals; tasks on a crashed site go back to their checkpoints; every task ends once', async () => {
+    // Tasks from 61,678 s to about 71,500 s.
     const lines = [
-      'name: live-dag-crash',
-      'seed: 1',
-      'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
-      // Tasks from 61,678 s to about 71,500 s.
-      'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
-      'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
-      'network: { latency_ms: 5 }',
-      'live: { speedup: 2000 }',
+      ...LIVE_DAG,
       'faults:',
       '  crash:',
       '    - { process: s2, at_s: 63000, down_s: 1000 }',
@@ -796,16 +804,7 @@ describe('gridemu run: paper 003 under crashes', () => {
 
 describe('gridemu run: paper 003 DAG jobs, the general services their own process', () => {
   it('dag-adaptive: progress, checkpoints, migrations and stops at the limit cross NATS; every task runs once, after its parents, or fails with its job', async () => {
-    const { out, s } = await runLiveLines([
-      'name: live-dag',
-      'seed: 1',
-      'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
-      'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
-      // CRs slower than §4's: some jobs pass 200% of their estimated length and are stopped (5 of 12 simulated).
-      'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
-      'network: { latency_ms: 5 }',
-      'live: { speedup: 2000 }',
-    ]);
+    const { out, s } = await runLiveLines(LIVE_DAG);
     expect(Object.keys(s.live.processes).sort()).toEqual(['driver', 's1', 's2', 's3', 's4', 'services']);
     expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
     expect(s.dag.jobs_failed_at_limit).toBeGreaterThan(0);
