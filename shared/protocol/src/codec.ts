@@ -28,6 +28,12 @@ export interface Envelope {
    * acknowledges every copy and delivers the first.
    */
   readonly mid?: string;
+  /**
+   * A durable message's number on its link (its sender's location to its receiver's), from 1: the
+   * receiver delivers a link's durable messages in this order (LinkOrder), whatever order resends
+   * bring them in.
+   */
+  readonly lseq?: number;
 }
 
 // One encoder and one decoder for the process: msgpack's encode() and decode() build a new one per
@@ -51,6 +57,7 @@ export function encodeEnvelope(e: Omit<Envelope, 'v'>): Uint8Array {
     sent_ms: e.sent_ms,
     at_s: e.at_s,
     mid: e.mid,
+    lseq: e.lseq,
   });
 }
 
@@ -98,6 +105,9 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: M
   const mid = e['mid'];
   if (mid !== undefined && (typeof mid !== 'string' || mid.length === 0 || mid.length > 200))
     return { ok: false, reason: 'envelope.mid must be a non-empty string of at most 200 characters' };
+  const lseq = e['lseq'];
+  if (lseq !== undefined && (mid === undefined || typeof lseq !== 'number' || !Number.isSafeInteger(lseq) || lseq < 1))
+    return { ok: false, reason: 'envelope.lseq must be a positive integer, and come with envelope.mid' };
   const problem = check(e['msg']);
   if (problem) return { ok: false, reason: problem };
   // Built field by field, not spread: every message from the bus comes through here.
@@ -111,5 +121,6 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: M
   if (sent !== undefined) envelope.sent_ms = sent;
   if (at !== undefined) envelope.at_s = at;
   if (mid !== undefined) envelope.mid = mid;
+  if (lseq !== undefined) envelope.lseq = lseq;
   return { ok: true, envelope };
 }

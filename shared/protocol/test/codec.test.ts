@@ -101,8 +101,12 @@ describe('the wire codec', () => {
       'job.submit.job has an unexpected field "toString"',
     );
     // The envelope's optional fields come back only when sent.
-    const stamped = decodeEnvelope(encode({ ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3' }), 'r1');
-    expect(stamped).toEqual({ ok: true, envelope: { ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3' } });
+    const stamped = decodeEnvelope(encode({ ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3', lseq: 2 }), 'r1');
+    expect(stamped).toEqual({ ok: true, envelope: { ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3', lseq: 2 } });
+    // A link's number is a durable message's: positive, whole, and with an id.
+    expect(bad({ ...ok, lseq: 1 })).toMatch(/envelope.lseq/);
+    expect(bad({ ...ok, mid: 's1-3', lseq: 0 })).toMatch(/envelope.lseq/);
+    expect(bad({ ...ok, mid: 's1-3', lseq: 1.5 })).toMatch(/envelope.lseq/);
     const plain = decodeEnvelope(encode(ok), 'r1');
     expect(plain.ok && Object.keys(plain.envelope)).toEqual(['v', 'run', 'from', 'to', 'msg']);
     expect(bad({ ...ok, mid: '' })).toMatch(/envelope.mid/);

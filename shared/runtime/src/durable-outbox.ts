@@ -50,6 +50,8 @@ export class DurableOutbox {
   /** Ids of the durable messages delivered here (a resent one is acknowledged again, not delivered). */
   private readonly seen = new Set<string>();
   private nextMid = 1;
+  /** Per link (`sender>receiver` locations), durable messages numbered on it so far. */
+  private readonly sentOnLink = new Map<string, number>();
   private nextOrder = 1;
   /** Resent by resend() with no sign of loss, after UNANSWERED_TIMEOUTS timeouts, since last taken. */
   private resentUnanswered = 0;
@@ -68,6 +70,14 @@ export class DurableOutbox {
   /** A new message id, unique to the sending location within the run. */
   nextId(sender: string): string {
     return `${sender}-${this.nextMid++}`;
+  }
+
+  /** The next durable message's number on the link from location `sender` to `receiver` (LinkOrder). */
+  nextOnLink(sender: string, receiver: string): number {
+    const link = `${sender}>${receiver}`;
+    const n = (this.sentOnLink.get(link) ?? 0) + 1;
+    this.sentOnLink.set(link, n);
+    return n;
   }
 
   /** Keeps a message until it is acknowledged; `sent_ms` -Infinity: resend at the first chance. */
@@ -114,6 +124,11 @@ export class DurableOutbox {
     const now = wallNow_ms();
     if (u.resends === 0 && Number.isFinite(u.sent_ms)) this.roundTrips.measured(now - u.sent_ms);
     this.evidence.heard(u.location, u.order, now, answer);
+  }
+
+  /** Whether `mid` has been delivered here. */
+  deliveredBefore(mid: string): boolean {
+    return this.seen.has(mid);
   }
 
   /** Whether `mid` is delivered here for the first time; it is remembered either way. */

@@ -4,17 +4,24 @@ import type { JournalEntry } from './journal-entry.js';
 import type { JournalWriter } from './journal-writer.js';
 import type { ActorOutput, HostedActor, LocalMessage, PendingTimer } from './live-delivery.js';
 import type { RunCounters } from './run-counters.js';
-import { siteOf } from './subjects.js';
+import { senderOf, siteOf } from './subjects.js';
+import type { LinkOrder } from './link-order.js';
 
 /** What a replay needs of the runtime it rebuilds. */
 export interface RecoveryHost {
   hostedAt(address: Address): HostedActor | undefined;
   readonly outbox: DurableOutbox;
+  readonly linkOrder: LinkOrder;
   readonly tally: RunCounters;
   /** Hands a replayed message to its actor, counted as its first delivery was. */
   redeliver(h: HostedActor, msg: Message, from: Address): void;
   /** A stored bus message's envelope, decoded and checked as it was on arrival. */
-  decodeStored(envelope: Uint8Array): { readonly from: Address; readonly msg: Message; readonly mid?: string };
+  decodeStored(envelope: Uint8Array): {
+    readonly from: Address;
+    readonly msg: Message;
+    readonly mid?: string;
+    readonly lseq?: number;
+  };
 }
 
 /** What a replay read from the journal. */
@@ -164,8 +171,9 @@ export class LiveRecovery {
         return;
       }
       case 'bus': {
-        const { from, msg, mid } = this.host.decodeStored(e.envelope);
+        const { from, msg, mid, lseq } = this.host.decodeStored(e.envelope);
         if (mid !== undefined) this.host.outbox.firstDelivery(mid);
+        if (lseq !== undefined) this.host.linkOrder.replayed(`${senderOf(from)}>${senderOf(e.a)}`, lseq);
         if (e.topic === true) this.host.tally.sent(msg.type, siteOf(from), h.placement.location, e.t);
         this.host.redeliver(h, msg, from);
         return;

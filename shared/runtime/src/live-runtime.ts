@@ -10,6 +10,7 @@ import type { Journal } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
 import { JournalWriter } from './journal-writer.js';
 import { DurableOutbox, runtimeAddress } from './durable-outbox.js';
+import { LinkOrder } from './link-order.js';
 import { OwedAcks, type OwedAck } from './owed-acks.js';
 import { AckBatches, PeriodicFlush } from './ack-batches.js';
 import { LinkMeter } from './link-meter.js';
@@ -126,6 +127,8 @@ export class LiveRuntime {
   /** With a journal, in a restarted process: its way back to the state it had. */
   private readonly recovery: LiveRecovery | undefined;
   private readonly outbox: DurableOutbox;
+  /** Durable messages delivered in their link's order, whatever order resends bring them in. */
+  private readonly linkOrder = new LinkOrder();
   /** With a journal: acknowledgements waiting for their deliveries to be recorded. */
   private readonly owedAcks = new OwedAcks();
   /** Acknowledgements going out, by kind and by the location of this process that received what they acknowledge. */
@@ -208,6 +211,7 @@ export class LiveRuntime {
         ? new LiveRecovery({
             hostedAt: (address) => this.hosted.get(address),
             outbox: this.outbox,
+            linkOrder: this.linkOrder,
             tally: this.tally,
             redeliver: (h, msg, from) => {
               this.delivered++;
@@ -538,15 +542,15 @@ export class LiveRuntime {
     const sent_ms = wallNow_ms();
     const at_s = sentAt_s ?? (this.clock ? this.actorNow(from) : undefined);
     // A durable message (to one actor) carries an id the receiver acknowledges.
-    const mid =
-      'actor' in target && this.options.reliable?.types.has(msg.type) === true
-        ? this.outbox.nextId(senderOf(from))
-        : undefined;
+    const durable = 'actor' in target && this.options.reliable?.types.has(msg.type) === true;
+    const mid = durable ? this.outbox.nextId(senderOf(from)) : undefined;
+    // Numbered in send order on its link, during a replay too, so a restart numbers on from where it was.
+    const lseq = durable ? this.outbox.nextOnLink(senderOf(from), senderOf(target.actor)) : undefined;
     this.output.bus(target, from, mid, () =>
       encodeEnvelope(
         mid === undefined
           ? { run: this.run, from, to, msg, sent_ms, at_s }
-          : { run: this.run, from, to, msg, sent_ms, at_s, mid },
+          : { run: this.run, from, to, msg, sent_ms, at_s, mid, lseq },
       ),
     );
   }
@@ -638,7 +642,7 @@ export class LiveRuntime {
       );
       return;
     }
-    const { msg, from, sent_ms, at_s, mid } = decoded.envelope;
+    const { msg, from, sent_ms, at_s, mid, lseq } = decoded.envelope;
     if (senderOf(from) !== sender) {
       // A forged sender: the bus says who published it, and it is not who the envelope claims.
       this.tally.count('messages.forged_sender');
@@ -653,7 +657,7 @@ export class LiveRuntime {
     if (mid === undefined) return accept(from, msg, mid, at_s, undefined);
     // A durable message: acknowledge every copy, deliver the first (a resend must do no harm).
     const sendAck = () => this.acknowledge(senderOf(recipient), senderOf(from), mid);
-    if (!this.outbox.firstDelivery(mid)) {
+    if (this.outbox.deliveredBefore(mid)) {
       this.tally.count('bus.duplicates');
       // Its first copy's acknowledgement, still held until that delivery is recorded, will answer
       // this one too; meanwhile the sender hears again that it arrived.
@@ -661,6 +665,42 @@ export class LiveRuntime {
       else this.acknowledge(senderOf(recipient), senderOf(from), mid, true);
       return;
     }
+    const deliver = () => this.deliverDurable(recipient, from, msg, mid, at_s, sendAck, accept);
+    if (lseq === undefined) return deliver();
+    // In its link's order: one that overtook an earlier one waits for it (LinkOrder).
+    const order = this.linkOrder.admit(`${senderOf(from)}>${senderOf(recipient)}`, lseq, deliver);
+    if (order === 'held') {
+      this.tally.count('bus.held_for_order');
+      // Arrived, not delivered: a journaled receiver says so, so it is not resent while it waits
+      // (it goes again if this process restarts); without a journal it is acknowledged once delivered.
+      if (this.journal) this.acknowledge(senderOf(recipient), senderOf(from), mid, true);
+    } else if (order === 'passed') {
+      this.fail(
+        new Error(
+          `assertion: durable message ${mid}, number ${lseq} of its link, was delivered but is not known by its id`,
+        ),
+        recipient,
+      );
+    }
+  }
+
+  /** Delivers a durable message's first copy (in its link's order), and acknowledges it. */
+  private deliverDurable(
+    recipient: string,
+    from: Address,
+    msg: Message,
+    mid: string,
+    at_s: number | undefined,
+    sendAck: () => void,
+    accept: (
+      from: Address,
+      msg: Message,
+      mid: string | undefined,
+      at_s: number | undefined,
+      ack: OwedAck | undefined,
+    ) => void,
+  ): void {
+    this.outbox.firstDelivery(mid);
     if (!this.journal) {
       sendAck();
       return accept(from, msg, mid, at_s, undefined);
