@@ -114,7 +114,7 @@ export function renderLiveSummary(s: RunSummary): string {
     ...fidelityLines(live.fidelity),
     ...(live.rejoins ?? []).map(
       (r) =>
-        `${r.process} down ${fmt(r.down_from_s, 0)}-${fmt(r.rejoined_s, 0)} s; caught up ${fmt(r.catch_up_wall_s)} s wall (${fmt(r.catch_up_emulated_s, 0)} emulated s) after its restart`,
+        `${r.process} down ${fmt(r.down_from_s, 0)}-${fmt(r.rejoined_s, 0)} s; caught up ${fmt(r.catch_up_wall_s)} s wall (${fmt(r.catch_up_emulated_s, 0)} emulated s) after its restart was due`,
     ),
     '',
   ];

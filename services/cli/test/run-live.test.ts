@@ -424,10 +424,20 @@ describe('gridemu run under faults (issue 11)', () => {
       catch_up_wall_s: number;
     }[];
     expect(rejoins.length).toBeGreaterThanOrEqual(1);
+    const crashes = [
+      { process: 's1', at_s: 6000, down_s: 3000 },
+      { process: 's2', at_s: 14000, down_s: 2000 },
+      { process: 's1', at_s: 26000, down_s: 2000 },
+    ];
     for (const r of rejoins) {
       expect(r.rejoined_s).toBeGreaterThanOrEqual(r.down_from_s);
       expect(r.catch_up_wall_s).toBeGreaterThan(0);
+      // Back no earlier than its crash's plan has it: its successor, started ahead, waits for then.
+      const crash = crashes.filter((c) => c.process === r.process && c.at_s <= r.down_from_s).at(-1)!;
+      expect(r.rejoined_s).toBeGreaterThanOrEqual(crash.at_s + crash.down_s);
     }
+    // The first successor was started before the run, standing by, and took over once s1 was dead.
+    expect(readFileSync(join(out, 'logs', 's1.log'), 'utf8')).toContain('standby taking over');
     // ...and in network.json, so that a replay crashes the same processes when they were down live.
     const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as { crashes: unknown[] };
     expect(network.crashes).toHaveLength(rejoins.length);

@@ -9,6 +9,7 @@ export { liveResults, type LiveSection } from './live-summary.js';
 export { startHealthServer, type HealthServer } from './health-server.js';
 export { listenOn, respondWithMetrics } from './metrics-http.js';
 export { memberMain, type MemberMainOptions } from './member-main.js';
+export { takeOverFrom, parseResume, type StandbyResume } from './standby.js';
 export { rss_mb, cpu_s } from './process-stats.js';
 export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';
 export { runCredentials, ORCHESTRATOR, type ProcessCredentials } from './run-credentials.js';

@@ -42,7 +42,8 @@ export interface LiveSection {
   readonly unplanned_restarts?: Record<string, number>;
   /**
    * Each restart after a crash, once caught up: down from `down_from_s` to `rejoined_s` (emulated),
-   * and how long the new process took from its start to caught up, wall and emulated (× speed-up).
+   * and how long it took to catch up, wall and emulated (× speed-up): from when its crash's plan had
+   * it back (its successor stood by), or from the new process's start (a restart nobody planned).
    */
   readonly rejoins?: readonly {
     readonly process: string;

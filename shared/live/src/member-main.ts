@@ -4,6 +4,7 @@ import { pinoLogger } from '@gridemu/runtime/live';
 import { connectFirst } from './first-connect.js';
 import { startHealthServer } from './health-server.js';
 import { MemberProcess } from './member.js';
+import { takeOverFrom } from './standby.js';
 import { within } from './within.js';
 import { natsConnectOptions, natsFlagOptions, timerSpinOf } from './nats-flags.js';
 
@@ -40,6 +41,13 @@ Options (each also from the environment):
   --crashed-at S     a restart after a crash: when the  GRIDEMU_CRASHED_AT
                      previous process was killed, in emulated seconds (default:
                      the last delivery its journal holds)
+  --resume-at S      a planned restart: it joins and    GRIDEMU_RESUME_AT
+                     opens its journal at once, and rejoins when the run's clock
+                     reaches S emulated seconds
+  --standby          a successor started before a planned crash: it connects
+                     and waits for one JSON line on standard input,
+                     {"crashed_at_s": S, "resume_at_s": S}, then takes over as
+                     --crashed-at and --resume-at would (exits 0 if input ends first)
   --journal-dir DIR  keep the journal in local files here GRIDEMU_JOURNAL_DIR (default: in
                      the server's JetStream, which survives this host; a local file
                      survives this process only, and keeps pace with the run: docs/faults.md)
@@ -59,6 +67,8 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
       'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9464' },
       'join-timeout': { type: 'string', default: env['GRIDEMU_JOIN_TIMEOUT'] ?? '120' },
       'crashed-at': { type: 'string', default: env['GRIDEMU_CRASHED_AT'] },
+      'resume-at': { type: 'string', default: env['GRIDEMU_RESUME_AT'] },
+      standby: { type: 'boolean' },
       'linger-ms': { type: 'string', default: env['GRIDEMU_LINGER_MS'] ?? '0' },
       'journal-dir': { type: 'string', default: env['GRIDEMU_JOURNAL_DIR'] },
       help: { type: 'boolean', short: 'h' },
@@ -91,6 +101,9 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const crashedAt_s = values['crashed-at'] === undefined ? undefined : Number(values['crashed-at']);
   if (crashedAt_s !== undefined && !Number.isFinite(crashedAt_s))
     return fail(`--crashed-at must be emulated seconds, got "${values['crashed-at']}"`);
+  const resumeAt_s = values['resume-at'] === undefined ? undefined : Number(values['resume-at']);
+  if (resumeAt_s !== undefined && !Number.isFinite(resumeAt_s))
+    return fail(`--resume-at must be emulated seconds, got "${values['resume-at']}"`);
   const linger_ms = Number(values['linger-ms']);
   if (!(linger_ms >= 0)) return fail(`--linger-ms must be milliseconds, got "${values['linger-ms']}"`);
 
@@ -126,6 +139,8 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
     onHandled: health.observeHandler,
     onLatency: health.observeLatency,
     ...(crashedAt_s !== undefined ? { crashedAt_s } : {}),
+    ...(resumeAt_s !== undefined ? { resumeAt_s } : {}),
+    ...(values.standby ? { standby: takeOverFrom(process.stdin) } : {}),
     ...(values['journal-dir'] ? { journalDir: values['journal-dir'] } : {}),
   });
   // The NATS round trip, every few seconds, for /metrics (a ping the client answers itself).
@@ -147,6 +162,8 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   process.once('SIGINT', () => onSignal('SIGINT'));
   log.info({ nats: values.nats, http: health.address, pid: process.pid }, 'member process up');
   const outcome = await member_.run();
+  // A standby's open standard input would keep this process alive after the run.
+  if (values.standby) process.stdin.destroy();
   if (outcome.phase === 'done' && linger_ms > 0) await new Promise((r) => setTimeout(r, linger_ms));
   log.info({ phase: outcome.phase, reason: outcome.reason }, 'member process exiting');
   // A drain needs the server; if it is gone, close the connection so its reconnect loop stops.

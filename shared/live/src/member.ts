@@ -3,13 +3,14 @@ import { InputError, type ExperimentSpec } from '@gridemu/model';
 import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import { healOf, locationPartitions, partitionsAt, type Journal, type Logger } from '@gridemu/runtime';
-import { FileJournal, LiveRuntime, histogramStates } from '@gridemu/runtime/live';
+import { FileJournal, LiveRuntime, histogramStates, wallNow_ms } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { within } from './within.js';
 import { memberActors } from './members.js';
 import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 import { RejoinAnnouncement, RejoinsHeard } from './rejoin-announcement.js';
+import type { StandbyResume } from './standby.js';
 import { reliableDelivery } from './reliable-delivery.js';
 import { reportThrottle } from './report-throttle.js';
 import { logWarmUp, warmUp, warmUpFigures, type WarmUpReport } from './warm-up.js';
@@ -31,6 +32,18 @@ export interface MemberOptions {
    * (`gridemu run` knows: it killed it). Otherwise the last time its journal records.
    */
   readonly crashedAt_s?: number;
+  /**
+   * A planned restart (faults.crash): when it is due back, in emulated seconds (the crash's at_s +
+   * down_s). It joins and opens its journal at once, and subscribes, replays and rejoins when the
+   * run's clock reaches this.
+   */
+  readonly resumeAt_s?: number;
+  /**
+   * A successor standing by for a planned crash: started before it, it waits, saying nothing,
+   * until this tells it that its predecessor is dead (crashedAt_s, resumeAt_s), or is undefined if
+   * it will not be needed.
+   */
+  readonly standby?: Promise<StandbyResume | undefined>;
   /** Keep the journal in local files in this folder (FileJournal); without it, in JetStream. */
   readonly journalDir?: string;
   /** Each handler's wall time, by actor role (the process's /metrics). */
@@ -68,11 +81,18 @@ export class MemberProcess {
   private warmedUp: WarmUpReport | undefined;
   private lastFromDriver_ms = Date.now();
   private rejoinAnnouncement: RejoinAnnouncement | undefined;
+  /** A planned restart waiting for its predecessor's death or for its time (standby, resumeAt_s). */
+  private awaitingResume = false;
+  /** When its predecessor was killed and when it is due back (options, or the standby's take-over). */
+  private crashedAt_s: number | undefined;
+  private resumeAt_s: number | undefined;
   private finish!: (o: MemberOutcome) => void;
   private readonly outcome = new Promise<MemberOutcome>((resolve) => (this.finish = resolve));
 
   constructor(private readonly options: MemberOptions) {
     this.bus = new ControlBus(options.nc, options.run, options.log, options.member);
+    this.crashedAt_s = options.crashedAt_s;
+    this.resumeAt_s = options.resumeAt_s;
   }
 
   /** Runs to the end of the run (or an abort, a failure, or stop()). */
@@ -85,7 +105,11 @@ export class MemberProcess {
       log.info({ epoch_s: m.epoch_s, speedup: m.speedup, wallEpoch_ms: m.wallEpoch_ms }, 'clock started');
       this.runtime.start(m.epoch_s, m.speedup, m.wallEpoch_ms);
     });
-    this.bus.on('end', () => void this.end());
+    this.bus.on('end', () => {
+      // A restart waiting for its time: the run ended while it was down, so it has nothing to rejoin.
+      if (this.awaitingResume) void this.leave('done', 'the run ended before this restart was due');
+      else void this.end();
+    });
     this.bus.on('progress', () => (this.lastFromDriver_ms = Date.now()));
     // What waits for a process that crashed goes to it as soon as it is back, not at the next resend.
     const rejoinsHeard = new RejoinsHeard();
@@ -98,6 +122,7 @@ export class MemberProcess {
         log.info({ copies: this.rejoinAnnouncement.sent }, 'the driver heard the rejoin');
     });
     this.bus.on('abort', (m) => void this.leave('aborted', `the driver aborted the run: ${m.reason}`));
+    if (this.options.standby && !(await this.takeOver(this.options.standby))) return this.outcome;
     this.heartbeat = setInterval(() => {
       this.bus.publish({ kind: 'heartbeat', member, rss_mb: this.sampleRss() });
       this.watchDriver();
@@ -140,6 +165,17 @@ export class MemberProcess {
         onSuperseded: (e) => void this.leave('stopped', e.message),
         ...(cut ? { heldByFault: cut } : {}),
       });
+      // When a restart's catch-up counts from: the moment its crash's plan has it back, or, unplanned, its start.
+      let due_wall_ms: number | undefined;
+      if (plan.resume && this.resumeAt_s !== undefined) {
+        due_wall_ms = wallOf(plan.resume, this.resumeAt_s);
+        // Subscribed only once due: what the bus carries to a process that is down is lost, or
+        // kept by its senders, as for one that is not running at all.
+        if (!(await this.untilDue(due_wall_ms))) {
+          await rt.stop();
+          return this.outcome;
+        }
+      }
       for (const p of actors) rt.spawn(p);
       await rt.ready();
       this.runtime = rt;
@@ -152,7 +188,7 @@ export class MemberProcess {
           c.epoch_s,
           c.speedup,
           c.wallEpoch_ms,
-          this.options.crashedAt_s ?? Number.NEGATIVE_INFINITY,
+          this.crashedAt_s ?? Number.NEGATIVE_INFINITY,
         );
         const rejoined_s = rt.now();
         log.info({ ...replayed, now_s: rejoined_s }, 'rejoined the run: journal replayed, actors recovered');
@@ -163,7 +199,9 @@ export class MemberProcess {
           incarnation: journal?.store.incarnation ?? 0,
           down_from_s: replayed.died_s,
           rejoined_s,
-          catch_up_wall_ms: Math.round(performance.now()),
+          catch_up_wall_ms: Math.round(
+            due_wall_ms === undefined ? performance.now() : Math.max(0, wallNow_ms() - due_wall_ms),
+          ),
           replayed_entries: replayed.entries,
         });
         this.rejoinAnnouncement.start();
@@ -180,6 +218,51 @@ export class MemberProcess {
       log.info({ actors: actors.map((a) => a.address) }, 'ready: subscriptions are on the server');
     }
     return this.outcome;
+  }
+
+  /**
+   * A standby waits, silent (no heartbeat: its predecessor still beats under the same name), until
+   * told its predecessor is dead; true if it then takes over, false if it is not needed or the run
+   * ended meanwhile.
+   */
+  private async takeOver(standby: Promise<StandbyResume | undefined>): Promise<boolean> {
+    this.awaitingResume = true;
+    let resume: StandbyResume | undefined;
+    try {
+      resume = await Promise.race([standby, this.outcome.then(() => undefined)]);
+    } catch (err) {
+      await this.fail((err as Error).message);
+      return false;
+    } finally {
+      this.awaitingResume = false;
+    }
+    if (this.phase !== 'joining') return false;
+    if (!resume) {
+      await this.leave('stopped', 'a standby no longer needed');
+      return false;
+    }
+    this.options.log.info({ ...resume }, 'standby taking over: its predecessor is dead');
+    this.crashedAt_s = resume.crashed_at_s;
+    this.resumeAt_s = resume.resume_at_s;
+    return true;
+  }
+
+  /**
+   * Waits until wall time `due_ms` (wallNow_ms's clock), unless the run ends, aborts or this process
+   * stops meanwhile. True if it is due and still joining.
+   */
+  private async untilDue(due_ms: number): Promise<boolean> {
+    this.awaitingResume = true;
+    try {
+      for (;;) {
+        if (this.phase !== 'joining') return false;
+        const left_ms = due_ms - wallNow_ms();
+        if (left_ms <= 0) return true;
+        await new Promise((r) => setTimeout(r, Math.min(left_ms, 50)));
+      }
+    } finally {
+      this.awaitingResume = false;
+    }
   }
 
   /** SIGTERM: stop taking messages, let the mailboxes drain, tell the driver if the run was still on. */
@@ -307,6 +390,11 @@ export class MemberProcess {
       ...(warmUp ? { warm_up: warmUp } : {}),
     };
   }
+}
+
+/** The wall time (wallNow_ms's clock) at which the run's clock reads `t_s`. */
+function wallOf(clock: RunClock, t_s: number): number {
+  return clock.wallEpoch_ms + ((t_s - clock.epoch_s) * 1000) / clock.speedup;
 }
 
 /**

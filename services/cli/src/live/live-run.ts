@@ -156,6 +156,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       ...(o.lenient ? ['--lenient'] : []),
     ]);
     processes.startMembers();
+    faults.startStandbys();
     say(
       `run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`,
     );

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ControlBus } from '@gridemu/live';
+import type { StandbyResume } from '@gridemu/live';
 import { RunProcess, serviceMain } from './run-process.js';
 
 /** How often one process may die unplanned and be started again before the run gives up on it. */
@@ -34,6 +35,8 @@ export class ProcessSupervisor {
   private readonly current = new Map<string, RunProcess>();
   /** Processes killed on purpose (faults.crash): their death does not stop the run. */
   private readonly killedByPlan = new Set<RunProcess>();
+  /** Successors started ahead of a planned crash (standby), not yet told to take over. */
+  private readonly standbys = new Set<RunProcess>();
   readonly unplannedRestarts = new Map<string, number>();
   /** Why the run was stopped early, once it was. */
   failure: string | undefined;
@@ -79,6 +82,34 @@ export class ProcessSupervisor {
     if (this.live) this.launch(member, extra);
   }
 
+  /**
+   * Starts a successor for the location ahead of a planned crash: it starts and connects, and
+   * waits, doing nothing else, until takeOver() says its predecessor is dead. Undefined once the
+   * run is over.
+   */
+  standby(member: string): RunProcess | undefined {
+    if (!this.live) return undefined;
+    const p = this.launch(member, ['--standby'], true);
+    this.standbys.add(p);
+    return p;
+  }
+
+  /**
+   * The location's predecessor died at emulated `crashed_at_s`: the standby takes over, and rejoins
+   * at `resume_at_s`; false if it is gone.
+   */
+  takeOver(member: string, p: RunProcess, resume: StandbyResume): boolean {
+    if (!this.live || !p.running || !this.standbys.delete(p)) return false;
+    this.current.set(member, p);
+    p.tell(JSON.stringify(resume));
+    return true;
+  }
+
+  /** A standby no longer needed (its crash did not happen): stopped, as at the end of the run. */
+  dismiss(p: RunProcess): void {
+    if (this.standbys.delete(p)) void p.stop();
+  }
+
   /** Stops the run once. A dead member is reported to the driver, which aborts naming it; anything else signals the driver. */
   fail(reason: string, dead?: { member: string; error: string }): void {
     if (!this.live) return;
@@ -103,7 +134,7 @@ export class ProcessSupervisor {
     await Promise.all(this.all.map((p) => p.stop(grace_ms)));
   }
 
-  private launch(member: string, extra: readonly string[] = []): RunProcess {
+  private launch(member: string, extra: readonly string[] = [], standby = false): RunProcess {
     const service = this.o.serviceOf.get(member)!;
     const args = [
       '--nats',
@@ -125,9 +156,10 @@ export class ProcessSupervisor {
       serviceMain(service),
       args,
       this.o.envOf(member),
+      standby,
     );
     this.all.push(p);
-    this.current.set(member, p);
+    if (!standby) this.current.set(member, p);
     this.watch(p);
     return p;
   }
@@ -138,6 +170,11 @@ export class ProcessSupervisor {
       // reports its failure on the bus before it exits, and on busy cores its exit can come last.
       if (p.exit?.code === 2) this.badInput = true;
       if (p.exit?.code === 0 || !this.live || this.killedByPlan.has(p)) return;
+      // A standby that died before taking over: its crash's restart starts a process of its own.
+      if (this.standbys.delete(p)) {
+        this.o.say(`the standby for ${p.name} (pid ${p.pid}) ${p.describeExit()}; its restart will start anew`);
+        return;
+      }
       // A process killed from outside (kill -9, the OOM killer) is started again and rejoins from
       // its journal, as a restart policy would; one that failed on its own is not.
       const restarts = this.unplannedRestarts.get(p.name) ?? 0;

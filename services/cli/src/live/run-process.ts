@@ -31,11 +31,18 @@ export class RunProcess {
     script: string,
     args: readonly string[],
     env: NodeJS.ProcessEnv = process.env,
+    /** Its standard input is a pipe this process writes to (tell), not closed at once. */
+    stdinPipe = false,
   ) {
     const fd = openSync(logFile, 'a');
     // GRIDEMU_NODE_ARGS passes Node options to every process of a run (e.g. --cpu-prof to profile one).
     const nodeArgs = (process.env['GRIDEMU_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-    this.child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', fd, fd], env });
+    this.child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+      stdio: [stdinPipe ? 'pipe' : 'ignore', fd, fd],
+      env,
+    });
+    // A child that exits before reading what it was told must not fail this process (EPIPE).
+    this.child.stdin?.on('error', () => undefined);
     closeSync(fd);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
@@ -69,6 +76,11 @@ export class RunProcess {
     } catch {
       return '    (no log)';
     }
+  }
+
+  /** Writes one line to its standard input (made with stdinPipe). */
+  tell(line: string): void {
+    this.child.stdin?.write(`${line}\n`);
   }
 
   kill(signal: NodeJS.Signals): void {

@@ -202,7 +202,7 @@ export function runFacts(s: ReportSummary): [string, string][] {
       (r) =>
         [
           `${r.process} restarted (incarnation ${r.incarnation})`,
-          `down from ${r.down_from_s.toFixed(0)} s to ${r.rejoined_s.toFixed(0)} s; caught up ${r.catch_up_wall_s.toFixed(2)} s wall (${r.catch_up_emulated_s.toFixed(0)} emulated s) after it started`,
+          `down from ${r.down_from_s.toFixed(0)} s to ${r.rejoined_s.toFixed(0)} s; caught up ${r.catch_up_wall_s.toFixed(2)} s wall (${r.catch_up_emulated_s.toFixed(0)} emulated s) after its restart was due`,
         ] as [string, string],
     ),
   ];
