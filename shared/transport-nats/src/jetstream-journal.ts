@@ -196,18 +196,43 @@ export class JetStreamJournal implements Journal {
   /**
    * The batches stored before this incarnation's fence, in append order. Nothing of an older
    * incarnation can follow the fence (its appends are refused), and this one has appended nothing yet.
+   * Read again from the start while the server is away (a restart), as open() asks again: a
+   * process restarted just before a server restart read its journal through it, and failed on the
+   * first timeout.
    */
-  async readAll(): Promise<Uint8Array[]> {
+  async readAll(budget_ms = OPEN_BUDGET_MS): Promise<Uint8Array[]> {
+    const deadline = Date.now() + budget_ms;
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.readOnce();
+      } catch (err) {
+        if (!isTransient(err)) throw err;
+        if (Date.now() >= deadline)
+          throw new Error(
+            `reading the journal: ${(err as Error).message} (tried ${tries} times over ${budget_ms / 1000} s)`,
+            {
+              cause: err,
+            },
+          );
+        await new Promise((r) => setTimeout(r, OPEN_RETRY_MS));
+      }
+    }
+  }
+
+  private async readOnce(): Promise<Uint8Array[]> {
     const info = await this.jsm.streams.info(this.stream, { subjects_filter: this.subject });
     if ((info.state.subjects?.[this.subject] ?? 0) === 0) return [];
     const consumer = await this.js.consumers.get(this.stream, { filter_subjects: this.subject });
     const out: Uint8Array[] = [];
     const messages = await consumer.consume({ max_messages: 512 });
-    for await (const m of messages) {
-      if (m.seq < this.fenceSeq) out.push(m.data);
-      if (m.info.pending === 0) break;
+    try {
+      for await (const m of messages) {
+        if (m.seq < this.fenceSeq) out.push(m.data);
+        if (m.info.pending === 0) break;
+      }
+    } finally {
+      await messages.close();
     }
-    await messages.close();
     return out;
   }
 }

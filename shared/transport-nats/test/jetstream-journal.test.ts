@@ -44,6 +44,37 @@ describe('opening a JetStream journal', () => {
     }
   });
 
+  it('opened before the server restarts, it reads what was stored through the restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-read-'));
+    const server = await startLocalNatsServer({ dir });
+    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+    let again: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
+    try {
+      const first = await JetStreamJournal.open(nc, 'jr', 's2', true);
+      await first.append(bytes('before the crash'), 1);
+      const restarted = await JetStreamJournal.open(nc, 'jr', 's2', false);
+      await server.stop();
+      // Its replay reads while the server is away: a timeout is asked again, not taken as final.
+      let read: Uint8Array[] | undefined;
+      let refused: unknown;
+      const reading = restarted.readAll().then(
+        (r) => (read = r),
+        (err: unknown) => (refused = err),
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(read).toBeUndefined();
+      expect(refused).toBeUndefined();
+      again = await startLocalNatsServer({ dir, port: server.port });
+      await reading;
+      expect(refused).toBeUndefined();
+      expect(read?.map(text)).toEqual(['before the crash']);
+    } finally {
+      await nc.close();
+      await again?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('gives up once its budget is spent, saying how long it tried', async () => {
     const server = await startLocalNatsServer();
     const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
