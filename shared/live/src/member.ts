@@ -81,8 +81,6 @@ export class MemberProcess {
   private warmedUp: WarmUpReport | undefined;
   private lastFromDriver_ms = Date.now();
   private rejoinAnnouncement: RejoinAnnouncement | undefined;
-  /** A planned restart waiting for its predecessor's death or for its time (standby, resumeAt_s). */
-  private awaitingResume = false;
   /** When its predecessor was killed and when it is due back (options, or the standby's take-over). */
   private crashedAt_s: number | undefined;
   private resumeAt_s: number | undefined;
@@ -106,8 +104,8 @@ export class MemberProcess {
       this.runtime.start(m.epoch_s, m.speedup, m.wallEpoch_ms);
     });
     this.bus.on('end', () => {
-      // A restart waiting for its time: the run ended while it was down, so it has nothing to rejoin.
-      if (this.awaitingResume) void this.leave('done', 'the run ended before this restart was due');
+      // Not in the run yet (a restart standing by or waiting for its time): nothing to rejoin.
+      if (this.phase === 'joining') void this.leave('done', 'the run ended before this process joined it');
       else void this.end();
     });
     this.bus.on('progress', () => (this.lastFromDriver_ms = Date.now()));
@@ -226,15 +224,12 @@ export class MemberProcess {
    * ended meanwhile.
    */
   private async takeOver(standby: Promise<StandbyResume | undefined>): Promise<boolean> {
-    this.awaitingResume = true;
     let resume: StandbyResume | undefined;
     try {
       resume = await Promise.race([standby, this.outcome.then(() => undefined)]);
     } catch (err) {
       await this.fail((err as Error).message);
       return false;
-    } finally {
-      this.awaitingResume = false;
     }
     if (this.phase !== 'joining') return false;
     if (!resume) {
@@ -252,16 +247,11 @@ export class MemberProcess {
    * stops meanwhile. True if it is due and still joining.
    */
   private async untilDue(due_ms: number): Promise<boolean> {
-    this.awaitingResume = true;
-    try {
-      for (;;) {
-        if (this.phase !== 'joining') return false;
-        const left_ms = due_ms - wallNow_ms();
-        if (left_ms <= 0) return true;
-        await new Promise((r) => setTimeout(r, Math.min(left_ms, 50)));
-      }
-    } finally {
-      this.awaitingResume = false;
+    for (;;) {
+      if (this.phase !== 'joining') return false;
+      const left_ms = due_ms - wallNow_ms();
+      if (left_ms <= 0) return true;
+      await new Promise((r) => setTimeout(r, Math.min(left_ms, 50)));
     }
   }
 

@@ -11,8 +11,8 @@ export interface RestartableServer {
 
 /**
  * The spec's process faults, carried out on the run's clock: faults.crash SIGKILLs a process at
- * its emulated time and has it back down_s later (its successor, started once it is dead, replays
- * its journal and rejoins then);
+ * its emulated time and has it back down_s later (its successor, standing by since before, takes
+ * the journal over once it is dead and replays it and rejoins then);
  * faults.nats_restart stops the server and starts it again down_s later. Partitions and loss are
  * the delay proxies' (proxy-set.ts).
  */
@@ -65,10 +65,6 @@ export class FaultInjector {
   }
 
   arm(): void {
-    const toCome = this.toCome;
-    const standbys = this.standbys;
-    const standBy = (process: string) => this.standBy(process);
-    const passed = (process: string) => this.passed(process);
     for (const c of this.faults.crash)
       this.clock.at(c.at_s, (clock) => {
         // One incarnation at a time: never kill a process that is down, nor start a second.
@@ -77,12 +73,12 @@ export class FaultInjector {
           this.say(
             `not killing ${c.process} at emulated ${c.at_s} s (faults.crash): it is still down from an earlier crash`,
           );
-          passed(c.process);
+          this.passed(c.process);
           return;
         }
         const victim = this.supervisor.kill(c.process);
         if (!victim) {
-          passed(c.process);
+          this.passed(c.process);
           return;
         }
         this.down.add(c.process);
@@ -92,9 +88,9 @@ export class FaultInjector {
           `killed ${c.process} (pid ${victim.pid}) at emulated ${Math.round(crashed_s)} s (faults.crash); back in ${c.down_s} emulated s`,
         );
         const due_s = c.at_s + c.down_s;
-        const standby = standbys.get(c.process);
-        standbys.delete(c.process);
-        toCome.set(c.process, (toCome.get(c.process) ?? 1) - 1);
+        const standby = this.standbys.get(c.process);
+        this.standbys.delete(c.process);
+        this.toCome.set(c.process, (this.toCome.get(c.process) ?? 1) - 1);
         void victim.exited
           .then(() => {
             // Its successor has been standing by since before the crash: started when it was due,
@@ -113,7 +109,7 @@ export class FaultInjector {
             this.crashesApplied++;
             this.restartsOf.set(c.process, (this.restartsOf.get(c.process) ?? 0) + 1);
             // The next crash's successor, started once this one is back, not while it catches up.
-            standBy(c.process);
+            this.standBy(c.process);
           });
       });
     const server = this.server;

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { ControlBus } from '@gridemu/live';
-import type { StandbyResume } from '@gridemu/live';
+import type { ControlBus, StandbyResume } from '@gridemu/live';
 import { RunProcess, serviceMain } from './run-process.js';
 
 /** How often one process may die unplanned and be started again before the run gives up on it. */
