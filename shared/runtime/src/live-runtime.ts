@@ -97,6 +97,16 @@ const MALFORMED_LOG_LIMIT = 20;
  */
 const RECEIPTS_EVERY_MS = 10;
 
+/** What takes a message the bus brought, once checked (and, if durable, delivered in its link's order). */
+type AcceptFromBus = (
+  from: Address,
+  msg: Message,
+  mid: string | undefined,
+  at_s: number | undefined,
+  /** With a journal, the acknowledgement each delivery this makes must settle once recorded. */
+  ack: OwedAck | undefined,
+) => void;
+
 /**
  * The live runtime: the same actor API as SimRuntime, over a message bus (NATS in a live run). A
  * message to an actor this process hosts goes straight to its mailbox; one to an actor elsewhere is
@@ -617,20 +627,7 @@ export class LiveRuntime {
   }
 
   /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
-  private fromBus(
-    bytes: Uint8Array,
-    subject: string,
-    sender: string,
-    recipient: string,
-    accept: (
-      from: Address,
-      msg: Message,
-      mid: string | undefined,
-      at_s: number | undefined,
-      /** With a journal, the acknowledgement each delivery this makes must settle once recorded. */
-      ack: OwedAck | undefined,
-    ) => void,
-  ): void {
+  private fromBus(bytes: Uint8Array, subject: string, sender: string, recipient: string, accept: AcceptFromBus): void {
     // Judged after the replay, which rebuilds the ids already delivered.
     if (this.recovery?.hold(() => this.fromBus(bytes, subject, sender, recipient, accept))) return;
     const decoded = decodeEnvelope(bytes, this.run, this.options.check);
@@ -692,13 +689,7 @@ export class LiveRuntime {
     mid: string,
     at_s: number | undefined,
     sendAck: () => void,
-    accept: (
-      from: Address,
-      msg: Message,
-      mid: string | undefined,
-      at_s: number | undefined,
-      ack: OwedAck | undefined,
-    ) => void,
+    accept: AcceptFromBus,
   ): void {
     this.outbox.firstDelivery(mid);
     if (!this.journal) {

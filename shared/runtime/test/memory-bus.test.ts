@@ -9,6 +9,27 @@ function collector(into: string[]): Actor<Message> {
   return { receive: (_ctx, msg) => void (msg.type === MessageType.JobCompleted && into.push(msg.jobId)) };
 }
 
+/** Two live runtimes at locations `a` and `b` on one in-memory bus, job completions durable. */
+function twoProcesses() {
+  const bus = new MemoryBus();
+  const heard: string[] = [];
+  const reliable = { reliable: { types: new Set<string>([MessageType.JobCompleted]), resend_ms: 20 } };
+  const a = new LiveRuntime({ transport: bus.transport(), run: 'mem', seed: 1, log: silentLogger, ...reliable });
+  const b = new LiveRuntime({ transport: bus.transport(), run: 'mem', seed: 1, log: silentLogger, ...reliable });
+  return { bus, heard, a, b };
+}
+
+/** `sender` at a/send, a collector of what it hears at b/sum, both clocks started. */
+async function startBoth(a: LiveRuntime, b: LiveRuntime, sender: Actor<Message>, heard: string[]): Promise<void> {
+  a.spawn({ address: 'a/send', location: 'a', actor: sender });
+  b.spawn({ address: 'b/sum', location: 'b', actor: collector(heard) });
+  await a.ready();
+  await b.ready();
+  const epoch_ms = wallNow_ms() + 20;
+  a.start(0, 1000, epoch_ms);
+  b.start(0, 1000, epoch_ms);
+}
+
 async function until(done: () => boolean, wall_ms = 30_000): Promise<void> {
   const deadline = Date.now() + wall_ms;
   while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
@@ -20,11 +41,7 @@ async function until(done: () => boolean, wall_ms = 30_000): Promise<void> {
  */
 describe('LiveRuntime over the in-memory bus', () => {
   it('delivers a durable message once though the bus lost its first sending, and drops forged and malformed ones', async () => {
-    const bus = new MemoryBus();
-    const heard: string[] = [];
-    const reliable = { reliable: { types: new Set<string>([MessageType.JobCompleted]), resend_ms: 20 } };
-    const a = new LiveRuntime({ transport: bus.transport(), run: 'mem', seed: 1, log: silentLogger, ...reliable });
-    const b = new LiveRuntime({ transport: bus.transport(), run: 'mem', seed: 1, log: silentLogger, ...reliable });
+    const { bus, heard, a, b } = twoProcesses();
     const sender: Actor<Message> = {
       start: (ctx) => {
         ctx.send('b/sum', { type: MessageType.JobCompleted, jobId: 'w!1', site: 'a', time_s: ctx.now() });
@@ -33,13 +50,7 @@ describe('LiveRuntime over the in-memory bus', () => {
       },
       receive: () => undefined,
     };
-    a.spawn({ address: 'a/send', location: 'a', actor: sender });
-    b.spawn({ address: 'b/sum', location: 'b', actor: collector(heard) });
-    await a.ready();
-    await b.ready();
-    const epoch_ms = wallNow_ms() + 20;
-    a.start(0, 1000, epoch_ms);
-    b.start(0, 1000, epoch_ms);
+    await startBoth(a, b, sender, heard);
     await until(() => heard.length > 0 && (a.counters.get('bus.resent') ?? 0) > 0);
 
     // A process at `c` publishes as itself, claiming to be `a`; then bytes that are no envelope.
@@ -69,11 +80,7 @@ describe('LiveRuntime over the in-memory bus', () => {
   });
 
   it("delivers a link's durable messages in the order they were sent, though a resend brought the first after the second", async () => {
-    const bus = new MemoryBus();
-    const heard: string[] = [];
-    const reliable = { reliable: { types: new Set<string>([MessageType.JobCompleted]), resend_ms: 20 } };
-    const a = new LiveRuntime({ transport: bus.transport(), run: 'mem', seed: 1, log: silentLogger, ...reliable });
-    const b = new LiveRuntime({ transport: bus.transport(), run: 'mem', seed: 1, log: silentLogger, ...reliable });
+    const { bus, heard, a, b } = twoProcesses();
     const sender: Actor<Message> = {
       start: (ctx) => {
         ctx.send('b/sum', { type: MessageType.JobCompleted, jobId: 'w!1', site: 'a', time_s: ctx.now() });
@@ -83,13 +90,7 @@ describe('LiveRuntime over the in-memory bus', () => {
       },
       receive: () => undefined,
     };
-    a.spawn({ address: 'a/send', location: 'a', actor: sender });
-    b.spawn({ address: 'b/sum', location: 'b', actor: collector(heard) });
-    await a.ready();
-    await b.ready();
-    const epoch_ms = wallNow_ms() + 20;
-    a.start(0, 1000, epoch_ms);
-    b.start(0, 1000, epoch_ms);
+    await startBoth(a, b, sender, heard);
     await until(() => heard.length >= 2);
     await a.stop();
     await b.stop();
