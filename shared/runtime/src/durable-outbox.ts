@@ -72,9 +72,8 @@ export class DurableOutbox {
     return `${sender}-${this.nextMid++}`;
   }
 
-  /** The next durable message's number on the link from location `sender` to `receiver` (LinkOrder). */
-  nextOnLink(sender: string, receiver: string): number {
-    const link = `${sender}>${receiver}`;
+  /** The next durable message's number on its link (linkOf: its sender's location to its receiver's). */
+  nextOnLink(link: string): number {
     const n = (this.sentOnLink.get(link) ?? 0) + 1;
     this.sentOnLink.set(link, n);
     return n;
@@ -131,11 +130,9 @@ export class DurableOutbox {
     return this.seen.has(mid);
   }
 
-  /** Whether `mid` is delivered here for the first time; it is remembered either way. */
-  firstDelivery(mid: string): boolean {
-    if (this.seen.has(mid)) return false;
+  /** `mid` is delivered here: a later copy of it is acknowledged again, not delivered. */
+  delivered(mid: string): void {
     this.seen.add(mid);
-    return true;
   }
 
   /**

@@ -1,3 +1,11 @@
+import type { Address } from '@gridemu/protocol';
+import { senderOf } from './subjects.js';
+
+/** A link's name: the location of the actor `from` to that of the actor `to`. */
+export function linkOf(from: Address, to: Address): string {
+  return `${senderOf(from)}>${senderOf(to)}`;
+}
+
 /** One link's state: what comes next, what arrived early, what a replay delivered past `next`. */
 interface Link {
   /** The lowest number not delivered yet. */

@@ -4,8 +4,8 @@ import type { JournalEntry } from './journal-entry.js';
 import type { JournalWriter } from './journal-writer.js';
 import type { ActorOutput, HostedActor, LocalMessage, PendingTimer } from './live-delivery.js';
 import type { RunCounters } from './run-counters.js';
-import { senderOf, siteOf } from './subjects.js';
-import type { LinkOrder } from './link-order.js';
+import { siteOf } from './subjects.js';
+import { linkOf, type LinkOrder } from './link-order.js';
 
 /** What a replay needs of the runtime it rebuilds. */
 export interface RecoveryHost {
@@ -172,8 +172,8 @@ export class LiveRecovery {
       }
       case 'bus': {
         const { from, msg, mid, lseq } = this.host.decodeStored(e.envelope);
-        if (mid !== undefined) this.host.outbox.firstDelivery(mid);
-        if (lseq !== undefined) this.host.linkOrder.replayed(`${senderOf(from)}>${senderOf(e.a)}`, lseq);
+        if (mid !== undefined) this.host.outbox.delivered(mid);
+        if (lseq !== undefined) this.host.linkOrder.replayed(linkOf(from, e.a), lseq);
         if (e.topic === true) this.host.tally.sent(msg.type, siteOf(from), h.placement.location, e.t);
         this.host.redeliver(h, msg, from);
         return;

@@ -10,7 +10,7 @@ import type { Journal } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
 import { JournalWriter } from './journal-writer.js';
 import { DurableOutbox, runtimeAddress } from './durable-outbox.js';
-import { LinkOrder } from './link-order.js';
+import { LinkOrder, linkOf } from './link-order.js';
 import { OwedAcks, type OwedAck } from './owed-acks.js';
 import { AckBatches, PeriodicFlush } from './ack-batches.js';
 import { LinkMeter } from './link-meter.js';
@@ -555,7 +555,7 @@ export class LiveRuntime {
     const durable = 'actor' in target && this.options.reliable?.types.has(msg.type) === true;
     const mid = durable ? this.outbox.nextId(senderOf(from)) : undefined;
     // Numbered in send order on its link, during a replay too, so a restart numbers on from where it was.
-    const lseq = durable ? this.outbox.nextOnLink(senderOf(from), senderOf(target.actor)) : undefined;
+    const lseq = durable ? this.outbox.nextOnLink(linkOf(from, target.actor)) : undefined;
     this.output.bus(target, from, mid, () =>
       encodeEnvelope(
         mid === undefined
@@ -665,7 +665,7 @@ export class LiveRuntime {
     const deliver = () => this.deliverDurable(recipient, from, msg, mid, at_s, sendAck, accept);
     if (lseq === undefined) return deliver();
     // In its link's order: one that overtook an earlier one waits for it (LinkOrder).
-    const order = this.linkOrder.admit(`${senderOf(from)}>${senderOf(recipient)}`, lseq, deliver);
+    const order = this.linkOrder.admit(linkOf(from, recipient), lseq, deliver);
     if (order === 'held') {
       this.tally.count('bus.held_for_order');
       // Arrived, not delivered: a journaled receiver says so, so it is not resent while it waits
@@ -691,7 +691,7 @@ export class LiveRuntime {
     sendAck: () => void,
     accept: AcceptFromBus,
   ): void {
-    this.outbox.firstDelivery(mid);
+    this.outbox.delivered(mid);
     if (!this.journal) {
       sendAck();
       return accept(from, msg, mid, at_s, undefined);

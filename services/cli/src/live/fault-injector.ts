@@ -53,7 +53,7 @@ export class FaultInjector {
     if (p) this.standbys.set(process, p);
   }
 
-  /** One crash of `process` is over (done or refused): its standby is dismissed if none is left to come. */
+  /** One crash of `process` is done, refused or made: a standby still there is dismissed if none is left to come. */
   private passed(process: string): void {
     const left = (this.toCome.get(process) ?? 1) - 1;
     this.toCome.set(process, left);
@@ -88,9 +88,10 @@ export class FaultInjector {
           `killed ${c.process} (pid ${victim.pid}) at emulated ${Math.round(crashed_s)} s (faults.crash); back in ${c.down_s} emulated s`,
         );
         const due_s = c.at_s + c.down_s;
+        // This crash's successor is taken first, so passing the crash dismisses nobody.
         const standby = this.standbys.get(c.process);
         this.standbys.delete(c.process);
-        this.toCome.set(c.process, (this.toCome.get(c.process) ?? 1) - 1);
+        this.passed(c.process);
         void victim.exited
           .then(() => {
             // Its successor has been standing by since before the crash: started when it was due,
