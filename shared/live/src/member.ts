@@ -163,22 +163,32 @@ export class MemberProcess {
         onSuperseded: (e) => void this.leave('stopped', e.message),
         ...(cut ? { heldByFault: cut } : {}),
       });
+      for (const p of actors) rt.spawn(p);
       // When a restart's catch-up counts from: the moment its crash's plan has it back, or, unplanned, its start.
       let due_wall_ms: number | undefined;
-      if (plan.resume && this.resumeAt_s !== undefined) {
-        due_wall_ms = wallOf(plan.resume, this.resumeAt_s);
-        // Subscribed only once due: what the bus carries to a process that is down is lost, or
-        // kept by its senders, as for one that is not running at all.
-        if (!(await this.untilDue(due_wall_ms))) {
-          await rt.stop();
-          return this.outcome;
+      if (plan.resume) {
+        // A restart replays its journal at once, while its crash's plan may still have it down, so
+        // that when due it has only to listen and rejoin. It hears the bus only then: what the bus
+        // carries to a process that is down is lost, or kept by its senders, as for one that is
+        // not running at all.
+        const replayed = await rt.replayJournal();
+        if (this.resumeAt_s !== undefined) {
+          due_wall_ms = wallOf(plan.resume, this.resumeAt_s);
+          log.info(
+            { batches: replayed.batches, entries: replayed.entries, due_in_ms: Math.round(due_wall_ms - wallNow_ms()) },
+            'journal replayed before the restart is due',
+          );
+          if (!(await this.untilDue(due_wall_ms))) {
+            await rt.stop();
+            return this.outcome;
+          }
         }
+        rt.listen();
       }
-      for (const p of actors) rt.spawn(p);
       await rt.ready();
       this.runtime = rt;
       if (plan.resume && this.phase === 'joining') {
-        // A restart after a crash: the run is on; replay the journal and rejoin it.
+        // A restart after a crash: the run is on; its journal replayed, it recovers and rejoins.
         this.phase = 'running';
         this.lastFromDriver_ms = Date.now();
         const c = plan.resume;

@@ -300,6 +300,52 @@ describe('LiveRuntime journal (issue 11)', () => {
     }
   });
 
+  it('a restart replays its journal before it is due, hearing nothing on the bus until it listens', async () => {
+    const journal = new MemoryJournal();
+    const bus = handBus();
+    const subscribed = new Set<string>();
+    const transport: Transport = {
+      ...bus.transport,
+      subscribe: (target, onBytes) => {
+        if ('actor' in target) subscribed.add(target.actor);
+        return bus.transport.subscribe(target, onBytes);
+      },
+    };
+    const completion = (job: string, at_s: number) =>
+      encodeEnvelope({
+        run: 'early',
+        from: 'q/src',
+        to: 'p/sum',
+        at_s,
+        msg: { type: MessageType.JobCompleted, jobId: job, site: 'q', time_s: at_s },
+      });
+    const wallEpoch_ms = wallNow_ms() - 10_000;
+    const first = summerProcess(transport, 'early', journal, false);
+    first.rt.start(0, 1000, wallEpoch_ms);
+    bus.deliver('p/sum', completion('a', 9_000), 'q');
+    bus.deliver('p/sum', completion('b', 9_500), 'q');
+    while (first.summer.heard.length < 2) await new Promise((r) => setTimeout(r, 5));
+    await first.rt.stop();
+
+    subscribed.clear();
+    const second = summerProcess(transport, 'early', journal, true);
+    // Spawned, and its state back from the journal, yet not on the bus: it is still down.
+    const replayed = await second.rt.replayJournal();
+    expect(replayed.entries).toBeGreaterThanOrEqual(2);
+    expect(second.summer.heard).toEqual(first.summer.heard);
+    expect(subscribed.size).toBe(0);
+    await expect(second.rt.replayJournal()).rejects.toThrow(/only once/);
+    // Due: it listens, and resume does not replay again.
+    second.rt.listen();
+    expect([...subscribed]).toEqual(['p/sum']);
+    await second.rt.resume(0, 1000, wallEpoch_ms, 10_000);
+    expect(second.summer.heard).toEqual(first.summer.heard);
+    expect(second.rt.counters.get('journal.replayed_entries')).toBe(replayed.entries);
+    bus.deliver('p/sum', completion('c', second.rt.now()), 'q');
+    await second.rt.stop();
+    expect(second.summer.heard.map((h) => h.split('@')[0])).toEqual(['a', 'b', 'c']);
+  });
+
   it("counts a message sent before the crash and delivered after the restart as held by the fault, not as its link's delay", async () => {
     const journal = new MemoryJournal();
     const bus = handBus();
