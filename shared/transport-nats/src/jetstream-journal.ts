@@ -71,8 +71,20 @@ export class JetStreamJournal implements Journal {
    * until read from the stream again.
    */
   private expected: number | undefined;
+  /**
+   * The requests of appends waiting for their answer, each with a way to give it up. When the
+   * connection to the server is lost, or made again, the server may never answer what was sent
+   * before (it restarted), nor, with nats.js 3.4 and nats-server 2.9, what the client kept while
+   * disconnected and sent once connected again: they fail then and the writer sends them again,
+   * rather than each waiting out its timeout (5 s for a publish, 10 s for the stream's info).
+   * Waiting them out held journaled processes' output for 5 to 10 wall s after a server restart
+   * (10,000 to 20,000 emulated s at speed-up 2,000): a paper-003 run stopped two to three times as
+   * many jobs at their growth limit as the same run journaled in files (docs/faults.md).
+   */
+  private readonly unanswered = new Set<(err: Error) => void>();
 
   private constructor(
+    nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly stream: string,
@@ -84,6 +96,31 @@ export class JetStreamJournal implements Journal {
     private readonly fenceSeq: number,
   ) {
     this.expected = fenceSeq;
+    void this.giveUpOnDisconnect(nc);
+  }
+
+  /** `request`'s answer, or an error if the connection is lost or made again before it comes (unanswered). */
+  private answered<T>(request: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.unanswered.add(reject);
+      request()
+        .then(resolve, reject)
+        .finally(() => this.unanswered.delete(reject));
+    });
+  }
+
+  private async giveUpOnDisconnect(nc: NatsConnection): Promise<void> {
+    // Ends when the connection closes.
+    for await (const s of nc.status()) {
+      if (s.type !== 'disconnect' && s.type !== 'reconnect') continue;
+      const lost = new Error(
+        s.type === 'disconnect'
+          ? 'the connection to the server was lost before it answered this append'
+          : 'the connection to the server was made again before it answered this append',
+      );
+      for (const giveUp of this.unanswered) giveUp(lost);
+      this.unanswered.clear();
+    }
   }
 
   /**
@@ -158,7 +195,7 @@ export class JetStreamJournal implements Journal {
           msgID: `fence-${incarnation}`,
           expect: { lastSequence: info.state.last_seq },
         });
-        return new JetStreamJournal(js, jsm, stream, subject, fences, incarnation, ack.seq);
+        return new JetStreamJournal(nc, js, jsm, stream, subject, fences, incarnation, ack.seq);
       } catch (err) {
         if (!isWrongLastSequence(err) || attempt >= 20) throw err;
       }
@@ -166,16 +203,15 @@ export class JetStreamJournal implements Journal {
   }
 
   async append(batch: Uint8Array, seq: number): Promise<void> {
-    const expect = this.expected ?? (await this.jsm.streams.info(this.stream)).state.last_seq;
+    const expect = this.expected ?? (await this.answered(() => this.jsm.streams.info(this.stream))).state.last_seq;
     this.expected = expect + 1;
     try {
       // The message id names the incarnation: a batch number it shares with an older incarnation's
       // refused append must not be taken for that append's duplicate. A retry of a stored append
       // is a duplicate, which the server answers before it checks the expected sequence.
-      const ack = await this.js.publish(this.subject, batch, {
-        msgID: `${this.incarnation}-${seq}`,
-        expect: { lastSequence: expect },
-      });
+      const ack = await this.answered(() =>
+        this.js.publish(this.subject, batch, { msgID: `${this.incarnation}-${seq}`, expect: { lastSequence: expect } }),
+      );
       // A duplicate (a retry of a stored append) did not add to the stream.
       if (ack.duplicate) this.expected = this.expected === expect + 1 ? expect : undefined;
     } catch (err) {
@@ -183,7 +219,7 @@ export class JetStreamJournal implements Journal {
       // Refused for the expected sequence: either a newer incarnation's fence, or an earlier append
       // of ours that failed (a server restart), which the writer retries.
       if (isWrongLastSequence(err)) {
-        const newest = await lastIncarnation(this.jsm, this.stream, this.fences);
+        const newest = await this.answered(() => lastIncarnation(this.jsm, this.stream, this.fences));
         if (newest > this.incarnation)
           throw new JournalRefusedError(
             `incarnation ${this.incarnation}'s journal append was refused: incarnation ${newest} of this process has fenced the journal`,

@@ -115,3 +115,71 @@ describe('opening a JetStream journal', () => {
     }
   });
 });
+
+/** Appends until the server has it, as JournalWriter does (a server just restarted may not answer yet). */
+async function appendUntilStored(journal: JetStreamJournal, batch: Uint8Array, seq: number): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await journal.append(batch, seq);
+    } catch (err) {
+      if (attempt > 100) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('appending to a JetStream journal', () => {
+  it('an append unanswered when the connection is lost fails at once, and sent again it is stored once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-append-'));
+    const server = await startLocalNatsServer({ dir });
+    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+    let again: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
+    try {
+      const journal = await JetStreamJournal.open(nc, 'ja', 's2', true);
+      await journal.append(bytes('one'), 1);
+      // The server stops reading with the append on its way, then dies: no answer will come.
+      server.process.kill('SIGSTOP');
+      let failure: Error | undefined;
+      const appending = journal.append(bytes('two'), 2).catch((err: Error) => (failure = err));
+      await new Promise((r) => setTimeout(r, 100));
+      server.process.kill('SIGKILL');
+      await appending;
+      // Given up when the connection went, not after the client's 5 s timeout ("timeout").
+      expect(failure?.message).toMatch(/connection to the server was lost before it answered/);
+      again = await startLocalNatsServer({ dir, port: server.port });
+      await appendUntilStored(journal, bytes('two'), 2);
+      const restarted = await JetStreamJournal.open(nc, 'ja', 's2', false);
+      expect((await restarted.readAll()).map(text)).toEqual(['one', 'two']);
+    } finally {
+      await nc.close();
+      await again?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an append made while the server is away fails once the connection is back, and sent again it is stored at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-away-'));
+    const server = await startLocalNatsServer({ dir });
+    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+    let again: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
+    try {
+      const journal = await JetStreamJournal.open(nc, 'jw', 's2', true);
+      await journal.append(bytes('one'), 1);
+      await server.stop();
+      // The client keeps it until it is connected again; the restarted server never answered it
+      // (nats.js 3.4, nats-server 2.9: the request waited out the client's 5 s timeout).
+      let failure: Error | undefined;
+      const appending = journal.append(bytes('two'), 2).catch((err: Error) => (failure = err));
+      again = await startLocalNatsServer({ dir, port: server.port });
+      await appending;
+      expect(failure?.message).toMatch(/connection to the server was made again before it answered/);
+      await appendUntilStored(journal, bytes('two'), 2);
+      const restarted = await JetStreamJournal.open(nc, 'jw', 's2', false);
+      expect((await restarted.readAll()).map(text)).toEqual(['one', 'two']);
+    } finally {
+      await nc.close();
+      await again?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
