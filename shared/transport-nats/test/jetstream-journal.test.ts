@@ -2,22 +2,42 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { freePort, natsServerBinary, startLocalNatsServer } from '@gridemu/testkit';
 import { JetStreamJournal } from '../src/index.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
+type LocalNatsServer = Awaited<ReturnType<typeof startLocalNatsServer>>;
+
+/**
+ * Runs `body` against a nats-server whose store outlives its restart, as a run's does: `restart`
+ * starts it again on the same port and store once the test has stopped or killed `server`.
+ */
+async function withRestartableServer(
+  body: (s: { server: LocalNatsServer; nc: NatsConnection; restart: () => Promise<void> }) => Promise<void>,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-'));
+  const server = await startLocalNatsServer({ dir });
+  const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
+  let again: LocalNatsServer | undefined;
+  try {
+    await body({
+      server,
+      nc,
+      restart: async () => void (again = await startLocalNatsServer({ dir, port: server.port })),
+    });
+  } finally {
+    await nc.close();
+    await again?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('opening a JetStream journal', () => {
   it('opened while the server restarts, it waits for the server and reads what was stored before', async () => {
-    // The store must outlive the server's restart, as a run's does.
-    const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-open-'));
-    const server = await startLocalNatsServer({ dir });
-    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
-    let again: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
-    try {
+    await withRestartableServer(async ({ server, nc, restart }) => {
       const first = await JetStreamJournal.open(nc, 'jo', 's2', true);
       await first.append(bytes('before the crash'), 1);
       await server.stop();
@@ -32,24 +52,16 @@ describe('opening a JetStream journal', () => {
       await new Promise((r) => setTimeout(r, 1000));
       expect(opened).toBeUndefined();
       expect(refused).toBeUndefined();
-      again = await startLocalNatsServer({ dir, port: server.port });
+      await restart();
       await opening;
       expect(refused).toBeUndefined();
       expect(opened?.incarnation).toBe(2);
       expect((await opened!.readAll()).map(text)).toEqual(['before the crash']);
-    } finally {
-      await nc.close();
-      await again?.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('opened before the server restarts, it reads what was stored through the restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-read-'));
-    const server = await startLocalNatsServer({ dir });
-    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
-    let again: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
-    try {
+    await withRestartableServer(async ({ server, nc, restart }) => {
       const first = await JetStreamJournal.open(nc, 'jr', 's2', true);
       await first.append(bytes('before the crash'), 1);
       const restarted = await JetStreamJournal.open(nc, 'jr', 's2', false);
@@ -64,15 +76,11 @@ describe('opening a JetStream journal', () => {
       await new Promise((r) => setTimeout(r, 1000));
       expect(read).toBeUndefined();
       expect(refused).toBeUndefined();
-      again = await startLocalNatsServer({ dir, port: server.port });
+      await restart();
       await reading;
       expect(refused).toBeUndefined();
       expect(read?.map(text)).toEqual(['before the crash']);
-    } finally {
-      await nc.close();
-      await again?.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('gives up once its budget is spent, saying how long it tried', async () => {
@@ -130,11 +138,7 @@ async function appendUntilStored(journal: JetStreamJournal, batch: Uint8Array, s
 
 describe('appending to a JetStream journal', () => {
   it('an append unanswered when the connection is lost fails at once, and sent again it is stored once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-append-'));
-    const server = await startLocalNatsServer({ dir });
-    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
-    let again: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
-    try {
+    await withRestartableServer(async ({ server, nc, restart }) => {
       const journal = await JetStreamJournal.open(nc, 'ja', 's2', true);
       await journal.append(bytes('one'), 1);
       // The server stops reading with the append on its way, then dies: no answer will come.
@@ -146,23 +150,15 @@ describe('appending to a JetStream journal', () => {
       await appending;
       // Given up when the connection went, not after the client's 5 s timeout ("timeout").
       expect(failure?.message).toMatch(/connection to the server was lost before it answered/);
-      again = await startLocalNatsServer({ dir, port: server.port });
+      await restart();
       await appendUntilStored(journal, bytes('two'), 2);
       const restarted = await JetStreamJournal.open(nc, 'ja', 's2', false);
       expect((await restarted.readAll()).map(text)).toEqual(['one', 'two']);
-    } finally {
-      await nc.close();
-      await again?.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('an append made while the server is away fails once the connection is back, and sent again it is stored at once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gridemu-js-away-'));
-    const server = await startLocalNatsServer({ dir });
-    const nc = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
-    let again: Awaited<ReturnType<typeof startLocalNatsServer>> | undefined;
-    try {
+    await withRestartableServer(async ({ server, nc, restart }) => {
       const journal = await JetStreamJournal.open(nc, 'jw', 's2', true);
       await journal.append(bytes('one'), 1);
       await server.stop();
@@ -170,16 +166,12 @@ describe('appending to a JetStream journal', () => {
       // (nats.js 3.4, nats-server 2.9: the request waited out the client's 5 s timeout).
       let failure: Error | undefined;
       const appending = journal.append(bytes('two'), 2).catch((err: Error) => (failure = err));
-      again = await startLocalNatsServer({ dir, port: server.port });
+      await restart();
       await appending;
       expect(failure?.message).toMatch(/connection to the server was made again before it answered/);
       await appendUntilStored(journal, bytes('two'), 2);
       const restarted = await JetStreamJournal.open(nc, 'jw', 's2', false);
       expect((await restarted.readAll()).map(text)).toEqual(['one', 'two']);
-    } finally {
-      await nc.close();
-      await again?.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
