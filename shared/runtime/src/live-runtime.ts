@@ -516,7 +516,7 @@ export class LiveRuntime {
    * Replays the journal through the fresh actors, their actions going nowhere (LiveRecovery), with
    * no clock running and nothing heard from the bus: a restart does it while its crash's plan still
    * has it down, so that resume(), when due, has only to start the clock and rejoin. Replaying after
-   * the due time put each restart of a 1,600-job run at 20,000x 0.2 to 1 wall s (4,000 to 20,000
+   * the due time put each restart of a 1,600-job run at 20,000x 0.1 to 0.9 wall s (2,000 to 18,000
    * emulated s) behind its plan (docs/faults.md). Once only; resume() replays if this was not called.
    */
   replayJournal(): Promise<ReplayCount> {

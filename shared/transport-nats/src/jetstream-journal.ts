@@ -96,7 +96,7 @@ export class JetStreamJournal implements Journal {
     private readonly fenceSeq: number,
   ) {
     this.expected = fenceSeq;
-    void this.giveUpOnDisconnect(nc);
+    void this.giveUpOnConnectionChange(nc);
   }
 
   /** `request`'s answer, or an error if the connection is lost or made again before it comes (unanswered). */
@@ -109,7 +109,7 @@ export class JetStreamJournal implements Journal {
     });
   }
 
-  private async giveUpOnDisconnect(nc: NatsConnection): Promise<void> {
+  private async giveUpOnConnectionChange(nc: NatsConnection): Promise<void> {
     // Ends when the connection closes.
     for await (const s of nc.status()) {
       if (s.type !== 'disconnect' && s.type !== 'reconnect') continue;
