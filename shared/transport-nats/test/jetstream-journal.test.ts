@@ -35,6 +35,17 @@ async function withRestartableServer(
   }
 }
 
+/** Follows `promise` without waiting for it: what it gave, or why it failed, once `settled`. */
+function follow<T>(promise: Promise<T>): { value?: T; error?: Error; readonly settled: Promise<void> } {
+  const followed: { value?: T; error?: Error; settled: Promise<void> } = {
+    settled: promise.then(
+      (v) => void (followed.value = v),
+      (err: Error) => void (followed.error = err),
+    ),
+  };
+  return followed;
+}
+
 describe('opening a JetStream journal', () => {
   it('opened while the server restarts, it waits for the server and reads what was stored before', async () => {
     await withRestartableServer(async ({ server, nc, restart }) => {
@@ -42,21 +53,16 @@ describe('opening a JetStream journal', () => {
       await first.append(bytes('before the crash'), 1);
       await server.stop();
       // A restarted process opens its journal while the server is away.
-      let opened: JetStreamJournal | undefined;
-      let refused: unknown;
-      const opening = JetStreamJournal.open(nc, 'jo', 's2', false).then(
-        (j) => (opened = j),
-        (err: unknown) => (refused = err),
-      );
+      const opening = follow(JetStreamJournal.open(nc, 'jo', 's2', false));
       // Several of its tries (250 ms apart) and the client's dials (50 ms apart) while it is down.
       await new Promise((r) => setTimeout(r, 1000));
-      expect(opened).toBeUndefined();
-      expect(refused).toBeUndefined();
+      expect(opening.value).toBeUndefined();
+      expect(opening.error).toBeUndefined();
       await restart();
-      await opening;
-      expect(refused).toBeUndefined();
-      expect(opened?.incarnation).toBe(2);
-      expect((await opened!.readAll()).map(text)).toEqual(['before the crash']);
+      await opening.settled;
+      expect(opening.error).toBeUndefined();
+      expect(opening.value?.incarnation).toBe(2);
+      expect((await opening.value!.readAll()).map(text)).toEqual(['before the crash']);
     });
   });
 
@@ -67,19 +73,14 @@ describe('opening a JetStream journal', () => {
       const restarted = await JetStreamJournal.open(nc, 'jr', 's2', false);
       await server.stop();
       // Its replay reads while the server is away: a timeout is asked again, not taken as final.
-      let read: Uint8Array[] | undefined;
-      let refused: unknown;
-      const reading = restarted.readAll().then(
-        (r) => (read = r),
-        (err: unknown) => (refused = err),
-      );
+      const reading = follow(restarted.readAll());
       await new Promise((r) => setTimeout(r, 1000));
-      expect(read).toBeUndefined();
-      expect(refused).toBeUndefined();
+      expect(reading.value).toBeUndefined();
+      expect(reading.error).toBeUndefined();
       await restart();
-      await reading;
-      expect(refused).toBeUndefined();
-      expect(read?.map(text)).toEqual(['before the crash']);
+      await reading.settled;
+      expect(reading.error).toBeUndefined();
+      expect(reading.value?.map(text)).toEqual(['before the crash']);
     });
   });
 
@@ -143,13 +144,12 @@ describe('appending to a JetStream journal', () => {
       await journal.append(bytes('one'), 1);
       // The server stops reading with the append on its way, then dies: no answer will come.
       server.process.kill('SIGSTOP');
-      let failure: Error | undefined;
-      const appending = journal.append(bytes('two'), 2).catch((err: Error) => (failure = err));
+      const appending = follow(journal.append(bytes('two'), 2));
       await new Promise((r) => setTimeout(r, 100));
       server.process.kill('SIGKILL');
-      await appending;
+      await appending.settled;
       // Given up when the connection went, not after the client's 5 s timeout ("timeout").
-      expect(failure?.message).toMatch(/connection to the server was lost before it answered/);
+      expect(appending.error?.message).toMatch(/connection to the server was lost before it answered/);
       await restart();
       await appendUntilStored(journal, bytes('two'), 2);
       const restarted = await JetStreamJournal.open(nc, 'ja', 's2', false);
@@ -164,11 +164,10 @@ describe('appending to a JetStream journal', () => {
       await server.stop();
       // The client keeps it until it is connected again; the restarted server never answered it
       // (nats.js 3.4, nats-server 2.9: the request waited out the client's 5 s timeout).
-      let failure: Error | undefined;
-      const appending = journal.append(bytes('two'), 2).catch((err: Error) => (failure = err));
+      const appending = follow(journal.append(bytes('two'), 2));
       await restart();
-      await appending;
-      expect(failure?.message).toMatch(/connection to the server was made again before it answered/);
+      await appending.settled;
+      expect(appending.error?.message).toMatch(/connection to the server was made again before it answered/);
       await appendUntilStored(journal, bytes('two'), 2);
       const restarted = await JetStreamJournal.open(nc, 'jw', 's2', false);
       expect((await restarted.readAll()).map(text)).toEqual(['one', 'two']);
