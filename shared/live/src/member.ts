@@ -171,7 +171,7 @@ export class MemberProcess {
         // that when due it has only to listen and rejoin. It hears the bus only then: what the bus
         // carries to a process that is down is lost, or kept by its senders, as for one that is
         // not running at all.
-        const replayed = await rt.replayJournal();
+        const replayed = await rt.replayJournal(plan.resume.speedup);
         if (this.resumeAt_s !== undefined) {
           due_wall_ms = wallOf(plan.resume, this.resumeAt_s);
           log.info(
@@ -387,6 +387,7 @@ export class MemberProcess {
       timer_lag: rt.timerLag.state(),
       felt: histogramStates(rt.felt),
       felt_by_type: Object.fromEntries([...rt.feltByType].map(([type, links]) => [type, histogramStates(links)])),
+      felt_windows: rt.feltWindows.state(),
       ...(warmUp ? { warm_up: warmUp } : {}),
     };
   }

@@ -13,15 +13,30 @@ export interface RecoveryHost {
   readonly outbox: DurableOutbox;
   readonly linkOrder: LinkOrder;
   readonly tally: RunCounters;
-  /** Hands a replayed message to its actor, counted as its first delivery was. */
-  redeliver(h: HostedActor, msg: Message, from: Address): void;
+  /**
+   * Hands a replayed message to its actor, counted as its first delivery was; `felt`, when the
+   * message carried its sending time, is what its first delivery measured (ReplayedFelt).
+   */
+  redeliver(h: HostedActor, msg: Message, from: Address, felt?: ReplayedFelt): void;
   /** A stored bus message's envelope, decoded and checked as it was on arrival. */
   decodeStored(envelope: Uint8Array): {
     readonly from: Address;
     readonly msg: Message;
     readonly mid?: string;
     readonly lseq?: number;
+    readonly at_s?: number;
   };
+}
+
+/**
+ * What a replayed delivery's first delivery measured: sent at `sent_s` (the sender's actor time)
+ * and handled at the time its journal entry holds. `heldByCrash`: the process that handled it had
+ * itself been restarted, and the message was sent before that restart resumed, so it waited for
+ * the crash (LiveRecovery.heldByCrash), not on its link.
+ */
+export interface ReplayedFelt {
+  readonly sent_s: number;
+  readonly heldByCrash: boolean;
 }
 
 /** What a replay read from the journal. */
@@ -47,8 +62,12 @@ export class LiveRecovery {
   private readonly held: (() => void)[] = [];
   private readonly unarmedTimers = new Map<number, PendingTimer>();
   private readonly undeliveredLocal = new Map<number, LocalMessage>();
+  /** When each of those was sent, the sender's actor time. */
+  private readonly localSent = new Map<number, number>();
   /** From the death to the resume of the process this one replaced (emulated seconds), once resumed. */
   private downWhile: readonly [number, number] | undefined;
+  /** The latest resume the journal holds, of an earlier restart of this process (emulated s). */
+  private journaledResume_s = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly host: RecoveryHost) {}
 
@@ -65,7 +84,10 @@ export class LiveRecovery {
         this.host.outbox.keep(mid, target, from, bytes(), Number.NEGATIVE_INFINITY);
     },
     latestValue: () => {},
-    local: (seq, m) => this.undeliveredLocal.set(seq, m),
+    local: (seq, m, sent_s) => {
+      this.undeliveredLocal.set(seq, m);
+      if (sent_s !== undefined) this.localSent.set(seq, sent_s);
+    },
     timer: (t) => this.unarmedTimers.set(t.rid, t),
     cancelTimer: (rid) => this.cancelPending(rid),
     log: () => {},
@@ -133,6 +155,7 @@ export class LiveRecovery {
     const locals = [...this.undeliveredLocal];
     this.unarmedTimers.clear();
     this.undeliveredLocal.clear();
+    this.localSent.clear();
     return { timers, locals };
   }
 
@@ -157,6 +180,7 @@ export class LiveRecovery {
         h.actor.start?.(h.ctx);
         return;
       case 'recover':
+        this.journaledResume_s = Math.max(this.journaledResume_s, e.t);
         h.actor.recover?.(h.ctx, e.crashed_s);
         return;
       case 'timer':
@@ -167,17 +191,23 @@ export class LiveRecovery {
         const m = this.undeliveredLocal.get(e.seq);
         if (!m) throw new Error(`the journal delivers local message ${e.seq} to ${e.a}, which the replay did not send`);
         this.undeliveredLocal.delete(e.seq);
-        this.host.redeliver(h, m.msg, m.from);
+        const sent_s = this.localSent.get(e.seq);
+        this.localSent.delete(e.seq);
+        this.host.redeliver(h, m.msg, m.from, this.feltOf(sent_s));
         return;
       }
       case 'bus': {
-        const { from, msg, mid, lseq } = this.host.decodeStored(e.envelope);
+        const { from, msg, mid, lseq, at_s } = this.host.decodeStored(e.envelope);
         if (mid !== undefined) this.host.outbox.delivered(mid);
         if (lseq !== undefined) this.host.linkOrder.replayed(linkOf(from, e.a), lseq);
         if (e.topic === true) this.host.tally.sent(msg.type, siteOf(from), h.placement.location, e.t);
-        this.host.redeliver(h, msg, from);
+        this.host.redeliver(h, msg, from, this.feltOf(at_s));
         return;
       }
     }
+  }
+
+  private feltOf(sent_s: number | undefined): ReplayedFelt | undefined {
+    return sent_s === undefined ? undefined : { sent_s, heldByCrash: sent_s < this.journaledResume_s };
   }
 }

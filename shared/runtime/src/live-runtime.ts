@@ -22,7 +22,7 @@ import {
   type HostedActor,
   type PendingTimer,
 } from './live-delivery.js';
-import { LiveRecovery, type ReplayCount } from './live-recovery.js';
+import { LiveRecovery, type ReplayCount, type ReplayedFelt } from './live-recovery.js';
 import { TimerQueue } from './timer-queue.js';
 import { wallNow_ms } from './wall-clock.js';
 import { Rng } from './rng.js';
@@ -135,6 +135,12 @@ export class LiveRuntime {
   private readonly unopened: (() => BusSubscription)[] = [];
   /** With a journal, in a restarted process: its replay, once begun (replayJournal). */
   private replaying: Promise<ReplayCount> | undefined;
+  /**
+   * What the replayed deliveries' first deliveries felt (sender, receiver, type, sending, handling
+   * time), measured again once the clock gives the speed-up (recordReplayedFelt): else a crashed
+   * process's report, and the network a replay of the run draws from, would hold its last life only.
+   */
+  private replayedFelt: [Address, Address, string, ReplayedFelt, number][] = [];
   private resumed = false;
   private readonly mailboxes: Mailboxes<Delivery>;
   private readonly timers: TimerQueue<PendingTimer>;
@@ -190,6 +196,8 @@ export class LiveRuntime {
   readonly felt: ReadonlyMap<string, LatencyHistogram> = this.meter.felt;
   /** The same per message type, then per link: what one kind of message felt on a link. */
   readonly feltByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.feltByType;
+  /** The felt delay per link over the run's course, window by window. */
+  readonly feltWindows = this.meter.feltWindows;
   /** The locations whose runtime address (`<location>/runtime`) this process answers on. */
   private readonly runtimeAddresses = new Set<string>();
 
@@ -233,10 +241,11 @@ export class LiveRuntime {
             outbox: this.outbox,
             linkOrder: this.linkOrder,
             tally: this.tally,
-            redeliver: (h, msg, from) => {
+            redeliver: (h, msg, from, felt) => {
               this.delivered++;
               this.countReceived(msg.type);
               h.actor.receive(h.ctx, msg, from);
+              if (felt) this.replayedFelt.push([from, h.placement.address, msg.type, felt, h.now_s]);
             },
             decodeStored: (bytes) => {
               const d = decodeEnvelope(bytes, this.run, this.options.check);
@@ -362,7 +371,7 @@ export class LiveRuntime {
         if (d.src.k === 'bus' && d.src.ack && !this.fatal) this.owedAcks.settle(d.src.ack);
         if (d.sent_s !== undefined && this.clock) {
           if (this.heldByFault(d.from, address, d.sent_s)) this.tally.count('felt.held_by_fault');
-          else this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
+          else this.recordFelt(d.from, address, d.msg.type, d.sent_s, h.now_s - d.sent_s);
         }
       }),
       now_s: Number.NEGATIVE_INFINITY,
@@ -478,7 +487,7 @@ export class LiveRuntime {
     if (!journal || !recovery || this.resumed)
       throw new Error('only a runtime made to recover, and only once, resumes from its journal');
     this.resumed = true;
-    const replayed = await (this.replaying ?? this.replayJournal());
+    const replayed = await (this.replaying ?? this.replayJournal(speedup));
     this.listen();
     // What was sent before the crash and not acknowledged goes again now, before anything the
     // recovery says: a site's report that a run was lost should follow that run's start.
@@ -488,15 +497,16 @@ export class LiveRuntime {
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     const resumed_s = this.now();
     this.mailboxes.start(() => {
+      // Journaled for every actor, a recover hook or none: a later restart's replay reads from it
+      // when this one resumed, which tells the deliveries its crash held (LiveRecovery.feltOf).
       for (const h of this.hosted.values()) {
         const recover = h.actor.recover;
-        if (recover)
-          this.guard(
-            h,
-            undefined,
-            () => recover.call(h.actor, h.ctx, died_s),
-            (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s: died_s }),
-          );
+        this.guard(
+          h,
+          undefined,
+          () => recover?.call(h.actor, h.ctx, died_s),
+          (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s: died_s }),
+        );
       }
       const pending = recovery.takePending();
       for (const t of pending.timers) this.arm(t);
@@ -519,15 +529,35 @@ export class LiveRuntime {
    * the due time put each restart of a 1,600-job run at 20,000x 0.1 to 0.9 wall s (2,000 to 18,000
    * emulated s) behind its plan (docs/faults.md). Once only; resume() replays if this was not called.
    */
-  replayJournal(): Promise<ReplayCount> {
+  replayJournal(speedup: number): Promise<ReplayCount> {
     const journal = this.journal;
     const recovery = this.recovery;
     if (!journal || !recovery || this.replaying)
       return Promise.reject(new Error('only a runtime made to recover, and only once, replays its journal'));
     recovery.begin();
     this.output = recovery.output;
-    this.replaying = recovery.replay(journal).finally(() => (this.output = this.liveOutput));
+    this.replaying = recovery
+      .replay(journal)
+      .then((count) => {
+        this.recordReplayedFelt(speedup);
+        return count;
+      })
+      .finally(() => (this.output = this.liveOutput));
     return this.replaying;
+  }
+
+  /**
+   * The felt delays the replay found, recorded as the first deliveries recorded them (those held
+   * by a fault counted apart), at the run's speed-up (the clock, which knows it, runs only from
+   * resume()).
+   */
+  private recordReplayedFelt(speedup: number): void {
+    for (const [from, to, type, felt, handled_s] of this.replayedFelt) {
+      if (felt.heldByCrash || this.options.heldByFault?.(senderOf(from), senderOf(to), felt.sent_s) === true)
+        this.tally.count('felt.held_by_fault');
+      else this.recordFelt(from, to, type, felt.sent_s, handled_s - felt.sent_s, speedup);
+    }
+    this.replayedFelt = [];
   }
 
   private startClock(epoch_s: number, speedup: number, wallEpoch_ms: number): void {
@@ -609,7 +639,9 @@ export class LiveRuntime {
   /** A message to an actor of this process. */
   private toLocal(h: HostedActor, msg: Message, from: Address): void {
     const seq = this.nextLocalSeq++;
-    this.output.local(seq, { h, msg, from }, this.clock ? this.actorNow(from) : undefined);
+    // While a journal is replayed no clock runs, but the sender's actor time is the one it had.
+    const sent_s = this.clock ? this.actorNow(from) : this.hosted.get(from)?.now_s;
+    this.output.local(seq, { h, msg, from }, sent_s !== undefined && Number.isFinite(sent_s) ? sent_s : undefined);
   }
 
   private arm(t: PendingTimer): void {
@@ -868,8 +900,15 @@ export class LiveRuntime {
    * (`driver` for the driver; a location to itself too), and per message type on each link.
    * `simulate --network-from` replays it.
    */
-  private recordFelt(from: Address, to: Address, type: string, felt_s: number): void {
-    this.meter.recordFelt(`${senderOf(from)}->${senderOf(to)}`, type, felt_s, this.clock!.speedup);
+  private recordFelt(
+    from: Address,
+    to: Address,
+    type: string,
+    sent_s: number,
+    felt_s: number,
+    speedup = this.clock!.speedup,
+  ): void {
+    this.meter.recordFelt(`${senderOf(from)}->${senderOf(to)}`, type, sent_s, felt_s, speedup);
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {

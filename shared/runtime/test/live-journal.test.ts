@@ -116,6 +116,12 @@ describe('LiveRuntime journal (issue 11)', () => {
     expect(second.summer.heard).toEqual(first.summer.heard);
     expect(second.rt.received).toEqual(first.rt.received);
     expect(second.rt.deliveries).toBe(first.rt.deliveries);
+    // ...and what those deliveries felt, as the first life measured it: else a crashed process's
+    // report, and the network a replay of the run draws from, hold its last life only.
+    const feltBetween = (rt: LiveRuntime) => rt.felt.get('p->p')?.state();
+    expect(feltBetween(first.rt)?.count).toBe(first.ticker.ticks);
+    expect(feltBetween(second.rt)).toEqual(feltBetween(first.rt));
+    expect(second.rt.feltWindows.state()).toEqual(first.rt.feltWindows.state());
     // Each tick was handled at its due time, 10 s after the last.
     const times = second.summer.heard.map((h) => Number(h.split('@')[1]));
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeCloseTo(10, 9);
@@ -330,11 +336,11 @@ describe('LiveRuntime journal (issue 11)', () => {
     subscribed.clear();
     const second = summerProcess(transport, 'early', journal, true);
     // Spawned, and its state back from the journal, yet not on the bus: it is still down.
-    const replayed = await second.rt.replayJournal();
+    const replayed = await second.rt.replayJournal(1);
     expect(replayed.entries).toBeGreaterThanOrEqual(2);
     expect(second.summer.heard).toEqual(first.summer.heard);
     expect(subscribed.size).toBe(0);
-    await expect(second.rt.replayJournal()).rejects.toThrow(/only once/);
+    await expect(second.rt.replayJournal(1)).rejects.toThrow(/only once/);
     // Due: it listens, and resume does not replay again.
     second.rt.listen();
     expect([...subscribed]).toEqual(['p/sum']);
@@ -372,5 +378,11 @@ describe('LiveRuntime journal (issue 11)', () => {
     await second.stop();
     expect(second.counters.get('felt.held_by_fault')).toBe(1);
     expect(second.felt.get('q->p')?.state().count).toBe(1);
+    // A third life, replaying both: the journal says when the second resumed, so the message sent
+    // before then is held by that crash again, and the other is its link's delay again.
+    const third = spawn(true);
+    await third.replayJournal(1000);
+    expect(third.counters.get('felt.held_by_fault')).toBe(1);
+    expect(third.felt.get('q->p')?.state()).toEqual(second.felt.get('q->p')?.state());
   });
 });
