@@ -129,7 +129,6 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as {
           links: Record<string, { count: number; sum_ms: number }>;
           types: Record<string, Record<string, { count: number }>>;
-          windows: { links: Record<string, { at: Record<string, { count: number }> }> };
         };
         const felt = network.links;
         expect(Object.keys(felt)).toEqual(
@@ -140,14 +139,6 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         for (const [link, l] of Object.entries(felt))
           expect(Object.values(network.types).reduce((n, links) => n + (links[link]?.count ?? 0), 0)).toBe(l.count);
         expect(Object.keys(r.network_from.links).sort()).toEqual(Object.keys(felt).sort());
-        // And over the run's course, span by span: every delivery of a link stands in one span,
-        // which the replay draws from.
-        for (const [link, l] of Object.entries(felt))
-          expect(
-            Object.values(network.windows.links[link]!.at).reduce((n, x) => n + x.count, 0),
-            link,
-          ).toBe(l.count);
-        expect(r.network_from.windows).toBeGreaterThan(0);
         for (const [link, l] of Object.entries(felt))
           expect(r.network_from.links[link]).toBeCloseTo((l.sum_ms / l.count) * (s.live.speedup / 1000), 0);
         // What crossed between sites felt at least the wire latency the summary reports.
@@ -449,15 +440,8 @@ describe('gridemu run under faults (issue 11)', () => {
     // The first successor was started before the run, standing by, and took over once s1 was dead.
     expect(readFileSync(join(out, 'logs', 's1.log'), 'utf8')).toContain('standby taking over');
     // ...and in network.json, so that a replay crashes the same processes when they were down live.
-    const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as {
-      crashes: unknown[];
-      windows: { links: Record<string, { at: Record<string, unknown> }> };
-    };
+    const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as { crashes: unknown[] };
     expect(network.crashes).toHaveLength(rejoins.length);
-    // What s1 measured before its first crash is there too, measured again from its journal by
-    // the restart whose report ended the run: its links' first spans are from its first life.
-    const firstSpan_s = (link: string) => Math.min(...Object.keys(network.windows.links[link]!.at).map(Number));
-    for (const link of ['s2->s1', 's1->s1']) expect(firstSpan_s(link), link).toBeLessThan(crashes[0]!.at_s);
     const replay = join(dir, 'replay');
     const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
     expect(replayed.code, replayed.err).toBe(0);

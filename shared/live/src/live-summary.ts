@@ -1,4 +1,4 @@
-import type { FeltLinkWindows, FeltWindowsState, LatencyState } from '@gridemu/protocol';
+import type { LatencyState } from '@gridemu/protocol';
 import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runtime';
 import {
   LatencyHistogram,
@@ -99,8 +99,6 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   for (const [link, h] of r.runtime.felt) mergeFelt(link, h.state());
   for (const [type, links] of r.runtime.feltByType)
     for (const [link, h] of links) mergeFeltOfType(type, link, h.state());
-  const windows = new FeltWindowsUnion();
-  windows.add(r.runtime.feltWindows.state());
   // This runs in the driver process: its own figures sit beside the members' reports.
   const driverWarmUp = warmUpFigures(r.warmedUp);
   const processes: Record<string, LiveSection['processes'][string]> = {
@@ -125,7 +123,6 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     for (const [link, s] of Object.entries(m.report.felt ?? {})) mergeFelt(link, s);
     for (const [type, links] of Object.entries(m.report.felt_by_type ?? {}))
       for (const [link, s] of Object.entries(links)) mergeFeltOfType(type, link, s);
-    if (m.report.felt_windows) windows.add(m.report.felt_windows);
     processes[name] = {
       ...processes[name]!,
       rss_mb: m.report.rss_mb,
@@ -175,7 +172,6 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
       [...feltByType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, links]) => [type, histogramStates(links)]),
     ),
     timer_lag: timerLag.state(),
-    ...(windows.size > 0 ? { windows: windows.state() } : {}),
     ...(reportInterval_ms > 0 ? { report_interval_ms: reportInterval_ms } : {}),
     ...(r.rejoins.length > 0
       ? { crashes: r.rejoins.map((j) => ({ process: j.member, from_s: j.down_from_s, to_s: j.rejoined_s })) }
@@ -187,54 +183,6 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     counters: sortedRecord(counters),
     network,
   };
-}
-
-/**
- * Every process's felt windows in one: a link's windows come from its receiver alone (the process
- * that handled its deliveries), so links do not overlap; should one be reported twice, the report
- * with more deliveries on it stands, as windows summed up at quantiles cannot be merged.
- */
-class FeltWindowsUnion {
-  private quantiles: readonly number[] | undefined;
-  private readonly links = new Map<string, FeltLinkWindows>();
-  private readonly types = new Map<string, Map<string, FeltLinkWindows>>();
-
-  get size(): number {
-    return this.links.size;
-  }
-
-  add(w: FeltWindowsState): void {
-    if (Object.keys(w.links).length === 0) return;
-    this.quantiles ??= w.quantiles;
-    // Every process runs the same code; a report summed up at other levels is left out, not mixed in.
-    if (w.quantiles.join() !== this.quantiles.join()) return;
-    const deliveries = (l: FeltLinkWindows) => Object.values(l.at).reduce((n, x) => n + x.count, 0);
-    const keep = (into: Map<string, FeltLinkWindows>, link: string, l: FeltLinkWindows) => {
-      const had = into.get(link);
-      if (!had || deliveries(l) > deliveries(had)) into.set(link, l);
-    };
-    for (const [link, l] of Object.entries(w.links)) keep(this.links, link, l);
-    for (const [type, links] of Object.entries(w.types ?? {})) {
-      let into = this.types.get(type);
-      if (!into) this.types.set(type, (into = new Map()));
-      for (const [link, l] of Object.entries(links)) keep(into, link, l);
-    }
-  }
-
-  state(): FeltWindowsState {
-    const sorted = <T>(m: ReadonlyMap<string, T>) => Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)));
-    return {
-      quantiles: this.quantiles ?? [],
-      links: sorted(this.links),
-      ...(this.types.size > 0
-        ? {
-            types: Object.fromEntries(
-              [...this.types].sort(([a], [b]) => (a < b ? -1 : 1)).map(([t, l]) => [t, sorted(l)]),
-            ),
-          }
-        : {}),
-    };
-  }
 }
 
 /**

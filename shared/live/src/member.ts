@@ -387,7 +387,6 @@ export class MemberProcess {
       timer_lag: rt.timerLag.state(),
       felt: histogramStates(rt.felt),
       felt_by_type: Object.fromEntries([...rt.feltByType].map(([type, links]) => [type, histogramStates(links)])),
-      felt_windows: rt.feltWindows.state(),
       ...(warmUp ? { warm_up: warmUp } : {}),
     };
   }

@@ -1,6 +1,5 @@
 import { decode, encode } from '@msgpack/msgpack';
 import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './codec.js';
-import { feltWindowsProblem, type FeltWindowsState } from './felt-windows.js';
 
 /**
  * The control plane of a live run: how its processes find each other, agree on the clock's epoch,
@@ -80,8 +79,6 @@ export interface MemberReport {
   readonly felt?: Record<string, LatencyState>;
   /** The same by message type, then link: `felt_by_type[type][from->to]`. */
   readonly felt_by_type?: Record<string, Record<string, LatencyState>>;
-  /** The same per link over the run's course, window by window of emulated time. */
-  readonly felt_windows?: FeltWindowsState;
   /** The throwaway grid it ran before the clock started (shared/live/src/warm-up.ts): jobs, how many finished, wall ms. */
   readonly warm_up?: { readonly jobs: number; readonly finished: number; readonly wall_ms: number };
 }
@@ -301,10 +298,6 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
     if (typeof links !== 'object' || links === null) return `felt_by_type.${type} must be a map`;
     for (const [link, s] of Object.entries(links as object))
       if (!isLatencyState(s)) return `felt_by_type.${type}.${link} is malformed`;
-  }
-  if (r['felt_windows'] !== undefined) {
-    const problem = feltWindowsProblem(r['felt_windows']);
-    if (problem) return `felt_windows.${problem}`;
   }
   const warm = r['warm_up'] as Record<string, unknown> | undefined;
   if (warm !== undefined && !isCountMap(warm)) return 'warm_up must map jobs, finished and wall_ms to numbers';

@@ -17,4 +17,3 @@ export {
   type MessageCheck,
 } from './validate-message.js';
 export type { LatencyState, MemberReport, OrchestratorTally, Rejoin, RunClock } from './control.js';
-export { feltWindowsProblem, type FeltWindowsState, type FeltLinkWindows } from './felt-windows.js';

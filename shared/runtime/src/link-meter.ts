@@ -1,11 +1,9 @@
-import { FeltWindows } from './felt-windows.js';
 import { LatencyHistogram, histogramOf, nestedHistogramOf } from './latency-histogram.js';
 
 /**
  * What a live process measures of its links and its own timeliness: one-way wall latency per link,
  * the delay each delivery's schedule felt (per link, and per message type on each link), and how
- * late timers fire. `gridemu run` reports them, and `simulate --network-from` replays the felt delays,
- * window by window of the run.
+ * late timers fire. `gridemu run` reports them, and `simulate --network-from` replays the felt delays.
  */
 export class LinkMeter {
   /** One-way wall latency of messages received from another location, per link `from->to`. */
@@ -19,8 +17,6 @@ export class LinkMeter {
   readonly felt = new Map<string, LatencyHistogram>();
   /** The same per message type, then per link: what one kind of message felt on a link. */
   readonly feltByType = new Map<string, Map<string, LatencyHistogram>>();
-  /** The felt delay per link over the run's course, by when each delivery was sent. */
-  readonly feltWindows = new FeltWindows();
   private lastTimerLate_ms = 0;
 
   /** A message from location `from` reached location `to` `ms` wall ms after it was sent. */
@@ -35,14 +31,12 @@ export class LinkMeter {
 
   /**
    * The delay a delivery's schedule felt, from the sender's actor time to the receiver's handling
-   * time (hop, timer lag, encoding, queues), in emulated seconds, recorded as wall ms; `sent_s` is
-   * the sender's actor time.
+   * time (hop, timer lag, encoding, queues), in emulated seconds, recorded as wall ms.
    */
-  recordFelt(link: string, type: string, sent_s: number, felt_s: number, speedup: number): void {
+  recordFelt(link: string, type: string, felt_s: number, speedup: number): void {
     const ms = (Math.max(0, felt_s) / speedup) * 1000;
     histogramOf(this.felt, link).record(ms);
     nestedHistogramOf(this.feltByType, type, link).record(ms);
-    this.feltWindows.record(link, type, sent_s, ms, speedup);
   }
 
   /** The lateness of the last timer handled, in emulated seconds at `speedup`. */

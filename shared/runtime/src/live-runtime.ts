@@ -137,8 +137,8 @@ export class LiveRuntime {
   private replaying: Promise<ReplayCount> | undefined;
   /**
    * What the replayed deliveries' first deliveries felt (sender, receiver, type, sending, handling
-   * time), measured again once the clock gives the speed-up (recordReplayedFelt): else a crashed
-   * process's report, and the network a replay of the run draws from, would hold its last life only.
+   * time), recorded again when the replay ends (recordReplayedFelt): else a crashed process's
+   * report, and the network a replay of the run draws from, would hold its last life only.
    */
   private replayedFelt: [Address, Address, string, ReplayedFelt, number][] = [];
   private resumed = false;
@@ -196,8 +196,6 @@ export class LiveRuntime {
   readonly felt: ReadonlyMap<string, LatencyHistogram> = this.meter.felt;
   /** The same per message type, then per link: what one kind of message felt on a link. */
   readonly feltByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.feltByType;
-  /** The felt delay per link over the run's course, window by window. */
-  readonly feltWindows = this.meter.feltWindows;
   /** The locations whose runtime address (`<location>/runtime`) this process answers on. */
   private readonly runtimeAddresses = new Set<string>();
 
@@ -371,7 +369,7 @@ export class LiveRuntime {
         if (d.src.k === 'bus' && d.src.ack && !this.fatal) this.owedAcks.settle(d.src.ack);
         if (d.sent_s !== undefined && this.clock) {
           if (this.heldByFault(d.from, address, d.sent_s)) this.tally.count('felt.held_by_fault');
-          else this.recordFelt(d.from, address, d.msg.type, d.sent_s, h.now_s - d.sent_s);
+          else this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
         }
       }),
       now_s: Number.NEGATIVE_INFINITY,
@@ -528,6 +526,7 @@ export class LiveRuntime {
    * has it down, so that resume(), when due, has only to start the clock and rejoin. Replaying after
    * the due time put each restart of a 1,600-job run at 20,000x 0.1 to 0.9 wall s (2,000 to 18,000
    * emulated s) behind its plan (docs/faults.md). Once only; resume() replays if this was not called.
+   * `speedup` is the run's, at which the felt delays of the replayed deliveries are recorded again.
    */
   replayJournal(speedup: number): Promise<ReplayCount> {
     const journal = this.journal;
@@ -555,7 +554,7 @@ export class LiveRuntime {
     for (const [from, to, type, felt, handled_s] of this.replayedFelt) {
       if (felt.heldByCrash || this.options.heldByFault?.(senderOf(from), senderOf(to), felt.sent_s) === true)
         this.tally.count('felt.held_by_fault');
-      else this.recordFelt(from, to, type, felt.sent_s, handled_s - felt.sent_s, speedup);
+      else this.recordFelt(from, to, type, handled_s - felt.sent_s, speedup);
     }
     this.replayedFelt = [];
   }
@@ -900,15 +899,8 @@ export class LiveRuntime {
    * (`driver` for the driver; a location to itself too), and per message type on each link.
    * `simulate --network-from` replays it.
    */
-  private recordFelt(
-    from: Address,
-    to: Address,
-    type: string,
-    sent_s: number,
-    felt_s: number,
-    speedup = this.clock!.speedup,
-  ): void {
-    this.meter.recordFelt(`${senderOf(from)}->${senderOf(to)}`, type, sent_s, felt_s, speedup);
+  private recordFelt(from: Address, to: Address, type: string, felt_s: number, speedup = this.clock!.speedup): void {
+    this.meter.recordFelt(`${senderOf(from)}->${senderOf(to)}`, type, felt_s, speedup);
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {

@@ -17,13 +17,6 @@ export {
   nestedHistogramOf,
   type LatencyStats,
 } from './latency-histogram.js';
-export {
-  FeltWindows,
-  FELT_WINDOW_MS,
-  FELT_WINDOW_QUANTILES,
-  MAX_FELT_WINDOW_ENTRIES,
-  MIN_FELT_WINDOW_SAMPLES,
-} from './felt-windows.js';
 export { FileJournal } from './file-journal.js';
 export { MemoryJournal, type Journal } from './journal.js';
 export { encodeJournalBatch, decodeJournalBatch } from './journal-codec.js';

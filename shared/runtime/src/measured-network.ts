@@ -1,4 +1,4 @@
-import { feltWindowsProblem, type FeltLinkWindows, type FeltWindowsState, type LatencyState } from '@gridemu/protocol';
+import type { LatencyState } from '@gridemu/protocol';
 import { LatencyHistogram, bucketBounds_ms } from './latency-histogram.js';
 import type { Rng } from './rng.js';
 
@@ -25,12 +25,6 @@ export interface MeasuredNetworkFile {
   readonly types?: Record<string, Record<string, LatencyState>>;
   /** How late timers fired (for the record: replaying the links replays its effect). */
   readonly timer_lag: LatencyState;
-  /**
-   * What each link felt span by span of the run (absent in files of older runs, which replay the
-   * whole run's delays at every moment): a message is drawn from the delays of its link's span of
-   * when it was sent.
-   */
-  readonly windows?: FeltWindowsState;
   /**
    * The run's bound on latest-value reports between processes, wall ms (live.report_interval_ms;
    * absent: none): the replay thins them the same way, in emulated time.
@@ -126,14 +120,8 @@ export class MeasuredNetwork {
   private readonly typeLinks = new Map<string, Map<string, LatencySampler>>();
   private readonly typePooled = new Map<string, LatencySampler>();
   private readonly timerLag: LatencySampler;
-  /** Per link, its spans of windows by start. */
-  private readonly spans: ReadonlyMap<string, readonly Span[]>;
-  /** Per message type, then link: that type's spans there. */
-  private readonly typeSpans: ReadonlyMap<string, ReadonlyMap<string, readonly Span[]>>;
 
   constructor(readonly file: MeasuredNetworkFile) {
-    this.spans = spansByLink(file.windows?.links ?? {});
-    this.typeSpans = new Map(Object.entries(file.windows?.types ?? {}).map(([type, l]) => [type, spansByLink(l)]));
     [this.links, this.pooled] = samplers(file.links, 1);
     for (const [type, links] of Object.entries(file.types ?? {})) {
       const [own, pooled] = samplers(links, MIN_TYPE_SAMPLES);
@@ -181,12 +169,6 @@ export class MeasuredNetwork {
     }
     const lag = latencyProblem(d['timer_lag']);
     if (lag) fail('timer_lag', lag);
-    if (d['windows'] !== undefined) {
-      const problem = feltWindowsProblem(d['windows']);
-      // "links.a->b.window_s must be ..." names the field within windows.
-      const at = problem?.indexOf('must') ?? -1;
-      if (problem) fail(`windows${at > 0 ? `.${problem.slice(0, at - 1)}` : ''}`, problem.slice(Math.max(at, 0)));
-    }
     const crashes = d['crashes'];
     if (crashes !== undefined) {
       if (!Array.isArray(crashes)) fail('crashes', 'must be a list of { process, from_s, to_s }');
@@ -224,58 +206,14 @@ export class MeasuredNetwork {
   }
 
   /** Emulated seconds for one message (of type `type`, if given) from location `from` to location `to`. */
-  delay_s(from: string, to: string, rng: Rng, type?: string, sent_s?: number): number {
-    return this.delayAt_s(from, to, rng.next(), type, sent_s);
+  delay_s(from: string, to: string, rng: Rng, type?: string): number {
+    return this.delayAt_s(from, to, rng.next(), type);
   }
 
-  /**
-   * The link's delay at quantile `q` for a message of `type` sent at `sent_s`, emulated seconds (0
-   * within a location the run never measured). Drawn from what the live run felt when it was
-   * sent, where the run kept that (windows): its type's span on its link, else its link's span.
-   * How busy the machine was moves a delay as much as its type does: between sites in a chaos run
-   * at 20,000x, 40-70 ms in a busy quarter-second and 12 ms in a quiet one, and jobs wait in the
-   * busy ones. Else from the whole run's delays, by type as the class says.
-   */
-  delayAt_s(from: string, to: string, q: number, type?: string, sent_s?: number): number {
-    const link = `${from}->${to}`;
-    const windowed =
-      sent_s === undefined
-        ? undefined
-        : (this.spanAt_ms(type === undefined ? undefined : this.typeSpans.get(type)?.get(link), sent_s, q) ??
-          this.spanAt_ms(this.spans.get(link), sent_s, q));
-    if (windowed !== undefined) return (windowed * this.file.speedup) / 1000;
+  /** The link's delay at quantile `q` for a message of `type`, emulated seconds (0 within a location the run never measured). */
+  delayAt_s(from: string, to: string, q: number, type?: string): number {
     const s = this.sampler(from, to, type);
     return s ? (s.at_ms(q) * this.file.speedup) / 1000 : 0;
-  }
-
-  /**
-   * The delay at quantile `q` of the span among `spans` that holds `sent_s`, wall ms, linear between
-   * the kept levels; undefined if there are none, or none from before `sent_s` (the process that
-   * measured them was started again after its crash, and its first life's records were not
-   * replayed: a run of before they were).
-   */
-  private spanAt_ms(spans: readonly Span[] | undefined, sent_s: number, q: number): number | undefined {
-    if (!spans || spans.length === 0 || sent_s < spans[0]!.start_s) return undefined;
-    let [lo, hi] = [0, spans.length - 1];
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (spans[mid]!.start_s <= sent_s) lo = mid;
-      else hi = mid - 1;
-    }
-    const q_ms = spans[lo]!.q_ms;
-    const levels = this.file.windows!.quantiles;
-    const x = Math.min(Math.max(q, levels[0]!), levels[levels.length - 1]!);
-    let i = 0;
-    while (i < levels.length - 2 && levels[i + 1]! < x) i++;
-    const [l0, l1] = [levels[i]!, levels[i + 1]!];
-    return q_ms[i]! + ((x - l0) / (l1 - l0)) * (q_ms[i + 1]! - q_ms[i]!);
-  }
-
-  /** How many spans of windows the run kept, over every link (0: none, or a file from before them). */
-  get windowCount(): number {
-    let n = 0;
-    for (const w of this.spans.values()) n += w.length;
-    return n;
   }
 
   /** The link's mean delay for a message of `type`, emulated seconds. */
@@ -319,8 +257,6 @@ export class MeasuredNetwork {
     types?: Record<string, { links: Record<string, number>; between_locations_s?: number }>;
     timer_lag_mean_s: number;
     report_interval_s?: number;
-    /** How many windows of the run its links were drawn from (windowCount). */
-    windows?: number;
   } {
     const mean_s = (s: LatencyState) => Math.round(s.count > 0 ? (s.sum_ms / s.count) * this.file.speedup : 0) / 1000;
     const means = (m: ReadonlyMap<string, LatencySampler>) =>
@@ -337,26 +273,8 @@ export class MeasuredNetwork {
       ...(types.length > 0 ? { types: Object.fromEntries(types) } : {}),
       timer_lag_mean_s: mean_s(this.file.timer_lag),
       ...(this.reportInterval_s > 0 ? { report_interval_s: this.reportInterval_s } : {}),
-      ...(this.windowCount > 0 ? { windows: this.windowCount } : {}),
     };
   }
-}
-
-/** A span of a link's run, from `start_s` to the next span's start: its delays at the file's quantile levels. */
-interface Span {
-  readonly start_s: number;
-  readonly q_ms: readonly number[];
-}
-
-function spansByLink(links: Readonly<Record<string, FeltLinkWindows>>): Map<string, readonly Span[]> {
-  return new Map(
-    Object.entries(links).map(([link, w]) => [
-      link,
-      Object.entries(w.at)
-        .map(([start, x]) => ({ start_s: Number(start), q_ms: x.q_ms }))
-        .sort((a, b) => a.start_s - b.start_s),
-    ]),
-  );
 }
 
 /**

@@ -425,7 +425,7 @@ export class SimRuntime<M extends { readonly type: string }> {
     const pair = this.pairs.get(key);
     const sent = this.actorTime;
     const z = this.correlatedZ(pair, sent, net.meanDelay_s(a, b, type));
-    const at = Math.max(sent + net.delayAt_s(a, b, normalCdf(z), type, sent), pair?.arrives_s ?? 0);
+    const at = Math.max(sent + net.delayAt_s(a, b, normalCdf(z), type), pair?.arrives_s ?? 0);
     this.pairs.set(key, { z, t: sent, arrives_s: at });
     return at - sent;
   }

@@ -121,7 +121,6 @@ describe('LiveRuntime journal (issue 11)', () => {
     const feltBetween = (rt: LiveRuntime) => rt.felt.get('p->p')?.state();
     expect(feltBetween(first.rt)?.count).toBe(first.ticker.ticks);
     expect(feltBetween(second.rt)).toEqual(feltBetween(first.rt));
-    expect(second.rt.feltWindows.state()).toEqual(first.rt.feltWindows.state());
     // Each tick was handled at its due time, 10 s after the last.
     const times = second.summer.heard.map((h) => Number(h.split('@')[1]));
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeCloseTo(10, 9);

@@ -35,10 +35,8 @@ Options:
   --network-from LIVE_DIR
                        replay the network a live run had: each message's delay drawn from what its
                        link felt in that run (LIVE_DIR/network.json, written by gridemu run: hop,
-                       timer lag and mailbox together) around when it was sent (spans of a quarter
-                       wall second or more: the machine's load moves it), in emulated seconds at that
-                       run's speed-up, and load reports between processes thinned by its bound
-                       (live.report_interval_ms);
+                       timer lag and mailbox together), in emulated seconds at that run's speed-up,
+                       and load reports between processes thinned by its bound (live.report_interval_ms);
                        then put the live run beside this one with gridemu compare LIVE_DIR DIR;
                        with --seeds N, the seeds vary the replay's draws of the network only: the
                        workload and every other draw stay those of the run it replays
