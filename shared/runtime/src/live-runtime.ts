@@ -135,12 +135,8 @@ export class LiveRuntime {
   private readonly unopened: (() => BusSubscription)[] = [];
   /** With a journal, in a restarted process: its replay, once begun (replayJournal). */
   private replaying: Promise<ReplayCount> | undefined;
-  /**
-   * What the replayed deliveries' first deliveries felt (sender, receiver, type, sending, handling
-   * time), recorded again when the replay ends (recordReplayedFelt): else a crashed process's
-   * report, and the network a replay of the run draws from, would hold its last life only.
-   */
-  private replayedFelt: [Address, Address, string, ReplayedFelt, number][] = [];
+  /** The run's speed-up while the journal is replayed, before a clock runs (replayJournal). */
+  private replaySpeedup: number | undefined;
   private resumed = false;
   private readonly mailboxes: Mailboxes<Delivery>;
   private readonly timers: TimerQueue<PendingTimer>;
@@ -243,7 +239,7 @@ export class LiveRuntime {
               this.delivered++;
               this.countReceived(msg.type);
               h.actor.receive(h.ctx, msg, from);
-              if (felt) this.replayedFelt.push([from, h.placement.address, msg.type, felt, h.now_s]);
+              if (felt) this.recordReplayedFelt(from, h.placement.address, msg.type, felt, h.now_s);
             },
             decodeStored: (bytes) => {
               const d = decodeEnvelope(bytes, this.run, this.options.check);
@@ -535,28 +531,20 @@ export class LiveRuntime {
       return Promise.reject(new Error('only a runtime made to recover, and only once, replays its journal'));
     recovery.begin();
     this.output = recovery.output;
-    this.replaying = recovery
-      .replay(journal)
-      .then((count) => {
-        this.recordReplayedFelt(speedup);
-        return count;
-      })
-      .finally(() => (this.output = this.liveOutput));
+    this.replaySpeedup = speedup;
+    this.replaying = recovery.replay(journal).finally(() => (this.output = this.liveOutput));
     return this.replaying;
   }
 
   /**
-   * The felt delays the replay found, recorded as the first deliveries recorded them (those held
-   * by a fault counted apart), at the run's speed-up (the clock, which knows it, runs only from
-   * resume()).
+   * A replayed delivery's felt delay, recorded again as its first delivery recorded it (one held by
+   * a fault counted apart): else a crashed process's report, and the network a replay of the run
+   * draws from, would hold its last life only.
    */
-  private recordReplayedFelt(speedup: number): void {
-    for (const [from, to, type, felt, handled_s] of this.replayedFelt) {
-      if (felt.heldByCrash || this.options.heldByFault?.(senderOf(from), senderOf(to), felt.sent_s) === true)
-        this.tally.count('felt.held_by_fault');
-      else this.recordFelt(from, to, type, handled_s - felt.sent_s, speedup);
-    }
-    this.replayedFelt = [];
+  private recordReplayedFelt(from: Address, to: Address, type: string, felt: ReplayedFelt, handled_s: number): void {
+    if (felt.heldByCrash || this.heldByFault(from, to, felt.sent_s)) this.tally.count('felt.held_by_fault');
+    // Replayed only from replayJournal(), which sets the speed-up.
+    else this.recordFelt(from, to, type, handled_s - felt.sent_s, this.replaySpeedup!);
   }
 
   private startClock(epoch_s: number, speedup: number, wallEpoch_ms: number): void {
