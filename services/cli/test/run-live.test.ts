@@ -373,6 +373,20 @@ describe('gridemu run under faults (issue 11)', () => {
     expect(s.counters['bus.published']).toBeGreaterThan(0);
     // Through delay proxies that drop and hold messages, some of them batched per subject.
     expect(s.counters['bus.nats_messages']).toBeGreaterThan(0);
+    // The processes were cut off from the bus from the stop at 20,000 s until after the start at
+    // 22,000 s (the clocks of one machine agree to well under the 100 s allowed here): one outage.
+    const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as {
+      outages: { from_s: number; to_s: number }[];
+    };
+    expect(network.outages).toHaveLength(1);
+    expect(network.outages[0]!.from_s).toBeGreaterThan(19_900);
+    expect(network.outages[0]!.to_s).toBeGreaterThan(21_900);
+    expect(s.live!['bus_outages']).toEqual(network.outages);
+    // Its replay holds what the processes sent each other meanwhile, at the times the run had.
+    const replay = join(dir, 'replay');
+    const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
+    expect(replayed.code, replayed.err).toBe(0);
+    expect(readSummary(replay).counters['faults.bus_outages']).toBe(1);
   });
 
   it('site processes killed and restarted, the origin among them: each replays its journal, no job lost, one grant per job, the check passes', async () => {

@@ -2,6 +2,7 @@ import type { LatencyState } from '@gridemu/protocol';
 import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runtime';
 import {
   LatencyHistogram,
+  mergeOutages,
   histogramOf,
   histogramStates,
   nestedHistogramOf,
@@ -40,6 +41,11 @@ export interface LiveSection {
   readonly missing_reports: readonly string[];
   /** Processes that died unplanned and were started again by `gridemu run` (live.journal), by location. */
   readonly unplanned_restarts?: Record<string, number>;
+  /**
+   * When the run's processes were cut off from the bus (a nats-server restart), emulated seconds:
+   * from the first one's disconnection to the last one's reconnection, overlapping spans merged.
+   */
+  readonly bus_outages?: readonly { readonly from_s: number; readonly to_s: number }[];
   /**
    * Each restart after a crash, once caught up: down from `down_from_s` to `rejoined_s` (emulated),
    * and how long it took to catch up, wall and emulated (× speed-up): from when its crash's plan had
@@ -110,6 +116,8 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
       ...(driverWarmUp ? { warm_up: driverWarmUp } : {}),
     },
   };
+  // The run's outages of the bus: every process's disconnections, the driver's own included, merged.
+  const outageSpans = [...r.runtime.outageSpans()];
   for (const [name, m] of [...r.members].sort(([a], [b]) => (a < b ? -1 : 1))) {
     // The report's pid is the process that ended the run: a restarted one's `ready` may be lost.
     processes[name] = { pid: m.report?.pid ?? m.pid, http: m.http };
@@ -121,6 +129,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     for (const [link, s] of Object.entries(m.report.latency)) mergeLink(link, s);
     timerLag.merge(m.report.timer_lag);
     for (const [link, s] of Object.entries(m.report.felt ?? {})) mergeFelt(link, s);
+    outageSpans.push(...(m.report.outages ?? []));
     for (const [type, links] of Object.entries(m.report.felt_by_type ?? {}))
       for (const [link, s] of Object.entries(links)) mergeFeltOfType(type, link, s);
     processes[name] = {
@@ -131,6 +140,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
       ...(m.report.warm_up ? { warm_up: m.report.warm_up } : {}),
     };
   }
+  const outages = mergeOutages(outageSpans).map((o) => ({ from_s: round3(o.from_s), to_s: round3(o.to_s) }));
   const overallStats = overall.stats();
   const live: LiveSection = {
     speedup,
@@ -148,6 +158,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     processes,
     missing_reports: r.missingReports,
     ...(unplanned ? { unplanned_restarts: unplanned } : {}),
+    ...(outages.length > 0 ? { bus_outages: outages } : {}),
     ...(r.rejoins.length > 0
       ? {
           rejoins: r.rejoins.map((j) => ({
@@ -176,6 +187,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     ...(r.rejoins.length > 0
       ? { crashes: r.rejoins.map((j) => ({ process: j.member, from_s: j.down_from_s, to_s: j.rejoined_s })) }
       : {}),
+    ...(outages.length > 0 ? { outages } : {}),
   };
   return {
     live,

@@ -364,6 +364,7 @@ export class MemberProcess {
   private report(rt: LiveRuntime): MemberReport {
     const warmUp = warmUpFigures(this.warmedUp);
     const rejoinResends = Math.max(0, (this.rejoinAnnouncement?.sent ?? 0) - 1);
+    const outages = rt.outageSpans();
     return {
       pid: process.pid,
       rss_mb: this.sampleRss(),
@@ -387,6 +388,7 @@ export class MemberProcess {
       timer_lag: rt.timerLag.state(),
       felt: histogramStates(rt.felt),
       felt_by_type: Object.fromEntries([...rt.feltByType].map(([type, links]) => [type, histogramStates(links)])),
+      ...(outages.length > 0 ? { outages } : {}),
       ...(warmUp ? { warm_up: warmUp } : {}),
     };
   }

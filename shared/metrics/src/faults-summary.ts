@@ -9,7 +9,10 @@ export interface FaultsSummary {
   readonly crashes_applied: number;
   readonly partitions: number;
   readonly drop: number;
-  /** NATS server restarts asked for, and applied (a simulation has no server: none). */
+  /**
+   * NATS server restarts asked for, and applied: live, the server stopped and started again; in a
+   * simulation, the bus down (every message between two processes held until it is back).
+   */
   readonly nats_restarts: { readonly asked: number; readonly applied: number };
   /** Runs that died in a crash, and the jobs that had to run again. */
   readonly lost_runs: number;
@@ -18,6 +21,8 @@ export interface FaultsSummary {
   readonly messages_dropped: number;
   readonly messages_lost_while_down: number;
   readonly messages_held_by_partition: number;
+  /** In a simulation, the messages held while the bus was down (a server restart). */
+  readonly messages_held_by_outage: number;
 }
 
 /** Whether the spec injects any fault. */
@@ -46,7 +51,7 @@ export function faultsSummary(
     drop: f.drop,
     nats_restarts: {
       asked: f.nats_restart.length,
-      applied: mode === 'run' ? (counters['faults.nats_restarts'] ?? 0) : 0,
+      applied: counters[mode === 'run' ? 'faults.nats_restarts' : 'faults.bus_outages'] ?? 0,
     },
     lost_runs: lost,
     jobs_restarted: restarted,
@@ -54,5 +59,6 @@ export function faultsSummary(
     messages_dropped: counters['messages.dropped'] ?? 0,
     messages_lost_while_down: counters['messages.lost_while_down'] ?? 0,
     messages_held_by_partition: counters['messages.held_by_partition'] ?? 0,
+    messages_held_by_outage: counters['messages.held_by_outage'] ?? 0,
   };
 }

@@ -13,7 +13,10 @@ export interface FaultsSpec {
   readonly partition: readonly PartitionFault[];
   /** The chance that a cross-site message that may be lost (gossip, claims, grants, cancels) is lost. */
   readonly drop: number;
-  /** The NATS server stops at `at_s` and starts again `down_s` later: live only, `simulate` ignores it. */
+  /**
+   * The NATS server stops at `at_s` and starts again `down_s` later. `simulate` holds every message
+   * between two processes meanwhile (a replay of a live run: while its processes were cut off).
+   */
   readonly nats_restart: readonly NatsRestartFault[];
 }
 

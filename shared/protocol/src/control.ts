@@ -79,6 +79,11 @@ export interface MemberReport {
   readonly felt?: Record<string, LatencyState>;
   /** The same by message type, then link: `felt_by_type[type][from->to]`. */
   readonly felt_by_type?: Record<string, Record<string, LatencyState>>;
+  /**
+   * When this process was cut off from the bus while the run's clock ran (a nats-server restart),
+   * emulated seconds, from its disconnection to its reconnection: absent when it never was.
+   */
+  readonly outages?: readonly { readonly from_s: number; readonly to_s: number }[];
   /** The throwaway grid it ran before the clock started (shared/live/src/warm-up.ts): jobs, how many finished, wall ms. */
   readonly warm_up?: { readonly jobs: number; readonly finished: number; readonly wall_ms: number };
 }
@@ -292,6 +297,15 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
   const felt = r['felt'];
   if (felt !== undefined && (typeof felt !== 'object' || felt === null)) return 'felt must be a map';
   for (const [link, s] of Object.entries(felt ?? {})) if (!isLatencyState(s)) return `felt.${link} is malformed`;
+  const outages = r['outages'];
+  if (outages !== undefined) {
+    if (!Array.isArray(outages)) return 'outages must be a list of { from_s, to_s }';
+    for (const o of outages as unknown[]) {
+      const x = o as Record<string, unknown> | null;
+      if (typeof x !== 'object' || x === null || typeof x['from_s'] !== 'number' || typeof x['to_s'] !== 'number')
+        return 'outages must be a list of { from_s, to_s }';
+    }
+  }
   const byType = r['felt_by_type'];
   if (byType !== undefined && (typeof byType !== 'object' || byType === null)) return 'felt_by_type must be a map';
   for (const [type, links] of Object.entries(byType ?? {})) {

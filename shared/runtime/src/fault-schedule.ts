@@ -14,6 +14,15 @@ export interface LocationPartition {
   readonly to_s: number;
 }
 
+/**
+ * The message bus is down from `from_s` to `to_s` (a nats-server restart): every message between
+ * two different locations, the driver's included, is held until it is back.
+ */
+export interface BusOutage {
+  readonly from_s: number;
+  readonly to_s: number;
+}
+
 /** The spec's partitions (`faults.partition`, which name sites) as cuts between locations. */
 export function locationPartitions(partitions: readonly PartitionFault[]): LocationPartition[] {
   return partitions.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));
@@ -24,10 +33,16 @@ export type FaultEvent =
   | { readonly time_s: number; readonly kind: 'crash'; readonly location: string; readonly until_s: number }
   | { readonly time_s: number; readonly kind: 'restart'; readonly location: string; readonly crashed_s: number }
   | { readonly time_s: number; readonly kind: 'cut'; readonly partition: LocationPartition }
-  | { readonly time_s: number; readonly kind: 'heal'; readonly partition: LocationPartition };
+  | { readonly time_s: number; readonly kind: 'heal'; readonly partition: LocationPartition }
+  | { readonly time_s: number; readonly kind: 'outage'; readonly outage: BusOutage }
+  | { readonly time_s: number; readonly kind: 'restored'; readonly outage: BusOutage };
 
 /** The faults' events in time order; at one time, heals and restarts come before new cuts and crashes. */
-export function faultEvents(crashes: readonly LocationCrash[], partitions: readonly LocationPartition[]): FaultEvent[] {
+export function faultEvents(
+  crashes: readonly LocationCrash[],
+  partitions: readonly LocationPartition[],
+  outages: readonly BusOutage[] = [],
+): FaultEvent[] {
   const events: FaultEvent[] = [];
   for (const c of crashes) {
     events.push({ time_s: c.at_s, kind: 'crash', location: c.location, until_s: c.at_s + c.down_s });
@@ -37,19 +52,39 @@ export function faultEvents(crashes: readonly LocationCrash[], partitions: reado
     events.push({ time_s: p.from_s, kind: 'cut', partition: p });
     events.push({ time_s: p.to_s, kind: 'heal', partition: p });
   }
-  const rank = { restart: 0, heal: 1, cut: 2, crash: 3 } as const;
+  for (const o of outages) {
+    events.push({ time_s: o.from_s, kind: 'outage', outage: o });
+    events.push({ time_s: o.to_s, kind: 'restored', outage: o });
+  }
+  const rank = { restart: 0, heal: 1, restored: 2, cut: 3, outage: 4, crash: 5 } as const;
   return events.sort((a, b) => a.time_s - b.time_s || rank[a.kind] - rank[b.kind]);
 }
 
 /**
  * The cuts in force: whether two locations are on different sides of one, and when the last cut
- * between them heals. A run-wide actor (location undefined: the driver) is never cut off.
+ * between them heals. A run-wide actor (location undefined: the driver) is never cut off by a
+ * partition, only by an outage of the bus, which cuts every location off from every other.
  */
 export class Cuts {
   private readonly open: LocationPartition[] = [];
+  private readonly outages: BusOutage[] = [];
 
   get active(): boolean {
-    return this.open.length > 0;
+    return this.open.length > 0 || this.outages.length > 0;
+  }
+
+  /** Whether the bus is down now (an outage in force). */
+  get busDown(): boolean {
+    return this.outages.length > 0;
+  }
+
+  down(o: BusOutage): void {
+    this.outages.push(o);
+  }
+
+  restored(o: BusOutage): void {
+    const i = this.outages.indexOf(o);
+    if (i >= 0) this.outages.splice(i, 1);
   }
 
   cut(p: LocationPartition): void {
@@ -63,7 +98,9 @@ export class Cuts {
 
   /** When traffic from `a` to `b` may flow again; undefined when it flows now. */
   heldUntil(a: string | undefined, b: string | undefined): number | undefined {
-    return healOf(this.open, a, b);
+    const healed = healOf(this.open, a, b);
+    if (a === b || this.outages.length === 0) return healed;
+    return Math.max(healed ?? 0, ...this.outages.map((o) => o.to_s));
   }
 }
 

@@ -20,6 +20,7 @@ export {
   healOf,
   locationPartitions,
   partitionsAt,
+  type BusOutage,
   type FaultEvent,
   type LocationCrash,
   type LocationPartition,

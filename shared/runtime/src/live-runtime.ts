@@ -30,6 +30,7 @@ import { RunCounters } from './run-counters.js';
 import { LatestValueThrottle } from './latest-value-throttle.js';
 import { checkRunId, senderOf, siteOf } from './subjects.js';
 import { topicRecipient, type BusSubscription, type Transport } from './transport.js';
+import { BusOutages, type OutageSpan } from './bus-outages.js';
 
 export interface LiveRuntimeOptions {
   readonly transport: Transport;
@@ -160,6 +161,8 @@ export class LiveRuntime {
   /** Names this start of the process in its acknowledgements (DurableOutbox.heardFrom). */
   private readonly boot = randomUUID().slice(0, 8);
   private readonly meter = new LinkMeter();
+  /** When this process was cut off from the bus while its clock ran. */
+  private readonly busOutages = new BusOutages();
   /** Where the actors' actions go: liveOutput, or the recovery's while the journal is replayed. */
   private output: ActorOutput;
   private readonly rootRng: Rng;
@@ -228,6 +231,21 @@ export class LiveRuntime {
     const reliable = options.reliable;
     // Every process is back on a restarted server within about 50 ms (docs/faults.md): a resend floor covers it.
     if (reliable) options.transport.onReconnect?.(() => this.outbox.connectionRestored(reliable.resend_ms));
+    options.transport.onDisconnect?.(() => {
+      if (!this.clock) return;
+      const at_s = this.clock.now_s();
+      this.busOutages.disconnected(at_s);
+      options.log.warn(
+        { at_s: Math.round(at_s) },
+        'cut off from the bus: nothing crosses until the connection is back',
+      );
+    });
+    options.transport.onReconnect?.(() => {
+      if (!this.clock) return;
+      const at_s = this.clock.now_s();
+      this.busOutages.reconnected(at_s);
+      options.log.info({ at_s: Math.round(at_s) }, 'back on the bus');
+    });
     this.recovery =
       options.journal?.recovering === true
         ? new LiveRecovery({
@@ -364,7 +382,7 @@ export class LiveRuntime {
         // Recorded in this turn's batch: its acknowledgement leaves with that batch's output.
         if (d.src.k === 'bus' && d.src.ack && !this.fatal) this.owedAcks.settle(d.src.ack);
         if (d.sent_s !== undefined && this.clock) {
-          if (this.heldByFault(d.from, address, d.sent_s)) this.tally.count('felt.held_by_fault');
+          if (this.heldByFault(d.from, address, d.sent_s, h.now_s)) this.tally.count('felt.held_by_fault');
           else this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
         }
       }),
@@ -542,7 +560,7 @@ export class LiveRuntime {
    * draws from, would hold its last life only.
    */
   private recordReplayedFelt(from: Address, to: Address, type: string, felt: ReplayedFelt, handled_s: number): void {
-    if (felt.heldByCrash || this.heldByFault(from, to, felt.sent_s)) this.tally.count('felt.held_by_fault');
+    if (felt.heldByCrash || this.heldByFault(from, to, felt.sent_s, handled_s)) this.tally.count('felt.held_by_fault');
     // Replayed only from replayJournal(), which sets the speed-up.
     else this.recordFelt(from, to, type, handled_s - felt.sent_s, this.replaySpeedup!);
   }
@@ -840,12 +858,21 @@ export class LiveRuntime {
     }
   }
 
-  /** Held by this process's crash, or across a fault the experiment names (heldByFault). */
-  private heldByFault(from: Address, to: Address, sent_s: number): boolean {
+  /**
+   * Held by this process's crash, by its being cut off from the bus while the message was on its
+   * way (between processes), or across a fault the experiment names (heldByFault).
+   */
+  private heldByFault(from: Address, to: Address, sent_s: number, handled_s: number): boolean {
     if (this.recovery?.heldByCrash(sent_s) === true) return true;
+    if (!this.hosted.has(from) && this.busOutages.crossed(sent_s, handled_s)) return true;
     const held = this.options.heldByFault;
     // Without partitions nothing is asked per delivery (the message path stays as it was).
     return held !== undefined && held(senderOf(from), senderOf(to), sent_s);
+  }
+
+  /** When this process was cut off from the bus while its clock ran, emulated seconds (one still open ends now). */
+  outageSpans(): OutageSpan[] {
+    return this.busOutages.spans(this.clock?.now_s() ?? Number.NEGATIVE_INFINITY);
   }
 
   private superseded(e: Error): void {

@@ -17,6 +17,7 @@ export {
   nestedHistogramOf,
   type LatencyStats,
 } from './latency-histogram.js';
+export { BusOutages, mergeOutages, type OutageSpan } from './bus-outages.js';
 export { FileJournal } from './file-journal.js';
 export { MemoryJournal, type Journal } from './journal.js';
 export { encodeJournalBatch, decodeJournalBatch } from './journal-codec.js';

@@ -37,6 +37,13 @@ export interface MeasuredNetworkFile {
    * stretches live.
    */
   readonly crashes?: readonly AppliedCrash[];
+  /**
+   * When the run's processes were cut off from the bus (a nats-server restart), emulated seconds:
+   * from the first process's disconnection to the last one's reconnection, spans that overlap
+   * merged (absent: none, or a run before this field). A replay holds every message between two
+   * processes meanwhile; what those messages felt live is counted apart, not in `links`.
+   */
+  readonly outages?: readonly { readonly from_s: number; readonly to_s: number }[];
 }
 
 export interface AppliedCrash {
@@ -185,6 +192,21 @@ export class MeasuredNetwork {
           fail(`crashes[${i}]`, 'must be { process, from_s, to_s } with to_s no earlier than from_s');
       });
     }
+    const outages = d['outages'];
+    if (outages !== undefined) {
+      if (!Array.isArray(outages)) fail('outages', 'must be a list of { from_s, to_s }');
+      (outages as unknown[]).forEach((o, i) => {
+        const x = o as Record<string, unknown> | null;
+        if (
+          typeof x !== 'object' ||
+          x === null ||
+          typeof x['from_s'] !== 'number' ||
+          typeof x['to_s'] !== 'number' ||
+          !(x['to_s'] >= x['from_s'])
+        )
+          fail(`outages[${i}]`, 'must be { from_s, to_s } with to_s no earlier than from_s');
+      });
+    }
     const bound = d['report_interval_ms'];
     if (bound !== undefined && !(typeof bound === 'number' && bound >= 0 && Number.isFinite(bound)))
       fail('report_interval_ms', 'must be a number of wall ms, 0 or more');
@@ -198,6 +220,11 @@ export class MeasuredNetwork {
   /** The crashes the live run applied, as they happened (empty: none recorded). */
   get crashes(): readonly AppliedCrash[] {
     return this.file.crashes ?? [];
+  }
+
+  /** When the run's processes were cut off from the bus, as it happened (empty: never, or not recorded). */
+  get outages(): readonly { readonly from_s: number; readonly to_s: number }[] {
+    return this.file.outages ?? [];
   }
 
   /** The run's bound on latest-value reports between processes, in emulated seconds (0: none). */

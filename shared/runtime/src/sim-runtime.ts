@@ -4,7 +4,14 @@ import type { Actor, ActorContext, ActorPlacement, Logger, TimerId, TraceRecord 
 import { silentLogger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EventHeap } from './event-heap.js';
-import { Cuts, faultEvents, type FaultEvent, type LocationCrash, type LocationPartition } from './fault-schedule.js';
+import {
+  Cuts,
+  faultEvents,
+  type BusOutage,
+  type FaultEvent,
+  type LocationCrash,
+  type LocationPartition,
+} from './fault-schedule.js';
 import { LinkModel } from './network.js';
 import { senderOf } from './subjects.js';
 import { normalCdf, type MeasuredNetwork } from './measured-network.js';
@@ -74,6 +81,8 @@ export interface SimFaults {
   readonly crashes?: readonly LocationCrash[];
   /** Locations cut off from the rest: traffic across the cut is held until it heals. */
   readonly partitions?: readonly LocationPartition[];
+  /** The bus down (a nats-server restart): traffic between any two locations is held until it is back. */
+  readonly outages?: readonly BusOutage[];
   /** The chance that a cross-location message that is not durable is lost (`messages.dropped`). */
   readonly dropRate?: number;
   /**
@@ -161,7 +170,7 @@ export class SimRuntime<M extends { readonly type: string }> {
     this.links = new LinkModel(options.network);
     this.log = options.log ?? silentLogger;
     this.faults = options.faults ?? {};
-    this.faultAgenda = faultEvents(this.faults.crashes ?? [], this.faults.partitions ?? []);
+    this.faultAgenda = faultEvents(this.faults.crashes ?? [], this.faults.partitions ?? [], this.faults.outages ?? []);
     this.faultRng = this.rootRng.fork('faults');
     const bound = options.latestValue;
     this.throttle =
@@ -359,6 +368,14 @@ export class SimRuntime<M extends { readonly type: string }> {
       case 'heal':
         this.cuts.heal(fault.partition);
         return;
+      case 'outage':
+        this.cuts.down(fault.outage);
+        this.tally.count('faults.bus_outages');
+        this.log.info({ time_s: this.clock, until_s: fault.outage.to_s }, 'message bus down');
+        return;
+      case 'restored':
+        this.cuts.restored(fault.outage);
+        return;
     }
   }
 
@@ -379,9 +396,10 @@ export class SimRuntime<M extends { readonly type: string }> {
       return true;
     }
     if (d.timer !== 0 || !this.cuts.active) return false;
-    const healed = this.cuts.heldUntil(this.actors.get(d.from)?.placement.location, at);
+    const from = this.actors.get(d.from)?.placement.location;
+    const healed = this.cuts.heldUntil(from, at);
     if (healed === undefined) return false;
-    this.tally.count('messages.held_by_partition');
+    this.tally.count(this.cuts.busDown && from !== at ? 'messages.held_by_outage' : 'messages.held_by_partition');
     this.enqueue(healed, d.to, d.from, d.msg, d.timer);
     return true;
   }

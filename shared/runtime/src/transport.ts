@@ -23,6 +23,8 @@ export interface Transport {
   counts?(): Iterable<readonly [string, number]>;
   /** Calls `listener` each time the connection to the bus is made again after it was lost: what was in flight may be lost. */
   onReconnect?(listener: () => void): void;
+  /** Calls `listener` each time the connection to the bus is lost (a server restart): until the reconnect, nothing crosses. */
+  onDisconnect?(listener: () => void): void;
 }
 
 /** The envelope's `to` for a topic message (an actor address never starts with `#`). */

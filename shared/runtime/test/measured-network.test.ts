@@ -301,6 +301,15 @@ describe("a live run's measured network, replayed (simulate --network-from)", ()
     expect(MeasuredNetwork.parse(text(file()), 'n.json').crashes).toEqual([]);
     const crashes = [{ process: 's2', from_s: 100, to_s: 2600 }];
     expect(MeasuredNetwork.parse(text({ ...file(), crashes }), 'n.json').crashes).toEqual(crashes);
+    expect(() => MeasuredNetwork.parse(text({ ...file(), outages: [{ from_s: 'x', to_s: 5 }] }), 'n.json')).toThrow(
+      /n\.json: outages\[0\] must be \{ from_s, to_s \}/,
+    );
+    expect(() => MeasuredNetwork.parse(text({ ...file(), outages: {} }), 'n.json')).toThrow(
+      /n\.json: outages must be a list/,
+    );
+    expect(MeasuredNetwork.parse(text(file()), 'n.json').outages).toEqual([]);
+    const outages = [{ from_s: 660_000, to_s: 663_000 }];
+    expect(MeasuredNetwork.parse(text({ ...file(), outages }), 'n.json').outages).toEqual(outages);
   });
 
   it("thins a latest-value topic as the live run's bus bound did, in emulated time; the sender's own location hears each", () => {

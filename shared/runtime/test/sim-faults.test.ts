@@ -88,6 +88,37 @@ describe('SimRuntime faults (issue 11)', () => {
     expect(r.got).toEqual(['6 durable 0', '6 gossip 0', '50 durable 1', '50 gossip 1']);
   });
 
+  it('a bus outage holds what any two locations send each other, the driver included, and what is on its way, until it is back', () => {
+    // Sent at 5, 9.5 (arriving at 10.5, in the outage) and 20; the bus is down from 10 to 50.
+    const r = run({ outages: [{ from_s: 10, to_s: 50 }] }, [5, 9.5, 20]);
+    expect(r.got).toEqual(['6 durable 0', '6 gossip 0', '50 durable 1', '50 gossip 1', '50 durable 2', '50 gossip 2']);
+
+    const got: string[] = [];
+    const rt = new SimRuntime<Msg>({
+      seed: 1,
+      network: { latency_ms: 1000, jitter_ms: 0 },
+      faults: { outages: [{ from_s: 10, to_s: 50 }] },
+    });
+    const fire = (to: string) => ({
+      start: (ctx: ActorContext<Msg>) => void ctx.schedule(20, { type: 'timer.wake' }),
+      receive: (ctx: ActorContext<Msg>, m: Msg) =>
+        void (m.type === 'timer.wake' && ctx.send(to, { type: 'gossip', n: 0 })),
+    });
+    const hear = (name: string) => ({
+      receive: (ctx: ActorContext<Msg>, m: Msg) => void got.push(`${ctx.now()} ${name} ${m.type}`),
+    });
+    // The driver has no location; b/t and b/r share one.
+    rt.spawn({ address: 'driver/d', location: undefined, actor: fire('a/r') });
+    rt.spawn({ address: 'a/r', location: 'a', actor: hear('a') });
+    rt.spawn({ address: 'b/t', location: 'b', actor: fire('b/r') });
+    rt.spawn({ address: 'b/r', location: 'b', actor: hear('b') });
+    rt.start();
+    rt.run();
+    expect(got).toEqual(['20 b gossip', '50 a gossip']);
+    expect(rt.counters.get('messages.held_by_outage')).toBe(1);
+    expect(rt.counters.get('faults.bus_outages')).toBe(1);
+  });
+
   it('drops only messages that may be lost, the same ones for the same seed', () => {
     const times = Array.from({ length: 200 }, (_, i) => i + 1);
     const a = run({ dropRate: 0.5 }, times);

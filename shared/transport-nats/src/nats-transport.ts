@@ -26,6 +26,8 @@ export class NatsTransport implements Transport {
   /** Flushes asked again because the server went away before answering (flush). */
   private flushRetries = 0;
   private readonly reconnectListeners: (() => void)[] = [];
+  private readonly disconnectListeners: (() => void)[] = [];
+  private watchingStatus = false;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -71,12 +73,25 @@ export class NatsTransport implements Transport {
 
   onReconnect(listener: () => void): void {
     this.reconnectListeners.push(listener);
-    if (this.reconnectListeners.length === 1) void this.watchReconnects();
+    this.watchStatus();
   }
 
-  private async watchReconnects(): Promise<void> {
-    // Ends when the connection closes.
-    for await (const s of this.nc.status()) if (s.type === 'reconnect') for (const f of this.reconnectListeners) f();
+  onDisconnect(listener: () => void): void {
+    this.disconnectListeners.push(listener);
+    this.watchStatus();
+  }
+
+  private watchStatus(): void {
+    if (this.watchingStatus) return;
+    this.watchingStatus = true;
+    void (async () => {
+      // Ends when the connection closes.
+      for await (const s of this.nc.status()) {
+        const listeners =
+          s.type === 'reconnect' ? this.reconnectListeners : s.type === 'disconnect' ? this.disconnectListeners : [];
+        for (const f of listeners) f();
+      }
+    })();
   }
 
   counts(): Iterable<readonly [string, number]> {

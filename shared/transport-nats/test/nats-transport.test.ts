@@ -157,18 +157,21 @@ describe('NATS transport across a restart of the server', () => {
     await expect(flushing).rejects.toThrow();
   });
 
-  it('tells its listeners when the connection is back after the server restarted (what was in flight may be lost)', async () => {
+  it('tells its listeners when the connection is lost and when it is back after the server restarted', async () => {
     const server = await startLocalNatsServer();
     const conn = await connect({ servers: server.url, reconnectTimeWait: 50, maxReconnectAttempts: -1 });
     try {
       const transport = new NatsTransport(conn, 'tr');
-      let reconnects = 0;
-      transport.onReconnect(() => reconnects++);
+      const events: string[] = [];
+      transport.onReconnect(() => events.push('reconnect'));
+      transport.onDisconnect(() => events.push('disconnect'));
       await server.stop();
+      await until(() => events.length > 0);
+      expect(events).toEqual(['disconnect']);
       const again = await startLocalNatsServer({ port: server.port });
       try {
-        await until(() => reconnects > 0);
-        expect(reconnects).toBe(1);
+        await until(() => events.length > 1);
+        expect(events).toEqual(['disconnect', 'reconnect']);
       } finally {
         await conn.close();
         await again.stop();

@@ -37,6 +37,8 @@ Options:
                        link felt in that run (LIVE_DIR/network.json, written by gridemu run: hop,
                        timer lag and mailbox together), in emulated seconds at that run's speed-up,
                        and load reports between processes thinned by its bound (live.report_interval_ms);
+                       its crashes and server restarts applied as they happened there (network.json's
+                       crashes and outages) rather than as the spec planned them;
                        then put the live run beside this one with gridemu compare LIVE_DIR DIR;
                        with --seeds N, the seeds vary the replay's draws of the network only: the
                        workload and every other draw stay those of the run it replays
@@ -73,15 +75,8 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const loaded = loadExperiment(file, sets.map(parseOverride)).spec;
   const out = resolve(values.out ?? `results/${loaded.name}`);
   const measured = values['network-from'] === undefined ? undefined : readMeasuredNetwork(values['network-from']);
-  // A replay of a live run with crashes applies them as they happened there (network.json's
-  // crashes): each process down from its death to its catching up, start-up and replay included.
-  const spec = measured ? withAppliedCrashes(loaded, measured.network) : loaded;
-  if (spec.faults.nats_restart.length > 0) {
-    // There is no server in a simulation: messages that must survive a restart always do here.
-    console.error(
-      `gridemu: faults.nats_restart applies to live runs only; simulate ignores its ${spec.faults.nats_restart.length} restart(s)`,
-    );
-  }
+  // A replay of a live run applies its crashes and server restarts as they happened there.
+  const spec = measured ? withAppliedFaults(loaded, measured.network) : loaded;
   if (seeds === undefined) {
     const summary = await simulateOnce(spec, file, sets, values.lenient === true, out, measured);
     if (!summary) return EXIT_FAILED;
@@ -194,14 +189,18 @@ async function simulateOnce(
   return withNetwork;
 }
 
-function withAppliedCrashes(spec: ExperimentSpec, network: MeasuredNetwork): ExperimentSpec {
-  if (spec.faults.crash.length === 0 && network.crashes.length === 0) return spec;
-  const crash = network.crashes.map((c) => ({
-    process: c.process,
-    at_s: c.from_s,
-    down_s: Math.max(c.to_s - c.from_s, 1e-6),
-  }));
-  return { ...spec, faults: { ...spec.faults, crash } };
+/**
+ * The spec with the faults its live run applied, as network.json recorded them: each crash from the
+ * process's death to its catching up (start-up and replay included), and each server restart from
+ * the first process cut off from the bus to the last one back. A network.json from before outages
+ * were recorded leaves the spec's restarts as they are.
+ */
+function withAppliedFaults(spec: ExperimentSpec, network: MeasuredNetwork): ExperimentSpec {
+  const span = (from_s: number, to_s: number) => ({ at_s: from_s, down_s: Math.max(to_s - from_s, 1e-6) });
+  const crash = network.crashes.map((c) => ({ process: c.process, ...span(c.from_s, c.to_s) }));
+  const nats_restart =
+    network.outages.length > 0 ? network.outages.map((o) => span(o.from_s, o.to_s)) : spec.faults.nats_restart;
+  return { ...spec, faults: { ...spec.faults, crash, nats_restart } };
 }
 
 /** LIVE_DIR/network.json, or a one-line reason why it cannot be used. */
