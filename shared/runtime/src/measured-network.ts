@@ -176,37 +176,25 @@ export class MeasuredNetwork {
     }
     const lag = latencyProblem(d['timer_lag']);
     if (lag) fail('timer_lag', lag);
-    const crashes = d['crashes'];
-    if (crashes !== undefined) {
-      if (!Array.isArray(crashes)) fail('crashes', 'must be a list of { process, from_s, to_s }');
-      (crashes as unknown[]).forEach((c, i) => {
+    // Spans of emulated time, each to_s no earlier than its from_s; a crash's also names its process.
+    const checkSpans = (field: 'crashes' | 'outages', shape: string, named: boolean) => {
+      const list = d[field];
+      if (list === undefined) return;
+      if (!Array.isArray(list)) fail(field, `must be a list of ${shape}`);
+      (list as unknown[]).forEach((c, i) => {
         const x = c as Record<string, unknown> | null;
-        if (
-          typeof x !== 'object' ||
-          x === null ||
-          typeof x['process'] !== 'string' ||
-          typeof x['from_s'] !== 'number' ||
-          typeof x['to_s'] !== 'number' ||
-          !(x['to_s'] >= x['from_s'])
-        )
-          fail(`crashes[${i}]`, 'must be { process, from_s, to_s } with to_s no earlier than from_s');
+        const ok =
+          typeof x === 'object' &&
+          x !== null &&
+          (!named || typeof x['process'] === 'string') &&
+          typeof x['from_s'] === 'number' &&
+          typeof x['to_s'] === 'number' &&
+          x['to_s'] >= x['from_s'];
+        if (!ok) fail(`${field}[${i}]`, `must be ${shape} with to_s no earlier than from_s`);
       });
-    }
-    const outages = d['outages'];
-    if (outages !== undefined) {
-      if (!Array.isArray(outages)) fail('outages', 'must be a list of { from_s, to_s }');
-      (outages as unknown[]).forEach((o, i) => {
-        const x = o as Record<string, unknown> | null;
-        if (
-          typeof x !== 'object' ||
-          x === null ||
-          typeof x['from_s'] !== 'number' ||
-          typeof x['to_s'] !== 'number' ||
-          !(x['to_s'] >= x['from_s'])
-        )
-          fail(`outages[${i}]`, 'must be { from_s, to_s } with to_s no earlier than from_s');
-      });
-    }
+    };
+    checkSpans('crashes', '{ process, from_s, to_s }', true);
+    checkSpans('outages', '{ from_s, to_s }', false);
     const bound = d['report_interval_ms'];
     if (bound !== undefined && !(typeof bound === 'number' && bound >= 0 && Number.isFinite(bound)))
       fail('report_interval_ms', 'must be a number of wall ms, 0 or more');
