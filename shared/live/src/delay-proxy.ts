@@ -1,6 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { ExperimentSpec, NetworkSpec } from '@gridemu/model';
 import { DURABLE_MESSAGES } from '@gridemu/schemes';
+import { DRIVER } from '@gridemu/protocol';
 import { decodeEnvelope } from '@gridemu/protocol/wire';
 import {
   healOf,
@@ -14,6 +15,7 @@ import {
 import { wallNow_ms, type EmulatedClock } from '@gridemu/runtime/live';
 import { encodeBatch, parseSubject, splitBatch } from '@gridemu/transport-nats';
 import { NatsFrameSplitter } from './nats-frames.js';
+import { DueQueues } from './due-queues.js';
 import { terminateNatsTls, type ProxyTls } from './nats-tls-termination.js';
 
 export interface DelayProxyOptions {
@@ -35,11 +37,6 @@ export interface ProxyFaults {
   readonly dropRate: number;
   /** Message types never dropped (DURABLE_MESSAGES). */
   readonly durable: ReadonlySet<string>;
-}
-
-interface Pending {
-  readonly due_ms: number;
-  readonly bytes: Buffer;
 }
 
 /**
@@ -180,26 +177,18 @@ export class DelayProxy {
     );
   }
 
-  /** Carries one connection's traffic: the client's publishes to other locations wait their link's latency. */
+  /**
+   * Carries one connection's traffic: the client's publishes to other locations wait their link's
+   * latency; with partitions, topic messages coming in from a location cut off from this one wait
+   * for the cut to heal (inboundHold_ms).
+   */
   private relay(client: Socket, upstream: Socket): void {
     const splitter = new NatsFrameSplitter();
-    const queues = new Map<string, Pending[]>();
-    const timers = new Map<string, NodeJS.Timeout>();
-    const lastDue = new Map<string, number>();
-    const flush = (link: string) => {
-      timers.delete(link);
-      const q = queues.get(link)!;
-      const now = performance.now();
-      while (q.length > 0 && q[0]!.due_ms <= now) upstream.write(q.shift()!.bytes);
-      // libuv measures timers from the loop's cached time, so they can fire early: re-arm, never send early.
-      if (q.length > 0)
-        timers.set(
-          link,
-          setTimeout(() => flush(link), Math.max(1, Math.ceil(q[0]!.due_ms - now))),
-        );
-    };
+    const outbound = new DueQueues((bytes) => upstream.write(bytes));
+    const inbound = new DueQueues((bytes) => client.write(bytes));
     const close = () => {
-      for (const t of timers.values()) clearTimeout(t);
+      outbound.clear();
+      inbound.clear();
       client.destroy();
       upstream.destroy();
       this.sockets.delete(client);
@@ -222,23 +211,54 @@ export class DelayProxy {
         }
         const fate = this.fault(f.bytes, delay.link);
         if (fate.frame === undefined) continue;
-        const due = Math.max(now + delay.ms + fate.hold_ms, lastDue.get(delay.link) ?? 0);
-        lastDue.set(delay.link, due);
-        let q = queues.get(delay.link);
-        if (!q) queues.set(delay.link, (q = []));
-        q.push({ due_ms: due, bytes: fate.frame });
-        if (!timers.has(delay.link))
-          timers.set(
-            delay.link,
-            setTimeout(() => flush(delay.link), Math.ceil(due - now)),
-          );
+        outbound.push(delay.link, delay.ms + fate.hold_ms, fate.frame, now);
       }
     });
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    if ((this.options.faults?.partitions.length ?? 0) === 0)
+      upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    else {
+      // Only a run with partitions reads what the server sends: every other run's passes untouched.
+      const fromServer = new NatsFrameSplitter();
+      upstream.on('data', (chunk: Buffer) => {
+        let frames;
+        try {
+          frames = fromServer.push(chunk);
+        } catch {
+          close();
+          return;
+        }
+        const now = performance.now();
+        for (const f of frames) {
+          const held = this.inboundHold(f.subject);
+          if (held === undefined || (held.hold_ms === 0 && !inbound.waiting(held.sender))) client.write(f.bytes);
+          else inbound.push(held.sender, held.hold_ms, f.bytes, now);
+        }
+      });
+    }
     client.on('close', close);
     upstream.on('close', close);
     client.on('error', close);
     upstream.on('error', close);
+  }
+
+  /**
+   * A message the server brings this location on `subject`: its sender, and how many wall ms it
+   * waits here; undefined for anything that is not a run's message. A topic message is one publish
+   * for every subscriber, so its sender's proxy holds it only when the sender is inside a cut-off
+   * set; one from outside such a set into it is held here, at the receiving end, until the cut
+   * heals, as the simulator holds it for each receiver (on arrival, as here). Messages to one actor
+   * are held by their sender's proxy (fault); the driver, next to every site, is never cut off.
+   */
+  private inboundHold(subject: string | undefined): { sender: string; hold_ms: number } | undefined {
+    const parsed = subject === undefined ? undefined : parseSubject(this.options.run, subject);
+    if (parsed === undefined) return undefined;
+    const sender = parsed.sender;
+    const faults = this.options.faults;
+    if (!faults || !this.clock || !('topic' in parsed.target) || sender === DRIVER) return { sender, hold_ms: 0 };
+    const heal_s = healOf(partitionsAt(faults.partitions, this.clock.now_s()), sender, this.options.from);
+    const hold_ms = heal_s === undefined ? 0 : Math.max(0, this.clock.wall_ms(heal_s) - wallNow_ms());
+    if (hold_ms > 0) this.faultCounts.held++;
+    return { sender, hold_ms };
   }
 }
 

@@ -1,7 +1,7 @@
-/** One operation of the NATS client protocol, whole: its bytes, and the subject if it publishes. */
+/** One operation of the NATS protocol, whole: its bytes, and the subject if it carries a message. */
 export interface NatsFrame {
   readonly bytes: Buffer;
-  /** The subject of a PUB or HPUB; undefined for every other operation (CONNECT, SUB, PING, …). */
+  /** The subject of a PUB, HPUB, MSG or HMSG; undefined for every other operation (CONNECT, SUB, PING, INFO, …). */
   readonly subject: string | undefined;
 }
 
@@ -10,10 +10,11 @@ const CRLF = Buffer.from('\r\n');
 const MAX_CONTROL_LINE = 64 * 1024;
 
 /**
- * Splits the byte stream a NATS client sends into whole operations, so a proxy can delay each
- * publish on its own (https://docs.nats.io/reference/reference-protocols/nats-protocol):
- * `PUB <subject> [reply] <#bytes>\r\n<payload>\r\n`, `HPUB <subject> [reply] <#hdr> <#total>\r\n…`,
- * and one-line operations (CONNECT, SUB, UNSUB, PING, PONG).
+ * Splits a NATS byte stream into whole operations, so a proxy can delay or hold each message on its
+ * own (https://docs.nats.io/reference/reference-protocols/nats-protocol). What a client sends:
+ * `PUB <subject> [reply] <#bytes>\r\n<payload>\r\n`, `HPUB <subject> [reply] <#hdr> <#total>\r\n…`;
+ * what the server sends: `MSG <subject> <sid> [reply] <#bytes>\r\n…`, `HMSG <subject> <sid> [reply]
+ * <#hdr> <#total>\r\n…`; and one-line operations (CONNECT, SUB, UNSUB, PING, PONG, INFO, +OK, -ERR).
  */
 export class NatsFrameSplitter {
   private pending: Buffer = Buffer.alloc(0);
@@ -34,11 +35,12 @@ export class NatsFrameSplitter {
       const op = line.slice(0, 5).toUpperCase();
       let end = eol + 2;
       let subject: string | undefined;
-      if (op.startsWith('PUB ') || op.startsWith('HPUB ')) {
+      const publish = op.startsWith('PUB ') || op.startsWith('HPUB ');
+      if (publish || op.startsWith('MSG ') || op.startsWith('HMSG ')) {
         const args = line.trim().split(/\s+/);
         const size = Number(args[args.length - 1]);
-        if (!Number.isInteger(size) || size < 0 || args.length < 3)
-          throw new Error(`malformed NATS publish line: ${line.slice(0, 80)}`);
+        if (!Number.isInteger(size) || size < 0 || args.length < (publish ? 3 : 4))
+          throw new Error(`malformed NATS ${publish ? 'publish' : 'message'} line: ${line.slice(0, 80)}`);
         subject = args[1];
         end = eol + 2 + size + 2;
         if (end > this.pending.length) break; // the payload has not all arrived yet

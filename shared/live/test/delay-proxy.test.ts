@@ -163,4 +163,59 @@ describe('DelayProxy faults (issue 11)', () => {
       await proxy.close();
     }
   });
+
+  it("holds a topic message coming into a cut-off location until the cut heals, as the simulator holds it for each receiver; not the driver's, nor one to an actor", async () => {
+    // 1000 emulated s a wall second; b is cut off from 0 to 400 s (0.4 s of wall time).
+    const faults = { partitions: [{ locations: ['b'], from_s: 0, to_s: 400 }], dropRate: 0, durable: DURABLE_MESSAGES };
+    const proxy = new DelayProxy({
+      from: 'b',
+      run: 'ri',
+      network: { latency_ms: 0, jitter_ms: 0 },
+      target: target(),
+      seed: 3,
+      faults,
+    });
+    const url = await proxy.listen();
+    const clock = new EmulatedClock(0, wallNow_ms(), 1000);
+    proxy.startClock(clock);
+    // b hears through its proxy; the others publish straight to the server.
+    const b = await connect({ servers: url });
+    const others = await connect({ servers: nats.url });
+    try {
+      const got: { subject: string; at_s: number }[] = [];
+      b.subscribe('gridemu.ri.>', { callback: (_e, m) => void got.push({ subject: m.subject, at_s: clock.now_s() }) });
+      await b.flush();
+      const load = encodeEnvelope({
+        run: 'ri',
+        from: 'a/meta',
+        to: '#load',
+        msg: { type: Paper001MessageType.LoadReport, site: 'a', load: 1, time_s: 0 },
+      });
+      others.publish('gridemu.ri.b.meta.a', load);
+      others.publish('gridemu.ri.topic.load.a', load);
+      others.publish('gridemu.ri.topic.load.driver', load);
+      others.publish('gridemu.ri.topic.load.a', load);
+      others.publish('gridemu.ri.b.meta.a', load);
+      await others.flush();
+      const deadline = Date.now() + 30_000;
+      while (got.length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      // The one to b's actor passes (it is held, if at all, by its sender's proxy), and so does the
+      // driver's topic message; a's two topic messages wait for the heal, in the order sent. What
+      // a sends after them waits behind them: a link never reorders.
+      expect(got.map((g) => g.subject)).toEqual([
+        'gridemu.ri.b.meta.a',
+        'gridemu.ri.topic.load.driver',
+        'gridemu.ri.topic.load.a',
+        'gridemu.ri.topic.load.a',
+        'gridemu.ri.b.meta.a',
+      ]);
+      expect(got[1]!.at_s).toBeLessThan(400);
+      expect(got[2]!.at_s).toBeGreaterThanOrEqual(399);
+      expect(got[4]!.at_s).toBeGreaterThanOrEqual(399);
+      expect(proxy.faultCounts.held).toBe(2);
+    } finally {
+      await Promise.all([b.close(), others.close()]);
+      await proxy.close();
+    }
+  });
 });

@@ -37,6 +37,25 @@ describe('NatsFrameSplitter', () => {
     ]);
   });
 
+  it("splits the server's stream too: messages, headers ones included, and one-line operations", () => {
+    const fromServer = Buffer.from(
+      'INFO {"server_id":"x"}\r\nMSG gridemu.r.topic.load.s1 3 5\r\nhe\r\no\r\nHMSG gridemu.r.a.x 4 _INBOX.1 12 14\r\nNATS/1.0\r\n\r\nhi\r\nPING\r\n+OK\r\n',
+    );
+    for (let cut = 1; cut < fromServer.length; cut += 5) {
+      const s = new NatsFrameSplitter();
+      const frames = [...s.push(fromServer.subarray(0, cut)), ...s.push(fromServer.subarray(cut))];
+      expect(frames.map((f) => f.subject)).toEqual([
+        undefined,
+        'gridemu.r.topic.load.s1',
+        'gridemu.r.a.x',
+        undefined,
+        undefined,
+      ]);
+      expect(Buffer.concat(frames.map((f) => f.bytes)).equals(fromServer)).toBe(true);
+    }
+    expect(() => new NatsFrameSplitter().push(Buffer.from('MSG x 5\r\n'))).toThrow(/malformed NATS message/);
+  });
+
   it('refuses a stream that is not NATS', () => {
     expect(() => new NatsFrameSplitter().push(Buffer.from('PUB x notanumber\r\n'))).toThrow(/malformed NATS publish/);
     expect(() => new NatsFrameSplitter().push(Buffer.alloc(70 * 1024, 65))).toThrow(/control line/);
