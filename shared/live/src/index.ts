@@ -15,6 +15,7 @@ export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.j
 export { runCredentials, ORCHESTRATOR, type ProcessCredentials } from './run-credentials.js';
 export { warmUp, warmUpJobs, warmUpRun, type WarmUpReport } from './warm-up.js';
 export { reliableDelivery } from './reliable-delivery.js';
+export { partitionCut } from './partition-cut.js';
 export { reportThrottle } from './report-throttle.js';
 export { processRegistry, prometheusName, type MetricsSource } from './prometheus-metrics.js';
 export { judgeFidelity, DEFAULT_GUARD_SHARE, type GuardInput, type GuardVerdict } from './fidelity-guard.js';

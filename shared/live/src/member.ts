@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { InputError, type ExperimentSpec } from '@gridemu/model';
 import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
-import { healOf, locationPartitions, partitionsAt, type Journal, type Logger } from '@gridemu/runtime';
+import type { Journal, Logger } from '@gridemu/runtime';
 import { FileJournal, LiveRuntime, histogramStates, wallNow_ms } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
@@ -12,6 +12,7 @@ import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
 import { RejoinAnnouncement, RejoinsHeard } from './rejoin-announcement.js';
 import type { StandbyResume } from './standby.js';
 import { reliableDelivery } from './reliable-delivery.js';
+import { partitionCut } from './partition-cut.js';
 import { reportThrottle } from './report-throttle.js';
 import { logWarmUp, warmUp, warmUpFigures, type WarmUpReport } from './warm-up.js';
 
@@ -140,7 +141,7 @@ export class MemberProcess {
         if (this.phase !== 'joining') return this.outcome;
       }
       const journal = await this.openJournal(this.spec, plan.resume);
-      const cut = cutBetween(this.spec);
+      const cut = partitionCut(this.spec.faults.partition);
       const transport = new NatsTransport(this.options.nc, this.options.run, (subject, err) =>
         log.error({ subject, err: err.message }, 'NATS subscription or publish failed'),
       );
@@ -397,14 +398,4 @@ export class MemberProcess {
 /** The wall time (wallNow_ms's clock) at which the run's clock reads `t_s`. */
 function wallOf(clock: RunClock, t_s: number): number {
   return clock.wallEpoch_ms + ((t_s - clock.epoch_s) * 1000) / clock.speedup;
-}
-
-/**
- * Whether the spec's partitions cut the link from one location to another at emulated `t`, as the
- * delay proxies and the simulator judge it (healOf): one end inside a cut-off set, the other not.
- */
-function cutBetween(spec: ExperimentSpec): ((from: string, to: string, t: number) => boolean) | undefined {
-  if (spec.faults.partition.length === 0) return undefined;
-  const partitions = locationPartitions(spec.faults.partition);
-  return (from, to, t) => healOf(partitionsAt(partitions, t), from, to) !== undefined;
 }

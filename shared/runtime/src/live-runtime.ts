@@ -46,12 +46,13 @@ export interface LiveRuntimeOptions {
    */
   readonly onSuperseded?: (err: Error) => void;
   /**
-   * Whether the experiment's faults held back a message sent from `from` to `to` (locations) at
-   * emulated `sent_s`: a cut link, say. Its delay is the fault's, which a replay of the run applies
-   * itself, so it is counted apart (`felt.held_by_fault`) rather than recorded as the link's felt
-   * delay. Messages a restarted process gets that were sent before its resume are held the same way.
+   * Whether the experiment's faults held back a message from `from` to `to` (locations) sent at
+   * emulated `sent_s` and handled at `handled_s`: on its way across a cut link, say. Its delay is
+   * the fault's, which a replay of the run applies itself, so it is counted apart
+   * (`felt.held_by_fault`) rather than recorded as the link's felt delay. Messages a restarted
+   * process gets that were sent before its resume are held the same way.
    */
-  readonly heldByFault?: (from: string, to: string, sent_s: number) => boolean;
+  readonly heldByFault?: (from: string, to: string, sent_s: number, handled_s: number) => boolean;
   /** The message catalogue to accept from the bus: the core's plus the schemes' (default: the core's). */
   readonly check?: MessageCheck;
   /** How long before a timer's deadline the process spins rather than sleeps (PreciseTimer; 0: never). */
@@ -867,7 +868,7 @@ export class LiveRuntime {
     if (!this.hosted.has(from) && this.busOutages.crossed(sent_s, handled_s)) return true;
     const held = this.options.heldByFault;
     // Without partitions nothing is asked per delivery (the message path stays as it was).
-    return held !== undefined && held(senderOf(from), senderOf(to), sent_s);
+    return held !== undefined && held(senderOf(from), senderOf(to), sent_s, handled_s);
   }
 
   /** When this process was cut off from the bus while its clock ran, emulated seconds (one still open ends now). */
