@@ -180,7 +180,7 @@ export class DelayProxy {
   /**
    * Carries one connection's traffic: the client's publishes to other locations wait their link's
    * latency; with partitions, topic messages coming in from a location cut off from this one wait
-   * for the cut to heal (inboundHold_ms).
+   * for the cut to heal (inboundHold).
    */
   private relay(client: Socket, upstream: Socket): void {
     const splitter = new NatsFrameSplitter();
