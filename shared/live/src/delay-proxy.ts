@@ -102,11 +102,15 @@ export class DelayProxy {
     if (!faults || !this.clock) return { frame, hold_ms: 0 };
     const left = faults.dropRate > 0 ? this.lose(frame, faults.dropRate, faults.durable) : frame;
     if (left === undefined) return { frame: undefined, hold_ms: 0 };
-    const now_s = this.clock.now_s();
-    const heal_s = healOf(partitionsAt(faults.partitions, now_s), this.options.from, link);
-    if (heal_s === undefined) return { frame: left, hold_ms: 0 };
+    return { frame: left, hold_ms: this.heldAcross(this.clock, faults.partitions, this.options.from, link) };
+  }
+
+  /** Wall ms a message from `a` to `b` waits now for a partition between them to heal (0: none), counted if held. */
+  private heldAcross(clock: EmulatedClock, partitions: readonly LocationPartition[], a: string, b: string): number {
+    const heal_s = healOf(partitionsAt(partitions, clock.now_s()), a, b);
+    if (heal_s === undefined) return 0;
     this.faultCounts.held++;
-    return { frame: left, hold_ms: Math.max(0, this.clock.wall_ms(heal_s) - wallNow_ms()) };
+    return Math.max(0, clock.wall_ms(heal_s) - wallNow_ms());
   }
 
   /**
@@ -255,10 +259,7 @@ export class DelayProxy {
     const sender = parsed.sender;
     const faults = this.options.faults;
     if (!faults || !this.clock || !('topic' in parsed.target) || sender === DRIVER) return { sender, hold_ms: 0 };
-    const heal_s = healOf(partitionsAt(faults.partitions, this.clock.now_s()), sender, this.options.from);
-    const hold_ms = heal_s === undefined ? 0 : Math.max(0, this.clock.wall_ms(heal_s) - wallNow_ms());
-    if (hold_ms > 0) this.faultCounts.held++;
-    return { sender, hold_ms };
+    return { sender, hold_ms: this.heldAcross(this.clock, faults.partitions, sender, this.options.from) };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { PartitionFault } from '@gridemu/model';
 import { DRIVER } from '@gridemu/protocol';
-import { healOf, locationPartitions } from '@gridemu/runtime';
+import { healOf, locationPartitions, onItsWayDuring } from '@gridemu/runtime';
 
 /**
  * Whether a message from one location to another, sent at emulated `sent_s` and handled at
@@ -23,7 +23,7 @@ export function partitionCut(
     from !== DRIVER &&
     to !== DRIVER &&
     healOf(
-      cuts.filter((p) => p.from_s <= handled_s && sent_s < p.to_s),
+      cuts.filter((p) => onItsWayDuring(p, sent_s, handled_s)),
       from,
       to,
     ) !== undefined;

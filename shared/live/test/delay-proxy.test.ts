@@ -88,18 +88,22 @@ describe('DelayProxy faults (issue 11)', () => {
     return { host: hostname, port: Number(port) };
   };
 
-  it('holds traffic across a partition until it heals, and drops only losable messages', async () => {
-    // 1000 emulated s a wall second; b is cut off from 0 to 400 s (0.4 s of wall time).
+  /**
+   * The proxy of location `from` in run `run`, no link latency, its clock started at 1000 emulated s
+   * a wall second, and b cut off from 0 to 400 s (0.4 s of wall time).
+   */
+  const partitionedProxy = async (from: string, run: string, dropRate: number) => {
+    const faults = { partitions: [{ locations: ['b'], from_s: 0, to_s: 400 }], dropRate, durable: DURABLE_MESSAGES };
     const network = { latency_ms: 0, jitter_ms: 0 };
-    const faults = {
-      partitions: [{ locations: ['b'], from_s: 0, to_s: 400 }],
-      dropRate: 0.5,
-      durable: DURABLE_MESSAGES,
-    };
-    const proxy = new DelayProxy({ from: 'a', run: 'rf', network, target: target(), seed: 3, faults });
+    const proxy = new DelayProxy({ from, run, network, target: target(), seed: 3, faults });
     const url = await proxy.listen();
     const clock = new EmulatedClock(0, wallNow_ms(), 1000);
     proxy.startClock(clock);
+    return { proxy, url, clock };
+  };
+
+  it('holds traffic across a partition until it heals, and drops only losable messages', async () => {
+    const { proxy, url, clock } = await partitionedProxy('a', 'rf', 0.5);
     const a = await connect({ servers: url });
     const rx = await connect({ servers: nats.url });
     try {
@@ -165,19 +169,7 @@ describe('DelayProxy faults (issue 11)', () => {
   });
 
   it("holds a topic message coming into a cut-off location until the cut heals, as the simulator holds it for each receiver; not the driver's, nor one to an actor", async () => {
-    // 1000 emulated s a wall second; b is cut off from 0 to 400 s (0.4 s of wall time).
-    const faults = { partitions: [{ locations: ['b'], from_s: 0, to_s: 400 }], dropRate: 0, durable: DURABLE_MESSAGES };
-    const proxy = new DelayProxy({
-      from: 'b',
-      run: 'ri',
-      network: { latency_ms: 0, jitter_ms: 0 },
-      target: target(),
-      seed: 3,
-      faults,
-    });
-    const url = await proxy.listen();
-    const clock = new EmulatedClock(0, wallNow_ms(), 1000);
-    proxy.startClock(clock);
+    const { proxy, url, clock } = await partitionedProxy('b', 'ri', 0);
     // b hears through its proxy; the others publish straight to the server.
     const b = await connect({ servers: url });
     const others = await connect({ servers: nats.url });

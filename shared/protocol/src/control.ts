@@ -302,8 +302,14 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
     if (!Array.isArray(outages)) return 'outages must be a list of { from_s, to_s }';
     for (const o of outages as unknown[]) {
       const x = o as Record<string, unknown> | null;
-      if (typeof x !== 'object' || x === null || typeof x['from_s'] !== 'number' || typeof x['to_s'] !== 'number')
-        return 'outages must be a list of { from_s, to_s }';
+      if (
+        typeof x !== 'object' ||
+        x === null ||
+        typeof x['from_s'] !== 'number' ||
+        typeof x['to_s'] !== 'number' ||
+        !(x['to_s'] >= x['from_s'])
+      )
+        return 'outages must be a list of { from_s, to_s } with to_s no earlier than from_s';
     }
   }
   const byType = r['felt_by_type'];

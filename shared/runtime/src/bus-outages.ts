@@ -1,3 +1,5 @@
+import { onItsWayDuring } from './fault-schedule.js';
+
 /** A span of emulated time during which a process was cut off from the bus. */
 export interface OutageSpan {
   readonly from_s: number;
@@ -28,7 +30,7 @@ export class BusOutages {
   /** Whether a message sent at `sent_s` and handled at `handled_s` was on its way while this process was cut off. */
   crossed(sent_s: number, handled_s: number): boolean {
     if (this.openFrom_s !== undefined && handled_s >= this.openFrom_s) return true;
-    return this.closed.some((s) => sent_s < s.to_s && handled_s >= s.from_s);
+    return this.closed.some((s) => onItsWayDuring(s, sent_s, handled_s));
   }
 
   /** The spans so far; one still open ends at `now_s`. */

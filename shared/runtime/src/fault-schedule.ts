@@ -23,6 +23,18 @@ export interface BusOutage {
   readonly to_s: number;
 }
 
+/**
+ * Whether a message sent at `sent_s` and handled at `handled_s` was on its way at some moment of
+ * `span` (from `from_s`, before `to_s`): what a fault over that span held, or may have held.
+ */
+export function onItsWayDuring(
+  span: { readonly from_s: number; readonly to_s: number },
+  sent_s: number,
+  handled_s: number,
+): boolean {
+  return span.from_s <= handled_s && sent_s < span.to_s;
+}
+
 /** The spec's partitions (`faults.partition`, which name sites) as cuts between locations. */
 export function locationPartitions(partitions: readonly PartitionFault[]): LocationPartition[] {
   return partitions.map((p) => ({ locations: p.sites, from_s: p.from_s, to_s: p.to_s }));

@@ -18,6 +18,7 @@ export {
   Cuts,
   faultEvents,
   healOf,
+  onItsWayDuring,
   locationPartitions,
   partitionsAt,
   type BusOutage,
