@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -30,6 +30,8 @@ async function withRestartableServer(
     });
   } finally {
     await nc.close();
+    // The first server too: a test that fails before stopping it must not leave it running.
+    await server.stop();
     await again?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
@@ -50,7 +52,7 @@ describe('opening a JetStream journal', () => {
   it('opened while the server restarts, it waits for the server and reads what was stored before', async () => {
     await withRestartableServer(async ({ server, nc, restart }) => {
       const first = await JetStreamJournal.open(nc, 'jo', 's2', true);
-      await first.append(bytes('before the crash'), 1);
+      await appendUntilStored(first, bytes('before the crash'), 1);
       await server.stop();
       // A restarted process opens its journal while the server is away.
       const opening = follow(JetStreamJournal.open(nc, 'jo', 's2', false));
@@ -69,7 +71,7 @@ describe('opening a JetStream journal', () => {
   it('opened before the server restarts, it reads what was stored through the restart', async () => {
     await withRestartableServer(async ({ server, nc, restart }) => {
       const first = await JetStreamJournal.open(nc, 'jr', 's2', true);
-      await first.append(bytes('before the crash'), 1);
+      await appendUntilStored(first, bytes('before the crash'), 1);
       const restarted = await JetStreamJournal.open(nc, 'jr', 's2', false);
       await server.stop();
       // Its replay reads while the server is away: a timeout is asked again, not taken as final.
@@ -125,6 +127,20 @@ describe('opening a JetStream journal', () => {
   });
 });
 
+/**
+ * Resolves once process `pid` is stopped (Linux's /proc state T). A signal is sent at once but
+ * taken when the process next runs: on a busy machine a server may still answer after kill().
+ */
+async function stoppedBySignal(pid: number): Promise<void> {
+  while (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'T')
+    await new Promise((r) => setTimeout(r, 10));
+}
+
+/** Resolves on the connection's next status event of `type`. */
+async function nextStatus(nc: NatsConnection, type: string): Promise<void> {
+  for await (const s of nc.status()) if (s.type === type) return;
+}
+
 /** Appends until the server has it, as JournalWriter does (a server just restarted may not answer yet). */
 async function appendUntilStored(journal: JetStreamJournal, batch: Uint8Array, seq: number): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -141,9 +157,10 @@ describe('appending to a JetStream journal', () => {
   it('an append unanswered when the connection is lost fails at once, and sent again it is stored once', async () => {
     await withRestartableServer(async ({ server, nc, restart }) => {
       const journal = await JetStreamJournal.open(nc, 'ja', 's2', true);
-      await journal.append(bytes('one'), 1);
+      await appendUntilStored(journal, bytes('one'), 1);
       // The server stops reading with the append on its way, then dies: no answer will come.
       server.process.kill('SIGSTOP');
+      await stoppedBySignal(server.process.pid!);
       const appending = follow(journal.append(bytes('two'), 2));
       await new Promise((r) => setTimeout(r, 100));
       server.process.kill('SIGKILL');
@@ -160,8 +177,12 @@ describe('appending to a JetStream journal', () => {
   it('an append made while the server is away fails once the connection is back, and sent again it is stored at once', async () => {
     await withRestartableServer(async ({ server, nc, restart }) => {
       const journal = await JetStreamJournal.open(nc, 'jw', 's2', true);
-      await journal.append(bytes('one'), 1);
+      await appendUntilStored(journal, bytes('one'), 1);
+      const disconnected = nextStatus(nc, 'disconnect');
       await server.stop();
+      // Made once the client knows the server is away (the server's exit comes first; on a busy
+      // machine the client may hear of it later), else it is an append lost with the connection.
+      await disconnected;
       // The client keeps it until it is connected again; the restarted server never answered it
       // (nats.js 3.4, nats-server 2.9: the request waited out the client's 5 s timeout).
       const appending = follow(journal.append(bytes('two'), 2));
