@@ -18,6 +18,10 @@
 // crash must show its restart's catching up in summary.json. Needs the KTH-SP2 trace
 // (GRIDEMU_TRACE_DIR, or ../shared beside the project); skipped, saying so, without it.
 //
+// CI's 300 fuzz seeds (`gridemu fuzz --seeds 300`; npm test runs 50), and the CLI's slow vitest
+// files (services/cli/test-slow: each family's crash runs with their replays, a 16-site run, K = 4
+// over 20 ms links), each of their tests counted here.
+//
 // Prints one "N passed, N failed" line; exits 1 on any failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -168,19 +172,64 @@ try {
       );
     }
   }
+  {
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [cli, 'fuzz', '--seeds', '300'], { encoding: 'utf8' });
+    const problems = [];
+    if (r.status !== 0 || !/300 seeds passed \(1\.\.300\)/.test(r.stdout ?? ''))
+      problems.push(
+        `exit ${r.status}: ${((r.stdout ?? '') + (r.stderr ?? '')).trim().split('\n').slice(-12).join('\n')}`,
+      );
+    verdict(
+      "gridemu fuzz: CI's 300 seeds keep the actors' assertions and gridemu check's invariants",
+      work,
+      t0,
+      problems,
+      false,
+    );
+  }
+  slowVitest();
 } finally {
   if (failed === 0) rmSync(work, { recursive: true, force: true });
 }
 console.log(`${passed} passed, ${failed} failed`);
 
-function verdict(name, out, t0, problems) {
+function verdict(name, out, t0, problems, removeOut = true) {
   if (problems.length === 0) {
     passed++;
     console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    rmSync(out, { recursive: true, force: true });
+    if (removeOut) rmSync(out, { recursive: true, force: true });
   } else {
     failed++;
     console.log(`✗ ${name}: results kept in ${out}\n  ${problems.join('\n  ')}`);
   }
 }
 process.exit(failed === 0 ? 0 : 1);
+
+/** Runs services/cli/test-slow with its vitest configuration and counts each of its tests. */
+function slowVitest() {
+  const dir = join(repo, 'services/cli');
+  const report = join(dir, 'test-slow-results.json');
+  rmSync(report, { force: true });
+  const r = spawnSync(
+    process.execPath,
+    [join(repo, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.slow.config.ts'],
+    {
+      cwd: dir,
+      stdio: 'inherit',
+    },
+  );
+  if (!existsSync(report)) {
+    failed++;
+    console.log(`✗ services/cli/test-slow: vitest wrote no report (exit ${r.status})`);
+    return;
+  }
+  const results = JSON.parse(readFileSync(report, 'utf8'));
+  passed += results.numPassedTests;
+  failed += results.numFailedTests;
+  // A file that failed to load has no failed test but failed all the same.
+  if (r.status !== 0 && results.numFailedTests === 0) {
+    failed++;
+    console.log(`✗ services/cli/test-slow: vitest exited ${r.status}`);
+  }
+}

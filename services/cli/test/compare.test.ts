@@ -209,11 +209,11 @@ describe('gridemu check', () => {
 });
 
 describe('gridemu fuzz', () => {
-  it("passes CI's 300 seeds: every random experiment keeps the actors' assertions and gridemu check's invariants", () => {
-    const r = gridemu(['fuzz', '--seeds', '300']);
+  it("passes 50 seeds: every random experiment keeps the actors' assertions and gridemu check's invariants", () => {
+    // CI's 300 seeds run in npm run test:slow (scripts/slow-tests.mjs).
+    const r = gridemu(['fuzz', '--seeds', '50']);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/300 seeds passed \(1\.\.300\)/);
-    // About 25 s on two idle cores; a busy machine took over 60 s. The test is of the invariants, not the pace.
+    expect(r.out).toMatch(/50 seeds passed \(1\.\.50\)/);
   }, 600_000);
 
   it('--seed S prints the experiment it ran, so a failure can be reproduced', () => {

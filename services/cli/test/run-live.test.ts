@@ -2,59 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readProtocolTrace } from '@gridemu/metrics';
-import {
-  REPO,
-  gridemuLive,
-  readJobs,
-  readCheck,
-  readSummary,
-  runLiveLines,
-  smallSpec,
-  startsInLogs,
-  tmp,
-  type LooseSummary,
-} from './live-helpers.js';
-
-/**
- * `gridemu run` end to end: a real nats-server, one Node process per site (and central), the
- * driver, and the results folder. Each job must start at exactly one site, seen both in jobs.csv
- * and in the sites' own logs, and no job may be lost.
- */
-function checkExactlyOnce(out: string) {
-  const jobs = readJobs(out);
-  const starts = startsInLogs(join(out, 'logs'));
-  expect(jobs.length).toBeGreaterThan(0);
-  expect(new Set(jobs.map((j) => j.id)).size).toBe(jobs.length);
-  for (const j of jobs) {
-    expect(['COMPLETED_SUCCESSFULLY', 'REJECTED'], `${j.id} ended ${j.state}`).toContain(j.state);
-    if (j.state === 'REJECTED') continue;
-    expect(starts.get(j.id), `${j.id} in the sites' logs`).toEqual([j.exec]);
-  }
-  expect(starts.size).toBe(jobs.filter((j) => j.state === 'COMPLETED_SUCCESSFULLY').length);
-  return jobs;
-}
-
-/**
- * Issue 15: every process's protocol steps gathered into one trace, in emulated time order, adding
- * up with the run's counters, and each job's `run` step at the site jobs.csv says it ran.
- */
-function checkProtocolTrace(out: string, s: LooseSummary): void {
-  const trace = readProtocolTrace(join(out, 'protocol-trace.csv'));
-  const count = (event: string) => trace.filter((t) => t.event === event).length;
-  expect(count('claim.sent')).toBe(s.claims.sent);
-  expect(count('origin.grant')).toBe(s.claims.granted);
-  expect(count('origin.deny')).toBe(s.claims.denied);
-  expect(count('copies.sent')).toBe(s.jobs.submitted);
-  const ran = new Map(trace.filter((t) => t.event === 'run').map((t) => [t.job_id, t.location]));
-  for (const row of readFileSync(join(out, 'jobs.csv'), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split(',')))
-    expect(ran.get(row[0]!)).toBe(row[15]);
-  expect(trace.every((t, i) => i === 0 || trace[i - 1]!.time_s <= t.time_s)).toBe(true);
-}
+import { REPO, gridemuLive, readCheck, readSummary, runLiveLines, smallSpec, tmp } from './live-helpers.js';
+import { checkExactlyOnce, checkProtocolTrace, LIVE_DAG } from './live-checks.js';
 
 describe('gridemu run: every scheme of paper 001 as separate processes', () => {
   for (const scheme of [
@@ -219,96 +168,6 @@ describe('gridemu run: GRUBER (paper 002) with two decision points over 20 ms li
     expect(s.gruber.view_age.decisions).toBeGreaterThan(0);
     expect(s.gruber.view_age.mean_s).toBeGreaterThan(90);
     expect(s.live.latency_ms.mean_ms).toBeGreaterThan(19);
-  });
-});
-
-/**
- * A live run of `lines`, an experiment whose faults crash the processes `crashed`, and its replay:
- * it must end with gridemu check passing, every crash applied, the restarts caught up from their
- * journals, and `gridemu simulate --network-from` crashing the processes that were. Returns both summaries.
- */
-async function crashedAndReplayed(lines: readonly string[], crashed: readonly string[]) {
-  const dir = tmp();
-  const spec = join(dir, 'spec.yaml');
-  writeFileSync(spec, lines.join('\n') + '\n');
-  const out = join(dir, 'out');
-  const { code, err } = await gridemuLive(['run', spec, '--out', out, '--timeout', '150']).done;
-  expect(code, err).toBe(0);
-  expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
-  const s = readSummary(out);
-  expect(s.faults.crashes_applied).toBe(crashed.length);
-  // Each restart that caught up before the run ended (on a busy machine one with nothing left to
-  // do may not have) is in summary.json, and the replay crashes those processes when they were down.
-  const rejoined = (s.live.rejoins as { process: string }[]).map((j) => j.process).sort();
-  expect(rejoined.length).toBeGreaterThan(0);
-  for (const p of rejoined) expect(crashed).toContain(p);
-  expect(s.counters['journal.replayed_entries']).toBeGreaterThan(0);
-  const replay = join(dir, 'replay');
-  const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
-  expect(replayed.code, replayed.err).toBe(0);
-  const r = readSummary(replay);
-  expect(r.spec.faults.crash.map((c: { process: string }) => c.process).sort()).toEqual(rejoined);
-  return { s, r };
-}
-
-describe('gridemu run: GRUBER (paper 002) under crashes', () => {
-  it('a site, a decision point and the submit hosts killed and restarted replay their journals; attempts lost in a crash are planned again; every job ends once', async () => {
-    // examples/gruber-live.yaml (jobs from 0 s to about 66,000 s), with four crashes and some loss.
-    // gridemu check counts one start per attempt in the sites' logs, a local job's lost run apart.
-    const { s, r } = await crashedAndReplayed(
-      [
-        ...readFileSync(join(REPO, 'examples/gruber-live.yaml'), 'utf8').trimEnd().split('\n'),
-        'faults:',
-        '  crash:',
-        '    - { process: s1, at_s: 800, down_s: 1000 }',
-        '    - { process: gruber, at_s: 3000, down_s: 1500 }',
-        '    - { process: submit, at_s: 6000, down_s: 1500 }',
-        '    - { process: s3, at_s: 9000, down_s: 2000 }',
-        '  drop: 0.05',
-      ],
-      ['s1', 'gruber', 'submit', 's3'],
-    );
-    expect(s.jobs.completed + s.jobs.rejected + s.jobs.failed).toBe(s.jobs.submitted);
-    expect(r.jobs.submitted).toBe(s.jobs.submitted);
-  });
-});
-
-describe('gridemu run: races under real latency', () => {
-  it('K = 4 over 20 ms links: claims are really denied, and still no job runs twice', async () => {
-    const dir = tmp();
-    // 20 ms one-way is 100 emulated seconds at this speed-up; the claim timeout covers a round trip.
-    const spec = smallSpec(dir, {
-      sites: 4,
-      jobs: 40,
-      scheme: 'k-distributed',
-      k: 4,
-      latency_ms: 20,
-      jitter_ms: 2,
-      speedup: 5000,
-    });
-    const out = join(dir, 'out');
-    const { code, err } = await gridemuLive([
-      'run',
-      spec,
-      '--out',
-      out,
-      '--set',
-      'meta.claim_timeout_s=400',
-      '--set',
-      'protocol_trace=true',
-      '--timeout',
-      '150',
-    ]).done;
-    expect(code, err).toBe(0);
-    checkExactlyOnce(out);
-    const s = readSummary(out);
-    checkProtocolTrace(out, s);
-    console.log(
-      `K=4, 20 ms: ${s.claims.sent} claims, ${s.claims.granted} granted, ${s.claims.denied} denied, ${s.claims.timed_out} timed out; latency seen ${s.live.latency_ms.mean_ms} ms mean`,
-    );
-    expect(s.claims.denied).toBeGreaterThan(0);
-    expect(s.live.latency_ms.mean_ms).toBeGreaterThan(19);
-    expect(s.live.latency_ms.links['s1->s2'].min_ms).toBeGreaterThanOrEqual(17.9);
   });
 });
 
@@ -543,30 +402,6 @@ describe('gridemu run, two incarnations of one site at once (a replaced containe
   });
 });
 
-describe('gridemu run at scale', () => {
-  it('sixteen site processes run a K = 4 experiment to the end on this machine', async () => {
-    const dir = tmp();
-    const spec = smallSpec(dir, { sites: 16, jobs: 12, scheme: 'k-distributed', k: 4, latency_ms: 1, speedup: 20000 });
-    const out = join(dir, 'out');
-    const { code, err } = await gridemuLive([
-      'run',
-      spec,
-      '--out',
-      out,
-      '--set',
-      'meta.claim_timeout_s=200',
-      '--timeout',
-      '150',
-    ]).done;
-    expect(code, err).toBe(0);
-    const jobs = checkExactlyOnce(out);
-    expect(jobs).toHaveLength(16 * 12);
-    const s = readSummary(out);
-    expect(Object.keys(s.live.processes)).toHaveLength(17);
-    expect(s.claims.granted).toBeGreaterThan(0);
-  });
-});
-
 describe('gridemu run: the grid execution hierarchy (paper 000), every queue and grid a process', () => {
   it('Table 1 under MQ over the hierarchy: the short task is done in minutes while the long one runs; tasks move and queues share load over NATS', async () => {
     const dir = tmp();
@@ -621,42 +456,6 @@ describe('gridemu run: the grid execution hierarchy (paper 000), every queue and
   });
 });
 
-describe('gridemu run: paper 000 under crashes', () => {
-  it('two grids and two queues killed and restarted replay their journals; every task ends once, and the replay crashes them too', async () => {
-    const lines = [
-      'name: live-hierarchy-crash',
-      'seed: 5',
-      'sites: [{ id: server, cpus: 2 }, { id: small, cpus: 20 }, { id: big, cpus: 100 }]',
-      'workload:',
-      // 30 tasks from 0 to about 11,300 s; the last ends near 11,800 s.
-      '  - { name: tasks, site: server, tasks: { stream: { tasks: 30, short_max_s: 180, medium_max_s: 20000, tail_max_s: 100000, burst_gap_s: 600 } } }',
-      'meta:',
-      '  scheme: mq-hierarchy',
-      '  grids:',
-      '    server: { N: 2, P: 1.2, overhead_s: 0, evictions_per_hour: 0 }',
-      '    small: { N: 10, P: 1.1, overhead_s: 20, evictions_per_hour: 0.5 }',
-      '    big: { N: 50, P: 1, overhead_s: 60, evictions_per_hour: 0.3 }',
-      '  queues:',
-      '    - { id: Q1, level: 1, grids: [server], T_q_min: 6, T_e_min: 3, parallel: false }',
-      '    - { id: Q2, level: 2, grids: [small], T_q_min: 60, T_e_min: 30, job_min: 5, share_with: [Q3] }',
-      '    - { id: Q3, level: 2, grids: [big], T_q_min: 60, T_e_min: 30, job_min: 5, entry: false, priority: 1 }',
-      '    - { id: Q4, level: 3, grids: [big], T_q_min: 600, T_e_min: 600, job_min: 10, priority: 3 }',
-      'network: { latency_ms: 1 }',
-      'live: { speedup: 2000 }',
-      'faults:',
-      '  crash:',
-      '    - { process: small, at_s: 5600, down_s: 300 }',
-      '    - { process: Q4, at_s: 6000, down_s: 500 }',
-      '    - { process: Q2, at_s: 7500, down_s: 300 }',
-      '    - { process: big, at_s: 10500, down_s: 300 }',
-      '  drop: 0.05',
-    ];
-    const { s, r } = await crashedAndReplayed(lines, ['small', 'Q4', 'Q2', 'big']);
-    expect(s.jobs.completed).toBe(30);
-    expect(r.jobs.completed).toBe(30);
-  });
-});
-
 describe('gridemu run: paper 004 routers, the scheduler its own process', () => {
   it("MCT's state queries cross NATS, one each way per resource and task; Shadow sends none; every task runs once", async () => {
     for (const scheme of ['mct', 'shadow']) {
@@ -690,33 +489,6 @@ describe('gridemu run: paper 004 routers, the scheduler its own process', () => 
       expect(s.messages.cross_site_by_type['sr.query'] ?? 0, scheme).toBe(scheme === 'mct' ? 240 : 0);
       expect(s.messages.cross_site_by_type['sr.answer'] ?? 0, scheme).toBe(scheme === 'mct' ? 240 : 0);
     }
-  });
-});
-
-describe('gridemu run: paper 004 under crashes', () => {
-  it('a resource and the scheduler killed and restarted replay their journals; every task runs once, and the replay crashes them too', async () => {
-    const lines = [
-      'name: live-router-crash',
-      'seed: 3',
-      'sites: [{ id: a, cpus: 1 }, { id: b, cpus: 1 }, { id: c, cpus: 1 }, { id: d, cpus: 1 }]',
-      'workload: [{ site: a, synthetic: { jobs: 60, uhi: 1 } }]',
-      // A round waits at most 600 emulated s (0.12 wall s) for a resource that is down.
-      'meta: { scheme: mct, speeds: [1, 2, 4, 8], task_output_bytes: 100000, query_timeout_s: 600 }',
-      'network: { latency_ms: 5 }',
-      'live: { speedup: 5000 }',
-      // The tasks arrive from 31 s to 25,747 s.
-      'faults:',
-      '  crash:',
-      '    - { process: d, at_s: 6000, down_s: 3000 }',
-      '    - { process: scheduler, at_s: 12000, down_s: 2000 }',
-      '    - { process: c, at_s: 18000, down_s: 2000 }',
-      '  drop: 0.05',
-    ];
-    const { s, r } = await crashedAndReplayed(lines, ['d', 'scheduler', 'c']);
-    expect(s.jobs.completed).toBe(60);
-    // Lost query answers only cost a round its timeout; no task is lost (sr.task is durable).
-    expect(s.counters['messages.dropped']).toBeGreaterThan(0);
-    expect(r.jobs.completed).toBe(60);
   });
 });
 
@@ -792,38 +564,6 @@ describe('gridemu run: paper 004, resources that leave and join mid-run', () => 
     expect(tasks.filter((t) => t.exec === 'c' && t.start < join_)).toEqual([]);
     // ...and c, the fastest present once d has left, got the first decision after it.
     expect(tasks.filter((t) => t.exec === 'c').length).toBeGreaterThan(0);
-  });
-});
-
-/**
- * Paper 003 live: 12 Tornado DAGs on four sites of 8 CRs. The CRs are slower than §4's, so some jobs
- * pass 200% of their estimated length and are stopped (5 of 12 simulated).
- */
-const LIVE_DAG = [
-  'name: live-dag',
-  'seed: 1',
-  'sites: [{ id: s1, cpus: 8 }, { id: s2, cpus: 8 }, { id: s3, cpus: 8 }, { id: s4, cpus: 8 }]',
-  'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
-  'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
-  'network: { latency_ms: 5 }',
-  'live: { speedup: 2000 }',
-];
-
-describe('gridemu run: paper 003 under crashes', () => {
-  it('two sites and the general services killed and restarted replay their journals; tasks on a crashed site go back to their checkpoints; every task ends once', async () => {
-    // Tasks from 61,678 s to about 71,500 s.
-    const lines = [
-      ...LIVE_DAG,
-      'faults:',
-      '  crash:',
-      '    - { process: s2, at_s: 63000, down_s: 1000 }',
-      '    - { process: services, at_s: 65000, down_s: 1000 }',
-      '    - { process: s1, at_s: 67000, down_s: 1000 }',
-      '  drop: 0.05',
-    ];
-    const { s, r } = await crashedAndReplayed(lines, ['s2', 'services', 's1']);
-    expect(s.jobs.completed + s.jobs.failed).toBe(12 * 7);
-    expect(r.jobs.completed + r.jobs.failed).toBe(12 * 7);
   });
 });
 
