@@ -68,6 +68,8 @@ export class LiveRecovery {
   private downWhile: readonly [number, number] | undefined;
   /** The latest resume the journal holds, of an earlier restart of this process (emulated s). */
   private journaledResume_s = Number.NEGATIVE_INFINITY;
+  /** Actors whose start turn the journal held. */
+  private readonly startedActors = new Set<Address>();
 
   constructor(private readonly host: RecoveryHost) {}
 
@@ -159,6 +161,11 @@ export class LiveRecovery {
     return { timers, locals };
   }
 
+  /** Whether the replay started actor `a`: its start turn was stored before the crash. */
+  startedInJournal(a: Address): boolean {
+    return this.startedActors.has(a);
+  }
+
   /** The process is itself again: what the bus brought meanwhile goes in, in arrival order. */
   restored(died_s: number, resumed_s: number): void {
     this.downWhile = [died_s, resumed_s];
@@ -177,6 +184,7 @@ export class LiveRecovery {
     h.now_s = e.t;
     switch (e.k) {
       case 'start':
+        this.startedActors.add(e.a);
         h.actor.start?.(h.ctx);
         return;
       case 'recover':

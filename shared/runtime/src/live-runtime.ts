@@ -510,6 +510,18 @@ export class LiveRuntime {
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     const resumed_s = this.now();
     this.mailboxes.start(() => {
+      // A process killed before its start turn was stored started for nobody: nothing that turn
+      // sent left it (output waits for its batch). Its actors start now, at the epoch as start()
+      // starts them, before they recover: else an actor whose start says hello to the world (an
+      // external policy's first request) would never say it.
+      for (const h of this.hosted.values())
+        if (!recovery.startedInJournal(h.placement.address))
+          this.guard(
+            h,
+            epoch_s,
+            () => h.actor.start?.(h.ctx),
+            (t) => ({ k: 'start', a: h.placement.address, t }),
+          );
       // Journaled for every actor, a recover hook or none: a later restart's replay reads from it
       // when this one resumed, which tells the deliveries its crash held (LiveRecovery.feltOf).
       for (const h of this.hosted.values()) {

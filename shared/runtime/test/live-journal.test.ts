@@ -142,6 +142,30 @@ describe('LiveRuntime journal (issue 11)', () => {
     expect(third.ticker.recoveredAt).toBe(lastStored);
   });
 
+  it('a process killed before its start turn was stored starts its actors when it resumes, once, then recovers', async () => {
+    const entriesOf = (journal: MemoryJournal) =>
+      journal.batches.flatMap((b, i) => decodeJournalBatch(b, i).entries).filter((e) => e.k !== 'ack');
+    const speedup = 1000;
+    // Nothing stored: the first life died before its first batch (a busy machine, a slow JetStream).
+    const empty = new MemoryJournal();
+    const first = process_(empty, true);
+    await first.rt.resume(0, speedup, wallNow_ms(), 100);
+    const deadline = Date.now() + 30_000; // a bound for a broken runtime, whose actors never start
+    while (first.ticker.ticks < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await first.rt.stop();
+    expect(first.ticker.ticks).toBeGreaterThanOrEqual(2);
+    expect(first.ticker.recoveredAt).toBe(100);
+    const kinds = entriesOf(empty).map((e) => `${e.k}:${'a' in e ? e.a : ''}`);
+    // Each actor's start at the epoch, journaled, before the recovery; a later restart replays them.
+    expect(kinds.slice(0, 4)).toEqual(['start:p/tick', 'start:p/sum', 'recover:p/tick', 'recover:p/sum']);
+    expect(entriesOf(empty)[0]!.t).toBe(0);
+    // Stored: a restart replays the start and does not start the actors again.
+    const second = process_(empty, true);
+    await second.rt.resume(0, speedup, wallNow_ms(), 200);
+    await second.rt.stop();
+    expect(entriesOf(empty).filter((e) => e.k === 'start')).toHaveLength(2);
+  });
+
   it('refuses to start a recovering runtime, and to resume one twice', async () => {
     const p = process_(new MemoryJournal(), true);
     expect(() => p.rt.start(0, 1000)).toThrow(/resumes from its journal/);
