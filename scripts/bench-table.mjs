@@ -49,6 +49,17 @@ if (live) {
   if (live.long_runs)
     rows.push(['live, 4 sites K = 2, sustained (target at least 2,000 jobs/s)', rate(live.sustained)]);
   if (live.k4) rows.push(['live, 4 sites K = 4, sustained (target at least 2,000 jobs/s)', rate(live.k4.sustained)]);
+  const q = live.quickstart_fidelity;
+  if (q) {
+    const side = (v) =>
+      v
+        ? `one hop ${v.hop_ms} ms (${v.hop_s} emulated s), timer lag ${v.timer_lag_ms} ms (${v.timer_lag_s} s)`
+        : 'not measured';
+    rows.push([
+      `live, the README's quickstart at speed-up ${n(q.speedup)}: the fidelity guard (target: quiet before and during the run, every hop and lag under ${q.share * 100}% of the scheme's timescales)`,
+      `**${q.quiet ? 'quiet' : 'warned'}**; before: ${side(q.before)}; measured: ${side(q.measured)}${q.quiet ? '' : `; ${[...(q.before?.warnings ?? []), ...(q.measured?.warnings ?? [])].join(' ')}`}`,
+    ]);
+  }
   const journalRows = [
     live.journal,
     live.journal_jetstream,

@@ -9,7 +9,9 @@
 //     under V8's CPU profiler, each sample charged to a part (where-time-goes.mjs);
 //  5. what Prometheus scraping costs that throughput;
 //  6. what the warm-up does: alternated pairs with and without it;
-//  7. the sustained rate: a run five times as long, at the best speed-up and twice it.
+//  7. the sustained rate: a run five times as long, at the best speed-up and twice it;
+//  8. K = 4; 9. the journal, in each store, against the same run without;
+// 10. the fidelity guard on the README's quickstart.
 import { spawnSync } from 'node:child_process';
 import { cpus, tmpdir } from 'node:os';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -391,6 +393,49 @@ if (results.sustained) {
   results.journal_jetstream = compare('jetstream');
   results.journal_patient_claims = compare('file', patient);
   results.journal_below_saturation = compare('file', join(dir, 'spec-long.yaml'), sustainedSpeedup / 10);
+}
+
+// 10. The fidelity guard on the README's quickstart (issue 15): examples/quickstart-live.yaml at
+//     its own speed-up, and what the guard said before the run (a bus probe and the file's latency)
+//     and measured in it (the hops and timers' lag). Target: quiet both times. A hop and a lag are
+//     wall times, so this measures the machine as much as the code: it is a benchmark, not a test.
+{
+  const out = join(dir, 'quickstart-live');
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(repo, 'services/cli/dist/main.js'),
+      'run',
+      join(repo, 'examples/quickstart-live.yaml'),
+      '--out',
+      out,
+      '--quiet',
+      '--timeout',
+      '600',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`quickstart bench run failed: ${r.stderr}`);
+  const fidelity = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).live.fidelity;
+  const verdictOf = (v) =>
+    v && {
+      hop_ms: v.hop_ms,
+      hop_s: v.hop_s,
+      timer_lag_ms: v.timer_lag_ms,
+      timer_lag_s: v.timer_lag_s,
+      warnings: v.warnings,
+    };
+  results.quickstart_fidelity = {
+    speedup: fidelity.before.speedup,
+    share: fidelity.before.share,
+    timescales: fidelity.timescales,
+    before: verdictOf(fidelity.before),
+    measured: verdictOf(fidelity.measured),
+    quiet: fidelity.before.warnings.length === 0 && (fidelity.measured?.warnings.length ?? 0) === 0,
+  };
+  console.log(
+    `quickstart fidelity guard: before ${fidelity.before.hop_ms} ms a hop, measured ${fidelity.measured?.hop_ms} ms a hop and ${fidelity.measured?.timer_lag_ms} ms timer lag: ${results.quickstart_fidelity.quiet ? 'quiet' : 'WARNED'}`,
+  );
 }
 
 /**
