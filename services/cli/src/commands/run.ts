@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeScheduleCheck, writeProtocolTrace, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
 import { parseOverride } from '@gridemu/model';
-import { loadExperiment } from '@gridemu/schemes';
+import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -114,6 +114,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   const journalStore = values['journal-store'] ?? 'file';
   if (journalStore !== 'file' && journalStore !== 'jetstream')
     throw new UsageError(`--journal-store must be file or jetstream, got "${journalStore}"`);
+  // The workload is read once here, before any process starts, so that a malformed trace line or a
+  // fault timed before the first submission fails at once and the same way as in `gridemu
+  // simulate`, not from the driver after every process has started (issue 33 point 3). The driver
+  // reads it again as its own input.
+  await loadExperimentWorkload(spec, { specFile: file, lenient: values.lenient === true });
   const run = checkRunId(
     values.run ?? `${spec.name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`,
   );
