@@ -56,6 +56,8 @@ export class DelayProxy {
   private readonly rng: Rng;
   private readonly sockets = new Set<Socket>();
   private readonly faultRng: Rng;
+  /** Loss of topic messages coming in: drawn here, per receiving location (see inboundFate). */
+  private readonly inboundFaultRng: Rng;
   private clock: EmulatedClock | undefined;
   /** Publishes this proxy dropped (faults.drop) and held back across a partition. */
   readonly faultCounts = { dropped: 0, held: 0 };
@@ -64,6 +66,7 @@ export class DelayProxy {
     this.links = new LinkModel(options.network);
     this.rng = new Rng(options.seed).fork(`proxy/${options.from}`);
     this.faultRng = new Rng(options.seed).fork(`proxy-faults/${options.from}`);
+    this.inboundFaultRng = new Rng(options.seed).fork(`proxy-faults-in/${options.from}`);
   }
 
   /**
@@ -96,11 +99,14 @@ export class DelayProxy {
    * What faults do to a publish on `link` now: its losable messages dropped, each with the spec's
    * chance (the frame left, or undefined if nothing of it is), and the rest held until a partition
    * between this location and the link's end heals (`hold_ms`, extra wall milliseconds to wait).
+   * A topic publish is not lost here: it is lost at each receiving location's proxy
+   * (inboundFate), one draw per receiver, as the simulator loses a topic message.
    */
   private fault(frame: Buffer, link: string): { frame: Buffer | undefined; hold_ms: number } {
     const faults = this.options.faults;
     if (!faults || !this.clock) return { frame, hold_ms: 0 };
-    const left = faults.dropRate > 0 ? this.lose(frame, faults.dropRate, faults.durable) : frame;
+    const losable = faults.dropRate > 0 && link !== 'topic';
+    const left = losable ? this.lose(frame, faults.dropRate, faults.durable, this.faultRng) : frame;
     if (left === undefined) return { frame: undefined, hold_ms: 0 };
     return { frame: left, hold_ms: this.heldAcross(this.clock, faults.partitions, this.options.from, link) };
   }
@@ -114,30 +120,31 @@ export class DelayProxy {
   }
 
   /**
-   * A PUB frame with each losable message in it lost with chance `rate`, one by one, as the
+   * A PUB (or MSG) frame with each losable message in it lost with chance `rate`, one by one, as the
    * simulator loses each message: a batch of several (NatsTransport) is rewritten with the ones
    * left; undefined if none is. A durable message is never lost (read from its envelope; a
    * scheme's own messages are read too, their shapes checked by the receiver). Deciding for the
    * whole frame, as this did before, never lost a losable message that shared its batch with a
    * durable one, and lost the others a batch at a time.
    */
-  private lose(frame: Buffer, rate: number, durable: ReadonlySet<string>): Buffer | undefined {
+  private lose(frame: Buffer, rate: number, durable: ReadonlySet<string>, rng: Rng): Buffer | undefined {
     const eol = frame.indexOf('\r\n');
     const line = frame.toString('latin1', 0, eol).trim().split(/\s+/);
-    // HPUB (headers) is not what NatsTransport sends: such a frame is one message.
+    // HPUB and HMSG (headers) are not what NatsTransport sends: such a frame is one message.
     const payload = frame.subarray(eol + 2, frame.length - 2);
-    const batch = line[0]?.toUpperCase() === 'PUB' ? splitBatch(payload) : undefined;
+    const op = line[0]?.toUpperCase();
+    const batch = op === 'PUB' || op === 'MSG' ? splitBatch(payload) : undefined;
     const messages = batch ?? [payload];
     const kept = messages.filter((bytes) => {
       const decoded = decodeEnvelope(bytes, undefined, () => undefined);
       if (decoded.ok && durable.has(decoded.envelope.msg.type)) return true;
-      if (this.faultRng.next() >= rate) return true;
+      if (rng.next() >= rate) return true;
       this.faultCounts.dropped++;
       return false;
     });
     if (kept.length === messages.length) return frame;
     if (kept.length === 0) return undefined;
-    // `PUB <subject> [reply] <#bytes>`: the same subject and reply, the new size.
+    // `PUB <subject> [reply] <#bytes>` or `MSG <subject> <sid> [reply] <#bytes>`: the same, the new size.
     const rebuilt = encodeBatch(kept);
     const header = `${line.slice(0, -1).join(' ')} ${rebuilt.byteLength}\r\n`;
     return Buffer.concat([Buffer.from(header, 'latin1'), rebuilt, Buffer.from('\r\n', 'latin1')]);
@@ -184,7 +191,7 @@ export class DelayProxy {
   /**
    * Carries one connection's traffic: the client's publishes to other locations wait their link's
    * latency; with partitions, topic messages coming in from a location cut off from this one wait
-   * for the cut to heal (inboundHold).
+   * for the cut to heal, and with loss each is lost here with the spec's chance (inboundFate).
    */
   private relay(client: Socket, upstream: Socket): void {
     const splitter = new NatsFrameSplitter();
@@ -218,10 +225,11 @@ export class DelayProxy {
         outbound.push(delay.link, delay.ms + fate.hold_ms, fate.frame, now);
       }
     });
-    if ((this.options.faults?.partitions.length ?? 0) === 0)
+    const faults = this.options.faults;
+    if (!faults || (faults.partitions.length === 0 && faults.dropRate === 0))
       upstream.on('data', (chunk: Buffer) => client.write(chunk));
     else {
-      // Only a run with partitions reads what the server sends: every other run's passes untouched.
+      // Only a run with partitions or loss reads what the server sends: every other run's passes untouched.
       const fromServer = new NatsFrameSplitter();
       upstream.on('data', (chunk: Buffer) => {
         let frames;
@@ -233,9 +241,11 @@ export class DelayProxy {
         }
         const now = performance.now();
         for (const f of frames) {
-          const held = this.inboundHold(f.subject);
-          if (held === undefined || (held.hold_ms === 0 && !inbound.waiting(held.sender))) client.write(f.bytes);
-          else inbound.push(held.sender, held.hold_ms, f.bytes, now);
+          const fate = this.inboundFate(f.bytes, f.subject);
+          if (fate === undefined) client.write(f.bytes);
+          else if (fate.frame === undefined) continue;
+          else if (fate.hold_ms === 0 && !inbound.waiting(fate.sender)) client.write(fate.frame);
+          else inbound.push(fate.sender, fate.hold_ms, fate.frame, now);
         }
       });
     }
@@ -246,20 +256,31 @@ export class DelayProxy {
   }
 
   /**
-   * A message the server brings this location on `subject`: its sender, and how many wall ms it
-   * waits here; undefined for anything that is not a run's message. A topic message is one publish
-   * for every subscriber, so its sender's proxy holds it only when the sender is inside a cut-off
-   * set; one from outside such a set into it is held here, at the receiving end, until the cut
-   * heals, as the simulator holds it for each receiver (on arrival, as here). Messages to one actor
-   * are held by their sender's proxy (fault); the driver, next to every site, is never cut off.
+   * What faults do to a message the server brings this location on `subject`: its sender, the
+   * frame left (undefined if all of it is lost) and how many wall ms it waits here; undefined for
+   * anything that is not a run's message. A topic message is one publish for every subscriber, so
+   * what the simulator does to it for each receiver is done here, at the receiving end:
+   * - loss: each losable message of it is lost with the spec's chance, drawn by this location
+   *   alone, so one gossip round is lost for some receivers and not others, as simulated (the
+   *   simulator draws per receiving actor; a location's actors share one subscription here);
+   * - partitions: its sender's proxy holds it only when the sender is inside a cut-off set; one
+   *   from outside such a set into it is held here until the cut heals, on arrival, as simulated.
+   * Messages to one actor are lost and held by their sender's proxy (fault); the driver, next to
+   * every site, is never cut off and loses nothing, and nor does a location's own topic message.
    */
-  private inboundHold(subject: string | undefined): { sender: string; hold_ms: number } | undefined {
+  private inboundFate(
+    frame: Buffer,
+    subject: string | undefined,
+  ): { sender: string; frame: Buffer | undefined; hold_ms: number } | undefined {
     const parsed = subject === undefined ? undefined : parseSubject(this.options.run, subject);
     if (parsed === undefined) return undefined;
     const sender = parsed.sender;
     const faults = this.options.faults;
-    if (!faults || !this.clock || !('topic' in parsed.target) || sender === DRIVER) return { sender, hold_ms: 0 };
-    return { sender, hold_ms: this.heldAcross(this.clock, faults.partitions, sender, this.options.from) };
+    if (!faults || !this.clock || !('topic' in parsed.target) || sender === DRIVER || sender === this.options.from)
+      return { sender, frame, hold_ms: 0 };
+    const left = faults.dropRate > 0 ? this.lose(frame, faults.dropRate, faults.durable, this.inboundFaultRng) : frame;
+    if (left === undefined) return { sender, frame: undefined, hold_ms: 0 };
+    return { sender, frame: left, hold_ms: this.heldAcross(this.clock, faults.partitions, sender, this.options.from) };
   }
 }
 

@@ -210,4 +210,96 @@ describe('DelayProxy faults (issue 11)', () => {
       await proxy.close();
     }
   });
+
+  it("loses a topic message at each receiving location on its own draw, as the simulator loses it per receiver; never at its sender, nor the driver's or a durable one", async () => {
+    const network = { latency_ms: 0, jitter_ms: 0 };
+    const faults = { partitions: [], dropRate: 0.5, durable: DURABLE_MESSAGES };
+    const proxies = ['a', 'b', 'c'].map(
+      (from) => new DelayProxy({ from, run: 'rt', network, target: target(), seed: 5, faults }),
+    );
+    const [ua, ub, uc] = await Promise.all(proxies.map((p) => p.listen()));
+    for (const p of proxies) p.startClock(new EmulatedClock(0, wallNow_ms(), 1000));
+    const [a, b, c] = (await Promise.all([ua, ub, uc].map((servers) => connect({ servers })))) as [
+      NatsConnection,
+      NatsConnection,
+      NatsConnection,
+    ];
+    const plain = await connect({ servers: nats.url });
+    try {
+      // What each receiver got: the load reports by their number, and the other kinds counted.
+      type Got = { reports: Set<number>; durable: number; fromDriver: number; own: number };
+      const heard = (nc: NatsConnection, location: string) => {
+        const got: Got = { reports: new Set(), durable: 0, fromDriver: 0, own: 0 };
+        nc.subscribe('gridemu.rt.topic.>', {
+          callback: (_e, m) => {
+            for (const bytes of splitBatch(m.data) ?? [m.data]) {
+              const d = decodeEnvelope(bytes, undefined, () => undefined);
+              if (!d.ok) continue;
+              const msg = d.envelope.msg;
+              if (m.subject.endsWith('.driver')) got.fromDriver++;
+              else if (m.subject.endsWith(`.${location}`)) got.own++;
+              else if (DURABLE_MESSAGES.has(msg.type)) got.durable++;
+              else if (msg.type === Paper001MessageType.LoadReport) got.reports.add(msg.load);
+            }
+          },
+        });
+        return got;
+      };
+      const [atA, atB, atC] = [heard(a, 'a'), heard(b, 'b'), heard(c, 'c')];
+      const atServer = heard(plain, 'none');
+      await Promise.all([a, b, c, plain].map((nc) => nc.flush()));
+      const report = (load: number) =>
+        encodeEnvelope({
+          run: 'rt',
+          from: 'a/meta',
+          to: '#load',
+          msg: { type: Paper001MessageType.LoadReport, site: 'a', load, time_s: 0 },
+        });
+      const durable = encodeEnvelope({
+        run: 'rt',
+        from: 'a/scheduler',
+        to: '#load',
+        msg: { type: MessageType.JobCompleted, jobId: 'w!1', site: 'a', time_s: 0 },
+      });
+      // a publishes through its own proxy: 200 reports, 100 of them two to a batch, and 50 durable messages.
+      for (let i = 0; i < 100; i++) a.publish('gridemu.rt.topic.load.a', report(i));
+      for (let i = 100; i < 200; i += 2) a.publish('gridemu.rt.topic.load.a', encodeBatch([report(i), report(i + 1)]));
+      for (let i = 0; i < 50; i++) a.publish('gridemu.rt.topic.load.a', durable);
+      for (let i = 0; i < 20; i++) plain.publish('gridemu.rt.topic.load.driver', report(1000 + i));
+      await Promise.all([a.flush(), plain.flush()]);
+      // Every message reaches the server unharmed; a bound for a broken proxy only.
+      const deadline = Date.now() + 30_000;
+      while (
+        (atServer.reports.size < 200 || atServer.durable < 50 || atServer.fromDriver < 20) &&
+        Date.now() < deadline
+      )
+        await new Promise((r) => setTimeout(r, 10));
+      expect(atServer.reports.size).toBe(200); // the sender's proxy loses no topic message
+      // Then the receivers, each until every message a sent has arrived or been lost there, and the driver's have arrived.
+      const settled = (got: Got, proxy: DelayProxy) =>
+        got.reports.size + proxy.faultCounts.dropped >= 200 && got.durable >= 50 && got.fromDriver >= 20;
+      while (!(settled(atB, proxies[1]!) && settled(atC, proxies[2]!) && atA.own >= 250) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
+      for (const got of [atB, atC]) {
+        expect(got.fromDriver).toBe(20);
+        expect(got.durable).toBe(50);
+        expect(got.reports.size).toBeGreaterThan(60); // each kept with chance 0.5: 100 expected
+        expect(got.reports.size).toBeLessThan(140);
+      }
+      // a hears its own messages unharmed.
+      expect(atA.own).toBe(250);
+      // Drawn apart: some report reached b and not c, and the other way round.
+      const onlyB = [...atB.reports].filter((i) => !atC.reports.has(i)).length;
+      const onlyC = [...atC.reports].filter((i) => !atB.reports.has(i)).length;
+      expect(onlyB).toBeGreaterThan(10);
+      expect(onlyC).toBeGreaterThan(10);
+      // Counted a message and a receiver at a time, as the simulator counts them.
+      expect(proxies[0]!.faultCounts.dropped).toBe(0);
+      expect(proxies[1]!.faultCounts.dropped).toBe(200 - atB.reports.size);
+      expect(proxies[2]!.faultCounts.dropped).toBe(200 - atC.reports.size);
+    } finally {
+      await Promise.all([a, b, c, plain].map((nc) => nc.close()));
+      await Promise.all(proxies.map((p) => p.close()));
+    }
+  });
 });
