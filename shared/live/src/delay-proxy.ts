@@ -59,7 +59,7 @@ export class DelayProxy {
   /** Loss of topic messages coming in: drawn here, per receiving location (see inboundFate). */
   private readonly inboundFaultRng: Rng;
   private clock: EmulatedClock | undefined;
-  /** Publishes this proxy dropped (faults.drop) and held back across a partition. */
+  /** Messages this proxy dropped (faults.drop; topic messages as they come in) and held back by a partition. */
   readonly faultCounts = { dropped: 0, held: 0 };
 
   constructor(private readonly options: DelayProxyOptions) {
