@@ -4,7 +4,9 @@
 // minutes on 2 cores for one run of each row; needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR) and
 // nats-server. Not run by CI.
 //
-//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S]
+//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]...
+//
+// --set applies to every row, live and replayed alike (e.g. --set meta.claim_timeout_s=2000).
 //
 // One live run of this spec moves its bounded slowdown by about ±40% from the next, so "within 10%
 // of its replay" cannot be read off one run. With --runs N each row is run N times, each run
@@ -28,6 +30,7 @@ const { values: opts, positionals } = parseArgs({
     runs: { type: 'string', default: '1' },
     rows: { type: 'string' },
     'replay-seeds': { type: 'string', default: '1' },
+    set: { type: 'string', multiple: true, default: [] },
   },
 });
 const out = positionals[0] ?? join(tmpdir(), `gridemu-chaos-${process.pid}`);
@@ -78,7 +81,7 @@ console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---:
 const pairsByRow = new Map();
 for (const i of chosen) {
   const [label, sets] = rows[i];
-  const setArgs = sets.flatMap((s) => ['--set', s]);
+  const setArgs = [...opts.set, ...sets].flatMap((s) => ['--set', s]);
   for (let k = 0; k < RUNS; k++) {
     const live = join(out, `live-${i}-${k}`);
     const replay = join(out, `replay-${i}-${k}`);
