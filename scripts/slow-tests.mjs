@@ -15,9 +15,10 @@
 //
 // Issue 33: with every process journaling (live.journal) and two sites crashed, at speed-up
 // 20,000, where the old serial journal stalled the run ("the driver has been silent for 15 s"):
-// examples/chaos-kth-k4.yaml, with that run's 5 s claim time-out, must complete every job once with
-// gridemu check passing, and each crash must show its restart's catching up in summary.json. Needs the KTH-SP2 trace
-// (GRIDEMU_TRACE_DIR, or ../shared beside the project); skipped, saying so, without it.
+// examples/chaos-kth-k4.yaml, with that run's 5 s claim time-out, must complete every job once
+// with gridemu check passing, and each crash must show its restart's catching up in summary.json.
+// Needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR, or ../shared beside the project); skipped, saying
+// so, without it.
 //
 // CI's 300 fuzz seeds (`gridemu fuzz --seeds 300`; npm test runs 50), and the CLI's slow vitest
 // files (services/cli/test-slow: each family's crash runs with their replays, a 16-site run, K = 4
