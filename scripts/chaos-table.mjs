@@ -11,7 +11,8 @@
 // One live run of this spec moves its bounded slowdown by about ±40% from the next, so "within 10%
 // of its replay" cannot be read off one run. With --runs N each row is run N times, each run
 // replayed over S network seeds, and a second table gives the mean gap over the runs with its 90%
-// interval and what that interval says of 10% (scripts/lib/mean-gap.mjs).
+// interval and what that interval says of 10% (scripts/lib/mean-gap.mjs). A last table gives
+// each row's claims sent and timed out, live and replayed.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,6 +80,7 @@ console.log(
 );
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |');
 const pairsByRow = new Map();
+const claimsByRow = new Map();
 for (const i of chosen) {
   const [label, sets] = rows[i];
   const setArgs = [...opts.set, ...sets].flatMap((s) => ['--set', s]);
@@ -106,6 +108,20 @@ for (const i of chosen) {
       REPLAY_SEEDS > 1
         ? json(join(replay, 'seeds.json')).metrics.mean_bounded_slowdown.mean
         : json(join(replay, 'summary.json')).mean_bounded_slowdown;
+    // The claims, live and over the replays (each seed's summary.json): what a replay must get
+    // right is which claims time out before their answer comes.
+    const replaySummaries =
+      REPLAY_SEEDS > 1
+        ? Array.from({ length: REPLAY_SEEDS }, (_, s) => json(join(replay, `seed-${s + 1}`, 'summary.json')))
+        : [json(join(replay, 'summary.json'))];
+    const claimsOf = (summaries) => ({
+      sent: summaries.reduce((a, x) => a + x.claims.sent, 0) / summaries.length,
+      timed_out: summaries.reduce((a, x) => a + x.claims.timed_out, 0) / summaries.length,
+    });
+    claimsByRow.set(i, [
+      ...(claimsByRow.get(i) ?? []),
+      [claimsOf([json(join(live, 'summary.json'))]), claimsOf(replaySummaries)],
+    ]);
     const check = json(join(live, 'check.json'));
     const network = json(join(live, 'network.json'));
     let sum = 0;
@@ -144,4 +160,15 @@ if (RUNS > 1) {
       `| ${rows[i][0]} | ${pm(pairs.map((p) => p[0]))} | ${pm(pairs.map((p) => p[1]))} | ${pct(g.mean)} (${pct(g.lo)} to ${pct(g.hi)}) | ${g.verdict} |`,
     );
   }
+}
+console.log('');
+console.log("Claims, a run's mean (replays: over every replay of the row):");
+console.log('');
+console.log('| run | claims sent, live | replays | timed out, live | replays |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
+for (const [i, runs] of claimsByRow) {
+  const mean = (side, key) => Math.round(runs.reduce((a, r) => a + r[side][key], 0) / runs.length).toLocaleString('en');
+  console.log(
+    `| ${rows[i][0]} | ${mean(0, 'sent')} | ${mean(1, 'sent')} | ${mean(0, 'timed_out')} | ${mean(1, 'timed_out')} |`,
+  );
 }
