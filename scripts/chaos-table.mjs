@@ -118,10 +118,7 @@ for (const i of chosen) {
       sent: summaries.reduce((a, x) => a + x.claims.sent, 0) / summaries.length,
       timed_out: summaries.reduce((a, x) => a + x.claims.timed_out, 0) / summaries.length,
     });
-    claimsByRow.set(i, [
-      ...(claimsByRow.get(i) ?? []),
-      [claimsOf([json(join(live, 'summary.json'))]), claimsOf(replaySummaries)],
-    ]);
+    claimsByRow.set(i, [...(claimsByRow.get(i) ?? []), [claimsOf([l]), claimsOf(replaySummaries)]]);
     const check = json(join(live, 'check.json'));
     const network = json(join(live, 'network.json'));
     let sum = 0;
