@@ -103,20 +103,18 @@ for (const i of chosen) {
       ...(REPLAY_SEEDS > 1 ? ['--seeds', String(REPLAY_SEEDS)] : []),
     ]);
     const l = json(join(live, 'summary.json'));
-    // With several seeds the replay writes seeds.json (their mean); with one, its summary.json.
-    const rb =
-      REPLAY_SEEDS > 1
-        ? json(join(replay, 'seeds.json')).metrics.mean_bounded_slowdown.mean
-        : json(join(replay, 'summary.json')).mean_bounded_slowdown;
-    // The claims, live and over the replays (each seed's summary.json): what a replay must get
-    // right is which claims time out before their answer comes.
+    // With several seeds the replay writes one summary.json a seed under seed-N/; with one, its own.
     const replaySummaries =
       REPLAY_SEEDS > 1
         ? Array.from({ length: REPLAY_SEEDS }, (_, s) => json(join(replay, `seed-${s + 1}`, 'summary.json')))
         : [json(join(replay, 'summary.json'))];
+    const meanOf = (summaries, value) => summaries.reduce((a, x) => a + value(x), 0) / summaries.length;
+    // seeds.json's mean, taken from the seeds' own summaries.
+    const rb = meanOf(replaySummaries, (x) => x.mean_bounded_slowdown);
+    // What a replay must get right is which claims time out before their answer comes.
     const claimsOf = (summaries) => ({
-      sent: summaries.reduce((a, x) => a + x.claims.sent, 0) / summaries.length,
-      timed_out: summaries.reduce((a, x) => a + x.claims.timed_out, 0) / summaries.length,
+      sent: meanOf(summaries, (x) => x.claims.sent),
+      timed_out: meanOf(summaries, (x) => x.claims.timed_out),
     });
     claimsByRow.set(i, [...(claimsByRow.get(i) ?? []), [claimsOf([l]), claimsOf(replaySummaries)]]);
     const check = json(join(live, 'check.json'));
