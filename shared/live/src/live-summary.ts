@@ -2,6 +2,7 @@ import type { LatencyState } from '@gridemu/protocol';
 import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runtime';
 import {
   LatencyHistogram,
+  byTypeStates,
   mergeOutages,
   histogramOf,
   histogramStates,
@@ -105,6 +106,22 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   for (const [link, h] of r.runtime.felt) mergeFelt(link, h.state());
   for (const [type, links] of r.runtime.feltByType)
     for (const [link, h] of links) mergeFeltOfType(type, link, h.state());
+  // The felt delays between processes in their two parts, and timers' lateness before their mailbox.
+  const arrived = new Map<string, Map<string, LatencyHistogram>>();
+  const waited = new Map<string, Map<string, LatencyHistogram>>();
+  const timerFireLag = LatencyHistogram.from(r.runtime.timerFireLag.state());
+  const mergeByType = (into: typeof arrived, from: Record<string, Record<string, LatencyState>>) => {
+    for (const [type, links] of Object.entries(from))
+      for (const [link, st] of Object.entries(links)) nestedHistogramOf(into, type, link).merge(st);
+  };
+  mergeByType(arrived, byTypeStates(r.runtime.arrivedByType));
+  mergeByType(waited, byTypeStates(r.runtime.waitedByType));
+  // Every process's windows have one width (the run's speed-up); a process that had no arrivals has none.
+  const timeline = new Map<string, Map<string, LatencyHistogram>>();
+  let timelineBin_s = r.runtime.arrivedTimeline()?.bin_s;
+  const ownTimeline = r.runtime.arrivedTimeline();
+  if (ownTimeline) mergeByType(timeline, byTypeStates(ownTimeline.links));
+  let mailboxReported = true;
   // This runs in the driver process: its own figures sit beside the members' reports.
   const driverWarmUp = warmUpFigures(r.warmedUp);
   const processes: Record<string, LiveSection['processes'][string]> = {
@@ -132,6 +149,16 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     outageSpans.push(...(m.report.outages ?? []));
     for (const [type, links] of Object.entries(m.report.felt_by_type ?? {}))
       for (const [link, s] of Object.entries(links)) mergeFeltOfType(type, link, s);
+    if (m.report.mailbox) {
+      const split = m.report.mailbox;
+      mergeByType(arrived, split.arrived_by_type);
+      mergeByType(waited, split.waited_by_type);
+      if (split.arrived_timeline) {
+        timelineBin_s ??= split.arrived_timeline.bin_s;
+        mergeByType(timeline, split.arrived_timeline.links);
+      }
+      timerFireLag.merge(split.timer_fire_lag);
+    } else mailboxReported = false;
     processes[name] = {
       ...processes[name]!,
       rss_mb: m.report.rss_mb,
@@ -179,10 +206,21 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     format: MEASURED_NETWORK_FORMAT,
     speedup,
     links: histogramStates(felt),
-    types: Object.fromEntries(
-      [...feltByType].sort(([a], [b]) => (a < b ? -1 : 1)).map(([type, links]) => [type, histogramStates(links)]),
-    ),
+    types: byTypeStates(feltByType),
     timer_lag: timerLag.state(),
+    // Only when every process reported it: a replay must not race timers on some processes' half.
+    ...(mailboxReported
+      ? {
+          mailbox: {
+            arrived_by_type: byTypeStates(arrived),
+            waited_by_type: byTypeStates(waited),
+            timer_fire_lag: timerFireLag.state(),
+            ...(timelineBin_s !== undefined
+              ? { arrived_timeline: { bin_s: timelineBin_s, links: byTypeStates(timeline) } }
+              : {}),
+          },
+        }
+      : {}),
     ...(reportInterval_ms > 0 ? { report_interval_ms: reportInterval_ms } : {}),
     ...(r.rejoins.length > 0
       ? { crashes: r.rejoins.map((j) => ({ process: j.member, from_s: j.down_from_s, to_s: j.rejoined_s })) }

@@ -3,7 +3,7 @@ import { InputError, type ExperimentSpec } from '@gridemu/model';
 import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
 import type { Journal, Logger } from '@gridemu/runtime';
-import { FileJournal, LiveRuntime, histogramStates, wallNow_ms } from '@gridemu/runtime/live';
+import { FileJournal, LiveRuntime, byTypeStates, histogramStates, wallNow_ms } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { within } from './within.js';
@@ -366,6 +366,7 @@ export class MemberProcess {
     const warmUp = warmUpFigures(this.warmedUp);
     const rejoinResends = Math.max(0, (this.rejoinAnnouncement?.sent ?? 0) - 1);
     const outages = rt.outageSpans();
+    const timeline = rt.arrivedTimeline();
     return {
       pid: process.pid,
       rss_mb: this.sampleRss(),
@@ -388,7 +389,13 @@ export class MemberProcess {
       latency: histogramStates(rt.latency),
       timer_lag: rt.timerLag.state(),
       felt: histogramStates(rt.felt),
-      felt_by_type: Object.fromEntries([...rt.feltByType].map(([type, links]) => [type, histogramStates(links)])),
+      felt_by_type: byTypeStates(rt.feltByType),
+      mailbox: {
+        arrived_by_type: byTypeStates(rt.arrivedByType),
+        waited_by_type: byTypeStates(rt.waitedByType),
+        timer_fire_lag: rt.timerFireLag.state(),
+        ...(timeline ? { arrived_timeline: { bin_s: timeline.bin_s, links: byTypeStates(timeline.links) } } : {}),
+      },
       ...(outages.length > 0 ? { outages } : {}),
       ...(warmUp ? { warm_up: warmUp } : {}),
     };

@@ -79,6 +79,8 @@ export interface MemberReport {
   readonly felt?: Record<string, LatencyState>;
   /** The same by message type, then link: `felt_by_type[type][from->to]`. */
   readonly felt_by_type?: Record<string, Record<string, LatencyState>>;
+  /** A felt delay from another process in its two parts, and timers' lateness before their mailbox (MailboxSplit). */
+  readonly mailbox?: MailboxSplit;
   /**
    * When this process was cut off from the bus while the run's clock ran (a nats-server restart),
    * emulated seconds, from its disconnection to its reconnection: absent when it never was.
@@ -113,6 +115,27 @@ export interface OrchestratorTally {
 }
 
 /** A mergeable latency summary: exact count, sum, min and max; log-spaced buckets for percentiles. */
+/**
+ * A felt delay between processes in two parts, by message type then link `from->to`, wall ms:
+ * until the message reached the receiver's mailbox (`arrived_by_type`), and its wait there until
+ * handled (`waited_by_type`); and how late timers reached their mailbox (`timer_fire_lag`). A
+ * timer is handled after what reached the mailbox before it, so a time-out races an answer's
+ * arrival, not its handling.
+ */
+export interface MailboxSplit {
+  readonly arrived_by_type: Record<string, Record<string, LatencyState>>;
+  readonly waited_by_type: Record<string, Record<string, LatencyState>>;
+  readonly timer_fire_lag: LatencyState;
+  /**
+   * The arrivals again per link, then per window of the run: `links[from->to][w]` for the messages
+   * sent from `w × bin_s` emulated seconds for `bin_s` (absent in older files: no timeline).
+   */
+  readonly arrived_timeline?: {
+    readonly bin_s: number;
+    readonly links: Record<string, Record<string, LatencyState>>;
+  };
+}
+
 export interface LatencyState {
   readonly count: number;
   readonly sum_ms: number;
@@ -281,6 +304,18 @@ export function decodeControl(bytes: Uint8Array, run: string): DecodedControl {
   return { ok: true, msg: msg as unknown as ControlMessage };
 }
 
+/** A map of message type → link → latency summary, or undefined. */
+function byTypeProblem(byType: unknown, field: string): string | undefined {
+  if (byType === undefined) return undefined;
+  if (typeof byType !== 'object' || byType === null) return `${field} must be a map`;
+  for (const [type, links] of Object.entries(byType)) {
+    if (typeof links !== 'object' || links === null) return `${field}.${type} must be a map`;
+    for (const [link, s] of Object.entries(links as object))
+      if (!isLatencyState(s)) return `${field}.${type}.${link} is malformed`;
+  }
+  return undefined;
+}
+
 function reportProblem(r: Record<string, unknown>): string | undefined {
   for (const f of ['pid', 'rss_mb', 'peak_rss_mb', 'cpu_s'] as const)
     if (typeof r[f] !== 'number') return `${f} must be a number`;
@@ -312,12 +347,28 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
         return 'outages must be a list of { from_s, to_s } with to_s no earlier than from_s';
     }
   }
-  const byType = r['felt_by_type'];
-  if (byType !== undefined && (typeof byType !== 'object' || byType === null)) return 'felt_by_type must be a map';
-  for (const [type, links] of Object.entries(byType ?? {})) {
-    if (typeof links !== 'object' || links === null) return `felt_by_type.${type} must be a map`;
-    for (const [link, s] of Object.entries(links as object))
-      if (!isLatencyState(s)) return `felt_by_type.${type}.${link} is malformed`;
+  const byType = byTypeProblem(r['felt_by_type'], 'felt_by_type');
+  if (byType) return byType;
+  const mailbox = r['mailbox'] as Record<string, unknown> | undefined;
+  if (mailbox !== undefined) {
+    if (typeof mailbox !== 'object' || mailbox === null) return 'mailbox must be an object';
+    for (const f of ['arrived_by_type', 'waited_by_type'] as const) {
+      if (mailbox[f] === undefined) return `mailbox.${f} is missing`;
+      const problem = byTypeProblem(mailbox[f], `mailbox.${f}`);
+      if (problem) return problem;
+    }
+    if (!isLatencyState(mailbox['timer_fire_lag'])) return 'mailbox.timer_fire_lag is malformed';
+    const timeline = mailbox['arrived_timeline'] as Record<string, unknown> | undefined;
+    if (timeline !== undefined) {
+      if (
+        typeof timeline !== 'object' ||
+        timeline === null ||
+        !(typeof timeline['bin_s'] === 'number' && timeline['bin_s'] > 0)
+      )
+        return 'mailbox.arrived_timeline must have a positive bin_s';
+      const problem = byTypeProblem(timeline['links'] ?? {}, 'mailbox.arrived_timeline.links');
+      if (problem) return problem;
+    }
   }
   const warm = r['warm_up'] as Record<string, unknown> | undefined;
   if (warm !== undefined && !isCountMap(warm)) return 'warm_up must map jobs, finished and wall_ms to numbers';

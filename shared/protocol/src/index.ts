@@ -16,4 +16,4 @@ export {
   type MessageShapes,
   type MessageCheck,
 } from './validate-message.js';
-export type { LatencyState, MemberReport, OrchestratorTally, Rejoin, RunClock } from './control.js';
+export type { LatencyState, MailboxSplit, MemberReport, OrchestratorTally, Rejoin, RunClock } from './control.js';

@@ -40,6 +40,19 @@ describe('control messages', () => {
         member: 's1',
         report: { ...report, felt_by_type: { 'job.copy': { 's1->s2': report.timer_lag } } },
       },
+      {
+        kind: 'report',
+        member: 's1',
+        report: {
+          ...report,
+          mailbox: {
+            arrived_by_type: { 'job.copy': { 's1->s2': report.timer_lag } },
+            waited_by_type: { 'job.copy': { 's1->s2': report.timer_lag } },
+            timer_fire_lag: report.timer_lag,
+            arrived_timeline: { bin_s: 10_000, links: { 's1->s2': { '60': report.timer_lag } } },
+          },
+        },
+      },
     ];
     for (const m of all) expect(decodeControl(encodeControl('r', m), 'r')).toEqual({ ok: true, msg: m });
   });
@@ -93,6 +106,23 @@ describe('control messages', () => {
         }),
       ),
     ).toMatch(/report.felt_by_type.job.copy.s1->s2 is malformed/);
+    const withMailbox = (mailbox: unknown) =>
+      reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'report', member: 's1', report: { ...report, mailbox } }));
+    const split = {
+      arrived_by_type: { 'job.copy': { 's1->s2': report.timer_lag } },
+      waited_by_type: {},
+      timer_fire_lag: report.timer_lag,
+    };
+    const { waited_by_type: _waited, ...withoutWaits } = split;
+    expect(withMailbox(withoutWaits)).toMatch(/report.mailbox.waited_by_type is missing/);
+    expect(withMailbox({ ...split, waited_by_type: 3 })).toMatch(/report.mailbox.waited_by_type must be a map/);
+    expect(withMailbox({ ...split, timer_fire_lag: { count: 1 } })).toMatch(
+      /report.mailbox.timer_fire_lag is malformed/,
+    );
+    expect(withMailbox({ ...split, arrived_timeline: { bin_s: 0, links: {} } })).toMatch(/positive bin_s/);
+    expect(
+      withMailbox({ ...split, arrived_timeline: { bin_s: 1, links: { 's1->s2': { '3': { count: 1 } } } } }),
+    ).toMatch(/report.mailbox.arrived_timeline.links.s1->s2.3 is malformed/);
     expect(reason(new Uint8Array([0xc1]))).toMatch(/not msgpack/);
     expect(reason(encode([1, 2]))).toMatch(/not a map/);
   });

@@ -9,10 +9,11 @@ export {
   LatencySampler,
   MEASURED_NETWORK_FORMAT,
   MIN_TYPE_SAMPLES,
-  normalCdf,
   type MeasuredNetworkFile,
   type AppliedCrash,
 } from './measured-network.js';
+export { MailboxModel } from './mailbox-model.js';
+export { inverseNormalCdf, normalCdf } from './normal.js';
 export { SimRuntime, type SimRuntimeOptions, type SimFaults } from './sim-runtime.js';
 export {
   Cuts,

@@ -117,3 +117,12 @@ export function nestedHistogramOf(
 export function histogramStates(m: ReadonlyMap<string, LatencyHistogram>): Record<string, LatencyState> {
   return Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, h]) => [k, h.state()]));
 }
+
+/** Each nested histogram's state (message type, then link), both in key order. */
+export function byTypeStates(
+  m: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>,
+): Record<string, Record<string, LatencyState>> {
+  return Object.fromEntries(
+    [...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, links]) => [k, histogramStates(links)]),
+  );
+}

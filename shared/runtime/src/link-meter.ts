@@ -1,5 +1,13 @@
 import { LatencyHistogram, histogramOf, nestedHistogramOf } from './latency-histogram.js';
 
+/** The width of a window of a link's timeline (LinkMeter.arrivedTimeline), wall ms. */
+export const TIMELINE_BIN_WALL_MS = 500;
+
+/** The same width in emulated seconds at `speedup`. */
+export function timelineBin_s(speedup: number): number {
+  return (TIMELINE_BIN_WALL_MS / 1000) * speedup;
+}
+
 /**
  * What a live process measures of its links and its own timeliness: one-way wall latency per link,
  * the delay each delivery's schedule felt (per link, and per message type on each link), and how
@@ -17,6 +25,24 @@ export class LinkMeter {
   readonly felt = new Map<string, LatencyHistogram>();
   /** The same per message type, then per link: what one kind of message felt on a link. */
   readonly feltByType = new Map<string, Map<string, LatencyHistogram>>();
+  /**
+   * A felt delay between two processes in its two parts, per message type then link: until the
+   * message reached the receiver's mailbox, and its wait there until handled. A timer that fires
+   * meanwhile is handled after what reached the mailbox before it, so a replay races a time-out
+   * against the arrival, not the handling (MeasuredNetwork.mailbox).
+   */
+  readonly arrivedByType = new Map<string, Map<string, LatencyHistogram>>();
+  readonly waitedByType = new Map<string, Map<string, LatencyHistogram>>();
+  /**
+   * The arrivals' part again per link, then per window of TIMELINE_BIN_WALL_MS of the run (by when
+   * each was sent, emulated seconds over the window's width, rounded down): when the links were
+   * slow, which a replay follows (MailboxModel) rather than spreading a burst over the whole run.
+   */
+  readonly arrivedTimeline = new Map<string, Map<string, LatencyHistogram>>();
+  /** The timeline's window, emulated seconds (set by the first arrival recorded). */
+  timelineBin_s: number | undefined;
+  /** How late timers were put in their actor's mailbox against their wall deadline (before any wait there). */
+  readonly timerFireLag = new LatencyHistogram();
   private lastTimerLate_ms = 0;
 
   /** A message from location `from` reached location `to` `ms` wall ms after it was sent. */
@@ -37,6 +63,27 @@ export class LinkMeter {
     const ms = (Math.max(0, felt_s) / speedup) * 1000;
     histogramOf(this.felt, link).record(ms);
     nestedHistogramOf(this.feltByType, type, link).record(ms);
+  }
+
+  /** The two parts of a felt delay between processes (arrivedByType, waitedByType), emulated seconds. */
+  recordMailbox(
+    link: string,
+    type: string,
+    sent_s: number,
+    arrived_s: number,
+    waited_s: number,
+    speedup: number,
+  ): void {
+    const arrived_ms = (Math.max(0, arrived_s) / speedup) * 1000;
+    nestedHistogramOf(this.arrivedByType, type, link).record(arrived_ms);
+    this.timelineBin_s = timelineBin_s(speedup);
+    const window = Math.floor(sent_s / this.timelineBin_s);
+    nestedHistogramOf(this.arrivedTimeline, link, String(window)).record(arrived_ms);
+    nestedHistogramOf(this.waitedByType, type, link).record((Math.max(0, waited_s) / speedup) * 1000);
+  }
+
+  recordTimerFireLag(late_ms: number): void {
+    this.timerFireLag.record(Math.max(0, late_ms));
   }
 
   /** The lateness of the last timer handled, in emulated seconds at `speedup`. */

@@ -27,6 +27,8 @@ export interface Delivery {
   readonly src: DeliverySource;
   /** A message's sender's actor time when it sent: what its felt delay is measured from. */
   readonly sent_s?: number;
+  /** The run's clock when a message from another process reached the mailbox. */
+  readonly posted_s?: number;
 }
 
 /** An actor a live process hosts, with its mailbox and clock. */

@@ -196,6 +196,16 @@ export class LiveRuntime {
   readonly felt: ReadonlyMap<string, LatencyHistogram> = this.meter.felt;
   /** The same per message type, then per link: what one kind of message felt on a link. */
   readonly feltByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.feltByType;
+  /** A felt delay between processes in two parts, by type then link: to the mailbox, and in it (LinkMeter). */
+  readonly arrivedByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.arrivedByType;
+  readonly waitedByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.waitedByType;
+  /** The arrivals' part per link, then per window of the run (LinkMeter.arrivedTimeline); undefined before any. */
+  arrivedTimeline(): { bin_s: number; links: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> } | undefined {
+    const bin_s = this.meter.timelineBin_s;
+    return bin_s === undefined ? undefined : { bin_s, links: this.meter.arrivedTimeline };
+  }
+  /** How late timers reached their mailbox against their wall deadline. */
+  readonly timerFireLag: LatencyHistogram = this.meter.timerFireLag;
   /** The locations whose runtime address (`<location>/runtime`) this process answers on. */
   private readonly runtimeAddresses = new Set<string>();
 
@@ -270,8 +280,9 @@ export class LiveRuntime {
     this.listening = this.recovery === undefined;
     this.output = this.liveOutput;
     this.mailboxes = new Mailboxes<Delivery>(this.journal ? () => this.journal!.commit() : undefined);
-    this.timers = new TimerQueue((t) => {
+    this.timers = new TimerQueue((t, late_ms) => {
       this.timerHandles.delete(t.rid);
+      this.meter.recordTimerFireLag(late_ms);
       this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s, { k: 'timer', id: t.rid });
     }, options.timerSpin_ms);
     this.host = {
@@ -384,7 +395,22 @@ export class LiveRuntime {
         if (d.src.k === 'bus' && d.src.ack && !this.fatal) this.owedAcks.settle(d.src.ack);
         if (d.sent_s !== undefined && this.clock) {
           if (this.heldByFault(d.from, address, d.sent_s, h.now_s)) this.tally.count('felt.held_by_fault');
-          else this.recordFelt(d.from, address, d.msg.type, h.now_s - d.sent_s);
+          else {
+            const felt_s = Math.max(0, h.now_s - d.sent_s);
+            this.recordFelt(d.from, address, d.msg.type, felt_s);
+            // Its two parts add up to what it felt (a clock read before the epoch cannot split it otherwise).
+            if (d.posted_s !== undefined) {
+              const arrived_s = Math.min(felt_s, Math.max(0, d.posted_s - d.sent_s));
+              this.meter.recordMailbox(
+                `${senderOf(d.from)}->${senderOf(address)}`,
+                d.msg.type,
+                d.sent_s,
+                arrived_s,
+                felt_s - arrived_s,
+                this.clock.speedup,
+              );
+            }
+          }
         }
       }),
       now_s: Number.NEGATIVE_INFINITY,
@@ -844,7 +870,16 @@ export class LiveRuntime {
     sent_s?: number,
   ): void {
     if (src.k === 'bus' && src.ack) this.owedAcks.add(src.ack);
-    this.mailboxes.post(h.inbox, sent_s === undefined ? { msg, from, at_s, src } : { msg, from, at_s, src, sent_s });
+    // When a message from another process reached the mailbox: a timer firing later waits behind it.
+    const posted_s = src.k === 'bus' && sent_s !== undefined && this.clock ? this.now() : undefined;
+    this.mailboxes.post(
+      h.inbox,
+      sent_s === undefined
+        ? { msg, from, at_s, src }
+        : posted_s === undefined
+          ? { msg, from, at_s, src, sent_s }
+          : { msg, from, at_s, src, sent_s, posted_s },
+    );
   }
 
   /**

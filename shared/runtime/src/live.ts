@@ -12,6 +12,7 @@ export { DEFAULT_TIMER_SPIN_MS } from './precise-timer.js';
 export { pinoLogger } from './pino-logger.js';
 export {
   LatencyHistogram,
+  byTypeStates,
   histogramOf,
   histogramStates,
   nestedHistogramOf,

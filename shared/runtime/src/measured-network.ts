@@ -1,4 +1,4 @@
-import type { LatencyState } from '@gridemu/protocol';
+import type { LatencyState, MailboxSplit } from '@gridemu/protocol';
 import { LatencyHistogram, bucketBounds_ms } from './latency-histogram.js';
 import type { Rng } from './rng.js';
 
@@ -25,6 +25,12 @@ export interface MeasuredNetworkFile {
   readonly types?: Record<string, Record<string, LatencyState>>;
   /** How late timers fired (for the record: replaying the links replays its effect). */
   readonly timer_lag: LatencyState;
+  /**
+   * The felt delays between processes in two parts, to the receiver's mailbox and in it, and how
+   * late timers reached their mailbox (absent in files of older runs, whose replays race a timer
+   * against each message's whole felt delay): see MailboxModel.
+   */
+  readonly mailbox?: MailboxSplit;
   /**
    * The run's bound on latest-value reports between processes, wall ms (live.report_interval_ms;
    * absent: none): the replay thins them the same way, in emulated time.
@@ -164,14 +170,36 @@ export class MeasuredNetwork {
       }
     };
     checkLinks('links', d['links'] as object);
-    const types = d['types'];
-    if (types !== undefined) {
-      if (typeof types !== 'object' || types === null || Array.isArray(types))
-        fail('types', 'must be an object of message type → link → latency');
-      for (const [type, links] of Object.entries(types as object)) {
-        if (typeof links !== 'object' || links === null || Array.isArray(links))
-          fail(`types["${type}"]`, 'must be an object of link → latency');
-        checkLinks(`types["${type}"]`, links as object);
+    const isMap = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+    // A map of message type (or, in a timeline, link) → link (or window) → latency.
+    const checkNested = (field: string, v: unknown, outer: string, inner: string, innerIsLink: boolean) => {
+      if (!isMap(v)) return fail(field, `must be an object of ${outer} → ${inner} → latency`);
+      for (const [k, m] of Object.entries(v)) {
+        if (!isMap(m)) fail(`${field}["${k}"]`, `must be an object of ${inner} → latency`);
+        if (innerIsLink) checkLinks(`${field}["${k}"]`, m);
+        else
+          for (const [w, st] of Object.entries(m)) {
+            if (!/^-?\d+$/.test(w)) fail(`${field}["${k}"]["${w}"]`, 'must be named by a whole window number');
+            const problem = latencyProblem(st);
+            if (problem) fail(`${field}["${k}"]["${w}"]`, problem);
+          }
+      }
+    };
+    if (d['types'] !== undefined) checkNested('types', d['types'], 'message type', 'link', true);
+    const mailbox = d['mailbox'];
+    if (mailbox !== undefined) {
+      if (!isMap(mailbox)) fail('mailbox', 'must be an object (arrived_by_type, waited_by_type, timer_fire_lag)');
+      const m = mailbox as Record<string, unknown>;
+      checkNested('mailbox.arrived_by_type', m['arrived_by_type'], 'message type', 'link', true);
+      checkNested('mailbox.waited_by_type', m['waited_by_type'], 'message type', 'link', true);
+      const fire = latencyProblem(m['timer_fire_lag']);
+      if (fire) fail('mailbox.timer_fire_lag', fire);
+      const timeline = m['arrived_timeline'];
+      if (timeline !== undefined) {
+        const t = timeline as Record<string, unknown> | null;
+        if (!isMap(t) || !(typeof t['bin_s'] === 'number' && t['bin_s'] > 0))
+          fail('mailbox.arrived_timeline.bin_s', 'must be a positive number of emulated seconds');
+        checkNested('mailbox.arrived_timeline.links', t!['links'], 'link', 'window', false);
       }
     }
     const lag = latencyProblem(d['timer_lag']);
@@ -199,6 +227,13 @@ export class MeasuredNetwork {
     if (bound !== undefined && !(typeof bound === 'number' && bound >= 0 && Number.isFinite(bound)))
       fail('report_interval_ms', 'must be a number of wall ms, 0 or more');
     return new MeasuredNetwork(doc as MeasuredNetworkFile);
+  }
+
+  /** The same network replayed without its mailbox split (MailboxModel): each message's whole felt delay at once. */
+  withoutMailboxes(): MeasuredNetwork {
+    if (!this.file.mailbox) return this;
+    const { mailbox: _mailbox, ...rest } = this.file;
+    return new MeasuredNetwork(rest);
   }
 
   get speedup(): number {
@@ -264,7 +299,8 @@ export class MeasuredNetwork {
   /**
    * Mean emulated seconds per link, per message type where drawn apart (on each link it is drawn
    * from alone, and between locations together), and of the timer lag: what summary.json says
-   * was replayed.
+   * was replayed. With the mailbox split (MailboxModel), how it was replayed between processes:
+   * arrivals and waits apart, timers' lateness before their mailbox, and the timeline's window.
    */
   describe(): {
     speedup: number;
@@ -272,6 +308,7 @@ export class MeasuredNetwork {
     types?: Record<string, { links: Record<string, number>; between_locations_s?: number }>;
     timer_lag_mean_s: number;
     report_interval_s?: number;
+    mailbox?: { timer_fire_lag_mean_s: number; timeline_window_s?: number };
   } {
     const mean_s = (s: LatencyState) => Math.round(s.count > 0 ? (s.sum_ms / s.count) * this.file.speedup : 0) / 1000;
     const means = (m: ReadonlyMap<string, LatencySampler>) =>
@@ -288,6 +325,16 @@ export class MeasuredNetwork {
       ...(types.length > 0 ? { types: Object.fromEntries(types) } : {}),
       timer_lag_mean_s: mean_s(this.file.timer_lag),
       ...(this.reportInterval_s > 0 ? { report_interval_s: this.reportInterval_s } : {}),
+      ...(this.file.mailbox
+        ? {
+            mailbox: {
+              timer_fire_lag_mean_s: mean_s(this.file.mailbox.timer_fire_lag),
+              ...(this.file.mailbox.arrived_timeline
+                ? { timeline_window_s: this.file.mailbox.arrived_timeline.bin_s }
+                : {}),
+            },
+          }
+        : {}),
     };
   }
 }
@@ -323,14 +370,4 @@ function latencyProblem(v: unknown): string | undefined {
     if (!/^\d+$/.test(k) || !(typeof n === 'number' && Number.isInteger(n) && n >= 0))
       return `.buckets["${k}"] must be a count under a bucket number`;
   return undefined;
-}
-
-/** The standard normal CDF (Abramowitz and Stegun 7.1.26 for erf: within 1.5e-7). */
-export function normalCdf(z: number): number {
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const erf =
-    1 -
-    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
-  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
 }

@@ -99,4 +99,37 @@ describe('LiveRuntime over the in-memory bus', () => {
     expect(b.counters.get('bus.held_for_order')).toBeGreaterThanOrEqual(1);
     expect(a.counters.get('bus.resent')).toBeGreaterThanOrEqual(1);
   });
+
+  it("splits each felt delay from another process into its arrival at the mailbox and its wait there, and keeps the arrivals' timeline", async () => {
+    const { heard, a, b } = twoProcesses();
+    // Sent once the clock runs (a timer's handler), as every message of a run is.
+    const sender: Actor<Message> = {
+      start: (ctx) => void ctx.schedule(1, { type: MessageType.JobEnds, jobId: 'timer' }),
+      receive: (ctx) => {
+        for (let i = 0; i < 20; i++)
+          ctx.send('b/sum', { type: MessageType.JobCompleted, jobId: `w!${i}`, site: 'a', time_s: ctx.now() });
+      },
+    };
+    await startBoth(a, b, sender, heard);
+    await until(() => heard.length === 20 && a.timerFireLag.state().count > 0);
+    await a.stop();
+    await b.stop();
+    // Whatever the machine's load: every delivery is split once, and its two parts add up to what it felt.
+    const felt = b.feltByType.get(MessageType.JobCompleted)!.get('a->b')!.state();
+    const arrived = b.arrivedByType.get(MessageType.JobCompleted)!.get('a->b')!.state();
+    const waited = b.waitedByType.get(MessageType.JobCompleted)!.get('a->b')!.state();
+    expect(felt.count).toBe(20);
+    expect(arrived.count).toBe(20);
+    expect(waited.count).toBe(20);
+    expect(arrived.sum_ms + waited.sum_ms).toBeCloseTo(felt.sum_ms, 6);
+    // The timeline holds the same arrivals, by window of 500 wall ms (500 emulated s at 1000x).
+    const timeline = b.arrivedTimeline()!;
+    expect(timeline.bin_s).toBe(500);
+    const windows = [...timeline.links.get('a->b')!.values()].map((h) => h.state());
+    expect(windows.reduce((n, w) => n + w.count, 0)).toBe(20);
+    expect(windows.reduce((t, w) => t + w.sum_ms, 0)).toBeCloseTo(arrived.sum_ms, 6);
+    // Within a process nothing is split; a timer's lateness before its mailbox is kept apart.
+    expect(a.arrivedTimeline()).toBeUndefined();
+    expect(a.timerFireLag.state().count).toBe(1);
+  });
 });

@@ -19,7 +19,7 @@ import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 
-export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR] [--lenient] [--quiet]
+export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR [--mailboxes]] [--lenient] [--quiet]
 
 Runs the experiment file SPEC in the deterministic single-process simulator and writes
 DIR/jobs.csv (one row per submitted job) and DIR/summary.json; with protocol_trace: true in SPEC,
@@ -42,6 +42,14 @@ Options:
                        then put the live run beside this one with gridemu compare LIVE_DIR DIR;
                        with --seeds N, the seeds vary the replay's draws of the network only: the
                        workload and every other draw stay those of the run it replays
+  --mailboxes          with --network-from, replay messages between processes in two parts, as
+                       network.json's mailbox split measured them (runs from 2026-11-29 on): until
+                       they reached the receiver's mailbox, from what their type's arrivals were and
+                       when the run had them (its timeline), then their wait there; in order for each
+                       job rather than for every message between two actors; a timer handled after
+                       what reached its mailbox before it fired. Not the default: on the chaos spec it
+                       times out as few claims as live, but comes out faster than live where the
+                       default comes out slower (docs/faults.md, "Replaying the mailboxes")
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -59,6 +67,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       quiet: { type: 'boolean' },
       seeds: { type: 'string' },
       'network-from': { type: 'string' },
+      mailboxes: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -74,7 +83,12 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
   const loaded = loadExperiment(file, sets.map(parseOverride)).spec;
   const out = resolve(values.out ?? `results/${loaded.name}`);
-  const measured = values['network-from'] === undefined ? undefined : readMeasuredNetwork(values['network-from']);
+  if (values.mailboxes === true && values['network-from'] === undefined)
+    throw new UsageError('--mailboxes replays a live run: give it with --network-from LIVE_DIR');
+  const measured =
+    values['network-from'] === undefined
+      ? undefined
+      : readMeasuredNetwork(values['network-from'], values.mailboxes === true);
   // A replay of a live run applies its crashes and server restarts as they happened there.
   const spec = measured ? withAppliedFaults(loaded, measured.network) : loaded;
   if (seeds === undefined) {
@@ -203,16 +217,23 @@ function withAppliedFaults(spec: ExperimentSpec, network: MeasuredNetwork): Expe
   return { ...spec, faults: { ...spec.faults, crash, nats_restart } };
 }
 
-/** LIVE_DIR/network.json, or a one-line reason why it cannot be used. */
-function readMeasuredNetwork(dir: string): { source: string; network: MeasuredNetwork } {
+/**
+ * LIVE_DIR/network.json, or a one-line reason why it cannot be used; its mailbox split kept only
+ * when asked for (`mailboxes`), which a file from before the split cannot give.
+ */
+function readMeasuredNetwork(dir: string, mailboxes: boolean): { source: string; network: MeasuredNetwork } {
   const path = join(resolve(dir), 'network.json');
   if (!existsSync(path))
     throw new UsageError(`--network-from: ${path} not found; it takes the results folder of a gridemu run`);
+  let network: MeasuredNetwork;
   try {
-    return { source: resolve(dir), network: MeasuredNetwork.parse(readFileSync(path, 'utf8'), path) };
+    network = MeasuredNetwork.parse(readFileSync(path, 'utf8'), path);
   } catch (e) {
     throw new UsageError(`--network-from: ${(e as Error).message}`);
   }
+  if (mailboxes && !network.file.mailbox)
+    throw new UsageError(`--mailboxes: ${path} has no mailbox split (a run from before 2026-11-29): run it again`);
+  return { source: resolve(dir), network: mailboxes ? network : network.withoutMailboxes() };
 }
 
 /** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */

@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import type { LatencyState } from '@gridemu/protocol';
+import {
+  MEASURED_NETWORK_FORMAT,
+  MIN_TYPE_SAMPLES,
+  MailboxModel,
+  MeasuredNetwork,
+  SimRuntime,
+  inverseNormalCdf,
+  normalCdf,
+  type Actor,
+  type ActorContext,
+  type MeasuredNetworkFile,
+} from '../src/index.js';
+import { LatencyHistogram } from '../src/live.js';
+
+type Msg = { type: 'ping' | 'pong'; jobId: string; n: number } | { type: 'tick' };
+
+const histogram = (samples: readonly number[]) => {
+  const h = new LatencyHistogram();
+  for (const s of samples) h.record(s);
+  return h.state();
+};
+
+const uniform = (from_ms: number, to_ms: number, n = 4000) =>
+  histogram(Array.from({ length: n }, (_, i) => from_ms + ((to_ms - from_ms) * i) / (n - 1)));
+
+/**
+ * A live run's network.json at speed-up 1000 (1 wall ms = 1 emulated s) whose pings from c to b
+ * reached b's mailbox `arrived` ms after they were sent and waited there `waited` ms, and whose
+ * timers reached their mailbox `fireLag` ms late.
+ */
+function split(arrived: LatencyState, waited: LatencyState, fireLag = histogram([0.001])): MeasuredNetworkFile {
+  const felt = histogram([arrived.max_ms + waited.max_ms]);
+  return {
+    format: MEASURED_NETWORK_FORMAT,
+    speedup: 1000,
+    links: { 'c->b': felt },
+    types: { ping: { 'c->b': felt } },
+    // What the replay raced timers against before the split: each message's whole felt delay.
+    timer_lag: histogram([0.001]),
+    mailbox: {
+      arrived_by_type: { ping: { 'c->b': arrived } },
+      waited_by_type: { ping: { 'c->b': waited } },
+      timer_fire_lag: fireLag,
+    },
+  };
+}
+
+/** b/claims sets a time-out due at 10 and records what it handles, and when; c/meta sends it an answer at 0. */
+function race(file: MeasuredNetworkFile): string[] {
+  const rt = new SimRuntime<Msg>({
+    seed: 1,
+    network: { latency_ms: 0, jitter_ms: 0 },
+    measured: new MeasuredNetwork(file),
+  });
+  const seen: string[] = [];
+  rt.spawn({
+    address: 'b/claims',
+    location: 'b',
+    actor: {
+      start: (ctx: ActorContext<Msg>) => void ctx.schedule(10, { type: 'tick' }),
+      receive: (ctx: ActorContext<Msg>, m: Msg) => void seen.push(`${m.type} ${Math.round(ctx.now() * 1000) / 1000}`),
+    },
+  });
+  rt.spawn({
+    address: 'c/meta',
+    location: 'c',
+    actor: {
+      start: (ctx: ActorContext<Msg>) => ctx.send('b/claims', { type: 'ping', jobId: 'j', n: 1 }),
+      receive: () => undefined,
+    },
+  });
+  rt.start();
+  rt.run();
+  return seen;
+}
+
+describe("a live run's mailboxes, replayed (simulate --network-from with network.json's mailbox)", () => {
+  it('handles a time-out after an answer that reached the mailbox before the timer fired, however long the answer then waited there, as live', () => {
+    // The answer reaches b at 8 and waits 5 there: handled at 13, after the time-out's due time (10).
+    // Live, the timer fires at 10 into a mailbox that already holds the answer, so the answer goes first.
+    expect(race(split(histogram([8]), histogram([5])))).toEqual(['ping 13', 'tick 13']);
+    // Without the split the replay raced the timer against the whole 13: the time-out came first.
+    const { mailbox: _mailbox, ...whole } = split(histogram([8]), histogram([5]));
+    expect(race(whole)).toEqual(['tick 10', 'ping 13']);
+    // An answer that reaches the mailbox after the timer fired comes after it.
+    expect(race(split(histogram([12]), histogram([1])))).toEqual(['tick 10', 'ping 13']);
+  });
+
+  it("keeps one job's messages in order between two actors and lets another job's pass, as each type's measured delay already holds the wait behind the connection", () => {
+    // Pings reached b in 8 s, pongs in 2 s (enough of each, MIN_TYPE_SAMPLES, to be drawn apart).
+    // Sent together: job x's ping, then job y's pong, then job x's pong.
+    const many = (ms: number) => histogram(Array.from({ length: MIN_TYPE_SAMPLES }, () => ms));
+    const file = split(many(8), many(0.001));
+    const two: MeasuredNetworkFile = {
+      ...file,
+      types: { ...file.types, pong: { 'c->b': many(2) } },
+      mailbox: {
+        ...file.mailbox!,
+        arrived_by_type: { ...file.mailbox!.arrived_by_type, pong: { 'c->b': many(2) } },
+        waited_by_type: { ...file.mailbox!.waited_by_type, pong: { 'c->b': many(0.001) } },
+      },
+    };
+    const rt = new SimRuntime<Msg>({
+      seed: 4,
+      network: { latency_ms: 0, jitter_ms: 0 },
+      measured: new MeasuredNetwork(two),
+    });
+    const got: string[] = [];
+    rt.spawn({
+      address: 'b/rec',
+      location: 'b',
+      actor: {
+        receive: (ctx: ActorContext<Msg>, m: Msg) => {
+          if (m.type !== 'tick') got.push(`${m.type} ${m.jobId} ${Math.round(ctx.now())}`);
+        },
+      },
+    });
+    rt.spawn({
+      address: 'c/send',
+      location: 'c',
+      actor: {
+        start: (ctx: ActorContext<Msg>) => {
+          ctx.send('b/rec', { type: 'ping', jobId: 'x', n: 1 });
+          ctx.send('b/rec', { type: 'pong', jobId: 'y', n: 2 });
+          ctx.send('b/rec', { type: 'pong', jobId: 'x', n: 3 });
+        },
+        receive: () => undefined,
+      },
+    });
+    rt.start();
+    rt.run();
+    // y's pong takes its own 2 s; x's pong stays behind x's ping (a job's end never overtakes its start).
+    expect(got).toEqual(['pong y 2', 'ping x 8', 'pong x 8']);
+  });
+
+  it("follows the run's timeline: a link slow in one window of the run and fast in the next is replayed slow, then fast, and its whole distribution stays", () => {
+    // Windows of 2000 s: in window 0 (sent at 0..2000 s) the link took 8..10 s, in window 1 (2000..4000 s) 1..3 s.
+    const slow = uniform(8, 10, 500);
+    const fast = uniform(1, 3, 500);
+    const whole = new LatencyHistogram();
+    whole.merge(slow);
+    whole.merge(fast);
+    const file: MeasuredNetworkFile = {
+      ...split(whole.state(), histogram([0.001])),
+      mailbox: {
+        ...split(whole.state(), histogram([0.001])).mailbox!,
+        arrived_timeline: { bin_s: 2000, links: { 'c->b': { '0': slow, '1': fast } } },
+      },
+    };
+    const model = MailboxModel.of(new MeasuredNetwork(file))!;
+    const early = model.levelAt('c', 'b', 500);
+    const late = model.levelAt('c', 'b', 2500);
+    // Half the link's messages were slow ones: their normal scores are the upper half's, about +0.8.
+    expect(early.mean).toBeGreaterThan(0.6);
+    expect(late.mean).toBeLessThan(-0.6);
+    expect(early.sd).toBeLessThan(0.8);
+    // Outside the run's windows, or on a link without a timeline: the whole run's distribution.
+    expect(model.levelAt('c', 'b', 4500)).toEqual({ mean: 0, sd: 1 });
+    expect(model.levelAt('b', 'c', 500)).toEqual({ mean: 0, sd: 1 });
+
+    const rt = new SimRuntime<Msg>({
+      seed: 2,
+      network: { latency_ms: 0, jitter_ms: 0 },
+      measured: new MeasuredNetwork(file),
+    });
+    const got: { t: number; n: number }[] = [];
+    rt.spawn({
+      address: 'b/rec',
+      location: 'b',
+      actor: {
+        receive: (ctx: ActorContext<Msg>, m: Msg) => {
+          if (m.type === 'ping') got.push({ t: ctx.now(), n: m.n });
+        },
+      },
+    });
+    // One ping a second for 4000 s, each of its own job (delays close in time are alike over about
+    // 90 s here, CORRELATED_DELAYS mean delays: each window holds many such stretches).
+    let n = 0;
+    const tick = (ctx: ActorContext<Msg>) => {
+      ctx.send('b/rec', { type: 'ping', jobId: `j${n}`, n });
+      n++;
+      if (n < 4000) ctx.schedule(1, { type: 'tick' });
+    };
+    rt.spawn({ address: 'c/send', location: 'c', actor: { start: tick, receive: tick } as Actor<Msg> });
+    rt.start();
+    rt.run();
+    const delay = (g: { t: number; n: number }) => g.t - g.n;
+    const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const first = got.filter((g) => g.n < 2000).map(delay);
+    const second = got.filter((g) => g.n >= 2000).map(delay);
+    // Without the timeline both halves would average the whole link's 5.5 s.
+    expect(meanOf(first)).toBeGreaterThan(7.5);
+    expect(meanOf(second)).toBeLessThan(3.5);
+  });
+
+  it('rejects a network.json whose mailbox split is malformed, naming the field; an older file without one replays as before', () => {
+    const good = split(histogram([8]), histogram([5]));
+    const parse = (f: unknown) => MeasuredNetwork.parse(JSON.stringify(f), 'n.json');
+    expect(() => parse({ ...good, mailbox: [] })).toThrow(/n\.json: mailbox must be an object/);
+    expect(() => parse({ ...good, mailbox: { ...good.mailbox, waited_by_type: undefined } })).toThrow(
+      /n\.json: mailbox\.waited_by_type must be an object of message type/,
+    );
+    expect(() =>
+      parse({ ...good, mailbox: { ...good.mailbox, arrived_by_type: { ping: { cb: histogram([1]) } } } }),
+    ).toThrow(/mailbox\.arrived_by_type\["ping"\]\["cb"\] must be named from->to/);
+    expect(() => parse({ ...good, mailbox: { ...good.mailbox, timer_fire_lag: { count: 1 } } })).toThrow(
+      /n\.json: mailbox\.timer_fire_lag \.sum_ms must be a non-negative number/,
+    );
+    const timeline = (t: unknown) => parse({ ...good, mailbox: { ...good.mailbox, arrived_timeline: t } });
+    expect(() => timeline({ bin_s: 0, links: {} })).toThrow(
+      /mailbox\.arrived_timeline\.bin_s must be a positive number/,
+    );
+    expect(() => timeline({ bin_s: 10, links: { 'c->b': { w: histogram([1]) } } })).toThrow(
+      /mailbox\.arrived_timeline\.links\["c->b"\]\["w"\] must be named by a whole window number/,
+    );
+    expect(MailboxModel.of(timeline({ bin_s: 10, links: { 'c->b': { '3': histogram([1]) } } }))).toBeDefined();
+    const { mailbox: _mailbox, ...older } = good;
+    expect(MailboxModel.of(parse(older))).toBeUndefined();
+  });
+
+  it('scores normal quantiles both ways', () => {
+    for (const p of [1e-6, 0.01, 0.1, 0.5, 0.9, 0.975, 0.999999])
+      expect(normalCdf(inverseNormalCdf(p))).toBeCloseTo(p, 6);
+    expect(inverseNormalCdf(0.975)).toBeCloseTo(1.959964, 5);
+    expect(inverseNormalCdf(0)).toBe(-8);
+    expect(inverseNormalCdf(1)).toBe(8);
+  });
+});
