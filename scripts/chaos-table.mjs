@@ -4,9 +4,11 @@
 // minutes on 2 cores for one run of each row; needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR) and
 // nats-server. Not run by CI.
 //
-//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]...
+//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]... [--mailboxes]
 //
 // --set applies to every row, live and replayed alike (e.g. --set meta.claim_timeout_s=2000).
+// --mailboxes replays each live run a second time with `simulate --mailboxes` (docs/faults.md,
+// "Replaying the mailboxes") and prints that replay's gaps and claims beside the default's.
 //
 // One live run of this spec moves its bounded slowdown by about ±40% from the next, so "within 10%
 // of its replay" cannot be read off one run. With --runs N each row is run N times, each run
@@ -32,6 +34,7 @@ const { values: opts, positionals } = parseArgs({
     rows: { type: 'string' },
     'replay-seeds': { type: 'string', default: '1' },
     set: { type: 'string', multiple: true, default: [] },
+    mailboxes: { type: 'boolean', default: false },
   },
 });
 const out = positionals[0] ?? join(tmpdir(), `gridemu-chaos-${process.pid}`);
@@ -81,6 +84,10 @@ console.log(
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |');
 const pairsByRow = new Map();
 const claimsByRow = new Map();
+/** With --mailboxes: per row, each run's [live, mailbox replay] slowdowns, and its mailbox replays' claims. */
+const mailboxPairsByRow = new Map();
+const mailboxClaimsByRow = new Map();
+const push = (m, i, x) => m.set(i, [...(m.get(i) ?? []), x]);
 for (const i of chosen) {
   const [label, sets] = rows[i];
   const setArgs = [...opts.set, ...sets].flatMap((s) => ['--set', s]);
@@ -90,24 +97,27 @@ for (const i of chosen) {
     process.stderr.write(`chaos table: ${label}, run ${k + 1} of ${RUNS}: live`);
     gridemu(['run', spec, ...setArgs, '--out', live, '--quiet', '--timeout', '600']);
     process.stderr.write(', replay\n');
-    gridemu([
-      'simulate',
-      spec,
-      ...setArgs,
-      '--network-from',
-      live,
-      '--out',
-      replay,
-      '--quiet',
-      // One seed is the spec's own, written as summary.json; --seeds 1 would write DIR/seed-1/ instead.
-      ...(REPLAY_SEEDS > 1 ? ['--seeds', String(REPLAY_SEEDS)] : []),
-    ]);
+    const replayInto = (dir, extra) => {
+      gridemu([
+        'simulate',
+        spec,
+        ...setArgs,
+        '--network-from',
+        live,
+        ...extra,
+        '--out',
+        dir,
+        '--quiet',
+        // One seed is the spec's own, written as summary.json; --seeds 1 would write DIR/seed-1/ instead.
+        ...(REPLAY_SEEDS > 1 ? ['--seeds', String(REPLAY_SEEDS)] : []),
+      ]);
+      // With several seeds the replay writes one summary.json a seed under seed-N/; with one, its own.
+      return REPLAY_SEEDS > 1
+        ? Array.from({ length: REPLAY_SEEDS }, (_, s) => json(join(dir, `seed-${s + 1}`, 'summary.json')))
+        : [json(join(dir, 'summary.json'))];
+    };
+    const replaySummaries = replayInto(replay, []);
     const l = json(join(live, 'summary.json'));
-    // With several seeds the replay writes one summary.json a seed under seed-N/; with one, its own.
-    const replaySummaries =
-      REPLAY_SEEDS > 1
-        ? Array.from({ length: REPLAY_SEEDS }, (_, s) => json(join(replay, `seed-${s + 1}`, 'summary.json')))
-        : [json(join(replay, 'summary.json'))];
     const meanOf = (summaries, value) => summaries.reduce((a, x) => a + value(x), 0) / summaries.length;
     // seeds.json's mean, taken from the seeds' own summaries.
     const rb = meanOf(replaySummaries, (x) => x.mean_bounded_slowdown);
@@ -116,7 +126,12 @@ for (const i of chosen) {
       sent: meanOf(summaries, (x) => x.claims.sent),
       timed_out: meanOf(summaries, (x) => x.claims.timed_out),
     });
-    claimsByRow.set(i, [...(claimsByRow.get(i) ?? []), [claimsOf([l]), claimsOf(replaySummaries)]]);
+    push(claimsByRow, i, [claimsOf([l]), claimsOf(replaySummaries)]);
+    if (opts.mailboxes) {
+      const m = replayInto(join(out, `replay-mailboxes-${i}-${k}`), ['--mailboxes']);
+      push(mailboxPairsByRow, i, [l.mean_bounded_slowdown, meanOf(m, (x) => x.mean_bounded_slowdown)]);
+      push(mailboxClaimsByRow, i, claimsOf(m));
+    }
     const check = json(join(live, 'check.json'));
     const network = json(join(live, 'network.json'));
     let sum = 0;
@@ -130,7 +145,7 @@ for (const i of chosen) {
       .map((j) => `${j.process} ${j.catch_up_wall_s.toFixed(2)} s / ${Math.round(j.catch_up_emulated_s)}`)
       .join('; ');
     const lb = l.mean_bounded_slowdown;
-    pairsByRow.set(i, [...(pairsByRow.get(i) ?? []), [lb, rb]]);
+    push(pairsByRow, i, [lb, rb]);
     console.log(
       `| ${label} | ${fmt(lb)} | ${fmt(rb)} | ${((100 * (lb - rb)) / rb).toFixed(0)}% | ${l.live.run_wall_s.toFixed(1)} s | ${(sum / n).toFixed(1)} ms | ${l.jobs.completed}/${l.jobs.submitted} | ${check.ok ? 'passed' : 'FAILED'} | ${f.crashes_applied ?? ''} | ${f.lost_runs ?? ''} | ${rejoins} |`,
     );
@@ -147,23 +162,37 @@ if (RUNS > 1) {
     `Over ${RUNS} live runs a row, each replayed over ${REPLAY_SEEDS} network seed${REPLAY_SEEDS > 1 ? 's' : ''}; ± is the 90% interval (Student's t).`,
   );
   console.log('');
-  console.log('| run | live, mean | replays, mean | mean gap (90% interval) | verdict |');
-  console.log('| --- | ---: | ---: | ---: | --- |');
-  for (const [i, pairs] of pairsByRow) {
-    const g = meanGap(pairs);
-    console.log(
-      `| ${rows[i][0]} | ${pm(pairs.map((p) => p[0]))} | ${pm(pairs.map((p) => p[1]))} | ${pct(g.mean)} (${pct(g.lo)} to ${pct(g.hi)}) | ${g.verdict} |`,
-    );
+  const gapTable = (byRow) => {
+    console.log('| run | live, mean | replays, mean | mean gap (90% interval) | verdict |');
+    console.log('| --- | ---: | ---: | ---: | --- |');
+    for (const [i, pairs] of byRow) {
+      const g = meanGap(pairs);
+      console.log(
+        `| ${rows[i][0]} | ${pm(pairs.map((p) => p[0]))} | ${pm(pairs.map((p) => p[1]))} | ${pct(g.mean)} (${pct(g.lo)} to ${pct(g.hi)}) | ${g.verdict} |`,
+      );
+    }
+  };
+  gapTable(pairsByRow);
+  if (opts.mailboxes) {
+    console.log('');
+    console.log('The same live runs replayed with `simulate --mailboxes`, over the same seeds:');
+    console.log('');
+    gapTable(mailboxPairsByRow);
   }
 }
 console.log('');
 console.log("Claims, a run's mean (replays: over every replay of the row):");
 console.log('');
-console.log('| run | claims sent, live | replays | timed out, live | replays |');
-console.log('| --- | ---: | ---: | ---: | ---: |');
+const withMailboxes = opts.mailboxes ? ' | with --mailboxes' : '';
+console.log(`| run | claims sent, live | replays${withMailboxes} | timed out, live | replays${withMailboxes} |`);
+console.log(`| --- | ---: | ---:${opts.mailboxes ? ' | ---:' : ''} | ---: | ---:${opts.mailboxes ? ' | ---:' : ''} |`);
 for (const [i, runs] of claimsByRow) {
-  const mean = (side, key) => Math.round(runs.reduce((a, r) => a + r[side][key], 0) / runs.length).toLocaleString('en');
+  const mean = (xs, key) => Math.round(xs.reduce((a, r) => a + r[key], 0) / xs.length).toLocaleString('en');
+  const live = runs.map((r) => r[0]);
+  const replays = runs.map((r) => r[1]);
+  const mailboxes = mailboxClaimsByRow.get(i) ?? [];
+  const also = (key) => (opts.mailboxes ? ` | ${mean(mailboxes, key)}` : '');
   console.log(
-    `| ${rows[i][0]} | ${mean(0, 'sent')} | ${mean(1, 'sent')} | ${mean(0, 'timed_out')} | ${mean(1, 'timed_out')} |`,
+    `| ${rows[i][0]} | ${mean(live, 'sent')} | ${mean(replays, 'sent')}${also('sent')} | ${mean(live, 'timed_out')} | ${mean(replays, 'timed_out')}${also('timed_out')} |`,
   );
 }
