@@ -118,8 +118,8 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   mergeByType(waited, byTypeStates(r.runtime.waitedByType));
   // Every process's windows have one width (the run's speed-up); a process that had no arrivals has none.
   const timeline = new Map<string, Map<string, LatencyHistogram>>();
-  let timelineBin_s = r.runtime.arrivedTimeline()?.bin_s;
   const ownTimeline = r.runtime.arrivedTimeline();
+  let timelineBin_s = ownTimeline?.bin_s;
   if (ownTimeline) mergeByType(timeline, byTypeStates(ownTimeline.links));
   let mailboxReported = true;
   // This runs in the driver process: its own figures sit beside the members' reports.
