@@ -1,6 +1,6 @@
 import type { LatencyState, MailboxSplit } from '@gridemu/protocol';
-import { LatencyHistogram } from './latency-histogram.js';
-import { LatencySampler, MIN_TYPE_SAMPLES, type MeasuredNetwork } from './measured-network.js';
+import { LatencyHistogram, histogramOf, histogramStates } from './latency-histogram.js';
+import { MEASURED_NETWORK_FORMAT, MeasuredNetwork } from './measured-network.js';
 import { inverseNormalCdf } from './normal.js';
 
 /**
@@ -11,18 +11,22 @@ import { inverseNormalCdf } from './normal.js';
  * already arrived live (docs/faults.md). Absent from the network.json of older runs.
  */
 export class MailboxModel {
-  private readonly arrived: TypedDelays;
-  private readonly waited: TypedDelays;
-  private readonly timerFireLag: LatencySampler;
+  /** Each part as a network of its own: drawn by type, then link, with MeasuredNetwork's fallbacks. */
+  private readonly arrived: MeasuredNetwork;
+  private readonly waited: MeasuredNetwork;
   private readonly timeline: Timeline | undefined;
 
-  private constructor(
-    split: MailboxSplit,
-    private readonly speedup: number,
-  ) {
-    this.arrived = new TypedDelays(split.arrived_by_type);
-    this.waited = new TypedDelays(split.waited_by_type);
-    this.timerFireLag = new LatencySampler(split.timer_fire_lag);
+  private constructor(split: MailboxSplit, speedup: number) {
+    const part = (byType: Record<string, Record<string, LatencyState>>, timerLag: LatencyState) =>
+      new MeasuredNetwork({
+        format: MEASURED_NETWORK_FORMAT,
+        speedup,
+        links: mergedLinks(byType),
+        types: byType,
+        timer_lag: timerLag,
+      });
+    this.arrived = part(split.arrived_by_type, split.timer_fire_lag);
+    this.waited = part(split.waited_by_type, split.timer_fire_lag);
     this.timeline = split.arrived_timeline ? new Timeline(split.arrived_timeline) : undefined;
   }
 
@@ -44,72 +48,38 @@ export class MailboxModel {
 
   /** Emulated seconds from sending to the receiver's mailbox, at quantile `q`, for a message of `type`. */
   arrivalAt_s(from: string, to: string, q: number, type: string): number {
-    return this.emulated(this.arrived.sampler(from, to, type)?.at_ms(q));
+    return this.arrived.delayAt_s(from, to, q, type);
   }
 
   meanArrival_s(from: string, to: string, type: string): number {
-    return this.emulated(this.arrived.sampler(from, to, type)?.mean_ms);
+    return this.arrived.meanDelay_s(from, to, type);
   }
 
   /** Emulated seconds in the receiver's mailbox, at quantile `q`. */
   waitAt_s(from: string, to: string, q: number, type: string): number {
-    return this.emulated(this.waited.sampler(from, to, type)?.at_ms(q));
+    return this.waited.delayAt_s(from, to, q, type);
   }
 
   meanWait_s(from: string, to: string, type: string): number {
-    return this.emulated(this.waited.sampler(from, to, type)?.mean_ms);
+    return this.waited.meanDelay_s(from, to, type);
   }
 
   /** How late a timer reaches its mailbox, at quantile `q`, emulated seconds. */
   timerFireLagAt_s(q: number): number {
-    return this.emulated(this.timerFireLag.at_ms(q));
+    return this.arrived.timerLagAt_s(q);
   }
 
   meanTimerFireLag_s(): number {
-    return this.emulated(this.timerFireLag.mean_ms);
-  }
-
-  private emulated(ms: number | undefined): number {
-    return ((ms ?? 0) * this.speedup) / 1000;
+    return this.arrived.meanTimerLag_s();
   }
 }
 
-/**
- * Delays by message type, then link: a type's own delays on a link where it had at least
- * MIN_TYPE_SAMPLES, else the type's on every link together, else the link's of every type, else
- * every link's (MeasuredNetwork draws the whole felt delay the same way).
- */
-class TypedDelays {
-  private readonly own = new Map<string, LatencySampler>();
-  private readonly typePooled = new Map<string, LatencySampler>();
-  private readonly links = new Map<string, LatencySampler>();
-  private readonly pooled: LatencySampler;
-
-  constructor(byType: Readonly<Record<string, Readonly<Record<string, LatencyState>>>>) {
-    const linkHistograms = new Map<string, LatencyHistogram>();
-    const all = new LatencyHistogram();
-    for (const [type, links] of Object.entries(byType)) {
-      const typeAll = new LatencyHistogram();
-      for (const [link, s] of Object.entries(links)) {
-        if (s.count === 0) continue;
-        if (s.count >= MIN_TYPE_SAMPLES) this.own.set(`${type}\u0000${link}`, new LatencySampler(s));
-        typeAll.merge(s);
-        all.merge(s);
-        let h = linkHistograms.get(link);
-        if (!h) linkHistograms.set(link, (h = new LatencyHistogram()));
-        h.merge(s);
-      }
-      if (typeAll.state().count >= MIN_TYPE_SAMPLES) this.typePooled.set(type, new LatencySampler(typeAll.state()));
-    }
-    for (const [link, h] of linkHistograms) this.links.set(link, new LatencySampler(h.state()));
-    this.pooled = new LatencySampler(all.state());
-  }
-
-  sampler(from: string, to: string, type: string): LatencySampler | undefined {
-    const link = `${from}->${to}`;
-    const s = this.own.get(`${type}\u0000${link}`) ?? this.typePooled.get(type) ?? this.links.get(link) ?? this.pooled;
-    return s.empty ? undefined : s;
-  }
+/** Every type's delays on each link together: a link's whole traffic. */
+function mergedLinks(byType: Record<string, Record<string, LatencyState>>): Record<string, LatencyState> {
+  const links = new Map<string, LatencyHistogram>();
+  for (const byLink of Object.values(byType))
+    for (const [link, st] of Object.entries(byLink)) histogramOf(links, link).merge(st);
+  return histogramStates(links);
 }
 
 const NEUTRAL = { mean: 0, sd: 1 } as const;
