@@ -4,11 +4,12 @@
 // minutes on 2 cores for one run of each row; needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR) and
 // nats-server. Not run by CI.
 //
-//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]... [--mailboxes]
+//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]... [--whole-delays]
 //
 // --set applies to every row, live and replayed alike (e.g. --set meta.claim_timeout_s=2000).
-// --mailboxes replays each live run a second time with `simulate --mailboxes` (docs/faults.md,
-// "Replaying the mailboxes") and prints that replay's gaps and claims beside the default's.
+// --whole-delays replays each live run a second time with `simulate --whole-delays` (the default
+// replay before the mailbox split; docs/faults.md, "Replaying the mailboxes") and prints that replay's gaps and
+// claims beside the default's.
 //
 // One live run of this spec moves its bounded slowdown by about ±40% from the next, so "within 10%
 // of its replay" cannot be read off one run. With --runs N each row is run N times, each run
@@ -34,7 +35,7 @@ const { values: opts, positionals } = parseArgs({
     rows: { type: 'string' },
     'replay-seeds': { type: 'string', default: '1' },
     set: { type: 'string', multiple: true, default: [] },
-    mailboxes: { type: 'boolean', default: false },
+    'whole-delays': { type: 'boolean', default: false },
   },
 });
 const out = positionals[0] ?? join(tmpdir(), `gridemu-chaos-${process.pid}`);
@@ -84,9 +85,9 @@ console.log(
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |');
 const pairsByRow = new Map();
 const claimsByRow = new Map();
-/** With --mailboxes: per row, each run's [live, mailbox replay] slowdowns, and its mailbox replays' claims. */
-const mailboxPairsByRow = new Map();
-const mailboxClaimsByRow = new Map();
+/** With --whole-delays: per row, each run's [live, whole-delay replay] slowdowns, and those replays' claims. */
+const wholePairsByRow = new Map();
+const wholeClaimsByRow = new Map();
 const push = (m, i, x) => m.set(i, [...(m.get(i) ?? []), x]);
 for (const i of chosen) {
   const [label, sets] = rows[i];
@@ -127,10 +128,10 @@ for (const i of chosen) {
       timed_out: meanOf(summaries, (x) => x.claims.timed_out),
     });
     push(claimsByRow, i, [claimsOf([l]), claimsOf(replaySummaries)]);
-    if (opts.mailboxes) {
-      const m = replayInto(join(out, `replay-mailboxes-${i}-${k}`), ['--mailboxes']);
-      push(mailboxPairsByRow, i, [l.mean_bounded_slowdown, meanOf(m, (x) => x.mean_bounded_slowdown)]);
-      push(mailboxClaimsByRow, i, claimsOf(m));
+    if (opts['whole-delays']) {
+      const w = replayInto(join(out, `replay-whole-${i}-${k}`), ['--whole-delays']);
+      push(wholePairsByRow, i, [l.mean_bounded_slowdown, meanOf(w, (x) => x.mean_bounded_slowdown)]);
+      push(wholeClaimsByRow, i, claimsOf(w));
     }
     const check = json(join(live, 'check.json'));
     const network = json(join(live, 'network.json'));
@@ -173,26 +174,27 @@ if (RUNS > 1) {
     }
   };
   gapTable(pairsByRow);
-  if (opts.mailboxes) {
+  if (opts['whole-delays']) {
     console.log('');
-    console.log('The same live runs replayed with `simulate --mailboxes`, over the same seeds:');
+    console.log('The same live runs replayed with `simulate --whole-delays`, over the same seeds:');
     console.log('');
-    gapTable(mailboxPairsByRow);
+    gapTable(wholePairsByRow);
   }
 }
 console.log('');
 console.log("Claims, a run's mean (replays: over every replay of the row):");
 console.log('');
-const withMailboxes = opts.mailboxes ? ' | with --mailboxes' : '';
-console.log(`| run | claims sent, live | replays${withMailboxes} | timed out, live | replays${withMailboxes} |`);
-console.log(`| --- | ---: | ---:${opts.mailboxes ? ' | ---:' : ''} | ---: | ---:${opts.mailboxes ? ' | ---:' : ''} |`);
+const also = opts['whole-delays'];
+const withWhole = also ? ' | with --whole-delays' : '';
+console.log(`| run | claims sent, live | replays${withWhole} | timed out, live | replays${withWhole} |`);
+console.log(`| --- | ---: | ---:${also ? ' | ---:' : ''} | ---: | ---:${also ? ' | ---:' : ''} |`);
 for (const [i, runs] of claimsByRow) {
   const mean = (xs, key) => Math.round(xs.reduce((a, r) => a + r[key], 0) / xs.length).toLocaleString('en');
   const live = runs.map((r) => r[0]);
   const replays = runs.map((r) => r[1]);
-  const mailboxes = mailboxClaimsByRow.get(i) ?? [];
-  const also = (key) => (opts.mailboxes ? ` | ${mean(mailboxes, key)}` : '');
+  const whole = wholeClaimsByRow.get(i) ?? [];
+  const wholeMean = (key) => (also ? ` | ${mean(whole, key)}` : '');
   console.log(
-    `| ${rows[i][0]} | ${mean(live, 'sent')} | ${mean(replays, 'sent')}${also('sent')} | ${mean(live, 'timed_out')} | ${mean(replays, 'timed_out')}${also('timed_out')} |`,
+    `| ${rows[i][0]} | ${mean(live, 'sent')} | ${mean(replays, 'sent')}${wholeMean('sent')} | ${mean(live, 'timed_out')} | ${mean(replays, 'timed_out')}${wholeMean('timed_out')} |`,
   );
 }

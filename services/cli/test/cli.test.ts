@@ -288,6 +288,9 @@ describe('bad input: a clear message and exit code 2', () => {
   it('rejects unknown commands and options', () => {
     expect(gridemu(['simulat']).code).toBe(2);
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--bogus']).code).toBe(2);
+    const whole = gridemu(['simulate', 'examples/quickstart.yaml', '--whole-delays']);
+    expect(whole.code).toBe(2);
+    expect(whole.err).toMatch(/--whole-delays replays a live run: give it with --network-from LIVE_DIR/);
   });
 });
 

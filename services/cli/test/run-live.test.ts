@@ -95,6 +95,25 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
           (s.live.latency_ms.links['s1->s2'].min_ms * s.live.speedup) / 1000,
         );
         expect(r.jobs.unfinished).toBe(0);
+        // By default each message crosses in two parts, to the mailbox and its wait there; asked
+        // for whole delays, the replay draws each message's felt delay at once.
+        expect(r.network_from.delays).toBe('arrival, then mailbox wait');
+        expect(r.network_from.mailbox).toBeDefined();
+        const whole = join(dir, 'replay-whole');
+        const wholeRun = await gridemuLive([
+          'simulate',
+          spec,
+          '--network-from',
+          out,
+          '--whole-delays',
+          '--out',
+          whole,
+          '--quiet',
+        ]).done;
+        expect(wholeRun.code, wholeRun.err).toBe(0);
+        expect(readSummary(whole).network_from.delays).toBe('whole felt delay');
+        expect(readSummary(whole).network_from.mailbox).toBeUndefined();
+        expect(readSummary(whole).jobs.unfinished).toBe(0);
         // Seeds vary the replay's network draws only: the same jobs, the live run's seed, another draw.
         const seeds = await gridemuLive([
           'simulate',

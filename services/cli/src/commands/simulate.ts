@@ -19,7 +19,7 @@ import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 
-export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR [--mailboxes]] [--lenient] [--quiet]
+export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR [--whole-delays]] [--lenient] [--quiet]
 
 Runs the experiment file SPEC in the deterministic single-process simulator and writes
 DIR/jobs.csv (one row per submitted job) and DIR/summary.json; with protocol_trace: true in SPEC,
@@ -33,23 +33,25 @@ Options:
                        write DIR/seeds.csv (a row per seed) and DIR/seeds.json (every metric's mean
                        with its 90% confidence interval, as paper 002 reports them)
   --network-from LIVE_DIR
-                       replay the network a live run had: each message's delay drawn from what its
-                       link felt in that run (LIVE_DIR/network.json, written by gridemu run: hop,
-                       timer lag and mailbox together), in emulated seconds at that run's speed-up,
-                       and load reports between processes thinned by its bound (live.report_interval_ms);
-                       its crashes and server restarts applied as they happened there (network.json's
-                       crashes and outages) rather than as the spec planned them;
-                       then put the live run beside this one with gridemu compare LIVE_DIR DIR;
-                       with --seeds N, the seeds vary the replay's draws of the network only: the
-                       workload and every other draw stay those of the run it replays
-  --mailboxes          with --network-from, replay messages between processes in two parts, as
-                       network.json's mailbox split measured them (runs from 2026-11-29 on): until
-                       they reached the receiver's mailbox, from what their type's arrivals were and
-                       when the run had them (its timeline), then their wait there; in order for each
-                       job rather than for every message between two actors; a timer handled after
-                       what reached its mailbox before it fired. Not the default yet: on 13 trial runs
-                       of the chaos spec it came out faster than live, on its table closer to live
-                       than the default in 5 rows of 7 (docs/faults.md, "Replaying the mailboxes")
+                       replay the network a live run had (LIVE_DIR/network.json, written by gridemu
+                       run), in emulated seconds at that run's speed-up: each message between
+                       processes in two parts, as the run measured them: until it reached the
+                       receiver's mailbox, drawn from its type's arrivals where the run's timeline
+                       had them, then its wait there; kept in order for each job (not for every
+                       message between two actors); a timer handled after what reached its mailbox
+                       before it fired. Load reports between processes thinned by the run's bound
+                       (live.report_interval_ms); its crashes and server restarts applied as they
+                       happened there (network.json's crashes and outages) rather than as the spec
+                       planned them. Then put the live run beside this one with
+                       gridemu compare LIVE_DIR DIR. With --seeds N, the seeds vary the replay's
+                       draws of the network only: the workload and every other draw stay those of
+                       the run it replays. A network.json from before 2026-11-29 has no mailbox
+                       split: it is replayed with whole delays, and a note says so
+  --whole-delays       with --network-from, draw each message's whole felt delay at once (hop, timer
+                       lag and mailbox together) and keep every message between two actors in
+                       order: the default replay before the mailbox split, within 10% of live in
+                       fewer rows of both chaos tables that compared the two (docs/faults.md,
+                       "Replaying the mailboxes")
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -67,7 +69,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       quiet: { type: 'boolean' },
       seeds: { type: 'string' },
       'network-from': { type: 'string' },
-      mailboxes: { type: 'boolean' },
+      'whole-delays': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -83,12 +85,12 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
   const loaded = loadExperiment(file, sets.map(parseOverride)).spec;
   const out = resolve(values.out ?? `results/${loaded.name}`);
-  if (values.mailboxes === true && values['network-from'] === undefined)
-    throw new UsageError('--mailboxes replays a live run: give it with --network-from LIVE_DIR');
+  if (values['whole-delays'] === true && values['network-from'] === undefined)
+    throw new UsageError('--whole-delays replays a live run: give it with --network-from LIVE_DIR');
   const measured =
     values['network-from'] === undefined
       ? undefined
-      : readMeasuredNetwork(values['network-from'], values.mailboxes === true);
+      : readMeasuredNetwork(values['network-from'], values['whole-delays'] === true);
   // A replay of a live run applies its crashes and server restarts as they happened there.
   const spec = measured ? withAppliedFaults(loaded, measured.network) : loaded;
   if (seeds === undefined) {
@@ -194,6 +196,7 @@ async function simulateOnce(
         network_from: {
           dir: measured.source,
           ...(measured.networkSeed !== undefined ? { network_seed: measured.networkSeed } : {}),
+          delays: measured.network.file.mailbox ? 'arrival, then mailbox wait' : 'whole felt delay',
           ...measured.network.describe(),
         },
       }
@@ -218,10 +221,10 @@ function withAppliedFaults(spec: ExperimentSpec, network: MeasuredNetwork): Expe
 }
 
 /**
- * LIVE_DIR/network.json, or a one-line reason why it cannot be used; its mailbox split kept only
- * when asked for (`mailboxes`), which a file from before the split cannot give.
+ * LIVE_DIR/network.json, or a one-line reason why it cannot be used; replayed with its mailbox
+ * split unless asked for whole delays (`wholeDelays`) or the file is from before the split.
  */
-function readMeasuredNetwork(dir: string, mailboxes: boolean): { source: string; network: MeasuredNetwork } {
+function readMeasuredNetwork(dir: string, wholeDelays: boolean): { source: string; network: MeasuredNetwork } {
   const path = join(resolve(dir), 'network.json');
   if (!existsSync(path))
     throw new UsageError(`--network-from: ${path} not found; it takes the results folder of a gridemu run`);
@@ -231,9 +234,11 @@ function readMeasuredNetwork(dir: string, mailboxes: boolean): { source: string;
   } catch (e) {
     throw new UsageError(`--network-from: ${(e as Error).message}`);
   }
-  if (mailboxes && !network.file.mailbox)
-    throw new UsageError(`--mailboxes: ${path} has no mailbox split (a run from before 2026-11-29): run it again`);
-  return { source: resolve(dir), network: mailboxes ? network : network.withoutMailboxes() };
+  if (!wholeDelays && !network.file.mailbox)
+    console.error(
+      `gridemu: note: ${path} has no mailbox split (a run from before 2026-11-29): replaying each message's whole felt delay, as --whole-delays does`,
+    );
+  return { source: resolve(dir), network: wholeDelays ? network.withoutMailboxes() : network };
 }
 
 /** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */
