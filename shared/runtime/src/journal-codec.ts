@@ -7,6 +7,9 @@ const FORMAT = 0x4a;
 
 const KIND = { start: 1, bus: 2, local: 3, timer: 4, recover: 5, ack: 6 } as const;
 const KIND_NAMES = ['', 'start', 'bus', 'local', 'timer', 'recover', 'ack'] as const;
+/** A `bus` entry's flags: a topic's message; its arrival time follows. */
+const BUS_TOPIC = 1;
+const BUS_POSTED = 2;
 
 const messageEncoder = new Encoder({ ignoreUndefined: true });
 const messageDecoder = new Decoder();
@@ -21,8 +24,9 @@ const messageDecoder = new Decoder();
  *
  * Layout, little-endian: FORMAT (u8), seq (f64), entry count (u32), then each entry: its kind
  * (u8), then for `ack` its id (str); for the others the actor (u16 index into the batch's
- * addresses, a new one followed by its str), the actor's time (f64), then by kind: `bus` topic
- * (u8) and the envelope (u32 length, bytes); `local` seq (f64); `timer` id (f64) and the message
+ * addresses, a new one followed by its str), the actor's time (f64), then by kind: `bus` flags
+ * (u8: 1 a topic's, 2 its arrival time follows), its arrival time (f64, if flagged) and the
+ * envelope (u32 length, bytes); `local` seq (f64); `timer` id (f64) and the message
  * (u32 length, msgpack); `recover` crashed_s (f64). A str is a u16 byte length and UTF-8.
  */
 export class JournalBatchWriter {
@@ -53,7 +57,8 @@ export class JournalBatchWriter {
         return;
       case 'bus':
         this.room(1);
-        this.buf[this.at++] = e.topic === true ? 1 : 0;
+        this.buf[this.at++] = (e.topic === true ? BUS_TOPIC : 0) | (e.posted !== undefined ? BUS_POSTED : 0);
+        if (e.posted !== undefined) this.f64(e.posted);
         return this.bytes(e.envelope);
       case 'local':
         return this.f64(e.seq);
@@ -164,8 +169,17 @@ export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBat
         break;
       case 'bus': {
         need(1);
-        const topic = b[at++] === 1;
-        entries.push(topic ? { k: 'bus', a, t, envelope: bytesOf(), topic } : { k: 'bus', a, t, envelope: bytesOf() });
+        const flags = b[at++]!;
+        if (flags > (BUS_TOPIC | BUS_POSTED)) throw bad(`entry ${i + 1} has unknown flags ${flags}`);
+        const posted = (flags & BUS_POSTED) !== 0 ? f64() : undefined;
+        entries.push({
+          k: 'bus',
+          a,
+          t,
+          envelope: bytesOf(),
+          ...((flags & BUS_TOPIC) !== 0 ? { topic: true as const } : {}),
+          ...(posted !== undefined ? { posted } : {}),
+        });
         break;
       }
       case 'local':

@@ -17,6 +17,11 @@ export type JournalEntry =
       /** The envelope's bytes (@gridemu/protocol's wire format): sender, message and durable id. */
       readonly envelope: Uint8Array;
       readonly topic?: true;
+      /**
+       * The run's clock when it reached the mailbox, so that a restart measures its arrival and its
+       * wait there again, as it measures its felt delay (network.json's mailbox split).
+       */
+      readonly posted?: number;
     }
   | { readonly k: 'local'; readonly a: Address; readonly t: number; readonly seq: number }
   | { readonly k: 'timer'; readonly a: Address; readonly t: number; readonly id: number; readonly msg: Message }

@@ -29,8 +29,8 @@ export class LinkMeter {
    * A felt delay between two processes in its two parts, per message type then link: until the
    * message reached the receiver's mailbox, and its wait there until handled. A timer that fires
    * meanwhile is handled after what reached the mailbox before it, so a replay races a time-out
-   * against the arrival, not the handling (MailboxModel). A process restarted after a crash has
-   * them for its last life only: its journal keeps each delivery's felt delay, not its arrival.
+   * against the arrival, not the handling (MailboxModel). A process restarted after a crash
+   * measures its earlier lives' again from its journal, which keeps each delivery's arrival.
    */
   readonly arrivedByType = new Map<string, Map<string, LatencyHistogram>>();
   readonly waitedByType = new Map<string, Map<string, LatencyHistogram>>();

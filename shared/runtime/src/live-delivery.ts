@@ -93,6 +93,7 @@ export function journalEntryOf(d: Delivery, a: Address, t: number): JournalEntry
         t,
         envelope: d.src.envelope,
         ...(d.src.topic ? { topic: true } : {}),
+        ...(d.posted_s !== undefined ? { posted: d.posted_s } : {}),
       };
     case 'local':
       return { k: 'local', a, t, seq: d.src.seq };

@@ -37,6 +37,8 @@ export interface RecoveryHost {
 export interface ReplayedFelt {
   readonly sent_s: number;
   readonly heldByCrash: boolean;
+  /** When it reached the mailbox, for a message from another process whose entry kept it. */
+  readonly posted_s?: number;
 }
 
 /** What a replay read from the journal. */
@@ -209,13 +211,15 @@ export class LiveRecovery {
         if (mid !== undefined) this.host.outbox.delivered(mid);
         if (lseq !== undefined) this.host.linkOrder.replayed(linkOf(from, e.a), lseq);
         if (e.topic === true) this.host.tally.sent(msg.type, siteOf(from), h.placement.location, e.t);
-        this.host.redeliver(h, msg, from, this.feltOf(at_s));
+        this.host.redeliver(h, msg, from, this.feltOf(at_s, e.posted));
         return;
       }
     }
   }
 
-  private feltOf(sent_s: number | undefined): ReplayedFelt | undefined {
-    return sent_s === undefined ? undefined : { sent_s, heldByCrash: sent_s < this.journaledResume_s };
+  private feltOf(sent_s: number | undefined, posted_s?: number): ReplayedFelt | undefined {
+    if (sent_s === undefined) return undefined;
+    const heldByCrash = sent_s < this.journaledResume_s;
+    return posted_s === undefined ? { sent_s, heldByCrash } : { sent_s, heldByCrash, posted_s };
   }
 }

@@ -398,18 +398,8 @@ export class LiveRuntime {
           else {
             const felt_s = Math.max(0, h.now_s - d.sent_s);
             this.recordFelt(d.from, address, d.msg.type, felt_s);
-            // Its two parts add up to what it felt (a clock read before the epoch cannot split it otherwise).
-            if (d.posted_s !== undefined) {
-              const arrived_s = Math.min(felt_s, Math.max(0, d.posted_s - d.sent_s));
-              this.meter.recordMailbox(
-                `${senderOf(d.from)}->${senderOf(address)}`,
-                d.msg.type,
-                d.sent_s,
-                arrived_s,
-                felt_s - arrived_s,
-                this.clock.speedup,
-              );
-            }
+            if (d.posted_s !== undefined)
+              this.recordMailbox(d.from, address, d.msg.type, d.sent_s, d.posted_s, felt_s, this.clock.speedup);
           }
         }
       }),
@@ -594,14 +584,19 @@ export class LiveRuntime {
   }
 
   /**
-   * A replayed delivery's felt delay, recorded again as its first delivery recorded it (one held by
-   * a fault counted apart): else a crashed process's report, and the network a replay of the run
-   * draws from, would hold its last life only.
+   * A replayed delivery's felt delay, and its two parts when its entry kept its arrival, recorded
+   * again as its first delivery recorded them (one held by a fault counted apart): else a crashed
+   * process's report, and the network a replay of the run draws from, would hold its last life only.
    */
   private recordReplayedFelt(from: Address, to: Address, type: string, felt: ReplayedFelt, handled_s: number): void {
     if (felt.heldByCrash || this.heldByFault(from, to, felt.sent_s, handled_s)) this.tally.count('felt.held_by_fault');
-    // Replayed only from replayJournal(), which sets the speed-up.
-    else this.recordFelt(from, to, type, handled_s - felt.sent_s, this.replaySpeedup!);
+    else {
+      // Replayed only from replayJournal(), which sets the speed-up.
+      const felt_s = Math.max(0, handled_s - felt.sent_s);
+      this.recordFelt(from, to, type, felt_s, this.replaySpeedup!);
+      if (felt.posted_s !== undefined)
+        this.recordMailbox(from, to, type, felt.sent_s, felt.posted_s, felt_s, this.replaySpeedup!);
+    }
   }
 
   private startClock(epoch_s: number, speedup: number, wallEpoch_ms: number): void {
@@ -965,6 +960,27 @@ export class LiveRuntime {
    */
   private recordFelt(from: Address, to: Address, type: string, felt_s: number, speedup = this.clock!.speedup): void {
     this.meter.recordFelt(`${senderOf(from)}->${senderOf(to)}`, type, felt_s, speedup);
+  }
+
+  /** A felt delay between processes in its two parts, which add up to it (a clock read before the epoch cannot split it otherwise). */
+  private recordMailbox(
+    from: Address,
+    to: Address,
+    type: string,
+    sent_s: number,
+    posted_s: number,
+    felt_s: number,
+    speedup: number,
+  ): void {
+    const arrived_s = Math.min(felt_s, Math.max(0, posted_s - sent_s));
+    this.meter.recordMailbox(
+      `${senderOf(from)}->${senderOf(to)}`,
+      type,
+      sent_s,
+      arrived_s,
+      felt_s - arrived_s,
+      speedup,
+    );
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {

@@ -17,6 +17,8 @@ const batch: JournalBatch = {
     { k: 'start', a: 's1/meta', t: 0 },
     { k: 'bus', a: 's1/meta', t: 1.25, envelope },
     { k: 'bus', a: 's1/scheduler', t: 1.5, envelope, topic: true },
+    { k: 'bus', a: 's1/meta', t: 1.75, envelope, posted: 1.625 },
+    { k: 'bus', a: 's1/scheduler', t: 1.875, envelope, topic: true, posted: 1.5 },
     { k: 'local', a: 's1/scheduler', t: 2, seq: 9 },
     {
       k: 'timer',

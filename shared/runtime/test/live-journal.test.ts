@@ -401,11 +401,23 @@ describe('LiveRuntime journal (issue 11)', () => {
     await second.stop();
     expect(second.counters.get('felt.held_by_fault')).toBe(1);
     expect(second.felt.get('q->p')?.state().count).toBe(1);
+    // The one it felt, split into its arrival and its wait in the mailbox.
+    const split = (rt: LiveRuntime) => ({
+      arrived: rt.arrivedByType.get(MessageType.JobCompleted)?.get('q->p')?.state(),
+      waited: rt.waitedByType.get(MessageType.JobCompleted)?.get('q->p')?.state(),
+      timeline: [...(rt.arrivedTimeline()?.links.get('q->p') ?? new Map())].map(([w, h]) => [w, h.state()]),
+    });
+    expect(split(second).arrived?.count).toBe(1);
+    expect(split(second).waited?.count).toBe(1);
+    expect(split(second).timeline).toHaveLength(1);
     // A third life, replaying both: the journal says when the second resumed, so the message sent
     // before then is held by that crash again, and the other is its link's delay again.
     const third = spawn(true);
     await third.replayJournal(1000);
     expect(third.counters.get('felt.held_by_fault')).toBe(1);
     expect(third.felt.get('q->p')?.state()).toEqual(second.felt.get('q->p')?.state());
+    // Its journal kept when the message reached the mailbox: the third life measures the split again
+    // (network.json's mailbox, which a replay draws arrivals and waits from), not only the whole delay.
+    expect(split(third)).toEqual(split(second));
   });
 });
