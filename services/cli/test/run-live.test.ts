@@ -78,6 +78,11 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as {
           links: Record<string, { count: number; sum_ms: number }>;
           types: Record<string, Record<string, { count: number }>>;
+          mailbox: {
+            waited_by_type: Record<string, Record<string, { count: number }>>;
+            arrived_timeline: { bin_s: number; links: Record<string, Record<string, { count: number }>> };
+            waited_timeline: { bin_s: number; links: Record<string, Record<string, { count: number }>> };
+          };
         };
         const felt = network.links;
         expect(Object.keys(felt)).toEqual(
@@ -98,6 +103,12 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         // By default each message crosses in two parts, to the mailbox and its wait there; asked
         // for whole delays, the replay draws each message's felt delay at once.
         expect(r.network_from.delays).toBe('arrival, then mailbox wait');
+        // Every wait between processes is in the waits' timeline too, in the arrivals' windows.
+        const { mailbox } = network;
+        expect(mailbox.waited_timeline.bin_s).toBe(mailbox.arrived_timeline.bin_s);
+        const total = (m: Record<string, Record<string, { count: number }>>) =>
+          Object.values(m).reduce((n, inner) => n + Object.values(inner).reduce((k, h) => k + h.count, 0), 0);
+        expect(total(mailbox.waited_timeline.links)).toBe(total(mailbox.waited_by_type));
         expect(r.network_from.mailbox).toBeDefined();
         const whole = join(dir, 'replay-whole');
         const wholeRun = await gridemuLive([

@@ -118,9 +118,14 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   mergeByType(waited, byTypeStates(r.runtime.waitedByType));
   // Every process's windows have one width (the run's speed-up); a process that had no arrivals has none.
   const timeline = new Map<string, Map<string, LatencyHistogram>>();
+  const waitTimeline = new Map<string, Map<string, LatencyHistogram>>();
   const ownTimeline = r.runtime.arrivedTimeline();
+  const ownWaits = r.runtime.waitedTimeline();
   let timelineBin_s = ownTimeline?.bin_s;
   if (ownTimeline) mergeByType(timeline, byTypeStates(ownTimeline.links));
+  if (ownWaits) mergeByType(waitTimeline, byTypeStates(ownWaits.links));
+  // Only when every process that had arrivals reported its waits' timeline too (not a mix of versions).
+  let waitsReported = true;
   let mailboxReported = true;
   // This runs in the driver process: its own figures sit beside the members' reports.
   const driverWarmUp = warmUpFigures(r.warmedUp);
@@ -156,6 +161,8 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
       if (split.arrived_timeline) {
         timelineBin_s ??= split.arrived_timeline.bin_s;
         mergeByType(timeline, split.arrived_timeline.links);
+        if (split.waited_timeline) mergeByType(waitTimeline, split.waited_timeline.links);
+        else waitsReported = false;
       }
       timerFireLag.merge(split.timer_fire_lag);
     } else mailboxReported = false;
@@ -217,6 +224,9 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
             timer_fire_lag: timerFireLag.state(),
             ...(timelineBin_s !== undefined
               ? { arrived_timeline: { bin_s: timelineBin_s, links: byTypeStates(timeline) } }
+              : {}),
+            ...(timelineBin_s !== undefined && waitsReported
+              ? { waited_timeline: { bin_s: timelineBin_s, links: byTypeStates(waitTimeline) } }
               : {}),
           },
         }

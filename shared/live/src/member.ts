@@ -367,6 +367,7 @@ export class MemberProcess {
     const rejoinResends = Math.max(0, (this.rejoinAnnouncement?.sent ?? 0) - 1);
     const outages = rt.outageSpans();
     const timeline = rt.arrivedTimeline();
+    const waits = rt.waitedTimeline();
     return {
       pid: process.pid,
       rss_mb: this.sampleRss(),
@@ -395,6 +396,7 @@ export class MemberProcess {
         waited_by_type: byTypeStates(rt.waitedByType),
         timer_fire_lag: rt.timerFireLag.state(),
         ...(timeline ? { arrived_timeline: { bin_s: timeline.bin_s, links: byTypeStates(timeline.links) } } : {}),
+        ...(waits ? { waited_timeline: { bin_s: waits.bin_s, links: byTypeStates(waits.links) } } : {}),
       },
       ...(outages.length > 0 ? { outages } : {}),
       ...(warmUp ? { warm_up: warmUp } : {}),

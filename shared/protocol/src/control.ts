@@ -130,10 +130,15 @@ export interface MailboxSplit {
    * The arrivals again per link, then per window of the run: `links[from->to][w]` for the messages
    * sent from `w × bin_s` emulated seconds for `bin_s` (absent in older files: no timeline).
    */
-  readonly arrived_timeline?: {
-    readonly bin_s: number;
-    readonly links: Record<string, Record<string, LatencyState>>;
-  };
+  readonly arrived_timeline?: MailboxTimeline;
+  /** The waits again per link, then per window of the run by when each message reached the mailbox (absent in older files). */
+  readonly waited_timeline?: MailboxTimeline;
+}
+
+/** One part of a felt delay per link, then per window of `bin_s` emulated seconds of the run. */
+export interface MailboxTimeline {
+  readonly bin_s: number;
+  readonly links: Record<string, Record<string, LatencyState>>;
 }
 
 export interface LatencyState {
@@ -358,15 +363,16 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
       if (problem) return problem;
     }
     if (!isLatencyState(mailbox['timer_fire_lag'])) return 'mailbox.timer_fire_lag is malformed';
-    const timeline = mailbox['arrived_timeline'] as Record<string, unknown> | undefined;
-    if (timeline !== undefined) {
+    for (const f of ['arrived_timeline', 'waited_timeline'] as const) {
+      const timeline = mailbox[f] as Record<string, unknown> | undefined;
+      if (timeline === undefined) continue;
       if (
         typeof timeline !== 'object' ||
         timeline === null ||
         !(typeof timeline['bin_s'] === 'number' && timeline['bin_s'] > 0)
       )
-        return 'mailbox.arrived_timeline must have a positive bin_s';
-      const problem = byTypeProblem(timeline['links'] ?? {}, 'mailbox.arrived_timeline.links');
+        return `mailbox.${f} must have a positive bin_s`;
+      const problem = byTypeProblem(timeline['links'] ?? {}, `mailbox.${f}.links`);
       if (problem) return problem;
     }
   }

@@ -16,4 +16,12 @@ export {
   type MessageShapes,
   type MessageCheck,
 } from './validate-message.js';
-export type { LatencyState, MailboxSplit, MemberReport, OrchestratorTally, Rejoin, RunClock } from './control.js';
+export type {
+  LatencyState,
+  MailboxSplit,
+  MailboxTimeline,
+  MemberReport,
+  OrchestratorTally,
+  Rejoin,
+  RunClock,
+} from './control.js';

@@ -50,6 +50,7 @@ describe('control messages', () => {
             waited_by_type: { 'job.copy': { 's1->s2': report.timer_lag } },
             timer_fire_lag: report.timer_lag,
             arrived_timeline: { bin_s: 10_000, links: { 's1->s2': { '60': report.timer_lag } } },
+            waited_timeline: { bin_s: 10_000, links: { 's1->s2': { '61': report.timer_lag } } },
           },
         },
       },
@@ -123,6 +124,12 @@ describe('control messages', () => {
     expect(
       withMailbox({ ...split, arrived_timeline: { bin_s: 1, links: { 's1->s2': { '3': { count: 1 } } } } }),
     ).toMatch(/report.mailbox.arrived_timeline.links.s1->s2.3 is malformed/);
+    expect(withMailbox({ ...split, waited_timeline: { bin_s: 0, links: {} } })).toMatch(
+      /mailbox.waited_timeline must have a positive bin_s/,
+    );
+    expect(
+      withMailbox({ ...split, waited_timeline: { bin_s: 1, links: { 's1->s2': { '3': { count: 1 } } } } }),
+    ).toMatch(/report.mailbox.waited_timeline.links.s1->s2.3 is malformed/);
     expect(reason(new Uint8Array([0xc1]))).toMatch(/not msgpack/);
     expect(reason(encode([1, 2]))).toMatch(/not a map/);
   });

@@ -40,6 +40,12 @@ export class LinkMeter {
    * slow, which a replay follows (MailboxModel) rather than spreading a burst over the whole run.
    */
   readonly arrivedTimeline = new Map<string, Map<string, LatencyHistogram>>();
+  /**
+   * The waits again per link, then per window of the run by when each message reached the
+   * mailbox: a process behind (a claim storm, the backlog after a restart) makes its waits long
+   * for a while, which a replay follows as it follows the arrivals.
+   */
+  readonly waitedTimeline = new Map<string, Map<string, LatencyHistogram>>();
   /** The timeline's window, emulated seconds (set by the first arrival recorded). */
   timelineBin_s: number | undefined;
   /** How late timers were put in their actor's mailbox against their wall deadline (before any wait there). */
@@ -80,7 +86,10 @@ export class LinkMeter {
     this.timelineBin_s = timelineBin_s(speedup);
     const window = Math.floor(sent_s / this.timelineBin_s);
     nestedHistogramOf(this.arrivedTimeline, link, String(window)).record(arrived_ms);
-    nestedHistogramOf(this.waitedByType, type, link).record((Math.max(0, waited_s) / speedup) * 1000);
+    const waited_ms = (Math.max(0, waited_s) / speedup) * 1000;
+    nestedHistogramOf(this.waitedByType, type, link).record(waited_ms);
+    const reached = Math.floor((sent_s + Math.max(0, arrived_s)) / this.timelineBin_s);
+    nestedHistogramOf(this.waitedTimeline, link, String(reached)).record(waited_ms);
   }
 
   recordTimerFireLag(late_ms: number): void {

@@ -204,6 +204,12 @@ export class LiveRuntime {
     const bin_s = this.meter.timelineBin_s;
     return bin_s === undefined ? undefined : { bin_s, links: this.meter.arrivedTimeline };
   }
+
+  /** The waits' part per link, then per window of the run (LinkMeter.waitedTimeline); undefined before any. */
+  waitedTimeline(): { bin_s: number; links: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> } | undefined {
+    const bin_s = this.meter.timelineBin_s;
+    return bin_s === undefined ? undefined : { bin_s, links: this.meter.waitedTimeline };
+  }
   /** How late timers reached their mailbox against their wall deadline. */
   readonly timerFireLag: LatencyHistogram = this.meter.timerFireLag;
   /** The locations whose runtime address (`<location>/runtime`) this process answers on. */

@@ -1,4 +1,4 @@
-import type { LatencyState, MailboxSplit } from '@gridemu/protocol';
+import type { LatencyState, MailboxSplit, MailboxTimeline } from '@gridemu/protocol';
 import { LatencyHistogram, histogramOf, histogramStates } from './latency-histogram.js';
 import { MEASURED_NETWORK_FORMAT, MeasuredNetwork } from './measured-network.js';
 import { inverseNormalCdf } from './normal.js';
@@ -15,6 +15,7 @@ export class MailboxModel {
   private readonly arrived: MeasuredNetwork;
   private readonly waited: MeasuredNetwork;
   private readonly timeline: Timeline | undefined;
+  private readonly waitTimeline: Timeline | undefined;
 
   private constructor(split: MailboxSplit, speedup: number) {
     const part = (byType: Record<string, Record<string, LatencyState>>, timerLag: LatencyState) =>
@@ -28,6 +29,7 @@ export class MailboxModel {
     this.arrived = part(split.arrived_by_type, split.timer_fire_lag);
     this.waited = part(split.waited_by_type, split.timer_fire_lag);
     this.timeline = split.arrived_timeline ? new Timeline(split.arrived_timeline) : undefined;
+    this.waitTimeline = split.waited_timeline ? new Timeline(split.waited_timeline) : undefined;
   }
 
   /**
@@ -39,6 +41,14 @@ export class MailboxModel {
    */
   levelAt(from: string, to: string, t_s: number): { readonly mean: number; readonly sd: number } {
     return this.timeline?.levelAt(`${from}->${to}`, t_s) ?? NEUTRAL;
+  }
+
+  /**
+   * The same for the waits of the link's messages that reached the mailbox at `t_s`: a process
+   * behind, as after a restart or in a claim storm, keeps its waits long for a while.
+   */
+  waitLevelAt(from: string, to: string, t_s: number): { readonly mean: number; readonly sd: number } {
+    return this.waitTimeline?.levelAt(`${from}->${to}`, t_s) ?? NEUTRAL;
   }
 
   /** The model of a measured network whose file has the split (else undefined). */
@@ -87,12 +97,12 @@ const NEUTRAL = { mean: 0, sd: 1 } as const;
 /** How many messages a window counts as, before its own: what pulls a thin window towards the whole run. */
 const PRIOR_MESSAGES = 5;
 
-/** Each link's windows (MailboxSplit.arrived_timeline) as normal scores: MailboxModel.levelAt. */
+/** Each link's windows (MailboxSplit's arrived_timeline or waited_timeline) as normal scores: MailboxModel.levelAt. */
 class Timeline {
   private readonly bin_s: number;
   private readonly levels = new Map<string, Map<number, { mean: number; sd: number }>>();
 
-  constructor(timeline: NonNullable<MailboxSplit['arrived_timeline']>) {
+  constructor(timeline: MailboxTimeline) {
     this.bin_s = timeline.bin_s;
     for (const [link, windows] of Object.entries(timeline.links)) {
       // The link's whole run, by bucket: each bucket's messages scored at their mid-rank.

@@ -194,12 +194,13 @@ export class MeasuredNetwork {
       checkNested('mailbox.waited_by_type', m['waited_by_type'], 'message type', 'link', true);
       const fire = latencyProblem(m['timer_fire_lag']);
       if (fire) fail('mailbox.timer_fire_lag', fire);
-      const timeline = m['arrived_timeline'];
-      if (timeline !== undefined) {
+      for (const f of ['arrived_timeline', 'waited_timeline']) {
+        const timeline = m[f];
+        if (timeline === undefined) continue;
         const t = timeline as Record<string, unknown> | null;
         if (!isMap(t) || !(typeof t['bin_s'] === 'number' && t['bin_s'] > 0))
-          fail('mailbox.arrived_timeline.bin_s', 'must be a positive number of emulated seconds');
-        checkNested('mailbox.arrived_timeline.links', t!['links'], 'link', 'window', false);
+          fail(`mailbox.${f}.bin_s`, 'must be a positive number of emulated seconds');
+        checkNested(`mailbox.${f}.links`, t!['links'], 'link', 'window', false);
       }
     }
     const lag = latencyProblem(d['timer_lag']);

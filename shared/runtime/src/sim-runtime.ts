@@ -467,7 +467,8 @@ export class SimRuntime<M extends { readonly type: string }> {
    * When a message to another process is handled, drawn in two parts (MailboxModel): when it
    * reaches the receiver's mailbox, from what its type's arrivals were on the link, alike for
    * messages close in time between the two actors; then its wait there, alike for waits close in
-   * time at the receiver's location (its run loop), both through the copula.
+   * time at the receiver's location (its run loop), both through the copula, and each placed where
+   * the link's timeline had it then (sent, and reached).
    *
    * In order between the two actors for each job (for a message of no job, each type), not across
    * jobs: each type's delays were measured live behind whatever was ahead of it on the connection,
@@ -496,7 +497,9 @@ export class SimRuntime<M extends { readonly type: string }> {
     const reaches = Math.max(sent + model.arrivalAt_s(a, b, q, type), ahead?.reaches_s ?? 0);
     const zw = this.correlatedZ(this.waits.get(b), reaches, model.meanWait_s(a, b, type));
     this.waits.set(b, { z: zw, t: reaches });
-    const handled = Math.max(reaches + model.waitAt_s(a, b, normalCdf(zw), type), ahead?.handled_s ?? 0);
+    const waitLevel = model.waitLevelAt(a, b, reaches);
+    const qw = normalCdf(waitLevel.mean + waitLevel.sd * zw);
+    const handled = Math.max(reaches + model.waitAt_s(a, b, qw, type), ahead?.handled_s ?? 0);
     this.pairs.set(key, { z, t: sent, arrives_s: handled });
     this.orders.set(orderKey, { reaches_s: reaches, handled_s: handled });
     // Forgotten once handled: what a later message of the job waits for is then past.

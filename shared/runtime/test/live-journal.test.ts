@@ -406,10 +406,12 @@ describe('LiveRuntime journal (issue 11)', () => {
       arrived: rt.arrivedByType.get(MessageType.JobCompleted)?.get('q->p')?.state(),
       waited: rt.waitedByType.get(MessageType.JobCompleted)?.get('q->p')?.state(),
       timeline: [...(rt.arrivedTimeline()?.links.get('q->p') ?? new Map())].map(([w, h]) => [w, h.state()]),
+      waits: [...(rt.waitedTimeline()?.links.get('q->p') ?? new Map())].map(([w, h]) => [w, h.state()]),
     });
     expect(split(second).arrived?.count).toBe(1);
     expect(split(second).waited?.count).toBe(1);
     expect(split(second).timeline).toHaveLength(1);
+    expect(split(second).waits).toHaveLength(1);
     // A third life, replaying both: the journal says when the second resumed, so the message sent
     // before then is held by that crash again, and the other is its link's delay again.
     const third = spawn(true);

@@ -47,6 +47,42 @@ function split(arrived: LatencyState, waited: LatencyState, fireLag = histogram(
   };
 }
 
+/**
+ * c/send pings b/rec once a second for 4000 s, each ping of its own job, replayed over `file`:
+ * the mean delay of the pings sent in the first 2000 s, and of those sent after.
+ */
+function replayedHalves(file: MeasuredNetworkFile): [number, number] {
+  const rt = new SimRuntime<Msg>({
+    seed: 2,
+    network: { latency_ms: 0, jitter_ms: 0 },
+    measured: new MeasuredNetwork(file),
+  });
+  const got: { t: number; n: number }[] = [];
+  rt.spawn({
+    address: 'b/rec',
+    location: 'b',
+    actor: {
+      receive: (ctx: ActorContext<Msg>, m: Msg) => {
+        if (m.type === 'ping') got.push({ t: ctx.now(), n: m.n });
+      },
+    },
+  });
+  // One ping a second for 4000 s, each of its own job (delays close in time are alike over about
+  // 90 s here, CORRELATED_DELAYS mean delays: each window holds many such stretches).
+  let n = 0;
+  const tick = (ctx: ActorContext<Msg>) => {
+    ctx.send('b/rec', { type: 'ping', jobId: `j${n}`, n });
+    n++;
+    if (n < 4000) ctx.schedule(1, { type: 'tick' });
+  };
+  rt.spawn({ address: 'c/send', location: 'c', actor: { start: tick, receive: tick } as Actor<Msg> });
+  rt.start();
+  rt.run();
+  const delay = (g: { t: number; n: number }) => g.t - g.n;
+  const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return [meanOf(got.filter((g) => g.n < 2000).map(delay)), meanOf(got.filter((g) => g.n >= 2000).map(delay))];
+}
+
 /** b/claims sets a time-out due at 10 and records what it handles, and when; c/meta sends it an answer at 0. */
 function race(file: MeasuredNetworkFile): string[] {
   const rt = new SimRuntime<Msg>({
@@ -160,39 +196,33 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     expect(model.levelAt('c', 'b', 4500)).toEqual({ mean: 0, sd: 1 });
     expect(model.levelAt('b', 'c', 500)).toEqual({ mean: 0, sd: 1 });
 
-    const rt = new SimRuntime<Msg>({
-      seed: 2,
-      network: { latency_ms: 0, jitter_ms: 0 },
-      measured: new MeasuredNetwork(file),
-    });
-    const got: { t: number; n: number }[] = [];
-    rt.spawn({
-      address: 'b/rec',
-      location: 'b',
-      actor: {
-        receive: (ctx: ActorContext<Msg>, m: Msg) => {
-          if (m.type === 'ping') got.push({ t: ctx.now(), n: m.n });
-        },
-      },
-    });
-    // One ping a second for 4000 s, each of its own job (delays close in time are alike over about
-    // 90 s here, CORRELATED_DELAYS mean delays: each window holds many such stretches).
-    let n = 0;
-    const tick = (ctx: ActorContext<Msg>) => {
-      ctx.send('b/rec', { type: 'ping', jobId: `j${n}`, n });
-      n++;
-      if (n < 4000) ctx.schedule(1, { type: 'tick' });
-    };
-    rt.spawn({ address: 'c/send', location: 'c', actor: { start: tick, receive: tick } as Actor<Msg> });
-    rt.start();
-    rt.run();
-    const delay = (g: { t: number; n: number }) => g.t - g.n;
-    const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const first = got.filter((g) => g.n < 2000).map(delay);
-    const second = got.filter((g) => g.n >= 2000).map(delay);
+    const [first, second] = replayedHalves(file);
     // Without the timeline both halves would average the whole link's 5.5 s.
-    expect(meanOf(first)).toBeGreaterThan(7.5);
-    expect(meanOf(second)).toBeLessThan(3.5);
+    expect(first).toBeGreaterThan(7.5);
+    expect(second).toBeLessThan(3.5);
+  });
+
+  it("follows the waits' timeline too: a receiver behind in one window of the run and not in the next keeps its waits long, then short", () => {
+    // Arrivals at once; waits of 8..10 s for what reached the mailbox in window 0, 1..3 s in window 1.
+    const slow = uniform(8, 10, 500);
+    const fast = uniform(1, 3, 500);
+    const whole = new LatencyHistogram();
+    whole.merge(slow);
+    whole.merge(fast);
+    const at = split(histogram([0.001]), whole.state());
+    const file: MeasuredNetworkFile = {
+      ...at,
+      mailbox: { ...at.mailbox!, waited_timeline: { bin_s: 2000, links: { 'c->b': { '0': slow, '1': fast } } } },
+    };
+    const model = MailboxModel.of(new MeasuredNetwork(file))!;
+    expect(model.waitLevelAt('c', 'b', 500).mean).toBeGreaterThan(0.6);
+    expect(model.waitLevelAt('c', 'b', 2500).mean).toBeLessThan(-0.6);
+    // The arrivals have no timeline here: their draws stay the whole run's.
+    expect(model.levelAt('c', 'b', 500)).toEqual({ mean: 0, sd: 1 });
+    const [first, second] = replayedHalves(file);
+    // Without the waits' timeline both halves would average the whole 5.5 s.
+    expect(first).toBeGreaterThan(7.5);
+    expect(second).toBeLessThan(3.5);
   });
 
   it('rejects a network.json whose mailbox split is malformed, naming the field; an older file without one replays as before', () => {
@@ -216,6 +246,9 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
       /mailbox\.arrived_timeline\.links\["c->b"\]\["w"\] must be named by a whole window number/,
     );
     expect(MailboxModel.of(timeline({ bin_s: 10, links: { 'c->b': { '3': histogram([1]) } } }))).toBeDefined();
+    expect(() => parse({ ...good, mailbox: { ...good.mailbox, waited_timeline: { bin_s: -1, links: {} } } })).toThrow(
+      /mailbox\.waited_timeline\.bin_s must be a positive number/,
+    );
     const { mailbox: _mailbox, ...older } = good;
     expect(MailboxModel.of(parse(older))).toBeUndefined();
   });

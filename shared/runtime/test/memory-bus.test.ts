@@ -128,6 +128,10 @@ describe('LiveRuntime over the in-memory bus', () => {
     const windows = [...timeline.links.get('a->b')!.values()].map((h) => h.state());
     expect(windows.reduce((n, w) => n + w.count, 0)).toBe(20);
     expect(windows.reduce((t, w) => t + w.sum_ms, 0)).toBeCloseTo(arrived.sum_ms, 6);
+    // ...and the waits' timeline the same waits, by window of when each reached the mailbox.
+    const waits = [...b.waitedTimeline()!.links.get('a->b')!.values()].map((h) => h.state());
+    expect(waits.reduce((n, w) => n + w.count, 0)).toBe(20);
+    expect(waits.reduce((t, w) => t + w.sum_ms, 0)).toBeCloseTo(waited.sum_ms, 6);
     // Within a process nothing is split; a timer's lateness before its mailbox is kept apart.
     expect(a.arrivedTimeline()).toBeUndefined();
     expect(a.timerFireLag.state().count).toBe(1);
