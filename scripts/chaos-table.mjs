@@ -8,8 +8,8 @@
 //
 // --set applies to every row, live and replayed alike (e.g. --set meta.claim_timeout_s=2000).
 // --whole-delays replays each live run a second time with `simulate --whole-delays` (the default
-// replay before the mailbox split; docs/faults.md, "Replaying the mailboxes") and prints that replay's gaps and
-// claims beside the default's.
+// replay before the mailbox split; docs/faults.md, "Replaying the mailboxes") and prints that
+// replay's gaps and claims beside the default's.
 //
 // One live run of this spec moves its bounded slowdown by about ±40% from the next, so "within 10%
 // of its replay" cannot be read off one run. With --runs N each row is run N times, each run

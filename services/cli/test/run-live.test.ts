@@ -100,15 +100,15 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
           (s.live.latency_ms.links['s1->s2'].min_ms * s.live.speedup) / 1000,
         );
         expect(r.jobs.unfinished).toBe(0);
-        // By default each message crosses in two parts, to the mailbox and its wait there; asked
-        // for whole delays, the replay draws each message's felt delay at once.
-        expect(r.network_from.delays).toBe('arrival, then mailbox wait');
         // Every wait between processes is in the waits' timeline too, in the arrivals' windows.
         const { mailbox } = network;
         expect(mailbox.waited_timeline.bin_s).toBe(mailbox.arrived_timeline.bin_s);
         const total = (m: Record<string, Record<string, { count: number }>>) =>
           Object.values(m).reduce((n, inner) => n + Object.values(inner).reduce((k, h) => k + h.count, 0), 0);
         expect(total(mailbox.waited_timeline.links)).toBe(total(mailbox.waited_by_type));
+        // By default each message crosses in two parts, to the mailbox and its wait there; asked
+        // for whole delays, the replay draws each message's felt delay at once.
+        expect(r.network_from.delays).toBe('arrival, then mailbox wait');
         expect(r.network_from.mailbox).toBeDefined();
         const whole = join(dir, 'replay-whole');
         const wholeRun = await gridemuLive([
