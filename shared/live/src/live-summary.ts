@@ -119,11 +119,12 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   // Every process's windows have one width (the run's speed-up); a process that had no arrivals has none.
   const timeline = new Map<string, Map<string, LatencyHistogram>>();
   const waitTimeline = new Map<string, Map<string, LatencyHistogram>>();
-  const ownTimeline = r.runtime.arrivedTimeline();
-  const ownWaits = r.runtime.waitedTimeline();
-  let timelineBin_s = ownTimeline?.bin_s;
-  if (ownTimeline) mergeByType(timeline, byTypeStates(ownTimeline.links));
-  if (ownWaits) mergeByType(waitTimeline, byTypeStates(ownWaits.links));
+  const own = r.runtime.mailboxTimelines();
+  let timelineBin_s = own?.bin_s;
+  if (own) {
+    mergeByType(timeline, byTypeStates(own.arrived));
+    mergeByType(waitTimeline, byTypeStates(own.waited));
+  }
   // Only when every process that had arrivals reported its waits' timeline too (not a mix of versions).
   let waitsReported = true;
   let mailboxReported = true;

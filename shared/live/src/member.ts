@@ -366,8 +366,7 @@ export class MemberProcess {
     const warmUp = warmUpFigures(this.warmedUp);
     const rejoinResends = Math.max(0, (this.rejoinAnnouncement?.sent ?? 0) - 1);
     const outages = rt.outageSpans();
-    const timeline = rt.arrivedTimeline();
-    const waits = rt.waitedTimeline();
+    const timelines = rt.mailboxTimelines();
     return {
       pid: process.pid,
       rss_mb: this.sampleRss(),
@@ -395,8 +394,12 @@ export class MemberProcess {
         arrived_by_type: byTypeStates(rt.arrivedByType),
         waited_by_type: byTypeStates(rt.waitedByType),
         timer_fire_lag: rt.timerFireLag.state(),
-        ...(timeline ? { arrived_timeline: { bin_s: timeline.bin_s, links: byTypeStates(timeline.links) } } : {}),
-        ...(waits ? { waited_timeline: { bin_s: waits.bin_s, links: byTypeStates(waits.links) } } : {}),
+        ...(timelines
+          ? {
+              arrived_timeline: { bin_s: timelines.bin_s, links: byTypeStates(timelines.arrived) },
+              waited_timeline: { bin_s: timelines.bin_s, links: byTypeStates(timelines.waited) },
+            }
+          : {}),
       },
       ...(outages.length > 0 ? { outages } : {}),
       ...(warmUp ? { warm_up: warmUp } : {}),

@@ -199,16 +199,21 @@ export class LiveRuntime {
   /** A felt delay between processes in two parts, by type then link: to the mailbox, and in it (LinkMeter). */
   readonly arrivedByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.arrivedByType;
   readonly waitedByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.waitedByType;
-  /** The arrivals' part per link, then per window of the run (LinkMeter.arrivedTimeline); undefined before any. */
-  arrivedTimeline(): { bin_s: number; links: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> } | undefined {
+  /**
+   * Both parts per link, then per window of the run (LinkMeter.arrivedTimeline, waitedTimeline),
+   * in windows of one width; undefined before any message from another process.
+   */
+  mailboxTimelines():
+    | {
+        bin_s: number;
+        arrived: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>;
+        waited: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>;
+      }
+    | undefined {
     const bin_s = this.meter.timelineBin_s;
-    return bin_s === undefined ? undefined : { bin_s, links: this.meter.arrivedTimeline };
-  }
-
-  /** The waits' part per link, then per window of the run (LinkMeter.waitedTimeline); undefined before any. */
-  waitedTimeline(): { bin_s: number; links: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> } | undefined {
-    const bin_s = this.meter.timelineBin_s;
-    return bin_s === undefined ? undefined : { bin_s, links: this.meter.waitedTimeline };
+    return bin_s === undefined
+      ? undefined
+      : { bin_s, arrived: this.meter.arrivedTimeline, waited: this.meter.waitedTimeline };
   }
   /** How late timers reached their mailbox against their wall deadline. */
   readonly timerFireLag: LatencyHistogram = this.meter.timerFireLag;

@@ -405,8 +405,8 @@ describe('LiveRuntime journal (issue 11)', () => {
     const split = (rt: LiveRuntime) => ({
       arrived: rt.arrivedByType.get(MessageType.JobCompleted)?.get('q->p')?.state(),
       waited: rt.waitedByType.get(MessageType.JobCompleted)?.get('q->p')?.state(),
-      timeline: [...(rt.arrivedTimeline()?.links.get('q->p') ?? new Map())].map(([w, h]) => [w, h.state()]),
-      waits: [...(rt.waitedTimeline()?.links.get('q->p') ?? new Map())].map(([w, h]) => [w, h.state()]),
+      timeline: [...(rt.mailboxTimelines()?.arrived.get('q->p') ?? new Map())].map(([w, h]) => [w, h.state()]),
+      waits: [...(rt.mailboxTimelines()?.waited.get('q->p') ?? new Map())].map(([w, h]) => [w, h.state()]),
     });
     expect(split(second).arrived?.count).toBe(1);
     expect(split(second).waited?.count).toBe(1);

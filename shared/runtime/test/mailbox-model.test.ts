@@ -47,6 +47,16 @@ function split(arrived: LatencyState, waited: LatencyState, fireLag = histogram(
   };
 }
 
+/** A link's part taking 8..10 s in the window 0..2000 s and 1..3 s in 2000..4000 s: the whole, and the timeline. */
+function slowThenFast() {
+  const slow = uniform(8, 10, 500);
+  const fast = uniform(1, 3, 500);
+  const whole = new LatencyHistogram();
+  whole.merge(slow);
+  whole.merge(fast);
+  return { whole: whole.state(), timeline: { bin_s: 2000, links: { 'c->b': { '0': slow, '1': fast } } } };
+}
+
 /**
  * c/send pings b/rec once a second for 4000 s, each ping of its own job, replayed over `file`:
  * the mean delay of the pings sent in the first 2000 s, and of those sent after.
@@ -173,16 +183,12 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
 
   it("follows the run's timeline: a link slow in one window of the run and fast in the next is replayed slow, then fast, and its whole distribution stays", () => {
     // Windows of 2000 s: in window 0 (sent at 0..2000 s) the link took 8..10 s, in window 1 (2000..4000 s) 1..3 s.
-    const slow = uniform(8, 10, 500);
-    const fast = uniform(1, 3, 500);
-    const whole = new LatencyHistogram();
-    whole.merge(slow);
-    whole.merge(fast);
+    const { whole, timeline } = slowThenFast();
     const file: MeasuredNetworkFile = {
-      ...split(whole.state(), histogram([0.001])),
+      ...split(whole, histogram([0.001])),
       mailbox: {
-        ...split(whole.state(), histogram([0.001])).mailbox!,
-        arrived_timeline: { bin_s: 2000, links: { 'c->b': { '0': slow, '1': fast } } },
+        ...split(whole, histogram([0.001])).mailbox!,
+        arrived_timeline: timeline,
       },
     };
     const model = MailboxModel.of(new MeasuredNetwork(file))!;
@@ -204,15 +210,11 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
 
   it("follows the waits' timeline too: a receiver behind in one window of the run and not in the next keeps its waits long, then short", () => {
     // Arrivals at once; waits of 8..10 s for what reached the mailbox in window 0, 1..3 s in window 1.
-    const slow = uniform(8, 10, 500);
-    const fast = uniform(1, 3, 500);
-    const whole = new LatencyHistogram();
-    whole.merge(slow);
-    whole.merge(fast);
-    const at = split(histogram([0.001]), whole.state());
+    const { whole, timeline } = slowThenFast();
+    const at = split(histogram([0.001]), whole);
     const file: MeasuredNetworkFile = {
       ...at,
-      mailbox: { ...at.mailbox!, waited_timeline: { bin_s: 2000, links: { 'c->b': { '0': slow, '1': fast } } } },
+      mailbox: { ...at.mailbox!, waited_timeline: timeline },
     };
     const model = MailboxModel.of(new MeasuredNetwork(file))!;
     expect(model.waitLevelAt('c', 'b', 500).mean).toBeGreaterThan(0.6);

@@ -123,17 +123,17 @@ describe('LiveRuntime over the in-memory bus', () => {
     expect(waited.count).toBe(20);
     expect(arrived.sum_ms + waited.sum_ms).toBeCloseTo(felt.sum_ms, 6);
     // The timeline holds the same arrivals, by window of 500 wall ms (500 emulated s at 1000x).
-    const timeline = b.arrivedTimeline()!;
+    const timeline = b.mailboxTimelines()!;
     expect(timeline.bin_s).toBe(500);
-    const windows = [...timeline.links.get('a->b')!.values()].map((h) => h.state());
+    const windows = [...timeline.arrived.get('a->b')!.values()].map((h) => h.state());
     expect(windows.reduce((n, w) => n + w.count, 0)).toBe(20);
     expect(windows.reduce((t, w) => t + w.sum_ms, 0)).toBeCloseTo(arrived.sum_ms, 6);
     // ...and the waits' timeline the same waits, by window of when each reached the mailbox.
-    const waits = [...b.waitedTimeline()!.links.get('a->b')!.values()].map((h) => h.state());
+    const waits = [...timeline.waited.get('a->b')!.values()].map((h) => h.state());
     expect(waits.reduce((n, w) => n + w.count, 0)).toBe(20);
     expect(waits.reduce((t, w) => t + w.sum_ms, 0)).toBeCloseTo(waited.sum_ms, 6);
     // Within a process nothing is split; a timer's lateness before its mailbox is kept apart.
-    expect(a.arrivedTimeline()).toBeUndefined();
+    expect(a.mailboxTimelines()).toBeUndefined();
     expect(a.timerFireLag.state().count).toBe(1);
   });
 });
