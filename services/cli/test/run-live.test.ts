@@ -80,8 +80,16 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
           types: Record<string, Record<string, { count: number }>>;
           mailbox: {
             waited_by_type: Record<string, Record<string, { count: number }>>;
-            arrived_timeline: { bin_s: number; links: Record<string, Record<string, { count: number }>> };
-            waited_timeline: { bin_s: number; links: Record<string, Record<string, { count: number }>> };
+            arrived_timeline: {
+              bin_s: number;
+              links: Record<string, Record<string, { count: number }>>;
+              counts_by_type: Record<string, Record<string, Record<string, number>>>;
+            };
+            waited_timeline: {
+              bin_s: number;
+              links: Record<string, Record<string, { count: number }>>;
+              counts_by_type: Record<string, Record<string, Record<string, number>>>;
+            };
           };
         };
         const felt = network.links;
@@ -106,6 +114,11 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         const total = (m: Record<string, Record<string, { count: number }>>) =>
           Object.values(m).reduce((n, inner) => n + Object.values(inner).reduce((k, h) => k + h.count, 0), 0);
         expect(total(mailbox.waited_timeline.links)).toBe(total(mailbox.waited_by_type));
+        // ...and every process's counts by type, merged: as many as each type's waits on each link.
+        for (const [type, links] of Object.entries(mailbox.waited_by_type))
+          for (const [link, h] of Object.entries(links))
+            for (const t of [mailbox.arrived_timeline, mailbox.waited_timeline])
+              expect(Object.values(t.counts_by_type[type]?.[link] ?? {}).reduce((n, k) => n + k, 0)).toBe(h.count);
         // By default each message crosses in two parts, to the mailbox and its wait there; asked
         // for whole delays, the replay draws each message's felt delay at once.
         expect(r.network_from.delays).toBe('arrival, then mailbox wait');

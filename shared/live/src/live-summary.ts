@@ -7,6 +7,7 @@ import {
   histogramOf,
   histogramStates,
   nestedHistogramOf,
+  WindowCounts,
   type LatencyStats,
 } from '@gridemu/runtime/live';
 import type { LeaderResult } from './leader.js';
@@ -119,12 +120,18 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   // Every process's windows have one width (the run's speed-up); a process that had no arrivals has none.
   const timeline = new Map<string, Map<string, LatencyHistogram>>();
   const waitTimeline = new Map<string, Map<string, LatencyHistogram>>();
+  const arrivedCounts = new WindowCounts();
+  const waitedCounts = new WindowCounts();
   const own = r.runtime.mailboxTimelines();
   let timelineBin_s = own?.bin_s;
   if (own) {
     mergeByType(timeline, byTypeStates(own.arrived));
     mergeByType(waitTimeline, byTypeStates(own.waited));
+    arrivedCounts.merge(own.arrivedCounts.state());
+    waitedCounts.merge(own.waitedCounts.state());
   }
+  // Likewise the timelines' counts by type: only when every process that had arrivals sent them.
+  let countsReported = true;
   // Only when every process that had arrivals reported its waits' timeline too (not a mix of versions).
   let waitsReported = true;
   let mailboxReported = true;
@@ -164,6 +171,12 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
         mergeByType(timeline, split.arrived_timeline.links);
         if (split.waited_timeline) mergeByType(waitTimeline, split.waited_timeline.links);
         else waitsReported = false;
+        const counts = split.arrived_timeline.counts_by_type;
+        const waitCounts = split.waited_timeline?.counts_by_type;
+        if (counts && waitCounts) {
+          arrivedCounts.merge(counts);
+          waitedCounts.merge(waitCounts);
+        } else countsReported = false;
       }
       timerFireLag.merge(split.timer_fire_lag);
     } else mailboxReported = false;
@@ -224,10 +237,22 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
             waited_by_type: byTypeStates(waited),
             timer_fire_lag: timerFireLag.state(),
             ...(timelineBin_s !== undefined
-              ? { arrived_timeline: { bin_s: timelineBin_s, links: byTypeStates(timeline) } }
+              ? {
+                  arrived_timeline: {
+                    bin_s: timelineBin_s,
+                    links: byTypeStates(timeline),
+                    ...(countsReported ? { counts_by_type: arrivedCounts.state() } : {}),
+                  },
+                }
               : {}),
             ...(timelineBin_s !== undefined && waitsReported
-              ? { waited_timeline: { bin_s: timelineBin_s, links: byTypeStates(waitTimeline) } }
+              ? {
+                  waited_timeline: {
+                    bin_s: timelineBin_s,
+                    links: byTypeStates(waitTimeline),
+                    ...(countsReported ? { counts_by_type: waitedCounts.state() } : {}),
+                  },
+                }
               : {}),
           },
         }

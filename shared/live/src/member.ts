@@ -396,8 +396,16 @@ export class MemberProcess {
         timer_fire_lag: rt.timerFireLag.state(),
         ...(timelines
           ? {
-              arrived_timeline: { bin_s: timelines.bin_s, links: byTypeStates(timelines.arrived) },
-              waited_timeline: { bin_s: timelines.bin_s, links: byTypeStates(timelines.waited) },
+              arrived_timeline: {
+                bin_s: timelines.bin_s,
+                links: byTypeStates(timelines.arrived),
+                counts_by_type: timelines.arrivedCounts.state(),
+              },
+              waited_timeline: {
+                bin_s: timelines.bin_s,
+                links: byTypeStates(timelines.waited),
+                counts_by_type: timelines.waitedCounts.state(),
+              },
             }
           : {}),
       },

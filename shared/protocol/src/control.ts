@@ -139,6 +139,11 @@ export interface MailboxSplit {
 export interface MailboxTimeline {
   readonly bin_s: number;
   readonly links: Record<string, Record<string, LatencyState>>;
+  /**
+   * By message type, then link, then window: how many of the type's messages the window holds
+   * (absent in older files: a replay then scores every type against the link's windows alike).
+   */
+  readonly counts_by_type?: Record<string, Record<string, Record<string, number>>>;
 }
 
 export interface LatencyState {
@@ -374,6 +379,9 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
         return `mailbox.${f} must have a positive bin_s`;
       const problem = byTypeProblem(timeline['links'] ?? {}, `mailbox.${f}.links`);
       if (problem) return problem;
+      const counts = timeline['counts_by_type'];
+      if (counts !== undefined && !isNestedCountMap(counts))
+        return `mailbox.${f}.counts_by_type must map message type → link → window → count`;
     }
   }
   const warm = r['warm_up'] as Record<string, unknown> | undefined;
@@ -388,6 +396,12 @@ function isCountMap(v: unknown): v is Record<string, number> {
     !Array.isArray(v) &&
     Object.values(v).every((x) => typeof x === 'number' && Number.isFinite(x))
   );
+}
+
+/** Message type → link → window → count. */
+function isNestedCountMap(v: unknown): boolean {
+  const isMap = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  return isMap(v) && Object.values(v).every((links) => isMap(links) && Object.values(links).every(isCountMap));
 }
 
 function isLatencyState(v: unknown): v is LatencyState {

@@ -49,7 +49,11 @@ describe('control messages', () => {
             arrived_by_type: { 'job.copy': { 's1->s2': report.timer_lag } },
             waited_by_type: { 'job.copy': { 's1->s2': report.timer_lag } },
             timer_fire_lag: report.timer_lag,
-            arrived_timeline: { bin_s: 10_000, links: { 's1->s2': { '60': report.timer_lag } } },
+            arrived_timeline: {
+              bin_s: 10_000,
+              links: { 's1->s2': { '60': report.timer_lag } },
+              counts_by_type: { 'job.copy': { 's1->s2': { '60': 1 } } },
+            },
             waited_timeline: { bin_s: 10_000, links: { 's1->s2': { '61': report.timer_lag } } },
           },
         },
@@ -130,6 +134,12 @@ describe('control messages', () => {
     expect(
       withMailbox({ ...split, waited_timeline: { bin_s: 1, links: { 's1->s2': { '3': { count: 1 } } } } }),
     ).toMatch(/report.mailbox.waited_timeline.links.s1->s2.3 is malformed/);
+    expect(
+      withMailbox({
+        ...split,
+        waited_timeline: { bin_s: 1, links: {}, counts_by_type: { 'job.copy': { 's1->s2': { '3': 'x' } } } },
+      }),
+    ).toMatch(/report.mailbox.waited_timeline.counts_by_type must map message type → link → window → count/);
     expect(reason(new Uint8Array([0xc1]))).toMatch(/not msgpack/);
     expect(reason(encode([1, 2]))).toMatch(/not a map/);
   });

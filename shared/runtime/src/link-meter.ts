@@ -1,4 +1,5 @@
 import { LatencyHistogram, histogramOf, nestedHistogramOf } from './latency-histogram.js';
+import { WindowCounts } from './window-counts.js';
 
 /** The width of a window of a link's timeline (LinkMeter.arrivedTimeline), wall ms. */
 export const TIMELINE_BIN_WALL_MS = 500;
@@ -46,6 +47,9 @@ export class LinkMeter {
    * for a while, which a replay follows as it follows the arrivals.
    */
   readonly waitedTimeline = new Map<string, Map<string, LatencyHistogram>>();
+  /** How many of each type's messages each window of the two timelines holds (WindowCounts). */
+  readonly arrivedWindowCounts = new WindowCounts();
+  readonly waitedWindowCounts = new WindowCounts();
   /** The timeline's window, emulated seconds (set by the first arrival recorded). */
   timelineBin_s: number | undefined;
   /** How late timers were put in their actor's mailbox against their wall deadline (before any wait there). */
@@ -86,10 +90,12 @@ export class LinkMeter {
     this.timelineBin_s = timelineBin_s(speedup);
     const window = Math.floor(sent_s / this.timelineBin_s);
     nestedHistogramOf(this.arrivedTimeline, link, String(window)).record(arrived_ms);
+    this.arrivedWindowCounts.add(type, link, String(window));
     const waited_ms = (Math.max(0, waited_s) / speedup) * 1000;
     nestedHistogramOf(this.waitedByType, type, link).record(waited_ms);
     const reached = Math.floor((sent_s + Math.max(0, arrived_s)) / this.timelineBin_s);
     nestedHistogramOf(this.waitedTimeline, link, String(reached)).record(waited_ms);
+    this.waitedWindowCounts.add(type, link, String(reached));
   }
 
   recordTimerFireLag(late_ms: number): void {

@@ -5,6 +5,7 @@ import { withFields, type ActorPlacement, type Logger } from './actor.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
 import type { LatencyHistogram } from './latency-histogram.js';
+import type { WindowCounts } from './window-counts.js';
 import { Mailboxes } from './mailboxes.js';
 import type { Journal } from './journal.js';
 import type { JournalEntry } from './journal-entry.js';
@@ -201,19 +202,28 @@ export class LiveRuntime {
   readonly waitedByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.waitedByType;
   /**
    * Both parts per link, then per window of the run (LinkMeter.arrivedTimeline, waitedTimeline),
-   * in windows of one width; undefined before any message from another process.
+   * in windows of one width, with how many of each type's messages each window holds; undefined
+   * before any message from another process.
    */
   mailboxTimelines():
     | {
         bin_s: number;
         arrived: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>;
         waited: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>;
+        arrivedCounts: WindowCounts;
+        waitedCounts: WindowCounts;
       }
     | undefined {
-    const bin_s = this.meter.timelineBin_s;
-    return bin_s === undefined
+    const m = this.meter;
+    return m.timelineBin_s === undefined
       ? undefined
-      : { bin_s, arrived: this.meter.arrivedTimeline, waited: this.meter.waitedTimeline };
+      : {
+          bin_s: m.timelineBin_s,
+          arrived: m.arrivedTimeline,
+          waited: m.waitedTimeline,
+          arrivedCounts: m.arrivedWindowCounts,
+          waitedCounts: m.waitedWindowCounts,
+        };
   }
   /** How late timers reached their mailbox against their wall deadline. */
   readonly timerFireLag: LatencyHistogram = this.meter.timerFireLag;

@@ -19,6 +19,7 @@ export {
   type LatencyStats,
 } from './latency-histogram.js';
 export { BusOutages, mergeOutages, type OutageSpan } from './bus-outages.js';
+export { WindowCounts, type WindowCountState } from './window-counts.js';
 export { FileJournal } from './file-journal.js';
 export { MemoryJournal, type Journal } from './journal.js';
 export { encodeJournalBatch, decodeJournalBatch } from './journal-codec.js';

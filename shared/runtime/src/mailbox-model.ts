@@ -1,7 +1,7 @@
 import type { LatencyState, MailboxSplit, MailboxTimeline } from '@gridemu/protocol';
 import { LatencyHistogram, histogramOf, histogramStates } from './latency-histogram.js';
 import { MEASURED_NETWORK_FORMAT, MeasuredNetwork } from './measured-network.js';
-import { inverseNormalCdf } from './normal.js';
+import { inverseNormalCdf, normalCdf } from './normal.js';
 
 /**
  * The felt delays between processes of a live run in their two parts, as a replay draws them: until
@@ -51,6 +51,24 @@ export class MailboxModel {
     return this.waitTimeline?.levelAt(`${from}->${to}`, t_s) ?? NEUTRAL;
   }
 
+  /**
+   * The quantile of its type's arrivals that a message from `from` to `to` sent at `t_s` draws,
+   * given its standard normal score `z` (alike for messages close in time): placed where the
+   * link's timeline had it then (levelAt), and read against the windows the type's own messages
+   * were in live, so that over the run each type keeps its own delays. Read through a standard
+   * normal instead, a type crowded into the slow windows (the claims of a claim storm) drew its
+   * own slow tail there a second time: on the K = 4 chaos spec a replay's claims, answers and
+   * copies took 25-38% longer than the live run had measured them.
+   */
+  arrivalQuantile(from: string, to: string, type: string, t_s: number, z: number): number {
+    return quantileOf(this.timeline, `${from}->${to}`, type, t_s, z);
+  }
+
+  /** The same for its wait in the mailbox it reached at `t_s` (waitLevelAt). */
+  waitQuantile(from: string, to: string, type: string, t_s: number, z: number): number {
+    return quantileOf(this.waitTimeline, `${from}->${to}`, type, t_s, z);
+  }
+
   /** The model of a measured network whose file has the split (else undefined). */
   static of(net: MeasuredNetwork): MailboxModel | undefined {
     return net.file.mailbox ? new MailboxModel(net.file.mailbox, net.speedup) : undefined;
@@ -94,6 +112,25 @@ function mergedLinks(byType: Record<string, Record<string, LatencyState>>): Reco
 
 const NEUTRAL = { mean: 0, sd: 1 } as const;
 
+/** A message's quantile on `timeline` (MailboxModel.arrivalQuantile); a standard normal's without one. */
+function quantileOf(timeline: Timeline | undefined, link: string, type: string, t_s: number, z: number): number {
+  if (!timeline) return normalCdf(z);
+  const level = timeline.levelAt(link, t_s) ?? NEUTRAL;
+  const x = level.mean + level.sd * z;
+  const mixture = timeline.mixtureOf(link, type);
+  if (!mixture) return normalCdf(x);
+  let q = 0;
+  for (const c of mixture) q += c.p * normalCdf((x - c.mean) / c.sd);
+  return q;
+}
+
+/** One window's part of a type's scores on a link: its share of the type's messages, and its level. */
+interface MixtureComponent {
+  readonly p: number;
+  readonly mean: number;
+  readonly sd: number;
+}
+
 /** How many messages a window counts as, before its own: what pulls a thin window towards the whole run. */
 const PRIOR_MESSAGES = 5;
 
@@ -101,9 +138,14 @@ const PRIOR_MESSAGES = 5;
 class Timeline {
   private readonly bin_s: number;
   private readonly levels = new Map<string, Map<number, { mean: number; sd: number }>>();
+  /** Type → link → window → count, as the file has them (absent in older files). */
+  private readonly counts: MailboxTimeline['counts_by_type'];
+  /** Per link and type, the distribution of scores its messages drew live (mixtureOf), built when first asked. */
+  private readonly mixtures = new Map<string, readonly MixtureComponent[] | undefined>();
 
   constructor(timeline: MailboxTimeline) {
     this.bin_s = timeline.bin_s;
+    this.counts = timeline.counts_by_type;
     for (const [link, windows] of Object.entries(timeline.links)) {
       // The link's whole run, by bucket: each bucket's messages scored at their mid-rank.
       const whole = new LatencyHistogram();
@@ -147,5 +189,27 @@ class Timeline {
 
   levelAt(link: string, t_s: number): { readonly mean: number; readonly sd: number } | undefined {
     return this.levels.get(link)?.get(Math.floor(t_s / this.bin_s));
+  }
+
+  /**
+   * The scores `type`'s messages on `link` drew live: each window's level weighted by how many of
+   * them it held. Its CDF turns a score back into a quantile of the type's own delays, uniform over
+   * its messages as they fell live. Undefined when the file has no counts for them.
+   */
+  mixtureOf(link: string, type: string): readonly MixtureComponent[] | undefined {
+    const key = `${link}\u0000${type}`;
+    if (this.mixtures.has(key)) return this.mixtures.get(key);
+    const windows = this.counts?.[type]?.[link];
+    let total = 0;
+    for (const n of Object.values(windows ?? {})) total += n;
+    const levels = this.levels.get(link);
+    const mixture =
+      windows === undefined || total === 0
+        ? undefined
+        : Object.entries(windows)
+            .filter(([, n]) => n > 0)
+            .map(([w, n]) => ({ p: n / total, ...(levels?.get(Number(w)) ?? NEUTRAL) }));
+    this.mixtures.set(key, mixture);
+    return mixture;
   }
 }

@@ -185,6 +185,24 @@ export class MeasuredNetwork {
           }
       }
     };
+    // Message type → link → window → a count of messages, 0 or more (a timeline's counts_by_type).
+    const checkCounts = (field: string, v: unknown) => {
+      if (v === undefined) return;
+      if (!isMap(v)) return fail(field, 'must be an object of message type → link → window → count');
+      for (const [type, links] of Object.entries(v)) {
+        if (!isMap(links)) return fail(`${field}["${type}"]`, 'must be an object of link → window → count');
+        for (const [link, windows] of Object.entries(links)) {
+          if (!/^[^>]+->[^>]+$/.test(link)) fail(`${field}["${type}"]["${link}"]`, 'must be named from->to');
+          if (!isMap(windows)) return fail(`${field}["${type}"]["${link}"]`, 'must be an object of window → count');
+          for (const [w, n] of Object.entries(windows)) {
+            if (!/^-?\d+$/.test(w))
+              fail(`${field}["${type}"]["${link}"]["${w}"]`, 'must be named by a whole window number');
+            if (!(typeof n === 'number' && Number.isInteger(n) && n >= 0))
+              fail(`${field}["${type}"]["${link}"]["${w}"]`, 'must be a count of messages, 0 or more');
+          }
+        }
+      }
+    };
     if (d['types'] !== undefined) checkNested('types', d['types'], 'message type', 'link', true);
     const mailbox = d['mailbox'];
     if (mailbox !== undefined) {
@@ -201,6 +219,7 @@ export class MeasuredNetwork {
         if (!isMap(t) || !(typeof t['bin_s'] === 'number' && t['bin_s'] > 0))
           fail(`mailbox.${f}.bin_s`, 'must be a positive number of emulated seconds');
         checkNested(`mailbox.${f}.links`, t!['links'], 'link', 'window', false);
+        checkCounts(`mailbox.${f}.counts_by_type`, t!['counts_by_type']);
       }
     }
     const lag = latencyProblem(d['timer_lag']);

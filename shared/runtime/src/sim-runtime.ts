@@ -492,13 +492,11 @@ export class SimRuntime<M extends { readonly type: string }> {
     const ahead = this.orders.get(orderKey);
     // The pair's standard normal, alike for messages close in time, placed where the link stood then.
     const z = this.correlatedZ(pair, sent, model.meanArrival_s(a, b, type));
-    const level = model.levelAt(a, b, sent);
-    const q = normalCdf(level.mean + level.sd * z);
+    const q = model.arrivalQuantile(a, b, type, sent, z);
     const reaches = Math.max(sent + model.arrivalAt_s(a, b, q, type), ahead?.reaches_s ?? 0);
     const zw = this.correlatedZ(this.waits.get(b), reaches, model.meanWait_s(a, b, type));
     this.waits.set(b, { z: zw, t: reaches });
-    const waitLevel = model.waitLevelAt(a, b, reaches);
-    const qw = normalCdf(waitLevel.mean + waitLevel.sd * zw);
+    const qw = model.waitQuantile(a, b, type, reaches, zw);
     const handled = Math.max(reaches + model.waitAt_s(a, b, qw, type), ahead?.handled_s ?? 0);
     this.pairs.set(key, { z, t: sent, arrives_s: handled });
     this.orders.set(orderKey, { reaches_s: reaches, handled_s: handled });

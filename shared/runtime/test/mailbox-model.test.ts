@@ -227,6 +227,54 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     expect(second).toBeLessThan(3.5);
   });
 
+  it("keeps each type's own delays: a type crowded into the run's slow window draws its slow tail there once, not again", () => {
+    // The link c->b took 8..10 s in window 0 and 1..3 s in window 1, 500 messages each. Four in
+    // five pings were sent in window 0 (so the pings' own delays are mostly slow), four in five
+    // pongs in window 1.
+    const slow = (n: number) => uniform(8, 10, n);
+    const fast = (n: number) => uniform(1, 3, n);
+    const merged = (...parts: LatencyState[]) => {
+      const h = new LatencyHistogram();
+      for (const p of parts) h.merge(p);
+      return h.state();
+    };
+    const at = split(merged(slow(400), fast(100)), histogram([0.001]));
+    const timeline = { bin_s: 2000, links: { 'c->b': { '0': slow(500), '1': fast(500) } } };
+    const counts_by_type = { ping: { 'c->b': { '0': 400, '1': 100 } }, pong: { 'c->b': { '0': 100, '1': 400 } } };
+    const file = (counted: boolean): MeasuredNetworkFile => ({
+      ...at,
+      mailbox: {
+        ...at.mailbox!,
+        arrived_by_type: {
+          ping: { 'c->b': merged(slow(400), fast(100)) },
+          pong: { 'c->b': merged(slow(100), fast(400)) },
+        },
+        arrived_timeline: counted ? { ...timeline, counts_by_type } : timeline,
+      },
+    });
+    // A ping's mean arrival, over standard normal scores, sent in a window (t_s).
+    const meanPing = (model: MailboxModel, t_s: number) => {
+      const n = 2000;
+      let sum = 0;
+      for (let i = 0; i < n; i++) {
+        const z = inverseNormalCdf((i + 0.5) / n);
+        sum += model.arrivalAt_s('c', 'b', model.arrivalQuantile('c', 'b', 'ping', t_s, z), 'ping');
+      }
+      return sum / n;
+    };
+    const counted = MailboxModel.of(new MeasuredNetwork(file(true)))!;
+    // Live, a ping took 8..10 s in window 0 and 1..3 s in window 1: 7.6 s over its messages.
+    expect(meanPing(counted, 500)).toBeGreaterThan(8.5);
+    expect(meanPing(counted, 2500)).toBeLessThan(3.5);
+    const overall = 0.8 * meanPing(counted, 500) + 0.2 * meanPing(counted, 2500);
+    expect(Math.abs(overall - 7.6) / 7.6).toBeLessThan(0.05);
+    // Scored against the link's windows alike (an older file), a ping sent in the fast window drew
+    // from its own slow majority and the pings took longer than they had live.
+    const alike = MailboxModel.of(new MeasuredNetwork(file(false)))!;
+    expect(meanPing(alike, 2500)).toBeGreaterThan(5);
+    expect(0.8 * meanPing(alike, 500) + 0.2 * meanPing(alike, 2500)).toBeGreaterThan(8.2);
+  });
+
   it('rejects a network.json whose mailbox split is malformed, naming the field; an older file without one replays as before', () => {
     const good = split(histogram([8]), histogram([5]));
     const parse = (f: unknown) => MeasuredNetwork.parse(JSON.stringify(f), 'n.json');
@@ -251,6 +299,16 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     expect(() => parse({ ...good, mailbox: { ...good.mailbox, waited_timeline: { bin_s: -1, links: {} } } })).toThrow(
       /mailbox\.waited_timeline\.bin_s must be a positive number/,
     );
+    const counts = (c: unknown) => timeline({ bin_s: 10, links: {}, counts_by_type: c });
+    expect(() => counts([])).toThrow(/mailbox\.arrived_timeline\.counts_by_type must be an object of message type/);
+    expect(() => counts({ ping: { cb: { '3': 1 } } })).toThrow(
+      /mailbox\.arrived_timeline\.counts_by_type\["ping"\]\["cb"\] must be named from->to/,
+    );
+    expect(() => counts({ ping: { 'c->b': { x: 1 } } })).toThrow(/\["x"\] must be named by a whole window number/);
+    expect(() => counts({ ping: { 'c->b': { '3': -1 } } })).toThrow(
+      /counts_by_type\["ping"\]\["c->b"\]\["3"\] must be a count of messages, 0 or more/,
+    );
+    expect(MailboxModel.of(counts({ ping: { 'c->b': { '3': 2 } } }))).toBeDefined();
     const { mailbox: _mailbox, ...older } = good;
     expect(MailboxModel.of(parse(older))).toBeUndefined();
   });

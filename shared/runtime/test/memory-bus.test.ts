@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MessageType, type Message } from '@gridemu/protocol';
 import { encodeEnvelope } from '@gridemu/protocol/wire';
 import { silentLogger, type Actor } from '../src/index.js';
-import { LiveRuntime, MemoryBus, wallNow_ms } from '../src/live.js';
+import { LiveRuntime, MemoryBus, wallNow_ms, type LatencyHistogram, type WindowCountState } from '../src/live.js';
 
 /** Collects the job ids of the completions it hears. */
 function collector(into: string[]): Actor<Message> {
@@ -132,6 +132,14 @@ describe('LiveRuntime over the in-memory bus', () => {
     const waits = [...timeline.waited.get('a->b')!.values()].map((h) => h.state());
     expect(waits.reduce((n, w) => n + w.count, 0)).toBe(20);
     expect(waits.reduce((t, w) => t + w.sum_ms, 0)).toBeCloseTo(waited.sum_ms, 6);
+    // Each timeline counts every message of its type once, in the windows its histograms put it.
+    const counted = (c: WindowCountState, byLink: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>) => {
+      const windows = c[MessageType.JobCompleted]!['a->b']!;
+      expect(Object.values(windows).reduce((n, k) => n + k, 0)).toBe(20);
+      for (const [w, n] of Object.entries(windows)) expect(byLink.get('a->b')!.get(w)!.state().count).toBe(n);
+    };
+    counted(timeline.arrivedCounts.state(), timeline.arrived);
+    counted(timeline.waitedCounts.state(), timeline.waited);
     // Within a process nothing is split; a timer's lateness before its mailbox is kept apart.
     expect(a.mailboxTimelines()).toBeUndefined();
     expect(a.timerFireLag.state().count).toBe(1);
