@@ -90,6 +90,9 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
               links: Record<string, Record<string, { count: number }>>;
               counts_by_type: Record<string, Record<string, Record<string, number>>>;
             };
+            timer_fire_lag: { count: number };
+            timer_fire_timeline: { bin_s: number; locations: Record<string, Record<string, { count: number }>> };
+            local_timeline: { bin_s: number; links: Record<string, Record<string, { count: number }>> };
           };
         };
         const felt = network.links;
@@ -119,6 +122,11 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
           for (const [link, h] of Object.entries(links))
             for (const t of [mailbox.arrived_timeline, mailbox.waited_timeline])
               expect(Object.values(t.counts_by_type[type]?.[link] ?? {}).reduce((n, k) => n + k, 0)).toBe(h.count);
+        // Every timer's lateness is on its location's timeline, and every message between two
+        // actors of one process on that process's own.
+        expect(total(mailbox.timer_fire_timeline.locations)).toBe(mailbox.timer_fire_lag.count);
+        const local = Object.entries(felt).filter(([link]) => link.split('->')[0] === link.split('->')[1]);
+        expect(total(mailbox.local_timeline.links)).toBe(local.reduce((n, [, l]) => n + l.count, 0));
         // By default each message crosses in two parts, to the mailbox and its wait there; asked
         // for whole delays, the replay draws each message's felt delay at once.
         expect(r.network_from.delays).toBe('arrival, then mailbox wait');

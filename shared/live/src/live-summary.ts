@@ -122,6 +122,9 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
   const waitTimeline = new Map<string, Map<string, LatencyHistogram>>();
   const arrivedCounts = new WindowCounts();
   const waitedCounts = new WindowCounts();
+  const timerTimeline = new Map<string, Map<string, LatencyHistogram>>();
+  const localTimeline = new Map<string, Map<string, LatencyHistogram>>();
+  const localCounts = new WindowCounts();
   const own = r.runtime.mailboxTimelines();
   let timelineBin_s = own?.bin_s;
   if (own) {
@@ -129,7 +132,13 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
     mergeByType(waitTimeline, byTypeStates(own.waited));
     arrivedCounts.merge(own.arrivedCounts.state());
     waitedCounts.merge(own.waitedCounts.state());
+    mergeByType(timerTimeline, byTypeStates(own.timerFire));
+    mergeByType(localTimeline, byTypeStates(own.local));
+    localCounts.merge(own.localCounts.state());
   }
+  // And the timers' and the processes' own messages' timelines: only when every process that had one sent it.
+  let timersReported = true;
+  let localReported = true;
   // Likewise the timelines' counts by type: only when every process that had arrivals sent them.
   let countsReported = true;
   // Only when every process that had arrivals reported its waits' timeline too (not a mix of versions).
@@ -177,6 +186,13 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
           arrivedCounts.merge(counts);
           waitedCounts.merge(waitCounts);
         } else countsReported = false;
+        if (split.timer_fire_timeline) mergeByType(timerTimeline, split.timer_fire_timeline.locations);
+        else timersReported = false;
+        const local = split.local_timeline;
+        if (local?.counts_by_type) {
+          mergeByType(localTimeline, local.links);
+          localCounts.merge(local.counts_by_type);
+        } else localReported = false;
       }
       timerFireLag.merge(split.timer_fire_lag);
     } else mailboxReported = false;
@@ -251,6 +267,18 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
                     bin_s: timelineBin_s,
                     links: byTypeStates(waitTimeline),
                     ...(countsReported ? { counts_by_type: waitedCounts.state() } : {}),
+                  },
+                }
+              : {}),
+            ...(timelineBin_s !== undefined && timersReported
+              ? { timer_fire_timeline: { bin_s: timelineBin_s, locations: byTypeStates(timerTimeline) } }
+              : {}),
+            ...(timelineBin_s !== undefined && localReported
+              ? {
+                  local_timeline: {
+                    bin_s: timelineBin_s,
+                    links: byTypeStates(localTimeline),
+                    counts_by_type: localCounts.state(),
                   },
                 }
               : {}),

@@ -406,6 +406,12 @@ export class MemberProcess {
                 links: byTypeStates(timelines.waited),
                 counts_by_type: timelines.waitedCounts.state(),
               },
+              timer_fire_timeline: { bin_s: timelines.bin_s, locations: byTypeStates(timelines.timerFire) },
+              local_timeline: {
+                bin_s: timelines.bin_s,
+                links: byTypeStates(timelines.local),
+                counts_by_type: timelines.localCounts.state(),
+              },
             }
           : {}),
       },

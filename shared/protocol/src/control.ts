@@ -133,6 +133,19 @@ export interface MailboxSplit {
   readonly arrived_timeline?: MailboxTimeline;
   /** The waits again per link, then per window of the run by when each message reached the mailbox (absent in older files). */
   readonly waited_timeline?: MailboxTimeline;
+  /** Timers' lateness before their mailbox again per location, then per window of when each was due (absent in older files). */
+  readonly timer_fire_timeline?: TimerTimeline;
+  /**
+   * The felt delays of messages between two actors of one process, per location (`s1->s1`), then
+   * per window of the run by when each was sent (absent in older files).
+   */
+  readonly local_timeline?: MailboxTimeline;
+}
+
+/** Timers' lateness per location (`s1`, `driver`), then per window of `bin_s` emulated seconds of the run. */
+export interface TimerTimeline {
+  readonly bin_s: number;
+  readonly locations: Record<string, Record<string, LatencyState>>;
 }
 
 /** One part of a felt delay per link, then per window of `bin_s` emulated seconds of the run. */
@@ -368,7 +381,7 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
       if (problem) return problem;
     }
     if (!isLatencyState(mailbox['timer_fire_lag'])) return 'mailbox.timer_fire_lag is malformed';
-    for (const f of ['arrived_timeline', 'waited_timeline'] as const) {
+    for (const f of ['arrived_timeline', 'waited_timeline', 'local_timeline'] as const) {
       const timeline = mailbox[f] as Record<string, unknown> | undefined;
       if (timeline === undefined) continue;
       if (
@@ -382,6 +395,13 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
       const counts = timeline['counts_by_type'];
       if (counts !== undefined && !isNestedCountMap(counts))
         return `mailbox.${f}.counts_by_type must map message type → link → window → count`;
+    }
+    const timers = mailbox['timer_fire_timeline'] as Record<string, unknown> | undefined;
+    if (timers !== undefined) {
+      if (typeof timers !== 'object' || timers === null || !(typeof timers['bin_s'] === 'number' && timers['bin_s'] > 0))
+        return 'mailbox.timer_fire_timeline must have a positive bin_s';
+      const problem = byTypeProblem(timers['locations'] ?? {}, 'mailbox.timer_fire_timeline.locations');
+      if (problem) return problem;
     }
   }
   const warm = r['warm_up'] as Record<string, unknown> | undefined;

@@ -20,6 +20,7 @@ export type {
   LatencyState,
   MailboxSplit,
   MailboxTimeline,
+  TimerTimeline,
   MemberReport,
   OrchestratorTally,
   Rejoin,

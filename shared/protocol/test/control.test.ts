@@ -55,6 +55,12 @@ describe('control messages', () => {
               counts_by_type: { 'job.copy': { 's1->s2': { '60': 1 } } },
             },
             waited_timeline: { bin_s: 10_000, links: { 's1->s2': { '61': report.timer_lag } } },
+            timer_fire_timeline: { bin_s: 10_000, locations: { s1: { '60': report.timer_lag } } },
+            local_timeline: {
+              bin_s: 10_000,
+              links: { 's1->s1': { '60': report.timer_lag } },
+              counts_by_type: { 'job.copy': { 's1->s1': { '60': 1 } } },
+            },
           },
         },
       },
@@ -140,6 +146,15 @@ describe('control messages', () => {
         waited_timeline: { bin_s: 1, links: {}, counts_by_type: { 'job.copy': { 's1->s2': { '3': 'x' } } } },
       }),
     ).toMatch(/report.mailbox.waited_timeline.counts_by_type must map message type → link → window → count/);
+    expect(withMailbox({ ...split, timer_fire_timeline: { bin_s: 0, locations: {} } })).toMatch(
+      /mailbox.timer_fire_timeline must have a positive bin_s/,
+    );
+    expect(
+      withMailbox({ ...split, timer_fire_timeline: { bin_s: 1, locations: { s1: { '3': { count: 1 } } } } }),
+    ).toMatch(/report.mailbox.timer_fire_timeline.locations.s1.3 is malformed/);
+    expect(withMailbox({ ...split, local_timeline: { bin_s: 1, links: { 's1->s1': { '3': { count: 1 } } } } })).toMatch(
+      /report.mailbox.local_timeline.links.s1->s1.3 is malformed/,
+    );
     expect(reason(new Uint8Array([0xc1]))).toMatch(/not msgpack/);
     expect(reason(encode([1, 2]))).toMatch(/not a map/);
   });

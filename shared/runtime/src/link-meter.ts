@@ -50,10 +50,23 @@ export class LinkMeter {
   /** How many of each type's messages each window of the two timelines holds (WindowCounts). */
   readonly arrivedWindowCounts = new WindowCounts();
   readonly waitedWindowCounts = new WindowCounts();
+  /**
+   * The felt delays of messages between two actors of one process, per location (`s1->s1`), then
+   * per window of the run by when each was sent, with each type's count: a process busy at the
+   * start's burst held its own messages as long as those from others, which a replay follows.
+   */
+  readonly localTimeline = new Map<string, Map<string, LatencyHistogram>>();
+  readonly localWindowCounts = new WindowCounts();
   /** The timeline's window, emulated seconds (set by the first arrival recorded). */
   timelineBin_s: number | undefined;
   /** How late timers were put in their actor's mailbox against their wall deadline (before any wait there). */
   readonly timerFireLag = new LatencyHistogram();
+  /**
+   * The same per location, then per window of the run by when each timer was due: a process
+   * behind (the start's burst, a restart's backlog) fires every timer late for a while, and a
+   * replay's timers follow it there rather than drawing from the whole run.
+   */
+  readonly timerFireTimeline = new Map<string, Map<string, LatencyHistogram>>();
   private lastTimerLate_ms = 0;
 
   /** A message from location `from` reached location `to` `ms` wall ms after it was sent. */
@@ -98,8 +111,20 @@ export class LinkMeter {
     this.waitedWindowCounts.add(type, link, String(reached));
   }
 
-  recordTimerFireLag(late_ms: number): void {
-    this.timerFireLag.record(Math.max(0, late_ms));
+  /** A timer of an actor at `location`, due at emulated `due_s`, reached its mailbox `late_ms` wall ms late. */
+  /** A felt delay between two actors of one process (`link` is `location->location`), emulated seconds. */
+  recordLocal(link: string, type: string, sent_s: number, felt_s: number, speedup: number): void {
+    this.timelineBin_s = timelineBin_s(speedup);
+    const window = String(Math.floor(sent_s / this.timelineBin_s));
+    nestedHistogramOf(this.localTimeline, link, window).record((Math.max(0, felt_s) / speedup) * 1000);
+    this.localWindowCounts.add(type, link, window);
+  }
+
+  recordTimerFireLag(late_ms: number, location: string, due_s: number, speedup: number): void {
+    const ms = Math.max(0, late_ms);
+    this.timerFireLag.record(ms);
+    this.timelineBin_s = timelineBin_s(speedup);
+    nestedHistogramOf(this.timerFireTimeline, location, String(Math.floor(due_s / this.timelineBin_s))).record(ms);
   }
 
   /** The lateness of the last timer handled, in emulated seconds at `speedup`. */

@@ -202,8 +202,8 @@ export class LiveRuntime {
   readonly waitedByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.waitedByType;
   /**
    * Both parts per link, then per window of the run (LinkMeter.arrivedTimeline, waitedTimeline),
-   * in windows of one width, with how many of each type's messages each window holds; undefined
-   * before any message from another process.
+   * in windows of one width, with how many of each type's messages each window holds, and timers'
+   * lateness likewise per location; undefined before any message from another process or timer.
    */
   mailboxTimelines():
     | {
@@ -212,6 +212,11 @@ export class LiveRuntime {
         waited: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>;
         arrivedCounts: WindowCounts;
         waitedCounts: WindowCounts;
+        /** Timers' lateness before their mailbox per location, then window of when each was due. */
+        timerFire: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>;
+        /** Felt delays between this process's own actors, per location and window of when each was sent. */
+        local: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>;
+        localCounts: WindowCounts;
       }
     | undefined {
     const m = this.meter;
@@ -223,6 +228,9 @@ export class LiveRuntime {
           waited: m.waitedTimeline,
           arrivedCounts: m.arrivedWindowCounts,
           waitedCounts: m.waitedWindowCounts,
+          timerFire: m.timerFireTimeline,
+          local: m.localTimeline,
+          localCounts: m.localWindowCounts,
         };
   }
   /** How late timers reached their mailbox against their wall deadline. */
@@ -303,7 +311,8 @@ export class LiveRuntime {
     this.mailboxes = new Mailboxes<Delivery>(this.journal ? () => this.journal!.commit() : undefined);
     this.timers = new TimerQueue((t, late_ms) => {
       this.timerHandles.delete(t.rid);
-      this.meter.recordTimerFireLag(late_ms);
+      // Armed only once the clock runs.
+      this.meter.recordTimerFireLag(late_ms, senderOf(t.h.placement.address), t.due_s, this.clock!.speedup);
       this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s, { k: 'timer', id: t.rid });
     }, options.timerSpin_ms);
     this.host = {
@@ -421,6 +430,7 @@ export class LiveRuntime {
             this.recordFelt(d.from, address, d.msg.type, felt_s);
             if (d.posted_s !== undefined)
               this.recordMailbox(d.from, address, d.msg.type, d.sent_s, d.posted_s, felt_s, this.clock.speedup);
+            else this.recordLocal(d.from, address, d.msg.type, d.sent_s, felt_s, this.clock.speedup);
           }
         }
       }),
@@ -617,6 +627,7 @@ export class LiveRuntime {
       this.recordFelt(from, to, type, felt_s, this.replaySpeedup!);
       if (felt.posted_s !== undefined)
         this.recordMailbox(from, to, type, felt.sent_s, felt.posted_s, felt_s, this.replaySpeedup!);
+      else this.recordLocal(from, to, type, felt.sent_s, felt_s, this.replaySpeedup!);
     }
   }
 
@@ -981,6 +992,12 @@ export class LiveRuntime {
    */
   private recordFelt(from: Address, to: Address, type: string, felt_s: number, speedup = this.clock!.speedup): void {
     this.meter.recordFelt(`${senderOf(from)}->${senderOf(to)}`, type, felt_s, speedup);
+  }
+
+  /** A felt delay between two actors of this process, again on its location's timeline (LinkMeter.recordLocal). */
+  private recordLocal(from: Address, to: Address, type: string, sent_s: number, felt_s: number, speedup: number): void {
+    const [a, b] = [senderOf(from), senderOf(to)];
+    if (a === b) this.meter.recordLocal(`${a}->${b}`, type, sent_s, felt_s, speedup);
   }
 
   /** A felt delay between processes in its two parts, which add up to it (a clock read before the epoch cannot split it otherwise). */

@@ -212,7 +212,7 @@ export class MeasuredNetwork {
       checkNested('mailbox.waited_by_type', m['waited_by_type'], 'message type', 'link', true);
       const fire = latencyProblem(m['timer_fire_lag']);
       if (fire) fail('mailbox.timer_fire_lag', fire);
-      for (const f of ['arrived_timeline', 'waited_timeline']) {
+      for (const f of ['arrived_timeline', 'waited_timeline', 'local_timeline']) {
         const timeline = m[f];
         if (timeline === undefined) continue;
         const t = timeline as Record<string, unknown> | null;
@@ -220,6 +220,12 @@ export class MeasuredNetwork {
           fail(`mailbox.${f}.bin_s`, 'must be a positive number of emulated seconds');
         checkNested(`mailbox.${f}.links`, t!['links'], 'link', 'window', false);
         checkCounts(`mailbox.${f}.counts_by_type`, t!['counts_by_type']);
+      }
+      const timers = m['timer_fire_timeline'] as Record<string, unknown> | null | undefined;
+      if (timers !== undefined) {
+        if (!isMap(timers) || !(typeof timers['bin_s'] === 'number' && timers['bin_s'] > 0))
+          fail('mailbox.timer_fire_timeline.bin_s', 'must be a positive number of emulated seconds');
+        checkNested('mailbox.timer_fire_timeline.locations', timers!['locations'], 'location', 'window', false);
       }
     }
     const lag = latencyProblem(d['timer_lag']);

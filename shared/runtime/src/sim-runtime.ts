@@ -458,6 +458,20 @@ export class SimRuntime<M extends { readonly type: string }> {
     const sent = this.actorTime;
     if (this.mailbox && a !== b) return this.throughMailbox_s(this.mailbox, key, pair, from, to, msg) - sent;
     const z = this.correlatedZ(pair, sent, net.meanDelay_s(a, b, type));
+    if (this.mailbox && a === b) {
+      // Placed where the process's own timeline had it then (MailboxModel.localQuantile).
+      const drawn = sent + net.delayAt_s(a, b, this.mailbox.localQuantile(a, type, sent, z), type);
+      // In order behind the same job's messages (a message of no job, its type's), as between
+      // processes (throughMailbox_s): each type's delay within the process was measured behind
+      // whatever its mailbox held, so holding it behind every earlier message counts that twice.
+      const orderKey = `${key}\u0000${jobOf(msg) ?? `type\u0000${type}`}`;
+      const ahead = this.orders.get(orderKey);
+      const at = Math.max(drawn, ahead?.handled_s ?? 0);
+      this.orders.set(orderKey, { reaches_s: at, handled_s: at });
+      // arrives_s: the last of the process's messages to arrive, which a late timer waits for (drainFirst).
+      this.pairs.set(key, { z, t: sent, arrives_s: Math.max(at, pair?.arrives_s ?? 0) });
+      return at - sent;
+    }
     const at = Math.max(sent + net.delayAt_s(a, b, normalCdf(z), type), pair?.arrives_s ?? 0);
     this.pairs.set(key, { z, t: sent, arrives_s: at });
     return at - sent;
@@ -566,11 +580,13 @@ export class SimRuntime<M extends { readonly type: string }> {
   private timerLag_s(to: Registered<M>, due: number): number {
     const net = this.options.measured!;
     const key = to.placement.location ?? '';
+    // The location as a live run's timeline names it (the driver's actors have none).
+    const location = senderOf(to.placement.address);
     // With a mailbox split, the lag until the timer reaches its mailbox: its wait there is behindArrived's.
-    const mean = this.mailbox ? this.mailbox.meanTimerFireLag_s() : net.meanTimerLag_s();
+    const mean = this.mailbox ? this.mailbox.meanTimerFireLag_s(location) : net.meanTimerLag_s();
     const z = this.correlatedZ(this.lags.get(key), due, mean);
     this.lags.set(key, { z, t: due });
-    return this.mailbox ? this.mailbox.timerFireLagAt_s(normalCdf(z)) : net.timerLagAt_s(normalCdf(z));
+    return this.mailbox ? this.mailbox.timerFireLag_s(location, due, z) : net.timerLagAt_s(normalCdf(z));
   }
 
   /**

@@ -58,10 +58,11 @@ function slowThenFast() {
 }
 
 /**
- * c/send pings b/rec once a second for 4000 s, each ping of its own job, replayed over `file`:
- * the mean delay of the pings sent in the first 2000 s, and of those sent after.
+ * `from`/send (c/send by default; b/send is in b/rec's own process) pings b/rec once a second
+ * for 4000 s, each ping of its own job, replayed over `file`: the mean delay of the pings sent in
+ * the first 2000 s, and of those sent after.
  */
-function replayedHalves(file: MeasuredNetworkFile): [number, number] {
+function replayedHalves(file: MeasuredNetworkFile, from = 'c'): [number, number] {
   const rt = new SimRuntime<Msg>({
     seed: 2,
     network: { latency_ms: 0, jitter_ms: 0 },
@@ -85,7 +86,7 @@ function replayedHalves(file: MeasuredNetworkFile): [number, number] {
     n++;
     if (n < 4000) ctx.schedule(1, { type: 'tick' });
   };
-  rt.spawn({ address: 'c/send', location: 'c', actor: { start: tick, receive: tick } as Actor<Msg> });
+  rt.spawn({ address: `${from}/send`, location: from, actor: { start: tick, receive: tick } as Actor<Msg> });
   rt.start();
   rt.run();
   const delay = (g: { t: number; n: number }) => g.t - g.n;
@@ -275,6 +276,99 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     expect(0.8 * meanPing(alike, 500) + 0.2 * meanPing(alike, 2500)).toBeGreaterThan(8.2);
   });
 
+  it("follows a process's own timeline: its messages between its own actors slow in one window of the run and fast in the next", () => {
+    // Within b, pings took 8..10 s when sent in window 0 and 1..3 s in window 1.
+    const { whole, timeline } = slowThenFast();
+    const at = split(histogram([0.001]), histogram([0.001]));
+    const local = { bin_s: 2000, links: { 'b->b': timeline.links['c->b'] } };
+    const file = (withTimeline: boolean): MeasuredNetworkFile => ({
+      ...at,
+      links: { ...at.links, 'b->b': whole },
+      types: { ping: { ...at.types!['ping'], 'b->b': whole } },
+      mailbox: {
+        ...at.mailbox!,
+        ...(withTimeline
+          ? { local_timeline: { ...local, counts_by_type: { ping: { 'b->b': { '0': 500, '1': 500 } } } } }
+          : {}),
+      },
+    });
+    const [first, second] = replayedHalves(file(true), 'b');
+    expect(first).toBeGreaterThan(7.5);
+    expect(second).toBeLessThan(3.5);
+    // Without it both halves draw from the whole run's 1..10 s.
+    const [a, b] = replayedHalves(file(false), 'b');
+    expect(Math.abs(a - b)).toBeLessThan(2);
+  });
+
+  it("keeps one job's messages in order within a process and lets another job's pass, as between processes; whole delays keep all in order", () => {
+    // Within b, pings took 8 s and pongs 2 s. Sent together: job x's ping, job y's pong, job x's pong.
+    const many = (ms: number) => histogram(Array.from({ length: MIN_TYPE_SAMPLES }, () => ms));
+    const at = split(histogram([0.001]), histogram([0.001]));
+    const file: MeasuredNetworkFile = {
+      ...at,
+      links: { ...at.links, 'b->b': many(5) },
+      types: { ping: { ...at.types!['ping'], 'b->b': many(8) }, pong: { 'b->b': many(2) } },
+    };
+    const replay = (f: MeasuredNetworkFile) => {
+      const rt = new SimRuntime<Msg>({
+        seed: 4,
+        network: { latency_ms: 0, jitter_ms: 0 },
+        measured: new MeasuredNetwork(f),
+      });
+      const got: string[] = [];
+      rt.spawn({
+        address: 'b/rec',
+        location: 'b',
+        actor: {
+          receive: (ctx: ActorContext<Msg>, m: Msg) => {
+            if (m.type !== 'tick') got.push(`${m.type} ${m.jobId} ${Math.round(ctx.now())}`);
+          },
+        },
+      });
+      rt.spawn({
+        address: 'b/send',
+        location: 'b',
+        actor: {
+          start: (ctx: ActorContext<Msg>) => {
+            ctx.send('b/rec', { type: 'ping', jobId: 'x', n: 1 });
+            ctx.send('b/rec', { type: 'pong', jobId: 'y', n: 2 });
+            ctx.send('b/rec', { type: 'pong', jobId: 'x', n: 3 });
+          },
+          receive: () => undefined,
+        },
+      });
+      rt.start();
+      rt.run();
+      return got;
+    };
+    expect(replay(file)).toEqual(['pong y 2', 'ping x 8', 'pong x 8']);
+    // The replay before the split (no mailbox in the file, or --whole-delays): every message of the process in order.
+    const { mailbox: _mailbox, ...whole } = file;
+    expect(replay(whole)).toEqual(['ping x 8', 'pong y 8', 'pong x 8']);
+  });
+
+  it("draws a timer's lateness from its own location's timeline: late in one window of the run and on time in the next", () => {
+    const { timeline } = slowThenFast();
+    const at = split(histogram([0.001]), histogram([0.001]), histogram([0.5]));
+    const model = MailboxModel.of(
+      new MeasuredNetwork({
+        ...at,
+        mailbox: { ...at.mailbox!, timer_fire_timeline: { bin_s: 2000, locations: { b: timeline.links['c->b'] } } },
+      }),
+    )!;
+    const mean = (location: string, due_s: number) => {
+      let sum = 0;
+      for (let i = 0; i < 1000; i++) sum += model.timerFireLag_s(location, due_s, inverseNormalCdf((i + 0.5) / 1000));
+      return sum / 1000;
+    };
+    // b's timers reached their mailbox 8..10 s late when due in window 0, 1..3 s in window 1.
+    expect(mean('b', 500)).toBeGreaterThan(7.5);
+    expect(mean('b', 2500)).toBeLessThan(3.5);
+    expect(model.meanTimerFireLag_s('b')).toBeCloseTo(5.5, 0);
+    // A location the timeline does not name: every timer's lateness (0.5 s here).
+    expect(mean('c', 500)).toBeCloseTo(0.5, 1);
+  });
+
   it('rejects a network.json whose mailbox split is malformed, naming the field; an older file without one replays as before', () => {
     const good = split(histogram([8]), histogram([5]));
     const parse = (f: unknown) => MeasuredNetwork.parse(JSON.stringify(f), 'n.json');
@@ -298,6 +392,18 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     expect(MailboxModel.of(timeline({ bin_s: 10, links: { 'c->b': { '3': histogram([1]) } } }))).toBeDefined();
     expect(() => parse({ ...good, mailbox: { ...good.mailbox, waited_timeline: { bin_s: -1, links: {} } } })).toThrow(
       /mailbox\.waited_timeline\.bin_s must be a positive number/,
+    );
+    expect(() => parse({ ...good, mailbox: { ...good.mailbox, timer_fire_timeline: { bin_s: 0 } } })).toThrow(
+      /mailbox\.timer_fire_timeline\.bin_s must be a positive number/,
+    );
+    expect(() =>
+      parse({
+        ...good,
+        mailbox: { ...good.mailbox, timer_fire_timeline: { bin_s: 1, locations: { b: { x: histogram([1]) } } } },
+      }),
+    ).toThrow(/mailbox\.timer_fire_timeline\.locations\["b"\]\["x"\] must be named by a whole window number/);
+    expect(() => parse({ ...good, mailbox: { ...good.mailbox, local_timeline: { bin_s: 0, links: {} } } })).toThrow(
+      /mailbox\.local_timeline\.bin_s must be a positive number/,
     );
     const counts = (c: unknown) => timeline({ bin_s: 10, links: {}, counts_by_type: c });
     expect(() => counts([])).toThrow(/mailbox\.arrived_timeline\.counts_by_type must be an object of message type/);

@@ -140,8 +140,12 @@ describe('LiveRuntime over the in-memory bus', () => {
     };
     counted(timeline.arrivedCounts.state(), timeline.arrived);
     counted(timeline.waitedCounts.state(), timeline.waited);
-    // Within a process nothing is split; a timer's lateness before its mailbox is kept apart.
-    expect(a.mailboxTimelines()).toBeUndefined();
+    // Within a process nothing is split; a timer's lateness before its mailbox is kept apart, and
+    // again on its location's timeline, by when it was due.
+    const own = a.mailboxTimelines()!;
+    expect(own.arrived.size).toBe(0);
     expect(a.timerFireLag.state().count).toBe(1);
+    expect([...own.timerFire.get('a')!.values()].reduce((n, h) => n + h.state().count, 0)).toBe(1);
+    expect(b.mailboxTimelines()!.timerFire.size).toBe(0);
   });
 });
