@@ -398,7 +398,11 @@ function reportProblem(r: Record<string, unknown>): string | undefined {
     }
     const timers = mailbox['timer_fire_timeline'] as Record<string, unknown> | undefined;
     if (timers !== undefined) {
-      if (typeof timers !== 'object' || timers === null || !(typeof timers['bin_s'] === 'number' && timers['bin_s'] > 0))
+      if (
+        typeof timers !== 'object' ||
+        timers === null ||
+        !(typeof timers['bin_s'] === 'number' && timers['bin_s'] > 0)
+      )
         return 'mailbox.timer_fire_timeline must have a positive bin_s';
       const problem = byTypeProblem(timers['locations'] ?? {}, 'mailbox.timer_fire_timeline.locations');
       if (problem) return problem;
