@@ -49,7 +49,7 @@ Options:
                        split: it is replayed with whole delays, and a note says so
   --whole-delays       with --network-from, draw each message's whole felt delay at once (hop, timer
                        lag and mailbox together) and keep every message between two actors in
-                       order: the default replay before the mailbox split; in the five chaos
+                       order: the default replay before the mailbox split; in the six chaos
                        tables that compared the two it had as many rows within 10% of live or
                        fewer (docs/faults.md, "Chaos runs, measured against their replays")
   --lenient            skip and count malformed trace lines instead of failing
