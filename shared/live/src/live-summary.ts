@@ -1,4 +1,4 @@
-import type { LatencyState } from '@gridemu/protocol';
+import type { LatencyState, MailboxTimeline } from '@gridemu/protocol';
 import { MEASURED_NETWORK_FORMAT, type MeasuredNetworkFile } from '@gridemu/runtime';
 import {
   LatencyHistogram,
@@ -253,34 +253,16 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
             waited_by_type: byTypeStates(waited),
             timer_fire_lag: timerFireLag.state(),
             ...(timelineBin_s !== undefined
-              ? {
-                  arrived_timeline: {
-                    bin_s: timelineBin_s,
-                    links: byTypeStates(timeline),
-                    ...(countsReported ? { counts_by_type: arrivedCounts.state() } : {}),
-                  },
-                }
+              ? { arrived_timeline: timelineOf(timelineBin_s, timeline, countsReported ? arrivedCounts : undefined) }
               : {}),
             ...(timelineBin_s !== undefined && waitsReported
-              ? {
-                  waited_timeline: {
-                    bin_s: timelineBin_s,
-                    links: byTypeStates(waitTimeline),
-                    ...(countsReported ? { counts_by_type: waitedCounts.state() } : {}),
-                  },
-                }
+              ? { waited_timeline: timelineOf(timelineBin_s, waitTimeline, countsReported ? waitedCounts : undefined) }
               : {}),
             ...(timelineBin_s !== undefined && timersReported
               ? { timer_fire_timeline: { bin_s: timelineBin_s, locations: byTypeStates(timerTimeline) } }
               : {}),
             ...(timelineBin_s !== undefined && localReported
-              ? {
-                  local_timeline: {
-                    bin_s: timelineBin_s,
-                    links: byTypeStates(localTimeline),
-                    counts_by_type: localCounts.state(),
-                  },
-                }
+              ? { local_timeline: timelineOf(timelineBin_s, localTimeline, localCounts) }
               : {}),
           },
         }
@@ -319,4 +301,13 @@ export function feltHop_ms(links: Readonly<Record<string, LatencyState>>): numbe
 
 function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
+}
+
+/** One of network.json's timelines: its windows by link, and each type's counts when every process sent them. */
+function timelineOf(
+  bin_s: number,
+  links: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>>,
+  counts: WindowCounts | undefined,
+): MailboxTimeline {
+  return { bin_s, links: byTypeStates(links), ...(counts ? { counts_by_type: counts.state() } : {}) };
 }

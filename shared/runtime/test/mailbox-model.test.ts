@@ -123,6 +123,43 @@ function race(file: MeasuredNetworkFile): string[] {
   return seen;
 }
 
+/**
+ * `from`/send sends b/rec, in one turn, job x's ping, job y's pong and job x's pong, replayed over
+ * `file`: what b/rec handled, and when.
+ */
+function pingPongPing(file: MeasuredNetworkFile, from: string): string[] {
+  const rt = new SimRuntime<Msg>({
+    seed: 4,
+    network: { latency_ms: 0, jitter_ms: 0 },
+    measured: new MeasuredNetwork(file),
+  });
+  const got: string[] = [];
+  rt.spawn({
+    address: 'b/rec',
+    location: 'b',
+    actor: {
+      receive: (ctx: ActorContext<Msg>, m: Msg) => {
+        if (m.type !== 'tick') got.push(`${m.type} ${m.jobId} ${Math.round(ctx.now())}`);
+      },
+    },
+  });
+  rt.spawn({
+    address: `${from}/send`,
+    location: from,
+    actor: {
+      start: (ctx: ActorContext<Msg>) => {
+        ctx.send('b/rec', { type: 'ping', jobId: 'x', n: 1 });
+        ctx.send('b/rec', { type: 'pong', jobId: 'y', n: 2 });
+        ctx.send('b/rec', { type: 'pong', jobId: 'x', n: 3 });
+      },
+      receive: () => undefined,
+    },
+  });
+  rt.start();
+  rt.run();
+  return got;
+}
+
 describe("a live run's mailboxes, replayed (simulate --network-from with network.json's mailbox)", () => {
   it('handles a time-out after an answer that reached the mailbox before the timer fired, however long the answer then waited there, as live', () => {
     // The answer reaches b at 8 and waits 5 there: handled at 13, after the time-out's due time (10).
@@ -149,37 +186,8 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
         waited_by_type: { ...file.mailbox!.waited_by_type, pong: { 'c->b': many(0.001) } },
       },
     };
-    const rt = new SimRuntime<Msg>({
-      seed: 4,
-      network: { latency_ms: 0, jitter_ms: 0 },
-      measured: new MeasuredNetwork(two),
-    });
-    const got: string[] = [];
-    rt.spawn({
-      address: 'b/rec',
-      location: 'b',
-      actor: {
-        receive: (ctx: ActorContext<Msg>, m: Msg) => {
-          if (m.type !== 'tick') got.push(`${m.type} ${m.jobId} ${Math.round(ctx.now())}`);
-        },
-      },
-    });
-    rt.spawn({
-      address: 'c/send',
-      location: 'c',
-      actor: {
-        start: (ctx: ActorContext<Msg>) => {
-          ctx.send('b/rec', { type: 'ping', jobId: 'x', n: 1 });
-          ctx.send('b/rec', { type: 'pong', jobId: 'y', n: 2 });
-          ctx.send('b/rec', { type: 'pong', jobId: 'x', n: 3 });
-        },
-        receive: () => undefined,
-      },
-    });
-    rt.start();
-    rt.run();
     // y's pong takes its own 2 s; x's pong stays behind x's ping (a job's end never overtakes its start).
-    expect(got).toEqual(['pong y 2', 'ping x 8', 'pong x 8']);
+    expect(pingPongPing(two, 'c')).toEqual(['pong y 2', 'ping x 8', 'pong x 8']);
   });
 
   it("follows the run's timeline: a link slow in one window of the run and fast in the next is replayed slow, then fast, and its whole distribution stays", () => {
@@ -309,38 +317,7 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
       links: { ...at.links, 'b->b': many(5) },
       types: { ping: { ...at.types!['ping'], 'b->b': many(8) }, pong: { 'b->b': many(2) } },
     };
-    const replay = (f: MeasuredNetworkFile) => {
-      const rt = new SimRuntime<Msg>({
-        seed: 4,
-        network: { latency_ms: 0, jitter_ms: 0 },
-        measured: new MeasuredNetwork(f),
-      });
-      const got: string[] = [];
-      rt.spawn({
-        address: 'b/rec',
-        location: 'b',
-        actor: {
-          receive: (ctx: ActorContext<Msg>, m: Msg) => {
-            if (m.type !== 'tick') got.push(`${m.type} ${m.jobId} ${Math.round(ctx.now())}`);
-          },
-        },
-      });
-      rt.spawn({
-        address: 'b/send',
-        location: 'b',
-        actor: {
-          start: (ctx: ActorContext<Msg>) => {
-            ctx.send('b/rec', { type: 'ping', jobId: 'x', n: 1 });
-            ctx.send('b/rec', { type: 'pong', jobId: 'y', n: 2 });
-            ctx.send('b/rec', { type: 'pong', jobId: 'x', n: 3 });
-          },
-          receive: () => undefined,
-        },
-      });
-      rt.start();
-      rt.run();
-      return got;
-    };
+    const replay = (f: MeasuredNetworkFile) => pingPongPing(f, 'b');
     expect(replay(file)).toEqual(['pong y 2', 'ping x 8', 'pong x 8']);
     // The replay before the split (no mailbox in the file, or --whole-delays): every message of the process in order.
     const { mailbox: _mailbox, ...whole } = file;
