@@ -57,7 +57,7 @@ export class LinkMeter {
    */
   readonly localTimeline = new Map<string, Map<string, LatencyHistogram>>();
   readonly localWindowCounts = new WindowCounts();
-  /** The timeline's window, emulated seconds (set by the first arrival recorded). */
+  /** The timelines' window, emulated seconds (set by the first delay or timer recorded on one). */
   timelineBin_s: number | undefined;
   /** How late timers were put in their actor's mailbox against their wall deadline (before any wait there). */
   readonly timerFireLag = new LatencyHistogram();
@@ -111,7 +111,6 @@ export class LinkMeter {
     this.waitedWindowCounts.add(type, link, String(reached));
   }
 
-  /** A timer of an actor at `location`, due at emulated `due_s`, reached its mailbox `late_ms` wall ms late. */
   /** A felt delay between two actors of one process (`link` is `location->location`), emulated seconds. */
   recordLocal(link: string, type: string, sent_s: number, felt_s: number, speedup: number): void {
     this.timelineBin_s = timelineBin_s(speedup);
@@ -120,6 +119,7 @@ export class LinkMeter {
     this.localWindowCounts.add(type, link, window);
   }
 
+  /** A timer of an actor at `location`, due at emulated `due_s`, reached its mailbox `late_ms` wall ms late. */
   recordTimerFireLag(late_ms: number, location: string, due_s: number, speedup: number): void {
     const ms = Math.max(0, late_ms);
     this.timerFireLag.record(ms);

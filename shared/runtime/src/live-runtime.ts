@@ -202,8 +202,9 @@ export class LiveRuntime {
   readonly waitedByType: ReadonlyMap<string, ReadonlyMap<string, LatencyHistogram>> = this.meter.waitedByType;
   /**
    * Both parts per link, then per window of the run (LinkMeter.arrivedTimeline, waitedTimeline),
-   * in windows of one width, with how many of each type's messages each window holds, and timers'
-   * lateness likewise per location; undefined before any message from another process or timer.
+   * in windows of one width, with how many of each type's messages each window holds; timers'
+   * lateness, and the felt delays between this process's own actors, likewise per location;
+   * undefined before any of them was recorded.
    */
   mailboxTimelines():
     | {

@@ -73,7 +73,7 @@ export class MailboxModel {
    * were in live, so that over the run each type keeps its own delays. Read through a standard
    * normal instead, a type crowded into the slow windows (the claims of a claim storm) drew its
    * own slow tail there a second time: on the K = 4 chaos spec a replay's claims, answers and
-   * copies took 25-38% longer than the live run had measured them.
+   * copies took 27-37% longer than the live run had measured them.
    */
   arrivalQuantile(from: string, to: string, type: string, t_s: number, z: number): number {
     return quantileOf(this.timeline, `${from}->${to}`, type, t_s, z);

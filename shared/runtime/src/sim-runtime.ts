@@ -467,7 +467,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       const orderKey = `${key}\u0000${jobOf(msg) ?? `type\u0000${type}`}`;
       const ahead = this.orders.get(orderKey);
       const at = Math.max(drawn, ahead?.handled_s ?? 0);
-      this.orders.set(orderKey, { reaches_s: at, handled_s: at });
+      this.keepOrder(orderKey, at, at);
       // arrives_s: the last of the process's messages to arrive, which a late timer waits for (drainFirst).
       this.pairs.set(key, { z, t: sent, arrives_s: Math.max(at, pair?.arrives_s ?? 0) });
       return at - sent;
@@ -513,10 +513,7 @@ export class SimRuntime<M extends { readonly type: string }> {
     const qw = model.waitQuantile(a, b, type, reaches, zw);
     const handled = Math.max(reaches + model.waitAt_s(a, b, qw, type), ahead?.handled_s ?? 0);
     this.pairs.set(key, { z, t: sent, arrives_s: handled });
-    this.orders.set(orderKey, { reaches_s: reaches, handled_s: handled });
-    // Forgotten once handled: what a later message of the job waits for is then past.
-    if (++this.ordersSet % 4096 === 0)
-      for (const [k, o] of this.orders) if (o.handled_s < this.clock) this.orders.delete(k);
+    this.keepOrder(orderKey, reaches, handled);
     let box = this.inMailbox.get(to);
     if (!box) this.inMailbox.set(to, (box = { items: [], limit: 256 }));
     // An actor that has no timers must not keep every message it ever had.
@@ -526,6 +523,14 @@ export class SimRuntime<M extends { readonly type: string }> {
     }
     box.items.push({ reaches_s: reaches, handled_s: handled });
     return handled;
+  }
+
+  /** The last message of `orderKey` (a pair of actors and a job) reaches its mailbox at `reaches_s`, handled at `handled_s`. */
+  private keepOrder(orderKey: string, reaches_s: number, handled_s: number): void {
+    this.orders.set(orderKey, { reaches_s, handled_s });
+    // Forgotten once handled: what a later message of the job waits for is then past.
+    if (++this.ordersSet % 4096 === 0)
+      for (const [k, o] of this.orders) if (o.handled_s < this.clock) this.orders.delete(k);
   }
 
   /**
