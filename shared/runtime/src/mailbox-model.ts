@@ -40,11 +40,8 @@ export class MailboxModel {
     this.localTimeline = split.local_timeline ? new Timeline(split.local_timeline) : undefined;
     const timers = split.timer_fire_timeline;
     this.timerTimeline = timers ? new Timeline({ bin_s: timers.bin_s, links: timers.locations }) : undefined;
-    for (const [location, windows] of Object.entries(timers?.locations ?? {})) {
-      const whole = new LatencyHistogram();
-      for (const w of Object.values(windows)) whole.merge(w);
-      if (whole.state().count > 0) this.timerLagOf.set(location, new LatencySampler(whole.state()));
-    }
+    for (const [location, whole] of this.timerTimeline?.wholes ?? [])
+      this.timerLagOf.set(location, new LatencySampler(whole));
   }
 
   /**
@@ -175,6 +172,8 @@ const PRIOR_MESSAGES = 5;
 class Timeline {
   private readonly bin_s: number;
   private readonly levels = new Map<string, Map<number, { mean: number; sd: number }>>();
+  /** Each link's windows merged: its whole run (links with none left out). */
+  readonly wholes = new Map<string, LatencyState>();
   /** Type → link → window → count, as the file has them (absent in older files). */
   private readonly counts: MailboxTimeline['counts_by_type'];
   /** Per link and type, the distribution of scores its messages drew live (mixtureOf), built when first asked. */
@@ -189,6 +188,7 @@ class Timeline {
       for (const w of Object.values(windows)) whole.merge(w);
       const total = whole.state();
       if (total.count === 0) continue;
+      this.wholes.set(link, total);
       const score = new Map<string, number>();
       let below = 0;
       let sumSq = 0;
