@@ -1,7 +1,8 @@
-import type { LatencyState, MailboxSplit, MailboxTimeline } from '@gridemu/protocol';
+import type { LatencyState, MailboxSplit } from '@gridemu/protocol';
 import { LatencyHistogram, histogramOf, histogramStates } from './latency-histogram.js';
 import { LatencySampler, MEASURED_NETWORK_FORMAT, MeasuredNetwork } from './measured-network.js';
-import { inverseNormalCdf, normalCdf } from './normal.js';
+import { normalCdf } from './normal.js';
+import { Timeline } from './timeline-ranks.js';
 
 /**
  * The felt delays between processes of a live run in their two parts, as a replay draws them: until
@@ -45,30 +46,27 @@ export class MailboxModel {
   }
 
   /**
-   * Where a link's arrivals stood at emulated time `t_s` live, as a normal score: the mean and
-   * spread of the scores its messages sent then had in the link's whole run (mean 0 and spread 1
-   * where the run has no timeline or nothing was sent then). A replay draws a message's score
-   * from these, so a burst comes when the run had it, and over the run the scores are standard
-   * normal again (the windows' means and spreads add up to the whole run's).
+   * Where in its link's whole run a message from `from` to `to` sent at `t_s` falls, as a rank in
+   * (0, 1), given the uniform `u` of its copula draw: `u`'s quantile of the ranks the link's
+   * messages sent then had live (`u` itself where the run has no timeline or sent nothing then). A
+   * replay draws a message's rank from these, so a burst comes when the run had it and is as long
+   * as it was, and over the run the ranks are uniform again.
    */
-  levelAt(from: string, to: string, t_s: number): { readonly mean: number; readonly sd: number } {
-    return this.timeline?.levelAt(`${from}->${to}`, t_s) ?? NEUTRAL;
+  rankAt(from: string, to: string, t_s: number, u: number): number {
+    return this.timeline ? this.timeline.rankAt(`${from}->${to}`, t_s, u) : u;
   }
 
-  /**
-   * The same for the waits of the link's messages that reached the mailbox at `t_s`: a process
-   * behind, as after a restart or in a claim storm, keeps its waits long for a while.
-   */
-  waitLevelAt(from: string, to: string, t_s: number): { readonly mean: number; readonly sd: number } {
-    return this.waitTimeline?.levelAt(`${from}->${to}`, t_s) ?? NEUTRAL;
+  /** The same for the waits of the link's messages that reached the mailbox at `t_s`. */
+  waitRankAt(from: string, to: string, t_s: number, u: number): number {
+    return this.waitTimeline ? this.waitTimeline.rankAt(`${from}->${to}`, t_s, u) : u;
   }
 
   /**
    * The quantile of its type's arrivals that a message from `from` to `to` sent at `t_s` draws,
    * given its standard normal score `z` (alike for messages close in time): placed where the
-   * link's timeline had it then (levelAt), and read against the windows the type's own messages
-   * were in live, so that over the run each type keeps its own delays. Read through a standard
-   * normal instead, a type crowded into the slow windows (the claims of a claim storm) drew its
+   * link's timeline had it then (rankAt), and read against the windows the type's own messages
+   * were in live, so that over the run each type keeps its own delays. Read against the link's
+   * whole run instead, a type crowded into the slow windows (the claims of a claim storm) drew its
    * own slow tail there a second time: on the K = 4 chaos spec a replay's claims, answers and
    * copies took 27-37% longer than the live run had measured them.
    */
@@ -76,7 +74,7 @@ export class MailboxModel {
     return quantileOf(this.timeline, `${from}->${to}`, type, t_s, z);
   }
 
-  /** The same for its wait in the mailbox it reached at `t_s` (waitLevelAt). */
+  /** The same for its wait in the mailbox it reached at `t_s` (waitRankAt). */
   waitQuantile(from: string, to: string, type: string, t_s: number, z: number): number {
     return quantileOf(this.waitTimeline, `${from}->${to}`, type, t_s, z);
   }
@@ -125,8 +123,7 @@ export class MailboxModel {
   timerFireLag_s(location: string, due_s: number, z: number): number {
     const own = this.timerLagOf.get(location);
     if (!own) return this.arrived.timerLagAt_s(normalCdf(z));
-    const level = this.timerTimeline!.levelAt(location, due_s) ?? NEUTRAL;
-    return (own.at_ms(normalCdf(level.mean + level.sd * z)) * this.speedup) / 1000;
+    return (own.at_ms(this.timerTimeline!.rankAt(location, due_s, normalCdf(z))) * this.speedup) / 1000;
   }
 
   /** The mean lateness of `location`'s timers (of every timer's, without a timeline of them), emulated seconds. */
@@ -144,109 +141,10 @@ function mergedLinks(byType: Record<string, Record<string, LatencyState>>): Reco
   return histogramStates(links);
 }
 
-const NEUTRAL = { mean: 0, sd: 1 } as const;
-
 /** A message's quantile on `timeline` (MailboxModel.arrivalQuantile); a standard normal's without one. */
 function quantileOf(timeline: Timeline | undefined, link: string, type: string, t_s: number, z: number): number {
-  if (!timeline) return normalCdf(z);
-  const level = timeline.levelAt(link, t_s) ?? NEUTRAL;
-  const x = level.mean + level.sd * z;
-  const mixture = timeline.mixtureOf(link, type);
-  if (!mixture) return normalCdf(x);
-  let q = 0;
-  for (const c of mixture) q += c.p * normalCdf((x - c.mean) / c.sd);
-  return q;
-}
-
-/** One window's part of a type's scores on a link: its share of the type's messages, and its level. */
-interface MixtureComponent {
-  readonly p: number;
-  readonly mean: number;
-  readonly sd: number;
-}
-
-/** How many messages a window counts as, before its own: what pulls a thin window towards the whole run. */
-const PRIOR_MESSAGES = 5;
-
-/** Each link's windows (MailboxSplit's arrived_timeline or waited_timeline) as normal scores: MailboxModel.levelAt. */
-class Timeline {
-  private readonly bin_s: number;
-  private readonly levels = new Map<string, Map<number, { mean: number; sd: number }>>();
-  /** Each link's windows merged: its whole run (links with none left out). */
-  readonly wholes = new Map<string, LatencyState>();
-  /** Type → link → window → count, as the file has them (absent in older files). */
-  private readonly counts: MailboxTimeline['counts_by_type'];
-  /** Per link and type, the distribution of scores its messages drew live (mixtureOf), built when first asked. */
-  private readonly mixtures = new Map<string, readonly MixtureComponent[] | undefined>();
-
-  constructor(timeline: MailboxTimeline) {
-    this.bin_s = timeline.bin_s;
-    this.counts = timeline.counts_by_type;
-    for (const [link, windows] of Object.entries(timeline.links)) {
-      // The link's whole run, by bucket: each bucket's messages scored at their mid-rank.
-      const whole = new LatencyHistogram();
-      for (const w of Object.values(windows)) whole.merge(w);
-      const total = whole.state();
-      if (total.count === 0) continue;
-      this.wholes.set(link, total);
-      const score = new Map<string, number>();
-      let below = 0;
-      let sumSq = 0;
-      for (const [b, n] of Object.entries(total.buckets).sort(([a], [c]) => Number(a) - Number(c))) {
-        const z = inverseNormalCdf((below + n / 2) / total.count);
-        score.set(b, z);
-        sumSq += n * z * z;
-        below += n;
-      }
-      // Bucketed scores spread less than the messages' own: rescaled so the whole run's spread is 1.
-      const scale = sumSq > 0 ? Math.sqrt(total.count / sumSq) : 1;
-      const levels = new Map<number, { mean: number; sd: number }>();
-      for (const [w, st] of Object.entries(windows)) {
-        let n = 0;
-        let sum = 0;
-        let sq = 0;
-        for (const [b, k] of Object.entries(st.buckets)) {
-          const z = (score.get(b) ?? 0) * scale;
-          n += k;
-          sum += k * z;
-          sq += k * z * z;
-        }
-        if (n === 0) continue;
-        const mean = sum / n;
-        const variance = Math.max(0, sq / n - mean * mean);
-        const weight = n / (n + PRIOR_MESSAGES);
-        levels.set(Number(w), {
-          mean: weight * mean,
-          sd: Math.sqrt(weight * variance + (1 - weight) * 1),
-        });
-      }
-      this.levels.set(link, levels);
-    }
-  }
-
-  levelAt(link: string, t_s: number): { readonly mean: number; readonly sd: number } | undefined {
-    return this.levels.get(link)?.get(Math.floor(t_s / this.bin_s));
-  }
-
-  /**
-   * The scores `type`'s messages on `link` drew live: each window's level weighted by how many of
-   * them it held. Its CDF turns a score back into a quantile of the type's own delays, uniform over
-   * its messages as they fell live. Undefined when the file has no counts for them.
-   */
-  mixtureOf(link: string, type: string): readonly MixtureComponent[] | undefined {
-    const key = `${link}\u0000${type}`;
-    if (this.mixtures.has(key)) return this.mixtures.get(key);
-    const windows = this.counts?.[type]?.[link];
-    let total = 0;
-    for (const n of Object.values(windows ?? {})) total += n;
-    const levels = this.levels.get(link);
-    const mixture =
-      windows === undefined || total === 0
-        ? undefined
-        : Object.entries(windows)
-            .filter(([, n]) => n > 0)
-            .map(([w, n]) => ({ p: n / total, ...(levels?.get(Number(w)) ?? NEUTRAL) }));
-    this.mixtures.set(key, mixture);
-    return mixture;
-  }
+  const u = normalCdf(z);
+  if (!timeline) return u;
+  const rank = timeline.rankAt(link, t_s, u);
+  return timeline.mixtureOf(link, type)?.at(rank) ?? rank;
 }
