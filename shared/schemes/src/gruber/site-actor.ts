@@ -19,9 +19,10 @@ interface Entry {
   readonly owner: Address;
   readonly queued_s: number;
   readonly fate: AttemptFate | undefined;
-  /** While it runs: its processors, since when, and the timer that ends it. */
+  /** While it runs: its processors, since when, when its run ends (or fails), and the timer that ends it. */
   ids?: [number, number][];
   started_s?: number;
+  ends_s?: number;
   timer?: TimerId;
 }
 
@@ -243,10 +244,13 @@ export class GruberSiteActor implements Actor<Message> {
     e.ids = this.ids.take(e.job.procs);
     e.started_s = now;
     const run_s = e.job.run_s / this.speed;
-    e.timer =
-      e.fate?.stage === 'run'
-        ? ctx.schedule(run_s * e.fate.at, { type: 'timer.gruber-run-fails', jobId: id })
-        : ctx.schedule(run_s, { type: MessageType.JobEnds, jobId: id });
+    const fails = e.fate?.stage === 'run';
+    const lasts_s = fails ? run_s * e.fate!.at : run_s;
+    e.ends_s = now + lasts_s;
+    e.timer = ctx.schedule(
+      lasts_s,
+      fails ? { type: 'timer.gruber-run-fails', jobId: id } : { type: MessageType.JobEnds, jobId: id },
+    );
     const resources = intervalSet(e.ids);
     // One line per start in the site's log, as the executor writes: evidence, besides jobs.csv, of where each run was.
     ctx.log.info(
@@ -283,8 +287,10 @@ export class GruberSiteActor implements Actor<Message> {
     this.queue.finish(jobId);
     this.entries.delete(jobId);
     this.releaseDisk(e);
+    // Reported when its run ended (the timer's due time), not when a late timer was handled (executor-actor.ts).
+    const end_s = e.ends_s ?? ctx.now();
     if (e.attempt === 0) {
-      ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.site.id, time_s: ctx.now() });
+      ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.site.id, time_s: end_s });
     } else if (failure) {
       ctx.metrics.count(`gruber.failures.${failure}`);
       ctx.send(e.owner, {
@@ -292,11 +298,11 @@ export class GruberSiteActor implements Actor<Message> {
         jobId,
         attempt: e.attempt,
         site: this.site.id,
-        time_s: ctx.now(),
+        time_s: end_s,
         category: failure,
       });
     } else {
-      ctx.send(e.owner, { type: 'gruber.ended', jobId, attempt: e.attempt, site: this.site.id, time_s: ctx.now() });
+      ctx.send(e.owner, { type: 'gruber.ended', jobId, attempt: e.attempt, site: this.site.id, time_s: end_s });
     }
     this.startWhatFits(ctx);
   }
@@ -333,6 +339,7 @@ export class GruberSiteActor implements Actor<Message> {
         });
         delete e.ids;
         delete e.started_s;
+        delete e.ends_s;
         delete e.timer;
         requeued.push(e);
       } else {

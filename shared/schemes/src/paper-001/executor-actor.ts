@@ -21,6 +21,8 @@ interface Running {
   readonly allocated_s: number;
   /** When it starts computing: after its transfer. */
   readonly start_s: number;
+  /** When its run ends: its timer's due time. */
+  readonly ends_s: number;
   readonly timer: TimerId;
   /** Started optimistically and not yet confirmed: nothing is reported until it is. */
   provisional: boolean;
@@ -67,7 +69,8 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
           ctx.metrics.count('transfers');
           ctx.metrics.count('transfers.seconds', transfer_s);
         }
-        const timer = ctx.schedule(transfer_s + job.run_s, { type: MessageType.JobEnds, jobId: job.id });
+        const lasts_s = transfer_s + job.run_s;
+        const timer = ctx.schedule(lasts_s, { type: MessageType.JobEnds, jobId: job.id });
         // Processors are taken now, and given back when JobEnds is handled: the record says the same.
         const r: Running = {
           job,
@@ -75,6 +78,7 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
           ids,
           allocated_s: ctx.now(),
           start_s: ctx.now() + transfer_s,
+          ends_s: ctx.now() + lasts_s,
           timer,
           provisional: msg.provisional === true,
         };
@@ -87,11 +91,14 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
         if (!r) throw new Error(`assertion: ${msg.jobId} ended at ${this.siteId} but was not running`);
         this.ids.give(r.ids);
         ctx.send(this.scheduler, { type: Paper001MessageType.JobFinished, jobId: msg.jobId });
-        // The end is recorded at the time the processors are given back. Both runtimes hand a timer
-        // to its actor at the time it was due, so this is start + run; live, the wall-clock lag of
-        // the timer shows in when the scheduler hears of it, not in the job's own run time.
+        // The end is recorded when the job's run ended: the time its timer was due. A
+        // late timer's handler reads the actor's clock, which a later delivery may already have
+        // moved past that (live, a busy turn; replayed, the same rule), and recorded there a job ran
+        // up to 2,000 emulated s longer than it did. The lag shows in when the scheduler hears of
+        // the end and starts what waits, not in the job's own run time.
+        const end_s = r.ends_s;
         if (r.provisional) {
-          r.ended_s = ctx.now();
+          r.ended_s = end_s;
           return;
         }
         this.running.delete(msg.jobId);
@@ -100,7 +107,7 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
           type: MessageType.JobCompleted,
           jobId: msg.jobId,
           site: this.siteId,
-          time_s: ctx.now(),
+          time_s: end_s,
         });
         return;
       }

@@ -99,15 +99,17 @@ export class ResourceActor implements Actor<Message> {
         // jobs.csv's finish is the end of the run (the CPU is free then). A task with an output is
         // done for its user when the output is in at the scheduler, which reports the completion
         // then (router-actor.ts): the run ends with every output in, and the flowtime counts them all.
+        // The run's end is its start and run time, the timer's due time, not when a late timer was handled (executor-actor.ts).
+        const ended_s = r.start_s + r.job.run_s / this.mu;
         const output = taskData(this.link.data, msg.jobId, this.link.seed).output;
         if (output > 0)
           this.out.send(
             ctx,
             ROUTER,
-            { type: 'sr.output', jobId: msg.jobId, site: this.site, bytes: output, ended_s: ctx.now() },
+            { type: 'sr.output', jobId: msg.jobId, site: this.site, bytes: output, ended_s },
             output,
           );
-        else ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.site, time_s: ctx.now() });
+        else ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: msg.jobId, site: this.site, time_s: ended_s });
         this.startWhatFits(ctx);
         return;
       }
