@@ -39,7 +39,7 @@ function handRun() {
   const executor = new ExecutorActor('s1', 4);
   const deliver = (at: number, msg: Message) => {
     clock = Math.max(clock, at);
-    executor.receive(ctx, msg, 's1/scheduler');
+    executor.receive(ctx, msg);
   };
   return { sent, timers, deliver };
 }
