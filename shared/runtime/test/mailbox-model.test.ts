@@ -47,6 +47,17 @@ function split(arrived: LatencyState, waited: LatencyState, fireLag = histogram(
   };
 }
 
+/** A ping's mean arrival from c to b, over standard normal scores, sent at `t_s`. */
+function meanPing(model: MailboxModel, t_s: number): number {
+  const n = 4000;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const z = inverseNormalCdf((i + 0.5) / n);
+    sum += model.arrivalAt_s('c', 'b', model.arrivalQuantile('c', 'b', 'ping', t_s, z), 'ping');
+  }
+  return sum / n;
+}
+
 /** A link's part taking 8..10 s in the window 0..2000 s and 1..3 s in 2000..4000 s: the whole, and the timeline. */
 function slowThenFast() {
   const slow = uniform(8, 10, 500);
@@ -262,16 +273,6 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
         arrived_timeline: counted ? { ...timeline, counts_by_type } : timeline,
       },
     });
-    // A ping's mean arrival, over standard normal scores, sent in a window (t_s).
-    const meanPing = (model: MailboxModel, t_s: number) => {
-      const n = 2000;
-      let sum = 0;
-      for (let i = 0; i < n; i++) {
-        const z = inverseNormalCdf((i + 0.5) / n);
-        sum += model.arrivalAt_s('c', 'b', model.arrivalQuantile('c', 'b', 'ping', t_s, z), 'ping');
-      }
-      return sum / n;
-    };
     const counted = MailboxModel.of(new MeasuredNetwork(file(true)))!;
     // Live, a ping took 8..10 s in window 0 and 1..3 s in window 1: 7.6 s over its messages.
     expect(meanPing(counted, 500)).toBeGreaterThan(8.5);
@@ -311,19 +312,10 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
       },
     };
     const model = MailboxModel.of(new MeasuredNetwork(file))!;
-    const meanArrival = (t_s: number) => {
-      const n = 4000;
-      let sum = 0;
-      for (let i = 0; i < n; i++) {
-        const z = inverseNormalCdf((i + 0.5) / n);
-        sum += model.arrivalAt_s('c', 'b', model.arrivalQuantile('c', 'b', 'ping', t_s, z), 'ping');
-      }
-      return sum / n;
-    };
     const live = slowTail.sum_ms / slowTail.count;
     // A normal score's mean and spread for the window (what a replay drew before) put it a fifth short.
-    expect(Math.abs(meanArrival(500) - live) / live).toBeLessThan(0.05);
-    expect(meanArrival(2500)).toBeLessThan(3);
+    expect(Math.abs(meanPing(model, 500) - live) / live).toBeLessThan(0.05);
+    expect(meanPing(model, 2500)).toBeLessThan(3);
   });
 
   it("follows a process's own timeline: its messages between its own actors slow in one window of the run and fast in the next", () => {
