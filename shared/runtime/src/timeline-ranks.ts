@@ -54,9 +54,9 @@ class LinkRanks {
   }
 
   /**
-   * The share of a window's messages ranked below bucket i's lower edge (i from 0 to `buckets`),
-   * pulled towards the whole run (a rank's own share) by PRIOR_MESSAGES: a thin window says little.
-   * Linear in the rank within a bucket. Without a window, the whole run's.
+   * The share of a window's messages ranked below bucket i's lower edge (i from 0 to the number
+   * of buckets), pulled towards the whole run (a rank's own share) by PRIOR_MESSAGES: a thin window
+   * says little. Linear in the rank within a bucket. Without a window, the whole run's.
    */
   shareBelow(window: Window | undefined, i: number): number {
     if (!window) return this.edges[i]!;
