@@ -104,7 +104,7 @@ class LinkRanks {
   }
 
   /** The rank at which `share` (given at the bucket edges, rising, linear within a bucket) reaches `u`. */
-  invert(share: (edge: number) => number, u: number): number {
+  private invert(share: (edge: number) => number, u: number): number {
     let lo = 0;
     let hi = this.edges.length - 1;
     while (hi - lo > 1) {

@@ -47,6 +47,11 @@ function split(arrived: LatencyState, waited: LatencyState, fireLag = histogram(
   };
 }
 
+/** A simulation replaying `file` (no links of its own), network seed `seed`. */
+function replayOver(file: MeasuredNetworkFile, seed: number): SimRuntime<Msg> {
+  return new SimRuntime<Msg>({ seed, network: { latency_ms: 0, jitter_ms: 0 }, measured: new MeasuredNetwork(file) });
+}
+
 /** A ping's mean arrival from c to b, over standard normal scores, sent at `t_s`. */
 function meanPing(model: MailboxModel, t_s: number): number {
   const n = 4000;
@@ -74,11 +79,7 @@ function slowThenFast() {
  * the first 2000 s, and of those sent after.
  */
 function replayedHalves(file: MeasuredNetworkFile, from = 'c'): [number, number] {
-  const rt = new SimRuntime<Msg>({
-    seed: 2,
-    network: { latency_ms: 0, jitter_ms: 0 },
-    measured: new MeasuredNetwork(file),
-  });
+  const rt = replayOver(file, 2);
   const got: { t: number; n: number }[] = [];
   rt.spawn({
     address: 'b/rec',
@@ -107,11 +108,7 @@ function replayedHalves(file: MeasuredNetworkFile, from = 'c'): [number, number]
 
 /** b/claims sets a time-out due at 10 and records what it handles, and when; c/meta sends it an answer at 0. */
 function race(file: MeasuredNetworkFile): string[] {
-  const rt = new SimRuntime<Msg>({
-    seed: 1,
-    network: { latency_ms: 0, jitter_ms: 0 },
-    measured: new MeasuredNetwork(file),
-  });
+  const rt = replayOver(file, 1);
   const seen: string[] = [];
   rt.spawn({
     address: 'b/claims',
@@ -139,11 +136,7 @@ function race(file: MeasuredNetworkFile): string[] {
  * `file`: what b/rec handled, and when.
  */
 function pingPongPing(file: MeasuredNetworkFile, from: string): string[] {
-  const rt = new SimRuntime<Msg>({
-    seed: 4,
-    network: { latency_ms: 0, jitter_ms: 0 },
-    measured: new MeasuredNetwork(file),
-  });
+  const rt = replayOver(file, 4);
   const got: string[] = [];
   rt.spawn({
     address: 'b/rec',

@@ -281,14 +281,15 @@ export class GruberSiteActor implements Actor<Message> {
 
   private ended(ctx: ActorContext<Message>, jobId: string, failure: 'application' | undefined): void {
     const e = this.entries.get(jobId);
-    if (!e?.ids) throw new Error(`assertion: ${jobId} ended at ${this.site.id} but was not running`);
+    if (!e?.ids || e.ends_s === undefined)
+      throw new Error(`assertion: ${jobId} ended at ${this.site.id} but was not running`);
     this.account(ctx.now());
     this.ids.give(e.ids);
     this.queue.finish(jobId);
     this.entries.delete(jobId);
     this.releaseDisk(e);
     // Reported when its run ended (the timer's due time), not when a late timer was handled (executor-actor.ts).
-    const end_s = e.ends_s ?? ctx.now();
+    const end_s = e.ends_s;
     if (e.attempt === 0) {
       ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.site.id, time_s: end_s });
     } else if (failure) {
