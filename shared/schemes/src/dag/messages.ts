@@ -86,6 +86,8 @@ export interface DagStatus {
 export interface DagResourceDue {
   readonly type: 'timer.dag-resource';
   readonly resource: string;
+  /** When the task ends at the shares it was set at: a live timer may be handled later than this. */
+  readonly due_s: number;
 }
 export interface DagBegin {
   readonly type: 'timer.dag-begin';
@@ -170,7 +172,7 @@ export const DAG_MESSAGES: MessageShapes = {
   'dag.progress': { site: 'string', tasks: progressList },
   'dag.status-query': { round: 'count' },
   'dag.status': { round: 'count', tasks: progressList },
-  'timer.dag-resource': { resource: 'string' },
+  'timer.dag-resource': { resource: 'string', due_s: 'number' },
   'timer.dag-begin': { jobId: 'string' },
   'timer.dag-report': {},
   'timer.dag-checkpointed': { jobId: 'string' },

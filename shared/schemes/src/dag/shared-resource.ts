@@ -70,6 +70,11 @@ export class SharedResource {
     return this.tasks.size;
   }
 
+  /** The time its work was last brought forward to (undefined until first asked). */
+  get time_s(): number | undefined {
+    return this.at_s;
+  }
+
   has(id: string): boolean {
     return this.tasks.has(id);
   }

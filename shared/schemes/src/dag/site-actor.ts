@@ -67,7 +67,7 @@ export class DagSiteActor implements Actor<Message> {
       case 'timer.dag-begin':
         return this.begin(ctx, msg.jobId);
       case 'timer.dag-resource':
-        return this.finishDue(ctx, msg.resource);
+        return this.finishDue(ctx, msg.resource, msg.due_s);
       case 'dag.stop':
         return this.stop(ctx, msg.jobId);
       case 'dag.kill':
@@ -126,23 +126,28 @@ export class DagSiteActor implements Actor<Message> {
     }
   }
 
-  private finishDue(ctx: ActorContext<Message>, resource: string): void {
+  /**
+   * A CR's next task ends. Its end is when its work ran out, the timer's due time, even where a
+   * busy live process handles the timer later; nothing changed the CR's shares since the timer was
+   * set (each change re-arms it), only a progress report may have read it since.
+   */
+  private finishDue(ctx: ActorContext<Message>, resource: string, due_s: number): void {
     this.due.delete(resource);
     const cr = this.crs.get(resource)!;
-    const now = ctx.now();
-    for (const jobId of cr.finished(now)) {
-      cr.stop(now, jobId);
+    const end_s = Math.max(due_s, cr.time_s ?? due_s);
+    for (const jobId of cr.finished(end_s)) {
+      cr.stop(end_s, jobId);
       const t = this.tasks.get(jobId)!;
       this.tasks.delete(jobId);
       ctx.log.info(
-        { event: 'dag.end', jobId, resource, time_s: now, done_mi: t.total_mi, why: 'done' },
+        { event: 'dag.end', jobId, resource, time_s: end_s, done_mi: t.total_mi, why: 'done' },
         'task run ends',
       );
       ctx.metrics.count('jobs.completed');
       ctx.send(this.o.scheduler, { type: 'dag.done', jobId, resource });
       // Its migrations happened while it ran, after its start was reported: the completion carries them.
       const trail = t.run.migrations > 0 ? { trail: { copies: 1, migrations: t.run.migrations, replans: 0 } } : {};
-      ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.o.site, time_s: now, ...trail });
+      ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.o.site, time_s: end_s, ...trail });
       if (t.run.migrations > 0) ctx.metrics.count('dag.migrated_tasks_completed');
     }
     this.arm(ctx, resource);
@@ -264,9 +269,14 @@ export class DagSiteActor implements Actor<Message> {
     if (old !== undefined) ctx.cancel(old);
     this.due.delete(resource);
     const now = ctx.now();
-    const next = this.crs.get(resource)!.nextFinish_s(now);
+    const cr = this.crs.get(resource)!;
+    // After a late timer the CR's time is its last end's, behind the clock: the next end counts from there.
+    const next = cr.nextFinish_s(cr.time_s ?? now);
     if (next !== undefined)
-      this.due.set(resource, ctx.schedule(Math.max(0, next - now), { type: 'timer.dag-resource', resource }));
+      this.due.set(
+        resource,
+        ctx.schedule(Math.max(0, next - now), { type: 'timer.dag-resource', resource, due_s: next }),
+      );
   }
 
   private progress(now: number): DagTaskProgress[] {

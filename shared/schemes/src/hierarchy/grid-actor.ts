@@ -22,6 +22,8 @@ interface GridJob {
   /** The overhead timer while it is being matched, then its end timer while it runs. */
   timer?: TimerId;
   started_s?: number;
+  /** When its run ends (or its owner evicts it), set at its start: a live timer may be handled later. */
+  ends_s?: number;
   evicted?: boolean;
 }
 
@@ -115,7 +117,7 @@ export class GridActor implements Actor<Message> {
         const job = this.jobs.get(msg.jobId);
         if (!job || job.started_s === undefined)
           throw new Error(`assertion: job ${msg.jobId} ended on grid ${this.id} but was not running`);
-        this.finish(ctx, job, job.evicted === true, 'hierarchy.evictions');
+        this.finish(ctx, job, job.evicted === true, 'hierarchy.evictions', true, job.ends_s);
         return;
       }
       case 'hq.job-cancel':
@@ -283,21 +285,23 @@ export class GridActor implements Actor<Message> {
       throw new Error(`assertion: grid ${this.id} runs ${this.busy} jobs on ${this.pool.cpus} CPUs`);
     const draw = runJob(this.pool, job.work_s, this.pool.beta, ctx.rng);
     job.started_s = ctx.now();
+    job.ends_s = job.started_s + draw.run_s;
     job.evicted = draw.evicted;
     job.timer = ctx.schedule(draw.run_s, { type: 'timer.hq-job-ends', jobId: job.jobId });
     this.running.add(job);
     ctx.send(job.queue, { type: 'hq.job-started', jobId: job.jobId });
   }
 
-  /** A running job leaves its CPU: done, evicted or preempted. */
+  /** A running job leaves its CPU: done or evicted at `left_s` (its end timer's due time), or preempted now. */
   private finish(
     ctx: ActorContext<Message>,
     job: GridJob,
     evicted: boolean,
     counter: string,
     thenDispatch = true,
+    left_s = ctx.now(),
   ): void {
-    const ran_s = ctx.now() - job.started_s!;
+    const ran_s = left_s - job.started_s!;
     this.running.delete(job);
     this.jobs.delete(job.jobId);
     this.busy--;
