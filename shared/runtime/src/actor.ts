@@ -81,6 +81,12 @@ export interface Logger {
    * whose messages the rest of the run may already have.
    */
   flush?(): void;
+  /**
+   * Writes one log line already formatted as JSON (without its newline) as it is: no level, no
+   * added fields. For lines so frequent that formatting them as fields costs the run, the
+   * protocol trace's (docs/usage.md).
+   */
+  line?(json: string): void;
 }
 
 /** Counters actors bump; the runtime decides where they go (summary.json, Prometheus). */
@@ -102,5 +108,6 @@ export function withFields(log: Logger, fields: Record<string, unknown>): Logger
     warn: (f, m) => log.warn({ ...fields, ...f }, m),
     error: (f, m) => log.error({ ...fields, ...f }, m),
     ...(log.flush ? { flush: () => log.flush!() } : {}),
+    ...(log.line ? { line: (json: string) => log.line!(json) } : {}),
   };
 }

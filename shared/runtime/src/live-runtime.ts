@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MessageType, type Address, type Message, type MessageCheck } from '@gridemu/protocol';
 import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type ActorPlacement, type Logger } from './actor.js';
+import { traceLine, TRACE_LOG_MESSAGE } from './trace-line.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
 import type { LatencyHistogram } from './latency-histogram.js';
@@ -89,8 +90,7 @@ export interface LiveRuntimeOptions {
   readonly trace?: boolean;
 }
 
-/** The message of a trace line in a live process's log (gridemu run turns them into protocol-trace.csv). */
-export const TRACE_LOG_MESSAGE = 'trace';
+export { TRACE_LOG_MESSAGE } from './trace-line.js';
 
 /** The first malformed messages are logged in full; after that they are only counted. */
 const MALFORMED_LOG_LIMIT = 20;
@@ -397,11 +397,26 @@ export class LiveRuntime {
     // The run id is on every line already (pinoLogger's base); location and actor are per actor.
     const log = withFields(this.actorLog, { site: placement.location, actor: address });
     // A trace line is output like any log line (journaled first); gridemu run gathers them into protocol-trace.csv.
+    const raw = this.options.log.line?.bind(this.options.log);
     const tracer =
-      this.options.trace === true
-        ? (job: string, event: string, detail = '') =>
-            log.info({ job, event, detail, time_s: this.actorNow(address) }, TRACE_LOG_MESSAGE)
-        : undefined;
+      this.options.trace !== true
+        ? undefined
+        : raw
+          ? (job: string, event: string, detail = '') => {
+              const line = traceLine({
+                run: this.run,
+                site: placement.location,
+                actor: address,
+                job,
+                event,
+                detail,
+                time_s: this.actorNow(address),
+                wall_ms: Date.now(),
+              });
+              this.output.log(() => raw(line));
+            }
+          : (job: string, event: string, detail = '') =>
+              log.info({ job, event, detail, time_s: this.actorNow(address) }, TRACE_LOG_MESSAGE);
     const ctx = makeContext(this.host, placement, this.rootRng.fork(address), log, this.tally.sinkFor(), tracer);
     const h: HostedActor = {
       placement,

@@ -22,6 +22,7 @@ export function pinoLogger(
     flush: () => {
       buffered.flushSync?.();
     },
+    line: (json) => destination.write(`${json}\n`),
   };
 }
 
