@@ -32,6 +32,16 @@ describe('JobQueue', () => {
     expect(q.peek()?.id).toBe('a');
   });
 
+  it("adds its jobs' work to a sum one at a time, in queue order: the sum a loop over them makes, to the last bit", () => {
+    const q = new JobQueue();
+    const jobs = [0.1, 1.7, 1e9 / 3, 2.2, 1 / 7].map((estimate_s, i) => ({ id: `w${i}`, procs: i + 1, estimate_s }));
+    for (const j of jobs) q.push(j);
+    let loop = 12.3;
+    for (const j of jobs) loop += j.procs * j.estimate_s;
+    expect(q.addWork(12.3)).toBe(loop);
+    expect(new JobQueue().addWork(5)).toBe(5);
+  });
+
   it('withdraws every copy of a job queued twice', () => {
     const q = new JobQueue();
     q.push(job('x', 1));
@@ -41,30 +51,31 @@ describe('JobQueue', () => {
     expect(ids(q)).toEqual(['y']);
   });
 
-  it('agrees with an array over any sequence of operations, and its processor bound holds', () => {
+  const agreesWithAnArray = (maxLength: number, numRuns: number, ids: number) => {
     type Op =
       | { k: 'push'; id: number; procs: number }
       | { k: 'unshift'; id: number; procs: number }
       | { k: 'shift' }
       | { k: 'remove'; id: number }
-      | { k: 'sweep'; skip: number; below: number; budget: number };
+      | { k: 'sweep'; skip: number; below: number; budget: number; indexed: boolean };
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.record({
         k: fc.constantFrom<'push' | 'unshift'>('push', 'unshift'),
-        id: fc.nat(12),
+        id: fc.nat(ids),
         procs: fc.integer({ min: 1, max: 16 }),
       }),
       fc.constant({ k: 'shift' as const }),
-      fc.record({ k: fc.constant('remove' as const), id: fc.nat(12) }),
+      fc.record({ k: fc.constant('remove' as const), id: fc.nat(ids) }),
       fc.record({
         k: fc.constant('sweep' as const),
         skip: fc.nat(3),
         below: fc.integer({ min: 1, max: 17 }),
         budget: fc.nat(4),
+        indexed: fc.boolean(),
       }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+      fc.property(fc.array(op, { minLength: maxLength / 2, maxLength }), (ops) => {
         const q = new JobQueue();
         let model: { id: string; procs: number; estimate_s: number }[] = [];
         for (const o of ops) {
@@ -92,10 +103,12 @@ describe('JobQueue', () => {
             }
             model = model.filter((j) => !taken.has(j));
             let budget = o.budget;
+            // Indexed, jobs of `below` processors or more are passed over unseen: the same takes.
             q.sweep(
               o.skip,
               (j) => j.procs < o.below && budget-- > 0,
               () => budget > 0,
+              o.indexed ? () => o.below - 1 : undefined,
             );
           }
           expect([...q]).toEqual(model);
@@ -104,6 +117,43 @@ describe('JobQueue', () => {
           for (const j of model) expect(q.fewestProcsBound).toBeLessThanOrEqual(j.procs);
         }
       }),
+      { numRuns },
+    );
+  };
+
+  it('agrees with an array over any sequence of operations, and its processor bound holds', () =>
+    agreesWithAnArray(60, 100, 12));
+
+  it('keeps its order and its processor bound while its positions run out, at either end, many times', () => {
+    const q = new JobQueue();
+    const model: ReturnType<typeof job>[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const j = job(`p${i}`, 1 + ((i * 7) % 13));
+      if (i % 5 === 0) {
+        q.unshift(j);
+        model.unshift(j);
+      } else {
+        q.push(j);
+        model.push(j);
+      }
+      // Keep about 300 queued: the oldest goes once there are more.
+      if (model.length > 300) expect(q.shift()).toBe(model.shift());
+    }
+    expect([...q]).toEqual(model);
+    expect(q.fewestProcsBound).toBe(Math.min(...model.map((j) => j.procs)));
+    // An indexed sweep takes, in order, the first three of at most 2 processors.
+    const taken: string[] = [];
+    q.sweep(
+      0,
+      (j) => (j.procs <= 2 ? (taken.push(j.id), true) : false),
+      () => taken.length < 3,
+      () => 2,
+    );
+    expect(taken).toEqual(
+      model
+        .filter((j) => j.procs <= 2)
+        .slice(0, 3)
+        .map((j) => j.id),
     );
   });
 });

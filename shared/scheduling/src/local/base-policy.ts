@@ -77,9 +77,7 @@ export abstract class BasePolicy implements LocalPolicy {
   backlog_s(now: number): number {
     let work = 0;
     for (const r of this.cpusInUse.running()) work += r.procs * Math.max(0, r.end_s - now);
-    for (const j of this.localQueue) work += j.procs * j.estimate_s;
-    for (const j of this.remoteQueue) work += j.procs * j.estimate_s;
-    return work;
+    return this.remoteQueue.addWork(this.localQueue.addWork(work));
   }
 
   /** One scheduling pass; returns the jobs it started, in start order. */

@@ -57,6 +57,7 @@ export class EasyPolicy extends BasePolicy {
         return true;
       },
       () => this.cpusInUse.free > 0,
+      () => this.cpusInUse.free,
     );
     return res === undefined ? undefined : { ...res, spare };
   }

@@ -1,18 +1,26 @@
 import type { SchedulableJob } from '@gridemu/model';
+import { ProcsIndex } from './procs-index.js';
+
+/** Positions the processors index starts with: a quarter for jobs put at the head, the rest for the tail. */
+const INITIAL_CAPACITY = 1024;
 
 /** One waiting job, linked to its neighbours in queue order. */
 interface Slot<J> {
   readonly job: J;
+  /** Its position in the processors index: increasing in queue order. */
+  pos: number;
   prev: Slot<J> | undefined;
   next: Slot<J> | undefined;
 }
 
 /**
- * A FIFO of waiting jobs. Every operation a scheduling pass makes is O(1) per job it touches:
- * taking the head, starting a job from the middle (backfilling), withdrawing a job by id (a copy
- * cancelled elsewhere). At saturation a site's queue holds thousands of copies, and a pass runs
- * after every event: an array rebuilt for each withdrawal or backfill made the scheduler the
- * largest part of a live site's CPU with K = 4, a third of it (docs/performance.md).
+ * A FIFO of waiting jobs. Every operation a scheduling pass makes is O(1) per job it touches, or
+ * O(log n) where the processors index is kept: taking the head, starting a job from the middle
+ * (backfilling), withdrawing a job by id (a copy cancelled elsewhere), and going from one job
+ * that may fit the free processors to the next (ProcsIndex). At saturation a site's queue holds
+ * thousands of copies, and a pass runs after every event: an array rebuilt for each withdrawal or
+ * backfill made the scheduler a third of a live site's CPU with K = 4, and a sweep that looked at
+ * every queued job still 13 to 16% (docs/performance.md).
  */
 export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   private first: Slot<J> | undefined;
@@ -20,24 +28,25 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   private count = 0;
   /** The slots of each job id (one, unless a job was queued twice). */
   private readonly byId = new Map<string, Slot<J> | Slot<J>[]>();
-  /**
-   * At most the fewest processors any queued job asks for: lowered by every job put in, made exact
-   * by each sweep that visits the whole queue. Taking jobs out only raises the true minimum, so it
-   * stays a lower bound: a pass with fewer processors free can start nothing and need not look.
-   */
-  private fewestProcs = Number.POSITIVE_INFINITY;
+  /** The fewest processors asked for, by position, and the slot at each position. */
+  private index = new ProcsIndex(INITIAL_CAPACITY);
+  private atPos = new Array<Slot<J> | undefined>(INITIAL_CAPACITY);
+  /** The next positions free at the head (unshift) and at the tail (push). */
+  private headPos = INITIAL_CAPACITY / 4 - 1;
+  private tailPos = INITIAL_CAPACITY / 4;
 
   get size(): number {
     return this.count;
   }
 
-  /** No queued job asks for fewer processors than this (a bound, not always the minimum). */
+  /** No queued job asks for fewer processors than this: the fewest any asks for. */
   get fewestProcsBound(): number {
-    return this.count === 0 ? Number.POSITIVE_INFINITY : this.fewestProcs;
+    return this.count === 0 ? Number.POSITIVE_INFINITY : this.index.min;
   }
 
   push(job: J): void {
-    const slot: Slot<J> = { job, prev: this.last, next: undefined };
+    if (this.tailPos >= this.index.capacity) this.reindex();
+    const slot: Slot<J> = { job, pos: this.tailPos++, prev: this.last, next: undefined };
     if (this.last) this.last.next = slot;
     else this.first = slot;
     this.last = slot;
@@ -46,7 +55,8 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
 
   /** Puts a job at the head (a lost run waiting again in its old place). */
   unshift(job: J): void {
-    const slot: Slot<J> = { job, prev: undefined, next: this.first };
+    if (this.headPos < 0) this.reindex();
+    const slot: Slot<J> = { job, pos: this.headPos--, prev: undefined, next: this.first };
     if (this.first) this.first.prev = slot;
     else this.last = slot;
     this.first = slot;
@@ -76,21 +86,40 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   /**
    * Visits the jobs after the first `skip`, in queue order, while `more()` holds before each; a
    * job `take` returns true for is taken out of the queue (started). Jobs taken count against later
-   * ones through whatever `take` itself tracks.
+   * ones through whatever `take` itself tracks. With `maxProcs`, a job asking for more processors
+   * than it says (read again before each) is passed over unseen, as `take` would refuse it: at
+   * saturation most of a long queue asks for more than is free, and a pass runs after every event.
    */
-  sweep(skip: number, take: (job: J) => boolean, more: () => boolean): void {
+  sweep(skip: number, take: (job: J) => boolean, more: () => boolean, maxProcs?: () => number): void {
     let slot = this.first;
-    let fewest = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < skip && slot !== undefined; i++, slot = slot.next) fewest = Math.min(fewest, slot.job.procs);
-    for (; slot !== undefined;) {
-      if (!more()) return;
-      const next = slot.next;
-      if (take(slot.job)) this.unlink(slot);
-      else fewest = Math.min(fewest, slot.job.procs);
-      slot = next;
+    for (let i = 0; i < skip && slot !== undefined; i++) slot = slot.next;
+    if (slot === undefined) return;
+    if (maxProcs === undefined) {
+      for (; slot !== undefined;) {
+        if (!more()) return;
+        const next: Slot<J> | undefined = slot.next;
+        if (take(slot.job)) this.unlink(slot);
+        slot = next;
+      }
+      return;
     }
-    // Every job left was seen: the bound is exact again.
-    this.fewestProcs = fewest;
+    for (let pos = this.index.nextAtMost(slot.pos, maxProcs()); pos >= 0;) {
+      if (!more()) return;
+      const at = this.atPos[pos]!;
+      if (take(at.job)) this.unlink(at);
+      pos = this.index.nextAtMost(pos + 1, maxProcs());
+    }
+  }
+
+  /**
+   * `from` plus processors × requested seconds of each queued job, added in queue order (one at
+   * a time, so the sum is the one a loop over the jobs makes; without an iterator, as a load
+   * report asks for it often).
+   */
+  addWork(from: number): number {
+    let work = from;
+    for (let slot = this.first; slot !== undefined; slot = slot.next) work += slot.job.procs * slot.job.estimate_s;
+    return work;
   }
 
   *[Symbol.iterator](): IterableIterator<J> {
@@ -99,7 +128,8 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
 
   private added(slot: Slot<J>): void {
     this.count++;
-    this.fewestProcs = Math.min(this.fewestProcs, slot.job.procs);
+    this.index.set(slot.pos, slot.job.procs);
+    this.atPos[slot.pos] = slot;
     const held = this.byId.get(slot.job.id);
     if (held === undefined) this.byId.set(slot.job.id, slot);
     else if (Array.isArray(held)) held.push(slot);
@@ -113,11 +143,33 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
     else this.last = slot.prev;
     slot.prev = slot.next = undefined;
     this.count--;
+    this.index.clear(slot.pos);
+    this.atPos[slot.pos] = undefined;
     const id = slot.job.id;
     const held = this.byId.get(id);
     if (Array.isArray(held)) {
       held.splice(held.indexOf(slot), 1);
       if (held.length === 1) this.byId.set(id, held[0]!);
     } else this.byId.delete(id);
+  }
+
+  /**
+   * Gives every queued job a position again, in queue order, in an index with room for four times
+   * as many from a quarter of the way in: the tail's positions run out after as many pushes as
+   * there were jobs, so this is amortized O(1) a push.
+   */
+  private reindex(): void {
+    let capacity = INITIAL_CAPACITY;
+    while (capacity < 4 * (this.count + 1)) capacity *= 2;
+    this.index = new ProcsIndex(capacity);
+    this.atPos = new Array<Slot<J> | undefined>(capacity);
+    let pos = capacity / 4;
+    for (let slot = this.first; slot !== undefined; slot = slot.next) {
+      slot.pos = pos++;
+      this.index.set(slot.pos, slot.job.procs);
+      this.atPos[slot.pos] = slot;
+    }
+    this.headPos = capacity / 4 - 1;
+    this.tailPos = pos;
   }
 }

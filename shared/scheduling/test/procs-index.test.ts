@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ProcsIndex } from '../src/local/procs-index.js';
+
+describe('ProcsIndex', () => {
+  it('finds the first position at or after a start asking for at most a limit, as a scan would', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ pos: fc.nat(63), procs: fc.option(fc.integer({ min: 1, max: 16 })) }), { maxLength: 80 }),
+        fc.nat(70),
+        fc.integer({ min: 0, max: 17 }),
+        (writes, from, limit) => {
+          const index = new ProcsIndex(64);
+          const plain: number[] = Array<number>(64).fill(Number.POSITIVE_INFINITY);
+          for (const w of writes) {
+            if (w.procs === null) index.clear(w.pos);
+            else index.set(w.pos, w.procs);
+            plain[w.pos] = w.procs ?? Number.POSITIVE_INFINITY;
+          }
+          const scanned = plain.findIndex((p, i) => i >= from && p <= limit);
+          expect(index.nextAtMost(from, limit)).toBe(scanned);
+          expect(index.min).toBe(Math.min(...plain));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses a capacity that is not a power of two', () => {
+    expect(() => new ProcsIndex(48)).toThrow(/not a power of two/);
+  });
+});
