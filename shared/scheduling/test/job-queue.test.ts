@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { JobQueue } from '../src/index.js';
 
-const job = (id: string, procs: number) => ({ id, procs, estimate_s: 10 });
+const job = (id: string, procs: number, estimate_s = 10) => ({ id, procs, estimate_s });
 const ids = (q: JobQueue) => [...q].map((j) => j.id);
 
 describe('JobQueue', () => {
@@ -53,16 +53,25 @@ describe('JobQueue', () => {
 
   const agreesWithAnArray = (maxLength: number, numRuns: number, ids: number) => {
     type Op =
-      | { k: 'push'; id: number; procs: number }
-      | { k: 'unshift'; id: number; procs: number }
+      | { k: 'push'; id: number; procs: number; estimate_s: number }
+      | { k: 'unshift'; id: number; procs: number; estimate_s: number }
       | { k: 'shift' }
       | { k: 'remove'; id: number }
-      | { k: 'sweep'; skip: number; below: number; budget: number; indexed: boolean };
+      | {
+          k: 'sweep';
+          skip: number;
+          below: number;
+          spare: number | null;
+          window_s: number;
+          budget: number;
+          indexed: boolean;
+        };
     const op: fc.Arbitrary<Op> = fc.oneof(
       fc.record({
         k: fc.constantFrom<'push' | 'unshift'>('push', 'unshift'),
         id: fc.nat(ids),
         procs: fc.integer({ min: 1, max: 16 }),
+        estimate_s: fc.integer({ min: 1, max: 20 }),
       }),
       fc.constant({ k: 'shift' as const }),
       fc.record({ k: fc.constant('remove' as const), id: fc.nat(ids) }),
@@ -70,6 +79,8 @@ describe('JobQueue', () => {
         k: fc.constant('sweep' as const),
         skip: fc.nat(3),
         below: fc.integer({ min: 1, max: 17 }),
+        spare: fc.option(fc.nat(16)),
+        window_s: fc.nat(21),
         budget: fc.nat(4),
         indexed: fc.boolean(),
       }),
@@ -80,7 +91,7 @@ describe('JobQueue', () => {
         let model: { id: string; procs: number; estimate_s: number }[] = [];
         for (const o of ops) {
           if (o.k === 'push' || o.k === 'unshift') {
-            const j = job(`j${o.id}`, o.procs);
+            const j = job(`j${o.id}`, o.procs, o.estimate_s);
             if (o.k === 'push') {
               q.push(j);
               model.push(j);
@@ -94,21 +105,29 @@ describe('JobQueue', () => {
             model = model.filter((j) => j.id !== `j${o.id}`);
             expect(q.remove(`j${o.id}`)).toBe(before - model.length);
           } else {
+            // Taken: under `below` processors, and within `spare` or ending by `window_s` (EASY's test).
+            const fits = (j: { procs: number; estimate_s: number }) =>
+              j.procs < o.below && (o.spare === null || j.procs <= o.spare || j.estimate_s <= o.window_s);
             let left = o.budget;
             const taken = new Set<object>();
             for (let i = o.skip; i < model.length && left > 0; i++) {
-              if (model[i]!.procs >= o.below) continue;
+              if (!fits(model[i]!)) continue;
               taken.add(model[i]!);
               left--;
             }
             model = model.filter((j) => !taken.has(j));
             let budget = o.budget;
-            // Indexed, jobs of `below` processors or more are passed over unseen: the same takes.
+            const spare = o.spare;
+            // Indexed, the jobs the limits rule out are passed over unseen: the same takes.
             q.sweep(
               o.skip,
-              (j) => j.procs < o.below && budget-- > 0,
+              (j) => fits(j) && budget-- > 0,
               () => budget > 0,
-              o.indexed ? () => o.below - 1 : undefined,
+              !o.indexed
+                ? undefined
+                : spare === null
+                  ? { procs: () => o.below - 1 }
+                  : { procs: () => o.below - 1, spare: () => spare, estimate_s: o.window_s },
             );
           }
           expect([...q]).toEqual(model);
@@ -147,7 +166,7 @@ describe('JobQueue', () => {
       0,
       (j) => (j.procs <= 2 ? (taken.push(j.id), true) : false),
       () => taken.length < 3,
-      () => 2,
+      { procs: () => 2 },
     );
     expect(taken).toEqual(
       model

@@ -57,8 +57,19 @@ export class EasyPolicy extends BasePolicy {
         return true;
       },
       () => this.cpusInUse.free > 0,
-      () => this.cpusInUse.free,
+      res === undefined
+        ? { procs: () => this.cpusInUse.free }
+        : { procs: () => this.cpusInUse.free, spare: () => spare, estimate_s: endsByWindow_s(now, res.start_s) },
     );
     return res === undefined ? undefined : { ...res, spare };
   }
+}
+
+/**
+ * An estimate no job ending by `start_s` exceeds: `start_s - now`, widened by a few units in the
+ * last place, since backfillCost tests `now + estimate <= start_s` and the two roundings may
+ * differ. The sweep passes over only jobs longer than this; backfillCost still decides each it visits.
+ */
+function endsByWindow_s(now: number, start_s: number): number {
+  return start_s - now + 4 * Number.EPSILON * Math.max(1, Math.abs(now), Math.abs(start_s));
 }

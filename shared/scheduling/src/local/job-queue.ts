@@ -4,6 +4,18 @@ import { ProcsIndex } from './procs-index.js';
 /** Positions the processors index starts with: a quarter for jobs put at the head, the rest for the tail. */
 const INITIAL_CAPACITY = 1024;
 
+/**
+ * What a sweep may pass over unseen, as its `take` would refuse it (each read again before every
+ * step): a job asking for more than `procs()` processors; and, with `spare`, one asking for more
+ * than `spare()` whose estimate is over `estimate_s` (EASY's backfill: such a job would hold
+ * processors the head's reservation needs past its start).
+ */
+export interface SweepLimits {
+  procs(): number;
+  spare?(): number;
+  readonly estimate_s?: number;
+}
+
 /** One waiting job, linked to its neighbours in queue order. */
 interface Slot<J> {
   readonly job: J;
@@ -17,7 +29,7 @@ interface Slot<J> {
  * A FIFO of waiting jobs. Every operation a scheduling pass makes is O(1) per job it touches, or
  * O(log n) where the processors index is kept: taking the head, starting a job from the middle
  * (backfilling), withdrawing a job by id (a copy cancelled elsewhere), and going from one job
- * that may fit the free processors to the next (ProcsIndex). At saturation a site's queue holds
+ * that may start to the next (ProcsIndex). At saturation a site's queue holds
  * thousands of copies, and a pass runs after every event: an array rebuilt for each withdrawal or
  * backfill made the scheduler a third of a live site's CPU with K = 4, and a sweep that looked at
  * every queued job still 13 to 16% (docs/performance.md).
@@ -86,15 +98,15 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   /**
    * Visits the jobs after the first `skip`, in queue order, while `more()` holds before each; a
    * job `take` returns true for is taken out of the queue (started). Jobs taken count against later
-   * ones through whatever `take` itself tracks. With `maxProcs`, a job asking for more processors
-   * than it says (read again before each) is passed over unseen, as `take` would refuse it: at
-   * saturation most of a long queue asks for more than is free, and a pass runs after every event.
+   * ones through whatever `take` itself tracks. With `limits`, a job they rule out is passed over
+   * unseen, as `take` would refuse it: at saturation most of a long queue asks for more than is
+   * free, or would delay the head, and a pass runs after every event.
    */
-  sweep(skip: number, take: (job: J) => boolean, more: () => boolean, maxProcs?: () => number): void {
+  sweep(skip: number, take: (job: J) => boolean, more: () => boolean, limits?: SweepLimits): void {
     let slot = this.first;
     for (let i = 0; i < skip && slot !== undefined; i++) slot = slot.next;
     if (slot === undefined) return;
-    if (maxProcs === undefined) {
+    if (limits === undefined) {
       for (; slot !== undefined;) {
         if (!more()) return;
         const next: Slot<J> | undefined = slot.next;
@@ -103,11 +115,14 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
       }
       return;
     }
-    for (let pos = this.index.nextAtMost(slot.pos, maxProcs()); pos >= 0;) {
+    const estimate_s = limits.estimate_s ?? Number.POSITIVE_INFINITY;
+    const nextFrom = (pos: number) =>
+      this.index.next(pos, limits.procs(), limits.spare?.() ?? Number.POSITIVE_INFINITY, estimate_s);
+    for (let pos = nextFrom(slot.pos); pos >= 0;) {
       if (!more()) return;
       const at = this.atPos[pos]!;
       if (take(at.job)) this.unlink(at);
-      pos = this.index.nextAtMost(pos + 1, maxProcs());
+      pos = nextFrom(pos + 1);
     }
   }
 
@@ -128,7 +143,7 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
 
   private added(slot: Slot<J>): void {
     this.count++;
-    this.index.set(slot.pos, slot.job.procs);
+    this.index.set(slot.pos, slot.job.procs, slot.job.estimate_s);
     this.atPos[slot.pos] = slot;
     const held = this.byId.get(slot.job.id);
     if (held === undefined) this.byId.set(slot.job.id, slot);
@@ -166,7 +181,7 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
     let pos = capacity / 4;
     for (let slot = this.first; slot !== undefined; slot = slot.next) {
       slot.pos = pos++;
-      this.index.set(slot.pos, slot.job.procs);
+      this.index.set(slot.pos, slot.job.procs, slot.job.estimate_s);
       this.atPos[slot.pos] = slot;
     }
     this.headPos = capacity / 4 - 1;
