@@ -35,11 +35,6 @@ export class ProcsIndex {
     this.set(pos, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
   }
 
-  /** The first position at or after `from` asking for at most `limit` processors, or -1. */
-  nextAtMost(from: number, limit: number): number {
-    return this.next(from, limit, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
-  }
-
   /**
    * The first position at or after `from` whose job asks for at most `free` processors and either
    * at most `spare` or an estimate of at most `estimate_s`; -1 if none. A subtree is passed over
