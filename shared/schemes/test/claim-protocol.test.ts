@@ -87,11 +87,11 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
     ]);
   });
 
-  it('bug 1: a grant that comes after the claim timed out does not run the job; the next claim is granted again', () => {
+  it('bug 1: a grant that comes after the claim timed out does not run the job on the processors given back, but the copy runs without claiming again', () => {
     // The copy claims at 0 (timeout 5), gives up at 5 and queues again. The late grant of claim 1
-    // lands at 6: the processors it was for are gone, so it is only counted. The copy starts again
-    // at 7, claims (claim 2, timeout 10) and the origin, which still holds the semaphore for this
-    // site, grants again: only then does it run.
+    // lands at 6: the processors it was for are gone, so nothing runs, but the semaphore is this
+    // site's for good (the origin re-grants its holder). When the policy starts the copy again at
+    // 7 it runs at once: no second claim, no second round trip.
     const p = protocol();
     const J = job('a!1');
     p.handle(0, copyOf(J));
@@ -107,13 +107,32 @@ describe('claim protocol, site side (paper 001 §4, §7), hand-checked', () => {
     ]);
     expect(p.waitingCopies()).toEqual(['a!1']);
     expect(acts(p.handle(7, { kind: 'policy-started', jobId: 'a!1' }))).toEqual([
-      { kind: 'claim', jobId: 'a!1', origin: 'a', claimId: 2, timeout_s: 10 },
-    ]);
-    expect(acts(p.handle(8, { kind: 'grant', jobId: 'a!1', claimId: 2 }))).toEqual([
       { kind: 'run', job: J, trail: { copies: 3, migrations: 1, replans: 0 }, provisional: false },
     ]);
     // A denial of the old claim, arriving now, must not drop the running job.
     expect(acts(p.handle(9, { kind: 'deny', jobId: 'a!1', claimId: 1 }))).toEqual([]);
+    expect(p.waitingCopies()).toEqual([]);
+  });
+
+  it('a late grant that finds the copy claiming anew runs it on the processors the new claim holds', () => {
+    // Claim 1 times out at 5 and the policy starts the copy again at once (claim 2, timeout 10).
+    // Claim 1's grant lands at 6: the copy holds processors and the semaphore is this site's, so it
+    // runs now. Claim 2's grant (7) and timer (15) then change nothing.
+    const p = protocol();
+    const J = job('a!1');
+    p.handle(0, copyOf(J));
+    p.handle(0, { kind: 'policy-started', jobId: 'a!1' });
+    p.handle(5, { kind: 'timeout', jobId: 'a!1', claimId: 1 });
+    expect(acts(p.handle(5, { kind: 'policy-started', jobId: 'a!1' }))).toEqual([
+      { kind: 'claim', jobId: 'a!1', origin: 'a', claimId: 2, timeout_s: 10 },
+    ]);
+    expect(p.handle(6, { kind: 'grant', jobId: 'a!1', claimId: 1 })).toEqual([
+      { kind: 'count', name: 'claims.late_grants', by: 1 },
+      { kind: 'count', name: 'claims.held_processor_s', by: 4 },
+      { kind: 'run', job: J, trail: { copies: 3, migrations: 1, replans: 0 }, provisional: false },
+    ]);
+    expect(acts(p.handle(7, { kind: 'grant', jobId: 'a!1', claimId: 2 }))).toEqual([]);
+    expect(p.handle(15, { kind: 'timeout', jobId: 'a!1', claimId: 2 })).toEqual([]);
   });
 
   it('bug 2: a cancel that overtakes its copy on the wire drops the copy when it lands', () => {

@@ -21,7 +21,7 @@ function traced(events: [number, ClaimEvent][]): string[] {
 }
 
 describe('the claim protocol in protocol-trace.csv (issue 15)', () => {
-  it('a copy that claims, times out, claims again with twice the timeout, and is granted; the first grant comes late', () => {
+  it('a copy that claims, times out, claims again with twice the timeout, and runs on the first grant, which came late', () => {
     expect(
       traced([
         [0, { kind: 'arrived', job, queue: 'local', claim: true, trail, sent: true }],
@@ -38,10 +38,11 @@ describe('the claim protocol in protocol-trace.csv (issue 15)', () => {
       '0 a!1 claim.sent claim=1 origin=a timeout_s=5',
       '5 a!1 claim.timed_out claim=1',
       '5 a!1 claim.sent claim=2 origin=a timeout_s=10',
+      // The semaphore is b's: the copy runs on the processors its second claim holds.
       '6 a!1 claim.late_grant claim=1',
-      '7 a!1 claim.granted claim=2',
-      '7 a!1 run copies=2 migrations=1',
-      // The second claim's timer fires after its grant: nothing happened, nothing is traced.
+      '6 a!1 run copies=2 migrations=1',
+      '7 a!1 claim.late_grant claim=2',
+      // The second claim's timer fires after the run: nothing happened, nothing is traced.
       '107 a!1 finished',
     ]);
   });

@@ -97,7 +97,8 @@ interface Copy {
  * It keeps every copy's state: queued, claiming (holding processors for the grant), provisional
  * (running before the verdict, optimistic mode) or running. A denial, a cancel or a timeout gives
  * held processors back; a cancel that overtakes its copy on the wire drops the copy when it lands;
- * a grant for a claim no longer waited for is only counted (the origin re-grants its holder).
+ * a grant for a claim no longer waited for makes the copy the job's holder, so it runs without
+ * claiming again (the origin re-grants its holder).
  */
 export class ClaimProtocol {
   private readonly copies = new Map<string, Copy>();
@@ -261,9 +262,17 @@ export class ClaimProtocol {
       copy.state = 'running';
       return [this.held(now, copy), this.run(copy, false)];
     }
-    // Bug 1: a grant for a claim we stopped waiting for. The semaphore stays ours, and the copy
-    // (queued again, or claiming anew) is granted again when it next claims; acting on this one
-    // could run the job while its processors were given to another.
+    // Bug 1: a grant for a claim we stopped waiting for. Acting on that claim could run the job on
+    // processors since given to another. But the semaphore is this site's for good (the origin
+    // re-grants its holder and denies every other site: JobSemaphore), so the copy need not ask
+    // again: claiming anew, it runs on the processors it holds now; queued again, it runs as soon as
+    // its policy starts it. Asking again would cost a round trip, which under load times out too.
+    if (copy?.claim && copy.state === 'claiming') {
+      copy.claim = false;
+      copy.state = 'running';
+      return [count('claims.late_grants'), this.held(now, copy), this.run(copy, false)];
+    }
+    if (copy?.claim && copy.state === 'queued') copy.claim = false;
     return [count('claims.late_grants')];
   }
 
