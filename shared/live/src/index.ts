@@ -19,6 +19,14 @@ export { partitionCut } from './partition-cut.js';
 export { reportThrottle } from './report-throttle.js';
 export { processRegistry, prometheusName, type MetricsSource } from './prometheus-metrics.js';
 export { judgeFidelity, DEFAULT_GUARD_SHARE, type GuardInput, type GuardVerdict } from './fidelity-guard.js';
+export {
+  judgeBacklog,
+  timerWindowsOf,
+  MIN_TIMERS_IN_WINDOW,
+  type BacklogInput,
+  type BacklogVerdict,
+  type TimerWindow,
+} from './backlog-windows.js';
 export { probeBus, type BusProbe } from './bus-probe.js';
 export { feltHop_ms } from './live-summary.js';
 export { readResolvedExperiment, writeResolvedExperiment, type ResolvedExperimentFile } from './resolved-experiment.js';
