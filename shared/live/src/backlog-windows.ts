@@ -9,7 +9,10 @@
 
 import type { TimerTimeline } from '@gridemu/protocol';
 
-/** How late one process's timers fired in one window of the run: their mean and how many there were. */
+/**
+ * How late one process's timers fired in one window of the run, before their mailbox (what they
+ * waited there is the messages' business): their mean and how many there were.
+ */
 export interface TimerWindow {
   readonly location: string;
   /** The window's number: it covers emulated `window × bin_s` to `(window + 1) × bin_s`. */
@@ -28,7 +31,7 @@ export interface BacklogInput {
   readonly timescale: { readonly name: string; readonly seconds: number };
   /** The largest share of it a window's mean lag may take. */
   readonly share: number;
-  /** Timers' mean lag over the whole run, wall ms, to set the worst window against. */
+  /** Timers' mean lateness before their mailbox over the whole run, wall ms, to set the worst window against. */
   readonly run_mean_ms: number;
 }
 
