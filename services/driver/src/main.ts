@@ -15,6 +15,7 @@ import {
   natsFlagOptions,
   probeBus,
   reportThrottle,
+  shortestTimescale,
   startHealthServer,
   timerSpinOf,
   timerWindowsOf,
@@ -179,9 +180,7 @@ async function main(argv: string[]): Promise<number> {
   const timeline = results.network.mailbox?.timer_fire_timeline;
   // The windows hold timers' lateness before their mailbox; the run's mean of the same.
   const fireLag = results.network.mailbox?.timer_fire_lag;
-  const shortest = Object.entries(timescales)
-    .filter(([, s]) => s > 0 && Number.isFinite(s))
-    .sort((a, b) => a[1] - b[1])[0];
+  const shortest = shortestTimescale(timescales);
   const backlog =
     mean && timeline && fireLag && fireLag.count > 0 && shortest
       ? judgeBacklog({
@@ -189,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
           bin_s: timeline.bin_s,
           timers: timerWindowsOf(timeline),
           submits_s: workload.jobs.map((j) => j.submit_s),
-          timescale: { name: shortest[0], seconds: shortest[1] },
+          timescale: shortest,
           share: mean.share,
           run_mean_ms: fireLag.sum_ms / fireLag.count,
         })

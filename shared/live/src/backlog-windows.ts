@@ -8,6 +8,7 @@
  */
 
 import type { TimerTimeline } from '@gridemu/protocol';
+import { pct } from './fidelity-guard.js';
 
 /**
  * How late one process's timers fired in one window of the run, before their mailbox (what they
@@ -27,7 +28,7 @@ export interface BacklogInput {
   readonly timers: readonly TimerWindow[];
   /** Each job's submission, emulated s. */
   readonly submits_s: readonly number[];
-  /** The timescale the lag is judged against (the guard's shortest), and its name. */
+  /** The timescale the lag is judged against (the guard's shortest: shortestTimescale), and its name. */
   readonly timescale: { readonly name: string; readonly seconds: number };
   /** The largest share of it a window's mean lag may take. */
   readonly share: number;
@@ -85,7 +86,6 @@ export function judgeBacklog(input: BacklogInput): BacklogVerdict {
     ...(worst ? { worst } : {}),
   };
   if (behind.size === 0 || !worst) return { ...verdict, warnings: [] };
-  const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
   return {
     ...verdict,
     warnings: [

@@ -86,7 +86,7 @@ export function judgeFidelity(input: GuardInput): GuardVerdict {
   // speed-up that keeps the worst of them within its share of the shortest timescale.
   const speedups: number[] = [];
   if (exceeded.length > 0) {
-    const shortest = Math.min(...Object.values(input.timescales).filter((s) => s > 0 && Number.isFinite(s)));
+    const shortest = shortestTimescale(input.timescales)!.seconds;
     const worst_ms = Math.max(input.hop_ms, input.timer_lag_ms);
     const enough = roundDown((share * shortest * 1000) / worst_ms);
     speedups.push(enough);
@@ -114,6 +114,17 @@ export function judgeFidelity(input: GuardInput): GuardVerdict {
   return { ...base, recommended_speedup: recommended, warnings };
 }
 
+/** The shortest of the timescales that are positive and finite, with its name; undefined if none is. */
+export function shortestTimescale(
+  timescales: Readonly<Record<string, number>>,
+): { readonly name: string; readonly seconds: number } | undefined {
+  let shortest: { name: string; seconds: number } | undefined;
+  for (const [name, seconds] of Object.entries(timescales))
+    if (seconds > 0 && Number.isFinite(seconds) && (shortest === undefined || seconds < shortest.seconds))
+      shortest = { name, seconds };
+  return shortest;
+}
+
 /** Down to 1, 2 or 5 times a power of ten. */
 function roundDown(x: number): number {
   if (!(x >= 1)) return Math.max(0, Math.floor(x * 100) / 100);
@@ -123,4 +134,5 @@ function roundDown(x: number): number {
 }
 
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
+/** A share as a percentage, one decimal under 10%. */
+export const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;

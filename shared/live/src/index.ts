@@ -18,7 +18,13 @@ export { reliableDelivery } from './reliable-delivery.js';
 export { partitionCut } from './partition-cut.js';
 export { reportThrottle } from './report-throttle.js';
 export { processRegistry, prometheusName, type MetricsSource } from './prometheus-metrics.js';
-export { judgeFidelity, DEFAULT_GUARD_SHARE, type GuardInput, type GuardVerdict } from './fidelity-guard.js';
+export {
+  judgeFidelity,
+  shortestTimescale,
+  DEFAULT_GUARD_SHARE,
+  type GuardInput,
+  type GuardVerdict,
+} from './fidelity-guard.js';
 export {
   judgeBacklog,
   timerWindowsOf,
