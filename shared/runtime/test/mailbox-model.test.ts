@@ -311,6 +311,50 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     expect(meanPing(model, 2500)).toBeLessThan(3);
   });
 
+  it('gives messages between actors that pace each other the delays their messages had live, not those of the fast stretches', () => {
+    // Within b, half the messages live took 1 s and half 100 s (at 1000x), all in one window.
+    const whole = histogram([...Array.from({ length: 500 }, () => 1), ...Array.from({ length: 500 }, () => 100)]);
+    const at = split(histogram([0.001]), histogram([0.001]));
+    const file: MeasuredNetworkFile = {
+      ...at,
+      links: { ...at.links, 'b->b': whole },
+      types: { ping: { ...at.types!['ping'], 'b->b': whole } },
+      mailbox: {
+        ...at.mailbox!,
+        local_timeline: {
+          bin_s: 1e9,
+          links: { 'b->b': { '0': whole } },
+          counts_by_type: { ping: { 'b->b': { '0': 1000 } } },
+        },
+      },
+    };
+    // b/x and b/y answer each other at once, each message of its own job: the next leaves when the
+    // last arrives, as a site's claim waits for its grant. A draw alike over stretches of time gave
+    // them few of the slow stretches (a slow one holds one message where a fast one sends a hundred),
+    // and the messages a mean of about 2 s where live they had 50.5 s.
+    const rt = replayOver(file, 6);
+    const delays: number[] = [];
+    let sent = 0;
+    const answer = (self: string, other: string) => ({
+      start: (ctx: ActorContext<Msg>) => {
+        if (self === 'b/x') ctx.send(other, { type: 'ping', jobId: 'j0', n: 0 });
+      },
+      receive: (ctx: ActorContext<Msg>, m: Msg) => {
+        if (m.type !== 'ping') return;
+        delays.push(ctx.now() - sent);
+        sent = ctx.now();
+        if (delays.length < 4000) ctx.send(other, { type: 'ping', jobId: `j${m.n + 1}`, n: m.n + 1 });
+      },
+    });
+    rt.spawn({ address: 'b/x', location: 'b', actor: answer('b/x', 'b/y') });
+    rt.spawn({ address: 'b/y', location: 'b', actor: answer('b/y', 'b/x') });
+    rt.start();
+    rt.run();
+    const mean = delays.reduce((a, b) => a + b, 0) / delays.length;
+    expect(delays.length).toBe(4000);
+    expect(Math.abs(mean - 50.5) / 50.5).toBeLessThan(0.1);
+  });
+
   it("follows a process's own timeline: its messages between its own actors slow in one window of the run and fast in the next", () => {
     // Within b, pings took 8..10 s when sent in window 0 and 1..3 s in window 1.
     const { whole, timeline } = slowThenFast();
