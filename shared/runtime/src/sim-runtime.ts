@@ -461,11 +461,12 @@ export class SimRuntime<M extends { readonly type: string }> {
     if (this.mailbox && a !== b) return this.throughMailbox_s(this.mailbox, key, pair, from, to, msg) - sent;
     if (this.mailbox && a === b) {
       // Placed where the process's own timeline had it then (MailboxModel.localQuantile), and
-      // otherwise drawn on its own. A process's actors pace each other (a claim's grant starts the
-      // job, whose start sends the next claim), so a draw alike over stretches of time sent many
-      // messages through its fast stretches and few through its slow ones, where live each window's
-      // delays were measured over the messages themselves: on the K = 4 chaos spec a site's claims
-      // to itself took 4 to 10 s in the burst replayed against 38 to 59 s live (docs/faults.md).
+      // otherwise drawn on its own. A process's actors pace each other (a grant starts a job, and
+      // its end frees the processors the next claim is sent for), so a draw alike over stretches of
+      // time sent many messages through its fast stretches and few through its slow ones, where
+      // live each window's delays were measured over the messages themselves: on the K = 4 chaos
+      // spec a site's claims to itself took 7 s in the burst replayed against 46 s live
+      // (docs/fidelity-notes.md).
       const z = this.networkRng.normal();
       const drawn = sent + net.delayAt_s(a, b, this.mailbox.localQuantile(a, type, sent, z), type);
       // In order behind the same job's messages (a message of no job, its type's), as between

@@ -331,7 +331,7 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     // b/x and b/y answer each other at once, each message of its own job: the next leaves when the
     // last arrives, as a site's claim waits for its grant. A draw alike over stretches of time gave
     // them few of the slow stretches (a slow one holds one message where a fast one sends a hundred),
-    // and the messages a mean of about 2 s where live they had 50.5 s.
+    // and the messages a mean of about 3 s where live they had 50.5 s.
     const rt = replayOver(file, 6);
     const delays: number[] = [];
     let sent = 0;
