@@ -81,9 +81,14 @@ if (live) {
       live.sustained && j.speedup < live.sustained.speedup
         ? `, at speed-up ${n(j.speedup)}, a tenth of the sustained one (below saturation: both runs keep up with the trace)`
         : '';
+    // Where the felt delay went (bench results from 2026-11-29 on): until the receiver's mailbox, and in it.
+    const parts =
+      j.with.to_mailbox_mean_ms != null
+        ? `; of the felt delay, to the receiver's mailbox ${j.with.to_mailbox_mean_ms} against ${j.without.to_mailbox_mean_ms} ms, waiting in it ${j.with.in_mailbox_mean_ms} against ${j.without.in_mailbox_mean_ms} ms, timers ${j.with.timer_fire_lag_mean_ms} against ${j.without.timer_fire_lag_mean_ms} ms late`
+        : '';
     rows.push([
       `live with \`live.journal: true\`, journal in ${j.store}${patient}${below}, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)`,
-      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms${claims}; medians of ${j.pairs} pairs${pairs})`,
+      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms${parts}${claims}; medians of ${j.pairs} pairs${pairs})`,
     ]);
   }
 }

@@ -364,6 +364,9 @@ if (results.sustained) {
     const side = (runs) => ({
       jobs_per_s: median(runs.map((r) => r.jobs_per_s)),
       felt_mean_ms: median(runs.map((r) => r.felt_mean_ms)),
+      to_mailbox_mean_ms: median(runs.map((r) => r.to_mailbox_mean_ms)),
+      in_mailbox_mean_ms: median(runs.map((r) => r.in_mailbox_mean_ms)),
+      timer_fire_lag_mean_ms: median(runs.map((r) => r.timer_fire_lag_mean_ms)),
       cpu_ms_per_job: median(runs.map((r) => r.cpu_ms_per_job)),
       claims_sent: median(runs.map((r) => r.claims_sent)),
       resent: median(runs.map((r) => r.resent)),
@@ -385,7 +388,7 @@ if (results.sustained) {
       pair_felt_delay_ratios: without.map((r, i) => +(withJournal[i].felt_mean_ms / r.felt_mean_ms).toFixed(3)),
     };
     console.log(
-      `journal in ${store}, claim timeout ${result.claim_timeout_s} s, medians of ${pairs} alternated pairs at speed-up ${speedup}: ${b.jobs_per_s} jobs/s against ${a.jobs_per_s} without (${result.jobs_per_s_ratio}x), felt one-way delay ${b.felt_mean_ms} ms against ${a.felt_mean_ms} (${result.felt_delay_ratio}x), claims sent ${b.claims_sent} against ${a.claims_sent}, ${b.resent} resent, exactly-once ${a.exactly_once && b.exactly_once ? 'held' : 'BROKEN'}`,
+      `journal in ${store}, claim timeout ${result.claim_timeout_s} s, medians of ${pairs} alternated pairs at speed-up ${speedup}: ${b.jobs_per_s} jobs/s against ${a.jobs_per_s} without (${result.jobs_per_s_ratio}x), felt one-way delay ${b.felt_mean_ms} ms against ${a.felt_mean_ms} (${result.felt_delay_ratio}x; to the mailbox ${b.to_mailbox_mean_ms} against ${a.to_mailbox_mean_ms} ms, in it ${b.in_mailbox_mean_ms} against ${a.in_mailbox_mean_ms}, timers late ${b.timer_fire_lag_mean_ms} against ${a.timer_fire_lag_mean_ms}), claims sent ${b.claims_sent} against ${a.claims_sent}, ${b.resent} resent, exactly-once ${a.exactly_once && b.exactly_once ? 'held' : 'BROKEN'}`,
     );
     return result;
   };
@@ -481,6 +484,7 @@ function measuredRun(specFile, out, speedup, extra = []) {
     timer_lag_p95_ms: summary.live.timer_lag_ms.p95_ms,
     join_wall_s: summary.live.join_wall_s,
     felt_mean_ms: feltMean_ms(out),
+    ...feltParts_ms(out),
     claims_sent: summary.counters['claims.sent'] ?? 0,
     resent: summary.counters['bus.resent'] ?? 0,
   };
@@ -498,6 +502,32 @@ function feltMean_ms(out) {
     count += h.count;
   }
   return count > 0 ? +(sum / count).toFixed(3) : null;
+}
+
+/**
+ * The felt delay between processes in its two parts (network.json's mailbox split): until the
+ * receiver's mailbox (the sender's lateness, its output, the bus, the receiver's read), and the
+ * wait there; and how late timers reached their mailbox. Means over every message, wall ms.
+ */
+function feltParts_ms(out) {
+  const { mailbox } = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8'));
+  if (!mailbox) return {};
+  const mean = (byType) => {
+    let sum = 0;
+    let count = 0;
+    for (const links of Object.values(byType))
+      for (const h of Object.values(links)) {
+        sum += h.sum_ms;
+        count += h.count;
+      }
+    return count > 0 ? +(sum / count).toFixed(3) : null;
+  };
+  const lag = mailbox.timer_fire_lag;
+  return {
+    to_mailbox_mean_ms: mean(mailbox.arrived_by_type),
+    in_mailbox_mean_ms: mean(mailbox.waited_by_type),
+    timer_fire_lag_mean_ms: lag?.count > 0 ? +(lag.sum_ms / lag.count).toFixed(3) : null,
+  };
 }
 
 function describeRun(run) {
