@@ -483,21 +483,17 @@ function measuredRun(specFile, out, speedup, extra = []) {
     bsld: summary.mean_bounded_slowdown,
     timer_lag_p95_ms: summary.live.timer_lag_ms.p95_ms,
     join_wall_s: summary.live.join_wall_s,
-    felt_mean_ms: feltMean_ms(out),
-    ...feltParts_ms(out),
+    ...feltDelays_ms(out),
     claims_sent: summary.counters['claims.sent'] ?? 0,
     resent: summary.counters['bus.resent'] ?? 0,
   };
 }
 
-/** The mean one-way delay messages between two different locations felt in a run (network.json), wall ms. */
-function feltMean_ms(out) {
-  const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8'));
+/** The mean of latency histograms taken together (network.json's `sum_ms` and `count`), wall ms; null if empty. */
+function meanOf(histograms) {
   let sum = 0;
   let count = 0;
-  for (const [link, h] of Object.entries(network.links)) {
-    const [from, to] = link.split('->');
-    if (from === to) continue;
+  for (const h of histograms) {
     sum += h.sum_ms;
     count += h.count;
   }
@@ -505,28 +501,28 @@ function feltMean_ms(out) {
 }
 
 /**
- * The felt delay between processes in its two parts (network.json's mailbox split): until the
- * receiver's mailbox (the sender's lateness, its output, the bus, the receiver's read), and the
- * wait there; and how late timers reached their mailbox. Means over every message, wall ms.
+ * A run's felt one-way delays from its network.json, means in wall ms: between two different
+ * locations (`felt_mean_ms`), and, with the mailbox split, its two parts: until the receiver's
+ * mailbox (the sender's lateness, its output, the bus, the receiver's read) and the wait there;
+ * and how late timers reached their mailbox.
  */
-function feltParts_ms(out) {
-  const { mailbox } = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8'));
-  if (!mailbox) return {};
-  const mean = (byType) => {
-    let sum = 0;
-    let count = 0;
-    for (const links of Object.values(byType))
-      for (const h of Object.values(links)) {
-        sum += h.sum_ms;
-        count += h.count;
-      }
-    return count > 0 ? +(sum / count).toFixed(3) : null;
-  };
-  const lag = mailbox.timer_fire_lag;
+function feltDelays_ms(out) {
+  const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8'));
+  const between = Object.entries(network.links)
+    .filter(([link]) => {
+      const [from, to] = link.split('->');
+      return from !== to;
+    })
+    .map(([, h]) => h);
+  const felt = { felt_mean_ms: meanOf(between) };
+  const { mailbox } = network;
+  if (!mailbox) return felt;
+  const byType = (split) => Object.values(split).flatMap((links) => Object.values(links));
   return {
-    to_mailbox_mean_ms: mean(mailbox.arrived_by_type),
-    in_mailbox_mean_ms: mean(mailbox.waited_by_type),
-    timer_fire_lag_mean_ms: lag?.count > 0 ? +(lag.sum_ms / lag.count).toFixed(3) : null,
+    ...felt,
+    to_mailbox_mean_ms: meanOf(byType(mailbox.arrived_by_type)),
+    in_mailbox_mean_ms: meanOf(byType(mailbox.waited_by_type)),
+    timer_fire_lag_mean_ms: meanOf([mailbox.timer_fire_lag]),
   };
 }
 
