@@ -23,6 +23,11 @@ export interface FaultsSummary {
   readonly messages_held_by_partition: number;
   /** In a simulation, the messages held while the bus was down (a server restart). */
   readonly messages_held_by_outage: number;
+  /**
+   * In a simulation, the durable messages whose receiver came back while their sender was down:
+   * held on until the sender was back too, as a live sender's outbox holds them.
+   */
+  readonly messages_held_for_sender: number;
 }
 
 /** Whether the spec injects any fault. */
@@ -60,5 +65,6 @@ export function faultsSummary(
     messages_lost_while_down: counters['messages.lost_while_down'] ?? 0,
     messages_held_by_partition: counters['messages.held_by_partition'] ?? 0,
     messages_held_by_outage: counters['messages.held_by_outage'] ?? 0,
+    messages_held_for_sender: counters['messages.held_for_sender'] ?? 0,
   };
 }
