@@ -79,28 +79,31 @@ describe('SimRuntime faults (issue 11)', () => {
   });
 
   it("a durable message held for a restarted receiver waits on for its sender, if that is down then, as the sender's outbox holds it live", () => {
-    // Sent at 20 while b is down (10 to 30); at b's restart its sender a is down too (25 to 60).
-    const held = run(
-      {
-        crashes: [
-          { location: 'b', at_s: 10, down_s: 20 },
-          { location: 'a', at_s: 25, down_s: 35 },
-        ],
-      },
-      [5, 20],
-    );
-    expect(held.got).toEqual(['6 durable 0', '6 gossip 0', '30 recovered (crashed at 10)', '60 durable 1']);
-    // The sender down only after the receiver is back: delivered at the restart, as before.
-    const after = run(
-      {
-        crashes: [
-          { location: 'b', at_s: 10, down_s: 20 },
-          { location: 'a', at_s: 35, down_s: 25 },
-        ],
-      },
-      [5, 20],
-    );
-    expect(after.got).toEqual(['6 durable 0', '6 gossip 0', '30 recovered (crashed at 10)', '30 durable 1']);
+    // Sent at 20 while b is down (10 to 30); a, its sender, goes down at `at_s` for `down_s`.
+    const withSenderDown = (at_s: number, down_s: number) =>
+      run(
+        {
+          crashes: [
+            { location: 'b', at_s: 10, down_s: 20 },
+            { location: 'a', at_s, down_s },
+          ],
+        },
+        [5, 20],
+      ).got;
+    // a is down at b's restart (25 to 60): the message waits for a.
+    expect(withSenderDown(25, 35)).toEqual([
+      '6 durable 0',
+      '6 gossip 0',
+      '30 recovered (crashed at 10)',
+      '60 durable 1',
+    ]);
+    // a goes down only after b is back (35 to 60): delivered at b's restart, as before.
+    expect(withSenderDown(35, 25)).toEqual([
+      '6 durable 0',
+      '6 gossip 0',
+      '30 recovered (crashed at 10)',
+      '30 durable 1',
+    ]);
   });
 
   it('a timer due while its process is down fires when it is back', () => {
