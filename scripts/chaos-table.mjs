@@ -4,7 +4,7 @@
 // minutes on 2 cores for one run of each row; needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR) and
 // nats-server. Not run by CI.
 //
-//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]... [--whole-delays]
+//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]... [--whole-delays] [--burst-until S]
 //
 // --set applies to every row, live and replayed alike (e.g. --set meta.claim_timeout_s=2000).
 // --whole-delays replays each live run a second time with `simulate --whole-delays` (the default
@@ -15,7 +15,9 @@
 // of its replay" cannot be read off one run. With --runs N each row is run N times, each run
 // replayed over S network seeds, and a second table gives the mean gap over the runs with its 90%
 // interval and what that interval says of 10% (scripts/lib/mean-gap.mjs). A last table gives
-// each row's claims sent and timed out, live and replayed.
+// each row's claims sent and timed out, live and replayed. Beside each row's gap it gives the mean
+// bounded slowdown of the jobs submitted before --burst-until (emulated s; by default 640,000, the
+// trace's first two wall seconds at 20,000x: the start's burst) and of the rest, live / replayed.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { meanWithInterval } from '@gridemu/metrics';
+import { burstSplit } from './lib/burst-split.mjs';
 import { meanGap } from './lib/mean-gap.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +39,7 @@ const { values: opts, positionals } = parseArgs({
     'replay-seeds': { type: 'string', default: '1' },
     set: { type: 'string', multiple: true, default: [] },
     'whole-delays': { type: 'boolean', default: false },
+    'burst-until': { type: 'string', default: '640000' },
   },
 });
 const out = positionals[0] ?? join(tmpdir(), `gridemu-chaos-${process.pid}`);
@@ -46,6 +50,9 @@ const count = (name, v) => {
 };
 const RUNS = count('runs', opts.runs);
 const REPLAY_SEEDS = count('replay-seeds', opts['replay-seeds']);
+const BURST_UNTIL_S = Number(opts['burst-until']);
+if (!Number.isFinite(BURST_UNTIL_S))
+  throw new Error(`--burst-until: expected emulated seconds, got ${opts['burst-until']}`);
 const crash = (process, at_s, down_s) => `{ process: ${process}, at_s: ${at_s}, down_s: ${down_s} }`;
 const two = [crash('s2', 650000, 4000), crash('s1', 700000, 2000)];
 const more = [
@@ -85,6 +92,8 @@ console.log(
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |');
 const pairsByRow = new Map();
 const claimsByRow = new Map();
+/** Per row, each run's [live, replay] burst / later split (burstSplit; the replay's over its seeds). */
+const splitsByRow = new Map();
 /** With --whole-delays: per row, each run's [live, whole-delay replay] slowdowns, and those replays' claims. */
 const wholePairsByRow = new Map();
 const wholeClaimsByRow = new Map();
@@ -118,6 +127,16 @@ for (const i of chosen) {
         : [json(join(dir, 'summary.json'))];
     };
     const replaySummaries = replayInto(replay, []);
+    const replaySplits = (
+      REPLAY_SEEDS > 1
+        ? Array.from({ length: REPLAY_SEEDS }, (_, s) => join(replay, `seed-${s + 1}`, 'jobs.csv'))
+        : [join(replay, 'jobs.csv')]
+    ).map((f) => burstSplit(f, BURST_UNTIL_S));
+    const meanSide = (side) => replaySplits.reduce((a, x) => a + x[side], 0) / replaySplits.length;
+    push(splitsByRow, i, [
+      burstSplit(join(live, 'jobs.csv'), BURST_UNTIL_S),
+      { burst: meanSide('burst'), later: meanSide('later') },
+    ]);
     const l = json(join(live, 'summary.json'));
     const meanOf = (summaries, value) => summaries.reduce((a, x) => a + value(x), 0) / summaries.length;
     // seeds.json's mean, taken from the seeds' own summaries.
@@ -163,22 +182,35 @@ if (RUNS > 1) {
     `Over ${RUNS} live runs a row, each replayed over ${REPLAY_SEEDS} network seed${REPLAY_SEEDS > 1 ? 's' : ''}; ± is the 90% interval (Student's t).`,
   );
   console.log('');
-  const gapTable = (byRow) => {
-    console.log('| run | live, mean | replays, mean | mean gap (90% interval) | verdict |');
-    console.log('| --- | ---: | ---: | ---: | --- |');
+  // The burst's and the later jobs' slowdowns, means over the row's runs, live / replayed.
+  const split = (i, side) => {
+    // A run with no job on this side (--burst-until before the first submission or after the last) has none to count.
+    const runs = (splitsByRow.get(i) ?? []).filter((r) => r[0][side] !== null && Number.isFinite(r[1][side]));
+    if (runs.length === 0) return '–';
+    const mean = (k) => runs.reduce((a, r) => a + r[k][side], 0) / runs.length;
+    const [l, r] = [mean(0), mean(1)];
+    return `${fmt(l)} / ${fmt(r)} (${(l / r).toFixed(2)}×)`;
+  };
+  const gapTable = (byRow, withSplit) => {
+    const extra = withSplit ? ` the burst's jobs, live / replayed | the later jobs |` : '';
+    console.log(`| run | live, mean | replays, mean | mean gap (90% interval) | verdict |${extra}`);
+    console.log(`| --- | ---: | ---: | ---: | --- |${withSplit ? ' ---: | ---: |' : ''}`);
     for (const [i, pairs] of byRow) {
       const g = meanGap(pairs);
+      const cells = withSplit ? ` ${split(i, 'burst')} | ${split(i, 'later')} |` : '';
       console.log(
-        `| ${rows[i][0]} | ${pm(pairs.map((p) => p[0]))} | ${pm(pairs.map((p) => p[1]))} | ${pct(g.mean)} (${pct(g.lo)} to ${pct(g.hi)}) | ${g.verdict} |`,
+        `| ${rows[i][0]} | ${pm(pairs.map((p) => p[0]))} | ${pm(pairs.map((p) => p[1]))} | ${pct(g.mean)} (${pct(g.lo)} to ${pct(g.hi)}) | ${g.verdict} |${cells}`,
       );
     }
   };
-  gapTable(pairsByRow);
+  console.log(`The burst: the jobs submitted before ${BURST_UNTIL_S} emulated s; the later jobs: the rest.`);
+  console.log('');
+  gapTable(pairsByRow, true);
   if (opts['whole-delays']) {
     console.log('');
     console.log('The same live runs replayed with `simulate --whole-delays`, over the same seeds:');
     console.log('');
-    gapTable(wholePairsByRow);
+    gapTable(wholePairsByRow, false);
   }
 }
 console.log('');
