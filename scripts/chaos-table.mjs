@@ -132,7 +132,11 @@ for (const i of chosen) {
         ? Array.from({ length: REPLAY_SEEDS }, (_, s) => join(replay, `seed-${s + 1}`, 'jobs.csv'))
         : [join(replay, 'jobs.csv')]
     ).map((f) => burstSplit(f, BURST_UNTIL_S));
-    const meanSide = (side) => replaySplits.reduce((a, x) => a + x[side], 0) / replaySplits.length;
+    // null when a seed has no job on that side (then none has: a replay keeps the live run's submissions).
+    const meanSide = (side) =>
+      replaySplits.some((x) => x[side] === null)
+        ? null
+        : replaySplits.reduce((a, x) => a + x[side], 0) / replaySplits.length;
     push(splitsByRow, i, [
       burstSplit(join(live, 'jobs.csv'), BURST_UNTIL_S),
       { burst: meanSide('burst'), later: meanSide('later') },
@@ -185,7 +189,7 @@ if (RUNS > 1) {
   // The burst's and the later jobs' slowdowns, means over the row's runs, live / replayed.
   const split = (i, side) => {
     // A run with no job on this side (--burst-until before the first submission or after the last) has none to count.
-    const runs = (splitsByRow.get(i) ?? []).filter((r) => r[0][side] !== null && Number.isFinite(r[1][side]));
+    const runs = (splitsByRow.get(i) ?? []).filter((r) => r[0][side] !== null && r[1][side] !== null);
     if (runs.length === 0) return '–';
     const mean = (k) => runs.reduce((a, r) => a + r[k][side], 0) / runs.length;
     const [l, r] = [mean(0), mean(1)];
