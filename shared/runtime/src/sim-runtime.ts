@@ -410,35 +410,29 @@ export class SimRuntime<M extends { readonly type: string }> {
       if (d.timer !== 0) {
         this.enqueue(until, d.to, d.from, d.msg, d.timer);
       } else if (this.faults.durable?.(d.msg) === true) {
-        this.agenda.push({
-          time: until,
-          seq: this.seq++,
-          to: d.to,
-          from: d.from,
-          msg: d.msg,
-          timer: 0,
-          outboxed: true,
-        });
+        this.agenda.push({ ...d, time: until, seq: this.seq++, outboxed: true });
       } else {
         this.tally.count('messages.lost_while_down');
       }
       return true;
     }
-    const from = this.actors.get(d.from)?.placement.location;
     if (d.outboxed === true) {
       // Its receiver is back; the sender that keeps it may not be. Delivered at the receiver's
       // restart whatever its sender's state, a copy reached a restarted site while its origin was
       // down, and the site claimed a job the origin had long granted elsewhere (its cancel, sent
       // while the site was down, lost), timing out: the replays of a six-crash run timed out up to
       // a third more claims than live (docs/faults.md, "A held message waits for its sender").
-      const senderBack = from === undefined ? undefined : this.down.get(from);
+      const sender = this.actors.get(d.from)?.placement.location;
+      const senderBack = sender === undefined ? undefined : this.down.get(sender);
       if (senderBack !== undefined) {
         this.tally.count('messages.held_for_sender');
         this.agenda.push({ ...d, time: senderBack, seq: this.seq++ });
         return true;
       }
     }
+    // Looked up only past this test: while a process is down every delivery comes through here.
     if (d.timer !== 0 || !this.cuts.active) return false;
+    const from = this.actors.get(d.from)?.placement.location;
     const healed = this.cuts.heldUntil(from, at);
     if (healed === undefined) return false;
     this.tally.count(this.cuts.busDown && from !== at ? 'messages.held_by_outage' : 'messages.held_by_partition');
