@@ -96,10 +96,16 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   let clock: RunClock | undefined;
   bus.on('hello', (m, raw) => {
     const resume = clock !== undefined && members.has(m.member) ? clock : undefined;
-    log.info(
-      { member: m.member, rejoining: resume !== undefined },
-      resume ? 'a restarted member asked to rejoin the run' : 'member asked for the plan',
-    );
+    // A standby asks until the run is on (followWhileStandingBy): said once it is answered with the clock.
+    if (m.standby !== true || resume !== undefined)
+      log.info(
+        { member: m.member, rejoining: resume !== undefined },
+        m.standby === true
+          ? "a standby asked for the plan, to follow its predecessor's journal"
+          : resume
+            ? 'a restarted member asked to rejoin the run'
+            : 'member asked for the plan',
+      );
     bus.reply(raw, {
       kind: 'plan',
       experiment: options.experiment as Record<string, unknown>,

@@ -21,7 +21,12 @@ import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './codec.js';
  *                     A driver with no orchestrator, in compose or Kubernetes, gets no reply and goes on)
  */
 export type ControlMessage =
-  | { readonly kind: 'hello'; readonly member: string }
+  | {
+      readonly kind: 'hello';
+      readonly member: string;
+      /** A restart standing by for a planned crash, asking early so that it can follow its predecessor's journal. */
+      readonly standby?: boolean;
+    }
   | { readonly kind: 'plan'; readonly experiment: Record<string, unknown>; readonly resume?: RunClock }
   | { readonly kind: 'ready'; readonly member: string; readonly pid: number; readonly http: string }
   /** A process that chose its own HTTP port (`--http-port 0`) says where it serves /metrics. */

@@ -49,6 +49,10 @@ export class JournalWriter {
   /** Appends being retried after a failure: no new one starts until they are stored. */
   private retrying = 0;
   private nextBatch = 1;
+  /** Stored batches read for the replay and not yet replayed: past a gap (storedBatches). */
+  private readonly unreplayed = new Map<number, JournalBatch>();
+  /** Records read for the replay so far (named in a decoding error). */
+  private recordsRead = 0;
   private whenIdle: (() => void)[] = [];
   private commitQueued = false;
   private appendQueued = false;
@@ -181,26 +185,30 @@ export class JournalWriter {
    * acknowledgement may be stored twice, and after a failed one a later batch may be stored
    * before it. Only the unbroken run from batch 1 is replayed: a batch after a gap had its output
    * held back (output leaves in order), so nobody heard of it. Later batches are numbered after it.
+   *
+   * `final` false: a restart standing by, reading what its predecessor stored since the last call
+   * (Journal.follow); a batch past a gap waits for the next call, since the predecessor may still
+   * store the one missing. `final` true (once, after the journal is taken over): the rest.
    */
-  async *storedBatches(): AsyncGenerator<JournalBatch> {
-    const records = await this.store.readAll();
-    const bySeq = new Map<number, JournalBatch>();
-    records.forEach((r, i) => {
-      const batch = decodeJournalBatch(r, i);
-      if (bySeq.has(batch.seq)) this.tally.count('journal.duplicate_batches');
-      else bySeq.set(batch.seq, batch);
-    });
+  async *storedBatches(final = true): AsyncGenerator<JournalBatch> {
+    const records = final ? await this.store.readAll() : (this.store.follow?.() ?? []);
+    for (const r of records) {
+      const batch = decodeJournalBatch(r, this.recordsRead++);
+      if (batch.seq < this.nextBatch || this.unreplayed.has(batch.seq)) this.tally.count('journal.duplicate_batches');
+      else this.unreplayed.set(batch.seq, batch);
+    }
     for (;;) {
-      const batch = bySeq.get(this.nextBatch);
+      const batch = this.unreplayed.get(this.nextBatch);
       if (!batch) break;
-      bySeq.delete(this.nextBatch);
+      this.unreplayed.delete(this.nextBatch);
       this.nextBatch++;
       yield batch;
     }
-    if (bySeq.size > 0) {
-      this.tally.count('journal.batches_after_gap', bySeq.size);
+    if (final && this.unreplayed.size > 0) {
+      this.tally.count('journal.batches_after_gap', this.unreplayed.size);
       // Numbered past them, so no batch of this incarnation shares a number with one left behind.
-      this.nextBatch = Math.max(this.nextBatch, ...bySeq.keys()) + 1;
+      this.nextBatch = Math.max(this.nextBatch, ...this.unreplayed.keys()) + 1;
+      this.unreplayed.clear();
     }
   }
 

@@ -12,8 +12,17 @@ export interface Journal {
    * message id); where it cannot, the replay skips a repeated seq.
    */
   append(batch: Uint8Array, seq: number): Promise<void>;
-  /** Every batch stored before this incarnation of the process began (what a restart replays), in append order. */
+  /**
+   * Every batch stored before this incarnation of the process began (what a restart replays), in
+   * append order, but for those follow() returned.
+   */
   readAll(): Promise<Uint8Array[]>;
+  /**
+   * Where a store can be read while an earlier incarnation still writes it (a local file): a
+   * restart standing by reads what was stored since its last call, so that it replays most of the
+   * journal before it takes over (FileJournal).
+   */
+  follow?(): Uint8Array[];
   /** Which start of the process this is, where the store numbers them (1 for the first). */
   readonly incarnation?: number;
   /**

@@ -61,6 +61,10 @@ export interface ReplayCount {
 export class LiveRecovery {
   private restoring = true;
   private replayed = false;
+  /** The journal was replayed to its end (replay's `final`). */
+  private replayDone = false;
+  /** What the replay has applied so far. */
+  private readonly count = { batches: 0, entries: 0, last_s: Number.NEGATIVE_INFINITY };
   private readonly held: (() => void)[] = [];
   private readonly unarmedTimers = new Map<number, PendingTimer>();
   private readonly undeliveredLocal = new Map<number, LocalMessage>();
@@ -132,22 +136,28 @@ export class LiveRecovery {
     this.replayed = true;
   }
 
-  /** Replays every stored batch of the journal into the actors (after begin()); the runtime routes their actions to `output` meanwhile. */
-  async replay(journal: JournalWriter): Promise<ReplayCount> {
+  /**
+   * Replays the stored batches not replayed yet into the actors (after begin()); the runtime routes
+   * their actions to `output` meanwhile. `final` false: a restart standing by, following what its
+   * predecessor stores (JournalWriter.storedBatches); true, once, after it took the journal over.
+   * The count is of every call so far.
+   */
+  async replay(journal: JournalWriter, final = true): Promise<ReplayCount> {
     if (!this.replayed) throw new Error('assertion: replay() without begin()');
-    let batches = 0;
+    if (this.replayDone) throw new Error('assertion: the journal was replayed to its end already');
+    this.replayDone = final;
     let entries = 0;
-    let last_s = Number.NEGATIVE_INFINITY;
-    for await (const batch of journal.storedBatches()) {
-      batches++;
+    for await (const batch of journal.storedBatches(final)) {
+      this.count.batches++;
       for (const e of batch.entries) {
         this.apply(e);
-        if (e.k !== 'ack') last_s = Math.max(last_s, e.t);
+        if (e.k !== 'ack') this.count.last_s = Math.max(this.count.last_s, e.t);
         entries++;
       }
     }
+    this.count.entries += entries;
     this.host.tally.count('journal.replayed_entries', entries);
-    return { batches, entries, last_s };
+    return { ...this.count };
   }
 
   /**

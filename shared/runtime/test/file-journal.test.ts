@@ -64,4 +64,68 @@ describe('FileJournal', () => {
     // And the first, still running, is refused by any newer fence.
     await expect(j.append(bytes(6), 2)).rejects.toBeInstanceOf(JournalRefusedError);
   });
+
+  it('a standby follows the record as its predecessor writes it, then replays only the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
+    const standby = FileJournal.standBy(dir, 's4');
+    // Before the first incarnation has a file: nothing to follow.
+    expect(standby.follow()).toEqual([]);
+    const first = FileJournal.open(dir, 's4', true);
+    await first.append(bytes(1), 1);
+    expect(standby.follow()).toEqual([bytes(1)]);
+    await first.append(bytes(9, 9), 2);
+    expect(standby.follow()).toEqual([bytes(9, 9)]);
+    expect(standby.follow()).toEqual([]);
+    await first.append(bytes(3), 3);
+    expect(standby.incarnation).toBeUndefined();
+    await expect(standby.append(bytes(0), 1)).rejects.toThrow(/not taken over/);
+
+    // The predecessor dies after one more append; the standby takes over and reads only that.
+    standby.takeOver();
+    expect(standby.incarnation).toBe(2);
+    expect(await standby.readAll()).toEqual([bytes(3)]);
+    await standby.append(bytes(4), 4);
+    const third = FileJournal.open(dir, 's4', false);
+    expect(await third.readAll()).toEqual([bytes(1), bytes(9, 9), bytes(3), bytes(4)]);
+    for (const j of [first, standby, third]) j.close();
+  });
+
+  it('a standby goes on into a newer file that begins with what it followed, and refuses to take over one that does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
+    const first = FileJournal.open(dir, 's5', true);
+    await first.append(bytes(1), 1);
+    const standby = FileJournal.standBy(dir, 's5');
+    expect(standby.follow()).toEqual([bytes(1)]);
+    // A restart nobody planned: incarnation 2 copies incarnation 1's file, then appends.
+    const second = FileJournal.open(dir, 's5', false);
+    await second.append(bytes(2), 2);
+    expect(standby.follow()).toEqual([bytes(2)]);
+    standby.takeOver();
+    expect(standby.incarnation).toBe(3);
+    expect(await standby.readAll()).toEqual([]);
+
+    // A file that does not begin with what a standby followed: it cannot take that over.
+    const other = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
+    const a = FileJournal.open(other, 's6', true);
+    await a.append(bytes(1), 1);
+    const lost = FileJournal.standBy(other, 's6');
+    expect(lost.follow()).toEqual([bytes(1)]);
+    a.close();
+    appendFileSync(join(other, 's6.2.fence'), '');
+    appendFileSync(join(other, 's6.2.journal'), Buffer.from([0, 0, 0, 1, 7]));
+    expect(lost.follow()).toEqual([]);
+    expect(() => lost.takeOver()).toThrow(/no longer begins with the 1 records this standby replayed/);
+    for (const j of [first, second, standby]) j.close();
+  });
+
+  it('a standby leaves a record half written for its next call', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
+    const standby = FileJournal.standBy(dir, 's7');
+    appendFileSync(join(dir, 's7.1.fence'), '');
+    appendFileSync(join(dir, 's7.1.journal'), Buffer.from([0, 0, 0, 1, 5, 0, 0, 0, 2, 9]));
+    expect(standby.follow()).toEqual([bytes(5)]);
+    expect(standby.follow()).toEqual([]);
+    appendFileSync(join(dir, 's7.1.journal'), Buffer.from([9]));
+    expect(standby.follow()).toEqual([bytes(9, 9)]);
+  });
 });

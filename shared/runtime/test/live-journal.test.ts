@@ -94,6 +94,23 @@ function process_(journal: MemoryJournal, recovering: boolean) {
   return { rt, ticker, summer };
 }
 
+/** A journal a standby can follow while its predecessor appends (as FileJournal.follow reads a file). */
+class FollowedJournal extends MemoryJournal {
+  private followed = 0;
+  /** How many batches the take-over read (readAll): those follow() had not returned. */
+  readAtTakeOver: number | undefined;
+  follow(): Uint8Array[] {
+    const out = this.batches.slice(this.followed);
+    this.followed = this.batches.length;
+    return out;
+  }
+  override readAll(): Promise<Uint8Array[]> {
+    const rest = this.batches.slice(this.followed);
+    this.readAtTakeOver = rest.length;
+    return Promise.resolve(rest);
+  }
+}
+
 describe('LiveRuntime journal (issue 11)', () => {
   it('a restarted process replays its journal to the same state, re-arms pending timers only, and recovers', async () => {
     const journal = new MemoryJournal();
@@ -140,6 +157,38 @@ describe('LiveRuntime journal (issue 11)', () => {
     await third.rt.stop();
     expect(third.summer.heard.slice(0, second.summer.heard.length)).toEqual(second.summer.heard);
     expect(third.ticker.recoveredAt).toBe(lastStored);
+  });
+
+  it("a standby follows its predecessor's journal as it is stored, and its take-over replays only the rest, to the same state", async () => {
+    const journal = new FollowedJournal();
+    const first = process_(journal, false);
+    const standby = process_(journal, true);
+    const epoch_ms = wallNow_ms() + 20;
+    const speedup = 1000;
+    first.rt.start(0, speedup, epoch_ms);
+    while (first.ticker.ticks < 3) await new Promise((r) => setTimeout(r, 5));
+    const early = await standby.rt.followJournal(speedup);
+    // What the first had stored by then is in the standby's actors already.
+    expect(early.entries).toBeGreaterThanOrEqual(4);
+    expect(standby.ticker.ticks).toBeGreaterThanOrEqual(3);
+    while (first.ticker.ticks < 6) await new Promise((r) => setTimeout(r, 5));
+    await first.rt.stop();
+    const crashed_s = first.rt.now();
+    const stored = journal.batches.map((b, i) => decodeJournalBatch(b, i));
+    const replayed = await standby.rt.resume(0, speedup, epoch_ms, crashed_s);
+    // The take-over read only what was stored after the last follow; the count is of the whole journal.
+    expect(journal.readAtTakeOver).toBe(stored.length - early.batches);
+    expect(replayed.entries).toBe(stored.reduce((n, b) => n + b.entries.length, 0));
+    expect(standby.ticker.ticks).toBe(first.ticker.ticks);
+    expect(standby.summer.heard).toEqual(first.summer.heard);
+    expect(standby.rt.received).toEqual(first.rt.received);
+    expect(standby.rt.deliveries).toBe(first.rt.deliveries);
+    expect(standby.rt.felt.get('p->p')?.state()).toEqual(first.rt.felt.get('p->p')?.state());
+    expect(standby.rt.counters.get('journal.replayed_entries')).toBe(replayed.entries);
+    await expect(standby.rt.followJournal(speedup)).rejects.toThrow(/before its replay/);
+    await standby.rt.stop();
+    expect(standby.ticker.recoveredAt).toBe(crashed_s);
+    expect(standby.ticker.longFired).toBe(false);
   });
 
   it('a process killed before its start turn was stored starts its actors when it resumes, once, then recovers', async () => {
