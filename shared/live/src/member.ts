@@ -282,12 +282,13 @@ export class MemberProcess {
       () => (told = true),
       () => (told = true),
     );
-    const pause = () => Promise.race([toldOrEnded, new Promise((r) => setTimeout(r, FOLLOW_EVERY_MS))]);
+    const pause = (ms: number) => Promise.race([toldOrEnded, new Promise((r) => setTimeout(r, ms))]);
     try {
       let plan: { experiment: unknown; resume?: RunClock } | undefined;
       while (!told && plan?.resume === undefined) {
         plan = await this.bus.request({ kind: 'hello', member: this.options.member, standby: true }, 'plan', 1000);
-        if (plan?.resume === undefined) await pause();
+        // Asked again as join() asks: each answer carries the whole experiment.
+        if (plan?.resume === undefined) await pause(250);
       }
       if (told || plan?.resume === undefined) return undefined;
       const resume = plan.resume;
@@ -297,7 +298,7 @@ export class MemberProcess {
       const { rt } = built;
       while (!told) {
         await rt.followJournal(resume.speedup);
-        await pause();
+        await pause(FOLLOW_EVERY_MS);
       }
       // What the predecessor stored between the last call and its death.
       const count = await rt.followJournal(resume.speedup);
