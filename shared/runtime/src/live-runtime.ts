@@ -634,8 +634,9 @@ export class LiveRuntime {
    * A restart standing by while its predecessor still runs: replays what the predecessor's journal
    * gained since the last call (Journal.follow; nothing where the store cannot be followed), so
    * that, once the predecessor is dead and the journal taken over, replayJournal() has only the
-   * last few batches to do. At 20,000x a replay of the whole journal after the take-over held a
-   * 2,000-s crash down 20,000 to 40,000 emulated s (docs/faults.md, "Restarts are on time").
+   * last few batches to do. At 20,000x a replay of the whole journal after the take-over held the
+   * chaos table's 2,000- to 4,000-s crashes down 17,000 to 43,000 emulated s (docs/faults.md,
+   * "Restarts are on time").
    * One call at a time, each awaited; none once replayJournal() is called.
    */
   async followJournal(speedup: number): Promise<ReplayCount> {
