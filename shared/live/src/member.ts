@@ -268,8 +268,8 @@ export class MemberProcess {
    * is on (the driver's plan carries its clock), it builds its actors and replays its predecessor's
    * journal as the predecessor stores it, every FOLLOW_EVERY_MS, so that a take-over has only the
    * last batches to replay. Replayed whole after the take-over, a journal of 3,000 to 13,000
-   * entries took 0.7 to 2.1 s of wall on two busy cores: at 20,000x it held the 2,000- to 4,000-s
-   * crashes of docs/faults.md's chaos table down 17,000 to 43,000 emulated s. It asks for the plan as a
+   * entries took up to 2.1 s of wall on two busy cores: at 20,000x the 2,000- to 4,000-s crashes
+   * of docs/faults.md's chaos table lasted about 9,000 to 43,000 emulated s. It asks for the plan as a
    * restart does and says nothing else; what it builds is used only if it takes over. Undefined
    * (the take-over then builds and replays as before) if it was told before the run's clock
    * started, or if following failed.

@@ -635,7 +635,7 @@ export class LiveRuntime {
    * gained since the last call (Journal.follow; nothing where the store cannot be followed), so
    * that, once the predecessor is dead and the journal taken over, replayJournal() has only the
    * last few batches to do. At 20,000x a replay of the whole journal after the take-over held the
-   * chaos table's 2,000- to 4,000-s crashes down 17,000 to 43,000 emulated s (docs/faults.md,
+   * chaos table's 2,000- to 4,000-s crashes down about 9,000 to 43,000 emulated s (docs/faults.md,
    * "Restarts are on time").
    * One call at a time, each awaited; none once replayJournal() is called.
    */
