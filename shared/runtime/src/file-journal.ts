@@ -40,10 +40,13 @@ export class FileJournal implements Journal {
   private held: { readonly incarnation: number; readonly fd: number; readonly nextFence: string } | undefined;
   /** What a restart replays that follow() did not return. */
   private unread: readonly Uint8Array[] = [];
-  /** Standing by: the records follow() returned, from which file, and the byte they end at. */
-  private readonly followed: Uint8Array[] = [];
+  /**
+   * Standing by: the file follow() reads, and the bytes of whole records it has returned (the
+   * file is append-only, so those bytes stay where they are), and how many records they hold.
+   */
   private followedFile: number | undefined;
   private followedBytes = 0;
+  private followedRecords = 0;
   /** A newer file did not begin with what was followed: following stopped, takeOver() will say so. */
   private lost = false;
 
@@ -89,8 +92,7 @@ export class FileJournal implements Journal {
     if (this.followedFile !== undefined && newest !== this.followedFile) {
       // A newer incarnation's file: each start copies the last whole file before it appends, so
       // it goes on from where the one followed stopped, as long as it begins with what was read.
-      const records = wholeRecords(readFileSync(pathOf(this.dir, this.location, newest, 'journal'))).records;
-      if (this.divergesFrom(records) >= 0) {
+      if (this.divergingRecord(readFileSync(pathOf(this.dir, this.location, newest, 'journal'))) >= 0) {
         this.lost = true;
         return [];
       }
@@ -113,7 +115,7 @@ export class FileJournal implements Journal {
     }
     const { records, bytes } = wholeRecords(data);
     this.followedBytes += bytes;
-    this.followed.push(...records);
+    this.followedRecords += records.length;
     return records;
   }
 
@@ -134,29 +136,40 @@ export class FileJournal implements Journal {
     closeSync(openSync(pathOf(dir, location, incarnation, 'fence'), 'wx'));
     const newest = numbered(dir, location, 'journal');
     const data = newest > 0 ? readFileSync(pathOf(dir, location, newest, 'journal')) : Buffer.alloc(0);
-    const { records, bytes } = wholeRecords(data);
     // The file followed is append-only, so it still begins with what follow() read; another one
     // (a restart nobody planned came between) must begin with it too, as each copies the last.
     if (newest !== this.followedFile) {
-      const diverged = this.divergesFrom(records);
+      const diverged = this.divergingRecord(data);
       if (diverged >= 0)
         throw new Error(
-          `${location}'s journal in ${dir} (incarnation ${newest}'s file) no longer begins with the ${this.followed.length} records this standby replayed while following incarnation ${this.followedFile}'s: record ${diverged + 1} differs or is gone`,
+          `${location}'s journal in ${dir} (incarnation ${newest}'s file) no longer begins with the ${this.followedRecords} records this standby replayed while following incarnation ${this.followedFile}'s: record ${diverged + 1} differs or is gone`,
         );
     }
+    // What follow() did not return: the whole records past the bytes it read.
+    const rest = wholeRecords(data.subarray(this.followedBytes));
     const file = pathOf(dir, location, incarnation, 'journal');
     const fd = openSync(`${file}.partial`, 'w');
     // The whole records as they lie in the file, in one write.
-    writeAll(fd, data.subarray(0, bytes));
+    writeAll(fd, data.subarray(0, this.followedBytes + rest.bytes));
     renameSync(`${file}.partial`, file);
     this.held = { incarnation, fd, nextFence: pathOf(dir, location, incarnation + 1, 'fence') };
-    this.unread = records.slice(this.followed.length);
-    this.followed.length = 0;
+    this.unread = rest.records;
   }
 
-  /** The first record follow() returned that `records` does not begin with (-1: none). */
-  private divergesFrom(records: readonly Uint8Array[]): number {
-    return this.followed.findIndex((r, i) => records[i] === undefined || !Buffer.from(r).equals(records[i]!));
+  /**
+   * The first of the records follow() returned that `data` (another journal file) does not begin
+   * with, from the followed file's own bytes (-1: none, or nothing followed).
+   */
+  private divergingRecord(data: Buffer): number {
+    if (this.followedFile === undefined || this.followedBytes === 0) return -1;
+    const followed = readFileSync(pathOf(this.dir, this.location, this.followedFile, 'journal')).subarray(
+      0,
+      this.followedBytes,
+    );
+    if (data.byteLength >= this.followedBytes && followed.equals(data.subarray(0, this.followedBytes))) return -1;
+    const [mine, theirs] = [wholeRecords(followed).records, wholeRecords(data).records];
+    const i = mine.findIndex((r, k) => theirs[k] === undefined || !Buffer.from(r).equals(theirs[k]!));
+    return i >= 0 ? i : 0;
   }
 
   append(batch: Uint8Array, _seq: number): Promise<void> {
