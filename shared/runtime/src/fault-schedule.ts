@@ -108,9 +108,21 @@ export class Cuts {
     if (i >= 0) this.open.splice(i, 1);
   }
 
-  /** When traffic from `a` to `b` may flow again; undefined when it flows now. */
-  heldUntil(a: string | undefined, b: string | undefined): number | undefined {
-    const healed = healOf(this.open, a, b);
+  /**
+   * When a cut in force now between `a` and `b` heals (`b` = `topic`: any cut `a` is behind);
+   * undefined if none lies between them. A message's partition is decided as it leaves.
+   */
+  partitionHeal(a: string | undefined, b: string | undefined): number | undefined {
+    return this.open.length === 0 ? undefined : healOf(this.open, a, b);
+  }
+
+  /**
+   * When a message arriving now from `a` at `b` may be handled; undefined when it may be now. The
+   * bus down holds every message between two locations; a partition holds here only a topic
+   * message (`topic`), which the receiving location's proxy holds live as the server hands it on.
+   */
+  heldOnArrival(a: string | undefined, b: string | undefined, topic: boolean): number | undefined {
+    const healed = topic ? healOf(this.open, a, b) : undefined;
     if (a === b || this.outages.length === 0) return healed;
     return Math.max(healed ?? 0, ...this.outages.map((o) => o.to_s));
   }

@@ -19,6 +19,8 @@ class Ticker implements Actor<Message> {
   long: number | undefined;
   longFired = false;
   recoveredAt: number | undefined;
+  /** Its clock when it recovered. */
+  recoveredNow: number | undefined;
   start(ctx: ActorContext<Message>): void {
     ctx.schedule(10, { type: MessageType.JobEnds, jobId: 'tick' });
     this.long = ctx.schedule(45, { type: MessageType.SubmitDue }); // due after the third tick cancels it, before the crash
@@ -33,8 +35,9 @@ class Ticker implements Actor<Message> {
     if (this.ticks === 3 && this.long !== undefined) ctx.cancel(this.long);
     ctx.schedule(10, { type: MessageType.JobEnds, jobId: 'tick' });
   }
-  recover(_ctx: ActorContext<Message>, crashed_s: number): void {
+  recover(ctx: ActorContext<Message>, crashed_s: number): void {
     this.recoveredAt = crashed_s;
+    this.recoveredNow = ctx.now();
   }
 }
 
@@ -128,6 +131,11 @@ describe('LiveRuntime journal (issue 11)', () => {
     const second = process_(journal, true);
     const replayed = await second.rt.resume(0, speedup, epoch_ms, crashed_s);
     expect(replayed.entries).toBe(stored.reduce((n, b) => n + b.entries.length, 0));
+    // It resolves once the actors have recovered, and says when they did: when the process was
+    // back (network.json's end of its crash, which a replay of the run restarts it at).
+    expect(second.ticker.recoveredNow).toBeDefined();
+    expect(replayed.resumed_s).toBeGreaterThan(crashed_s);
+    expect(replayed.resumed_s).toBeLessThanOrEqual(second.ticker.recoveredNow!);
     // The replay alone rebuilt the state: the ticks, every message between the two actors, and at the times they were handled.
     expect(second.ticker.ticks).toBe(first.ticker.ticks);
     expect(second.summer.heard).toEqual(first.summer.heard);

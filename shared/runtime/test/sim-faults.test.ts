@@ -116,6 +116,51 @@ describe('SimRuntime faults (issue 11)', () => {
     expect(r.got).toEqual(['6 durable 0', '6 gossip 0', '50 durable 1', '50 gossip 1']);
   });
 
+  it("a partition is decided as a message leaves, as the sender's delay proxy decides live: one on its way when the cut begins goes on", () => {
+    // Sent at 9.5, arriving at 10.5, just after the cut began at 10; then at 20, inside it.
+    const r = run({ partitions: [{ locations: ['b'], from_s: 10, to_s: 50 }] }, [9.5, 20]);
+    expect(r.got).toEqual(['10.5 durable 0', '10.5 gossip 0', '50 durable 1', '50 gossip 1']);
+    // Sent at 49.5, inside the cut, due at 50.5 after it healed: held to the heal, then on its way.
+    const late = run({ partitions: [{ locations: ['b'], from_s: 10, to_s: 50 }] }, [49.5]);
+    expect(late.got).toEqual(['50.5 durable 0', '50.5 gossip 0']);
+  });
+
+  it("a topic message is held by the receiver's side of a cut as it arrives, and by the sender's as it leaves", () => {
+    type Topic = { type: 'gossip'; n: number } | { type: 'timer.wake' };
+    const heard = (partition: { locations: string[]; from_s: number; to_s: number }, sendAt: number) => {
+      const got: string[] = [];
+      const rt = new SimRuntime<Topic>({
+        seed: 1,
+        network: { latency_ms: 1000, jitter_ms: 0 },
+        faults: { partitions: [partition] },
+      });
+      rt.spawn({
+        address: 'a/s',
+        location: 'a',
+        actor: {
+          start: (ctx) => void ctx.schedule(sendAt, { type: 'timer.wake' }),
+          receive: (ctx) => ctx.publish('load', { type: 'gossip', n: 0 }),
+        },
+      });
+      rt.spawn({
+        address: 'b/r',
+        location: 'b',
+        topics: ['load'],
+        actor: { receive: (ctx, m) => void got.push(`${ctx.now()} ${m.type}`) },
+      });
+      rt.start();
+      rt.run();
+      return got;
+    };
+    // Sent before the cut, reaching b during it: b's proxy holds it on arrival, whichever side is cut off.
+    expect(heard({ locations: ['b'], from_s: 10, to_s: 50 }, 9.5)).toEqual(['50 gossip']);
+    expect(heard({ locations: ['a'], from_s: 10, to_s: 50 }, 9.5)).toEqual(['50 gossip']);
+    // Sent by a cut-off sender: its own proxy holds it until the heal.
+    expect(heard({ locations: ['a'], from_s: 10, to_s: 50 }, 20)).toEqual(['50 gossip']);
+    // Sent before a cut that ends before it arrives: nothing holds it.
+    expect(heard({ locations: ['a'], from_s: 10, to_s: 10.2 }, 9.5)).toEqual(['10.5 gossip']);
+  });
+
   it('a bus outage holds what any two locations send each other, the driver included, and what is on its way, until it is back', () => {
     // Sent at 5, 9.5 (arriving at 10.5, in the outage) and 20; the bus is down from 10 to 50.
     const r = run({ outages: [{ from_s: 10, to_s: 50 }] }, [5, 9.5, 20]);
