@@ -479,7 +479,11 @@ export class SimRuntime<M extends { readonly type: string }> {
     // way when a cut begins goes on. Decided on arrival, as until 2026-11-30, a message sent before
     // the chaos spec's partition and due during it was held the whole 20,000 s, where live it came
     // (docs/faults.md, "Replayed as timed").
-    const heal = this.cuts.partitionHeal(from.location, topic ? 'topic' : target.placement.location);
+    // Within one location nothing crosses a proxy: a site's own actors hear its topic messages.
+    const heal =
+      from.location === target.placement.location
+        ? undefined
+        : this.cuts.partitionHeal(from.location, topic ? 'topic' : target.placement.location);
     if (heal !== undefined) this.tally.count('messages.held_by_partition');
     const at = heal === undefined ? arrives : Math.max(arrives, heal);
     this.agenda.push({

@@ -148,17 +148,24 @@ describe('SimRuntime faults (issue 11)', () => {
         topics: ['load'],
         actor: { receive: (ctx, m) => void got.push(`${ctx.now()} ${m.type}`) },
       });
+      // The sender's own location hears it too, through no proxy: a cut never holds that copy.
+      rt.spawn({
+        address: 'a/r',
+        location: 'a',
+        topics: ['load'],
+        actor: { receive: (ctx, m) => void got.push(`${ctx.now()} own ${m.type}`) },
+      });
       rt.start();
       rt.run();
-      return got;
+      return got.filter((g) => !g.includes(' own ')).concat(got.filter((g) => g.includes(' own ')));
     };
     // Sent before the cut, reaching b during it: b's proxy holds it on arrival, whichever side is cut off.
-    expect(heard({ locations: ['b'], from_s: 10, to_s: 50 }, 9.5)).toEqual(['50 gossip']);
-    expect(heard({ locations: ['a'], from_s: 10, to_s: 50 }, 9.5)).toEqual(['50 gossip']);
-    // Sent by a cut-off sender: its own proxy holds it until the heal.
-    expect(heard({ locations: ['a'], from_s: 10, to_s: 50 }, 20)).toEqual(['50 gossip']);
+    expect(heard({ locations: ['b'], from_s: 10, to_s: 50 }, 9.5)).toEqual(['50 gossip', '9.5 own gossip']);
+    expect(heard({ locations: ['a'], from_s: 10, to_s: 50 }, 9.5)).toEqual(['50 gossip', '9.5 own gossip']);
+    // Sent by a cut-off sender: its proxy holds it until the heal; its own location hears it at once.
+    expect(heard({ locations: ['a'], from_s: 10, to_s: 50 }, 20)).toEqual(['50 gossip', '20 own gossip']);
     // Sent before a cut that ends before it arrives: nothing holds it.
-    expect(heard({ locations: ['a'], from_s: 10, to_s: 10.2 }, 9.5)).toEqual(['10.5 gossip']);
+    expect(heard({ locations: ['a'], from_s: 10, to_s: 10.2 }, 9.5)).toEqual(['10.5 gossip', '9.5 own gossip']);
   });
 
   it('a bus outage holds what any two locations send each other, the driver included, and what is on its way, until it is back', () => {
