@@ -579,42 +579,57 @@ export class LiveRuntime {
     const recovered = new Promise<number>((resolve) => (back = resolve));
     this.mailboxes.start(() => {
       const resumed_s = this.now();
-      // A process killed before its start turn was stored started for nobody: nothing that turn
-      // sent left it (output waits for its batch). Its actors start now, at the epoch as start()
-      // starts them, before they recover: else an actor whose start says hello to the world (an
-      // external policy's first request) would never say it.
-      for (const h of this.hosted.values())
-        if (!recovery.startedInJournal(h.placement.address))
-          this.guard(
-            h,
-            epoch_s,
-            () => h.actor.start?.(h.ctx),
-            (t) => ({ k: 'start', a: h.placement.address, t }),
-          );
-      // Journaled for every actor, a recover hook or none: a later restart's replay reads from it
-      // when this one resumed, which tells the deliveries its crash held (LiveRecovery.feltOf).
-      for (const h of this.hosted.values()) {
-        const recover = h.actor.recover;
-        this.guard(
-          h,
-          undefined,
-          () => recover?.call(h.actor, h.ctx, died_s),
-          (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s: died_s }),
-        );
+      try {
+        this.recover(recovery, journal, epoch_s, died_s, resumed_s);
+      } finally {
+        // Said even if the recovery threw (a broken invariant is fatal already): resume() must end.
+        back(resumed_s);
       }
-      const pending = recovery.takePending();
-      for (const t of pending.timers) this.arm(t);
-      const durable = this.options.reliable?.types;
-      for (const [seq, m] of pending.locals) {
-        if (durable === undefined || durable.has(m.msg.type))
-          this.enqueue(m.h, m.msg, m.from, undefined, { k: 'local', seq });
-        else this.tally.count('messages.lost_while_down');
-      }
-      journal.commit();
-      recovery.restored(died_s, resumed_s);
-      back(resumed_s);
     });
     return { batches: replayed.batches, entries: replayed.entries, died_s, resumed_s: await recovered };
+  }
+
+  /** A restarted process's first turn (resume): its actors start if they never had, then recover. */
+  private recover(
+    recovery: LiveRecovery,
+    journal: JournalWriter,
+    epoch_s: number,
+    died_s: number,
+    resumed_s: number,
+  ): void {
+    // A process killed before its start turn was stored started for nobody: nothing that turn
+    // sent left it (output waits for its batch). Its actors start now, at the epoch as start()
+    // starts them, before they recover: else an actor whose start says hello to the world (an
+    // external policy's first request) would never say it.
+    for (const h of this.hosted.values())
+      if (!recovery.startedInJournal(h.placement.address))
+        this.guard(
+          h,
+          epoch_s,
+          () => h.actor.start?.(h.ctx),
+          (t) => ({ k: 'start', a: h.placement.address, t }),
+        );
+    // Journaled for every actor, a recover hook or none: a later restart's replay reads from it
+    // when this one resumed, which tells the deliveries its crash held (LiveRecovery.feltOf).
+    for (const h of this.hosted.values()) {
+      const recover = h.actor.recover;
+      this.guard(
+        h,
+        undefined,
+        () => recover?.call(h.actor, h.ctx, died_s),
+        (t) => ({ k: 'recover', a: h.placement.address, t, crashed_s: died_s }),
+      );
+    }
+    const pending = recovery.takePending();
+    for (const t of pending.timers) this.arm(t);
+    const durable = this.options.reliable?.types;
+    for (const [seq, m] of pending.locals) {
+      if (durable === undefined || durable.has(m.msg.type))
+        this.enqueue(m.h, m.msg, m.from, undefined, { k: 'local', seq });
+      else this.tally.count('messages.lost_while_down');
+    }
+    journal.commit();
+    recovery.restored(died_s, resumed_s);
   }
 
   /**
