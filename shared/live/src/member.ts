@@ -186,11 +186,10 @@ export class MemberProcess {
           c.wallEpoch_ms,
           this.crashedAt_s ?? Number.NEGATIVE_INFINITY,
         );
-        // Back when its actors recovered, not when resume() returned: until then the restarted
-        // process's work (recovering, reporting lost runs, arming timers, the journal's commit, and
-        // what waited in its mailboxes) took 4 to 7 wall ms, 78 to 132 emulated s at 20,000x, and a
-        // replay kept the process down that much longer than it was live (docs/faults.md,
-        // "Replayed as timed").
+        // Back when its actors began to recover, not when resume() returned: the recovery itself
+        // (recover hooks, lost runs reported, timers armed, the journal's commit) took 4 to 7 wall
+        // ms, 78 to 132 emulated s at 20,000x, and a replay kept the process down that much longer
+        // than it was live (docs/faults.md, "Replayed as timed").
         const rejoined_s = replayed.resumed_s;
         log.info({ ...replayed, now_s: rt.now() }, 'rejoined the run: journal replayed, actors recovered');
         this.bus.publish({ kind: 'ready', member, pid: process.pid, http: this.options.http ?? '' });

@@ -98,8 +98,8 @@ export interface MemberReport {
 /**
  * A process restarted after a crash that has caught up: its journal replayed and its clock on the
  * run's again. `down_from_s` is when it died (when it was killed, if known, else its last stored
- * delivery); `rejoined_s` when it was back (its actors recovered), in emulated seconds; `catch_up_wall_ms` the wall time
- * from when it was due back to then (a planned crash's due time: what its successor, standing by,
+ * delivery); `rejoined_s` when it was back (its actors began to recover), in emulated seconds;
+ * `catch_up_wall_ms` the wall time from when it was due back to then (a planned crash's due time: what its successor, standing by,
  * had left to do, or its start-up too if it was late), or from the start of the new process (a
  * restart nobody planned: start-up, joining and the replay).
  */

@@ -573,8 +573,8 @@ export class LiveRuntime {
     // The process died no earlier than the last delivery it stored.
     const died_s = Math.max(crashed_s, replayed.last_s, epoch_s);
     this.startClock(epoch_s, speedup, wallEpoch_ms);
-    // When its actors recover: the loop's first turn, a few wall ms after the clock started (on a
-    // busy process 35 emulated s at 20,000x), which is when the restarted process is back.
+    // The process is back when the recovery's turn begins (its first actor recovers); resume()
+    // resolves once that turn has run, with that time (a replay restarts the process then).
     let back: (resumed_s: number) => void = () => {};
     const recovered = new Promise<number>((resolve) => (back = resolve));
     this.mailboxes.start(() => {
