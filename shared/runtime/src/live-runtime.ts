@@ -575,18 +575,18 @@ export class LiveRuntime {
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     // The process is back when the recovery's turn begins (its first actor recovers); resume()
     // resolves once that turn has run, with that time (a replay restarts the process then).
-    let back: (resumed_s: number) => void = () => {};
-    const recovered = new Promise<number>((resolve) => (back = resolve));
-    this.mailboxes.start(() => {
-      const resumed_s = this.now();
-      try {
-        this.recover(recovery, journal, epoch_s, died_s, resumed_s);
-      } finally {
-        // Said even if the recovery threw (a broken invariant is fatal already): resume() must end.
-        back(resumed_s);
-      }
-    });
-    return { batches: replayed.batches, entries: replayed.entries, died_s, resumed_s: await recovered };
+    const resumed_s = await new Promise<number>((resolve) =>
+      this.mailboxes.start(() => {
+        const back_s = this.now();
+        try {
+          this.recover(recovery, journal, epoch_s, died_s, back_s);
+        } finally {
+          // Said even if the recovery threw (a broken invariant is fatal already): resume() must end.
+          resolve(back_s);
+        }
+      }),
+    );
+    return { batches: replayed.batches, entries: replayed.entries, died_s, resumed_s };
   }
 
   /** A restarted process's first turn (resume): its actors start if they never had, then recover. */

@@ -486,15 +486,7 @@ export class SimRuntime<M extends { readonly type: string }> {
         : this.cuts.partitionHeal(from.location, topic ? 'topic' : target.placement.location);
     if (heal !== undefined) this.tally.count('messages.held_by_partition');
     const at = heal === undefined ? arrives : Math.max(arrives, heal);
-    this.agenda.push({
-      time: at,
-      seq: this.seq++,
-      to: target,
-      from: from.address,
-      msg,
-      timer: 0,
-      ...(topic ? { topic } : {}),
-    });
+    this.enqueue(at, target, from.address, msg, 0, topic);
   }
 
   /**
@@ -668,8 +660,10 @@ export class SimRuntime<M extends { readonly type: string }> {
     return rho * (last?.z ?? 0) + Math.sqrt(1 - rho * rho) * this.networkRng.normal();
   }
 
-  private enqueue(time: number, to: Registered<M>, from: Address, msg: M, timer: TimerId): void {
-    this.agenda.push({ time, seq: this.seq++, to, from, msg, timer });
+  private enqueue(time: number, to: Registered<M>, from: Address, msg: M, timer: TimerId, topic = false): void {
+    this.agenda.push(
+      topic ? { time, seq: this.seq++, to, from, msg, timer, topic } : { time, seq: this.seq++, to, from, msg, timer },
+    );
   }
 }
 
