@@ -4,7 +4,7 @@ import type { Message } from './messages.js';
 import { messageProblem, type MessageCheck } from './validate-message.js';
 
 /** Bumped on any incompatible change to the catalogue; a message of another version is dropped. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Larger payloads are refused before they are decoded (a job message is a few hundred bytes). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -24,14 +24,11 @@ export interface Envelope {
    */
   readonly at_s?: number;
   /**
-   * A durable message's id when its sender resends it until acknowledged: the receiver
-   * acknowledges every copy and delivers the first.
-   */
-  readonly mid?: string;
-  /**
-   * A durable message's number on its link (its sender's location to its receiver's), from 1: the
-   * receiver delivers a link's durable messages in this order (LinkOrder), whatever order resends
-   * bring them in.
+   * A durable message's number on its link (its sender's location to its receiver's), from 1: its
+   * sender resends it until acknowledged, and the receiver delivers a link's durable messages once
+   * each, in this order (LinkOrder), whatever order resends bring them in. The link and the number
+   * are its id: one acknowledgement names the highest number up to which a link's messages are
+   * all stored (BusAck.upto).
    */
   readonly lseq?: number;
 }
@@ -56,7 +53,6 @@ export function encodeEnvelope(e: Omit<Envelope, 'v'>): Uint8Array {
     msg: e.msg,
     sent_ms: e.sent_ms,
     at_s: e.at_s,
-    mid: e.mid,
     lseq: e.lseq,
   });
 }
@@ -102,12 +98,9 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: M
   const at = e['at_s'];
   if (at !== undefined && (typeof at !== 'number' || !Number.isFinite(at)))
     return { ok: false, reason: 'envelope.at_s must be a finite number' };
-  const mid = e['mid'];
-  if (mid !== undefined && (typeof mid !== 'string' || mid.length === 0 || mid.length > 200))
-    return { ok: false, reason: 'envelope.mid must be a non-empty string of at most 200 characters' };
   const lseq = e['lseq'];
-  if (lseq !== undefined && (mid === undefined || typeof lseq !== 'number' || !Number.isSafeInteger(lseq) || lseq < 1))
-    return { ok: false, reason: 'envelope.lseq must be a positive integer, and come with envelope.mid' };
+  if (lseq !== undefined && (typeof lseq !== 'number' || !Number.isSafeInteger(lseq) || lseq < 1))
+    return { ok: false, reason: 'envelope.lseq must be a positive integer' };
   const problem = check(e['msg']);
   if (problem) return { ok: false, reason: problem };
   // Built field by field, not spread: every message from the bus comes through here.
@@ -120,7 +113,6 @@ export function decodeEnvelope(bytes: Uint8Array, expectedRun?: string, check: M
   };
   if (sent !== undefined) envelope.sent_ms = sent;
   if (at !== undefined) envelope.at_s = at;
-  if (mid !== undefined) envelope.mid = mid;
   if (lseq !== undefined) envelope.lseq = lseq;
   return { ok: true, envelope };
 }

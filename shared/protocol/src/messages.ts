@@ -86,14 +86,17 @@ export interface JobEnds {
   readonly jobId: string;
 }
 /**
- * The receiving runtime has the durable messages `mids`, for good (stored, with a journal); one
- * acknowledgement answers all those a batch of its output answers. `received`: a journaled
- * receiver has them and has not yet stored them (the sender stops resending them on a timer).
+ * A receiving runtime's answer about the durable messages of one link, the one from the location
+ * it is sent to to the location that sends it (messages numbered by their envelopes' `lseq`).
+ * `upto`: it has every one numbered up to this, for good (stored, with a journal), as TCP's
+ * cumulative acknowledgement: one number answers a batch of its output, however many messages
+ * that batch stored. `received`: a journaled receiver has these, not yet stored (the sender stops
+ * resending them on a timer). An answer carries one of the two.
  */
 export interface BusAck {
   readonly type: typeof MessageType.BusAck;
-  readonly mids: readonly string[];
-  readonly received?: boolean;
+  readonly upto?: number;
+  readonly received?: readonly number[];
   /** Which start of the receiving process answers: a later one has lost what an earlier one received and had not stored. */
   readonly boot: string;
 }

@@ -33,14 +33,19 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.SubmitDue]: {},
   [MessageType.JobEnds]: { jobId: 'string' },
   [MessageType.BusAck]: {
-    mids: (v) =>
-      Array.isArray(v) && v.length > 0 && v.every((m) => typeof m === 'string')
+    upto: (v) => (v === undefined || isLinkNumber(v) ? undefined : 'must be a positive integer'),
+    received: (v) =>
+      v === undefined || (Array.isArray(v) && v.length > 0 && v.every(isLinkNumber))
         ? undefined
-        : 'must be a non-empty list of message ids',
-    received: 'optional-boolean',
+        : 'must be a non-empty list of positive integers',
     boot: 'string',
   },
 };
+
+/** A durable message's number on its link (Envelope.lseq). */
+function isLinkNumber(v: unknown): boolean {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1;
+}
 
 /** Says why a value is not a well-formed message of a catalogue; the codec drops what it refuses. */
 export type MessageCheck = (value: unknown) => string | undefined;

@@ -101,15 +101,22 @@ describe('the wire codec', () => {
       'job.submit.job has an unexpected field "toString"',
     );
     // The envelope's optional fields come back only when sent.
-    const stamped = decodeEnvelope(encode({ ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3', lseq: 2 }), 'r1');
-    expect(stamped).toEqual({ ok: true, envelope: { ...ok, sent_ms: 1.5, at_s: 7, mid: 's1-3', lseq: 2 } });
-    // A link's number is a durable message's: positive, whole, and with an id.
-    expect(bad({ ...ok, lseq: 1 })).toMatch(/envelope.lseq/);
-    expect(bad({ ...ok, mid: 's1-3', lseq: 0 })).toMatch(/envelope.lseq/);
-    expect(bad({ ...ok, mid: 's1-3', lseq: 1.5 })).toMatch(/envelope.lseq/);
+    const stamped = decodeEnvelope(encode({ ...ok, sent_ms: 1.5, at_s: 7, lseq: 2 }), 'r1');
+    expect(stamped).toEqual({ ok: true, envelope: { ...ok, sent_ms: 1.5, at_s: 7, lseq: 2 } });
+    // A link's number is a durable message's: positive and whole.
+    expect(bad({ ...ok, lseq: 0 })).toMatch(/envelope.lseq/);
+    expect(bad({ ...ok, lseq: 1.5 })).toMatch(/envelope.lseq/);
+    expect(bad({ ...ok, lseq: '2' })).toMatch(/envelope.lseq/);
     const plain = decodeEnvelope(encode(ok), 'r1');
     expect(plain.ok && Object.keys(plain.envelope)).toEqual(['v', 'run', 'from', 'to', 'msg']);
-    expect(bad({ ...ok, mid: '' })).toMatch(/envelope.mid/);
+    // An acknowledgement: a cumulative number, or the numbers received, each a link's.
+    const ack = (fields: object) => ({ ...ok, msg: { type: 'bus.ack', boot: 'b1', ...fields } });
+    expect(decodeEnvelope(encode(ack({ upto: 9 })), 'r1').ok).toBe(true);
+    expect(decodeEnvelope(encode(ack({ received: [3, 4] })), 'r1').ok).toBe(true);
+    expect(bad(ack({ upto: 0 }))).toMatch(/bus.ack.upto must be a positive integer/);
+    expect(bad(ack({ received: [] }))).toMatch(/bus.ack.received must be a non-empty list/);
+    expect(bad(ack({ received: ['x-1'] }))).toMatch(/bus.ack.received must be a non-empty list/);
+    expect(bad(ack({ mids: ['x-1'] }))).toMatch(/unexpected field "mids"/);
     expect(bad({ ...ok, at_s: 'soon' })).toMatch(/envelope.at_s/);
     expect(bad({ ...ok, from: '' })).toMatch(/envelope.from/);
     expect(bad({ ...ok, to: 3 })).toMatch(/envelope.to must be a non-empty string/);

@@ -1,38 +1,41 @@
 /**
- * Acknowledgements of durable messages, gathered into one `bus.ack` per sending location and
- * batch of output, instead of an envelope each. At saturation an acknowledgement per message was
- * a third of all envelopes a journaled run decoded (docs/performance.md).
+ * Answers about durable messages, gathered into one `bus.ack` per sending location and batch of
+ * output, instead of an envelope each: the highest number stored (BusAck.upto, the latest of the
+ * batch), or the numbers received. At saturation an acknowledgement per message was a third of
+ * all envelopes a journaled run decoded (docs/performance.md).
  *
  * A batch is whatever leaves the process together: with a journal, the output of one append
  * (JournalWriter.outputBatch), since an acknowledgement must not leave before its delivery is
- * stored; otherwise a PeriodicFlush's. A list is handed to `emit` when opened, and filled until its
- * batch closes; `emit` must not read it before then.
+ * stored; otherwise a PeriodicFlush's. An answer is handed to `emit` when opened, and filled until
+ * its batch closes; `emit` must not read it before then.
  */
-export class AckBatches {
-  private open = new Map<string, string[]>();
+export class AckBatches<T> {
+  private open = new Map<string, T>();
   private openBatch: number | undefined;
 
   constructor(
     /** The number of the batch now open: it changes once the output emitted under it has left. */
     private readonly currentBatch: () => number,
-    /** Puts the acknowledgement of `mids` to `location` out with the current batch. */
-    private readonly emit: (location: string, mids: readonly string[]) => void,
+    /** A new, empty answer. */
+    private readonly fresh: () => T,
+    /** Puts the answer to `location` out with the current batch. */
+    private readonly emit: (location: string, answer: T) => void,
   ) {}
 
-  /** Acknowledges `mid` to the runtime at `location`. */
-  add(location: string, mid: string): void {
+  /** Adds to this batch's answer to the runtime at `location`. */
+  add(location: string, fold: (answer: T) => void): void {
     const batch = this.currentBatch();
     if (batch !== this.openBatch) {
       this.open = new Map();
       this.openBatch = batch;
     }
-    let mids = this.open.get(location);
-    if (mids === undefined) {
-      mids = [];
-      this.open.set(location, mids);
-      this.emit(location, mids);
+    let answer = this.open.get(location);
+    if (answer === undefined) {
+      answer = this.fresh();
+      this.open.set(location, answer);
+      this.emit(location, answer);
     }
-    mids.push(mid);
+    fold(answer);
   }
 }
 

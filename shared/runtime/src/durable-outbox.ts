@@ -33,8 +33,13 @@ export function runtimeAddress(location: string): Address {
 
 /**
  * Exactly-once delivery of durable messages over a bus that may lose what is in flight (a
- * nats-server restart): each is sent with an id and kept until the receiving runtime acknowledges
- * it, and resent meanwhile; a receiver delivers each id once and acknowledges every copy.
+ * nats-server restart): each is sent numbered on its link (its sender's location to its
+ * receiver's, Envelope.lseq) and kept until the receiving runtime acknowledges it, and resent
+ * meanwhile; a receiver delivers each number once, in order, and answers every copy. An
+ * acknowledgement is cumulative, as TCP's: every message of the link up to a number is stored.
+ * Until 2026-11-30 each message had a string id that the receiver remembered for the whole run and
+ * acknowledged in a list; keeping and acknowledging each one so was most of what the protocol cost
+ * a journaled run at saturation (docs/performance.md).
  *
  * When to resend. A journaled receiver says at once that a message arrived (`received`), and
  * acknowledges it once stored; it is not resent on a timer meanwhile. A message is resent once
@@ -46,10 +51,8 @@ export function runtimeAddress(location: string): Address {
  * run, every one a duplicate (docs/performance.md).
  */
 export class DurableOutbox {
-  private readonly unacknowledged = new Map<string, Unacknowledged>();
-  /** Ids of the durable messages delivered here (a resent one is acknowledged again, not delivered). */
-  private readonly seen = new Set<string>();
-  private nextMid = 1;
+  /** Per link (`sender>receiver` locations), what waits for its acknowledgement, by number, in send order. */
+  private readonly unacknowledged = new Map<string, Map<number, Unacknowledged>>();
   /** Per link (`sender>receiver` locations), durable messages numbered on it so far. */
   private readonly sentOnLink = new Map<string, number>();
   private nextOrder = 1;
@@ -67,11 +70,6 @@ export class DurableOutbox {
 
   constructor(private readonly publish: (target: BusTarget, from: Address, bytes: Uint8Array) => void) {}
 
-  /** A new message id, unique to the sending location within the run. */
-  nextId(sender: string): string {
-    return `${sender}-${this.nextMid++}`;
-  }
-
   /** The next durable message's number on its link (linkOf: its sender's location to its receiver's). */
   nextOnLink(link: string): number {
     const n = (this.sentOnLink.get(link) ?? 0) + 1;
@@ -79,10 +77,22 @@ export class DurableOutbox {
     return n;
   }
 
-  /** Keeps a message until it is acknowledged; `sent_ms` -Infinity: resend at the first chance. */
-  keep(mid: string, target: { readonly actor: Address }, from: Address, bytes: Uint8Array, sent_ms: number): void {
+  /**
+   * Keeps message `n` of `link` until it is acknowledged; `sent_ms` -Infinity: resend at the first
+   * chance. A link's messages are kept in their numbers' order (they are sent in it).
+   */
+  keep(
+    link: string,
+    n: number,
+    target: { readonly actor: Address },
+    from: Address,
+    bytes: Uint8Array,
+    sent_ms: number,
+  ): void {
     const location = senderOf(target.actor);
-    this.unacknowledged.set(mid, {
+    let kept = this.unacknowledged.get(link);
+    if (kept === undefined) this.unacknowledged.set(link, (kept = new Map()));
+    kept.set(n, {
       target,
       from,
       bytes,
@@ -95,13 +105,22 @@ export class DurableOutbox {
     });
   }
 
-  /** The receiver has it for good (stored, with a journal); true if it was still waiting here. */
-  acknowledged(mid: string): boolean {
-    const u = this.unacknowledged.get(mid);
-    if (!u) return false;
-    this.unacknowledged.delete(mid);
-    if (!u.received) this.answered(u, 'stored');
-    return true;
+  /**
+   * The receiver has every message of `link` numbered up to `upto` for good (stored, with a
+   * journal). Returns how many of them were still waiting here.
+   */
+  acknowledged(link: string, upto: number): number {
+    const kept = this.unacknowledged.get(link);
+    if (kept === undefined) return 0;
+    let n = 0;
+    // In number order: the first one past `upto` ends it.
+    for (const [lseq, u] of kept) {
+      if (lseq > upto) break;
+      kept.delete(lseq);
+      n++;
+      if (!u.received) this.answered(u, 'stored');
+    }
+    return n;
   }
 
   /**
@@ -111,8 +130,8 @@ export class DurableOutbox {
    * UNANSWERED_TIMEOUTS timeouts. Its acknowledgement waits for the receiver's backlog, which at
    * saturation grows past any timeout learnt from earlier round trips.
    */
-  received(mid: string): void {
-    const u = this.unacknowledged.get(mid);
+  received(link: string, n: number): void {
+    const u = this.unacknowledged.get(link)?.get(n);
     if (!u || u.received) return;
     u.received = true;
     this.answered(u, 'received');
@@ -123,16 +142,6 @@ export class DurableOutbox {
     const now = wallNow_ms();
     if (u.resends === 0 && Number.isFinite(u.sent_ms)) this.roundTrips.measured(now - u.sent_ms);
     this.evidence.heard(u.location, u.order, now, answer);
-  }
-
-  /** Whether `mid` has been delivered here. */
-  deliveredBefore(mid: string): boolean {
-    return this.seen.has(mid);
-  }
-
-  /** `mid` is delivered here: a later copy of it is acknowledged again, not delivered. */
-  delivered(mid: string): void {
-    this.seen.add(mid);
   }
 
   /**
@@ -196,7 +205,7 @@ export class DurableOutbox {
    */
   connectionRestored(grace_ms: number): void {
     this.suspectUntil_ms = wallNow_ms() + grace_ms;
-    for (const u of this.unacknowledged.values()) if (!u.received) u.suspect = true;
+    for (const kept of this.unacknowledged.values()) for (const u of kept.values()) if (!u.received) u.suspect = true;
   }
 
   /** How many resends since the last call went with no sign of loss (the rest: shown lost, or to a rejoined receiver). */
@@ -214,16 +223,17 @@ export class DurableOutbox {
   private resendWhere(due: (u: Unacknowledged, now_ms: number) => boolean): number {
     const now = wallNow_ms();
     let n = 0;
-    for (const u of this.unacknowledged.values()) {
-      if (!due(u, now)) continue;
-      u.sent_ms = now;
-      // A copy whose arrival is unknown again.
-      u.received = false;
-      u.order = this.nextOrder++;
-      u.resends++;
-      n++;
-      this.publish(u.target, u.from, u.bytes);
-    }
+    for (const kept of this.unacknowledged.values())
+      for (const u of kept.values()) {
+        if (!due(u, now)) continue;
+        u.sent_ms = now;
+        // A copy whose arrival is unknown again.
+        u.received = false;
+        u.order = this.nextOrder++;
+        u.resends++;
+        n++;
+        this.publish(u.target, u.from, u.bytes);
+      }
     return n;
   }
 

@@ -2,8 +2,11 @@ import { Decoder, Encoder } from '@msgpack/msgpack';
 import type { Message } from '@gridemu/protocol';
 import type { JournalBatch, JournalEntry } from './journal-entry.js';
 
-/** The first byte of a stored batch: the format it is in. */
-const FORMAT = 0x4a;
+/**
+ * The first byte of a stored batch: the format it is in. 0x4b since acknowledgements are
+ * cumulative per link (an `ack` entry was a message id in 0x4a).
+ */
+const FORMAT = 0x4b;
 
 const KIND = { start: 1, bus: 2, local: 3, timer: 4, recover: 5, ack: 6 } as const;
 const KIND_NAMES = ['', 'start', 'bus', 'local', 'timer', 'recover', 'ack'] as const;
@@ -23,7 +26,7 @@ const messageDecoder = new Decoder();
  * only a timer's message (an object the process made) is encoded, as msgpack.
  *
  * Layout, little-endian: FORMAT (u8), seq (f64), entry count (u32), then each entry: its kind
- * (u8), then for `ack` its id (str); for the others the actor (u16 index into the batch's
+ * (u8), then for `ack` its link (str) and the number acknowledged up to (f64); for the others the actor (u16 index into the batch's
  * addresses, a new one followed by its str), the actor's time (f64), then by kind: `bus` flags
  * (u8: 1 a topic's, 2 its arrival time follows), its arrival time (f64, if flagged) and the
  * envelope (u32 length, bytes); `local` seq (f64); `timer` id (f64) and the message
@@ -49,7 +52,10 @@ export class JournalBatchWriter {
   private entry(e: JournalEntry): void {
     this.room(1);
     this.buf[this.at++] = KIND[e.k];
-    if (e.k === 'ack') return this.str(e.mid);
+    if (e.k === 'ack') {
+      this.str(e.link);
+      return this.f64(e.upto);
+    }
     this.address(e.a);
     this.f64(e.t);
     switch (e.k) {
@@ -153,7 +159,8 @@ export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBat
     const kind = KIND_NAMES[b[at++]!];
     if (kind === undefined || kind === '') throw bad(`entry ${i + 1} has an unknown kind`);
     if (kind === 'ack') {
-      entries.push({ k: 'ack', mid: str() });
+      const link = str();
+      entries.push({ k: 'ack', link, upto: f64() });
       continue;
     }
     need(2);

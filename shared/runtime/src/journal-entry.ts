@@ -5,8 +5,8 @@ import type { Address, Message } from '@gridemu/protocol';
  * the envelope it arrived in, as it arrived (the replay decodes it again); a message between actors
  * of the process carries only its sequence number, since the replay sends it again. A timer
  * carries its message too: one cancelled after it fired is still delivered, and the replay must
- * deliver it the same. `ack` is an acknowledgement this process received for a durable message it
- * sent, so the replay does not resend it.
+ * deliver it the same. `ack` is an acknowledgement this process received for the durable messages it
+ * sent on `link`, every one numbered up to `upto` (Envelope.lseq), so the replay does not resend them.
  */
 export type JournalEntry =
   | { readonly k: 'start'; readonly a: Address; readonly t: number }
@@ -26,7 +26,7 @@ export type JournalEntry =
   | { readonly k: 'local'; readonly a: Address; readonly t: number; readonly seq: number }
   | { readonly k: 'timer'; readonly a: Address; readonly t: number; readonly id: number; readonly msg: Message }
   | { readonly k: 'recover'; readonly a: Address; readonly t: number; readonly crashed_s: number }
-  | { readonly k: 'ack'; readonly mid: string };
+  | { readonly k: 'ack'; readonly link: string; readonly upto: number };
 
 /** What one append holds: the entries of one turn of the run loop, numbered from 1. */
 export interface JournalBatch {

@@ -33,11 +33,17 @@ interface Link {
 export class LinkOrder {
   private readonly links = new Map<string, Link>();
 
+  /** Whether message `n` of `link` was delivered here already (a copy of it must not be delivered again). */
+  passed(link: string, n: number): boolean {
+    const l = this.links.get(link);
+    return l !== undefined && (n < l.next || l.done.has(n));
+  }
+
   /**
    * Message `n` of `link` has arrived, and has not been delivered here before. Its turn: `deliver`
    * runs now, and so do the held messages after it whose turn that makes. An earlier one is still
    * missing: it is held (a later copy of it replaces it), and runs once its turn comes. Already
-   * delivered: 'passed' (the receiver's own record of delivered ids should have caught the copy).
+   * delivered: 'passed' (the receiver should have asked passed() first).
    */
   admit(link: string, n: number, deliver: () => void): 'delivered' | 'held' | 'passed' {
     const l = this.of(link);

@@ -5,11 +5,16 @@ import type { Inbox } from './mailboxes.js';
 import type { OwedAck } from './owed-acks.js';
 import type { BusTarget } from './transport.js';
 
+/** A durable message's id: its link (linkOf) and its number on it (Envelope.lseq). */
+export interface DurableId {
+  readonly link: string;
+  readonly n: number;
+}
+
 /** How a delivery reached its mailbox: what the journal records to replay it. */
 export type DeliverySource =
   | {
       readonly k: 'bus';
-      readonly mid: string | undefined;
       readonly topic: boolean;
       /** The envelope as it arrived: what the journal stores of it. */
       readonly envelope: Uint8Array;
@@ -69,10 +74,11 @@ export interface LocalMessage {
  */
 export interface ActorOutput {
   /**
-   * A message to an actor elsewhere, or a topic's subscribers elsewhere. `mid`: a durable
-   * message's id (kept until acknowledged). `bytes` encodes it, called only if it is sent or kept.
+   * A message to an actor elsewhere, or a topic's subscribers elsewhere. `durable`: a durable
+   * message's link and number on it (kept until acknowledged). `bytes` encodes it, called only if
+   * it is sent or kept.
    */
-  bus(target: BusTarget, from: Address, mid: string | undefined, bytes: () => Uint8Array): void;
+  bus(target: BusTarget, from: Address, durable: DurableId | undefined, bytes: () => Uint8Array): void;
   /** A message on a latest-value topic (load gossip): at most one per sender per interval leaves. */
   latestValue(key: string, send: (deferred: boolean) => void): void;
   /** A message to an actor of this process. */

@@ -6,12 +6,15 @@ import type { ActorOutput, HostedActor, LocalMessage, PendingTimer } from './liv
 import type { RunCounters } from './run-counters.js';
 import { siteOf } from './subjects.js';
 import { linkOf, type LinkOrder } from './link-order.js';
+import type { StoredThrough } from './stored-through.js';
 
 /** What a replay needs of the runtime it rebuilds. */
 export interface RecoveryHost {
   hostedAt(address: Address): HostedActor | undefined;
   readonly outbox: DurableOutbox;
   readonly linkOrder: LinkOrder;
+  /** What this process may acknowledge of each link: a replayed delivery was stored. */
+  readonly storedThrough: StoredThrough;
   readonly tally: RunCounters;
   /**
    * Hands a replayed message to its actor, counted as its first delivery was; `felt`, when the
@@ -22,7 +25,6 @@ export interface RecoveryHost {
   decodeStored(envelope: Uint8Array): {
     readonly from: Address;
     readonly msg: Message;
-    readonly mid?: string;
     readonly lseq?: number;
     readonly at_s?: number;
   };
@@ -56,7 +58,7 @@ export interface ReplayCount {
  * resent unless the journal says it was acknowledged; timers are kept to arm once the clock runs
  * again; a message between two of its actors is kept for the delivery the journal names; log lines
  * were written the first time. What the bus brings meanwhile waits (hold) until the replay is done,
- * and is judged then, once the ids already delivered are known again.
+ * and is judged then, once the messages already delivered are known again.
  */
 export class LiveRecovery {
   private restoring = true;
@@ -86,10 +88,10 @@ export class LiveRecovery {
 
   /** Where the actors' actions go during the replay. */
   readonly output: ActorOutput = {
-    bus: (target, from, mid, bytes) => {
+    bus: (target, from, durable, bytes) => {
       // Sent before the crash, perhaps never received: resent on resume unless the journal says acknowledged.
-      if (mid !== undefined && 'actor' in target)
-        this.host.outbox.keep(mid, target, from, bytes(), Number.NEGATIVE_INFINITY);
+      if (durable !== undefined && 'actor' in target)
+        this.host.outbox.keep(durable.link, durable.n, target, from, bytes(), Number.NEGATIVE_INFINITY);
     },
     latestValue: () => {},
     local: (seq, m, sent_s) => {
@@ -188,7 +190,7 @@ export class LiveRecovery {
   /** One journal entry, again: the actor handles what it handled before, at the time it did. */
   private apply(e: JournalEntry): void {
     if (e.k === 'ack') {
-      this.host.outbox.acknowledged(e.mid);
+      this.host.outbox.acknowledged(e.link, e.upto);
       return;
     }
     const h = this.host.hostedAt(e.a);
@@ -217,9 +219,13 @@ export class LiveRecovery {
         return;
       }
       case 'bus': {
-        const { from, msg, mid, lseq, at_s } = this.host.decodeStored(e.envelope);
-        if (mid !== undefined) this.host.outbox.delivered(mid);
-        if (lseq !== undefined) this.host.linkOrder.replayed(linkOf(from, e.a), lseq);
+        const { from, msg, lseq, at_s } = this.host.decodeStored(e.envelope);
+        if (lseq !== undefined) {
+          // Delivered and stored: a copy resent now is answered, not delivered again.
+          const link = linkOf(from, e.a);
+          this.host.linkOrder.replayed(link, lseq);
+          this.host.storedThrough.settled(link, lseq);
+        }
         if (e.topic === true) this.host.tally.sent(msg.type, siteOf(from), h.placement.location, e.t);
         this.host.redeliver(h, msg, from, this.feltOf(at_s, e.posted));
         return;

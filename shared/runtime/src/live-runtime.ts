@@ -13,7 +13,8 @@ import type { JournalEntry } from './journal-entry.js';
 import { JournalWriter } from './journal-writer.js';
 import { DurableOutbox, runtimeAddress } from './durable-outbox.js';
 import { LinkOrder, linkOf } from './link-order.js';
-import { OwedAcks, type OwedAck } from './owed-acks.js';
+import { owedAck, settleOwed, type OwedAck } from './owed-acks.js';
+import { StoredThrough } from './stored-through.js';
 import { AckBatches, PeriodicFlush } from './ack-batches.js';
 import { LinkMeter } from './link-meter.js';
 import {
@@ -104,7 +105,6 @@ const RECEIPTS_EVERY_MS = 10;
 type AcceptFromBus = (
   from: Address,
   msg: Message,
-  mid: string | undefined,
   at_s: number | undefined,
   /** With a journal, the acknowledgement each delivery this makes must settle once recorded. */
   ack: OwedAck | undefined,
@@ -156,10 +156,12 @@ export class LiveRuntime {
   private readonly outbox: DurableOutbox;
   /** Durable messages delivered in their link's order, whatever order resends bring them in. */
   private readonly linkOrder = new LinkOrder();
-  /** With a journal: acknowledgements waiting for their deliveries to be recorded. */
-  private readonly owedAcks = new OwedAcks();
-  /** Acknowledgements going out, by kind and by the location of this process that received what they acknowledge. */
-  private readonly ackBatches = new Map<string, AckBatches>();
+  /** Per link, the highest number up to which this process may acknowledge (delivered and, with a journal, stored). */
+  private readonly storedThrough = new StoredThrough();
+  /** Acknowledgements going out, by the location of this process that received what they acknowledge. */
+  private readonly ackBatches = new Map<string, AckBatches<{ upto: number }>>();
+  /** Receipts going out (a journaled process), likewise. */
+  private readonly receiptBatches = new Map<string, AckBatches<number[]>>();
   private readonly ackFlush = new PeriodicFlush(0);
   private readonly receiptFlush = new PeriodicFlush(RECEIPTS_EVERY_MS);
   /** Names this start of the process in its acknowledgements (DurableOutbox.heardFrom). */
@@ -295,6 +297,7 @@ export class LiveRuntime {
             hostedAt: (address) => this.hosted.get(address),
             outbox: this.outbox,
             linkOrder: this.linkOrder,
+            storedThrough: this.storedThrough,
             tally: this.tally,
             redeliver: (h, msg, from, felt) => {
               this.delivered++;
@@ -361,14 +364,14 @@ export class LiveRuntime {
 
   /** What the actors do, as it leaves this process (or waits for the journal, with one). */
   private readonly liveOutput: ActorOutput = {
-    bus: (target, from, mid, bytes) => {
+    bus: (target, from, durable, bytes) => {
       this.tally.count('bus.published');
       const encoded = bytes();
       const publish = () => this.options.transport.publish(target, from, encoded);
-      if (mid !== undefined && 'actor' in target) {
+      if (durable !== undefined && 'actor' in target) {
         // Kept until the receiving runtime says it has it (listenForAcks); resent meanwhile.
         this.emit(() => {
-          this.outbox.keep(mid, target, from, encoded, wallNow_ms());
+          this.outbox.keep(durable.link, durable.n, target, from, encoded, wallNow_ms());
           publish();
         });
       } else {
@@ -440,7 +443,7 @@ export class LiveRuntime {
           (t) => journalEntryOf(d, address, t),
         );
         // Recorded in this turn's batch: its acknowledgement leaves with that batch's output.
-        if (d.src.k === 'bus' && d.src.ack && !this.fatal) this.owedAcks.settle(d.src.ack);
+        if (d.src.k === 'bus' && d.src.ack && !this.fatal) settleOwed(d.src.ack);
         if (d.sent_s !== undefined && this.clock) {
           if (this.heldByFault(d.from, address, d.sent_s, h.now_s)) this.tally.count('felt.held_by_fault');
           else {
@@ -459,13 +462,13 @@ export class LiveRuntime {
     if (this.options.reliable) this.listenForAcks(senderOf(address));
     this.subscribeOnBus(() =>
       this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
-        this.fromBus(bytes, subject, sender, address, (from, msg, mid, at_s, ack) =>
+        this.fromBus(bytes, subject, sender, address, (from, msg, at_s, ack) =>
           this.enqueue(
             h,
             msg,
             from,
             undefined,
-            { k: 'bus', mid, topic: false, envelope: bytes, ...(ack ? { ack } : {}) },
+            { k: 'bus', topic: false, envelope: bytes, ...(ack ? { ack } : {}) },
             at_s,
           ),
         ),
@@ -478,7 +481,7 @@ export class LiveRuntime {
         const recipient = topicRecipient(topic);
         this.subscribeOnBus(() =>
           this.options.transport.subscribe({ topic }, (bytes, subject, sender) =>
-            this.fromBus(bytes, subject, sender, recipient, (from, msg, mid, at_s, ack) => {
+            this.fromBus(bytes, subject, sender, recipient, (from, msg, at_s, ack) => {
               // This process's own subscribers already had it from publish().
               if (this.hosted.has(from)) return;
               for (const s of list!) {
@@ -489,7 +492,7 @@ export class LiveRuntime {
                   msg,
                   from,
                   undefined,
-                  { k: 'bus', mid, topic: true, envelope: bytes, ...(ack ? { ack } : {}) },
+                  { k: 'bus', topic: true, envelope: bytes, ...(ack ? { ack } : {}) },
                   at_s,
                 );
               }
@@ -758,16 +761,16 @@ export class LiveRuntime {
   ): void {
     const sent_ms = wallNow_ms();
     const at_s = sentAt_s ?? (this.clock ? this.actorNow(from) : undefined);
-    // A durable message (to one actor) carries an id the receiver acknowledges.
-    const durable = 'actor' in target && this.options.reliable?.types.has(msg.type) === true;
-    const mid = durable ? this.outbox.nextId(senderOf(from)) : undefined;
-    // Numbered in send order on its link, during a replay too, so a restart numbers on from where it was.
-    const lseq = durable ? this.outbox.nextOnLink(linkOf(from, target.actor)) : undefined;
-    this.output.bus(target, from, mid, () =>
+    // A durable message (to one actor) carries its number on its link, which the receiver
+    // acknowledges. Numbered in send order, during a replay too, so a restart numbers on from where it was.
+    const link =
+      'actor' in target && this.options.reliable?.types.has(msg.type) === true ? linkOf(from, target.actor) : undefined;
+    const durable = link === undefined ? undefined : { link, n: this.outbox.nextOnLink(link) };
+    this.output.bus(target, from, durable, () =>
       encodeEnvelope(
-        mid === undefined
+        durable === undefined
           ? { run: this.run, from, to, msg, sent_ms, at_s }
-          : { run: this.run, from, to, msg, sent_ms, at_s, mid, lseq },
+          : { run: this.run, from, to, msg, sent_ms, at_s, lseq: durable.n },
       ),
     );
   }
@@ -815,21 +818,22 @@ export class LiveRuntime {
       this.options.transport.subscribe({ actor: address }, (bytes, subject, sender) =>
         this.fromBus(bytes, subject, sender, address, (from, msg) => {
           if (msg.type !== MessageType.BusAck) return;
-          this.countResent(this.outbox.heardFrom(senderOf(from), msg.boot));
-          if (msg.received === true) {
-            for (const mid of msg.mids) this.outbox.received(mid);
-            this.outbox.answerEnded(senderOf(from), true);
-            return;
+          const receiver = senderOf(from);
+          // The link the answer is about: from here to the location that answers.
+          const link = `${location}>${receiver}`;
+          this.countResent(this.outbox.heardFrom(receiver, msg.boot));
+          if (msg.received !== undefined) {
+            for (const n of msg.received) this.outbox.received(link, n);
+            this.outbox.answerEnded(receiver, true);
           }
-          let recorded = false;
-          for (const mid of msg.mids) {
-            if (this.outbox.acknowledged(mid) && this.journal) {
-              this.journal.record({ k: 'ack', mid });
-              recorded = true;
+          if (msg.upto !== undefined) {
+            // Recorded, so a restart does not resend them: one entry however many it acknowledges.
+            if (this.outbox.acknowledged(link, msg.upto) > 0 && this.journal) {
+              this.journal.record({ k: 'ack', link, upto: msg.upto });
+              this.journal.queueCommit();
             }
+            this.outbox.answerEnded(receiver, false);
           }
-          this.outbox.answerEnded(senderOf(from), false);
-          if (recorded) this.journal!.queueCommit();
         }),
       ),
     );
@@ -837,7 +841,7 @@ export class LiveRuntime {
 
   /** Decodes and checks what the bus brought for `recipient`; anything wrong is counted and dropped. */
   private fromBus(bytes: Uint8Array, subject: string, sender: string, recipient: string, accept: AcceptFromBus): void {
-    // Judged after the replay, which rebuilds the ids already delivered.
+    // Judged after the replay, which rebuilds what was delivered already.
     if (this.recovery?.hold(() => this.fromBus(bytes, subject, sender, recipient, accept))) return;
     const decoded = decodeEnvelope(bytes, this.run, this.options.check);
     if (!decoded.ok || decoded.envelope.to !== recipient) {
@@ -848,7 +852,7 @@ export class LiveRuntime {
       );
       return;
     }
-    const { msg, from, sent_ms, at_s, mid, lseq } = decoded.envelope;
+    const { msg, from, sent_ms, at_s, lseq } = decoded.envelope;
     if (senderOf(from) !== sender) {
       // A forged sender: the bus says who published it, and it is not who the envelope claims.
       this.tally.count('messages.forged_sender');
@@ -860,92 +864,118 @@ export class LiveRuntime {
       return;
     }
     if (sent_ms !== undefined) this.recordLatency(from, recipient, wallNow_ms() - sent_ms);
-    if (mid === undefined) return accept(from, msg, mid, at_s, undefined);
-    // A durable message: acknowledge every copy, deliver the first (a resend must do no harm).
-    const sendAck = () => this.acknowledge(senderOf(recipient), senderOf(from), mid);
-    if (this.outbox.deliveredBefore(mid)) {
+    if (lseq === undefined) return accept(from, msg, at_s, undefined);
+    // A durable message: answer every copy, deliver the first (a resend must do no harm).
+    const here = senderOf(recipient);
+    const link = linkOf(from, recipient);
+    if (this.linkOrder.passed(link, lseq)) {
       this.tally.count('bus.duplicates');
-      // Its first copy's acknowledgement, still held until that delivery is recorded, will answer
-      // this one too; meanwhile the sender hears again that it arrived.
-      if (!this.owedAcks.held(mid)) sendAck();
-      else this.acknowledge(senderOf(recipient), senderOf(from), mid, true);
+      // Stored already: acknowledged again (cumulatively). Else its delivery is not yet recorded,
+      // and its acknowledgement will answer this copy too; meanwhile the sender hears again that it arrived.
+      if (lseq <= this.storedThrough.through(link)) this.acknowledge(here, sender, this.storedThrough.through(link));
+      else this.receipt(here, sender, lseq);
       return;
     }
-    const deliver = () => this.deliverDurable(recipient, from, msg, mid, at_s, sendAck, accept);
-    if (lseq === undefined) return deliver();
+    const deliver = () => this.deliverDurable(here, from, link, lseq, msg, at_s, accept);
     // In its link's order: one that overtook an earlier one waits for it (LinkOrder).
-    const order = this.linkOrder.admit(linkOf(from, recipient), lseq, deliver);
+    const order = this.linkOrder.admit(link, lseq, deliver);
     if (order === 'held') {
       this.tally.count('bus.held_for_order');
       // Arrived, not delivered: a journaled receiver says so, so it is not resent while it waits
       // (it goes again if this process restarts); without a journal it is acknowledged once delivered.
-      if (this.journal) this.acknowledge(senderOf(recipient), senderOf(from), mid, true);
+      if (this.journal) this.receipt(here, sender, lseq);
     } else if (order === 'passed') {
-      this.fail(
-        new Error(
-          `assertion: durable message ${mid}, number ${lseq} of its link, was delivered but is not known by its id`,
-        ),
-        recipient,
-      );
+      this.fail(new Error(`assertion: durable message ${lseq} of link ${link} was delivered twice`), recipient);
     }
-  }
-
-  /** Delivers a durable message's first copy (in its link's order), and acknowledges it. */
-  private deliverDurable(
-    recipient: string,
-    from: Address,
-    msg: Message,
-    mid: string,
-    at_s: number | undefined,
-    sendAck: () => void,
-    accept: AcceptFromBus,
-  ): void {
-    this.outbox.delivered(mid);
-    if (!this.journal) {
-      sendAck();
-      return accept(from, msg, mid, at_s, undefined);
-    }
-    // With a journal, the acknowledgement waits until every delivery this copy makes is recorded
-    // (OwedAcks), and then for that batch to be stored (emit); the sender hears at once that it
-    // arrived, so it does not resend it while it waits behind this process's backlog.
-    this.acknowledge(senderOf(recipient), senderOf(from), mid, true);
-    const owed = this.owedAcks.open(mid, sendAck);
-    accept(from, msg, mid, at_s, owed);
-    this.owedAcks.settle(owed);
   }
 
   /**
-   * Acknowledges durable message `mid`, which `here` received from `sender`, in one `bus.ack` with
-   * the others of its batch: with a journal, the output of the append that stores its delivery;
-   * without, this pass of the event loop. `received`: a journaled process has it, not yet stored
-   * (gathered for RECEIPTS_EVERY_MS, so it costs few envelopes).
+   * Delivers a durable message's first copy (in its link's order), and acknowledges it: without a
+   * journal at once, with one once every delivery it makes is recorded (OwedAck) and then that
+   * batch is stored (acknowledge). The sender hears at once that it arrived, so it does not resend
+   * it while it waits behind this process's backlog.
    */
-  private acknowledge(here: string, sender: string, mid: string, received = false): void {
-    const key = `${received ? 'received' : 'stored'} ${here}`;
-    let batches = this.ackBatches.get(key);
+  private deliverDurable(
+    here: string,
+    from: Address,
+    link: string,
+    lseq: number,
+    msg: Message,
+    at_s: number | undefined,
+    accept: AcceptFromBus,
+  ): void {
+    const sender = senderOf(from);
+    const settle = () => {
+      const through = this.storedThrough.settled(link, lseq);
+      if (through !== undefined) this.acknowledge(here, sender, through);
+    };
+    if (!this.journal) {
+      accept(from, msg, at_s, undefined);
+      settle();
+      return;
+    }
+    this.receipt(here, sender, lseq);
+    const owed = owedAck(settle);
+    accept(from, msg, at_s, owed);
+    settleOwed(owed);
+  }
+
+  /**
+   * Acknowledges to `sender` every durable message of its link to `here` numbered up to `upto`, in
+   * one `bus.ack` with the rest of this batch's: with a journal, the output of the append that
+   * stores the deliveries; without, this pass of the event loop.
+   */
+  private acknowledge(here: string, sender: string, upto: number): void {
+    let batches = this.ackBatches.get(here);
     if (batches === undefined) {
-      const me = runtimeAddress(here);
-      const journal = received ? undefined : this.journal;
-      const flush = received ? this.receiptFlush : this.ackFlush;
+      const journal = this.journal;
       batches = new AckBatches(
-        () => (journal ? journal.outputBatch : flush.current),
-        (to, mids) => {
-          const msg: Message = received
-            ? { type: MessageType.BusAck, mids, received: true, boot: this.boot }
-            : { type: MessageType.BusAck, mids, boot: this.boot };
-          const publish = () =>
-            this.options.transport.publish(
-              { actor: runtimeAddress(to) },
-              me,
-              encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(to), msg }),
-            );
+        () => (journal ? journal.outputBatch : this.ackFlush.current),
+        () => ({ upto: 0 }),
+        (to, answer) => {
+          const publish = this.answerTo(here, to, () => ({
+            type: MessageType.BusAck,
+            upto: answer.upto,
+            boot: this.boot,
+          }));
           if (journal) journal.emit(publish);
-          else flush.later(publish);
+          else this.ackFlush.later(publish);
         },
       );
-      this.ackBatches.set(key, batches);
+      this.ackBatches.set(here, batches);
     }
-    batches.add(sender, mid);
+    batches.add(sender, (answer) => (answer.upto = Math.max(answer.upto, upto)));
+  }
+
+  /**
+   * Tells `sender` that `here` has its durable message `lseq`, not yet stored (a journaled
+   * process), in one `bus.ack` with the others gathered for RECEIPTS_EVERY_MS, so it costs few envelopes.
+   */
+  private receipt(here: string, sender: string, lseq: number): void {
+    let batches = this.receiptBatches.get(here);
+    if (batches === undefined) {
+      batches = new AckBatches(
+        () => this.receiptFlush.current,
+        (): number[] => [],
+        (to, received) =>
+          this.receiptFlush.later(
+            this.answerTo(here, to, () => ({ type: MessageType.BusAck, received, boot: this.boot })),
+          ),
+      );
+      this.receiptBatches.set(here, batches);
+    }
+    batches.add(sender, (received) => received.push(lseq));
+  }
+
+  /** Publishes the answer `msg` makes when called, from `here`'s runtime to `to`'s. */
+  private answerTo(here: string, to: string, msg: () => Message): () => void {
+    const me = runtimeAddress(here);
+    return () =>
+      this.options.transport.publish(
+        { actor: runtimeAddress(to) },
+        me,
+        encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(to), msg: msg() }),
+      );
   }
 
   private countReceived(type: string): void {
@@ -961,7 +991,7 @@ export class LiveRuntime {
     src: DeliverySource,
     sent_s?: number,
   ): void {
-    if (src.k === 'bus' && src.ack) this.owedAcks.add(src.ack);
+    if (src.k === 'bus' && src.ack) src.ack.owed++;
     // When a message from another process reached the mailbox: a timer firing later waits behind it.
     const posted_s = src.k === 'bus' && sent_s !== undefined && this.clock ? this.now() : undefined;
     this.mailboxes.post(

@@ -1,9 +1,9 @@
 /** An acknowledgement held for a durable message until each delivery it made is journaled. */
 export interface OwedAck {
-  readonly mid: string;
   /** Deliveries of it not yet recorded, plus one while its receipt is still queueing them. */
   owed: number;
-  readonly send: () => void;
+  /** Called once, when the last of them is recorded. */
+  readonly settle: () => void;
 }
 
 /**
@@ -12,34 +12,16 @@ export interface OwedAck {
  * before its delivery was stored would lose the message to a crash: the restart replays only what
  * was stored, and nobody resends. Sent at receipt, an acknowledgement went out with the next append
  * even when its delivery was still in the mailbox (a saturated process handles at most a turn's
- * budget of deliveries before it commits), so it is sent when the delivery is recorded instead, in
- * that delivery's own append (its output leaves once that append is stored). A topic message made
- * several deliveries: its acknowledgement waits for the last of them.
+ * budget of deliveries before it commits), so a message settles when its delivery is recorded
+ * instead, in that delivery's own append (StoredThrough, then the acknowledgement's output, leaves
+ * once that append is stored). A message's first copy opens one (owedAck), each delivery queued
+ * for an actor adds one to `owed`, and the receipt and each recorded delivery settle one.
  */
-export class OwedAcks {
-  private readonly byMid = new Map<string, OwedAck>();
+export function owedAck(settle: () => void): OwedAck {
+  return { owed: 1, settle };
+}
 
-  /** A message's first copy has arrived: its acknowledgement waits until `settle` has been called once for the receipt and once per delivery `add`ed. */
-  open(mid: string, send: () => void): OwedAck {
-    const owed: OwedAck = { mid, owed: 1, send };
-    this.byMid.set(mid, owed);
-    return owed;
-  }
-
-  /** One more delivery of it queued for an actor. */
-  add(owed: OwedAck): void {
-    owed.owed++;
-  }
-
-  /** A delivery of it recorded (or its receipt done queueing): with the last, the acknowledgement is sent. */
-  settle(owed: OwedAck): void {
-    if (--owed.owed > 0) return;
-    this.byMid.delete(owed.mid);
-    owed.send();
-  }
-
-  /** Whether the first copy's acknowledgement is still held: a later copy then needs none of its own. */
-  held(mid: string): boolean {
-    return this.byMid.has(mid);
-  }
+/** A delivery of it recorded (or its receipt done queueing): with the last, it settles. */
+export function settleOwed(owed: OwedAck): void {
+  if (--owed.owed === 0) owed.settle();
 }

@@ -2,22 +2,41 @@ import { describe, expect, it } from 'vitest';
 import { AckBatches, PeriodicFlush } from '../src/live.js';
 
 describe('AckBatches', () => {
-  it('gathers the ids of one batch into one acknowledgement per location, and starts afresh with the next batch', () => {
+  it('gathers the answers of one batch into one per location, and starts afresh with the next batch', () => {
     let batch = 1;
-    const sent: [string, readonly string[]][] = [];
+    const sent: [string, readonly number[]][] = [];
+    const receipts = new AckBatches(
+      () => batch,
+      (): number[] => [],
+      (location, numbers) => sent.push([location, numbers]),
+    );
+    receipts.add('s1', (r) => r.push(1));
+    receipts.add('s2', (r) => r.push(7));
+    receipts.add('s1', (r) => r.push(2));
+    batch = 2; // the first batch's output has left
+    receipts.add('s1', (r) => r.push(3));
+    expect(sent).toEqual([
+      ['s1', [1, 2]],
+      ['s2', [7]],
+      ['s1', [3]],
+    ]);
+  });
+
+  it("keeps one cumulative acknowledgement per location and batch, and does not change a batch's once the next is open", () => {
+    let batch = 1;
+    const sent: [string, { upto: number }][] = [];
     const acks = new AckBatches(
       () => batch,
-      (location, mids) => sent.push([location, mids]),
+      () => ({ upto: 0 }),
+      (location, answer) => sent.push([location, answer]),
     );
-    acks.add('s1', 's1-1');
-    acks.add('s2', 's2-7');
-    acks.add('s1', 's1-2');
-    batch = 2; // the first batch's output has left
-    acks.add('s1', 's1-3');
+    acks.add('s1', (a) => (a.upto = Math.max(a.upto, 4)));
+    acks.add('s1', (a) => (a.upto = Math.max(a.upto, 9)));
+    batch = 2;
+    acks.add('s1', (a) => (a.upto = Math.max(a.upto, 12)));
     expect(sent).toEqual([
-      ['s1', ['s1-1', 's1-2']],
-      ['s2', ['s2-7']],
-      ['s1', ['s1-3']],
+      ['s1', { upto: 9 }],
+      ['s1', { upto: 12 }],
     ]);
   });
 });

@@ -7,7 +7,7 @@ const envelope = encodeEnvelope({
   run: 'r',
   from: 's2/meta',
   to: 's1/meta',
-  mid: 's2-7',
+  lseq: 7,
   msg: { type: MessageType.JobCompleted, jobId: 'j1', site: 's2', time_s: 5 },
 });
 
@@ -28,7 +28,7 @@ const batch: JournalBatch = {
       msg: { type: MessageType.JobCompleted, jobId: 'j2 é/ü', site: 's1', time_s: 3 },
     },
     { k: 'recover', a: 's1/executor', t: 10, crashed_s: 8.5 },
-    { k: 'ack', mid: 's1-12' },
+    { k: 'ack', link: 's1>s2', upto: 12 },
   ],
 };
 
@@ -39,17 +39,17 @@ describe('journal batches', () => {
     const bus = back.entries[1]!;
     if (bus.k !== 'bus') throw new Error('not a bus entry');
     const d = decodeEnvelope(bus.envelope, 'r');
-    expect(d.ok && d.envelope.mid).toBe('s2-7');
+    expect(d.ok && d.envelope.lseq).toBe(7);
   });
 
   it('grow past the writer buffer, and each encoding is a copy of its own', () => {
     const big = new Uint8Array(200 * 1024).fill(7);
     const a = encodeJournalBatch({ seq: 1, entries: [{ k: 'bus', a: 'x/y', t: 0, envelope: big }] });
-    const b = encodeJournalBatch({ seq: 2, entries: [{ k: 'ack', mid: 'm' }] });
+    const b = encodeJournalBatch({ seq: 2, entries: [{ k: 'ack', link: 'a>b', upto: 3 }] });
     const back = decodeJournalBatch(a, 0);
     expect(back.seq).toBe(1);
     expect(back.entries[0]).toEqual({ k: 'bus', a: 'x/y', t: 0, envelope: big });
-    expect(decodeJournalBatch(b, 1).entries).toEqual([{ k: 'ack', mid: 'm' }]);
+    expect(decodeJournalBatch(b, 1).entries).toEqual([{ k: 'ack', link: 'a>b', upto: 3 }]);
   });
 
   it('refuse a record that is not a whole batch, naming its place', () => {

@@ -50,13 +50,13 @@ describe('DurableOutbox resends', () => {
   it('resends a message with no sign of loss only after eight timeouts, and one shown lost after one', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
-    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 150); // waited 150 ms: 1.5 timeouts of 100
-    box.keep('a-2', target('s2/meta'), 'a/x', bytes, now - 150);
-    box.keep('a-3', target('s3/meta'), 'a/x', bytes, now - 850); // 8.5 timeouts
+    box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 150); // waited 150 ms: 1.5 timeouts of 100
+    box.keep('a>s2', 2, target('s2/meta'), 'a/x', bytes, now - 150);
+    box.keep('a>s3', 1, target('s3/meta'), 'a/x', bytes, now - 850); // 8.5 timeouts
     expect(box.resend(100)).toBe(1);
     expect(sent).toEqual(['s3/meta']);
     // s2 answers a-2 (sent after a-1), then answers again without a-1: a-1 is lost.
-    box.received('a-2');
+    box.received('a>s2', 2);
     box.answerEnded('s2', true);
     box.answerEnded('s2', true);
     expect(box.resend(100)).toBe(1);
@@ -66,29 +66,43 @@ describe('DurableOutbox resends', () => {
   it('keeps a message its receiver has, unstored: resent when the receiver restarts, not on a timer while it answers', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
-    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 5000); // fifty timeouts ago
+    box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 5000); // fifty timeouts ago
     expect(box.heardFrom('s2', 'boot-1')).toBe(0);
-    box.received('a-1');
+    box.received('a>s2', 1);
     box.answerEnded('s2', true);
     expect(box.resend(100)).toBe(0);
     // Its rejoin announced: at once.
     expect(box.resendTo('s2')).toBe(1);
-    box.received('a-1');
+    box.received('a>s2', 1);
     // Or the first answer of a new start of s2, announced or not; a late answer of the old start changes nothing.
     expect(box.heardFrom('s2', 'boot-1')).toBe(0);
     expect(box.heardFrom('s2', 'boot-2')).toBe(1);
     expect(box.heardFrom('s2', 'boot-1')).toBe(0);
     expect(sent).toEqual(['s2/meta', 's2/meta']);
     // Stored at last: never resent again.
-    expect(box.acknowledged('a-1')).toBe(true);
+    expect(box.acknowledged('a>s2', 1)).toBe(1);
     expect(box.resend(0)).toBe(0);
+  });
+
+  it("acknowledges a link's messages cumulatively: every one up to the number, not those after it or on another link", () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    for (const n of [1, 2, 3, 4]) box.keep('a>s2', n, target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s3', 1, target('s3/meta'), 'a/x', bytes, now - 900);
+    expect(box.acknowledged('a>s2', 3)).toBe(3);
+    // An older answer, or the same again (a resent copy's), acknowledges nothing more.
+    expect(box.acknowledged('a>s2', 2)).toBe(0);
+    expect(box.acknowledged('a>s2', 3)).toBe(0);
+    expect(box.acknowledged('a>s4', 9)).toBe(0);
+    expect(box.resend(0)).toBe(2);
+    expect(sent).toEqual(['s2/meta', 's3/meta']);
   });
 
   it('resends to a receiver silent for eight timeouts, not to one that answers', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
-    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 900);
-    box.keep('a-2', target('s3/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s3', 1, target('s3/meta'), 'a/x', bytes, now - 900);
     box.answerEnded('s3', true); // s3 answered something else just now; s2 never has
     expect(box.resend(100)).toBe(1);
     expect(sent).toEqual(['s2/meta']);
@@ -97,15 +111,15 @@ describe('DurableOutbox resends', () => {
   it('probes a silent receiver with its oldest message, once per eight timeouts, and resends the rest once its answer shows them missing', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
-    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 900);
-    box.keep('a-2', target('s2/meta'), 'a/x', bytes, now - 900);
-    box.keep('a-3', target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s2', 2, target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s2', 3, target('s2/meta'), 'a/x', bytes, now - 900);
     expect(box.resend(100)).toBe(1);
     // Still silent: no second probe before eight more timeouts, and not the others.
     expect(box.resend(100)).toBe(0);
     expect(box.takeResentUnanswered()).toBe(1);
     // s2 answers the probe, then again without a-2 and a-3 (sent before it): they were lost.
-    box.received('a-1');
+    box.received('a>s2', 1);
     box.answerEnded('s2', true);
     box.answerEnded('s2', true);
     expect(box.resend(100)).toBe(2);
@@ -118,19 +132,19 @@ describe('DurableOutbox resends', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
     // s2 journals: it has sent receipts before.
-    box.keep('a-0', target('s2/meta'), 'a/x', bytes, now - 2000);
-    box.received('a-0');
+    box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 2000);
+    box.received('a>s2', 1);
     box.answerEnded('s2', true);
-    box.acknowledged('a-0');
+    box.acknowledged('a>s2', 1);
     // Sent while s2 was down; s2 has been silent since, for more than 8 timeouts of 0.01 ms.
-    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 900);
-    box.keep('a-2', target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s2', 2, target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s2', 3, target('s2/meta'), 'a/x', bytes, now - 900);
     const answered_ms = wallNow_ms();
     while (wallNow_ms() < answered_ms + 1);
     expect(box.resend(0.01)).toBe(1);
     expect(box.takeResentUnanswered()).toBe(1);
     // Back, s2 stores the probe and its acknowledgement overtakes the receipt; then two receipts go by.
-    expect(box.acknowledged('a-1')).toBe(true);
+    expect(box.acknowledged('a>s2', 2)).toBe(1);
     box.answerEnded('s2', false);
     box.answerEnded('s2', true);
     box.answerEnded('s2', true);
@@ -143,12 +157,12 @@ describe('DurableOutbox resends', () => {
   it('resends on the timeout what was in flight when the connection to the bus came back, and what is sent just after', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
-    box.keep('a-1', target('s2/meta'), 'a/x', bytes, now - 150); // 1.5 timeouts: no sign of loss yet
+    box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 150); // 1.5 timeouts: no sign of loss yet
     expect(box.resend(100)).toBe(0);
     // The server restarted: a-1 may be lost with it, and the receivers subscribe again within the grace.
     box.connectionRestored(100);
     expect(box.resend(100)).toBe(1);
-    box.keep('a-2', target('s3/meta'), 'a/x', bytes, now - 150);
+    box.keep('a>s3', 1, target('s3/meta'), 'a/x', bytes, now - 150);
     expect(box.resend(100)).toBe(1);
     expect(sent).toEqual(['s2/meta', 's3/meta']);
   });

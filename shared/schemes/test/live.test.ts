@@ -203,7 +203,7 @@ describe('live runtime over a real nats-server', () => {
       from: 'x/send',
       to: 'b/rec',
       msg: { type: MessageType.JobCompleted, jobId: 'w!2', site: 'x', time_s: 0 },
-      mid: 'x-1',
+      lseq: 1,
     });
     nc.publish(actorSubject(run, 'b/rec', 'x/send'), dup);
     nc.publish(actorSubject(run, 'b/rec', 'x/send'), dup);
