@@ -100,6 +100,13 @@ const MALFORMED_LOG_LIMIT = 20;
  * them: well under the 100 ms floor of a sender's wait before a resend (reliable-delivery.ts).
  */
 const RECEIPTS_EVERY_MS = 10;
+/**
+ * How long a process gathers what it may acknowledge before it says so (wall ms): one `bus.ack`
+ * per link then carries the highest number stored, as TCP delays its acknowledgements. Sent with
+ * every append, acknowledgements were as many envelopes as a saturated run's messages between
+ * sites; a sender needs them only to forget what it keeps, well under its 100 ms floor.
+ */
+const ACKS_EVERY_MS = 10;
 
 /** What takes a message the bus brought, once checked (and, if durable, delivered in its link's order). */
 type AcceptFromBus = (
@@ -158,11 +165,14 @@ export class LiveRuntime {
   private readonly linkOrder = new LinkOrder();
   /** Per link, the highest number up to which this process may acknowledge (delivered and, with a journal, stored). */
   private readonly storedThrough = new StoredThrough();
-  /** Acknowledgements going out, by the location of this process that received what they acknowledge. */
+  /** With a journal, what each append lets this process acknowledge, by the location of this process that received it. */
   private readonly ackBatches = new Map<string, AckBatches<{ upto: number }>>();
+  /** What is stored and not yet acknowledged: by receiving location, then by sending location, the highest number. */
+  private readonly owedUpto = new Map<string, Map<string, number>>();
   /** Receipts going out (a journaled process), likewise. */
   private readonly receiptBatches = new Map<string, AckBatches<number[]>>();
-  private readonly ackFlush = new PeriodicFlush(0);
+  private readonly ackFlush = new PeriodicFlush(ACKS_EVERY_MS);
+  private ackFlushQueued = false;
   private readonly receiptFlush = new PeriodicFlush(RECEIPTS_EVERY_MS);
   /** Names this start of the process in its acknowledgements (DurableOutbox.heardFrom). */
   private readonly boot = randomUUID().slice(0, 8);
@@ -722,6 +732,7 @@ export class LiveRuntime {
     this.ackFlush.flush();
     // What the last batches put on the bus goes out once they are stored.
     await this.journal?.stop();
+    this.ackFlush.flush();
   }
 
   /**
@@ -827,11 +838,8 @@ export class LiveRuntime {
             this.outbox.answerEnded(receiver, true);
           }
           if (msg.upto !== undefined) {
-            // Recorded, so a restart does not resend them: one entry however many it acknowledges.
-            if (this.outbox.acknowledged(link, msg.upto) > 0 && this.journal) {
-              this.journal.record({ k: 'ack', link, upto: msg.upto });
-              this.journal.queueCommit();
-            }
+            // Recorded with the next append, so a restart does not resend them (JournalWriter.recordAck).
+            if (this.outbox.acknowledged(link, msg.upto) > 0) this.journal?.recordAck(link, msg.upto);
             this.outbox.answerEnded(receiver, false);
           }
         }),
@@ -921,30 +929,45 @@ export class LiveRuntime {
   }
 
   /**
-   * Acknowledges to `sender` every durable message of its link to `here` numbered up to `upto`, in
-   * one `bus.ack` with the rest of this batch's: with a journal, the output of the append that
-   * stores the deliveries; without, this pass of the event loop.
+   * Acknowledges to `sender` every durable message of its link to `here` numbered up to `upto`:
+   * with a journal once the append that stores their deliveries is stored (one answer per append
+   * and link, AckBatches), without one at once; then in one `bus.ack` per link every ACKS_EVERY_MS.
    */
   private acknowledge(here: string, sender: string, upto: number): void {
+    const journal = this.journal;
+    if (!journal) return this.owe(here, sender, upto);
     let batches = this.ackBatches.get(here);
     if (batches === undefined) {
-      const journal = this.journal;
       batches = new AckBatches(
-        () => (journal ? journal.outputBatch : this.ackFlush.current),
+        () => journal.outputBatch,
         () => ({ upto: 0 }),
-        (to, answer) => {
-          const publish = this.answerTo(here, to, () => ({
-            type: MessageType.BusAck,
-            upto: answer.upto,
-            boot: this.boot,
-          }));
-          if (journal) journal.emit(publish);
-          else this.ackFlush.later(publish);
-        },
+        (to, answer) => journal.emit(() => this.owe(here, to, answer.upto)),
       );
       this.ackBatches.set(here, batches);
     }
     batches.add(sender, (answer) => (answer.upto = Math.max(answer.upto, upto)));
+  }
+
+  /**
+   * `here` may acknowledge `sender`'s link up to `upto`: it goes with the next flush, even a
+   * number said before (the copy that asks again may be answering a lost acknowledgement).
+   */
+  private owe(here: string, sender: string, upto: number): void {
+    let owed = this.owedUpto.get(here);
+    if (owed === undefined) this.owedUpto.set(here, (owed = new Map()));
+    owed.set(sender, Math.max(owed.get(sender) ?? 0, upto));
+    if (this.ackFlushQueued) return;
+    this.ackFlushQueued = true;
+    this.ackFlush.later(() => {
+      this.ackFlushQueued = false;
+      for (const [at, links] of this.owedUpto) {
+        for (const [to, n] of links) {
+          this.tally.count('bus.acks_sent');
+          this.answerTo(at, to, () => ({ type: MessageType.BusAck, upto: n, boot: this.boot }))();
+        }
+        links.clear();
+      }
+    });
   }
 
   /**
@@ -957,10 +980,12 @@ export class LiveRuntime {
       batches = new AckBatches(
         () => this.receiptFlush.current,
         (): number[] => [],
-        (to, received) =>
+        (to, received) => {
+          this.tally.count('bus.receipts_sent');
           this.receiptFlush.later(
             this.answerTo(here, to, () => ({ type: MessageType.BusAck, received, boot: this.boot })),
-          ),
+          );
+        },
       );
       this.receiptBatches.set(here, batches);
     }
