@@ -38,8 +38,8 @@ export function runtimeAddress(location: string): Address {
  * meanwhile; a receiver delivers each number once, in order, and answers every copy. An
  * acknowledgement is cumulative, as TCP's: every message of the link up to a number is stored.
  * Until 2026-11-30 each message had a string id that the receiver remembered for the whole run and
- * acknowledged in a list; keeping and acknowledging each one so was most of what the protocol cost
- * a journaled run at saturation (docs/performance.md).
+ * acknowledged in a list. That was thought to be most of what the protocol cost a journaled run at
+ * saturation; measured once replaced, it was not (docs/performance.md, "The leaner protocol").
  *
  * When to resend. A journaled receiver says at once that a message arrived (`received`), and
  * acknowledges it once stored; it is not resent on a timer meanwhile. A message is resent once

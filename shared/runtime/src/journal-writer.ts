@@ -89,8 +89,8 @@ export class JournalWriter {
    * An acknowledgement this process heard for the durable messages it sent on `link`, up to
    * `upto`. It rides with the next append a turn makes, the latest per link, and makes none of its
    * own: one lost with a crash only has the restart resend what its receiver has, which the
-   * receiver answers as a duplicate. Appended on its own as it came, each made a write of a few
-   * bytes, a third of a saturated run's appends.
+   * receiver answers as a duplicate. Appended on its own as it came, each made an append, a write
+   * of a few bytes, of its own.
    */
   recordAck(link: string, upto: number): void {
     if (upto > (this.pendingAcks.get(link) ?? 0)) this.pendingAcks.set(link, upto);
