@@ -89,9 +89,9 @@ export interface JobEnds {
  * A receiving runtime's answer about the durable messages of one link, the one from the location
  * it is sent to to the location that sends it (messages numbered by their envelopes' `lseq`).
  * `upto`: it has every one numbered up to this, for good (stored, with a journal), as TCP's
- * cumulative acknowledgement: one number answers a batch of its output, however many messages
- * that batch stored. `received`: a journaled receiver has these, not yet stored (the sender stops
- * resending them on a timer). An answer carries one of the two.
+ * cumulative acknowledgement: one number answers everything it stored since its last answer (it
+ * answers a link at most every 10 ms). `received`: a journaled receiver has these, not yet stored
+ * (the sender stops resending them on a timer). An answer carries one of the two.
  */
 export interface BusAck {
   readonly type: typeof MessageType.BusAck;

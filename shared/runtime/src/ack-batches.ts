@@ -1,8 +1,9 @@
 /**
- * Answers about durable messages, gathered into one `bus.ack` per sending location and batch of
- * output, instead of an envelope each: the highest number stored (BusAck.upto, the latest of the
- * batch), or the numbers received. At saturation an acknowledgement per message was a third of
- * all envelopes a journaled run decoded (docs/performance.md).
+ * Answers about durable messages, gathered into one per sending location and batch of output,
+ * instead of one each: the numbers received (one `bus.ack`), or the highest number stored
+ * (BusAck.upto), which a journaled process may acknowledge once the batch's append is stored, in
+ * its next `bus.ack` to that location. At saturation an acknowledgement per message was a third
+ * of all envelopes a journaled run decoded (docs/performance.md).
  *
  * A batch is whatever leaves the process together: with a journal, the output of one append
  * (JournalWriter.outputBatch), since an acknowledgement must not leave before its delivery is

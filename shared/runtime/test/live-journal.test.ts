@@ -345,7 +345,7 @@ describe('LiveRuntime journal (issue 11)', () => {
     while (pending.length > 0) pending.shift()!();
     await stop;
     // Every message acknowledged once it was stored, the resent one by its first copy's
-    // acknowledgement, cumulatively: one number an append, rising, up to the last.
+    // acknowledgement, cumulatively: a rising number, sent at most every 10 ms, up to the last.
     expect(acked).toEqual([...acked].sort((a, b) => a - b));
     expect(acked.at(-1)).toBe(N);
     expect(acked.length).toBeLessThan(N / 10);

@@ -55,7 +55,7 @@ describe('DurableOutbox resends', () => {
     box.keep('a>s3', 1, target('s3/meta'), 'a/x', bytes, now - 850); // 8.5 timeouts
     expect(box.resend(100)).toBe(1);
     expect(sent).toEqual(['s3/meta']);
-    // s2 answers a-2 (sent after a-1), then answers again without a-1: a-1 is lost.
+    // s2 answers message 2 (sent after 1), then answers again without 1: 1 is lost.
     box.received('a>s2', 2);
     box.answerEnded('s2', true);
     box.answerEnded('s2', true);
@@ -118,7 +118,7 @@ describe('DurableOutbox resends', () => {
     // Still silent: no second probe before eight more timeouts, and not the others.
     expect(box.resend(100)).toBe(0);
     expect(box.takeResentUnanswered()).toBe(1);
-    // s2 answers the probe, then again without a-2 and a-3 (sent before it): they were lost.
+    // s2 answers the probe (resent after 2 and 3), then again without 2 and 3: they were lost.
     box.received('a>s2', 1);
     box.answerEnded('s2', true);
     box.answerEnded('s2', true);
@@ -148,7 +148,7 @@ describe('DurableOutbox resends', () => {
     box.answerEnded('s2', false);
     box.answerEnded('s2', true);
     box.answerEnded('s2', true);
-    // a-2 was sent before the probe and is in neither: lost, resent without waiting for another probe.
+    // Message 3 was sent before the probe and is in neither: lost, resent without waiting for another probe.
     expect(box.resend(0.01)).toBe(1);
     expect(box.takeResentUnanswered()).toBe(0);
     expect(sent).toEqual(['s2/meta', 's2/meta']);
@@ -159,7 +159,7 @@ describe('DurableOutbox resends', () => {
     const now = wallNow_ms();
     box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 150); // 1.5 timeouts: no sign of loss yet
     expect(box.resend(100)).toBe(0);
-    // The server restarted: a-1 may be lost with it, and the receivers subscribe again within the grace.
+    // The server restarted: message 1 may be lost with it, and the receivers subscribe again within the grace.
     box.connectionRestored(100);
     expect(box.resend(100)).toBe(1);
     box.keep('a>s3', 1, target('s3/meta'), 'a/x', bytes, now - 150);
