@@ -10,6 +10,12 @@ const MAX_JOURNAL_BATCH_BYTES = 512 * 1024;
 /** Appends in flight at once (pipelined); turns committed beyond them gather into the next. */
 const MAX_APPENDS_IN_FLIGHT = 4;
 
+/**
+ * How long (wall ms) deliveries that put nothing out may wait for an append: they are stored with
+ * the next turn that does put something out, or after this long.
+ */
+const STORE_QUIET_TURNS_WITHIN_MS = 10;
+
 /** One append: its batches, the output waiting for them, and whether they are stored. */
 interface Append {
   readonly batches: readonly { readonly bytes: Uint8Array; readonly seq: number }[];
@@ -34,7 +40,14 @@ interface Output {
  * a synchronous one (a local file) each turn's goes as it ends; up to four appends are in flight
  * at once, each turn's output leaving as soon as its own append and every earlier one are stored,
  * in order; turns that run while four are in flight gather into the next append. One append per
- * turn, each waiting for the last, fell further behind with every turn. After a failed
+ * turn, each waiting for the last, fell further behind with every turn. A turn that puts nothing
+ * out (a load report or a timer that changed only its actor's state) is not appended on its own:
+ * nobody can have heard of it, so it goes with the next append that has output, or within
+ * STORE_QUIET_TURNS_WITHIN_MS; a crash before then loses it as if its messages had been lost on
+ * the way (a durable one is resent: its acknowledgement is output). This is rollback recovery's
+ * output commit (Elnozahy et al., "A survey of rollback-recovery protocols in message-passing
+ * systems", 2002): the log is forced before output, not after every delivery. In a saturated run
+ * about 70% of the appends had no output (docs/performance.md). After a failed
  * append (the server restarting) the writer retries it alone before starting more, so the journal
  * stays in batch order; the replay also keeps only the unbroken run of batches from the first.
  */
@@ -61,6 +74,8 @@ export class JournalWriter {
   private stopping = false;
   private failed = false;
   private gathered = 0;
+  /** Set while turns without output wait to be stored (STORE_QUIET_TURNS_WITHIN_MS). */
+  private quietTurnsTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly store: Journal,
@@ -146,9 +161,18 @@ export class JournalWriter {
     this.pendingOutput = [];
   }
 
-  private startAppend(): void {
+  /** Starts an append of what is gathered; one without output waits (storeQuietTurns) unless `now`. */
+  private startAppend(now = false): void {
     if (this.failed || this.retrying > 0 || this.inFlight.length >= MAX_APPENDS_IN_FLIGHT) return;
     if (this.gatheredEntries.length === 0 && this.gatheredOutput.length === 0) return;
+    if (this.gatheredOutput.length === 0 && !now && !this.stopping) {
+      this.storeQuietTurns();
+      return;
+    }
+    if (this.quietTurnsTimer !== undefined) {
+      clearTimeout(this.quietTurnsTimer);
+      this.quietTurnsTimer = undefined;
+    }
     const entries = this.gatheredEntries;
     const output = this.gatheredOutput;
     this.gatheredEntries = [];
@@ -165,6 +189,17 @@ export class JournalWriter {
     this.inFlight.push(append);
     if (batches.length > 0) this.tally.count('journal.appends');
     void this.storeAndRelease(append);
+  }
+
+  /** Stores the gathered turns that put nothing out within STORE_QUIET_TURNS_WITHIN_MS, if no turn with output takes them first. */
+  private storeQuietTurns(): void {
+    if (this.quietTurnsTimer !== undefined) return;
+    this.quietTurnsTimer = setTimeout(() => {
+      this.quietTurnsTimer = undefined;
+      this.startAppend(true);
+    }, STORE_QUIET_TURNS_WITHIN_MS);
+    // stop() stores what is left: this timer need not keep the process alive.
+    this.quietTurnsTimer.unref?.();
   }
 
   private async storeAndRelease(append: Append): Promise<void> {
@@ -230,7 +265,7 @@ export class JournalWriter {
   /** Commits what is left and waits for it; a store that can no longer be written (the server is gone at the end) is not waited for. */
   async stop(): Promise<void> {
     this.gather();
-    this.startAppend();
+    this.startAppend(true);
     this.stopping = true;
     if (this.inFlight.length === 0 || this.failed) return;
     await new Promise<void>((resolve) => this.whenIdle.push(resolve));

@@ -174,7 +174,12 @@ describe('LiveRuntime journal (issue 11)', () => {
     const epoch_ms = wallNow_ms() + 20;
     const speedup = 1000;
     first.rt.start(0, speedup, epoch_ms);
-    while (first.ticker.ticks < 3) await new Promise((r) => setTimeout(r, 5));
+    // Three ticks stored: a tick puts nothing out, so it is stored with a later append, within 10 ms.
+    const storedTicks = () =>
+      journal.batches
+        .flatMap((b, i) => decodeJournalBatch(b, i).entries)
+        .filter((e) => e.k === 'timer' && e.msg.type === MessageType.JobEnds).length;
+    while (storedTicks() < 3) await new Promise((r) => setTimeout(r, 5));
     const early = await standby.rt.followJournal(speedup);
     // What the first had stored by then is in the standby's actors already.
     expect(early.entries).toBeGreaterThanOrEqual(4);
@@ -392,8 +397,9 @@ describe('LiveRuntime journal (issue 11)', () => {
       await new Promise((r) => setImmediate(r));
       await new Promise((r) => setImmediate(r));
       expect(storedAtPublish).toEqual([before + 1]);
+      // The start put nothing out, so it waited for this append (output commit: JournalWriter).
       const entries = decodeJournalBatch(memory.batches[before]!, before).entries;
-      expect(entries.map((e) => e.k)).toEqual(['bus']);
+      expect(entries.map((e) => e.k)).toEqual(['start', 'bus']);
       await rt.stop();
     }
   });
