@@ -5,9 +5,6 @@ import { LatencyHistogram } from './latency-histogram.js';
 // the mailbox, a process's own messages, timers by when due; per link or location and window of the
 // run) as a replay reads them: where in the link's whole run a message sent in a window falls.
 
-/** How many messages a window counts as, before its own: what pulls a thin window towards the whole run. */
-const PRIOR_MESSAGES = 5;
-
 /**
  * One window of a link: the positions (in the link's order of buckets) of the buckets its messages
  * fell in, ascending, and how many of its messages fell before each of them (`before`, one longer).
@@ -55,8 +52,11 @@ class LinkRanks {
 
   /**
    * The share of a window's messages ranked below bucket i's lower edge (i from 0 to the number
-   * of buckets), pulled towards the whole run (a rank's own share) by PRIOR_MESSAGES: a thin window
-   * says little. Linear in the rank within a bucket. Without a window, the whole run's.
+   * of buckets), linear in the rank within a bucket; without a window, the whole run's. A thin
+   * window is its own messages alone: pulled towards the whole run, as it once was (as if it held
+   * 5 more messages), a quiet window late in the run drew the start's burst's tail, and the
+   * replays' submissions there took a third longer than live's (docs/faults.md, "The late-trace
+   * bias").
    */
   shareBelow(window: Window | undefined, i: number): number {
     if (!window) return this.edges[i]!;
@@ -68,8 +68,7 @@ class LinkRanks {
       if (window.positions[mid]! < i) lo = mid + 1;
       else hi = mid;
     }
-    const weight = window.n / (window.n + PRIOR_MESSAGES);
-    return (weight * window.before[lo]!) / window.n + (1 - weight) * this.edges[i]!;
+    return window.before[lo]! / window.n;
   }
 
   /**
@@ -80,14 +79,15 @@ class LinkRanks {
     const steps = new Float64Array(this.edges.length);
     let whole = 0;
     for (const [window, p] of parts) {
-      const weight = window ? window.n / (window.n + PRIOR_MESSAGES) : 0;
-      whole += p * (1 - weight);
+      if (!window) {
+        whole += p;
+        continue;
+      }
       // A window's messages in bucket j are below every edge past it.
-      if (window)
-        for (let j = 0; j < window.positions.length; j++) {
-          steps[window.positions[j]! + 1] =
-            steps[window.positions[j]! + 1]! + (p * weight * (window.before[j + 1]! - window.before[j]!)) / window.n;
-        }
+      for (let j = 0; j < window.positions.length; j++) {
+        steps[window.positions[j]! + 1] =
+          steps[window.positions[j]! + 1]! + (p * (window.before[j + 1]! - window.before[j]!)) / window.n;
+      }
     }
     const out = new Float64Array(this.edges.length);
     let below = 0;

@@ -206,7 +206,7 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     };
     const model = MailboxModel.of(new MeasuredNetwork(file))!;
     // Half the link's messages were slow ones: a slow window's median is the upper half's, about
-    // 0.75 of the way up the whole run (pulled a little towards the middle by the window's prior).
+    // 0.75 of the way up the whole run.
     expect(model.rankAt('c', 'b', 500, 0.5)).toBeGreaterThan(0.7);
     expect(model.rankAt('c', 'b', 2500, 0.5)).toBeLessThan(0.3);
     // A window's ranks stay in its own half: its lowest and highest draws too.
@@ -309,6 +309,32 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
     // A normal score's mean and spread for the window (what a replay drew before) put it a fifth short.
     expect(Math.abs(meanPing(model, 500) - live) / live).toBeLessThan(0.05);
     expect(meanPing(model, 2500)).toBeLessThan(3);
+  });
+
+  it("replays a thin window with its own messages alone: a quiet stretch after the start's burst does not draw the burst's tail", () => {
+    // Window 0: the burst, 500 messages of 95..105 ms; window 1: a quiet stretch, 4 messages of 1..3 ms.
+    const burst = uniform(95, 105, 500);
+    const quiet = uniform(1, 3, 4);
+    const whole = new LatencyHistogram();
+    whole.merge(burst);
+    whole.merge(quiet);
+    const at = split(whole.state(), histogram([0.001]));
+    const file: MeasuredNetworkFile = {
+      ...at,
+      mailbox: {
+        ...at.mailbox!,
+        arrived_timeline: {
+          bin_s: 2000,
+          links: { 'c->b': { '0': burst, '1': quiet } },
+          counts_by_type: { ping: { 'c->b': { '0': 500, '1': 4 } } },
+        },
+      },
+    };
+    const model = MailboxModel.of(new MeasuredNetwork(file))!;
+    // Pulled towards the whole run as if it held 5 more messages (the replay before), the quiet
+    // window drew a mean of 55 ms; live its 4 messages took 2.
+    expect(meanPing(model, 2500)).toBeLessThan(3.5);
+    expect(meanPing(model, 500)).toBeGreaterThan(94);
   });
 
   it('gives messages between actors that pace each other the delays their messages had live, not those of the fast stretches', () => {
