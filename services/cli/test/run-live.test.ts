@@ -355,6 +355,7 @@ describe('gridemu run under faults (issue 11)', () => {
       down_from_s: number;
       rejoined_s: number;
       catch_up_wall_s: number;
+      heard_s: number;
     }[];
     expect(rejoins.length).toBeGreaterThanOrEqual(1);
     const crashes = [
@@ -365,6 +366,8 @@ describe('gridemu run under faults (issue 11)', () => {
     for (const r of rejoins) {
       expect(r.rejoined_s).toBeGreaterThanOrEqual(r.down_from_s);
       expect(r.catch_up_wall_s).toBeGreaterThan(0);
+      // The driver heard it back after its recovery began: what waited for it was sent again then.
+      expect(r.heard_s).toBeGreaterThanOrEqual(r.rejoined_s);
       // Back no earlier than its crash's plan has it: its successor, started ahead, waits for then.
       // (A kill's timer may fire a millisecond early: 20 emulated s at this speed-up.)
       const crash = crashes.filter((c) => c.process === r.process && c.at_s <= r.down_from_s + 100).at(-1)!;
@@ -373,8 +376,12 @@ describe('gridemu run under faults (issue 11)', () => {
     // The first successor was started before the run, standing by, and took over once s1 was dead.
     expect(readFileSync(join(out, 'logs', 's1.log'), 'utf8')).toContain('standby taking over');
     // ...and in network.json, so that a replay crashes the same processes when they were down live.
-    const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as { crashes: unknown[] };
+    const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as {
+      crashes: { to_s: number; resent_s: number }[];
+    };
     expect(network.crashes).toHaveLength(rejoins.length);
+    // With when the run heard each restart, when a replay sends what waited for it again.
+    for (const c of network.crashes) expect(c.resent_s).toBeGreaterThanOrEqual(c.to_s);
     const replay = join(dir, 'replay');
     const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
     expect(replayed.code, replayed.err).toBe(0);

@@ -73,8 +73,11 @@ export interface LeaderResult {
   readonly controlMalformed: number;
   /** Control messages dropped because their sender may not send them. */
   readonly controlForged: number;
-  /** Each restart after a crash that caught up, in the order they did. */
-  readonly rejoins: readonly (Rejoin & { readonly member: string })[];
+  /**
+   * Each restart after a crash that caught up, in the order they did, with when the driver heard
+   * it (`heard_s`, emulated): when what waited for the process began to be sent to it again.
+   */
+  readonly rejoins: readonly (Rejoin & { readonly member: string; readonly heard_s: number })[];
   /** What `gridemu run`'s orchestrator did to the run; absent without one (compose, Kubernetes). */
   readonly tally?: OrchestratorTally;
 }
@@ -127,7 +130,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   bus.on('failed', (m) => {
     aborted ??= `process "${m.member}" failed: ${m.error}`;
   });
-  const rejoins: (Rejoin & { member: string })[] = [];
+  const rejoins: (Rejoin & { member: string; heard_s: number })[] = [];
   bus.on('report', (m) => {
     const info = members.get(m.member);
     if (info) info.report = m.report;
@@ -154,7 +157,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   // soon as it is back, as the members' does (member.ts), not when a probe finds it (DurableOutbox).
   // A restarted process says it rejoined until answered: answered every time, counted once.
   answerRejoins(bus, expected, (member, rejoin) => {
-    rejoins.push({ member, ...rejoin });
+    rejoins.push({ member, ...rejoin, heard_s: Math.max(rt.now(), rejoin.rejoined_s) });
     rt.resendTo(member);
   });
   rt.spawn(driver);

@@ -62,6 +62,8 @@ export interface LiveSection {
     readonly catch_up_wall_s: number;
     readonly catch_up_emulated_s: number;
     readonly replayed_entries: number;
+    /** When the driver heard it was back (emulated): what waited for it was then sent again. */
+    readonly heard_s: number;
   }[];
 }
 
@@ -234,6 +236,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
             catch_up_wall_s: round3(j.catch_up_wall_ms / 1000),
             catch_up_emulated_s: round3((j.catch_up_wall_ms / 1000) * speedup),
             replayed_entries: j.replayed_entries,
+            heard_s: round3(j.heard_s),
           })),
         }
       : {}),
@@ -269,7 +272,14 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
       : {}),
     ...(reportInterval_ms > 0 ? { report_interval_ms: reportInterval_ms } : {}),
     ...(r.rejoins.length > 0
-      ? { crashes: r.rejoins.map((j) => ({ process: j.member, from_s: j.down_from_s, to_s: j.rejoined_s })) }
+      ? {
+          crashes: r.rejoins.map((j) => ({
+            process: j.member,
+            from_s: j.down_from_s,
+            to_s: j.rejoined_s,
+            resent_s: j.heard_s,
+          })),
+        }
       : {}),
     ...(outages.length > 0 ? { outages } : {}),
   };

@@ -56,6 +56,12 @@ export interface AppliedCrash {
   readonly process: string;
   readonly from_s: number;
   readonly to_s: number;
+  /**
+   * When the run heard the process was back (the driver's time on hearing its rejoin announcement,
+   * which every sender hears too): what waited for it in its senders' outboxes left again then,
+   * after the recovery's own work (absent in files of older runs: left at `to_s`).
+   */
+  readonly resent_s?: number;
 }
 
 export const MEASURED_NETWORK_FORMAT = 'gridemu-network/1';
@@ -248,6 +254,11 @@ export class MeasuredNetwork {
       });
     };
     checkSpans('crashes', '{ process, from_s, to_s }', true);
+    ((d['crashes'] ?? []) as Record<string, unknown>[]).forEach((c, i) => {
+      const resent = c['resent_s'];
+      if (resent !== undefined && !(typeof resent === 'number' && resent >= (c['to_s'] as number)))
+        fail(`crashes[${i}].resent_s`, 'must be emulated seconds no earlier than to_s');
+    });
     checkSpans('outages', '{ from_s, to_s }', false);
     const bound = d['report_interval_ms'];
     if (bound !== undefined && !(typeof bound === 'number' && bound >= 0 && Number.isFinite(bound)))

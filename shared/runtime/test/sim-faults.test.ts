@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { faultEvents, SimRuntime, type Actor, type ActorContext, type SimFaults } from '../src/index.js';
+import {
+  faultEvents,
+  MEASURED_NETWORK_FORMAT,
+  MeasuredNetwork,
+  SimRuntime,
+  type Actor,
+  type ActorContext,
+  type MeasuredNetworkFile,
+  type SimFaults,
+} from '../src/index.js';
 
 type Msg = { type: 'durable'; n: number } | { type: 'gossip'; n: number } | { type: 'timer.wake' };
 
@@ -73,9 +82,10 @@ describe('SimRuntime faults (issue 11)', () => {
   });
 
   it('a crashed receiver loses what may be lost, gets durable messages and its timers when it is back, after recovering', () => {
-    // Sent at 5 and 20, each arriving 1 s later; b is down from 10 to 30.
+    // Sent at 5 and 20, each arriving 1 s later; b is down from 10 to 30. The durable one its
+    // sender's outbox sends again when b is back, and it crosses the link again: 1 s.
     const r = run({ crashes: [{ location: 'b', at_s: 10, down_s: 20 }] }, [5, 20]);
-    expect(r.got).toEqual(['6 durable 0', '6 gossip 0', '30 recovered (crashed at 10)', '30 durable 1']);
+    expect(r.got).toEqual(['6 durable 0', '6 gossip 0', '30 recovered (crashed at 10)', '31 durable 1']);
   });
 
   it("a durable message held for a restarted receiver waits on for its sender, if that is down then, as the sender's outbox holds it live", () => {
@@ -90,20 +100,53 @@ describe('SimRuntime faults (issue 11)', () => {
         },
         [5, 20],
       ).got;
-    // a is down at b's restart (25 to 60): the message waits for a.
+    // a is down at b's restart (25 to 60): the message waits for a, which sends it when back.
     expect(withSenderDown(25, 35)).toEqual([
       '6 durable 0',
       '6 gossip 0',
       '30 recovered (crashed at 10)',
-      '60 durable 1',
+      '61 durable 1',
     ]);
-    // a goes down only after b is back (35 to 60): delivered at b's restart, as before.
+    // a goes down only after b is back (35 to 60): sent again at b's restart, as before.
     expect(withSenderDown(35, 25)).toEqual([
       '6 durable 0',
       '6 gossip 0',
       '30 recovered (crashed at 10)',
-      '30 durable 1',
+      '31 durable 1',
     ]);
+  });
+
+  it("in a replay, what waited for a restarted process leaves again when the live run heard it was back (network.json's resent_s), then crosses its link", () => {
+    // The live run: b down from 10 to 30, heard back at 45 (its recovery's work, then the rejoin
+    // announcement); a to b took 1 wall ms, 1 emulated s at 1000x.
+    const oneMs = { count: 1, sum_ms: 1, min_ms: 1, max_ms: 1, buckets: { '0': 1 } };
+    const file = (resent_s?: number): MeasuredNetworkFile => ({
+      format: MEASURED_NETWORK_FORMAT,
+      speedup: 1000,
+      links: { 'a->b': oneMs },
+      types: { durable: { 'a->b': oneMs }, gossip: { 'a->b': oneMs } },
+      timer_lag: oneMs,
+      crashes: [{ process: 'b', from_s: 10, to_s: 30, ...(resent_s !== undefined ? { resent_s } : {}) }],
+    });
+    const replay = (resent_s?: number) => {
+      const r = new Recorder();
+      const rt = new SimRuntime<Msg>({
+        seed: 1,
+        network: { latency_ms: 0, jitter_ms: 0 },
+        measured: MeasuredNetwork.parse(JSON.stringify(file(resent_s)), 'network.json'),
+        faults: { durable: (m) => m.type === 'durable', crashes: [{ location: 'b', at_s: 10, down_s: 20 }] },
+      });
+      rt.spawn({ address: 'a/s', location: 'a', actor: new Sender([20]) });
+      rt.spawn({ address: 'b/r', location: 'b', actor: r });
+      rt.start();
+      rt.run();
+      return r.got.map((g) => g.replace(/^(\d+)\.\d+/, '$1'));
+    };
+    expect(replay(45)).toEqual(['30 recovered (crashed at 10)', '46 durable 0']);
+    // A file from before resent_s: sent again at the restart.
+    expect(replay()).toEqual(['30 recovered (crashed at 10)', '31 durable 0']);
+    // A resent_s before the restart is no time: the file says which field.
+    expect(() => MeasuredNetwork.parse(JSON.stringify(file(20)), 'network.json')).toThrow(/crashes\[0\]\.resent_s/);
   });
 
   it('a timer due while its process is down fires when it is back', () => {
