@@ -63,6 +63,29 @@ function meanPing(model: MailboxModel, t_s: number): number {
   return sum / n;
 }
 
+/**
+ * The model of a run whose pings from c to b, one type only, reached the mailbox as `first` has it
+ * when sent in the window 0..2000 s and as `second` has it in 2000..4000 s, with no wait there.
+ */
+function twoWindows(first: LatencyState, second: LatencyState): MailboxModel {
+  const whole = new LatencyHistogram();
+  whole.merge(first);
+  whole.merge(second);
+  const at = split(whole.state(), histogram([0.001]));
+  const file: MeasuredNetworkFile = {
+    ...at,
+    mailbox: {
+      ...at.mailbox!,
+      arrived_timeline: {
+        bin_s: 2000,
+        links: { 'c->b': { '0': first, '1': second } },
+        counts_by_type: { ping: { 'c->b': { '0': first.count, '1': second.count } } },
+      },
+    },
+  };
+  return MailboxModel.of(new MeasuredNetwork(file))!;
+}
+
 /** A link's part taking 8..10 s in the window 0..2000 s and 1..3 s in 2000..4000 s: the whole, and the timeline. */
 function slowThenFast() {
   const slow = uniform(8, 10, 500);
@@ -288,23 +311,7 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
       h.merge(uniform(95, 105, 50));
       return h.state();
     })();
-    const fast = uniform(1, 3, 500);
-    const whole = new LatencyHistogram();
-    whole.merge(slowTail);
-    whole.merge(fast);
-    const at = split(whole.state(), histogram([0.001]));
-    const file: MeasuredNetworkFile = {
-      ...at,
-      mailbox: {
-        ...at.mailbox!,
-        arrived_timeline: {
-          bin_s: 2000,
-          links: { 'c->b': { '0': slowTail, '1': fast } },
-          counts_by_type: { ping: { 'c->b': { '0': 500, '1': 500 } } },
-        },
-      },
-    };
-    const model = MailboxModel.of(new MeasuredNetwork(file))!;
+    const model = twoWindows(slowTail, uniform(1, 3, 500));
     const live = slowTail.sum_ms / slowTail.count;
     // A normal score's mean and spread for the window (what a replay drew before) put it a fifth short.
     expect(Math.abs(meanPing(model, 500) - live) / live).toBeLessThan(0.05);
@@ -313,24 +320,7 @@ describe("a live run's mailboxes, replayed (simulate --network-from with network
 
   it("replays a thin window with its own messages alone: a quiet stretch after the start's burst does not draw the burst's tail", () => {
     // Window 0: the burst, 500 messages of 95..105 ms; window 1: a quiet stretch, 4 messages of 1..3 ms.
-    const burst = uniform(95, 105, 500);
-    const quiet = uniform(1, 3, 4);
-    const whole = new LatencyHistogram();
-    whole.merge(burst);
-    whole.merge(quiet);
-    const at = split(whole.state(), histogram([0.001]));
-    const file: MeasuredNetworkFile = {
-      ...at,
-      mailbox: {
-        ...at.mailbox!,
-        arrived_timeline: {
-          bin_s: 2000,
-          links: { 'c->b': { '0': burst, '1': quiet } },
-          counts_by_type: { ping: { 'c->b': { '0': 500, '1': 4 } } },
-        },
-      },
-    };
-    const model = MailboxModel.of(new MeasuredNetwork(file))!;
+    const model = twoWindows(uniform(95, 105, 500), uniform(1, 3, 4));
     // Pulled towards the whole run as if it held 5 more messages (the replay before), the quiet
     // window drew a mean of 55 ms; live its 4 messages took 2.
     expect(meanPing(model, 2500)).toBeLessThan(3.5);
