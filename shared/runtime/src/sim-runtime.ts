@@ -343,10 +343,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       if (d.timer !== 0 && this.cancelled.size > 0 && this.cancelled.delete(d.timer)) continue;
       this.clock = this.actorTime = d.time;
       if ((this.down.size > 0 || this.cuts.active) && this.heldBack(d)) continue;
-      if (d.outboxed === true) {
-        this.resendHeld(d);
-        continue;
-      }
+      if (d.outboxed === true && this.resendHeld(d)) continue;
       const target = d.to;
       if (d.due !== undefined && (this.drainFirst(d) || this.behindArrived(d))) continue;
       if (d.due !== undefined) this.actorTime = Math.max(target.now_s, d.due);
@@ -481,13 +478,14 @@ export class SimRuntime<M extends { readonly type: string }> {
    * its link afresh, drawn as a message leaving now. Delivered at the restart itself, as until
    * 2026-11-30, the submissions held for a restarted site left it 0 to 121 emulated s after its
    * restart in the replays of the chaos spec's two-crash row, 523 to 1,050 s live (docs/faults.md,
-   * "A held message is sent again").
+   * "A held message is sent again"). False, and it is delivered now, if its sender is no actor here.
    */
-  private resendHeld(d: Delivery<M>): void {
+  private resendHeld(d: Delivery<M>): boolean {
     const from = this.actors.get(d.from)?.placement;
-    if (from === undefined) return;
+    if (from === undefined) return false;
     this.tally.count('messages.resent_after_restart');
     this.cross(from, d.to, d.msg, d.topic === true, this.delayOf(from, d.to, d.msg));
+    return true;
   }
 
   /** A message's delay from `from` to `target`, leaving at the sender's time. */
