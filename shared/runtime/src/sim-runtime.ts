@@ -172,6 +172,8 @@ export class SimRuntime<M extends { readonly type: string }> {
    * senders began to send it what had waited for it (`resent_s`, network.json), in time order.
    */
   private readonly resends = new Map<string, { readonly to_s: number; readonly resent_s: number }[]>();
+  /** Per sender and receiver, when the last message resent between them arrives (resendHeld). */
+  private readonly lastResent = new Map<string, number>();
   private readonly cuts = new Cuts();
   private readonly faultRng: Rng;
   private clock = 0;
@@ -432,7 +434,9 @@ export class SimRuntime<M extends { readonly type: string }> {
       if (d.timer !== 0) {
         this.enqueue(until, d.to, d.from, d.msg, d.timer);
       } else if (this.faults.durable?.(d.msg) === true) {
-        this.agenda.push({ ...d, time: this.resentAt(at, until), seq: this.seq++, outboxed: true });
+        // Its own sequence number kept: the outbox sends it again in the order it was first sent,
+        // not the order the copies that found the process down arrived in.
+        this.agenda.push({ ...d, time: this.resentAt(at, until), outboxed: true });
       } else {
         this.tally.count('messages.lost_while_down');
       }
@@ -448,7 +452,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       const senderBack = sender === undefined ? undefined : this.down.get(sender);
       if (senderBack !== undefined) {
         this.tally.count('messages.held_for_sender');
-        this.agenda.push({ ...d, time: senderBack, seq: this.seq++ });
+        this.agenda.push({ ...d, time: senderBack });
         return true;
       }
     }
@@ -484,7 +488,12 @@ export class SimRuntime<M extends { readonly type: string }> {
     const from = this.actors.get(d.from)?.placement;
     if (from === undefined) return false;
     this.tally.count('messages.resent_after_restart');
-    this.cross(from, d.to, d.msg, d.topic === true, this.delayOf(from, d.to, d.msg));
+    // An outbox resends in the order it sent, and the receiver takes a link's messages in order:
+    // drawn apart, a job's `started` and `ended`, held together, could arrive the wrong way round.
+    const pair = `${d.from}\u0000${d.to.placement.address}`;
+    const arrives = Math.max(this.actorTime + this.delayOf(from, d.to, d.msg), this.lastResent.get(pair) ?? 0);
+    this.lastResent.set(pair, arrives);
+    this.cross(from, d.to, d.msg, d.topic === true, arrives - this.actorTime);
     return true;
   }
 
