@@ -167,13 +167,6 @@ export class SimRuntime<M extends { readonly type: string }> {
   private nextFault = 0;
   /** Locations down now, and when each comes back. */
   private readonly down = new Map<string, number>();
-  /**
-   * A replay's restarts, by location: when each came back (`to_s`) and when the live run's
-   * senders began to send it what had waited for it (`resent_s`, network.json), in time order.
-   */
-  private readonly resends = new Map<string, { readonly to_s: number; readonly resent_s: number }[]>();
-  /** Per sender and receiver, when the last message resent between them arrives (resendHeld). */
-  private readonly lastResent = new Map<string, number>();
   private readonly cuts = new Cuts();
   private readonly faultRng: Rng;
   private clock = 0;
@@ -209,12 +202,6 @@ export class SimRuntime<M extends { readonly type: string }> {
     this.log = options.log ?? silentLogger;
     this.faults = options.faults ?? {};
     this.faultAgenda = faultEvents(this.faults.crashes ?? [], this.faults.partitions ?? [], this.faults.outages ?? []);
-    for (const c of options.measured?.crashes ?? [])
-      if (c.resent_s !== undefined) {
-        const list = this.resends.get(c.process) ?? [];
-        list.push({ to_s: c.to_s, resent_s: c.resent_s });
-        this.resends.set(c.process, list);
-      }
     this.faultRng = this.rootRng.fork('faults');
     const bound = options.latestValue;
     this.throttle =
@@ -345,7 +332,6 @@ export class SimRuntime<M extends { readonly type: string }> {
       if (d.timer !== 0 && this.cancelled.size > 0 && this.cancelled.delete(d.timer)) continue;
       this.clock = this.actorTime = d.time;
       if ((this.down.size > 0 || this.cuts.active) && this.heldBack(d)) continue;
-      if (d.outboxed === true && this.resendHeld(d)) continue;
       const target = d.to;
       if (d.due !== undefined && (this.drainFirst(d) || this.behindArrived(d))) continue;
       if (d.due !== undefined) this.actorTime = Math.max(target.now_s, d.due);
@@ -430,13 +416,11 @@ export class SimRuntime<M extends { readonly type: string }> {
   private heldBack(d: Delivery<M>): boolean {
     const at = d.to.placement.location;
     const until = at === undefined ? undefined : this.down.get(at);
-    if (at !== undefined && until !== undefined) {
+    if (until !== undefined) {
       if (d.timer !== 0) {
         this.enqueue(until, d.to, d.from, d.msg, d.timer);
       } else if (this.faults.durable?.(d.msg) === true) {
-        // Its own sequence number kept: the outbox sends it again in the order it was first sent,
-        // not the order the copies that found the process down arrived in.
-        this.agenda.push({ ...d, time: this.resentAt(at, until), outboxed: true });
+        this.agenda.push({ ...d, time: until, seq: this.seq++, outboxed: true });
       } else {
         this.tally.count('messages.lost_while_down');
       }
@@ -452,7 +436,7 @@ export class SimRuntime<M extends { readonly type: string }> {
       const senderBack = sender === undefined ? undefined : this.down.get(sender);
       if (senderBack !== undefined) {
         this.tally.count('messages.held_for_sender');
-        this.agenda.push({ ...d, time: senderBack });
+        this.agenda.push({ ...d, time: senderBack, seq: this.seq++ });
         return true;
       }
     }
@@ -466,47 +450,11 @@ export class SimRuntime<M extends { readonly type: string }> {
     return true;
   }
 
-  /**
-   * When what waited for `location`, back at `until`, left its senders again: live, when they heard
-   * it was back, after the recovery's own work (the replayed live run's `resent_s`); else `until`.
-   */
-  private resentAt(location: string, until: number): number {
-    // `until` is the crash's from_s plus its length, so it meets to_s only up to rounding.
-    const restart = this.resends.get(location)?.find((r) => Math.abs(r.to_s - until) < 1e-3);
-    return restart === undefined ? until : Math.max(until, restart.resent_s);
-  }
-
-  /**
-   * A held durable message whose receiver and sender are both up again: its sender's outbox sends
-   * it again, as a live one does on hearing the restart (the rejoin announcement), so it crosses
-   * its link afresh, drawn as a message leaving now. Delivered at the restart itself, as until
-   * 2026-11-30, the submissions held for a restarted site left it 0 to 121 emulated s after its
-   * restart in the replays of the chaos spec's two-crash row, 523 to 1,050 s live (docs/faults.md,
-   * "A held message is sent again"). False, and it is delivered now, if its sender is no actor here.
-   */
-  private resendHeld(d: Delivery<M>): boolean {
-    const from = this.actors.get(d.from)?.placement;
-    if (from === undefined) return false;
-    this.tally.count('messages.resent_after_restart');
-    // An outbox resends in the order it sent, and the receiver takes a link's messages in order:
-    // drawn apart, a job's `started` and `ended`, held together, could arrive the wrong way round.
-    const pair = `${d.from}\u0000${d.to.placement.address}`;
-    const arrives = Math.max(this.actorTime + this.delayOf(from, d.to, d.msg), this.lastResent.get(pair) ?? 0);
-    this.lastResent.set(pair, arrives);
-    this.cross(from, d.to, d.msg, d.topic === true, arrives - this.actorTime);
-    return true;
-  }
-
-  /** A message's delay from `from` to `target`, leaving at the sender's time. */
-  private delayOf(from: ActorPlacement<M>, target: Registered<M>, msg: M): number {
-    return this.options.measured
-      ? this.measuredDelay_s(from.address, target.placement.address, msg)
-      : this.links.delay_s(from.location, target.placement.location, this.networkRng);
-  }
-
   private transmit(from: ActorPlacement<M>, target: Registered<M>, msg: M, topic = false): void {
     // It leaves at the sender's time: a late timer's handler sends from its due time, as live.
-    const delay = this.delayOf(from, target, msg);
+    const delay = this.options.measured
+      ? this.measuredDelay_s(from.address, target.placement.address, msg)
+      : this.links.delay_s(from.location, target.placement.location, this.networkRng);
     this.tally.sent(msg.type, from.location, target.placement.location, this.clock);
     if (this.faults.drop?.(from.address, target.placement.address, msg)) {
       this.tally.count('messages.dropped');
@@ -524,11 +472,6 @@ export class SimRuntime<M extends { readonly type: string }> {
       this.tally.count('messages.dropped');
       return;
     }
-    this.cross(from, target, msg, topic, delay);
-  }
-
-  /** A message on its way, `delay` after the sender's time, held by a partition it crosses. */
-  private cross(from: ActorPlacement<M>, target: Registered<M>, msg: M, topic: boolean, delay: number): void {
     const arrives = Math.max(this.clock, this.actorTime + delay);
     // A partition is decided as the message leaves, as the sender's delay proxy decides live when
     // the publish reaches it: one sent while its sender is cut off from the receiver (a topic

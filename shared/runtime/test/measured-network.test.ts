@@ -298,6 +298,13 @@ describe("a live run's measured network, replayed (simulate --network-from)", ()
       MeasuredNetwork.parse(text({ ...file(), crashes: [{ process: 's2', from_s: 10, to_s: 5 }] }), 'n.json'),
     ).toThrow(/n\.json: crashes\[0\] must be \{ process, from_s, to_s \}/);
     expect(MeasuredNetwork.parse(text(file()), 'n.json').speedup).toBe(1000);
+    // When the run heard a restart comes no earlier than the restart.
+    expect(() =>
+      MeasuredNetwork.parse(
+        text({ ...file(), crashes: [{ process: 's2', from_s: 10, to_s: 50, resent_s: 20 }] }),
+        'n.json',
+      ),
+    ).toThrow(/n\.json: crashes\[0\]\.resent_s must be emulated seconds no earlier than to_s/);
     expect(MeasuredNetwork.parse(text(file()), 'n.json').crashes).toEqual([]);
     const crashes = [{ process: 's2', from_s: 100, to_s: 2600 }];
     expect(MeasuredNetwork.parse(text({ ...file(), crashes }), 'n.json').crashes).toEqual(crashes);
