@@ -58,8 +58,10 @@ export interface AppliedCrash {
   readonly to_s: number;
   /**
    * When the run heard the process was back (the driver's time on hearing its rejoin announcement,
-   * which every sender hears too): what waited for it in its senders' outboxes left again then,
-   * after the recovery's own work (absent in files of older runs: left at `to_s`).
+   * which every sender hears too): live, what waited for it in its senders' outboxes left again
+   * then, after the recovery's own work. Recorded, not yet replayed: holding those messages until
+   * then let a job's later message overtake a held one in a replay that keeps only each job's order
+   * (docs/faults.md, "A held message is sent again"). Absent in files of older runs.
    */
   readonly resent_s?: number;
 }
