@@ -380,7 +380,7 @@ describe('gridemu run under faults (issue 11)', () => {
       crashes: { to_s: number; resent_s: number }[];
     };
     expect(network.crashes).toHaveLength(rejoins.length);
-    // With when the run heard each restart, when a replay sends what waited for it again.
+    // With when the run heard each restart (recorded for a replay; not yet replayed, docs/faults.md).
     for (const c of network.crashes) expect(c.resent_s).toBeGreaterThanOrEqual(c.to_s);
     const replay = join(dir, 'replay');
     const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
