@@ -3,16 +3,18 @@ import type { Message } from '@gridemu/protocol';
 import type { JournalBatch, JournalEntry } from './journal-entry.js';
 
 /**
- * The first byte of a stored batch: the format it is in. 0x4b since acknowledgements are
- * cumulative per link (an `ack` entry was a message id in 0x4a).
+ * The first byte of a stored batch: the format it is in. 0x4c since a timer's entry keeps when it
+ * was due, fired and was handled (0x4b: acknowledgements cumulative per link; 0x4a: an `ack` was a message id).
  */
-const FORMAT = 0x4b;
+const FORMAT = 0x4c;
 
 const KIND = { start: 1, bus: 2, local: 3, timer: 4, recover: 5, ack: 6 } as const;
 const KIND_NAMES = ['', 'start', 'bus', 'local', 'timer', 'recover', 'ack'] as const;
 /** A `bus` entry's flags: a topic's message; its arrival time follows. */
 const BUS_TOPIC = 1;
 const BUS_POSTED = 2;
+/** A `timer` entry's flag: its due, firing and handling times follow. */
+const TIMER_FIRED = 1;
 
 const messageEncoder = new Encoder({ ignoreUndefined: true });
 const messageDecoder = new Decoder();
@@ -29,8 +31,9 @@ const messageDecoder = new Decoder();
  * (u8), then for `ack` its link (str) and the number acknowledged up to (f64); for the others the actor (u16 index into the batch's
  * addresses, a new one followed by its str), the actor's time (f64), then by kind: `bus` flags
  * (u8: 1 a topic's, 2 its arrival time follows), its arrival time (f64, if flagged) and the
- * envelope (u32 length, bytes); `local` seq (f64); `timer` id (f64) and the message
- * (u32 length, msgpack); `recover` crashed_s (f64). A str is a u16 byte length and UTF-8.
+ * envelope (u32 length, bytes); `local` seq (f64); `timer` id (f64), flags (u8: 1 its due, firing
+ * and handling times follow), those times (3 f64, if flagged) and the message (u32 length, msgpack);
+ * `recover` crashed_s (f64). A str is a u16 byte length and UTF-8.
  */
 export class JournalBatchWriter {
   private buf = Buffer.allocUnsafe(64 * 1024);
@@ -70,6 +73,13 @@ export class JournalBatchWriter {
         return this.f64(e.seq);
       case 'timer':
         this.f64(e.id);
+        this.room(1);
+        this.buf[this.at++] = e.fired !== undefined ? TIMER_FIRED : 0;
+        if (e.fired !== undefined) {
+          this.f64(e.fired.due_s);
+          this.f64(e.fired.at_s);
+          this.f64(e.fired.handled_s);
+        }
         return this.bytes(messageEncoder.encode(e.msg));
       case 'recover':
         return this.f64(e.crashed_s);
@@ -194,7 +204,12 @@ export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBat
         break;
       case 'timer': {
         const id = f64();
-        entries.push({ k: 'timer', a, t, id, msg: messageDecoder.decode(bytesOf()) as Message });
+        need(1);
+        const flags = b[at++]!;
+        if (flags > TIMER_FIRED) throw bad(`entry ${i + 1} has unknown flags ${flags}`);
+        const fired = flags === TIMER_FIRED ? { due_s: f64(), at_s: f64(), handled_s: f64() } : undefined;
+        const msg = messageDecoder.decode(bytesOf()) as Message;
+        entries.push({ k: 'timer', a, t, id, msg, ...(fired !== undefined ? { fired } : {}) });
         break;
       }
       case 'recover':

@@ -24,9 +24,28 @@ export type JournalEntry =
       readonly posted?: number;
     }
   | { readonly k: 'local'; readonly a: Address; readonly t: number; readonly seq: number }
-  | { readonly k: 'timer'; readonly a: Address; readonly t: number; readonly id: number; readonly msg: Message }
+  | {
+      readonly k: 'timer';
+      readonly a: Address;
+      readonly t: number;
+      readonly id: number;
+      readonly msg: Message;
+      /**
+       * When it was due, fired into the mailbox and was handled (the run's clock), so that a
+       * restart measures its lateness again (network.json's timer timeline), as it measures a
+       * message's felt delay: else a restarted process's report holds only the timers of its last life.
+       */
+      readonly fired?: TimerFired;
+    }
   | { readonly k: 'recover'; readonly a: Address; readonly t: number; readonly crashed_s: number }
   | { readonly k: 'ack'; readonly link: string; readonly upto: number };
+
+/** When a timer was due, fired into its actor's mailbox, and was handled: the run's clock, emulated s. */
+export interface TimerFired {
+  readonly due_s: number;
+  readonly at_s: number;
+  readonly handled_s: number;
+}
 
 /** What one append holds: the entries of one turn of the run loop, numbered from 1. */
 export interface JournalBatch {

@@ -22,7 +22,12 @@ export type DeliverySource =
       readonly ack?: OwedAck;
     }
   | { readonly k: 'local'; readonly seq: number }
-  | { readonly k: 'timer'; readonly id: number };
+  | {
+      readonly k: 'timer';
+      readonly id: number;
+      /** The run's clock when it fired into the mailbox (its due time is the delivery's `at_s`). */
+      readonly fired_s?: number;
+    };
 
 /** A message (or a timer, with its due time) waiting for its actor. */
 export interface Delivery {
@@ -89,8 +94,11 @@ export interface ActorOutput {
   log(write: () => void): void;
 }
 
-/** The journal's record of a delivery to `a` at actor time `t`. */
-export function journalEntryOf(d: Delivery, a: Address, t: number): JournalEntry {
+/**
+ * The journal's record of a delivery to `a` at actor time `t`; a timer's, with when the run's clock
+ * read `handled_s` as its actor got to it (its actor's time is its due time).
+ */
+export function journalEntryOf(d: Delivery, a: Address, t: number, handled_s?: number): JournalEntry {
   switch (d.src.k) {
     case 'bus':
       return {
@@ -104,6 +112,15 @@ export function journalEntryOf(d: Delivery, a: Address, t: number): JournalEntry
     case 'local':
       return { k: 'local', a, t, seq: d.src.seq };
     case 'timer':
-      return { k: 'timer', a, t, id: d.src.id, msg: d.msg };
+      return {
+        k: 'timer',
+        a,
+        t,
+        id: d.src.id,
+        msg: d.msg,
+        ...(d.src.fired_s !== undefined && d.at_s !== undefined && handled_s !== undefined
+          ? { fired: { due_s: d.at_s, at_s: d.src.fired_s, handled_s } }
+          : {}),
+      };
   }
 }

@@ -1,6 +1,6 @@
 import type { Address, Message } from '@gridemu/protocol';
 import type { DurableOutbox } from './durable-outbox.js';
-import type { JournalEntry } from './journal-entry.js';
+import type { JournalEntry, TimerFired } from './journal-entry.js';
 import type { JournalWriter } from './journal-writer.js';
 import type { ActorOutput, HostedActor, LocalMessage, PendingTimer } from './live-delivery.js';
 import type { RunCounters } from './run-counters.js';
@@ -21,6 +21,12 @@ export interface RecoveryHost {
    * message carried its sending time, is what its first delivery measured (ReplayedFelt).
    */
   redeliver(h: HostedActor, msg: Message, from: Address, felt?: ReplayedFelt): void;
+  /**
+   * A replayed timer of `h` whose entry kept when it was due, fired and was handled:
+   * measured again as its first delivery measured it. `heldByCrash`: due before an earlier
+   * restart of this process resumed, so late by that crash.
+   */
+  timerReplayed(h: HostedActor, fired: TimerFired, heldByCrash: boolean): void;
   /** A stored bus message's envelope, decoded and checked as it was on arrival. */
   decodeStored(envelope: Uint8Array): {
     readonly from: Address;
@@ -208,6 +214,7 @@ export class LiveRecovery {
       case 'timer':
         this.unarmedTimers.delete(e.id);
         this.host.redeliver(h, e.msg, e.a);
+        if (e.fired !== undefined) this.host.timerReplayed(h, e.fired, e.fired.due_s < this.journaledResume_s);
         return;
       case 'local': {
         const m = this.undeliveredLocal.get(e.seq);

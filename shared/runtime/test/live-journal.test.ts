@@ -128,6 +128,8 @@ describe('LiveRuntime journal (issue 11)', () => {
     expect(stored.map((b) => b.seq)).toEqual(stored.map((_, i) => i + 1));
     expect(stored.flatMap((b) => b.entries).filter((e) => e.k === 'timer').length).toBe(first.ticker.ticks);
 
+    // Down for at least 30 emulated s: the pending tick, due within 10 s of the crash, is due before the restart.
+    await new Promise((r) => setTimeout(r, 30));
     const second = process_(journal, true);
     const replayed = await second.rt.resume(0, speedup, epoch_ms, crashed_s);
     expect(replayed.entries).toBe(stored.reduce((n, b) => n + b.entries.length, 0));
@@ -146,6 +148,15 @@ describe('LiveRuntime journal (issue 11)', () => {
     const feltBetween = (rt: LiveRuntime) => rt.felt.get('p->p')?.state();
     expect(feltBetween(first.rt)?.count).toBe(first.ticker.ticks);
     expect(feltBetween(second.rt)).toEqual(feltBetween(first.rt));
+    // So are the timers' lateness, into the mailbox and to the actor, and its timeline: without
+    // them a replay of a run with crashes drew a site's timers from its last life alone.
+    const timers = (rt: LiveRuntime) => ({
+      fired: rt.timerFireLag.state(),
+      handled: rt.timerLag.state(),
+      timeline: [...(rt.mailboxTimelines()?.timerFire.get('p') ?? new Map())].map(([w, h]) => [w, h.state()]),
+    });
+    expect(timers(first.rt).fired.count).toBe(first.ticker.ticks);
+    expect(timers(second.rt)).toEqual(timers(first.rt));
     // Each tick was handled at its due time, 10 s after the last.
     const times = second.summer.heard.map((h) => Number(h.split('@')[1]));
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeCloseTo(10, 9);
@@ -155,6 +166,15 @@ describe('LiveRuntime journal (issue 11)', () => {
     await second.rt.stop();
     expect(second.ticker.recoveredAt).toBe(crashed_s);
     expect(second.ticker.longFired).toBe(false);
+    // The tick due while the process was down fired at its restart, late by the crash: counted
+    // apart, not as the location's lateness, which a replay applies the crash on top of.
+    expect(second.rt.counters.get('timers.held_by_crash')).toBe(1);
+    expect(timers(second.rt).fired.count).toBe(second.ticker.ticks - 1);
+    // A later life reads both lives' timers from the journal alike, the held one apart again.
+    const reread = process_(journal, true);
+    await reread.rt.replayJournal(speedup);
+    expect(reread.rt.counters.get('timers.held_by_crash')).toBe(1);
+    expect(timers(reread.rt)).toEqual(timers(second.rt));
     expect(second.rt.counters.get('journal.replayed_entries')).toBe(replayed.entries);
     // A second restart replays the first's recovery too; not told when it died, it takes the last stored delivery.
     const lastStored = Math.max(
