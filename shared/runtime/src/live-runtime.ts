@@ -330,11 +330,13 @@ export class LiveRuntime {
     this.listening = this.recovery === undefined;
     this.output = this.liveOutput;
     this.mailboxes = new Mailboxes<Delivery>(this.journal ? () => this.journal!.commit() : undefined);
-    this.timers = new TimerQueue((t) => {
+    this.timers = new TimerQueue((t, late_ms) => {
       this.timerHandles.delete(t.rid);
-      // Armed only once the clock runs. Its lateness is read off the run's clock, as a restart
-      // reads it again from the journal (recordTimerFired).
-      const fired_s = this.now();
+      // Armed only once the clock runs. When the queue found it due, on the run's clock, as a
+      // restart reads it again from the journal (recordTimerFired). Not the clock read now: the
+      // first timer of a batch posted to an idle process runs a turn before the next is posted,
+      // and a replay puts that wait in the mailbox, behind what reached it first.
+      const fired_s = t.due_s + (late_ms / 1000) * this.clock!.speedup;
       this.recordTimerFired(t.h, t.due_s, fired_s, this.clock!.speedup, this.recovery?.heldByCrash(t.due_s) === true);
       this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s, { k: 'timer', id: t.rid, fired_s });
     }, options.timerSpin_ms);
