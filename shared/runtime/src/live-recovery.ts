@@ -214,7 +214,7 @@ export class LiveRecovery {
       case 'timer':
         this.unarmedTimers.delete(e.id);
         this.host.redeliver(h, e.msg, e.a);
-        if (e.fired !== undefined) this.host.timerReplayed(h, e.fired, e.fired.due_s < this.journaledResume_s);
+        if (e.fired !== undefined) this.host.timerReplayed(h, e.fired, this.heldByJournaledCrash(e.fired.due_s));
         return;
       case 'local': {
         const m = this.undeliveredLocal.get(e.seq);
@@ -240,9 +240,17 @@ export class LiveRecovery {
     }
   }
 
+  /**
+   * Whether something sent or due at `t_s`, handled in this replay, waited for an earlier restart
+   * of this process: it came before the latest resume the journal has shown so far.
+   */
+  private heldByJournaledCrash(t_s: number): boolean {
+    return t_s < this.journaledResume_s;
+  }
+
   private feltOf(sent_s: number | undefined, posted_s?: number): ReplayedFelt | undefined {
     if (sent_s === undefined) return undefined;
-    const heldByCrash = sent_s < this.journaledResume_s;
+    const heldByCrash = this.heldByJournaledCrash(sent_s);
     return posted_s === undefined ? { sent_s, heldByCrash } : { sent_s, heldByCrash, posted_s };
   }
 }
