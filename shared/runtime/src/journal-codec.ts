@@ -3,13 +3,16 @@ import type { Message } from '@gridemu/protocol';
 import type { JournalBatch, JournalEntry } from './journal-entry.js';
 
 /**
- * The first byte of a stored batch: the format it is in. 0x4c since a timer's entry keeps when it
- * was due, fired and was handled (0x4b: acknowledgements cumulative per link; 0x4a: an `ack` was a message id).
+ * The first byte of a stored batch: the format it is in. 0x4d since the journal keeps when the
+ * process was cut off from the bus and back on it (0x4c: a timer's entry keeps when it was due,
+ * fired and was handled; 0x4b: acknowledgements cumulative per link; 0x4a: an `ack` was a message id).
  */
-const FORMAT = 0x4c;
+const FORMAT = 0x4d;
 
-const KIND = { start: 1, bus: 2, local: 3, timer: 4, recover: 5, ack: 6 } as const;
-const KIND_NAMES = ['', 'start', 'bus', 'local', 'timer', 'recover', 'ack'] as const;
+const KIND = { start: 1, bus: 2, local: 3, timer: 4, recover: 5, ack: 6, bus_outage: 7 } as const;
+const KIND_NAMES = ['', 'start', 'bus', 'local', 'timer', 'recover', 'ack', 'bus_outage'] as const;
+/** A `bus_outage` entry's edge. */
+const EDGE = { cut: 1, back: 2 } as const;
 /** A `bus` entry's flags: a topic's message; its arrival time follows. */
 const BUS_TOPIC = 1;
 const BUS_POSTED = 2;
@@ -28,7 +31,8 @@ const messageDecoder = new Decoder();
  * only a timer's message (an object the process made) is encoded, as msgpack.
  *
  * Layout, little-endian: FORMAT (u8), seq (f64), entry count (u32), then each entry: its kind
- * (u8), then for `ack` its link (str) and the number acknowledged up to (f64); for the others the actor (u16 index into the batch's
+ * (u8), then for `ack` its link (str) and the number acknowledged up to (f64); for `bus_outage` its
+ * edge (u8: 1 cut off, 2 back) and its time (f64); for the others the actor (u16 index into the batch's
  * addresses, a new one followed by its str), the actor's time (f64), then by kind: `bus` flags
  * (u8: 1 a topic's, 2 its arrival time follows), its arrival time (f64, if flagged) and the
  * envelope (u32 length, bytes); `local` seq (f64); `timer` id (f64), flags (u8: 1 its due, firing
@@ -58,6 +62,11 @@ export class JournalBatchWriter {
     if (e.k === 'ack') {
       this.str(e.link);
       return this.f64(e.upto);
+    }
+    if (e.k === 'bus_outage') {
+      this.room(1);
+      this.buf[this.at++] = EDGE[e.edge];
+      return this.f64(e.at_s);
     }
     this.address(e.a);
     this.f64(e.t);
@@ -171,6 +180,13 @@ export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBat
     if (kind === 'ack') {
       const link = str();
       entries.push({ k: 'ack', link, upto: f64() });
+      continue;
+    }
+    if (kind === 'bus_outage') {
+      need(1);
+      const edge = b[at++]!;
+      if (edge !== EDGE.cut && edge !== EDGE.back) throw bad(`entry ${i + 1} has an unknown edge ${edge}`);
+      entries.push({ k: 'bus_outage', edge: edge === EDGE.cut ? 'cut' : 'back', at_s: f64() });
       continue;
     }
     need(2);

@@ -7,6 +7,7 @@ import type { Address, Message } from '@gridemu/protocol';
  * carries its message too: one cancelled after it fired is still delivered, and the replay must
  * deliver it the same. `ack` is an acknowledgement this process received for the durable messages it
  * sent on `link`, every one numbered up to `upto` (Envelope.lseq), so the replay does not resend them.
+ * `bus_outage` is an edge of this process's connection to the bus (BusOutages).
  */
 export type JournalEntry =
   | { readonly k: 'start'; readonly a: Address; readonly t: number }
@@ -38,7 +39,13 @@ export type JournalEntry =
       readonly fired?: TimerFired;
     }
   | { readonly k: 'recover'; readonly a: Address; readonly t: number; readonly crashed_s: number }
-  | { readonly k: 'ack'; readonly link: string; readonly upto: number };
+  | { readonly k: 'ack'; readonly link: string; readonly upto: number }
+  /**
+   * This process was cut off from the bus (`cut`) or back on it (`back`) at `at_s`, the run's
+   * clock: a restart knows its earlier lives' outages, as it knows their deliveries, so that what
+   * crossed one is counted as the fault's again, and the run's outages hold them.
+   */
+  | { readonly k: 'bus_outage'; readonly edge: 'cut' | 'back'; readonly at_s: number };
 
 /** When a timer was due, fired into its actor's mailbox, and was handled: the run's clock, emulated s. */
 export interface TimerFired {

@@ -27,6 +27,8 @@ export interface RecoveryHost {
    * restart of this process resumed, so late by that crash.
    */
   timerReplayed(h: HostedActor, fired: TimerFired, heldByCrash: boolean): void;
+  /** An earlier life of this process was cut off from the bus (`cut`) or back on it (`back`) at `at_s`. */
+  busOutageReplayed(edge: 'cut' | 'back', at_s: number): void;
   /** A stored bus message's envelope, decoded and checked as it was on arrival. */
   decodeStored(envelope: Uint8Array): {
     readonly from: Address;
@@ -159,7 +161,7 @@ export class LiveRecovery {
       this.count.batches++;
       for (const e of batch.entries) {
         this.apply(e);
-        if (e.k !== 'ack') this.count.last_s = Math.max(this.count.last_s, e.t);
+        if (e.k !== 'ack' && e.k !== 'bus_outage') this.count.last_s = Math.max(this.count.last_s, e.t);
         entries++;
       }
     }
@@ -197,6 +199,10 @@ export class LiveRecovery {
   private apply(e: JournalEntry): void {
     if (e.k === 'ack') {
       this.host.outbox.acknowledged(e.link, e.upto);
+      return;
+    }
+    if (e.k === 'bus_outage') {
+      this.host.busOutageReplayed(e.edge, e.at_s);
       return;
     }
     const h = this.host.hostedAt(e.a);

@@ -291,6 +291,7 @@ export class LiveRuntime {
       if (!this.clock) return;
       const at_s = this.clock.now_s();
       this.busOutages.disconnected(at_s);
+      this.journalBusEdge('cut', at_s);
       options.log.warn(
         { at_s: Math.round(at_s) },
         'cut off from the bus: nothing crosses until the connection is back',
@@ -300,6 +301,7 @@ export class LiveRuntime {
       if (!this.clock) return;
       const at_s = this.clock.now_s();
       this.busOutages.reconnected(at_s);
+      this.journalBusEdge('back', at_s);
       options.log.info({ at_s: Math.round(at_s) }, 'back on the bus');
     });
     this.recovery =
@@ -310,6 +312,8 @@ export class LiveRuntime {
             linkOrder: this.linkOrder,
             storedThrough: this.storedThrough,
             tally: this.tally,
+            busOutageReplayed: (edge, at_s) =>
+              edge === 'cut' ? this.busOutages.disconnected(at_s) : this.busOutages.reconnected(at_s),
             timerReplayed: (h, fired, heldByCrash) => {
               this.recordTimerFired(h, fired.due_s, fired.at_s, this.replaySpeedup!, heldByCrash);
               this.recordTimerHandled(fired.due_s, fired.handled_s, this.replaySpeedup!, heldByCrash);
@@ -601,6 +605,9 @@ export class LiveRuntime {
     this.resend(0);
     // The process died no earlier than the last delivery it stored.
     const died_s = Math.max(crashed_s, replayed.last_s, epoch_s);
+    // An earlier life that died cut off from the bus was cut off until it died: this life's
+    // connection is its own, and what reaches it did not cross that outage.
+    this.busOutages.reconnected(died_s);
     this.startClock(epoch_s, speedup, wallEpoch_ms);
     // The process is back when the recovery's turn begins (its first actor recovers); resume()
     // resolves once that turn has run, with that time (a replay restarts the process then).
@@ -818,6 +825,18 @@ export class LiveRuntime {
   private emit(publish: () => void): void {
     if (this.journal) this.journal.emit(publish);
     else publish();
+  }
+
+  /**
+   * Journals an edge of this process's connection to the bus, stored with the next append (one of
+   * its own within 10 ms if no turn makes one): a restart reads its earlier lives' outages back
+   * (LiveRecovery), so that what crossed one is again the fault's, not its link's, and the run's
+   * outages (network.json) keep them. A crash within those 10 ms loses the edge.
+   */
+  private journalBusEdge(edge: 'cut' | 'back', at_s: number): void {
+    if (!this.journal) return;
+    this.journal.record({ k: 'bus_outage', edge, at_s });
+    this.journal.queueCommit();
   }
 
   /** Resends at once what `location` has not acknowledged: it has just rejoined the run after a crash. */

@@ -37,6 +37,8 @@ const batch: JournalBatch = {
     },
     { k: 'recover', a: 's1/executor', t: 10, crashed_s: 8.5 },
     { k: 'ack', link: 's1>s2', upto: 12 },
+    { k: 'bus_outage', edge: 'cut', at_s: 660_375.5 },
+    { k: 'bus_outage', edge: 'back', at_s: 665_767.25 },
   ],
 };
 
@@ -69,5 +71,9 @@ describe('journal batches', () => {
     const extra = new Uint8Array(bytes.byteLength + 1);
     extra.set(bytes);
     expect(() => decodeJournalBatch(extra, 2)).toThrow(/1 bytes follow its last entry/);
+    // The last entry is a bus outage's: its edge byte sits 9 bytes from the end.
+    const badEdge = new Uint8Array(bytes);
+    badEdge[badEdge.byteLength - 9] = 3;
+    expect(() => decodeJournalBatch(badEdge, 0)).toThrow(/entry 12 has an unknown edge 3/);
   });
 });

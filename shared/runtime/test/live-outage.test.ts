@@ -3,7 +3,7 @@ import type { Message } from '@gridemu/protocol';
 import { MessageType } from '@gridemu/protocol';
 import { encodeEnvelope } from '@gridemu/protocol/wire';
 import { silentLogger, type Actor, type ActorContext, type Transport } from '../src/index.js';
-import { LiveRuntime, wallNow_ms } from '../src/live.js';
+import { LiveRuntime, MemoryJournal, wallNow_ms } from '../src/live.js';
 
 class Heard implements Actor<Message> {
   readonly jobs: string[] = [];
@@ -35,6 +35,16 @@ function handBus() {
   };
 }
 
+/** A job's completion from q/src to p/sum, sent at `at_s`. */
+const completion = (job: string, at_s: number) =>
+  encodeEnvelope({
+    run: 'cut',
+    from: 'q/src',
+    to: 'p/sum',
+    at_s,
+    msg: { type: MessageType.JobCompleted, jobId: job, site: 'q', time_s: at_s },
+  });
+
 async function settle(heard: Heard, n: number): Promise<void> {
   while (heard.jobs.length < n) await new Promise((r) => setTimeout(r, 2));
 }
@@ -47,14 +57,6 @@ describe('LiveRuntime cut off from the bus', () => {
     rt.spawn({ address: 'p/sum', location: 'p', actor: heard });
     // The run is 10,000 emulated s old at speed-up 1,000.
     rt.start(0, 1000, wallNow_ms() - 10_000);
-    const completion = (job: string, at_s: number) =>
-      encodeEnvelope({
-        run: 'cut',
-        from: 'q/src',
-        to: 'p/sum',
-        at_s,
-        msg: { type: MessageType.JobCompleted, jobId: job, site: 'q', time_s: at_s },
-      });
     bus.deliver(completion('before', rt.now()));
     await settle(heard, 1);
     const sentBeforeTheCut_s = rt.now();
@@ -77,5 +79,80 @@ describe('LiveRuntime cut off from the bus', () => {
     expect(span!.from_s).toBeLessThanOrEqual(cut_s);
     expect(span!.to_s).toBeLessThanOrEqual(back_s);
     expect(span!.to_s).toBeGreaterThanOrEqual(span!.from_s);
+  });
+
+  it("a restart reads its earlier life's outage back from the journal: what crossed it is the fault's again, and the span is the run's again", async () => {
+    const journal = new MemoryJournal();
+    const bus = handBus();
+    const spawn = (recovering: boolean) => {
+      const heard = new Heard();
+      const rt = new LiveRuntime({
+        transport: bus.transport,
+        run: 'cut',
+        seed: 1,
+        log: silentLogger,
+        journal: { store: journal, recovering },
+      });
+      rt.spawn({ address: 'p/sum', location: 'p', actor: heard });
+      return { rt, heard };
+    };
+    const first = spawn(false);
+    first.rt.start(0, 1000, wallNow_ms() - 10_000);
+    bus.deliver(completion('before', first.rt.now()));
+    await settle(first.heard, 1);
+    const sentBeforeTheCut_s = first.rt.now();
+    bus.disconnect();
+    bus.deliver(completion('in flight', sentBeforeTheCut_s));
+    await settle(first.heard, 2);
+    bus.reconnect();
+    bus.deliver(completion('after', first.rt.now()));
+    await settle(first.heard, 3);
+    await first.rt.stop();
+    expect(first.rt.counters.get('felt.held_by_fault')).toBe(1);
+    // A later life reads the first from the journal: without the outage, the message that crossed it
+    // was its link's delay, and a replay of the run drew it for ordinary messages.
+    const second = spawn(true);
+    await second.rt.replayJournal(1000);
+    expect(second.heard.jobs).toEqual(['before', 'in flight', 'after']);
+    expect(second.rt.counters.get('felt.held_by_fault')).toBe(1);
+    expect(second.rt.felt.get('q->p')?.state()).toEqual(first.rt.felt.get('q->p')?.state());
+    expect(second.rt.outageSpans()).toEqual(first.rt.outageSpans());
+  });
+
+  it('a process that died cut off from the bus was cut off until it died; its restart is not', async () => {
+    const journal = new MemoryJournal();
+    const bus = handBus();
+    const wallEpoch_ms = wallNow_ms() - 10_000;
+    const first = new LiveRuntime({
+      transport: bus.transport,
+      run: 'cut',
+      seed: 1,
+      log: silentLogger,
+      journal: { store: journal, recovering: false },
+    });
+    first.spawn({ address: 'p/sum', location: 'p', actor: new Heard() });
+    first.start(0, 1000, wallEpoch_ms);
+    bus.disconnect();
+    const cut_s = first.now();
+    await first.stop();
+    const heard = new Heard();
+    const second = new LiveRuntime({
+      transport: bus.transport,
+      run: 'cut',
+      seed: 1,
+      log: silentLogger,
+      journal: { store: journal, recovering: true },
+    });
+    second.spawn({ address: 'p/sum', location: 'p', actor: heard });
+    const { died_s } = await second.resume(0, 1000, wallEpoch_ms, cut_s + 1);
+    bus.deliver(completion('after', second.now()));
+    await settle(heard, 1);
+    await second.stop();
+    const [span, ...more] = second.outageSpans();
+    expect(more).toEqual([]);
+    expect(span!.from_s).toBeLessThanOrEqual(cut_s);
+    expect(span!.to_s).toBe(died_s);
+    expect(second.counters.get('felt.held_by_fault') ?? 0).toBe(0);
+    expect(second.felt.get('q->p')?.state().count).toBe(1);
   });
 });
