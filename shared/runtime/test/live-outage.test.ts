@@ -45,6 +45,14 @@ const completion = (job: string, at_s: number) =>
     msg: { type: MessageType.JobCompleted, jobId: job, site: 'q', time_s: at_s },
   });
 
+/** A journaled process hosting one Heard at p/sum. */
+function journaledProcess(transport: Transport, store: MemoryJournal, recovering: boolean) {
+  const heard = new Heard();
+  const rt = new LiveRuntime({ transport, run: 'cut', seed: 1, log: silentLogger, journal: { store, recovering } });
+  rt.spawn({ address: 'p/sum', location: 'p', actor: heard });
+  return { rt, heard };
+}
+
 async function settle(heard: Heard, n: number): Promise<void> {
   while (heard.jobs.length < n) await new Promise((r) => setTimeout(r, 2));
 }
@@ -84,18 +92,7 @@ describe('LiveRuntime cut off from the bus', () => {
   it("a restart reads its earlier life's outage back from the journal: what crossed it is the fault's again, and the span is the run's again", async () => {
     const journal = new MemoryJournal();
     const bus = handBus();
-    const spawn = (recovering: boolean) => {
-      const heard = new Heard();
-      const rt = new LiveRuntime({
-        transport: bus.transport,
-        run: 'cut',
-        seed: 1,
-        log: silentLogger,
-        journal: { store: journal, recovering },
-      });
-      rt.spawn({ address: 'p/sum', location: 'p', actor: heard });
-      return { rt, heard };
-    };
+    const spawn = (recovering: boolean) => journaledProcess(bus.transport, journal, recovering);
     const first = spawn(false);
     first.rt.start(0, 1000, wallNow_ms() - 10_000);
     bus.deliver(completion('before', first.rt.now()));
@@ -123,27 +120,12 @@ describe('LiveRuntime cut off from the bus', () => {
     const journal = new MemoryJournal();
     const bus = handBus();
     const wallEpoch_ms = wallNow_ms() - 10_000;
-    const first = new LiveRuntime({
-      transport: bus.transport,
-      run: 'cut',
-      seed: 1,
-      log: silentLogger,
-      journal: { store: journal, recovering: false },
-    });
-    first.spawn({ address: 'p/sum', location: 'p', actor: new Heard() });
+    const { rt: first } = journaledProcess(bus.transport, journal, false);
     first.start(0, 1000, wallEpoch_ms);
     bus.disconnect();
     const cut_s = first.now();
     await first.stop();
-    const heard = new Heard();
-    const second = new LiveRuntime({
-      transport: bus.transport,
-      run: 'cut',
-      seed: 1,
-      log: silentLogger,
-      journal: { store: journal, recovering: true },
-    });
-    second.spawn({ address: 'p/sum', location: 'p', actor: heard });
+    const { rt: second, heard } = journaledProcess(bus.transport, journal, true);
     const { died_s } = await second.resume(0, 1000, wallEpoch_ms, cut_s + 1);
     bus.deliver(completion('after', second.now()));
     await settle(heard, 1);
