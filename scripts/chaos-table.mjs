@@ -4,9 +4,13 @@
 // minutes on 2 cores for one run of each row; needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR) and
 // nats-server. Not run by CI.
 //
-//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]... [--whole-delays] [--burst-until S]
+//   node scripts/chaos-table.mjs [OUT_DIR] [--runs N] [--rows 0,4,5] [--replay-seeds S] [--set K=V]... [--faults LABEL=FAULTS]... [--whole-delays] [--burst-until S]
 //
-// --set applies to every row, live and replayed alike (e.g. --set meta.claim_timeout_s=2000).
+// --set applies to every row, live and replayed alike (e.g. --set meta.claim_timeout_s=2000); it
+// may not set `faults`, which would give every row's label the lie. --faults adds a row of its own,
+// labelled LABEL, whose `faults:` are FAULTS (the experiment file's form, e.g. --faults 'crashes
+// and a restart={crash: [{ process: s2, at_s: 650000, down_s: 4000 }], nats_restart: [{ at_s:
+// 660000, down_s: 500 }]}'), numbered after the seven; with any, only those run unless --rows names others.
 // --whole-delays replays each live run a second time with `simulate --whole-delays` (the default
 // replay before the mailbox split; docs/faults.md, "Replaying the mailboxes") and prints that
 // replay's gaps and claims beside the default's.
@@ -38,6 +42,7 @@ const { values: opts, positionals } = parseArgs({
     rows: { type: 'string' },
     'replay-seeds': { type: 'string', default: '1' },
     set: { type: 'string', multiple: true, default: [] },
+    faults: { type: 'string', multiple: true, default: [] },
     'whole-delays': { type: 'boolean', default: false },
     'burst-until': { type: 'string', default: '640000' },
   },
@@ -77,7 +82,19 @@ const rows = [
   ],
   ['no faults, `live.journal: true` (files)', ['live.journal=true']],
 ];
-const chosen = opts.rows === undefined ? rows.map((_, i) => i) : opts.rows.split(',').map(Number);
+for (const set of opts.set)
+  if (/^faults[.=]/.test(set))
+    throw new Error(`--set ${set}: a row's faults are its own; add a row of them with --faults LABEL=FAULTS`);
+const standardRows = rows.length;
+for (const f of opts.faults) {
+  const eq = f.indexOf('=');
+  if (eq <= 0 || eq === f.length - 1) throw new Error(`--faults: expected LABEL=FAULTS, got ${f}`);
+  rows.push([f.slice(0, eq), [`faults=${f.slice(eq + 1)}`]]);
+}
+const chosen =
+  opts.rows !== undefined
+    ? opts.rows.split(',').map(Number)
+    : rows.map((_, i) => i).filter((i) => opts.faults.length === 0 || i >= standardRows);
 for (const i of chosen)
   if (!Number.isInteger(i) || !rows[i]) throw new Error(`--rows: no row ${i} (0 to ${rows.length - 1})`);
 const gridemu = (args) => {
