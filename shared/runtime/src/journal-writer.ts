@@ -95,7 +95,10 @@ export class JournalWriter {
     return this.gathered;
   }
 
-  /** A delivery of the current turn. */
+  /**
+   * A delivery of the current turn, or something that happened between turns (an edge of the
+   * bus connection: then queueCommit, so that it is stored without waiting for a turn).
+   */
   record(entry: JournalEntry): void {
     this.pendingEntries.push(entry);
   }
