@@ -125,8 +125,11 @@ describe('LiveRuntime cut off from the bus', () => {
     bus.disconnect();
     const cut_s = first.now();
     await first.stop();
+    // Died when it stopped: a time already past, whatever the machine's speed (a death put ahead of
+    // the clock would hold the restart's first message, sent before it, by the fault).
+    const stopped_s = first.now();
     const { rt: second, heard } = journaledProcess(bus.transport, journal, true);
-    const { died_s } = await second.resume(0, 1000, wallEpoch_ms, cut_s + 1);
+    const { died_s } = await second.resume(0, 1000, wallEpoch_ms, stopped_s);
     bus.deliver(completion('after', second.now()));
     await settle(heard, 1);
     await second.stop();
