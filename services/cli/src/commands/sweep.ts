@@ -5,22 +5,25 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RunSummary } from '@gridemu/metrics';
-import { formatNumber, meanWithInterval, roundNumber } from '@gridemu/metrics';
+import { formatNumber } from '@gridemu/metrics';
 import { parseOverride } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { barChartsHtml } from '../sweep/chart.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { folderName, parseAxis, variants, type Variant } from '../sweep/variants.js';
+import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/variant-means.js';
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
                     [--parallel N] [--out DIR] [--summaries-only]
 
 Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
 in parallel, and writes:
-  DIR/sweep.csv        one row per run: the varied values, the seed, every summary metric
-  DIR/sweep-mean.csv   one row per variant: each metric's mean over the seeds, and the half-width
-                       of its 90% confidence interval (<metric>_ci90)
+  DIR/sweep.csv        one row per run: the varied values, the seed, every summary metric (empty
+                       where the run does not define it, e.g. a mean over no jobs)
+  DIR/sweep-mean.csv   one row per variant: each metric's mean over the seeds that define it, and
+                       the half-width of its 90% confidence interval (<metric>_ci90); for a metric
+                       some run leaves undefined, how many runs the mean is over (<metric>_runs)
   DIR/sweep.html       bar charts of the main metrics per variant
   DIR/<variant>/       each run's jobs.csv and summary.json (summary.json alone with --summaries-only)
 
@@ -154,33 +157,40 @@ function writeTables(out: string, paths: readonly string[], results: readonly Ru
     r.variant.name,
     ...paths.map((p) => valueOf(r.variant, p)),
     String(r.variant.seed),
-    ...metricNames.map((m) => cell(metrics[m])),
+    ...metricNames.map((m) => cell(valueForMean(metrics, m))),
   ]);
   writeFileSync(join(out, 'sweep.csv'), [header, ...perRun].map((l) => l.map(csv).join(',')).join('\n') + '\n');
 
   const names = [...new Set(rows.map((x) => x.r.variant.name))];
+  const partial = metricsSomeRunLacks(
+    rows.map((x) => x.metrics),
+    metricNames,
+  );
   const means = names.map((n) => {
     const group = rows.filter((x) => x.r.variant.name === n);
-    const intervals = Object.fromEntries(
-      metricNames.map((m) => [
-        m,
-        meanWithInterval(
-          group.map((x) => x.metrics[m] ?? 0),
-          0.9,
-        ),
-      ]),
-    );
-    const mean = Object.fromEntries(metricNames.map((m) => [m, intervals[m]!.mean]));
-    const ci90 = Object.fromEntries(metricNames.map((m) => [m, roundNumber(intervals[m]!.half_width)]));
-    return { name: n, variant: group[0]!.r.variant, seeds: group.length, mean, ci90 };
+    return {
+      name: n,
+      variant: group[0]!.r.variant,
+      seeds: group.length,
+      ...variantMeans(
+        group.map((x) => x.metrics),
+        metricNames,
+      ),
+    };
   });
-  // Each metric's mean, then the half-width of its 90% confidence interval (paper 002's "± x").
-  const meanHeader = ['variant', ...paths, 'seeds', ...metricNames.flatMap((m) => [m, `${m}_ci90`])];
+  // Each metric's mean, then the half-width of its 90% confidence interval (paper 002's "± x"),
+  // then, for a metric some run does not define, how many runs its mean is over.
+  const meanHeader = [
+    'variant',
+    ...paths,
+    'seeds',
+    ...metricNames.flatMap((m) => [m, `${m}_ci90`, ...(partial.has(m) ? [`${m}_runs`] : [])]),
+  ];
   const meanRows = means.map((m) => [
     m.name,
     ...paths.map((p) => valueOf(m.variant, p)),
     String(m.seeds),
-    ...metricNames.flatMap((k) => [cell(m.mean[k]), cell(m.ci90[k])]),
+    ...metricNames.flatMap((k) => [cell(m.mean[k]), cell(m.ci90[k]), ...(partial.has(k) ? [String(m.runs[k])] : [])]),
   ]);
   writeFileSync(
     join(out, 'sweep-mean.csv'),

@@ -20,15 +20,17 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
   if (col('variant') < 0)
     throw new Error(`${file}: no column "variant" in the header (is this gridemu sweep's sweep-mean.csv?)`);
   const labels = rows.map((r) => r[col('variant')] ?? '');
-  const num = (r: string[], c: number, line: number) => {
+  // An empty cell is a metric none of the variant's runs defines (a mean over no jobs): no bar.
+  const num = (r: string[], c: number, line: number): number | null => {
+    if (r[c] === '') return null;
     const v = Number(r[c]);
-    if (r[c] === '' || !Number.isFinite(v))
-      throw new Error(`${file}:${line + 2}: "${header[c]}" is "${r[c]}", not a number`);
+    if (!Number.isFinite(v)) throw new Error(`${file}:${line + 2}: "${header[c]}" is "${r[c]}", not a number`);
     return v;
   };
   const charts = SWEEP_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]) => {
     const means = rows.map((r, i) => num(r, col(metric), i));
-    const half = col(`${metric}_ci90`) >= 0 ? rows.map((r, i) => num(r, col(`${metric}_ci90`), i)) : means.map(() => 0);
+    const half =
+      col(`${metric}_ci90`) >= 0 ? rows.map((r, i) => num(r, col(`${metric}_ci90`), i) ?? 0) : means.map(() => 0);
     return {
       id: `sweep-${metric}`,
       title: `${title} against variant`,
@@ -42,7 +44,7 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
             // A thin floating bar over the mean's bar (not beside it): the interval.
             {
               label: '90% interval',
-              data: means.map((m, i) => [m - half[i]!, m + half[i]!]),
+              data: means.map((m, i) => (m === null ? null : [m - half[i]!, m + half[i]!])),
               backgroundColor: 'rgba(217, 130, 43, 0.8)',
               barPercentage: 0.12,
               grouped: false,

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { sweepCharts } from '../src/report/sweep-report.js';
+
+describe("a sweep's report charts", () => {
+  const head = 'variant,meta.k,seeds,mean_wait_s,mean_wait_s_ci90,mean_wait_s_runs';
+
+  it('draws no bar for a variant whose runs define no mean, and the others as they are', () => {
+    const csv = `${head}\nmeta.k=1,1,2,120,30,2\nmeta.k=2,2,2,,,0\n`;
+    const { charts, variants } = sweepCharts(csv, 'sweep-mean.csv');
+    expect(variants).toBe(2);
+    const data = (charts[0]!.config as { data: { datasets: { data: unknown[] }[] } }).data.datasets;
+    expect(data[0]!.data).toEqual([120, null]);
+    expect(data[1]!.data).toEqual([[90, 150], null]);
+  });
+
+  it('still refuses a cell that is not a number, naming its line and column', () => {
+    expect(() => sweepCharts(`${head}\nmeta.k=1,1,2,soon,30,2\n`, 'sweep-mean.csv')).toThrow(
+      'sweep-mean.csv:2: "mean_wait_s" is "soon", not a number',
+    );
+  });
+});
