@@ -16,6 +16,7 @@ import { readCsv } from './lib/read-csv.mjs';
 import { meanWithInterval, pairedTTest, welchTTest } from '@gridemu/metrics';
 import { parseExperiment } from '@gridemu/schemes';
 import { PAPER, PAPER_T } from './lib/paper-002-tables.mjs';
+import { BASE, blast, CHOSEN_LARGE_FIT, largeSets, STEPS, TABLE_III_RETRIES } from './lib/paper-002-settings.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // §4.3: the paper's small workloads had ten runs each. Every workload runs as many: the 1000- and
@@ -27,7 +28,6 @@ const SEEDS = numberArg('--seeds', 10);
 const LARGE_SEEDS = numberArg('--large-seeds', SEEDS);
 /** The large workloads' seed count until 2026-11-27, whose verdicts the report shows beside these. */
 const EARLIER_LARGE_SEEDS = 3;
-const BASE = 'examples/gruber-grid3.yaml';
 // --fit RATE,SITES,EPISODE_S,BETWEEN_S: the same runs under another fit of the small and medium
 // workloads' failure rate and the misbehaving managers, into their own folder, writing only their
 // verdicts (verdicts.json) for the main report's "How the verdicts move with the fit".
@@ -62,23 +62,8 @@ const OUT = ALT_FIT
     ? join(repo, 'results', 'paper-002-fits', largeFitName(ALT_LARGE))
     : MAIN_OUT;
 const GRUBER = ['G-RA', 'G-RR', 'G-LU', 'G-LRU'];
-const blast = (submitters, jobs) => [`workload[0].blast.submitters=${submitters}`, `workload[0].blast.jobs=${jobs}`];
-// §3.2: medium workloads (500 to 1000 jobs) "submitted in several steps in order to honor the VO
-// usage SLAs". Inputs, not fitted: a step is the group's 150 CPUs (§3.2), one every 3000 s, the
-// ideal Time of one wave of jobs (§4.2.1).
-const STEPS = ['workload[0].blast.step_jobs=150', 'workload[0].blast.step_interval_s=3000'];
-// §4.2.3: the large workloads ran earlier, with 5 retries, Table XI's errors and sites that lacked
-// the BLAST environment (38% of Table XI's errors were "remote unset environment"). The failure
-// rate and the share of the sites without the environment are fitted on Table XI alone
-// (scripts/paper-002-calibrate-large.mjs, docs/results/paper-002-calibration-large.md).
-const CHOSEN_LARGE_FIT = { rate: 0.4, misconfigured: 0.3 };
 const LARGE_FIT = ALT_LARGE ?? CHOSEN_LARGE_FIT;
-const LARGE = [
-  'meta.retries=5',
-  `meta.failures.rate=${LARGE_FIT.rate}`,
-  'meta.failures.categories={application: 19, authentication: 1, rls: 6, gridftp: 3, gram: 1, other: 0}',
-  `meta.failures.misconfigured=${LARGE_FIT.misconfigured}`,
-];
+const LARGE = largeSets(LARGE_FIT);
 
 const EXPERIMENTS = {
   w10: { table: 'IV', sets: blast(1, 10), vary: [`meta.selector=${GRUBER}`], seeds: SEEDS },
@@ -103,7 +88,7 @@ const EXPERIMENTS = {
   table3: {
     table: 'III',
     large: true,
-    sets: [...blast(1, 1000), ...STEPS, ...LARGE, 'meta.retries=4'],
+    sets: [...blast(1, 1000), ...STEPS, ...LARGE, TABLE_III_RETRIES],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -123,7 +108,7 @@ const EXPERIMENTS = {
     table: 'III',
     large: true,
     judged: false,
-    sets: [...blast(1, 1000), ...LARGE, 'meta.retries=4'],
+    sets: [...blast(1, 1000), ...LARGE, TABLE_III_RETRIES],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -133,7 +118,7 @@ const EXPERIMENTS = {
     table: 'III',
     large: true,
     judged: false,
-    sets: [...blast(1, 1000), ...STEPS, ...LARGE, 'meta.retries=4', 'meta.cannot_run=queue'],
+    sets: [...blast(1, 1000), ...STEPS, ...LARGE, TABLE_III_RETRIES, 'meta.cannot_run=queue'],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -156,7 +141,7 @@ const EXPERIMENTS = {
     table: 'III',
     large: true,
     judged: false,
-    sets: [...blast(1, 1000), ...STEPS, ...LARGE, 'meta.retries=4', 'meta.failures.misconfigured=0'],
+    sets: [...blast(1, 1000), ...STEPS, ...LARGE, TABLE_III_RETRIES, 'meta.failures.misconfigured=0'],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -244,12 +229,20 @@ const reasonsOf = (id, selector, reason) => {
   }, 0);
   return total / runs.length;
 };
+/** A selector's runs' values of `metric`, less the runs that do not define it (an empty cell: Time where no job completed). */
 const runsOf = (id, selector, metric) =>
-  data[id].runs.filter((r) => r['meta.selector'] === selector).map((r) => r[metric]);
+  data[id].runs
+    .filter((r) => r['meta.selector'] === selector)
+    .map((r) => r[metric])
+    .filter((v) => typeof v === 'number');
 /** Two selectors' values of `metric` in the runs they share a seed in, paired by seed. */
 const pairedRunsOf = (id, a, b, metric) => {
   const bySeed = (sel) =>
-    new Map(data[id].runs.filter((r) => r['meta.selector'] === sel).map((r) => [r.seed, r[metric]]));
+    new Map(
+      data[id].runs
+        .filter((r) => r['meta.selector'] === sel && typeof r[metric] === 'number')
+        .map((r) => [r.seed, r[metric]]),
+    );
   const xs = bySeed(a);
   const ys = bySeed(b);
   const seeds = [...xs.keys()].filter((k) => ys.has(k));
@@ -280,11 +273,15 @@ function table(id, selectors) {
     const cells = selectors.map((s) => {
       const r = row(id, s);
       // Spdup75 is undefined where fewer than 75% of the jobs completed (summary.json gives 0 there).
+      // A mean over fewer runs than the seeds (the sweep leaves out a run that does not define the
+      // metric: Time and Speedup where no job completed) says so.
+      const over = r[`${key}_runs`];
+      const fewer = typeof over === 'number' && over < e.seeds ? ` (${over} of ${e.seeds} runs)` : '';
       const ours =
         key === 'spdup75' && r.comp_pct < 75
           ? 'n/a (under 75% completed)'
           : e.seeds > 1
-            ? `${f(r[key], d)} ± ${f(r[`${key}_ci90`], d)}`
+            ? `${f(r[key], d)} ± ${f(r[`${key}_ci90`], d)}${fewer}`
             : f(r[key], d);
       const theirs = paper?.[s]?.[i];
       return `${ours} | ${theirs === null || theirs === undefined ? '–' : theirs}`;
@@ -331,7 +328,9 @@ p(
   'Metrics as §3.1 defines them, over the BLAST jobs: Comp is the share that completed; Replan the re-planning operations; ' +
     "Util the jobs' CPU time over (iVDGL's CPUs × Time); Delay the mean time from a job's first dispatch to a " +
     "provider's queue until its completed run started, its re-plans included; Time from the first submission to the last completion; Speedup the completed " +
-    "jobs' own run times where they ran, in sequence (the same jobs on similar resources, §3.1), over Time, so it cannot pass the group's 150 CPUs; Spdup75 the same up to the moment 75% of the jobs had completed.",
+    "jobs' own run times where they ran, in sequence (the same jobs on similar resources, §3.1), over Time, so it cannot pass the group's 150 CPUs; Spdup75 the same up to the moment 75% of the jobs had completed. " +
+    'A run in which no job completed has no Delay, Time or Speedup: a mean leaves it out and says over how many runs it is ' +
+    "(until 2026-12-01 it was read as 0, which made Table III's G-LU Time a tenth shorter).",
 );
 p();
 
@@ -820,7 +819,8 @@ p(
 p(
   `- **Misbehaving managers and failures are a fitted model.** The paper says only that such managers exist and cost most of the 1 × 10 speedup, and gives no failure rate. Table XII gives what both cost the small and medium runs (0.565 re-plans per job after a 20-minute timeout, 0.764 after other errors), and the fit matches those two rates: ${typeof misbehaving.sites === 'number' ? `${Math.round(misbehaving.sites * 100)}% of the sites` : 'the named sites'} starving grid jobs for ${f(misbehaving.mean_episode_s / 3600, 0)} h at a time with ${f(misbehaving.mean_between_s / 3600, 0)} h between, and ${f(100 * BASE_META.failures.rate, 0)}% of attempts failing. ` +
     `The fits next to it give ${fitRange.min} to ${fitRange.max} agreeing rows (the section "How the verdicts move with the fit"). ` +
-    "Until this round the misbehaviour was fitted on Table IV instead; that fit wanted 80% of the sites starving jobs for 36 h at a time, and under it the larger workloads starved far more than Grid3's did (G-RA completed 55.5% of 1 × 10000), giving 9 of 18 rows. Ours start no grid job for a while and then behave again; Grid3's may also have lost jobs, started them late by hours, or misreported their slots.",
+    "Until this round the misbehaviour was fitted on Table IV instead; that fit wanted 80% of the sites starving jobs for 36 h at a time, and under it the larger workloads starved far more than Grid3's did (G-RA completed 55.5% of 1 × 10000), giving 9 of 18 rows. Ours start no grid job for a while and then behave again; Grid3's may also have lost jobs, started them late by hours, or misreported their slots. " +
+    "What they do to the selectors' differences, run with and without them: [paper-002-misbehaviour.md](paper-002-misbehaviour.md).",
 );
 p(
   "- **Failures are drawn, not suffered.** Each attempt fails with the configured chance, in the tables' shares, at the " +
