@@ -2,12 +2,12 @@
 //   npm run report:paper-001            (builds first; GRIDEMU_TRACE_DIR must hold the KTH trace)
 //   node scripts/paper-001-report.mjs --seeds 3
 // Every number in the report comes from the runs this script makes (under results/paper-001/).
-import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
+import { runSweep } from './lib/run-sweep.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -31,9 +31,7 @@ const started = Date.now();
 const data = {};
 for (const [id, e] of Object.entries(EXPERIMENTS)) {
   const out = join(OUT, id);
-  const args = [
-    join(repo, 'services/cli/dist/main.js'),
-    'sweep',
+  runSweep(repo, `experiment ${id}`, [
     BASE,
     '--seeds',
     String(SEEDS),
@@ -41,10 +39,7 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
     out,
     ...e.vary.flatMap((v) => ['--vary', v]),
     ...e.sets.flatMap((s) => ['--set', s]),
-  ];
-  console.error(`== ${id}: gridemu ${args.slice(1).join(' ')}`);
-  const r = spawnSync(process.execPath, args, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`experiment ${id} failed (exit ${r.status})`);
+  ]);
   data[id] = readCsv(join(out, 'sweep-mean.csv'));
 }
 const wall = (Date.now() - started) / 1000;

@@ -8,7 +8,6 @@
 // Table VI's 1 × 100 (the four GRUBER selectors and S-RA, which Table VI does not have). Seeds 1
 // onwards, as the report's: the runs with misbehaving managers are the report's own runs of those
 // workloads (S-RA at 1 × 100 excepted). Nothing here is a verdict, and nothing is fitted.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,6 +16,7 @@ import { welchTTest } from '@gridemu/metrics';
 import { parseExperiment } from '@gridemu/schemes';
 import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
+import { runSweep } from './lib/run-sweep.mjs';
 import { BASE, blast, CHOSEN_LARGE_FIT, largeSets, STEPS, TABLE_III_RETRIES } from './lib/paper-002-settings.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,9 +66,7 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
   const out = join(OUT, id);
   if (!(process.argv.includes('--reuse') && existsSync(join(out, 'sweep.csv')))) {
     ran++;
-    const args = [
-      join(repo, 'services/cli/dist/main.js'),
-      'sweep',
+    runSweep(repo, `experiment ${id}`, [
       BASE,
       '--seeds',
       String(SEEDS),
@@ -80,10 +78,7 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
       '--vary',
       `meta.misbehaving.sites=${CONDITIONS.map((c) => c.share).join(',')}`,
       ...e.sets.flatMap((s) => ['--set', s]),
-    ];
-    console.error(`== ${id}: gridemu ${args.slice(1).join(' ')}`);
-    const r = spawnSync(process.execPath, args, { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
-    if (r.status !== 0) throw new Error(`experiment ${id} failed (exit ${r.status})`);
+    ]);
   }
   data[id] = { means: readCsv(join(out, 'sweep-mean.csv')), runs: readCsv(join(out, 'sweep.csv')) };
 }
