@@ -1,4 +1,4 @@
-// What the misbehaving resource managers do to the differences between paper 002's site selectors,
+// Measures what the misbehaving resource managers do to the differences between paper 002's site selectors,
 // and writes docs/results/paper-002-misbehaviour.md. Issue 34 asked to show that they are what
 // separates the selectors that see availability from those that do not; this measures it.
 //   npm run build && node scripts/paper-002-misbehaviour.mjs [--seeds 10] [--reuse]
@@ -98,12 +98,13 @@ const runsOf = (id, selector, share, metric) =>
     .map((r) => r[metric])
     .filter((v) => typeof v === 'number');
 const pairs = (xs) => xs.flatMap((a, i) => xs.slice(i + 1).map((b) => [a, b]));
-/** Welch's p for two selectors' runs, or undefined where neither varies (every run of both completed every job). */
+/** Welch's p for two selectors' runs, or undefined where every run of both gives one same value (every job completed). */
 const pOf = (id, a, b, share, metric) => {
   const [xs, ys] = [runsOf(id, a, share, metric), runsOf(id, b, share, metric)];
   const constant = (v) => v.every((x) => x === v[0]);
   return constant(xs) && constant(ys) && xs[0] === ys[0] ? undefined : welchTTest(xs, ys).p;
 };
+const list = (xs) => (xs.length === 0 ? 'none' : xs.join(', '));
 const mark = (p) => (p === undefined ? '– (no spread)' : `${f(p, 4)}${p < ALPHA ? ' (T)' : ''}`);
 
 const lines = [];
@@ -164,7 +165,6 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
     const [none, fitted] = CONDITIONS.map((c) => differing(c.share));
     const onlyWith = fitted.filter((x) => !none.includes(x));
     const onlyWithout = none.filter((x) => !fitted.includes(x));
-    const list = (xs) => (xs.length === 0 ? 'none' : xs.join(', '));
     if (key === 'speedup') separations.push({ title: e.title, onlyWith, onlyWithout, pairs: pairs(e.selectors) });
     p(
       `- **${label}:** ${none.length} of ${pairs(e.selectors).length} pairs differ with no misbehaving managers ` +
@@ -177,7 +177,7 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
     return `${s} ${f(fitted / none, 2)}×`;
   });
   p(`- Speedup with the misbehaving managers against without: ${cost.join(', ')}.`);
-  // Until 2026-12-01 \`gridemu sweep\` read a metric a run leaves undefined as 0, and the report of
+  // Until 2026-12-01 `gridemu sweep` read a metric a run leaves undefined as 0, and the report of
   // 2026-11-28 was made so: what its means were, for the variants where it mattered.
   for (const s of e.selectors)
     for (const c of CONDITIONS) {
@@ -196,7 +196,6 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
 }
 // The question asked, answered from the tests above: does a pair of a selector that asks the engine
 // what is available and S-RA, which asks nothing, differ only with the misbehaving managers?
-const list = (xs) => (xs.length === 0 ? 'none' : xs.join(', '));
 const withSRA = (xs) => xs.filter((x) => x.includes('S-RA'));
 p('## What they separate');
 p();
