@@ -210,7 +210,7 @@ function writeTables(out: string, paths: readonly string[], results: readonly Ru
     barChartsHtml(
       `${name}: sweep (means over seeds)`,
       names,
-      charted.map((m) => ({ name: m, values: means.map((x) => x.mean[m] ?? 0) })),
+      charted.map((m) => ({ name: m, values: means.map((x) => x.mean[m]) })),
     ),
   );
 }
