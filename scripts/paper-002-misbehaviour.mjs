@@ -97,6 +97,15 @@ const runsOf = (id, selector, share, metric) =>
     .filter((r) => r['meta.selector'] === selector && shareOf(r) === share)
     .map((r) => r[metric])
     .filter((v) => typeof v === 'number');
+/** A re-plan cause's count (summary.json's replans_by_reason), a run's mean over the variant's seeds. */
+const reasonsOf = (id, selector, share, reason) => {
+  const runs = data[id].runs.filter((r) => r['meta.selector'] === selector && shareOf(r) === share);
+  const total = runs.reduce((n, r) => {
+    const summary = JSON.parse(readFileSync(join(OUT, id, `${r.variant}__seed${r.seed}`, 'summary.json'), 'utf8'));
+    return n + (summary.gruber.replans_by_reason[reason] ?? 0);
+  }, 0);
+  return total / runs.length;
+};
 const pairs = (xs) => xs.flatMap((a, i) => xs.slice(i + 1).map((b) => [a, b]));
 /** Welch's p for two selectors' runs, or undefined where every run of both gives one same value (every job completed). */
 const pOf = (id, a, b, share, metric) => {
@@ -177,6 +186,16 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
     return `${s} ${f(fitted / none, 2)}×`;
   });
   p(`- Speedup with the misbehaving managers against without: ${cost.join(', ')}.`);
+  // A site refusing what it can never hold (too_wide) is a re-plan no misbehaving manager makes:
+  // docs/gruber.md, "A gap between the engine and the sites".
+  const refusals = e.selectors.map(
+    (s) => `${s} ${CONDITIONS.map((c) => f(reasonsOf(id, s, c.share, 'too_wide'), 1)).join(' / ')}`,
+  );
+  p(
+    `- Re-plans after a site refused a job it can never hold (\`too_wide\`), a run's mean, none / fitted: ${refusals.join(', ')} ` +
+      '(the engine offers the GRUBER selectors a site whose extensible share rounds to no CPU: docs/gruber.md, "A gap between ' +
+      'the engine and the sites"; S-RA, which asks no engine, also meets the sites that give the VO no share).',
+  );
   // Until 2026-12-01 `gridemu sweep` read a metric a run leaves undefined as 0, and the report of
   // 2026-11-28 was made so: what its means were, for the variants where it mattered.
   for (const s of e.selectors)
