@@ -16,6 +16,7 @@ import { welchTTest } from '@gridemu/metrics';
 import { parseExperiment } from '@gridemu/schemes';
 import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
+import { meanReplans } from './lib/replans-by-reason.mjs';
 import { runSweep } from './lib/run-sweep.mjs';
 import { BASE, blast, CHOSEN_LARGE_FIT, largeSets, STEPS, TABLE_III_RETRIES } from './lib/paper-002-settings.mjs';
 
@@ -98,14 +99,12 @@ const runsOf = (id, selector, share, metric) =>
     .map((r) => r[metric])
     .filter((v) => typeof v === 'number');
 /** A re-plan cause's count (summary.json's replans_by_reason), a run's mean over the variant's seeds. */
-const reasonsOf = (id, selector, share, reason) => {
-  const runs = data[id].runs.filter((r) => r['meta.selector'] === selector && shareOf(r) === share);
-  const total = runs.reduce((n, r) => {
-    const summary = JSON.parse(readFileSync(join(OUT, id, `${r.variant}__seed${r.seed}`, 'summary.json'), 'utf8'));
-    return n + (summary.gruber.replans_by_reason[reason] ?? 0);
-  }, 0);
-  return total / runs.length;
-};
+const reasonsOf = (id, selector, share, reason) =>
+  meanReplans(
+    join(OUT, id),
+    data[id].runs.filter((r) => r['meta.selector'] === selector && shareOf(r) === share),
+    reason,
+  );
 const pairs = (xs) => xs.flatMap((a, i) => xs.slice(i + 1).map((b) => [a, b]));
 /** Welch's p for two selectors' runs, or undefined where every run of both gives one same value (every job completed). */
 const pOf = (id, a, b, share, metric) => {

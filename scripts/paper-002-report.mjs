@@ -13,6 +13,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
+import { meanReplans } from './lib/replans-by-reason.mjs';
 import { meanWithInterval, pairedTTest, welchTTest } from '@gridemu/metrics';
 import { parseExperiment } from '@gridemu/schemes';
 import { PAPER, PAPER_T } from './lib/paper-002-tables.mjs';
@@ -221,14 +222,12 @@ const BASE_SPEC = parseExperiment(readFileSync(join(repo, BASE), 'utf8'), join(r
 const BASE_META = BASE_SPEC.meta;
 const row = (id, selector) => data[id].means.find((r) => r['meta.selector'] === selector);
 /** Re-plans by reason (summary.json's replans_by_reason), a run's mean over the seeds of `selector` in experiment `id`. */
-const reasonsOf = (id, selector, reason) => {
-  const runs = data[id].runs.filter((r) => r['meta.selector'] === selector);
-  const total = runs.reduce((n, r) => {
-    const summary = JSON.parse(readFileSync(join(dirOf(id), `${r.variant}__seed${r.seed}`, 'summary.json'), 'utf8'));
-    return n + (summary.gruber.replans_by_reason[reason] ?? 0);
-  }, 0);
-  return total / runs.length;
-};
+const reasonsOf = (id, selector, reason) =>
+  meanReplans(
+    dirOf(id),
+    data[id].runs.filter((r) => r['meta.selector'] === selector),
+    reason,
+  );
 /** A selector's runs' values of `metric`, less the runs that do not define it (an empty cell: Time where no job completed). */
 const runsOf = (id, selector, metric) =>
   data[id].runs
@@ -330,7 +329,7 @@ p(
     "provider's queue until its completed run started, its re-plans included; Time from the first submission to the last completion; Speedup the completed " +
     "jobs' own run times where they ran, in sequence (the same jobs on similar resources, §3.1), over Time, so it cannot pass the group's 150 CPUs; Spdup75 the same up to the moment 75% of the jobs had completed. " +
     'A run in which no job completed has no Delay, Time or Speedup: a mean leaves it out and says over how many runs it is ' +
-    "(until 2026-12-01 it was read as 0, which made Table III's G-LU Time a tenth shorter).",
+    '(until 2026-12-01 `gridemu sweep` read it as 0).',
 );
 p();
 
