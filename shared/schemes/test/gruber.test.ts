@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { jobsCsvText, checkSchedule, executedJobsFromCsv, newRecord, type JobRecord } from '@gridemu/metrics';
 import { parseOverride, SpecError, type ExperimentSpec } from '@gridemu/model';
 import { loadExperimentWorkload as loadWorkload, parseExperiment, schemeSummary, simulate } from '../src/index.js';
-import { cpusOf, groupCap, gruberMeta, isBlastSource, paperMetrics } from '../src/gruber/index.js';
+import { burstCap, groupCap, gruberMeta, isBlastSource, paperMetrics } from '../src/gruber/index.js';
 
 const SPEC = `
 name: g
@@ -84,7 +84,7 @@ function checkShares(csv: string, spec: ExperimentSpec): void {
     byVo.set(k, (byVo.get(k) ?? 0) + e.d);
     const site = spec.sites.find((s) => s.id === e.site)!;
     expect(byVo.get(k)!, `${e.vo} at ${e.site} at ${e.t}`).toBeLessThanOrEqual(
-      cpusOf(meta.site_policy[e.site]![e.vo]!.burst, site.cpus),
+      burstCap(meta.site_policy[e.site]![e.vo]!.burst, site.cpus),
     );
     if (!grid.has(e.group)) continue;
     byGroup.set(e.group, (byGroup.get(e.group) ?? 0) + e.d);
@@ -231,6 +231,26 @@ describe('GRUBER in simulation', () => {
     expect(sra.result.counters['gruber.failures.too_wide']).toBeGreaterThan(0);
     expect(sra.result.counters['gruber.queries'] ?? 0).toBe(0);
     expect(rows(sra.csv).some((r) => r['exec_site'] === 'a' && r['workload_name'] === 'blast')).toBe(false);
+  });
+
+  it('a positive burst share of a small site is at least one CPU, so the engine never offers a site that refuses the job', async () => {
+    // Table II's hamptonu: one CPU, iVDGL's share extensible to half of it.
+    expect([burstCap(50, 1), burstCap(66, 3), burstCap(50, 3), burstCap(75, 8), burstCap(0, 305)]).toEqual([
+      1, 1, 1, 6, 0,
+    ]);
+    const text = SPEC.replace(
+      '  - { id: c, cpus: 16, speed: 0.5, disk_gb: 1 }',
+      '  - { id: c, cpus: 16, speed: 0.5, disk_gb: 1 }\n  - { id: d, cpus: 1 }',
+    ).replace(
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }',
+      '"*": { ivdgl: { cpu: 50, burst: 75 }, atlas: { cpu: 50 } }\n    d: { ivdgl: { cpu: 25, burst: 50 }, atlas: { cpu: 50 } }',
+    );
+    const spec = parse(text);
+    const { csv, result, summary } = await run(spec);
+    expect(result.counters['gruber.failures.too_wide'] ?? 0).toBe(0);
+    expect(rows(csv).some((r) => r['exec_site'] === 'd' && r['workload_name'] === 'blast')).toBe(true);
+    expect(summary['comp_pct']).toBe(100);
+    checkShares(csv, spec);
   });
 
   it('with cannot_run: queue, a site keeps what its VO can never run there until the 20-minute re-plan takes it away', async () => {

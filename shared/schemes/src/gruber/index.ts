@@ -30,6 +30,7 @@ export {
   gruberMeta,
   groupCap,
   voAggregate,
+  burstCap,
   cpusOf,
   type GruberMeta,
   type VoSitePolicy,

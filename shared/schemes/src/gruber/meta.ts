@@ -402,6 +402,16 @@ export function cpusOf(percent: number, cpus: number): number {
 }
 
 /**
+ * The CPUs a site lets a VO hold at once: its burst share in whole CPUs, and at least one where the
+ * share is positive. §2.2's case 2 offers a site whenever the VO's allocation there is extensible,
+ * so a positive share that rounded down to no CPU (Table II: iVDGL's 25% of hamptonu's one CPU,
+ * extensible to half) made a site the engine offers and that refuses every job sent to it.
+ */
+export function burstCap(burstPercent: number, cpus: number): number {
+  return burstPercent > 0 ? Math.max(1, cpusOf(burstPercent, cpus)) : 0;
+}
+
+/**
  * A VO's aggregate (§1.2.2): what its VO policy states, or else the CPUs its allocations add up
  * to over every site.
  */

@@ -6,7 +6,7 @@ import { attemptFate, SITE_CRASH, type AttemptFate, type FailureDraw } from './f
 import type { VoUsage } from './messages.js';
 import type { CycleTicks } from '../cycle-ticks.js';
 import { managerCycle } from './manager.js';
-import { cpusOf, type GruberMeta } from './meta.js';
+import { burstCap, type GruberMeta } from './meta.js';
 import type { AlternatingPeriods } from '../alternating-periods.js';
 import { misbehaviourOf } from './misbehaviour.js';
 import { SiteQueue } from './site-queue.js';
@@ -61,7 +61,7 @@ export class GruberSiteActor implements Actor<Message> {
     const policy = meta.site_policy[site.id] ?? {};
     this.queue = new SiteQueue(
       site.cpus,
-      new Map(Object.entries(policy).map(([vo, p]) => [vo, cpusOf(p.burst, site.cpus)])),
+      new Map(Object.entries(policy).map(([vo, p]) => [vo, burstCap(p.burst, site.cpus)])),
     );
     this.ids = new ProcessorIds(site.cpus);
     this.speed = site.speed ?? 1;
