@@ -140,10 +140,10 @@ export class GruberSiteActor implements Actor<Message> {
       return u;
     };
     for (const vo of Object.keys(this.meta.site_policy[this.site.id] ?? {})) of(vo);
-    for (const j of this.queue.queued) {
-      const u = of(j.vo);
-      u.queued_cpus += j.procs;
-      u.queued_jobs++;
+    for (const q of this.queue.queued()) {
+      const u = of(q.vo);
+      u.queued_cpus += q.cpus;
+      u.queued_jobs += q.jobs;
     }
     const list: VoUsage[] = [...vos].map(([vo, u]) => ({ vo, ...u, epoch_cpu_s: this.epochCpu.get(vo) ?? 0 }));
     return {
@@ -212,7 +212,7 @@ export class GruberSiteActor implements Actor<Message> {
     for (let starts = this.queue.startable(held); starts.length > 0; starts = this.queue.startable(held)) {
       for (const q of starts) this.launch(ctx, this.entries.get(q.id)!, now);
     }
-    if (holding && this.queue.queued.some((q) => held!(q.id)))
+    if (holding && this.queue.someWaiting(held!))
       this.passAt(ctx, this.cycle.nextTick(this.misbehaviour!.nextChange(now)));
   }
 

@@ -5,16 +5,38 @@ export interface QueuedJob {
   readonly procs: number;
 }
 
+/** A waiting job and its place in the site's arrival order. */
+interface Waiting {
+  readonly job: QueuedJob;
+  readonly seq: number;
+}
+
+/** What one VO has waiting at a site. */
+export interface VoQueued {
+  readonly vo: string;
+  readonly cpus: number;
+  readonly jobs: number;
+}
+
 /**
  * A site's local resource manager queue under per-VO limits (§1.2.2 site policy, enforced by
  * the site): jobs start in arrival order when CPUs are free and their VO stays within its cap;
  * a job whose VO is at its cap waits without holding up other VOs' jobs behind it.
+ *
+ * The waiting jobs are kept per VO, each list in arrival order, so a pass walks only the VOs that
+ * can start something: a VO at its cap can have hundreds waiting at a busy site, and walking them
+ * on every pass was a sixth of a paper 002 simulation's time.
  */
 export class SiteQueue {
-  private readonly waiting: QueuedJob[] = [];
+  private readonly waiting = new Map<string, Waiting[]>();
+  private readonly waitingById = new Map<string, Waiting>();
+  private readonly queuedByVo = new Map<string, { cpus: number; jobs: number }>();
   private readonly running = new Map<string, QueuedJob>();
   private readonly runningByVo = new Map<string, number>();
   private free: number;
+  /** The next arrival's place, and the place before the head (runs put back go first). */
+  private nextSeq = 0;
+  private headSeq = 0;
 
   constructor(
     readonly cpus: number,
@@ -28,8 +50,18 @@ export class SiteQueue {
     return this.free;
   }
 
-  get queued(): readonly QueuedJob[] {
-    return this.waiting;
+  /** Per VO with jobs waiting, their CPUs and count, in the order of each VO's first waiting job. */
+  queued(): VoQueued[] {
+    const first = (vo: string) => this.waiting.get(vo)![0]!.seq;
+    return [...this.queuedByVo]
+      .sort(([a], [b]) => first(a) - first(b))
+      .map(([vo, q]) => ({ vo, cpus: q.cpus, jobs: q.jobs }));
+  }
+
+  /** Whether some waiting job satisfies `test`. */
+  someWaiting(test: (id: string) => boolean): boolean {
+    for (const w of this.waitingById.values()) if (test(w.job.id)) return true;
+    return false;
   }
 
   runningCpus(vo: string): number {
@@ -46,19 +78,21 @@ export class SiteQueue {
   }
 
   add(job: QueuedJob): void {
-    this.waiting.push(job);
+    this.enqueue({ job, seq: this.nextSeq++ }, false);
   }
 
   /** Puts jobs back at the head of the queue, in the order given (runs lost in a crash). */
   addFirst(jobs: readonly QueuedJob[]): void {
-    this.waiting.unshift(...jobs);
+    for (let i = jobs.length - 1; i >= 0; i--) this.enqueue({ job: jobs[i]!, seq: --this.headSeq }, true);
   }
 
   /** Takes a waiting job back; false if it is not waiting (it started, or was never here). */
   withdraw(id: string): boolean {
-    const i = this.waiting.findIndex((j) => j.id === id);
-    if (i < 0) return false;
-    this.waiting.splice(i, 1);
+    const w = this.waitingById.get(id);
+    if (!w) return false;
+    const list = this.waiting.get(w.job.vo)!;
+    list.splice(placeOf(list, w.seq), 1);
+    this.dequeued(w.job);
     return true;
   }
 
@@ -68,17 +102,30 @@ export class SiteQueue {
    */
   startable(held?: (id: string) => boolean): QueuedJob[] {
     const starts: QueuedJob[] = [];
-    for (let i = 0; i < this.waiting.length && this.free > 0;) {
-      const j = this.waiting[i]!;
-      if (j.procs <= this.free && this.runningCpus(j.vo) + j.procs <= this.cap(j.vo) && !held?.(j.id)) {
-        this.waiting.splice(i, 1);
+    // One cursor per VO that has room for a CPU; the walk takes the earliest arrival among them.
+    const cursors: { list: Waiting[]; at: number; vo: string; room: number }[] = [];
+    for (const [vo, list] of this.waiting) {
+      const room = this.cap(vo) - this.runningCpus(vo);
+      if (list.length > 0 && room > 0) cursors.push({ list, at: 0, vo, room });
+    }
+    while (this.free > 0 && cursors.length > 0) {
+      let c = 0;
+      for (let k = 1; k < cursors.length; k++)
+        if (cursors[k]!.list[cursors[k]!.at]!.seq < cursors[c]!.list[cursors[c]!.at]!.seq) c = k;
+      const cursor = cursors[c]!;
+      const j = cursor.list[cursor.at]!.job;
+      if (j.procs <= this.free && j.procs <= cursor.room && !held?.(j.id)) {
+        cursor.list.splice(cursor.at, 1);
+        this.dequeued(j);
         this.running.set(j.id, j);
         this.runningByVo.set(j.vo, this.runningCpus(j.vo) + j.procs);
         this.free -= j.procs;
+        cursor.room -= j.procs;
         starts.push(j);
       } else {
-        i++;
+        cursor.at++;
       }
+      if (cursor.room <= 0 || cursor.at >= cursor.list.length) cursors.splice(c, 1);
     }
     return starts;
   }
@@ -91,4 +138,36 @@ export class SiteQueue {
     this.runningByVo.set(j.vo, this.runningCpus(j.vo) - j.procs);
     this.free += j.procs;
   }
+
+  private enqueue(w: Waiting, atHead: boolean): void {
+    let list = this.waiting.get(w.job.vo);
+    if (!list) this.waiting.set(w.job.vo, (list = []));
+    if (atHead) list.unshift(w);
+    else list.push(w);
+    this.waitingById.set(w.job.id, w);
+    const q = this.queuedByVo.get(w.job.vo);
+    if (q) {
+      q.cpus += w.job.procs;
+      q.jobs++;
+    } else this.queuedByVo.set(w.job.vo, { cpus: w.job.procs, jobs: 1 });
+  }
+
+  private dequeued(job: QueuedJob): void {
+    this.waitingById.delete(job.id);
+    const q = this.queuedByVo.get(job.vo)!;
+    q.cpus -= job.procs;
+    if (--q.jobs === 0) this.queuedByVo.delete(job.vo);
+  }
+}
+
+/** Where the entry of arrival place `seq` is in `list` (kept in arrival order). */
+function placeOf(list: readonly Waiting[], seq: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
