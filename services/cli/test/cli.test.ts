@@ -168,6 +168,23 @@ describe('gridemu simulate', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('jobs 8000 submitted, 8000 completed');
   });
+
+  it('--summary-only writes summary.json alone, the same summary the full run writes', () => {
+    const full = tmp();
+    const lean = tmp();
+    const args = ['simulate', 'examples/quickstart.yaml', '--set', 'workload[0].synthetic.jobs=100', '--out'];
+    expect(gridemu([...args, full]).code).toBe(0);
+    const r = gridemu([...args, lean, '--summary-only']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(join(lean, 'summary.json'));
+    expect(r.out).not.toContain('jobs.csv');
+    expect(readdirSync(lean)).toEqual(['summary.json']);
+    const summary = (dir: string) => {
+      const { wall_time_s: _, ...rest } = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+      return rest;
+    };
+    expect(summary(lean)).toEqual(summary(full));
+  });
 });
 
 describe('gridemu sweep', () => {

@@ -7,6 +7,7 @@ import {
   meanWithInterval,
   roundNumber,
   writeResults,
+  writeSummary,
   writeProtocolTrace,
   type MeanWithInterval,
   type RunSummary,
@@ -19,7 +20,7 @@ import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 
-export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR [--whole-delays]] [--lenient] [--quiet]
+export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR [--whole-delays]] [--summary-only] [--lenient] [--quiet]
 
 Runs the experiment file SPEC in the deterministic single-process simulator and writes
 DIR/jobs.csv (one row per submitted job) and DIR/summary.json; with protocol_trace: true in SPEC,
@@ -52,6 +53,9 @@ Options:
                        order: the default replay before the mailbox split; in the six chaos
                        tables that compared the two it had as many rows within 10% of live or
                        fewer (docs/faults.md, "Chaos runs, measured against their replays")
+  --summary-only       write summary.json alone, no jobs.csv nor protocol-trace.csv (what a sweep
+                       with --summaries-only keeps; formatting a grid's every local job was a tenth
+                       of a paper 002 run)
   --lenient            skip and count malformed trace lines instead of failing
   --quiet              print no summary table
   -h, --help           this help
@@ -70,6 +74,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       seeds: { type: 'string' },
       'network-from': { type: 'string' },
       'whole-delays': { type: 'boolean' },
+      'summary-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -93,14 +98,16 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       : readMeasuredNetwork(values['network-from'], values['whole-delays'] === true);
   // A replay of a live run applies its crashes and server restarts as they happened there.
   const spec = measured ? withAppliedFaults(loaded, measured.network) : loaded;
+  const output = { lenient: values.lenient === true, summaryOnly: values['summary-only'] === true };
   if (seeds === undefined) {
-    const summary = await simulateOnce(spec, file, sets, values.lenient === true, out, measured);
+    const summary = await simulateOnce(spec, file, sets, output, out, measured);
     if (!summary) return EXIT_FAILED;
     if (!values.quiet) {
       process.stdout.write(renderSummary(summary));
-      console.log(
-        `\nwrote ${join(out, 'jobs.csv')}\n      ${join(out, 'summary.json')}${spec.protocol_trace === true ? `\n      ${join(out, 'protocol-trace.csv')}` : ''}`,
-      );
+      const files = output.summaryOnly
+        ? ['summary.json']
+        : ['jobs.csv', 'summary.json', ...(spec.protocol_trace === true ? ['protocol-trace.csv'] : [])];
+      console.log(`\nwrote ${files.map((f) => join(out, f)).join('\n      ')}`);
     }
     return EXIT_OK;
   }
@@ -109,17 +116,11 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     const seed = spec.seed + k;
     // A replay varies its network draws only: the live run it replays had the spec's seed.
     const summary = measured
-      ? await simulateOnce(spec, file, sets, values.lenient === true, join(out, `seed-${seed}`), {
+      ? await simulateOnce(spec, file, sets, output, join(out, `seed-${seed}`), {
           ...measured,
           networkSeed: seed,
         })
-      : await simulateOnce(
-          { ...spec, seed },
-          file,
-          [...sets, `seed=${seed}`],
-          values.lenient === true,
-          join(out, `seed-${seed}`),
-        );
+      : await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], output, join(out, `seed-${seed}`));
     if (!summary) return EXIT_FAILED;
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
@@ -144,12 +145,15 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   return EXIT_OK;
 }
 
-/** One run: simulate, then DIR/jobs.csv and DIR/summary.json; undefined (after saying why) if an actor broke an invariant. */
+/**
+ * One run: simulate, then DIR/jobs.csv and DIR/summary.json (summary.json alone with
+ * `summaryOnly`); undefined (after saying why) if an actor broke an invariant.
+ */
 async function simulateOnce(
   spec: ExperimentSpec,
   file: string,
   sets: readonly string[],
-  lenient: boolean,
+  { lenient, summaryOnly }: { readonly lenient: boolean; readonly summaryOnly: boolean },
   out: string,
   measured?: { source: string; network: MeasuredNetwork; networkSeed?: number },
 ): Promise<RunSummary | undefined> {
@@ -201,6 +205,10 @@ async function simulateOnce(
         },
       }
     : summary;
+  if (summaryOnly) {
+    writeSummary(out, withNetwork);
+    return withNetwork;
+  }
   writeResults(out, result.records, withNetwork);
   if (spec.protocol_trace === true) writeProtocolTrace(out, result.trace);
   return withNetwork;

@@ -96,6 +96,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         '--out',
         dir,
         '--quiet',
+        ...(values['summaries-only'] ? ['--summary-only'] : []),
         ...[...common, ...v.sets, `seed=${v.seed}`].flatMap((s) => ['--set', s]),
       ];
       const { code, stderr } = await run(process.execPath, args);
