@@ -2,6 +2,8 @@
 //   npm run report:paper-002                 (builds first; needs no trace)
 //   node scripts/paper-002-report.mjs --seeds 10 --large-seeds 10
 //   node scripts/paper-002-report.mjs --reuse     (rewrites the report from the runs already under results/paper-002/)
+//   node scripts/paper-002-report.mjs --no-fits   (leaves out the runs under the fits next to the chosen ones, which
+//                                                  take about three times as long as the rest; the report says so)
 // It runs itself again with --fit and --large-fit for the calibrations' next best candidates.
 // Every number in the report comes from the runs this script makes (under results/paper-002/),
 // set beside the paper's own tables.
@@ -54,6 +56,8 @@ const ALT_LARGE = (() => {
     throw new Error(`--large-fit: expected RATE,SHARE (two numbers from 0 to 1), got ${process.argv[i + 1]}`);
   return { rate, misconfigured };
 })();
+/** Whether the runs under the calibrations' next best fits are left out ("How the verdicts move with the fit"). */
+const NO_FITS = process.argv.includes('--no-fits');
 const largeFitName = (c, seeds = LARGE_SEEDS) =>
   `large-${c.rate}-${c.misconfigured}${seeds === SEEDS ? '' : `-seeds${seeds}`}`;
 const MAIN_OUT = join(repo, 'results', 'paper-002');
@@ -300,8 +304,10 @@ p(
       : `${SEEDS} seeds for the small and medium workloads and ${LARGE_SEEDS} for the 1000- and 10,000-job ones, ${wall.toFixed(0)} s of wall time. `) +
     'Every number marked "ours" comes from those runs (each run\'s summary.json under results/paper-002/; their jobs.csv are not kept, and `gridemu simulate` with a run\'s settings remakes one); "paper" is ' +
     "Dumitrescu, Raicu and Foster's own table. Ours are means ± the half-width of the 90% confidence interval over the seeds. " +
-    'The same sweeps are made again under three other fits of the failure rate and the misbehaving managers (results/paper-002-fits/, each about as long ' +
-    'as the runs above), and the large workloads\' under two other fits of theirs, for "How the verdicts move with the fit".',
+    (NO_FITS
+      ? 'The runs under the fits next to the chosen ones ("How the verdicts move with the fit") were left out of this report (`--no-fits`); `npm run report:paper-002` makes them.'
+      : 'The same sweeps are made again under three other fits of the failure rate and the misbehaving managers (results/paper-002-fits/, each about as long ' +
+        'as the runs above), and the large workloads\' under two other fits of theirs, for "How the verdicts move with the fit".'),
 );
 p();
 const misbehaving = BASE_META.misbehaving;
@@ -780,6 +786,9 @@ p(
 );
 p("| iVDGL aggregate; a group's cap | 600 CPUs; 25% (150) | §3.2 (input) |");
 p('| allocation extensible to | 50% of a site | chosen, not fitted |');
+p(
+  "| a VO's cap at a site | its extensible share in whole CPUs, at least one where the share is positive (hamptonu's 50% of one CPU is one CPU) | our rule, not fitted: until 2026-12-01 it rounded down to none, and the engine offered a site that refused every job (docs/gruber.md) |",
+);
 const managerSites = new Map();
 for (const [site, kind] of Object.entries(BASE_META.managers))
   managerSites.set(kind, [...(managerSites.get(kind) ?? []), site]);
@@ -817,7 +826,9 @@ p(
 );
 p(
   `- **Misbehaving managers and failures are a fitted model.** The paper says only that such managers exist and cost most of the 1 × 10 speedup, and gives no failure rate. Table XII gives what both cost the small and medium runs (0.565 re-plans per job after a 20-minute timeout, 0.764 after other errors), and the fit matches those two rates: ${typeof misbehaving.sites === 'number' ? `${Math.round(misbehaving.sites * 100)}% of the sites` : 'the named sites'} starving grid jobs for ${f(misbehaving.mean_episode_s / 3600, 0)} h at a time with ${f(misbehaving.mean_between_s / 3600, 0)} h between, and ${f(100 * BASE_META.failures.rate, 0)}% of attempts failing. ` +
-    `The fits next to it give ${fitRange.min} to ${fitRange.max} agreeing rows (the section "How the verdicts move with the fit"). ` +
+    (fitRange
+      ? `The fits next to it give ${fitRange.min} to ${fitRange.max} agreeing rows (the section "How the verdicts move with the fit"). `
+      : 'How the verdicts move under the fits next to it was not run for this report (`--no-fits`). ') +
     "Until this round the misbehaviour was fitted on Table IV instead; that fit wanted 80% of the sites starving jobs for 36 h at a time, and under it the larger workloads starved far more than Grid3's did (G-RA completed 55.5% of 1 × 10000), giving 9 of 18 rows. Ours start no grid job for a while and then behave again; Grid3's may also have lost jobs, started them late by hours, or misreported their slots. " +
     "What they do to the selectors' differences, run with and without them: [paper-002-misbehaviour.md](paper-002-misbehaviour.md).",
 );
@@ -1000,6 +1011,15 @@ function seedCountSensitivity() {
 }
 
 function fitSensitivity() {
+  if (NO_FITS) {
+    p('## How the verdicts move with the fit');
+    p();
+    p(
+      "Not run for this report: it was made with `--no-fits`, which leaves out the same runs under the calibrations' next best fits. `npm run report:paper-002` makes them.",
+    );
+    p();
+    return undefined;
+  }
   const ALTERNATIVES = 3;
   const calibration = readFileSync(join(repo, 'docs/results/paper-002-calibration.md'), 'utf8');
   const candidates = [
