@@ -91,20 +91,14 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
       });
     }
     const { report } = loaded;
-    const jobs = withMembership(loaded.jobs, source);
+    // A synthetic source's jobs are made with their membership and numbered one by one
+    // (loadSyntheticSource); a trace's numbers are its own, and may repeat.
+    const jobs = source.kind === 'synthetic' ? loaded.jobs : uniqueIds(withMembership(loaded.jobs, source));
     perSource.push(source.equal_width ? equalWidth(jobs, report) : jobs);
     sources.push(report);
   }
   const merged = mergeBySubmit(perSource);
   const jobs = spec.network.transfer ? withMemory(merged, spec.seed, spec.network.transfer) : merged;
-  const seen = new Set<string>();
-  for (const j of jobs) {
-    if (seen.has(j.id))
-      throw new InputError(
-        `job id ${j.id} appears twice in source ${j.workload}: job numbers in a trace must be unique`,
-      );
-    seen.add(j.id);
-  }
   // The one place both runtimes learn when the run starts: fault times are checked against it here.
   const early = faultTimeIssues(spec.faults, runEpoch_s(jobs));
   if (early.length > 0) throw new SpecError(options.specFile ?? 'the experiment', early);
@@ -209,14 +203,24 @@ function loadSyntheticSource(
   const rng = sourceRng(spec, index, source);
   const adjustments: AdjustmentCounts = {};
   const jobs: Job[] = [];
+  const membership = membershipOf(source);
   let n = 0;
   for (const g of generateLublin({ ...source.synthetic, jobs: source.synthetic.jobs + source.skip }, maxProcs, rng)) {
     if (n++ < source.skip) continue;
     if (source.jobs !== undefined && jobs.length >= source.jobs) break;
+    const { run_s, estimate_s } = sourceTimes(source, g.run_s, g.estimate_s, adjustments);
+    // One literal, not spreads of generatedJob's and sourceTimes' objects: a grid's local users
+    // submit some 130,000 jobs a run (paper 002), and copying each through spreads was a tenth of it.
+    const { id, workload, origin, submit_s } = generatedJob(source, jobs.length, g);
     jobs.push({
-      ...generatedJob(source, jobs.length, g),
-      ...sourceTimes(source, g.run_s, g.estimate_s, adjustments),
+      id,
+      workload,
+      origin,
+      submit_s,
+      run_s,
+      estimate_s,
       procs: g.procs,
+      ...membership,
     });
   }
   return { jobs, report: generatedReport(source, 'synthetic', jobs, adjustments) };
@@ -246,14 +250,35 @@ export function generatedReport(
   return { name: source.name, kind, jobs: jobs.length, adjustments, malformed_lines: 0, malformed_examples: [] };
 }
 
+/**
+ * The source's jobs, if no id repeats among them. Every id starts with its source's name, and
+ * names are unique, so ids of two sources never clash.
+ */
+function uniqueIds(jobs: Job[]): Job[] {
+  const seen = new Set<string>();
+  for (const j of jobs) {
+    if (seen.has(j.id))
+      throw new InputError(
+        `job id ${j.id} appears twice in source ${j.workload}: job numbers in a trace must be unique`,
+      );
+    seen.add(j.id);
+  }
+  return jobs;
+}
+
 /** A source's `vo:` and `group:` given to each of its jobs (a trace's own group number is replaced). */
 function withMembership(jobs: Job[], source: SourceCommon): Job[] {
   if (source.vo === undefined && source.group === undefined) return jobs;
-  return jobs.map((j) => ({
-    ...j,
+  const membership = membershipOf(source);
+  return jobs.map((j) => ({ ...j, ...membership }));
+}
+
+/** The `vo:` and `group:` a source gives its jobs, as fields to spread over each. */
+function membershipOf(source: SourceCommon): Pick<Job, 'vo' | 'group'> {
+  return {
     ...(source.vo !== undefined ? { vo: source.vo } : {}),
     ...(source.group !== undefined ? { group: source.group } : {}),
-  }));
+  };
 }
 
 /**

@@ -152,6 +152,42 @@ workload:
     expect(w.jobs.map((j) => j.origin)).toEqual(['x', 'y', 'x']);
   });
 
+  it('refuses a trace whose job numbers repeat, naming the id and the source', async () => {
+    const dir = tempDir();
+    writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20), row(2, 1, 10, 2, 20), row(2, 2, 10, 2, 20)]);
+    const { spec } = parseSpecText(
+      `name: t\nsites: [{ id: x, cpus: 4 }]\nworkload: [{ name: tr, swf: a.swf }]\n`,
+      join(dir, 'e.yaml'),
+      NO_SCHEMES,
+    );
+    await expect(loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).rejects.toThrow(
+      'job id tr!2 appears twice in source tr',
+    );
+  });
+
+  it("gives a synthetic source's jobs its vo and group, each id once", async () => {
+    const { spec } = parseSpecText(
+      `name: t\nsites: [{ id: x, cpus: 4 }]\nworkload: [{ name: syn, site: x, vo: atlas, group: g1, synthetic: { jobs: 50 } }]\n`,
+      '/tmp/e.yaml',
+      NO_SCHEMES,
+    );
+    const w = await loadWorkload(spec);
+    expect(w.jobs).toHaveLength(50);
+    expect(new Set(w.jobs.map((j) => j.id)).size).toBe(50);
+    expect(w.jobs.every((j) => j.vo === 'atlas' && j.group === 'g1' && j.origin === 'x')).toBe(true);
+    expect(Object.keys(w.jobs[0]!)).toEqual([
+      'id',
+      'workload',
+      'origin',
+      'submit_s',
+      'run_s',
+      'estimate_s',
+      'procs',
+      'vo',
+      'group',
+    ]);
+  });
+
   it('fails when a source asks for more jobs than the trace has', async () => {
     const dir = tempDir();
     writeSwf(dir, 'a.swf', [row(1, 0, 10, 2, 20)]);
