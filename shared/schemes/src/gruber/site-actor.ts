@@ -9,7 +9,7 @@ import { managerCycle } from './manager.js';
 import { burstCap, type GruberMeta } from './meta.js';
 import type { AlternatingPeriods } from '../alternating-periods.js';
 import { misbehaviourOf } from './misbehaviour.js';
-import { SiteQueue } from './site-queue.js';
+import { SiteQueue, type QueuedJob } from './site-queue.js';
 
 interface Entry {
   readonly job: Job;
@@ -187,7 +187,7 @@ export class GruberSiteActor implements Actor<Message> {
   private accept(ctx: ActorContext<Message>, e: Entry, vo: string): void {
     this.entries.set(e.job.id, e);
     this.disk.set(vo, (this.disk.get(vo) ?? 0) + (e.job.disk_mb ?? 0));
-    this.queue.add({ id: e.job.id, vo, procs: e.job.procs });
+    this.queue.add(queuedJob(e));
     this.startWhatFits(ctx);
   }
 
@@ -207,13 +207,11 @@ export class GruberSiteActor implements Actor<Message> {
     const now = ctx.now();
     this.account(now);
     const holding = this.misbehaviour?.inPeriodAt(now) ?? false;
-    const held = holding ? (id: string) => this.entries.get(id)!.attempt > 0 : undefined;
     // A failed stage-in gives its CPUs straight back, which may start another: go round until nothing starts.
-    for (let starts = this.queue.startable(held); starts.length > 0; starts = this.queue.startable(held)) {
+    for (let starts = this.queue.startable(holding); starts.length > 0; starts = this.queue.startable(holding)) {
       for (const q of starts) this.launch(ctx, this.entries.get(q.id)!, now);
     }
-    if (holding && this.queue.someWaiting(held!))
-      this.passAt(ctx, this.cycle.nextTick(this.misbehaviour!.nextChange(now)));
+    if (holding && this.queue.holdsSome) this.passAt(ctx, this.cycle.nextTick(this.misbehaviour!.nextChange(now)));
   }
 
   /** Schedules a pass at `t` unless one comes sooner. */
@@ -357,7 +355,7 @@ export class GruberSiteActor implements Actor<Message> {
         });
       }
     }
-    this.queue.addFirst(requeued.map((e) => ({ id: e.job.id, vo: e.job.vo ?? '', procs: e.job.procs })));
+    this.queue.addFirst(requeued.map(queuedJob));
     // Nothing ran while it was down (and an epoch may have ended meanwhile).
     this.account(ctx.now());
     this.startWhatFits(ctx);
@@ -382,4 +380,9 @@ export class GruberSiteActor implements Actor<Message> {
     }
     this.accounted_s = now;
   }
+}
+
+/** An entry as its site's queue keeps it: a grid job (attempt 1 on) is one a misbehaving manager holds. */
+function queuedJob(e: Entry): QueuedJob {
+  return { id: e.job.id, vo: e.job.vo ?? '', procs: e.job.procs, holdable: e.attempt > 0 };
 }

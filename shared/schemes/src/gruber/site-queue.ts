@@ -3,12 +3,21 @@ export interface QueuedJob {
   readonly id: string;
   readonly vo: string;
   readonly procs: number;
+  /** A grid job, which a misbehaving manager holds (§4.2.1); its own users' jobs it still starts. */
+  readonly holdable?: boolean;
 }
 
 /** A waiting job and its place in the site's arrival order. */
 interface Waiting {
   readonly job: QueuedJob;
   readonly seq: number;
+}
+
+/** One VO's waiting jobs, holdable or not, in arrival order. */
+interface Lane {
+  readonly vo: string;
+  readonly holdable: boolean;
+  readonly list: Waiting[];
 }
 
 /** What one VO has waiting at a site. */
@@ -23,13 +32,15 @@ export interface VoQueued {
  * the site): jobs start in arrival order when CPUs are free and their VO stays within its cap;
  * a job whose VO is at its cap waits without holding up other VOs' jobs behind it.
  *
- * The waiting jobs are kept per VO, each list in arrival order, so a pass walks only the VOs that
- * can start something: a VO at its cap can have hundreds waiting at a busy site, and walking them
- * on every pass was a sixth of a paper 002 simulation's time.
+ * The waiting jobs are kept in lanes, per VO and holdable or not, each in arrival order, so a pass
+ * walks only the lanes that can start something: a VO at its cap, or a misbehaving manager's held
+ * grid jobs, can be hundreds waiting at a busy site, and walking them on every pass was a sixth of
+ * a paper 002 simulation's time.
  */
 export class SiteQueue {
-  private readonly waiting = new Map<string, Waiting[]>();
+  private readonly lanes = new Map<string, Lane>();
   private readonly waitingById = new Map<string, Waiting>();
+  private holdableWaiting = 0;
   private readonly queuedByVo = new Map<string, { cpus: number; jobs: number }>();
   private readonly running = new Map<string, QueuedJob>();
   private readonly runningByVo = new Map<string, number>();
@@ -52,16 +63,16 @@ export class SiteQueue {
 
   /** Per VO with jobs waiting, their CPUs and count, in the order of each VO's first waiting job. */
   queued(): VoQueued[] {
-    const first = (vo: string) => this.waiting.get(vo)![0]!.seq;
+    const first = (vo: string) =>
+      Math.min(...[false, true].map((h) => this.lanes.get(laneKey(vo, h))?.list[0]?.seq ?? Number.POSITIVE_INFINITY));
     return [...this.queuedByVo]
       .sort(([a], [b]) => first(a) - first(b))
       .map(([vo, q]) => ({ vo, cpus: q.cpus, jobs: q.jobs }));
   }
 
-  /** Whether some waiting job satisfies `test`. */
-  someWaiting(test: (id: string) => boolean): boolean {
-    for (const w of this.waitingById.values()) if (test(w.job.id)) return true;
-    return false;
+  /** Whether a holdable job is waiting. */
+  get holdsSome(): boolean {
+    return this.holdableWaiting > 0;
   }
 
   runningCpus(vo: string): number {
@@ -90,42 +101,46 @@ export class SiteQueue {
   withdraw(id: string): boolean {
     const w = this.waitingById.get(id);
     if (!w) return false;
-    const list = this.waiting.get(w.job.vo)!;
+    const list = this.lanes.get(laneKey(w.job.vo, w.job.holdable === true))!.list;
     list.splice(placeOf(list, w.seq), 1);
     this.dequeued(w.job);
     return true;
   }
 
   /**
-   * The jobs that start now, in arrival order; they hold their CPUs until `finish`. Jobs `held`
-   * says to keep stay waiting without holding up those behind them.
+   * The jobs that start now, in arrival order; they hold their CPUs until `finish`. While
+   * `holding`, holdable jobs stay waiting without holding up those behind them.
    */
-  startable(held?: (id: string) => boolean): QueuedJob[] {
+  startable(holding = false): QueuedJob[] {
     const starts: QueuedJob[] = [];
-    // One cursor per VO that has room for a CPU; the walk takes the earliest arrival among them.
-    const cursors: { list: Waiting[]; at: number; vo: string; room: number }[] = [];
-    for (const [vo, list] of this.waiting) {
-      const room = this.cap(vo) - this.runningCpus(vo);
-      if (list.length > 0 && room > 0) cursors.push({ list, at: 0, vo, room });
+    // One cursor per lane whose VO has room for a CPU; the walk takes the earliest arrival among them.
+    const room = new Map<string, number>();
+    const cursors: { list: Waiting[]; at: number; vo: string }[] = [];
+    for (const { vo, holdable, list } of this.lanes.values()) {
+      if (list.length === 0 || (holding && holdable)) continue;
+      let r = room.get(vo);
+      if (r === undefined) room.set(vo, (r = this.cap(vo) - this.runningCpus(vo)));
+      if (r > 0) cursors.push({ list, at: 0, vo });
     }
     while (this.free > 0 && cursors.length > 0) {
       let c = 0;
       for (let k = 1; k < cursors.length; k++)
         if (cursors[k]!.list[cursors[k]!.at]!.seq < cursors[c]!.list[cursors[c]!.at]!.seq) c = k;
       const cursor = cursors[c]!;
+      const left = room.get(cursor.vo)!;
       const j = cursor.list[cursor.at]!.job;
-      if (j.procs <= this.free && j.procs <= cursor.room && !held?.(j.id)) {
+      if (j.procs <= this.free && j.procs <= left) {
         cursor.list.splice(cursor.at, 1);
         this.dequeued(j);
         this.running.set(j.id, j);
         this.runningByVo.set(j.vo, this.runningCpus(j.vo) + j.procs);
         this.free -= j.procs;
-        cursor.room -= j.procs;
+        room.set(cursor.vo, left - j.procs);
         starts.push(j);
       } else {
         cursor.at++;
       }
-      if (cursor.room <= 0 || cursor.at >= cursor.list.length) cursors.splice(c, 1);
+      if (room.get(cursor.vo)! <= 0 || cursor.at >= cursor.list.length) cursors.splice(c, 1);
     }
     return starts;
   }
@@ -140,11 +155,14 @@ export class SiteQueue {
   }
 
   private enqueue(w: Waiting, atHead: boolean): void {
-    let list = this.waiting.get(w.job.vo);
-    if (!list) this.waiting.set(w.job.vo, (list = []));
-    if (atHead) list.unshift(w);
-    else list.push(w);
+    const holdable = w.job.holdable === true;
+    const key = laneKey(w.job.vo, holdable);
+    let lane = this.lanes.get(key);
+    if (!lane) this.lanes.set(key, (lane = { vo: w.job.vo, holdable, list: [] }));
+    if (atHead) lane.list.unshift(w);
+    else lane.list.push(w);
     this.waitingById.set(w.job.id, w);
+    if (holdable) this.holdableWaiting++;
     const q = this.queuedByVo.get(w.job.vo);
     if (q) {
       q.cpus += w.job.procs;
@@ -154,10 +172,15 @@ export class SiteQueue {
 
   private dequeued(job: QueuedJob): void {
     this.waitingById.delete(job.id);
+    if (job.holdable === true) this.holdableWaiting--;
     const q = this.queuedByVo.get(job.vo)!;
     q.cpus -= job.procs;
     if (--q.jobs === 0) this.queuedByVo.delete(job.vo);
   }
+}
+
+function laneKey(vo: string, holdable: boolean): string {
+  return holdable ? `${vo}\u0000holdable` : vo;
 }
 
 /** Where the entry of arrival place `seq` is in `list` (kept in arrival order). */
