@@ -13,7 +13,7 @@ interface Waiting {
   readonly seq: number;
 }
 
-/** One VO's waiting jobs, holdable or not, in arrival order. */
+/** The waiting jobs of one VO that are all holdable, or all not, in arrival order. */
 interface Lane {
   readonly vo: string;
   readonly holdable: boolean;
