@@ -3,7 +3,7 @@
 //   node scripts/paper-002-report.mjs --seeds 10 --large-seeds 10
 //   node scripts/paper-002-report.mjs --reuse     (rewrites the report from the runs already under results/paper-002/)
 //   node scripts/paper-002-report.mjs --no-fits   (leaves out the runs under the fits next to the chosen ones, which
-//                                                  take about three times as long as the rest; the report says so)
+//                                                  take longer than the rest; the report says so)
 // It runs itself again with --fit and --large-fit for the calibrations' next best candidates.
 // Every number in the report comes from the runs this script makes (under results/paper-002/),
 // set beside the paper's own tables.
@@ -306,8 +306,8 @@ p(
     "Dumitrescu, Raicu and Foster's own table. Ours are means ± the half-width of the 90% confidence interval over the seeds. " +
     (NO_FITS
       ? 'The runs under the fits next to the chosen ones ("How the verdicts move with the fit") were left out of this report (`--no-fits`); `npm run report:paper-002` makes them.'
-      : 'The same sweeps are made again under three other fits of the failure rate and the misbehaving managers (results/paper-002-fits/, each about as long ' +
-        'as the runs above), and the large workloads\' under two other fits of theirs, for "How the verdicts move with the fit".'),
+      : 'The judged sweeps are made again under three other fits of the failure rate and the misbehaving managers (results/paper-002-fits/), ' +
+        'and the large workloads\' under two other fits of theirs, for "How the verdicts move with the fit".'),
 );
 p();
 const misbehaving = BASE_META.misbehaving;
