@@ -113,8 +113,8 @@ console.log(
 );
 
 // One run of paper 002's report as its sweeps make it: the Grid3 set-up at 1 × 100, whose 15 sites'
-// own users submit some 133,000 jobs, summary.json alone. The report makes about 450 such runs and
-// its fits some 1,500 more, so this is what decides how long it takes.
+// own users submit some 133,000 jobs, summary.json alone. The report makes about 480 such runs and
+// its fits some 1,200 more, so this is what decides how long it takes.
 const gridDir = mkdtempSync(join(tmpdir(), 'gridemu-bench-grid-'));
 const grid = timeSimulate(
   [
