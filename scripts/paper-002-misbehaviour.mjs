@@ -193,7 +193,7 @@ for (const [id, e] of Object.entries(EXPERIMENTS)) {
   p(
     `- Re-plans after a site refused a job it can never hold (\`too_wide\`), a run's mean, none / fitted: ${refusals.join(', ')} ` +
       '(a GRUBER selector is offered only sites that can hold the job: until 2026-12-01 the engine offered one whose ' +
-      'extensible share rounded down to no CPU, which refused 400 to 750 jobs a run here, docs/gruber.md, "A gap between ' +
+      'extensible share rounded down to no CPU and the site refused every job, docs/gruber.md, "A gap between ' +
       'the engine and the sites"; S-RA, which asks no engine, meets the sites that give the VO no share).',
   );
   // Until 2026-12-01 `gridemu sweep` read a metric a run leaves undefined as 0, and the report of
