@@ -39,8 +39,11 @@ const WORKLOADS = {
 };
 // Chosen from the targets before any run: about 2.3 attempts per job, so some 0.3 of attempts
 // failing and 0.25 starving; a prone share times the time it misbehaves of the order of 0.2.
+// The failure rate was widened from (0.2, 0.3) to 0.2-0.5 on 2026-12-01, from this calibration
+// alone: its best lay at 0.3, the top of the range, with other re-plans at 0.450 per job against
+// Table XII's 0.764. No verdict of the report was looked at to choose the new range.
 const GRID = {
-  'meta.failures.rate': [0.2, 0.3],
+  'meta.failures.rate': [0.2, 0.3, 0.4, 0.5],
   'meta.misbehaving.sites': [0.2, 0.4, 0.6],
   'meta.misbehaving.mean_episode_s': [14400, 43200],
   'meta.misbehaving.mean_between_s': [14400, 43200],
@@ -84,6 +87,10 @@ const lines = [
     "sites, 36 h periods, 4 h between): Table IV's 1 × 10 runs re-planned 0.9 to 4.8 times per job, where Table XII's " +
     'pooled small and medium runs re-planned 1.33 times. The fit was moved to Table XII because that table counts the ' +
     'fitted mechanism itself over 28,000 jobs, and this was decided before any run of the new fit was looked at.',
+  '',
+  'The failure rate took two values, 0.2 and 0.3, until 2026-12-01. Its best then lay at 0.3, the top of that range, with ' +
+    "0.450 other re-plans per job against Table XII's 0.764, so the range was widened to 0.2-0.5 from this calibration " +
+    'alone, before any run of the wider grid and without looking at a verdict.',
   '',
   `**Chosen:** \`failures: { rate: ${rate} }\`, \`misbehaving: { sites: ${sites}, mean_episode_s: ${episode}, mean_between_s: ${between} }\`, ` +
     `loss ${f(best.loss, 3)}: ${f(best.perJob.timeouts, 3)} scheduling timeouts and ${f(best.perJob.others, 3)} other re-plans per job ` +
