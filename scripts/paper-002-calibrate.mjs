@@ -21,7 +21,7 @@ import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { numberArg } from './lib/number-arg.mjs';
-import { onEdge, rankCandidates, runFitSweeps } from './lib/failure-fit.mjs';
+import { onEdge, rankCandidates, runFitSweeps, tiedCandidates } from './lib/failure-fit.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SEEDS = numberArg('--seeds', 2);
@@ -62,6 +62,7 @@ const best = ranked[0];
 // A best value at the end of a range of three or more may be short of the true optimum: say so.
 const edge = onEdge(GRID, best);
 const coarse = keys.filter((k) => GRID[k].length === 2);
+const ties = tiedCandidates(ranked);
 
 const f = (x, d) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const [rate, sites, episode, between] = best.values;
@@ -111,6 +112,14 @@ const lines = [
     (c) => `| ${c.values.join(' | ')} | ${f(c.perJob.timeouts, 3)} | ${f(c.perJob.others, 3)} | ${f(c.loss, 3)} |`,
   ),
   '',
+  ...(ties.length > 0
+    ? [
+        `Tied: ${ties.length} ${ties.length === 1 ? 'group' : 'groups'} of candidates gave the same jobs and the same re-plans of every reason, pooled over all their runs, so their order above means nothing: ` +
+          ties.map((g) => g.map((v) => `(${v.join(', ')})`).join(' and ')).join('; ') +
+          '. Runs can be the same when the prone sites a larger share adds did not misbehave before the runs ended, on every seed.',
+        '',
+      ]
+    : []),
 ];
 mkdirSync(join(repo, 'docs/results'), { recursive: true });
 writeFileSync(join(repo, 'docs/results/paper-002-calibration.md'), lines.join('\n'));

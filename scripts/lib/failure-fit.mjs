@@ -92,6 +92,19 @@ export function rankCandidates({ out, workloads, keys, classes, targets, shown =
     .sort((a, b) => a.loss - b.loss);
 }
 
+/**
+ * Groups of candidates (their values) whose runs gave the same jobs and the same re-plans in every
+ * class: the seeds' runs did not tell them apart, so their order in the ranking means nothing.
+ */
+export function tiedCandidates(ranked) {
+  const groups = new Map();
+  for (const c of ranked) {
+    const key = JSON.stringify([c.jobs, c.counts]);
+    groups.set(key, [...(groups.get(key) ?? []), c.values]);
+  }
+  return [...groups.values()].filter((g) => g.length > 1);
+}
+
 /** The keys of `grid` whose best value lies at an end of a range of three or more values. */
 export function onEdge(grid, best) {
   return Object.keys(grid).filter((k, i) => {
