@@ -12,7 +12,12 @@ export const blast = (submitters, jobs) => [
 // §3.2: medium workloads (500 to 1000 jobs) "submitted in several steps in order to honor the VO
 // usage SLAs". Inputs, not fitted: a step is the group's 150 CPUs (§3.2), one every 3000 s, the
 // ideal Time of one wave of jobs (§4.2.1).
-export const STEPS = ['workload[0].blast.step_jobs=150', 'workload[0].blast.step_interval_s=3000'];
+export const STEP_JOBS = 150;
+export const STEP_INTERVAL_S = 3000;
+export const STEPS = [
+  `workload[0].blast.step_jobs=${STEP_JOBS}`,
+  `workload[0].blast.step_interval_s=${STEP_INTERVAL_S}`,
+];
 
 // §4.2.3: the large workloads ran earlier, with 5 retries, Table XI's errors and sites that lacked
 // the BLAST environment (38% of Table XI's errors were "remote unset environment"). The failure
