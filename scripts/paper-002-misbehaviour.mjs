@@ -18,7 +18,15 @@ import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
 import { meanReplans } from './lib/replans-by-reason.mjs';
 import { runSweep } from './lib/run-sweep.mjs';
-import { BASE, blast, CHOSEN_LARGE_FIT, largeSets, STEPS, TABLE_III_RETRIES } from './lib/paper-002-settings.mjs';
+import {
+  BASE,
+  blast,
+  CHOSEN_LARGE_FIT,
+  largeSets,
+  STEPS,
+  TABLE_III_JOBS,
+  TABLE_III_RETRIES,
+} from './lib/paper-002-settings.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SEEDS = numberArg('--seeds', 10);
@@ -34,7 +42,7 @@ const ALPHA = 0.05;
 const EXPERIMENTS = {
   table3: {
     title: 'G-LU against G-Obs and S-RA, 1 × 1000 (Table III)',
-    sets: [...blast(1, 1000), ...STEPS, ...largeSets(CHOSEN_LARGE_FIT), TABLE_III_RETRIES],
+    sets: [...blast(1, TABLE_III_JOBS), ...STEPS, ...largeSets(CHOSEN_LARGE_FIT), TABLE_III_RETRIES],
     selectors: ['G-LU', 'G-Obs', 'S-RA'],
   },
   w100: {

@@ -27,6 +27,8 @@ import {
   STEP_INTERVAL_S,
   STEP_JOBS,
   STEPS,
+  TABLE_III_ATTEMPTS,
+  TABLE_III_JOBS,
   TABLE_III_RETRIES,
 } from './lib/paper-002-settings.mjs';
 
@@ -102,7 +104,7 @@ const EXPERIMENTS = {
   table3: {
     table: 'III',
     large: true,
-    sets: [...blast(1, 1000), ...STEPS, ...LARGE, TABLE_III_RETRIES],
+    sets: [...blast(1, TABLE_III_JOBS), ...STEPS, ...LARGE, TABLE_III_RETRIES],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -122,7 +124,7 @@ const EXPERIMENTS = {
     table: 'III',
     large: true,
     judged: false,
-    sets: [...blast(1, 1000), ...LARGE, TABLE_III_RETRIES],
+    sets: [...blast(1, TABLE_III_JOBS), ...LARGE, TABLE_III_RETRIES],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -132,7 +134,7 @@ const EXPERIMENTS = {
     table: 'III',
     large: true,
     judged: false,
-    sets: [...blast(1, 1000), ...STEPS, ...LARGE, TABLE_III_RETRIES, 'meta.cannot_run=queue'],
+    sets: [...blast(1, TABLE_III_JOBS), ...STEPS, ...LARGE, TABLE_III_RETRIES, 'meta.cannot_run=queue'],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -145,7 +147,7 @@ const EXPERIMENTS = {
     table: 'III',
     large: true,
     judged: false,
-    sets: [...blast(1, 1000), ...STEPS, ...LARGE],
+    sets: [...blast(1, TABLE_III_JOBS), ...STEPS, ...LARGE],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -155,7 +157,7 @@ const EXPERIMENTS = {
     table: 'III',
     large: true,
     judged: false,
-    sets: [...blast(1, 1000), ...STEPS, ...LARGE, TABLE_III_RETRIES, 'meta.failures.misconfigured=0'],
+    sets: [...blast(1, TABLE_III_JOBS), ...STEPS, ...LARGE, TABLE_III_RETRIES, 'meta.failures.misconfigured=0'],
     vary: ['meta.selector=G-LU,G-Obs,S-RA'],
     seeds: LARGE_SEEDS,
   },
@@ -567,15 +569,14 @@ const underFiveRetries = (() => {
 })();
 // Table III's Time starts with its submission: the last of its steps (§3.2) leaves the submit host
 // this long after the first, and a selector's Time can differ only by what follows it.
-const table3Jobs = Number(EXPERIMENTS.table3.sets.find((s) => s.startsWith('workload[0].blast.jobs=')).split('=')[1]);
-const lastStepS = Math.floor((table3Jobs - 1) / STEP_JOBS) * STEP_INTERVAL_S;
+const lastStepS = Math.floor((TABLE_III_JOBS - 1) / STEP_JOBS) * STEP_INTERVAL_S;
 const afterLastStep = (sel) => v('table3', sel, 'time_s') - lastStepS;
 const submissionBound =
   ` Our Time starts with the submission: Table III's last step leaves the submit host ${f(lastStepS, 0)} s after the first (§3.2, ${STEP_JOBS} jobs every ${STEP_INTERVAL_S} s), ` +
   `${f((100 * lastStepS) / v('table3', 'G-LU', 'time_s'), 0)}% of G-LU's Time, ` +
   `and G-LU's Time ends ${f(afterLastStep('G-LU'), 0)} s after it, S-RA's ${f(afterLastStep('S-RA'), 0)} s. ` +
   `For S-RA to take twice G-LU's Time, its last jobs would have to end ${f(2 * v('table3', 'G-LU', 'time_s') - lastStepS, 0)} s after the last step, ` +
-  `where a job has at most ${TABLE_III_RETRIES.split('=')[1]} attempts, each ended by its run, a failure or the 20-minute re-plan.`;
+  `where a job has at most ${TABLE_III_ATTEMPTS} attempts, each ended by its run, a failure or the 20-minute re-plan.`;
 const tail = (id) => meanOf(GRUBER.map((s) => v(id, s, 'spdup75') / v(id, s, 'speedup')));
 const ideal = (id, jobs) => Math.max(...GRUBER.map((s) => v(id, s, 'speedup'))) / jobs;
 const within3 = (ours, theirs) => ours >= theirs / 3 && ours <= theirs * 3;

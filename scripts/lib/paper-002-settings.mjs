@@ -33,5 +33,9 @@ export const largeSets = (fit) => [
   `meta.failures.misconfigured=${fit.misconfigured}`,
 ];
 
-/** §4.1: in Table III "a job was allowed to be re-planned only three more times". */
-export const TABLE_III_RETRIES = 'meta.retries=4';
+/** Table III's workload (§4.1): one submitter of 1000 jobs, as Table VIII's. */
+export const TABLE_III_JOBS = 1000;
+
+/** §4.1: in Table III "a job was allowed to be re-planned only three more times": four attempts. */
+export const TABLE_III_ATTEMPTS = 4;
+export const TABLE_III_RETRIES = `meta.retries=${TABLE_III_ATTEMPTS}`;
