@@ -68,6 +68,12 @@ export class LinkMeter {
    */
   readonly timerFireTimeline = new Map<string, Map<string, LatencyHistogram>>();
   private lastTimerLate_ms = 0;
+  /**
+   * Each link's histograms and counts, by sending then receiving location: a delivery records
+   * into six histograms and two counts, which looked up each by its keys (the link's name, the
+   * type, the window's as a string) took several per cent of a site's CPU at saturation.
+   */
+  private readonly links = new Map<string, Map<string, LinkSlots>>();
 
   /** A message from location `from` reached location `to` `ms` wall ms after it was sent. */
   recordLatency(from: string, to: string, ms: number): void {
@@ -80,43 +86,58 @@ export class LinkMeter {
   }
 
   /**
-   * The delay a delivery's schedule felt, from the sender's actor time to the receiver's handling
-   * time (hop, timer lag, encoding, queues), in emulated seconds, recorded as wall ms.
+   * One delivery's felt delay from location `from` to location `to`, from the sender's actor time
+   * to the receiver's handling time (hop, timer lag, encoding, queues), in emulated seconds,
+   * recorded as wall ms at `speedup`: per link, and per message type on the link. Between two
+   * processes (`arrived_s` given: how long it took to reach the receiver's mailbox) its two parts
+   * too, by type and on the link's timelines; between two actors of one location, on the
+   * location's timeline.
    */
-  recordFelt(link: string, type: string, felt_s: number, speedup: number): void {
-    const ms = (Math.max(0, felt_s) / speedup) * 1000;
-    histogramOf(this.felt, link).record(ms);
-    nestedHistogramOf(this.feltByType, type, link).record(ms);
-  }
-
-  /** The two parts of a felt delay between processes (arrivedByType, waitedByType), emulated seconds. */
-  recordMailbox(
-    link: string,
+  recordDelivery(
+    from: string,
+    to: string,
     type: string,
     sent_s: number,
-    arrived_s: number,
-    waited_s: number,
+    felt_s: number,
+    arrived_s: number | undefined,
     speedup: number,
   ): void {
-    const arrived_ms = (Math.max(0, arrived_s) / speedup) * 1000;
-    nestedHistogramOf(this.arrivedByType, type, link).record(arrived_ms);
-    this.timelineBin_s = timelineBin_s(speedup);
-    const window = Math.floor(sent_s / this.timelineBin_s);
-    nestedHistogramOf(this.arrivedTimeline, link, String(window)).record(arrived_ms);
-    this.arrivedWindowCounts.add(type, link, String(window));
-    const waited_ms = (Math.max(0, waited_s) / speedup) * 1000;
-    nestedHistogramOf(this.waitedByType, type, link).record(waited_ms);
-    const reached = Math.floor((sent_s + Math.max(0, arrived_s)) / this.timelineBin_s);
-    nestedHistogramOf(this.waitedTimeline, link, String(reached)).record(waited_ms);
-    this.waitedWindowCounts.add(type, link, String(reached));
+    const ms = (Math.max(0, felt_s) / speedup) * 1000;
+    const link = this.slotsOf(from, to);
+    (link.felt ??= histogramOf(this.felt, link.name)).record(ms);
+    const byType = link.typeSlots(type);
+    (byType.felt ??= nestedHistogramOf(this.feltByType, type, link.name)).record(ms);
+    if (arrived_s !== undefined) {
+      this.timelineBin_s = timelineBin_s(speedup);
+      const waited_s = felt_s - arrived_s;
+      const arrived_ms = (Math.max(0, arrived_s) / speedup) * 1000;
+      (byType.arrived ??= nestedHistogramOf(this.arrivedByType, type, link.name)).record(arrived_ms);
+      const sentIn = link.arrived.at(Math.floor(sent_s / this.timelineBin_s), this.arrivedTimeline);
+      sentIn.histogram.record(arrived_ms);
+      count((byType.arrivedCounts ??= this.arrivedWindowCounts.windowsOf(type, link.name)), sentIn.key);
+      const waited_ms = (Math.max(0, waited_s) / speedup) * 1000;
+      (byType.waited ??= nestedHistogramOf(this.waitedByType, type, link.name)).record(waited_ms);
+      const reachedIn = link.waited.at(
+        Math.floor((sent_s + Math.max(0, arrived_s)) / this.timelineBin_s),
+        this.waitedTimeline,
+      );
+      reachedIn.histogram.record(waited_ms);
+      count((byType.waitedCounts ??= this.waitedWindowCounts.windowsOf(type, link.name)), reachedIn.key);
+    } else if (from === to) {
+      this.timelineBin_s = timelineBin_s(speedup);
+      const sentIn = link.local.at(Math.floor(sent_s / this.timelineBin_s), this.localTimeline);
+      sentIn.histogram.record(ms);
+      count((byType.localCounts ??= this.localWindowCounts.windowsOf(type, link.name)), sentIn.key);
+    }
   }
 
-  /** A felt delay between two actors of one process (`link` is `location->location`), emulated seconds. */
-  recordLocal(link: string, type: string, sent_s: number, felt_s: number, speedup: number): void {
-    this.timelineBin_s = timelineBin_s(speedup);
-    const window = String(Math.floor(sent_s / this.timelineBin_s));
-    nestedHistogramOf(this.localTimeline, link, window).record((Math.max(0, felt_s) / speedup) * 1000);
-    this.localWindowCounts.add(type, link, window);
+  /** Link `from->to`'s slots, made the first time. */
+  private slotsOf(from: string, to: string): LinkSlots {
+    let fromHere = this.links.get(from);
+    if (!fromHere) this.links.set(from, (fromHere = new Map()));
+    let link = fromHere.get(to);
+    if (!link) fromHere.set(to, (link = new LinkSlots(`${from}->${to}`)));
+    return link;
   }
 
   /** A timer of an actor at `location`, due at emulated `due_s`, reached its mailbox `late_ms` wall ms late. */
@@ -131,4 +152,62 @@ export class LinkMeter {
   emulatedLag_s(speedup: number): number {
     return (this.lastTimerLate_ms / 1000) * speedup;
   }
+}
+
+/** What one link's deliveries record into, each made the first time it is needed. */
+class LinkSlots {
+  felt: LatencyHistogram | undefined;
+  private readonly types = new Map<string, TypeSlots>();
+  /** The window each timeline recorded the link's last delivery in. */
+  readonly arrived: LastWindow;
+  readonly waited: LastWindow;
+  readonly local: LastWindow;
+
+  constructor(readonly name: string) {
+    this.arrived = new LastWindow(name);
+    this.waited = new LastWindow(name);
+    this.local = new LastWindow(name);
+  }
+
+  typeSlots(type: string): TypeSlots {
+    let slots = this.types.get(type);
+    if (!slots) this.types.set(type, (slots = {}));
+    return slots;
+  }
+}
+
+/** One message type's histograms and window counts on a link. */
+interface TypeSlots {
+  felt?: LatencyHistogram;
+  arrived?: LatencyHistogram;
+  waited?: LatencyHistogram;
+  arrivedCounts?: Map<string, number>;
+  waitedCounts?: Map<string, number>;
+  localCounts?: Map<string, number>;
+}
+
+/**
+ * A link's window on one timeline, and its histogram there: a link's deliveries come in the order
+ * of its windows but at a change, so most find theirs without a lookup.
+ */
+class LastWindow {
+  private window = Number.NaN;
+  key = '';
+  histogram = new LatencyHistogram();
+
+  constructor(private readonly link: string) {}
+
+  /** Itself, moved to `window` of `timeline` (the link's histograms there, by window). */
+  at(window: number, timeline: Map<string, Map<string, LatencyHistogram>>): this {
+    if (window !== this.window) {
+      this.window = window;
+      this.key = String(window);
+      this.histogram = nestedHistogramOf(timeline, this.link, this.key);
+    }
+    return this;
+  }
+}
+
+function count(windows: Map<string, number>, key: string): void {
+  windows.set(key, (windows.get(key) ?? 0) + 1);
 }

@@ -478,10 +478,7 @@ export class LiveRuntime {
           if (this.heldByFault(d.from, address, d.sent_s, h.now_s)) this.tally.count('felt.held_by_fault');
           else {
             const felt_s = Math.max(0, h.now_s - d.sent_s);
-            this.recordFelt(d.from, address, d.msg.type, felt_s);
-            if (d.posted_s !== undefined)
-              this.recordMailbox(d.from, address, d.msg.type, d.sent_s, d.posted_s, felt_s, this.clock.speedup);
-            else this.recordLocal(d.from, address, d.msg.type, d.sent_s, felt_s, this.clock.speedup);
+            this.recordFelt(d.from, address, d.msg.type, d.sent_s, d.posted_s, felt_s, this.clock.speedup);
           }
         }
       }),
@@ -725,10 +722,7 @@ export class LiveRuntime {
     else {
       // Replayed only from replayJournal(), which sets the speed-up.
       const felt_s = Math.max(0, handled_s - felt.sent_s);
-      this.recordFelt(from, to, type, felt_s, this.replaySpeedup!);
-      if (felt.posted_s !== undefined)
-        this.recordMailbox(from, to, type, felt.sent_s, felt.posted_s, felt_s, this.replaySpeedup!);
-      else this.recordLocal(from, to, type, felt.sent_s, felt_s, this.replaySpeedup!);
+      this.recordFelt(from, to, type, felt.sent_s, felt.posted_s, felt_s, this.replaySpeedup!);
     }
   }
 
@@ -1142,11 +1136,22 @@ export class LiveRuntime {
   /**
    * The delay a delivery's schedule felt, from the sender's actor time to the receiver's handling
    * time (hop, timer lag, encoding, queues), in wall ms per link between the two actors' locations
-   * (`driver` for the driver; a location to itself too), and per message type on each link.
-   * `simulate --network-from` replays it.
+   * (`driver` for the driver; a location to itself too), and per message type on each link
+   * (LinkMeter.recordDelivery). One from another process (`posted_s`: when it reached the
+   * mailbox) also in its two parts, which add up to it (a clock read before the epoch cannot split
+   * it otherwise). `simulate --network-from` replays them.
    */
-  private recordFelt(from: Address, to: Address, type: string, felt_s: number, speedup = this.clock!.speedup): void {
-    this.meter.recordFelt(`${senderOf(from)}->${senderOf(to)}`, type, felt_s, speedup);
+  private recordFelt(
+    from: Address,
+    to: Address,
+    type: string,
+    sent_s: number,
+    posted_s: number | undefined,
+    felt_s: number,
+    speedup: number,
+  ): void {
+    const arrived_s = posted_s === undefined ? undefined : Math.min(felt_s, Math.max(0, posted_s - sent_s));
+    this.meter.recordDelivery(senderOf(from), senderOf(to), type, sent_s, felt_s, arrived_s, speedup);
   }
 
   /**
@@ -1177,33 +1182,6 @@ export class LiveRuntime {
   /** The same timer handled by its actor at `handled_s`: its lateness against the messages racing it. */
   private recordTimerHandled(due_s: number, handled_s: number, speedup: number, heldByCrash: boolean): void {
     if (!heldByCrash) this.meter.recordTimerLag((Math.max(0, handled_s - due_s) / speedup) * 1000);
-  }
-
-  /** A felt delay between two actors of this process, again on its location's timeline (LinkMeter.recordLocal). */
-  private recordLocal(from: Address, to: Address, type: string, sent_s: number, felt_s: number, speedup: number): void {
-    const [a, b] = [senderOf(from), senderOf(to)];
-    if (a === b) this.meter.recordLocal(`${a}->${b}`, type, sent_s, felt_s, speedup);
-  }
-
-  /** A felt delay between processes in its two parts, which add up to it (a clock read before the epoch cannot split it otherwise). */
-  private recordMailbox(
-    from: Address,
-    to: Address,
-    type: string,
-    sent_s: number,
-    posted_s: number,
-    felt_s: number,
-    speedup: number,
-  ): void {
-    const arrived_s = Math.min(felt_s, Math.max(0, posted_s - sent_s));
-    this.meter.recordMailbox(
-      `${senderOf(from)}->${senderOf(to)}`,
-      type,
-      sent_s,
-      arrived_s,
-      felt_s - arrived_s,
-      speedup,
-    );
   }
 
   private malformed(subject: string, reason: string, bytes: number): void {

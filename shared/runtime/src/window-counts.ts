@@ -11,11 +11,17 @@ export class WindowCounts {
   private readonly byType = new Map<string, Map<string, Map<string, number>>>();
 
   add(type: string, link: string, window: string, n = 1): void {
+    const windows = this.windowsOf(type, link);
+    windows.set(window, (windows.get(window) ?? 0) + n);
+  }
+
+  /** The counts of `type` on `link` by window, which a caller may add to (LinkMeter keeps them at hand). */
+  windowsOf(type: string, link: string): Map<string, number> {
     let links = this.byType.get(type);
     if (!links) this.byType.set(type, (links = new Map()));
     let windows = links.get(link);
     if (!windows) links.set(link, (windows = new Map()));
-    windows.set(window, (windows.get(window) ?? 0) + n);
+    return windows;
   }
 
   /** Adds another process's counts (a member report's). */
