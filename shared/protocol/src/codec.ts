@@ -9,6 +9,9 @@ export const PROTOCOL_VERSION = 3;
 /** Larger payloads are refused before they are decoded (a job message is a few hundred bytes). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
+/** Longer lists are refused before they are decoded: a sender must split what would be longer. */
+export const MAX_LIST_LENGTH = 4096;
+
 /** What goes on the wire: the message, stamped with who sent it, for whom, in which run, in which version. */
 export interface Envelope {
   readonly v: number;
@@ -39,7 +42,7 @@ const encoder = new Encoder({ ignoreUndefined: true });
 const decoder = new Decoder({
   maxStrLength: MAX_MESSAGE_BYTES,
   maxBinLength: MAX_MESSAGE_BYTES,
-  maxArrayLength: 4096,
+  maxArrayLength: MAX_LIST_LENGTH,
   maxMapLength: 256,
   maxExtLength: 0,
 });

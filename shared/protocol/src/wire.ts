@@ -4,6 +4,7 @@ export {
   decodeEnvelope,
   PROTOCOL_VERSION,
   MAX_MESSAGE_BYTES,
+  MAX_LIST_LENGTH,
   type Envelope,
   type Decoded,
 } from './codec.js';

@@ -21,6 +21,8 @@ export class AckBatches<T> {
     private readonly fresh: () => T,
     /** Puts the answer to `location` out with the current batch. */
     private readonly emit: (location: string, answer: T) => void,
+    /** Whether an answer can take no more: the next add opens another for the same batch. */
+    private readonly full: (answer: T) => boolean = () => false,
   ) {}
 
   /** Adds to this batch's answer to the runtime at `location`. */
@@ -31,7 +33,7 @@ export class AckBatches<T> {
       this.openBatch = batch;
     }
     let answer = this.open.get(location);
-    if (answer === undefined) {
+    if (answer === undefined || this.full(answer)) {
       answer = this.fresh();
       this.open.set(location, answer);
       this.emit(location, answer);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MessageType, type Address, type Message, type MessageCheck } from '@gridemu/protocol';
-import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
+import { MAX_LIST_LENGTH, decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type ActorPlacement, type Logger } from './actor.js';
 import { traceLine, TRACE_LOG_MESSAGE } from './trace-line.js';
 import { makeContext, type ContextHost } from './context.js';
@@ -1001,7 +1001,9 @@ export class LiveRuntime {
 
   /**
    * Tells `sender` that `here` has its durable message `lseq`, not yet stored (a journaled
-   * process), in one `bus.ack` with the others gathered for RECEIPTS_EVERY_MS, so it costs few envelopes.
+   * process), in one `bus.ack` with the others gathered for RECEIPTS_EVERY_MS, so it costs few
+   * envelopes; in more than one when they are more than a receiver decodes in a list (a burst of
+   * the driver's submissions brought 5,359 in one window, and the answer was dropped as malformed).
    */
   private receipt(here: string, sender: string, lseq: number): void {
     let batches = this.receiptBatches.get(here);
@@ -1015,6 +1017,7 @@ export class LiveRuntime {
             this.answerTo(here, to, () => ({ type: MessageType.BusAck, received, boot: this.boot })),
           );
         },
+        (received) => received.length >= MAX_LIST_LENGTH,
       );
       this.receiptBatches.set(here, batches);
     }

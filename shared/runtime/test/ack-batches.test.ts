@@ -39,6 +39,24 @@ describe('AckBatches', () => {
       ['s1', { upto: 12 }],
     ]);
   });
+
+  it('opens another answer for the same batch once one is full', () => {
+    const sent: [string, readonly number[]][] = [];
+    const receipts = new AckBatches(
+      () => 1,
+      (): number[] => [],
+      (location, numbers) => sent.push([location, numbers]),
+      (numbers) => numbers.length >= 2,
+    );
+    for (const n of [1, 2, 3, 4, 5]) receipts.add('s1', (r) => r.push(n));
+    receipts.add('s2', (r) => r.push(9));
+    expect(sent).toEqual([
+      ['s1', [1, 2]],
+      ['s1', [3, 4]],
+      ['s1', [5]],
+      ['s2', [9]],
+    ]);
+  });
 });
 
 describe('PeriodicFlush', () => {

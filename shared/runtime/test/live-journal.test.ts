@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@gridemu/protocol';
 import { MessageType } from '@gridemu/protocol';
 import { silentLogger, type Actor, type ActorContext, type Transport } from '../src/index.js';
-import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
+import { MAX_LIST_LENGTH, decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { LiveRuntime, MemoryJournal, decodeJournalBatch, wallNow_ms } from '../src/live.js';
 import type { Journal } from '../src/journal.js';
 
@@ -328,8 +328,9 @@ describe('LiveRuntime journal (issue 11)', () => {
     });
     const { rt, summer } = summerProcess(bus.transport, 'acks', gated, false);
     rt.start(0, 1000);
-    // More than one turn's budget of deliveries (1,024) at once, and a resent copy of one of them.
-    const N = 3000;
+    // More than one turn's budget of deliveries (1,024) at once, more receipts than one answer's
+    // list may hold (MAX_LIST_LENGTH: a longer one is dropped as malformed), and a resent copy of one.
+    const N = MAX_LIST_LENGTH + 900;
     const copy = (i: number) =>
       encodeEnvelope({
         run: 'acks',
