@@ -97,6 +97,11 @@ export interface BusAck {
   readonly type: typeof MessageType.BusAck;
   readonly upto?: number;
   readonly received?: readonly number[];
+  /**
+   * The receipts go on in the next `bus.ack`: one window's were more than a list holds
+   * (MAX_LIST_LENGTH). The sender takes the answers up to the last as one, as they were meant.
+   */
+  readonly more?: true;
   /** Which start of the receiving process answers: a later one has lost what an earlier one received and had not stored. */
   readonly boot: string;
 }

@@ -38,6 +38,7 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
       v === undefined || (Array.isArray(v) && v.length > 0 && v.every(isLinkNumber))
         ? undefined
         : 'must be a non-empty list of positive integers',
+    more: (v) => (v === undefined || v === true ? undefined : 'must be true or absent'),
     boot: 'string',
   },
 };

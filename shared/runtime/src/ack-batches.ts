@@ -21,8 +21,12 @@ export class AckBatches<T> {
     private readonly fresh: () => T,
     /** Puts the answer to `location` out with the current batch. */
     private readonly emit: (location: string, answer: T) => void,
-    /** Whether an answer can take no more: the next add opens another for the same batch. */
+    /**
+     * Whether an answer can take no more: the next add opens another for the same batch, after
+     * `continued` marks the full one as going on in it.
+     */
     private readonly full: (answer: T) => boolean = () => false,
+    private readonly continued: (answer: T) => void = () => {},
   ) {}
 
   /** Adds to this batch's answer to the runtime at `location`. */
@@ -33,7 +37,11 @@ export class AckBatches<T> {
       this.openBatch = batch;
     }
     let answer = this.open.get(location);
-    if (answer === undefined || this.full(answer)) {
+    if (answer !== undefined && this.full(answer)) {
+      this.continued(answer);
+      answer = undefined;
+    }
+    if (answer === undefined) {
       answer = this.fresh();
       this.open.set(location, answer);
       this.emit(location, answer);

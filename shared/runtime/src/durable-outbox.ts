@@ -137,6 +137,18 @@ export class DurableOutbox {
     this.answered(u, 'received');
   }
 
+  /**
+   * A journaled receiver at `location` has these messages of `link`, not yet stored (`received`),
+   * in one answer, or in a part of one that goes on in the next (`more`): one window's receipts,
+   * more than a list holds. The parts are one answer to the evidence of loss: taken as answers of
+   * their own, two parts were two answers at one instant, and what the next window would have
+   * answered was judged lost and resent (325 to 1,740 duplicates in 3 of 13 saturated runs).
+   */
+  receipts(link: string, location: string, numbers: readonly number[], more: boolean): void {
+    for (const n of numbers) this.received(link, n);
+    if (!more) this.answerEnded(location, true);
+  }
+
   /** Its first answer: a round trip measured, and evidence about what was sent before it. */
   private answered(u: Unacknowledged, answer: 'received' | 'stored'): void {
     const now = wallNow_ms();

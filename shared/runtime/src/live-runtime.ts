@@ -171,7 +171,7 @@ export class LiveRuntime {
   /** What is stored and not yet acknowledged: by receiving location, then by sending location, the highest number. */
   private readonly owedUpto = new Map<string, Map<string, number>>();
   /** Receipts going out (a journaled process), likewise. */
-  private readonly receiptBatches = new Map<string, AckBatches<number[]>>();
+  private readonly receiptBatches = new Map<string, AckBatches<{ received: number[]; more?: true }>>();
   private readonly ackFlush = new PeriodicFlush(ACKS_EVERY_MS);
   private ackFlushQueued = false;
   private readonly receiptFlush = new PeriodicFlush(RECEIPTS_EVERY_MS);
@@ -862,10 +862,7 @@ export class LiveRuntime {
           // The link the answer is about: from here to the location that answers.
           const link = `${location}>${receiver}`;
           this.countResent(this.outbox.heardFrom(receiver, msg.boot));
-          if (msg.received !== undefined) {
-            for (const n of msg.received) this.outbox.received(link, n);
-            this.outbox.answerEnded(receiver, true);
-          }
+          if (msg.received !== undefined) this.outbox.receipts(link, receiver, msg.received, msg.more === true);
           if (msg.upto !== undefined) {
             // Recorded with the next append, so a restart does not resend them (JournalWriter.recordAck).
             if (this.outbox.acknowledged(link, msg.upto) > 0) this.journal?.recordAck(link, msg.upto);
@@ -1003,25 +1000,27 @@ export class LiveRuntime {
    * Tells `sender` that `here` has its durable message `lseq`, not yet stored (a journaled
    * process), in one `bus.ack` with the others gathered for RECEIPTS_EVERY_MS, so it costs few
    * envelopes; in more than one when they are more than a receiver decodes in a list (a burst of
-   * the driver's submissions brought 5,359 in one window, and the answer was dropped as malformed).
+   * the driver's submissions brought 5,359 in one window, and the answer was dropped as malformed),
+   * each but the last marked `more`, so that the sender takes them as one answer (DurableOutbox.receipts).
    */
   private receipt(here: string, sender: string, lseq: number): void {
     let batches = this.receiptBatches.get(here);
     if (batches === undefined) {
       batches = new AckBatches(
         () => this.receiptFlush.current,
-        (): number[] => [],
-        (to, received) => {
+        (): { received: number[]; more?: true } => ({ received: [] }),
+        (to, answer) => {
           this.tally.count('bus.receipts_sent');
           this.receiptFlush.later(
-            this.answerTo(here, to, () => ({ type: MessageType.BusAck, received, boot: this.boot })),
+            this.answerTo(here, to, () => ({ type: MessageType.BusAck, ...answer, boot: this.boot })),
           );
         },
-        (received) => received.length >= MAX_LIST_LENGTH,
+        (answer) => answer.received.length >= MAX_LIST_LENGTH,
+        (answer) => (answer.more = true),
       );
       this.receiptBatches.set(here, batches);
     }
-    batches.add(sender, (received) => received.push(lseq));
+    batches.add(sender, (answer) => answer.received.push(lseq));
   }
 
   /** Publishes the answer `msg` makes when called, from `here`'s runtime to `to`'s. */

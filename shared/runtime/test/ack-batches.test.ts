@@ -40,21 +40,22 @@ describe('AckBatches', () => {
     ]);
   });
 
-  it('opens another answer for the same batch once one is full', () => {
-    const sent: [string, readonly number[]][] = [];
+  it('opens another answer for the same batch once one is full, marking the full one as going on', () => {
+    const sent: [string, { n: number[]; more?: true }][] = [];
     const receipts = new AckBatches(
       () => 1,
-      (): number[] => [],
-      (location, numbers) => sent.push([location, numbers]),
-      (numbers) => numbers.length >= 2,
+      (): { n: number[]; more?: true } => ({ n: [] }),
+      (location, answer) => sent.push([location, answer]),
+      (answer) => answer.n.length >= 2,
+      (answer) => (answer.more = true),
     );
-    for (const n of [1, 2, 3, 4, 5]) receipts.add('s1', (r) => r.push(n));
-    receipts.add('s2', (r) => r.push(9));
+    for (const n of [1, 2, 3, 4, 5]) receipts.add('s1', (r) => r.n.push(n));
+    receipts.add('s2', (r) => r.n.push(9));
     expect(sent).toEqual([
-      ['s1', [1, 2]],
-      ['s1', [3, 4]],
-      ['s1', [5]],
-      ['s2', [9]],
+      ['s1', { n: [1, 2], more: true }],
+      ['s1', { n: [3, 4], more: true }],
+      ['s1', { n: [5] }],
+      ['s2', { n: [9] }],
     ]);
   });
 });

@@ -319,12 +319,17 @@ describe('LiveRuntime journal (issue 11)', () => {
     const acked: number[] = [];
     // Receipts: the process has the message, not yet stored (the sender stops resending it on a timer).
     const received: number[] = [];
+    // Each receipt answer: whether it goes on in the next (a window's receipts past MAX_LIST_LENGTH).
+    const continued: boolean[] = [];
     const bus = handBus((bytes) => {
       const d = decodeEnvelope(bytes, 'acks');
       if (!d.ok || d.envelope.msg.type !== MessageType.BusAck) return;
       const { upto, received: has } = d.envelope.msg;
       if (upto !== undefined) acked.push(upto);
-      if (has !== undefined) received.push(...has);
+      if (has !== undefined) {
+        received.push(...has);
+        continued.push(d.envelope.msg.more === true);
+      }
     });
     const { rt, summer } = summerProcess(bus.transport, 'acks', gated, false);
     rt.start(0, 1000);
@@ -378,6 +383,9 @@ describe('LiveRuntime journal (issue 11)', () => {
     expect(storedNumbers().size).toBe(N);
     // Each copy's arrival was told at once, the resent one's too, its first copy's being unstored then.
     expect(received.length).toBe(N + 1);
+    expect(continued).toContain(true);
+    // The last answer of a window never goes on: a part marked `more` is followed by another.
+    expect(continued.at(-1)).toBe(false);
     expect(rt.counters.get('bus.duplicates')).toBe(1);
   });
 

@@ -63,6 +63,20 @@ describe('DurableOutbox resends', () => {
     expect(sent).toEqual(['s3/meta', 's2/meta']);
   });
 
+  it('takes the parts of one split answer as one answer: a message the next answer leaves out is lost, not one the parts left out', () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    for (const n of [1, 2, 3]) box.keep('a>s2', n, target('s2/meta'), 'a/x', bytes, now - 150);
+    // One window's receipts in two parts: 2, then 3; message 1 is still on its way.
+    box.receipts('a>s2', 's2', [2], true);
+    box.receipts('a>s2', 's2', [3], false);
+    expect(box.resend(100)).toBe(0);
+    // The next answer leaves 1 out: now it is lost.
+    box.receipts('a>s2', 's2', [], false);
+    expect(box.resend(100)).toBe(1);
+    expect(sent).toEqual(['s2/meta']);
+  });
+
   it('keeps a message its receiver has, unstored: resent when the receiver restarts, not on a timer while it answers', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
