@@ -234,7 +234,13 @@ export class MemberProcess {
     const actors = memberActors(this.spec, member);
     // Not on a rejoin: the run is on, and the restarted process must catch up at once.
     if (!plan.resume) {
-      this.warmedUp = await warmUp(this.options.nc, this.options.run, member, this.spec);
+      this.warmedUp = await warmUp(
+        this.options.nc,
+        this.options.run,
+        member,
+        this.spec,
+        keepsJournal(this.spec, member) ? { journal: this.options.journalDir !== undefined ? 'file' : 'network' } : {},
+      );
       logWarmUp(log, this.warmedUp);
       // The run may have been aborted meanwhile: build nothing that nobody would stop.
       if (this.phase !== 'joining') return undefined;
@@ -392,7 +398,7 @@ export class MemberProcess {
     standingBy: boolean,
   ): Promise<{ store: Journal; recovering: boolean } | undefined> {
     const { member, nc, run } = this.options;
-    if (spec.live.journal !== true && !spec.faults.crash.some((c) => c.process === member)) {
+    if (!keepsJournal(spec, member)) {
       if (resume)
         throw new Error(
           `process "${member}" was restarted during the run, but it keeps no journal (only the processes faults.crash names do, or every one with live.journal: true), so its state is lost`,
@@ -524,4 +530,9 @@ export class MemberProcess {
 /** The wall time (wallNow_ms's clock) at which the run's clock reads `t_s`. */
 function wallOf(clock: RunClock, t_s: number): number {
   return clock.wallEpoch_ms + ((t_s - clock.epoch_s) * 1000) / clock.speedup;
+}
+
+/** Whether `member` keeps a journal: every process does with live.journal, else those faults.crash names. */
+function keepsJournal(spec: ExperimentSpec, member: string): boolean {
+  return spec.live.journal === true || spec.faults.crash.some((c) => c.process === member);
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
@@ -60,6 +63,32 @@ describe('warmUp against a real nats-server', () => {
     expect(onRun).toBe(0);
     // s1's actors in one runtime, the rest in another: s1's traffic crossed the server.
     expect(onScratch).toBeGreaterThan(60);
+  });
+
+  it('delivers as a journaled run does: durable messages acknowledged, a file journal in a scratch folder it removes', async () => {
+    const nc = await connect({ servers: nats.url });
+    opened.push(nc);
+    const plain = await warmUp(nc, 'r4', 's1', spec, { perSite: 30, budget_ms: 20_000 });
+    expect(plain).toMatchObject({ finished: 60, journal_appends: 0, acks_sent: 0 });
+    const journaled = parseExperiment(`${GRID}live: { journal: true }\n`, 'j.yaml').spec;
+    const scratch = mkdtempSync(join(tmpdir(), 'warm-up-test-'));
+    try {
+      for (const journal of ['file', 'network'] as const) {
+        const report = await warmUp(nc, `r5-${journal}`, 's1', journaled, {
+          perSite: 30,
+          budget_ms: 20_000,
+          journal,
+          scratch_dir: scratch,
+        });
+        expect(report).toMatchObject({ jobs: 60, finished: 60 });
+        expect(report.error).toBeUndefined();
+        expect(report.journal_appends).toBeGreaterThan(0);
+        expect(report.acks_sent).toBeGreaterThan(0);
+        expect(readdirSync(scratch)).toEqual([]);
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('skips a scheme that takes no plain jobs, at once', async () => {
