@@ -20,8 +20,15 @@ interface Unacknowledged {
   received: boolean;
   /** Where it goes. */
   readonly location: string;
-  /** Its place in send order, renewed by each resend (LossEvidence). */
+  /** Its place in send order, renewed by each resend: later answers that leave it out show it lost (LossEvidence). */
   order: number;
+  /**
+   * Its first send's place. An answer to a resent message cannot tell which copy it answers (as
+   * Karn's rule says of its round trip), so it is evidence only about what was sent before the
+   * first: taken as the last copy's, an answer to an original that had waited in a busy receiver's
+   * backlog showed everything sent meanwhile, still in that backlog, lost.
+   */
+  readonly firstOrder: number;
   /** In flight when the connection to the bus was lost, or sent just after: resent on the timeout, as before receipts. */
   suspect: boolean;
 }
@@ -92,6 +99,7 @@ export class DurableOutbox {
     const location = senderOf(target.actor);
     let kept = this.unacknowledged.get(link);
     if (kept === undefined) this.unacknowledged.set(link, (kept = new Map()));
+    const order = this.nextOrder++;
     kept.set(n, {
       target,
       from,
@@ -100,7 +108,8 @@ export class DurableOutbox {
       resends: 0,
       received: false,
       location,
-      order: this.nextOrder++,
+      order,
+      firstOrder: order,
       suspect: wallNow_ms() < this.suspectUntil_ms,
     });
   }
@@ -153,35 +162,76 @@ export class DurableOutbox {
   private answered(u: Unacknowledged, answer: 'received' | 'stored'): void {
     const now = wallNow_ms();
     if (u.resends === 0 && Number.isFinite(u.sent_ms)) this.roundTrips.measured(now - u.sent_ms);
-    this.evidence.heard(u.location, u.order, now, answer);
+    this.evidence.heard(u.location, u.firstOrder, now, answer);
   }
 
   /**
    * Resends what is overdue, given the timeout `after_ms` (0: everything): a message later answers
    * show lost (LossEvidence) once it has waited `after_ms`. A receiver silent for
-   * UNANSWERED_TIMEOUTS timeouts is probed, as TCP's retransmission timer does: its oldest message
-   * waiting that long goes again, one per UNANSWERED_TIMEOUTS timeouts, not all of them. A receiver
-   * that answers is working through its backlog, not losing what it was sent; one that answers the
-   * probe shows what it lacks (LossEvidence), and one that restarted is sent everything at once
-   * (resendTo, heardFrom). Resending everything to a silent receiver sent 700-23,000 duplicates in
-   * one saturated run (docs/performance.md): at saturation a receiver is silent for most of a
-   * second while it catches up. Returns how many went.
+   * UNANSWERED_TIMEOUTS timeouts is probed (probes), with at most two messages per
+   * UNANSWERED_TIMEOUTS timeouts, not all of them. A receiver that answers is working through its backlog, not losing what it was
+   * sent; one that answers the probe shows what it lacks (LossEvidence), and one that restarted is
+   * sent everything at once (resendTo, heardFrom). Resending everything to a silent receiver sent
+   * 700-23,000 duplicates in one saturated run (docs/performance.md): at saturation a receiver is
+   * silent for most of a second while it catches up. Returns how many went.
    */
   resend(after_ms: number): number {
     if (after_ms === 0) return this.resendWhere(() => true);
+    const probes = this.probes(after_ms, wallNow_ms());
     return this.resendWhere((u, now) => {
       const waited = now - u.sent_ms;
       if (waited < after_ms) return false;
       if (!u.received && this.evidence.lost(u.location, u.order, now)) return true;
       if (u.suspect && !u.received) return waited >= after_ms * Math.min(UNANSWERED_TIMEOUTS, 2 ** u.resends);
-      const tail_ms = after_ms * UNANSWERED_TIMEOUTS;
-      if (waited < tail_ms || this.evidence.silentFor_ms(u.location, now) < tail_ms) return false;
-      // Messages are visited in send order: the first one due is the oldest.
-      if (now - (this.probed_ms.get(u.location) ?? Number.NEGATIVE_INFINITY) < tail_ms) return false;
-      this.probed_ms.set(u.location, now);
-      this.resentUnanswered++;
-      return true;
+      return probes.has(u);
     });
+  }
+
+  /**
+   * The probes due, given the timeout `after_ms`: for each receiver silent for
+   * UNANSWERED_TIMEOUTS timeouts, with a message that has waited as long, and not probed for as
+   * long, the oldest and the newest message sent to it that have waited a timeout. The oldest, as
+   * TCP's retransmission timer resends the first segment: a receiver without a journal says
+   * nothing of a message it holds for an earlier one, so only that earlier one's copy gets its link
+   * moving again. The newest, as a tail loss probe (RFC 8985, section 7): whichever copy its
+   * answer is for, what was sent before it and the answer leaves out is missing. Until 2026-12-02
+   * only the oldest went, and an answer to it counted as one to the probe, sent last: when it
+   * answered the first copy, which had waited in a busy receiver's backlog, everything sent
+   * meanwhile and still in that backlog looked lost, and went again (325 to 7,019 duplicates in a
+   * third of the saturated journaled runs).
+   */
+  private probes(after_ms: number, now: number): Set<Unacknowledged> {
+    const tail_ms = after_ms * UNANSWERED_TIMEOUTS;
+    const oldest = new Map<string, Unacknowledged>();
+    const newest = new Map<string, Unacknowledged>();
+    const overdue = new Set<string>();
+    for (const kept of this.unacknowledged.values()) {
+      const first = kept.values().next().value;
+      if (first === undefined) continue;
+      const { location } = first;
+      if (this.evidence.silentFor_ms(location, now) < tail_ms) continue;
+      if (now - (this.probed_ms.get(location) ?? Number.NEGATIVE_INFINITY) < tail_ms) continue;
+      for (const u of kept.values()) {
+        const waited = now - u.sent_ms;
+        // One in flight when the connection came back goes on its own timer (connectionRestored).
+        if (waited < after_ms || (u.suspect && !u.received)) continue;
+        if (waited >= tail_ms) overdue.add(location);
+        const o = oldest.get(location);
+        if (o === undefined || u.firstOrder < o.firstOrder) oldest.set(location, u);
+        const n = newest.get(location);
+        if (n === undefined || u.firstOrder > n.firstOrder) newest.set(location, u);
+      }
+    }
+    const due = new Set<Unacknowledged>();
+    for (const location of overdue) {
+      this.probed_ms.set(location, now);
+      for (const u of [oldest.get(location)!, newest.get(location)!])
+        if (!due.has(u)) {
+          due.add(u);
+          this.resentUnanswered++;
+        }
+    }
+    return due;
   }
 
   /**

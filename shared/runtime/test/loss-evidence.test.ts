@@ -122,27 +122,25 @@ describe('DurableOutbox resends', () => {
     expect(sent).toEqual(['s2/meta']);
   });
 
-  it('probes a silent receiver with its oldest message, once per eight timeouts, and resends the rest once its answer shows them missing', () => {
+  it('probes a silent receiver with its oldest and newest messages, once per eight timeouts, and resends the rest once an answer shows them missing', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
-    box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 900);
-    box.keep('a>s2', 2, target('s2/meta'), 'a/x', bytes, now - 900);
-    box.keep('a>s2', 3, target('s2/meta'), 'a/x', bytes, now - 900);
-    expect(box.resend(100)).toBe(1);
+    for (const n of [1, 2, 3, 4]) box.keep('a>s2', n, target('s2/meta'), 'a/x', bytes, now - 900);
+    expect(box.resend(100)).toBe(2);
     // Still silent: no second probe before eight more timeouts, and not the others.
     expect(box.resend(100)).toBe(0);
-    expect(box.takeResentUnanswered()).toBe(1);
-    // s2 answers the probe (resent after 2 and 3), then again without 2 and 3: they were lost.
-    box.received('a>s2', 1);
+    expect(box.takeResentUnanswered()).toBe(2);
+    // s2 answers the newest (4, sent after 2 and 3), then again without 2 and 3: they were lost.
+    box.received('a>s2', 4);
     box.answerEnded('s2', true);
     box.answerEnded('s2', true);
     expect(box.resend(100)).toBe(2);
-    expect(sent).toEqual(['s2/meta', 's2/meta', 's2/meta']);
+    expect(sent).toEqual(['s2/meta', 's2/meta', 's2/meta', 's2/meta']);
     // Everything, when asked for (a restarted process's outbox).
-    expect(box.resend(0)).toBe(3);
+    expect(box.resend(0)).toBe(4);
   });
 
-  it('takes a probe stored before its receipt as arrived: a restarted journaled receiver then shows what else it lacks', () => {
+  it('takes the answers to the probes as arrived: a restarted journaled receiver then shows what else it lacks', () => {
     const { box, sent } = outbox();
     const now = wallNow_ms();
     // s2 journals: it has sent receipts before.
@@ -151,21 +149,37 @@ describe('DurableOutbox resends', () => {
     box.answerEnded('s2', true);
     box.acknowledged('a>s2', 1);
     // Sent while s2 was down; s2 has been silent since, for more than 8 timeouts of 0.01 ms.
-    box.keep('a>s2', 2, target('s2/meta'), 'a/x', bytes, now - 900);
-    box.keep('a>s2', 3, target('s2/meta'), 'a/x', bytes, now - 900);
+    for (const n of [2, 3, 4]) box.keep('a>s2', n, target('s2/meta'), 'a/x', bytes, now - 900);
     const answered_ms = wallNow_ms();
     while (wallNow_ms() < answered_ms + 1);
-    expect(box.resend(0.01)).toBe(1);
-    expect(box.takeResentUnanswered()).toBe(1);
-    // Back, s2 stores the probe and its acknowledgement overtakes the receipt; then two receipts go by.
-    expect(box.acknowledged('a>s2', 2)).toBe(1);
-    box.answerEnded('s2', false);
+    // The oldest and the newest.
+    expect(box.resend(0.01)).toBe(2);
+    expect(box.takeResentUnanswered()).toBe(2);
+    // Back, s2 delivers 2, holds 4 for 3, says both arrived, and answers again.
+    box.receipts('a>s2', 's2', [2, 4], false);
     box.answerEnded('s2', true);
-    box.answerEnded('s2', true);
-    // Message 3 was sent before the probe and is in neither: lost, resent without waiting for another probe.
+    // Message 3 was sent before 4 and is in neither answer: lost, resent without waiting for another probe.
     expect(box.resend(0.01)).toBe(1);
     expect(box.takeResentUnanswered()).toBe(0);
-    expect(sent).toEqual(['s2/meta', 's2/meta']);
+    expect(sent).toEqual(['s2/meta', 's2/meta', 's2/meta']);
+  });
+
+  it('takes an answer to a resent message as one to its first copy: what was sent after that, still on its way, is not lost', () => {
+    const { box, sent } = outbox();
+    const now = wallNow_ms();
+    box.keep('a>s2', 1, target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s2', 2, target('s2/meta'), 'a/x', bytes, now - 900);
+    box.keep('a>s2', 3, target('s2/meta'), 'a/x', bytes, now - 900);
+    // s2 said it has 1, then a new start of s2 answered: 1 goes again, after 2 and 3.
+    box.received('a>s2', 1);
+    box.answerEnded('s2', true);
+    expect(box.heardFrom('s2', 'boot-1')).toBe(0);
+    expect(box.heardFrom('s2', 'boot-2')).toBe(1);
+    // The answer to 1 may be to its first copy, sent before 2 and 3, which a busy s2 has not yet read.
+    box.receipts('a>s2', 's2', [1], false);
+    box.answerEnded('s2', true);
+    expect(box.resend(100)).toBe(0);
+    expect(sent).toEqual(['s2/meta']);
   });
 
   it('resends on the timeout what was in flight when the connection to the bus came back, and what is sent just after', () => {
