@@ -150,8 +150,8 @@ export class DurableOutbox {
    * A journaled receiver at `location` has these messages of `link`, not yet stored (`received`),
    * in one answer, or in a part of one that goes on in the next (`more`): one window's receipts,
    * more than a list holds. The parts are one answer to the evidence of loss: taken as answers of
-   * their own, two parts were two answers at one instant, and what the next window would have
-   * answered was judged lost and resent (325 to 1,740 duplicates in 3 of 13 saturated runs).
+   * their own, they would be two answers at one instant, and a message the next window answers
+   * could be judged lost before that window came.
    */
   receipts(link: string, location: string, numbers: readonly number[], more: boolean): void {
     for (const n of numbers) this.received(link, n);
@@ -169,11 +169,12 @@ export class DurableOutbox {
    * Resends what is overdue, given the timeout `after_ms` (0: everything): a message later answers
    * show lost (LossEvidence) once it has waited `after_ms`. A receiver silent for
    * UNANSWERED_TIMEOUTS timeouts is probed (probes), with at most two messages per
-   * UNANSWERED_TIMEOUTS timeouts, not all of them. A receiver that answers is working through its backlog, not losing what it was
-   * sent; one that answers the probe shows what it lacks (LossEvidence), and one that restarted is
-   * sent everything at once (resendTo, heardFrom). Resending everything to a silent receiver sent
-   * 700-23,000 duplicates in one saturated run (docs/performance.md): at saturation a receiver is
-   * silent for most of a second while it catches up. Returns how many went.
+   * UNANSWERED_TIMEOUTS timeouts, not all of them. A receiver that answers is working through its
+   * backlog, not losing what it was sent; one that answers the probe shows what it lacks
+   * (LossEvidence), and one that restarted is sent everything at once (resendTo, heardFrom).
+   * Resending everything to a silent receiver sent 700-23,000 duplicates in one saturated run
+   * (docs/performance.md): at saturation a receiver is silent for most of a second while it
+   * catches up. Returns how many went.
    */
   resend(after_ms: number): number {
     if (after_ms === 0) return this.resendWhere(() => true);
