@@ -8,7 +8,8 @@
  * A batch is whatever leaves the process together: with a journal, the output of one append
  * (JournalWriter.outputBatch), since an acknowledgement must not leave before its delivery is
  * stored; otherwise a PeriodicFlush's. An answer is handed to `emit` when opened, and filled until
- * its batch closes; `emit` must not read it before then.
+ * its batch closes or it is full (`full`: then another is opened for the rest of the batch);
+ * `emit` must not read it before then.
  */
 export class AckBatches<T> {
   private open = new Map<string, T>();
