@@ -736,7 +736,11 @@ const claims = [
       const rr = ids.map((id) => gapBySeed([id], ['G-RR'], ['G-LRU'], 'speedup'));
       return (
         (byLowest.length > 0 ? `The lowest is not G-LRU at ${byLowest.join('; ')}. ` : '') +
-        (others.some((id) => minBy(id, GRUBER, 'speedup') === 'G-LU')
+        // Said only where the counts above show it: G-LU lowest, with more starvation re-plans than G-LRU.
+        (others.some((id) => minBy(id, GRUBER, 'speedup') === 'G-LU') &&
+        others
+          .filter((id) => minBy(id, GRUBER, 'speedup') === 'G-LU')
+          .every((id) => reasonsOf(id, 'G-LU', 'scheduling_timeout') > reasonsOf(id, 'G-LRU', 'scheduling_timeout'))
           ? "G-LU's least-used sites are often misbehaving ones, whose CPUs look idle to the monitor, so it starves more (the row below). "
           : '') +
         `G-LRU and G-RR both go round the sites on offer; G-RR's Speedup less G-LRU's, seed by seed: ${ids.map((id, i) => `${f(rr[i].mean, 1)} ± ${f(rr[i].half_width, 1)} at ${label[id]}`).join(', ')}` +
