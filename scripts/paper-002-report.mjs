@@ -724,32 +724,29 @@ const claims = [
       // own gap to G-RR is, since the two go round the sites on offer alike.
       const ids = ['w50', 'w100', 'w500'];
       const label = { w50: '1 × 50', w100: '1 × 100', w500: '1 × 500' };
-      const others = ids.filter((id) => minBy(id, GRUBER, 'speedup') !== 'G-LRU');
-      const byLowest = others.map((id) => {
-        const low = minBy(id, GRUBER, 'speedup');
-        const starved =
-          low === 'G-LU'
-            ? `, ${f(reasonsOf(id, 'G-LU', 'scheduling_timeout'), 0)} starvation re-plans a run against G-LRU's ${f(reasonsOf(id, 'G-LRU', 'scheduling_timeout'), 0)}`
-            : '';
-        return `${label[id]}: ${low}${starved}`;
-      });
+      const lowest = Object.fromEntries(ids.map((id) => [id, minBy(id, GRUBER, 'speedup')]));
+      const starved = (id, sel) => reasonsOf(id, sel, 'scheduling_timeout');
+      const others = ids.filter((id) => lowest[id] !== 'G-LRU');
+      const luLowest = others.filter((id) => lowest[id] === 'G-LU');
+      const byLowest = others.map(
+        (id) =>
+          `${label[id]}: ${lowest[id]}` +
+          (lowest[id] === 'G-LU'
+            ? `, ${f(starved(id, 'G-LU'), 0)} starvation re-plans a run against G-LRU's ${f(starved(id, 'G-LRU'), 0)}`
+            : ''),
+      );
       const rr = ids.map((id) => gapBySeed([id], ['G-RR'], ['G-LRU'], 'speedup'));
+      const clear = ids.filter((id, k) => !withinSpread(rr[k]));
       return (
         (byLowest.length > 0 ? `The lowest is not G-LRU at ${byLowest.join('; ')}. ` : '') +
         // Said only where the counts above show it: G-LU lowest, with more starvation re-plans than G-LRU.
-        (others.some((id) => minBy(id, GRUBER, 'speedup') === 'G-LU') &&
-        others
-          .filter((id) => minBy(id, GRUBER, 'speedup') === 'G-LU')
-          .every((id) => reasonsOf(id, 'G-LU', 'scheduling_timeout') > reasonsOf(id, 'G-LRU', 'scheduling_timeout'))
+        (luLowest.length > 0 && luLowest.every((id) => starved(id, 'G-LU') > starved(id, 'G-LRU'))
           ? "G-LU's least-used sites are often misbehaving ones, whose CPUs look idle to the monitor, so it starves more (the row below). "
           : '') +
-        `G-LRU and G-RR both go round the sites on offer; G-RR's Speedup less G-LRU's, seed by seed: ${ids.map((id, i) => `${f(rr[i].mean, 1)} ± ${f(rr[i].half_width, 1)} at ${label[id]}`).join(', ')}` +
-        (rr.every(withinSpread)
+        `G-LRU and G-RR both go round the sites on offer; G-RR's Speedup less G-LRU's, seed by seed: ${ids.map((id, k) => `${f(rr[k].mean, 1)} ± ${f(rr[k].half_width, 1)} at ${label[id]}`).join(', ')}` +
+        (clear.length === 0
           ? ', gaps the seeds cannot tell from none.'
-          : `; G-LRU is below G-RR clear of the seeds' spread at ${ids
-              .filter((id, k) => !withinSpread(rr[k]))
-              .map((id) => label[id])
-              .join(' and ')} only.`)
+          : `; G-LRU is below G-RR clear of the seeds' spread at ${clear.map((id) => label[id]).join(' and ')} only.`)
       );
     })(),
   },
