@@ -746,7 +746,7 @@ const claims = [
         `G-LRU and G-RR both go round the sites on offer; G-RR's Speedup less G-LRU's, seed by seed: ${ids.map((id, k) => `${f(rr[k].mean, 1)} ± ${f(rr[k].half_width, 1)} at ${label[id]}`).join(', ')}` +
         (clear.length === 0
           ? ', gaps the seeds cannot tell from none.'
-          : `; G-LRU is below G-RR clear of the seeds' spread at ${clear.map((id) => label[id]).join(' and ')} only.`)
+          : `; G-LRU is below G-RR clear of the seeds' spread at ${clear.map((id) => label[id]).join(' and ')}${clear.length < ids.length ? ' only' : ''}.`)
       );
     })(),
   },
