@@ -92,9 +92,16 @@ if (live) {
       j.with.to_mailbox_mean_ms != null
         ? `; of the felt delay, to the receiver's mailbox ${j.with.to_mailbox_mean_ms} against ${j.without.to_mailbox_mean_ms} ms, waiting in it ${j.with.in_mailbox_mean_ms} against ${j.without.in_mailbox_mean_ms} ms, timers ${j.with.timer_fire_lag_mean_ms} against ${j.without.timer_fire_lag_mean_ms} ms late`
         : '';
+    // CPU per job of the run's own processes (driver and sites, start-up and warm-up included;
+    // nats-server not): at saturation the rate follows it, so its ratio says how much of the rate's
+    // loss is the journal's CPU on cores the processes share (bench results from 2026-12-02 on).
+    const cpu =
+      j.with.cpu_ms_per_job != null
+        ? `; CPU ${j.with.cpu_ms_per_job} against ${j.without.cpu_ms_per_job} ms per job (${(j.with.cpu_ms_per_job / j.without.cpu_ms_per_job).toFixed(2)}×, the run's processes, nats-server not counted)`
+        : '';
     rows.push([
       `live with \`live.journal: true\`, journal in ${j.store}${patient}${below}, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)`,
-      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms${parts}${claims}; medians of ${j.pairs} pairs${pairs})`,
+      `jobs/s **${j.jobs_per_s_ratio.toFixed(2)}×**, felt one-way delay **${j.felt_delay_ratio.toFixed(2)}×** (${n(j.with.jobs_per_s)} against ${n(j.without.jobs_per_s)} jobs/s; ${j.with.felt_mean_ms} against ${j.without.felt_mean_ms} ms${parts}${cpu}${claims}; medians of ${j.pairs} pairs${pairs})`,
     ]);
   }
 }
