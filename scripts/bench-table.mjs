@@ -94,7 +94,7 @@ if (live) {
         : '';
     // CPU per job of the run's own processes (driver and sites, start-up and warm-up included;
     // nats-server not): at saturation the rate follows it, so its ratio says how much of the rate's
-    // loss is the journal's CPU on cores the processes share (bench results from 2026-12-02 on).
+    // loss is the journal's CPU on cores the processes share (in bench results since 2026-11-26).
     const cpu =
       j.with.cpu_ms_per_job != null
         ? `; CPU ${j.with.cpu_ms_per_job} against ${j.without.cpu_ms_per_job} ms per job (${(j.with.cpu_ms_per_job / j.without.cpu_ms_per_job).toFixed(2)}×, the run's processes, nats-server not counted)`
