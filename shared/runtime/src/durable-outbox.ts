@@ -1,5 +1,6 @@
 import type { Address } from '@gridemu/protocol';
 import type { BusTarget } from './transport.js';
+import { KeptOnLink } from './kept-on-link.js';
 import { LossEvidence } from './loss-evidence.js';
 import { RoundTripEstimate } from './round-trip-estimate.js';
 import { senderOf } from './subjects.js';
@@ -10,6 +11,8 @@ const UNANSWERED_TIMEOUTS = 8;
 
 /** A durable message sent and not yet acknowledged. */
 interface Unacknowledged {
+  /** Its number on its link (Envelope.lseq). */
+  readonly n: number;
   readonly target: { readonly actor: Address };
   readonly from: Address;
   readonly bytes: Uint8Array;
@@ -59,7 +62,7 @@ export function runtimeAddress(location: string): Address {
  */
 export class DurableOutbox {
   /** Per link (`sender>receiver` locations), what waits for its acknowledgement, by number, in send order. */
-  private readonly unacknowledged = new Map<string, Map<number, Unacknowledged>>();
+  private readonly unacknowledged = new Map<string, KeptOnLink<Unacknowledged>>();
   /** Per link (`sender>receiver` locations), durable messages numbered on it so far. */
   private readonly sentOnLink = new Map<string, number>();
   private nextOrder = 1;
@@ -98,9 +101,10 @@ export class DurableOutbox {
   ): void {
     const location = senderOf(target.actor);
     let kept = this.unacknowledged.get(link);
-    if (kept === undefined) this.unacknowledged.set(link, (kept = new Map()));
+    if (kept === undefined) this.unacknowledged.set(link, (kept = new KeptOnLink()));
     const order = this.nextOrder++;
-    kept.set(n, {
+    kept.add({
+      n,
       target,
       from,
       bytes,
@@ -121,15 +125,9 @@ export class DurableOutbox {
   acknowledged(link: string, upto: number): number {
     const kept = this.unacknowledged.get(link);
     if (kept === undefined) return 0;
-    let n = 0;
-    // In number order: the first one past `upto` ends it.
-    for (const [lseq, u] of kept) {
-      if (lseq > upto) break;
-      kept.delete(lseq);
-      n++;
+    return kept.takeThrough(upto, (u) => {
       if (!u.received) this.answered(u, 'stored');
-    }
-    return n;
+    });
   }
 
   /**
@@ -207,21 +205,21 @@ export class DurableOutbox {
     const newest = new Map<string, Unacknowledged>();
     const overdue = new Set<string>();
     for (const kept of this.unacknowledged.values()) {
-      const first = kept.values().next().value;
+      const first = kept.first;
       if (first === undefined) continue;
       const { location } = first;
       if (this.evidence.silentFor_ms(location, now) < tail_ms) continue;
       if (now - (this.probed_ms.get(location) ?? Number.NEGATIVE_INFINITY) < tail_ms) continue;
-      for (const u of kept.values()) {
+      kept.forEach((u) => {
         const waited = now - u.sent_ms;
         // One in flight when the connection came back goes on its own timer (connectionRestored).
-        if (waited < after_ms || (u.suspect && !u.received)) continue;
+        if (waited < after_ms || (u.suspect && !u.received)) return;
         if (waited >= tail_ms) overdue.add(location);
         const o = oldest.get(location);
         if (o === undefined || u.firstOrder < o.firstOrder) oldest.set(location, u);
         const n = newest.get(location);
         if (n === undefined || u.firstOrder > n.firstOrder) newest.set(location, u);
-      }
+      });
     }
     const due = new Set<Unacknowledged>();
     for (const location of overdue) {
@@ -268,7 +266,10 @@ export class DurableOutbox {
    */
   connectionRestored(grace_ms: number): void {
     this.suspectUntil_ms = wallNow_ms() + grace_ms;
-    for (const kept of this.unacknowledged.values()) for (const u of kept.values()) if (!u.received) u.suspect = true;
+    for (const kept of this.unacknowledged.values())
+      kept.forEach((u) => {
+        if (!u.received) u.suspect = true;
+      });
   }
 
   /** How many resends since the last call went with no sign of loss (the rest: shown lost, or to a rejoined receiver). */
@@ -287,8 +288,8 @@ export class DurableOutbox {
     const now = wallNow_ms();
     let n = 0;
     for (const kept of this.unacknowledged.values())
-      for (const u of kept.values()) {
-        if (!due(u, now)) continue;
+      kept.forEach((u) => {
+        if (!due(u, now)) return;
         u.sent_ms = now;
         // A copy whose arrival is unknown again.
         u.received = false;
@@ -296,7 +297,7 @@ export class DurableOutbox {
         u.resends++;
         n++;
         this.publish(u.target, u.from, u.bytes);
-      }
+      });
     return n;
   }
 
