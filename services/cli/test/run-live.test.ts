@@ -38,8 +38,14 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
           ? ['driver', 'unified']
           : ['driver', 's1', 's2', 's3', ...(scheme === 'centralized' || scheme === 'hierarchical' ? ['central'] : [])];
       expect(processes).toEqual(expected.sort());
-      for (const p of Object.values(s.live.processes as Record<string, { rss_mb: number }>))
-        expect(p.rss_mb).toBeGreaterThan(10);
+      for (const [name, p] of Object.entries(
+        s.live.processes as Record<string, { rss_mb: number; cpu_s: number; run_cpu_s?: number }>,
+      )) {
+        expect(p.rss_mb, name).toBeGreaterThan(10);
+        // The run's own CPU is part of the process's, which adds start-up and the warm-up to it.
+        expect(p.run_cpu_s, name).toBeGreaterThan(0);
+        expect(p.run_cpu_s!, name).toBeLessThan(p.cpu_s);
+      }
       // Each process ran its warm-up grid before the clock started (warm-up.ts).
       for (const [name, p] of Object.entries(
         s.live.processes as Record<string, { warm_up?: { jobs: number; finished: number } }>,

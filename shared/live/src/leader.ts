@@ -9,6 +9,7 @@ import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
 import { answerRejoins } from './rejoin-announcement.js';
+import { cpu_s, cpuSince } from './process-stats.js';
 import { reliableDelivery } from './reliable-delivery.js';
 import { logWarmUp, warmUp, type WarmUpReport } from './warm-up.js';
 
@@ -65,6 +66,8 @@ export interface LeaderResult {
   readonly join_wall_s: number;
   /** The driver's warm-up before the clock started (or why there was none). */
   readonly warmedUp: WarmUpReport;
+  /** The driver's CPU seconds from the clock's start to the end (LiveSection's run_cpu_s). */
+  readonly run_cpu_s?: number;
   readonly run_wall_s: number;
   readonly end_s: number;
   /** Why the run stopped early; undefined if every job got its outcome. */
@@ -186,9 +189,11 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   const speedup = spec.live.speedup;
   const heartbeatTimeout_ms = (options.heartbeatTimeout_s ?? (spec.live.journal ? 60 : 10)) * 1000;
   let started = false;
+  let cpuAtStart_s: number | undefined;
   if (!aborted) {
     clock = { epoch_s, wallEpoch_ms, speedup };
     bus.publish({ kind: 'start', ...clock });
+    cpuAtStart_s = cpu_s();
     rt.start(epoch_s, speedup, wallEpoch_ms);
     started = true;
     log.info({ epoch_s, speedup, members: expected }, 'run started');
@@ -250,6 +255,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     epoch_s,
     join_wall_s,
     warmedUp,
+    ...(cpuAtStart_s !== undefined ? { run_cpu_s: cpuSince(cpuAtStart_s) } : {}),
     run_wall_s,
     end_s,
     ...(aborted ? { aborted } : {}),

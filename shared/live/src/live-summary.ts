@@ -37,6 +37,8 @@ export interface LiveSection {
       rss_mb?: number;
       peak_rss_mb?: number;
       cpu_s?: number;
+      /** CPU from the clock's start (or a restart's resume) to the end: cpu_s less start-up and the warm-up. */
+      run_cpu_s?: number;
       warm_up?: { jobs: number; finished: number; wall_ms: number };
     }
   >;
@@ -154,6 +156,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
       http: '',
       rss_mb: rss_mb(),
       cpu_s: cpu_s(),
+      ...(r.run_cpu_s !== undefined ? { run_cpu_s: r.run_cpu_s } : {}),
       ...(driverWarmUp ? { warm_up: driverWarmUp } : {}),
     },
   };
@@ -203,6 +206,7 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
       rss_mb: m.report.rss_mb,
       peak_rss_mb: m.report.peak_rss_mb,
       cpu_s: m.report.cpu_s,
+      ...(m.report.run_cpu_s !== undefined ? { run_cpu_s: m.report.run_cpu_s } : {}),
       ...(m.report.warm_up ? { warm_up: m.report.warm_up } : {}),
     };
   }

@@ -8,7 +8,7 @@ import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { within } from './within.js';
 import { memberActors } from './members.js';
-import { cpu_s, rss_mb, sortedRecord } from './process-stats.js';
+import { cpu_s, cpuSince, rss_mb, sortedRecord } from './process-stats.js';
 import { RejoinAnnouncement, RejoinsHeard } from './rejoin-announcement.js';
 import type { StandbyResume } from './standby.js';
 import { reliableDelivery } from './reliable-delivery.js';
@@ -90,6 +90,8 @@ export class MemberProcess {
   private heartbeat: NodeJS.Timeout | undefined;
   private peakRss = 0;
   private warmedUp: WarmUpReport | undefined;
+  /** This process's CPU seconds when it took part in the run (the clock's start, or its resume). */
+  private cpuAtRun_s: number | undefined;
   private lastFromDriver_ms = Date.now();
   private rejoinAnnouncement: RejoinAnnouncement | undefined;
   /** When its predecessor was killed and when it is due back (options, or the standby's take-over). */
@@ -110,6 +112,7 @@ export class MemberProcess {
     this.bus.on('start', (m) => {
       if (this.phase !== 'ready' || !this.runtime) return;
       this.phase = 'running';
+      this.cpuAtRun_s = cpu_s();
       this.lastFromDriver_ms = Date.now();
       log.info({ epoch_s: m.epoch_s, speedup: m.speedup, wallEpoch_ms: m.wallEpoch_ms }, 'clock started');
       this.runtime.start(m.epoch_s, m.speedup, m.wallEpoch_ms);
@@ -178,6 +181,7 @@ export class MemberProcess {
       if (plan.resume && this.phase === 'joining') {
         // A restart after a crash: the run is on; its journal replayed, it recovers and rejoins.
         this.phase = 'running';
+        this.cpuAtRun_s = cpu_s();
         this.lastFromDriver_ms = Date.now();
         const c = plan.resume;
         const replayed = await rt.resume(
@@ -478,6 +482,7 @@ export class MemberProcess {
       rss_mb: this.sampleRss(),
       peak_rss_mb: this.peakRss,
       cpu_s: cpu_s(),
+      ...(this.cpuAtRun_s !== undefined ? { run_cpu_s: cpuSince(this.cpuAtRun_s) } : {}),
       messages: {
         all: sortedRecord(rt.messages.all),
         cross_site: sortedRecord(rt.messages.crossSite),

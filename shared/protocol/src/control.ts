@@ -66,6 +66,11 @@ export interface MemberReport {
   readonly rss_mb: number;
   readonly peak_rss_mb: number;
   readonly cpu_s: number;
+  /**
+   * CPU seconds since this process took part in the run: from the clock's start, or from a
+   * restart's resume. `cpu_s` also counts start-up and the warm-up, which a journal does not change.
+   */
+  readonly run_cpu_s?: number;
   /** `per_hour`: messages sent per emulated hour, by the hour's number (time_s / 3600, rounded down). */
   readonly messages: {
     readonly all: Record<string, number>;
@@ -347,6 +352,7 @@ function byTypeProblem(byType: unknown, field: string): string | undefined {
 function reportProblem(r: Record<string, unknown>): string | undefined {
   for (const f of ['pid', 'rss_mb', 'peak_rss_mb', 'cpu_s'] as const)
     if (typeof r[f] !== 'number') return `${f} must be a number`;
+  if (r['run_cpu_s'] !== undefined && typeof r['run_cpu_s'] !== 'number') return 'run_cpu_s must be a number';
   const messages = r['messages'] as Record<string, unknown> | undefined;
   if (!isCountMap(messages?.['all']) || !isCountMap(messages?.['cross_site']))
     return 'messages must map types to counts';

@@ -35,6 +35,7 @@ describe('control messages', () => {
       { kind: 'tally' },
       { kind: 'tallied', tally: { counters: { 'faults.crashes_applied': 2 }, unplanned_restarts: { s2: 1 } } },
       { kind: 'report', member: 's1', report },
+      { kind: 'report', member: 's1', report: { ...report, run_cpu_s: 0.75 } },
       {
         kind: 'report',
         member: 's1',
@@ -103,6 +104,11 @@ describe('control messages', () => {
         }),
       ),
     ).toMatch(/report.counters/);
+    expect(
+      reason(
+        encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'report', member: 's1', report: { ...report, run_cpu_s: '2' } }),
+      ),
+    ).toMatch(/run_cpu_s must be a number/);
     expect(reason(encode({ v: PROTOCOL_VERSION, run: 'r', kind: 'serving', member: 'driver' }))).toMatch(
       /serving.http/,
     );
