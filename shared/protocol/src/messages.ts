@@ -91,7 +91,9 @@ export interface JobEnds {
  * `upto`: it has every one numbered up to this, for good (stored, with a journal), as TCP's
  * cumulative acknowledgement: one number answers everything it stored since its last answer (it
  * answers a link at most every 10 ms). `received`: a journaled receiver has these, not yet stored
- * (the sender stops resending them on a timer). An answer carries one of the two.
+ * (the sender stops resending them on a timer); a journaled receiver's answer always carries the
+ * list, empty if everything that arrived since its last answer is stored (AnswersDue). An answer
+ * without a journal carries `upto` alone.
  */
 export interface BusAck {
   readonly type: typeof MessageType.BusAck;

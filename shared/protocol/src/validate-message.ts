@@ -35,9 +35,9 @@ export const CORE_MESSAGE_SHAPES: MessageShapes = {
   [MessageType.BusAck]: {
     upto: (v) => (v === undefined || isLinkNumber(v) ? undefined : 'must be a positive integer'),
     received: (v) =>
-      v === undefined || (Array.isArray(v) && v.length > 0 && v.every(isLinkNumber))
+      v === undefined || (Array.isArray(v) && v.every(isLinkNumber))
         ? undefined
-        : 'must be a non-empty list of positive integers',
+        : 'must be a list of positive integers',
     more: (v) => (v === undefined || v === true ? undefined : 'must be true or absent'),
     boot: 'string',
   },

@@ -1,15 +1,13 @@
 /**
- * Answers about durable messages, gathered into one per sending location and batch of output,
- * instead of one each: the numbers received (one `bus.ack`), or the highest number stored
- * (BusAck.upto), which a journaled process may acknowledge once the batch's append is stored, in
- * its next `bus.ack` to that location. At saturation an acknowledgement per message was a third
- * of all envelopes a journaled run decoded (docs/performance.md).
+ * Acknowledgements of durable messages, gathered into one per sending location and batch of
+ * output instead of one each: the highest number stored (BusAck.upto), which a journaled process
+ * may say once the batch's append is stored. At saturation an acknowledgement per message was a
+ * third of all envelopes a journaled run decoded (docs/performance.md).
  *
  * A batch is whatever leaves the process together: with a journal, the output of one append
  * (JournalWriter.outputBatch), since an acknowledgement must not leave before its delivery is
- * stored; otherwise a PeriodicFlush's. An answer is handed to `emit` when opened, and filled until
- * its batch closes or it is full (`full`: then another is opened for the rest of the batch);
- * `emit` must not read it before then.
+ * stored. An answer is handed to `emit` when opened, and filled until its batch closes; `emit`
+ * must not read it before then.
  */
 export class AckBatches<T> {
   private open = new Map<string, T>();
@@ -22,12 +20,6 @@ export class AckBatches<T> {
     private readonly fresh: () => T,
     /** Puts the answer to `location` out with the current batch. */
     private readonly emit: (location: string, answer: T) => void,
-    /**
-     * Whether an answer can take no more: the next add opens another for the same batch, after
-     * `continued` marks the full one as going on in it.
-     */
-    private readonly full: (answer: T) => boolean = () => false,
-    private readonly continued: (answer: T) => void = () => {},
   ) {}
 
   /** Adds to this batch's answer to the runtime at `location`. */
@@ -38,10 +30,6 @@ export class AckBatches<T> {
       this.openBatch = batch;
     }
     let answer = this.open.get(location);
-    if (answer !== undefined && this.full(answer)) {
-      this.continued(answer);
-      answer = undefined;
-    }
     if (answer === undefined) {
       answer = this.fresh();
       this.open.set(location, answer);
@@ -53,17 +41,11 @@ export class AckBatches<T> {
 
 /** Output gathered for `period_ms` wall ms (0: one pass of the event loop), then written together. */
 export class PeriodicFlush {
-  private batch = 0;
   private waiting: (() => void)[] = [];
   /** Cancels the pending close, if one is pending. */
   private cancel: (() => void) | undefined;
 
   constructor(private readonly period_ms: number) {}
-
-  /** The batch now open. */
-  get current(): number {
-    return this.batch;
-  }
 
   /** Writes `write` when the open batch closes. */
   later(write: () => void): void {
@@ -83,7 +65,6 @@ export class PeriodicFlush {
   flush(): void {
     this.cancel?.();
     this.cancel = undefined;
-    this.batch++;
     const writes = this.waiting;
     this.waiting = [];
     for (const w of writes) w();

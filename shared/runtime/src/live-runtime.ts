@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MessageType, type Address, type Message, type MessageCheck } from '@gridemu/protocol';
-import { MAX_LIST_LENGTH, decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
+import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type ActorPlacement, type Logger } from './actor.js';
 import { traceLine, TRACE_LOG_MESSAGE } from './trace-line.js';
 import { makeContext, type ContextHost } from './context.js';
@@ -16,6 +16,7 @@ import { LinkOrder, linkOf } from './link-order.js';
 import { owedAck, settleOwed, type OwedAck } from './owed-acks.js';
 import { StoredThrough } from './stored-through.js';
 import { AckBatches, PeriodicFlush } from './ack-batches.js';
+import { AnswersDue } from './answers-due.js';
 import { LinkMeter } from './link-meter.js';
 import {
   journalEntryOf,
@@ -96,18 +97,15 @@ export { TRACE_LOG_MESSAGE } from './trace-line.js';
 /** The first malformed messages are logged in full; after that they are only counted. */
 const MALFORMED_LOG_LIMIT = 20;
 /**
- * How long a journaled process gathers its receipts of durable messages (wall ms) before it sends
- * them: well under the 100 ms floor of a sender's wait before a resend (reliable-delivery.ts).
+ * How long a process gathers its answers about durable messages (wall ms) before it says them: one
+ * `bus.ack` per link then carries the highest number stored, as TCP delays its acknowledgements,
+ * where one went with every append to every sending location (665 in one saturated 10,000-job run
+ * with the delay; docs/performance.md); and a journaled process's receipts (received, not yet
+ * stored) go in the same flush, less those its acknowledgements already cover. A sender needs them
+ * only to forget what it keeps and not to resend what waits in a backlog, and this is well under
+ * its 100 ms floor before a resend (reliable-delivery.ts).
  */
-const RECEIPTS_EVERY_MS = 10;
-/**
- * How long a process gathers what it may acknowledge before it says so (wall ms): one `bus.ack`
- * per link then carries the highest number stored, as TCP delays its acknowledgements, where one
- * went with every append to every sending location (665 in one saturated 10,000-job run with the
- * delay; docs/performance.md). A sender needs them only to forget what it keeps, and this is well
- * under its 100 ms floor before a resend.
- */
-const ACKS_EVERY_MS = 10;
+const ANSWERS_EVERY_MS = 10;
 
 /** What takes a message the bus brought, once checked (and, if durable, delivered in its link's order). */
 type AcceptFromBus = (
@@ -168,13 +166,10 @@ export class LiveRuntime {
   private readonly storedThrough = new StoredThrough();
   /** With a journal, what each append lets this process acknowledge, by the location of this process that received it. */
   private readonly ackBatches = new Map<string, AckBatches<{ upto: number }>>();
-  /** What is stored and not yet acknowledged: by receiving location, then by sending location, the highest number. */
-  private readonly owedUpto = new Map<string, Map<string, number>>();
-  /** Receipts going out (a journaled process), likewise. */
-  private readonly receiptBatches = new Map<string, AckBatches<{ received: number[]; more?: true }>>();
-  private readonly ackFlush = new PeriodicFlush(ACKS_EVERY_MS);
-  private ackFlushQueued = false;
-  private readonly receiptFlush = new PeriodicFlush(RECEIPTS_EVERY_MS);
+  /** Acknowledgements and receipts not yet said, until the next flush. */
+  private readonly answers: AnswersDue;
+  private readonly answerFlush = new PeriodicFlush(ANSWERS_EVERY_MS);
+  private answersQueued = false;
   /** Names this start of the process in its acknowledgements (DurableOutbox.heardFrom). */
   private readonly boot = randomUUID().slice(0, 8);
   private readonly meter = new LinkMeter();
@@ -283,6 +278,7 @@ export class LiveRuntime {
           (err) => this.superseded(err),
         )
       : undefined;
+    this.answers = new AnswersDue(this.journal !== undefined);
     this.outbox = new DurableOutbox((target, from, bytes) => options.transport.publish(target, from, bytes));
     const reliable = options.reliable;
     // Every process is back on a restarted server within about 50 ms (docs/faults.md): a resend floor covers it.
@@ -745,11 +741,10 @@ export class LiveRuntime {
     for (const s of this.subscriptions) s.unsubscribe();
     this.subscriptions.length = 0;
     await this.mailboxes.idle();
-    this.receiptFlush.flush();
-    this.ackFlush.flush();
+    this.answerFlush.flush();
     // What the last batches put on the bus goes out once they are stored.
     await this.journal?.stop();
-    this.ackFlush.flush();
+    this.answerFlush.flush();
   }
 
   /**
@@ -957,7 +952,7 @@ export class LiveRuntime {
   /**
    * Acknowledges to `sender` every durable message of its link to `here` numbered up to `upto`:
    * with a journal once the append that stores their deliveries is stored (one answer per append
-   * and link, AckBatches), without one at once; then in one `bus.ack` per link every ACKS_EVERY_MS.
+   * and link, AckBatches), without one at once; then in one `bus.ack` per link every ANSWERS_EVERY_MS.
    */
   private acknowledge(here: string, sender: string, upto: number): void {
     const journal = this.journal;
@@ -979,48 +974,39 @@ export class LiveRuntime {
    * number said before (the copy that asks again may be answering a lost acknowledgement).
    */
   private owe(here: string, sender: string, upto: number): void {
-    let owed = this.owedUpto.get(here);
-    if (owed === undefined) this.owedUpto.set(here, (owed = new Map()));
-    owed.set(sender, Math.max(owed.get(sender) ?? 0, upto));
-    if (this.ackFlushQueued) return;
-    this.ackFlushQueued = true;
-    this.ackFlush.later(() => {
-      this.ackFlushQueued = false;
-      for (const [at, links] of this.owedUpto) {
-        for (const [to, n] of links) {
-          this.tally.count('bus.acks_sent');
-          this.answerTo(at, to, () => ({ type: MessageType.BusAck, upto: n, boot: this.boot }))();
-        }
-        links.clear();
-      }
-    });
+    this.answers.owe(here, sender, upto);
+    this.queueAnswers();
   }
 
   /**
    * Tells `sender` that `here` has its durable message `lseq`, not yet stored (a journaled
-   * process), in one `bus.ack` with the others gathered for RECEIPTS_EVERY_MS, so it costs few
-   * envelopes; in more than one when they are more than a receiver decodes in a list (a burst of
-   * the driver's submissions brought 5,359 in one window, and the answer was dropped as malformed),
-   * each but the last marked `more`, so that the sender takes them as one answer (DurableOutbox.receipts).
+   * process), with the others gathered until the next flush, unless an acknowledgement has said
+   * it by then (AnswersDue).
    */
   private receipt(here: string, sender: string, lseq: number): void {
-    let batches = this.receiptBatches.get(here);
-    if (batches === undefined) {
-      batches = new AckBatches(
-        () => this.receiptFlush.current,
-        (): { received: number[]; more?: true } => ({ received: [] }),
-        (to, answer) => {
-          this.tally.count('bus.receipts_sent');
-          this.receiptFlush.later(
-            this.answerTo(here, to, () => ({ type: MessageType.BusAck, ...answer, boot: this.boot })),
-          );
-        },
-        (answer) => answer.received.length >= MAX_LIST_LENGTH,
-        (answer) => (answer.more = true),
-      );
-      this.receiptBatches.set(here, batches);
-    }
-    batches.add(sender, (answer) => answer.received.push(lseq));
+    this.answers.received(here, sender, lseq);
+    this.queueAnswers();
+  }
+
+  /** Says what is due every ANSWERS_EVERY_MS: to each location, in one turn, so in one NATS message. */
+  private queueAnswers(): void {
+    if (this.answersQueued) return;
+    this.answersQueued = true;
+    this.answerFlush.later(() => {
+      this.answersQueued = false;
+      for (const a of this.answers.take()) {
+        if (a.upto !== undefined) this.tally.count('bus.acks_sent');
+        if (a.received !== undefined && a.received.length > 0) this.tally.count('bus.receipts_sent');
+        const msg: Message = {
+          type: MessageType.BusAck,
+          ...(a.upto !== undefined ? { upto: a.upto } : {}),
+          ...(a.received !== undefined ? { received: a.received } : {}),
+          ...(a.more ? { more: true } : {}),
+          boot: this.boot,
+        };
+        this.answerTo(a.at, a.to, () => msg)();
+      }
+    });
   }
 
   /** Publishes the answer `msg` makes when called, from `here`'s runtime to `to`'s. */

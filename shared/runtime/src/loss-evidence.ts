@@ -7,9 +7,9 @@ interface Answers {
   /** Answers heard (each acknowledgement envelope is one). */
   count: number;
   /**
-   * It tells of a message's arrival (a journaled process): only those answers count. Its
-   * acknowledgements of stored messages leave with its appends, and may overtake the receipt of an
-   * earlier message.
+   * It tells of a message's arrival (a journaled process): only those answers count, once each.
+   * Every answer it sends carries its receipts (AnswersDue), its acknowledgement included in it,
+   * not an answer of its own.
    */
   sendsReceipts: boolean;
   /** When it last answered anything. */
