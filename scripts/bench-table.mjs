@@ -93,17 +93,21 @@ if (live) {
         ? `; of the felt delay, to the receiver's mailbox ${j.with.to_mailbox_mean_ms} against ${j.without.to_mailbox_mean_ms} ms, waiting in it ${j.with.in_mailbox_mean_ms} against ${j.without.in_mailbox_mean_ms} ms, timers ${j.with.timer_fire_lag_mean_ms} against ${j.without.timer_fire_lag_mean_ms} ms late`
         : '';
     // CPU per job of the run's own processes (driver and sites, start-up and warm-up included;
-    // nats-server not): at saturation the rate follows it, so its ratio says how much of the rate's
-    // loss is the journal's CPU on cores the processes share (in bench results since 2026-11-26).
+    // nats-server not; in bench results since 2026-11-26). Below saturation its ratio is what a
+    // journal costs; at saturation the processes use the cores whole either way (runCpu below).
     const cpu =
       j.with.cpu_ms_per_job != null
         ? `; CPU ${j.with.cpu_ms_per_job} against ${j.without.cpu_ms_per_job} ms per job (${(j.with.cpu_ms_per_job / j.without.cpu_ms_per_job).toFixed(2)}×, the run's processes, nats-server not counted)`
         : '';
     // The same from the clock's start only (bench results from 2026-12-02 on): start-up and the
     // warm-up cost both sides alike, so the ratio over the whole lives understates the run's own.
+    // With the cores' worth it kept busy (CPU a job times jobs a second): where that is the machine
+    // whole, as at saturation, the CPU a job follows the run's length and says nothing of where
+    // the time went (docs/performance.md, "At saturation the CPU is the wall time").
+    const cores = (side) => ((side.run_cpu_ms_per_job * side.jobs_per_s) / 1000).toFixed(2);
     const runCpu =
       j.with.run_cpu_ms_per_job != null && j.without.run_cpu_ms_per_job != null
-        ? `, during the run ${j.with.run_cpu_ms_per_job} against ${j.without.run_cpu_ms_per_job} ms (${(j.with.run_cpu_ms_per_job / j.without.run_cpu_ms_per_job).toFixed(2)}×)`
+        ? `, during the run ${j.with.run_cpu_ms_per_job} against ${j.without.run_cpu_ms_per_job} ms (${(j.with.run_cpu_ms_per_job / j.without.run_cpu_ms_per_job).toFixed(2)}×; ${cores(j.with)} against ${cores(j.without)} cores busy)`
         : '';
     rows.push([
       `live with \`live.journal: true\`, journal in ${j.store}${patient}${below}, against the same run without (targets: jobs/s at least 0.9×, felt delay at most 1.2×)`,
