@@ -43,7 +43,7 @@ export class AnswersDue {
   private readonly acked = new Map<string, Map<string, number>>();
 
   constructor(
-    /** This receiver sends receipts (it keeps a journal). */
+    /** This receiver sends receipts (it keeps a journal): its every answer carries the list. */
     private readonly receipts: boolean,
     private readonly maxList = MAX_LIST_LENGTH,
   ) {}
@@ -56,7 +56,6 @@ export class AnswersDue {
 
   /** `at` has `to`'s message `n`, not yet stored. */
   received(at: string, to: string, n: number): void {
-    if (!this.receipts) throw new Error('assertion: a receiver without a journal sends no receipts');
     this.of(at, to).received.push(n);
   }
 
@@ -69,8 +68,8 @@ export class AnswersDue {
         if (upto !== undefined && upto > acked) inner(this.acked, at).set(to, upto);
         const left = received.filter((n) => n > Math.max(acked, upto ?? 0));
         if (upto === undefined && left.length === 0) continue;
-        if (!this.receipts) {
-          if (upto !== undefined) out.push({ at, to, upto, more: false });
+        if (left.length === 0 && !this.receipts) {
+          out.push({ at, to, upto, more: false });
           continue;
         }
         const last = Math.max(0, Math.ceil(left.length / this.maxList) - 1);
