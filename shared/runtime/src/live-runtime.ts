@@ -997,27 +997,22 @@ export class LiveRuntime {
       for (const a of this.answers.take()) {
         if (a.upto !== undefined) this.tally.count('bus.acks_sent');
         if (a.received !== undefined && a.received.length > 0) this.tally.count('bus.receipts_sent');
-        const msg: Message = {
+        this.answer(a.at, a.to, {
           type: MessageType.BusAck,
           ...(a.upto !== undefined ? { upto: a.upto } : {}),
           ...(a.received !== undefined ? { received: a.received } : {}),
           ...(a.more ? { more: true } : {}),
           boot: this.boot,
-        };
-        this.answerTo(a.at, a.to, () => msg)();
+        });
       }
     });
   }
 
-  /** Publishes the answer `msg` makes when called, from `here`'s runtime to `to`'s. */
-  private answerTo(here: string, to: string, msg: () => Message): () => void {
+  /** Publishes `msg` from `here`'s runtime to `to`'s. */
+  private answer(here: string, to: string, msg: Message): void {
     const me = runtimeAddress(here);
-    return () =>
-      this.options.transport.publish(
-        { actor: runtimeAddress(to) },
-        me,
-        encodeEnvelope({ run: this.run, from: me, to: runtimeAddress(to), msg: msg() }),
-      );
+    const them = runtimeAddress(to);
+    this.options.transport.publish({ actor: them }, me, encodeEnvelope({ run: this.run, from: me, to: them, msg }));
   }
 
   private countReceived(type: string): void {
