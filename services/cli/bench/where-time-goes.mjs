@@ -2,6 +2,9 @@
 // GRIDEMU_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"), each sample charged to a part of the system.
 // A sample in Node's own code or a native function (a socket write, a string encode) is charged to
 // the nearest caller that belongs to a part, so a write the NATS client makes counts as NATS.
+// A profile samples each process's main thread only: V8's optimizing compiler and its concurrent
+// garbage collection run on threads of their own, which the processes' CPU (summary.json) counts and
+// these parts do not (docs/performance.md, "What the CPU profiles could not see").
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
