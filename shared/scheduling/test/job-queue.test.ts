@@ -32,14 +32,44 @@ describe('JobQueue', () => {
     expect(q.peek()?.id).toBe('a');
   });
 
-  it("adds its jobs' work to a sum one at a time, in queue order: the sum a loop over them makes, to the last bit", () => {
+  it("keeps its jobs' whole-number work as a total, exact whatever came and went, and adds it to `from` once", () => {
+    const q = new JobQueue();
+    for (let i = 0; i < 50; i++) q.push(job(`w${i}`, 1 + (i % 7), 100 + i * 37));
+    q.unshift(job('h', 3, 9));
+    q.remove('w7');
+    q.shift();
+    q.sweep(
+      10,
+      (j) => j.procs === 2,
+      () => true,
+    );
+    const left = [...q];
+    expect(left.length).toBeLessThan(50);
+    const total = left.reduce((a, j) => a + j.procs * j.estimate_s, 0);
+    expect(q.addWork(12.3)).toBe(12.3 + total);
+    for (const j of left) q.remove(j.id);
+    // Empty again: nothing left over from what came and went.
+    expect(q.addWork(12.3)).toBe(12.3);
+    expect(new JobQueue().addWork(5)).toBe(5);
+  });
+
+  it("adds each job's work in queue order, as a loop would to the last bit, while any job's work is not a whole number", () => {
     const q = new JobQueue();
     const jobs = [0.1, 1.7, 1e9 / 3, 2.2, 1 / 7].map((estimate_s, i) => ({ id: `w${i}`, procs: i + 1, estimate_s }));
+    q.push(job('whole', 2, 10));
     for (const j of jobs) q.push(j);
-    let loop = 12.3;
+    let loop = 12.3 + 2 * 10;
     for (const j of jobs) loop += j.procs * j.estimate_s;
     expect(q.addWork(12.3)).toBe(loop);
-    expect(new JobQueue().addWork(5)).toBe(5);
+    // Once they are gone, the kept total again.
+    for (const j of jobs) q.remove(j.id);
+    expect(q.addWork(12.3)).toBe(12.3 + 20);
+    // Work that would take the total past 2^53 is not kept in it (the loop again), so the total is
+    // still exact once it is gone: kept, 20 + 2^53 - 1 would have rounded, and 21 been left.
+    q.push(job('huge', 1, Number.MAX_SAFE_INTEGER));
+    expect(q.addWork(0)).toBe(20 + Number.MAX_SAFE_INTEGER);
+    q.remove('huge');
+    expect(q.addWork(0)).toBe(20);
   });
 
   it('withdraws every copy of a job queued twice', () => {
@@ -133,6 +163,8 @@ describe('JobQueue', () => {
           expect([...q]).toEqual(model);
           expect(q.size).toBe(model.length);
           expect(q.peek()).toBe(model[0]);
+          // Whole-number work: the kept total is the model's sum, exactly.
+          expect(q.addWork(0.5)).toBe(0.5 + model.reduce((a, j) => a + j.procs * j.estimate_s, 0));
           for (const j of model) expect(q.fewestProcsBound).toBeLessThanOrEqual(j.procs);
         }
       }),

@@ -23,6 +23,8 @@ interface Slot<J> {
   pos: number;
   prev: Slot<J> | undefined;
   next: Slot<J> | undefined;
+  /** Its processors × requested seconds is counted in JobQueue's wholeWork (else in `inexact`). */
+  readonly whole: boolean;
 }
 
 /**
@@ -46,6 +48,13 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   /** The next positions free at the head (unshift) and at the tail (push). */
   private headPos = INITIAL_CAPACITY / 4 - 1;
   private tailPos = INITIAL_CAPACITY / 4;
+  /**
+   * Processors × requested seconds summed over the queued jobs whose product is a whole number,
+   * kept as jobs come and go: whole numbers under 2^53 add and subtract exactly, in any order.
+   */
+  private wholeWork = 0;
+  /** Queued jobs whose work is not in wholeWork (not a whole number, or past 2^53): addWork then loops. */
+  private inexact = 0;
 
   get size(): number {
     return this.count;
@@ -58,7 +67,7 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
 
   push(job: J): void {
     if (this.tailPos >= this.index.capacity) this.reindex();
-    const slot: Slot<J> = { job, pos: this.tailPos++, prev: this.last, next: undefined };
+    const slot: Slot<J> = { job, pos: this.tailPos++, prev: this.last, next: undefined, whole: this.countsWhole(job) };
     if (this.last) this.last.next = slot;
     else this.first = slot;
     this.last = slot;
@@ -68,7 +77,7 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   /** Puts a job at the head (a lost run waiting again in its old place). */
   unshift(job: J): void {
     if (this.headPos < 0) this.reindex();
-    const slot: Slot<J> = { job, pos: this.headPos--, prev: undefined, next: this.first };
+    const slot: Slot<J> = { job, pos: this.headPos--, prev: undefined, next: this.first, whole: this.countsWhole(job) };
     if (this.first) this.first.prev = slot;
     else this.last = slot;
     this.first = slot;
@@ -127,11 +136,15 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   }
 
   /**
-   * `from` plus processors × requested seconds of each queued job, added in queue order (one at
-   * a time, so the sum is the one a loop over the jobs makes; without an iterator, as a load
-   * report asks for it often).
+   * `from` plus processors × requested seconds of every queued job. A load report asks for it on
+   * every period, and at saturation a site's queue holds thousands of jobs: a walk over them all
+   * each time made a site that fell behind fall further, its reports costing more as its queue grew
+   * (docs/performance.md, "A load report's cost"). Where every job's work is a whole number (trace
+   * and synthetic jobs' are) the queue's total is kept as they come and go, and the answer is
+   * `from` plus it, rounded once; otherwise each job's work is added to `from` in queue order.
    */
   addWork(from: number): number {
+    if (this.inexact === 0) return from + this.wholeWork;
     let work = from;
     for (let slot = this.first; slot !== undefined; slot = slot.next) work += slot.job.procs * slot.job.estimate_s;
     return work;
@@ -141,8 +154,16 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
     for (let slot = this.first; slot !== undefined; slot = slot.next) yield slot.job;
   }
 
+  /** Whether a job's work joins wholeWork: a whole number that keeps the total exact. */
+  private countsWhole(job: J): boolean {
+    const work = job.procs * job.estimate_s;
+    return Number.isInteger(work) && this.wholeWork + work <= Number.MAX_SAFE_INTEGER;
+  }
+
   private added(slot: Slot<J>): void {
     this.count++;
+    if (slot.whole) this.wholeWork += slot.job.procs * slot.job.estimate_s;
+    else this.inexact++;
     this.index.set(slot.pos, slot.job.procs, slot.job.estimate_s);
     this.atPos[slot.pos] = slot;
     const held = this.byId.get(slot.job.id);
@@ -158,6 +179,8 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
     else this.last = slot.prev;
     slot.prev = slot.next = undefined;
     this.count--;
+    if (slot.whole) this.wholeWork -= slot.job.procs * slot.job.estimate_s;
+    else this.inexact--;
     this.index.clear(slot.pos);
     this.atPos[slot.pos] = undefined;
     const id = slot.job.id;
