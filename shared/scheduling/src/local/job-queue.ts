@@ -23,8 +23,8 @@ interface Slot<J> {
   pos: number;
   prev: Slot<J> | undefined;
   next: Slot<J> | undefined;
-  /** Its processors × requested seconds is counted in JobQueue's wholeWork (else in `inexact`). */
-  readonly whole: boolean;
+  /** Its processors × requested seconds, as added to JobQueue's wholeWork; undefined: counted in `inexact`. */
+  readonly keptWork: number | undefined;
 }
 
 /**
@@ -67,7 +67,13 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
 
   push(job: J): void {
     if (this.tailPos >= this.index.capacity) this.reindex();
-    const slot: Slot<J> = { job, pos: this.tailPos++, prev: this.last, next: undefined, whole: this.countsWhole(job) };
+    const slot: Slot<J> = {
+      job,
+      pos: this.tailPos++,
+      prev: this.last,
+      next: undefined,
+      keptWork: this.keptWorkOf(job),
+    };
     if (this.last) this.last.next = slot;
     else this.first = slot;
     this.last = slot;
@@ -77,7 +83,13 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
   /** Puts a job at the head (a lost run waiting again in its old place). */
   unshift(job: J): void {
     if (this.headPos < 0) this.reindex();
-    const slot: Slot<J> = { job, pos: this.headPos--, prev: undefined, next: this.first, whole: this.countsWhole(job) };
+    const slot: Slot<J> = {
+      job,
+      pos: this.headPos--,
+      prev: undefined,
+      next: this.first,
+      keptWork: this.keptWorkOf(job),
+    };
     if (this.first) this.first.prev = slot;
     else this.last = slot;
     this.first = slot;
@@ -154,15 +166,15 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
     for (let slot = this.first; slot !== undefined; slot = slot.next) yield slot.job;
   }
 
-  /** Whether a job's work joins wholeWork: a whole number that keeps the total exact. */
-  private countsWhole(job: J): boolean {
+  /** A job's work if it joins wholeWork (a whole number that keeps the total exact), else undefined. */
+  private keptWorkOf(job: J): number | undefined {
     const work = job.procs * job.estimate_s;
-    return Number.isInteger(work) && this.wholeWork + work <= Number.MAX_SAFE_INTEGER;
+    return Number.isInteger(work) && this.wholeWork + work <= Number.MAX_SAFE_INTEGER ? work : undefined;
   }
 
   private added(slot: Slot<J>): void {
     this.count++;
-    if (slot.whole) this.wholeWork += slot.job.procs * slot.job.estimate_s;
+    if (slot.keptWork !== undefined) this.wholeWork += slot.keptWork;
     else this.inexact++;
     this.index.set(slot.pos, slot.job.procs, slot.job.estimate_s);
     this.atPos[slot.pos] = slot;
@@ -179,7 +191,7 @@ export class JobQueue<J extends SchedulableJob = SchedulableJob> {
     else this.last = slot.prev;
     slot.prev = slot.next = undefined;
     this.count--;
-    if (slot.whole) this.wholeWork -= slot.job.procs * slot.job.estimate_s;
+    if (slot.keptWork !== undefined) this.wholeWork -= slot.keptWork;
     else this.inexact--;
     this.index.clear(slot.pos);
     this.atPos[slot.pos] = undefined;
