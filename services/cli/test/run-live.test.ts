@@ -75,7 +75,8 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
       expect(backlog.windows_behind).toBeLessThanOrEqual(backlog.windows);
       expect(backlog.jobs_share).toBeGreaterThanOrEqual(0);
       expect(backlog.jobs_share).toBeLessThanOrEqual(1);
-      expect(stdout.includes('timers fell behind in')).toBe(backlog.windows_behind > 0);
+      expect(backlog.judged_beyond_ms).toBeGreaterThanOrEqual(0);
+      expect(/timers fell (further )?behind/.test(stdout)).toBe(backlog.windows_behind > 0);
       if (scheme === 'k-distributed') {
         expect(Object.keys(s.live.fidelity.timescales).sort()).toEqual([
           'median_run_s',
