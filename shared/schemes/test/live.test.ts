@@ -216,7 +216,9 @@ describe('live runtime over a real nats-server', () => {
     await b.stop();
     expect(got.sort()).toEqual(['w!1', 'w!2']);
     expect(a.counters.get('bus.resent')).toBeGreaterThan(0);
-    expect(b.counters.get('bus.duplicates')).toBe(1);
+    // At least the second copy of x's message; a resend of a's that crossed b's acknowledgement
+    // (a machine slow enough to take 50 ms over it) is one more, dropped the same way.
+    expect(b.counters.get('bus.duplicates')).toBeGreaterThanOrEqual(1);
   });
 
   it('puts at most one load report per sender on the bus every interval, the newest, while its own process hears each (issue 15)', async () => {
