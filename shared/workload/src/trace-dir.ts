@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '@gridemu/model';
+import { isArchiveLogName } from './trace-fetch.js';
 
 /** Where bare trace names are looked up: GRIDEMU_TRACE_DIR, else a per-user cache folder. */
 export function traceDirectory(env: NodeJS.ProcessEnv = process.env): string {
@@ -20,10 +21,13 @@ export class TraceNotFoundError extends InputError {
     super(
       `trace "${trace}" not found; looked for:\n` +
         lookedIn.map((p) => `  ${p}`).join('\n') +
-        (bareName
-          ? `\nDownload it into the trace directory with:  gridemu trace fetch ${trace}\n` +
-            `or point GRIDEMU_TRACE_DIR at a folder that has it.`
-          : ''),
+        (!bareName
+          ? ''
+          : isArchiveLogName(trace)
+            ? `\nDownload it into the trace directory with:  gridemu trace fetch ${trace}\n` +
+              `or point GRIDEMU_TRACE_DIR at a folder that has it.`
+            : `\nIt is not a Parallel Workloads Archive log, which is all gridemu trace fetch downloads:\n` +
+              `copy it into the trace directory (${dirname(lookedIn[lookedIn.length - 1]!)}) or point GRIDEMU_TRACE_DIR at a folder that has it.`),
     );
     this.name = 'TraceNotFoundError';
   }

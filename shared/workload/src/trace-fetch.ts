@@ -2,19 +2,29 @@ import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { InputError } from '@gridemu/model';
 import { readSwf } from './swf-reader.js';
 
 export const PWA_BASE_URL = 'https://www.cs.huji.ac.il/labs/parallel/workload';
+
+/** An archive log's name: its machine, then the year it starts (KTH-SP2-1996-2.1-cln.swf.gz). */
+const ARCHIVE_LOG_NAME = /^(.+?)-(19|20)\d\d(-|\.|$)/;
+
+/** Whether `gridemu trace fetch` can download `name` (a Parallel Workloads Archive log). */
+export function isArchiveLogName(name: string): boolean {
+  return ARCHIVE_LOG_NAME.test(name);
+}
 
 /**
  * The archive keeps each log under `l_<machine>/`: KTH-SP2-1996-2.1-cln.swf.gz lives in
  * l_kth_sp2, SDSC-BLUE-2000-4.2-cln.swf.gz in l_sdsc_blue, LCG-2005-1.swf.gz in l_lcg.
  */
 export function archiveFolder(name: string): string {
-  const m = /^(.+?)-(19|20)\d\d(-|\.|$)/.exec(name);
+  const m = ARCHIVE_LOG_NAME.exec(name);
   if (!m)
-    throw new Error(
-      `"${name}" does not look like a Parallel Workloads Archive log name (e.g. KTH-SP2-1996-2.1-cln.swf.gz)`,
+    throw new InputError(
+      `"${name}" does not look like a Parallel Workloads Archive log name (e.g. KTH-SP2-1996-2.1-cln.swf.gz): ` +
+        'gridemu trace fetch downloads only those; copy any other trace into the trace directory',
     );
   return `l_${m[1]!.toLowerCase().replace(/-/g, '_')}`;
 }

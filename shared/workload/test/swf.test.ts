@@ -3,7 +3,7 @@ import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SourceCommon } from '@gridemu/model';
+import { InputError, type SourceCommon } from '@gridemu/model';
 import {
   archiveFolder,
   convertRecord,
@@ -222,6 +222,20 @@ describe('finding traces', () => {
     expect(msg).toContain(join(specDir, 'CTC-SP2-1996-3.1-cln.swf.gz'));
     expect(msg).toContain('gridemu trace fetch CTC-SP2-1996-3.1-cln.swf.gz');
   });
+
+  it('does not send a missing trace that is no archive log to trace fetch, which cannot get it', () => {
+    const dir = tempDir();
+    let err: unknown;
+    try {
+      resolveTrace('blast-chameleon-small-001.json', join(tempDir(), 'exp.yaml'), { GRIDEMU_TRACE_DIR: dir });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(TraceNotFoundError);
+    const msg = (err as Error).message;
+    expect(msg).not.toContain('gridemu trace fetch blast');
+    expect(msg).toContain(`copy it into the trace directory (${dir})`);
+  });
 });
 
 describe('trace fetch (against a local HTTP server standing in for the archive)', () => {
@@ -230,6 +244,8 @@ describe('trace fetch (against a local HTTP server standing in for the archive)'
     expect(archiveFolder('SDSC-BLUE-2000-4.2-cln.swf.gz')).toBe('l_sdsc_blue');
     expect(archiveFolder('LCG-2005-1.swf.gz')).toBe('l_lcg');
     expect(() => archiveFolder('mytrace.swf')).toThrow(/does not look like/);
+    // Bad input, not a failure: gridemu prints the message alone and exits 2.
+    expect(() => archiveFolder('mytrace.swf')).toThrow(InputError);
   });
 
   it('downloads, checks and installs a trace; leaves nothing behind on a 404 or a broken file', async () => {
