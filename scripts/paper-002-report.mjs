@@ -960,9 +960,11 @@ p(
 p();
 mkdirSync(join(repo, 'docs/results'), { recursive: true });
 // The header was written before the fits' runs were made: how long they took goes in now.
-const fitsWall = NO_FITS
-  ? ''
-  : `, and ${fitsWall_s.toFixed(0)} s more for the runs of the sections "How the verdicts move" below`;
+// Nothing said where no fit's wall time was found (runs reused from before wall.json was kept).
+const fitsWall =
+  NO_FITS || fitsWall_s === 0
+    ? ''
+    : `, and ${fitsWall_s.toFixed(0)} s more for the runs of the sections "How the verdicts move" below`;
 writeFileSync(join(repo, 'docs/results/paper-002.md'), lines.join('\n').replace(FITS_WALL, fitsWall) + '\n');
 console.error(`wrote docs/results/paper-002.md${reused ? ' from the runs already made' : ` (${wall.toFixed(0)} s)`}`);
 
