@@ -302,6 +302,15 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(r.err).toContain('gridemu trace fetch CTC-SP2-1996-3.1-cln.swf.gz');
   });
 
+  it('refuses to fetch a name the archive cannot hold, before saying it fetches anything', () => {
+    const dir = tmp();
+    const r = gridemu(['trace', 'fetch', 'mytrace.swf', '--dir', dir, '--base-url', 'http://127.0.0.1:9']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('"mytrace.swf" does not look like a Parallel Workloads Archive log name');
+    expect(r.err).not.toContain('fetching');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('rejects unknown commands and options', () => {
     expect(gridemu(['simulat']).code).toBe(2);
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--bogus']).code).toBe(2);

@@ -29,6 +29,16 @@ export function archiveFolder(name: string): string {
   return `l_${m[1]!.toLowerCase().replace(/-/g, '_')}`;
 }
 
+/**
+ * Where the archive serves `name`, checked first: a path or a name that is no archive log is bad
+ * input (exit 2), told before anything is said to be fetched.
+ */
+export function archiveUrl(name: string, baseUrl = PWA_BASE_URL): string {
+  if (name.includes('/') || name.includes('\\'))
+    throw new InputError(`give a bare archive file name, not a path: ${name}`);
+  return `${baseUrl.replace(/\/$/, '')}/${archiveFolder(name)}/${name}`;
+}
+
 export interface FetchResult {
   readonly path: string;
   readonly url: string;
@@ -41,8 +51,7 @@ export interface FetchResult {
  * and only then moves it into place, so a broken download never poses as a trace.
  */
 export async function fetchTrace(name: string, dir: string, baseUrl = PWA_BASE_URL): Promise<FetchResult> {
-  if (name.includes('/') || name.includes('\\')) throw new Error(`give a bare archive file name, not a path: ${name}`);
-  const url = `${baseUrl.replace(/\/$/, '')}/${archiveFolder(name)}/${name}`;
+  const url = archiveUrl(name, baseUrl);
   mkdirSync(dir, { recursive: true });
   const target = join(dir, name);
   const partial = `${target}.part-${process.pid}`;

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError, type SourceCommon } from '@gridemu/model';
 import {
   archiveFolder,
+  archiveUrl,
   convertRecord,
   fetchTrace,
   readSwf,
@@ -246,6 +247,9 @@ describe('trace fetch (against a local HTTP server standing in for the archive)'
     expect(() => archiveFolder('mytrace.swf')).toThrow(/does not look like/);
     // Bad input, not a failure: gridemu prints the message alone and exits 2.
     expect(() => archiveFolder('mytrace.swf')).toThrow(InputError);
+    expect(archiveUrl('LCG-2005-1.swf.gz', 'http://mirror/pwa/')).toBe('http://mirror/pwa/l_lcg/LCG-2005-1.swf.gz');
+    expect(() => archiveUrl('traces/KTH-SP2-1996-2.1-cln.swf.gz')).toThrow(InputError);
+    expect(() => archiveUrl('traces/KTH-SP2-1996-2.1-cln.swf.gz')).toThrow(/bare archive file name, not a path/);
   });
 
   it('downloads, checks and installs a trace; leaves nothing behind on a 404 or a broken file', async () => {

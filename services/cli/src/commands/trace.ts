@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
+import { archiveUrl, fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 
 export const TRACE_HELP = `Usage: gridemu trace info FILE [--json] [--lenient]
@@ -59,7 +59,8 @@ export async function traceCommand(argv: string[]): Promise<number> {
     case 'fetch': {
       const dir = values.dir ?? traceDirectory();
       const base = values['base-url'] ?? process.env['GRIDEMU_PWA_URL'] ?? PWA_BASE_URL;
-      console.error(`fetching ${arg} into ${dir} ...`);
+      // Checked before anything is said: a name the archive cannot hold is bad input (exit 2).
+      console.error(`fetching ${archiveUrl(arg, base)} into ${dir} ...`);
       const r = await fetchTrace(arg, dir, base);
       console.log(`${r.path}: ${r.records} jobs, ${r.bytes} bytes from ${r.url}`);
       return EXIT_OK;
