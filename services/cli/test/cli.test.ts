@@ -229,7 +229,7 @@ describe('gridemu sweep', () => {
   it('checks every variant before running any', () => {
     const r = gridemu(['sweep', 'examples/quickstart.yaml', '--vary', 'meta.k=1,9', '--out', tmp()]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('meta.k: must be at most the number of sites (4) (from --set meta.k=9)');
+    expect(r.err).toContain('meta.k: must be at most the number of sites (4) (from --vary meta.k=9)');
   });
 
   it('--summaries-only keeps each run a summary.json and nothing else, and the same tables', () => {

@@ -28,7 +28,7 @@ import {
   writeJobsCsv,
   writeSummary,
 } from '@gridemu/metrics';
-import { InputError, parseOverride, UsageError } from '@gridemu/model';
+import { InputError, parseOverrides, UsageError } from '@gridemu/model';
 import {
   loadExperiment,
   loadExperimentWorkload,
@@ -95,7 +95,7 @@ async function main(argv: string[]): Promise<number> {
   const experiment =
     values.experiment !== undefined
       ? readResolvedExperiment(values.experiment)
-      : loadExperiment(values.spec!, (values.set ?? []).map(parseOverride));
+      : loadExperiment(values.spec!, parseOverrides(values.set ?? []));
   const { spec } = experiment;
   const workload = await loadExperimentWorkload(spec, { specFile: experiment.file, lenient: values.lenient === true });
   const timerSpin_ms = timerSpinOf(values);

@@ -15,7 +15,7 @@ export {
   type NumberRule,
 } from './field-reader.js';
 export { loadSpec, parseSpecText, specFromData, type LoadedSpec } from './load.js';
-export { applyOverrides, parseOverride, parsePath, type Override } from './overrides.js';
+export { applyOverrides, parseOverride, parseOverrides, parsePath, type Override } from './overrides.js';
 export {
   NO_FAULTS,
   readFaults,

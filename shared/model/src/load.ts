@@ -77,7 +77,8 @@ function locate(
 ): SpecIssue {
   const path = issue.path === '' ? [] : parsePath(issue.path);
   const fromOverride = overrides.find((o) => o.path.every((k, i) => path[i] === k));
-  if (fromOverride) return { ...issue, message: `${issue.message} (from --set ${fromOverride.text})` };
+  if (fromOverride)
+    return { ...issue, message: `${issue.message} (from ${fromOverride.option ?? '--set'} ${fromOverride.text})` };
   // The deepest node of the path that is in the file: a missing field points at its parent.
   for (let n = path.length; n >= 0; n--) {
     const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCoreSource, parseOverride, SpecError } from '@gridemu/model';
+import { isCoreSource, parseOverride, parseOverrides, SpecError } from '@gridemu/model';
 import { parseExperiment as parseSpecText } from '../src/index.js';
 
 const GOOD = `name: t
@@ -16,7 +16,7 @@ meta: { scheme: independent }
 
 function issuesOf(text: string, sets: string[] = []) {
   try {
-    parseSpecText(text, 'exp.yaml', sets.map(parseOverride));
+    parseSpecText(text, 'exp.yaml', parseOverrides(sets));
   } catch (e) {
     if (e instanceof SpecError) return e;
     throw e;
@@ -140,9 +140,13 @@ describe('--set overrides', () => {
     const { spec } = parseSpecText(
       GOOD,
       'exp.yaml',
-      ['meta.k=2', 'sites[1].cpus=64', 'workload.0.shift_h=2.5', 'network.latency_ms=15', 'local.policy=fcfs'].map(
-        parseOverride,
-      ),
+      parseOverrides([
+        'meta.k=2',
+        'sites[1].cpus=64',
+        'workload.0.shift_h=2.5',
+        'network.latency_ms=15',
+        'local.policy=fcfs',
+      ]),
     );
     expect(spec.meta.k).toBe(2);
     expect(spec.sites[1]!.cpus).toBe(64);
@@ -163,5 +167,15 @@ describe('--set overrides', () => {
     expect(() => parseOverride('meta.k')).toThrow(/expected path=value/);
     expect(() => parseOverride('a..b=1')).toThrow(/cannot read the path/);
     expect(() => parseSpecText(GOOD, 'exp.yaml', [parseOverride('sites[7].cpus=1')])).toThrow(/past the end of a list/);
+  });
+
+  it("names the option an override came from (a sweep's --vary)", () => {
+    expect(() => parseOverride('a..b=1', '--vary')).toThrow(/^--vary: cannot read the path/);
+    expect(() => parseSpecText(GOOD, 'exp.yaml', [parseOverride('sites[7].cpus=1', '--vary')])).toThrow(
+      /^--vary sites\[7\]\.cpus=1: index 7 is past the end/,
+    );
+    expect(() => parseSpecText(GOOD, 'exp.yaml', [parseOverride('sites[0].cpus=zero', '--vary')])).toThrow(
+      /sites\[0\]\.cpus: must be a positive integer \(got "zero"\) \(from --vary sites\[0\]\.cpus=zero\)/,
+    );
   });
 });

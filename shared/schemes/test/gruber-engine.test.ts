@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Address, Message } from '@gridemu/protocol';
 import type { ActorContext } from '@gridemu/runtime';
-import { parseOverride, type ExperimentSpec } from '@gridemu/model';
+import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
 import { parseExperiment } from '../src/index.js';
 import { gruberMeta } from '../src/gruber/index.js';
 import { EngineActor } from '../src/gruber/engine-actor.js';
@@ -24,7 +24,7 @@ meta:
 `;
 
 function spec(sets: string[]): ExperimentSpec {
-  return parseExperiment(SPEC, '/tmp/e.yaml', sets.map(parseOverride)).spec;
+  return parseExperiment(SPEC, '/tmp/e.yaml', parseOverrides(sets)).spec;
 }
 
 /** The engine driven by hand: each call at its own emulated time; returns what it answered. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { jobsCsvText, checkSchedule, executedJobsFromCsv, newRecord, type JobRecord } from '@gridemu/metrics';
-import { parseOverride, SpecError, type ExperimentSpec } from '@gridemu/model';
+import { parseOverrides, SpecError, type ExperimentSpec } from '@gridemu/model';
 import { loadExperimentWorkload as loadWorkload, parseExperiment, schemeSummary, simulate } from '../src/index.js';
 import { burstCap, groupCap, gruberMeta, isBlastSource, paperMetrics } from '../src/gruber/index.js';
 
@@ -27,7 +27,7 @@ meta:
 `;
 
 function parse(text: string, sets: string[] = []): ExperimentSpec {
-  return parseExperiment(text, '/tmp/g.yaml', sets.map(parseOverride)).spec;
+  return parseExperiment(text, '/tmp/g.yaml', parseOverrides(sets)).spec;
 }
 
 async function run(spec: ExperimentSpec) {

@@ -17,7 +17,8 @@ copies to its grant, and the jobs whose grant came furthest apart).
 
 Options:
   --tolerance PCT      exit 1 if a checked metric differs by more than PCT percent of DIR_A's value
-  --metrics a,b,...    the metrics --tolerance checks (default: ${CHECKED_BY_DEFAULT.join(', ')});
+  --metrics a,b,...    the metrics --tolerance checks (default:
+                       ${CHECKED_BY_DEFAULT.join(', ')});
                        any number in summary.json by its dotted path, e.g. live.latency_ms.mean_ms
   --max-start-diff S   exit 1 if any job started more than S seconds apart in the two runs
   --job ID             print job ID's protocol steps in both runs, side by side (needs both traces)

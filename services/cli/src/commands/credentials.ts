@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { deploymentCredentials } from '@gridemu/live';
-import { parseOverride } from '@gridemu/model';
+import { parseOverrides } from '@gridemu/model';
 import { checkRunId } from '@gridemu/runtime';
 import { loadExperiment } from '@gridemu/schemes';
 import { kubernetesMembers } from '../deploy/kubernetes-members.js';
@@ -56,7 +56,7 @@ export async function credentialsCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       `--multi-host is for docker-compose and --kubernetes for Kubernetes: give one\n\n${CREDENTIALS_HELP}`,
     );
-  const { spec } = loadExperiment(positionals[0]!, (values.set ?? []).map(parseOverride));
+  const { spec } = loadExperiment(positionals[0]!, parseOverrides(values.set ?? []));
   const out = resolve(values.out);
   const files = deploymentCredentials(spec, values.run, {
     ...(values['store-dir'] ? { storeDir: values['store-dir'] } : {}),

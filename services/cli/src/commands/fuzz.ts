@@ -12,8 +12,9 @@ Runs random small experiments in the simulator (any scheme of any family, a few 
 latency, jitter and timeouts; for the schemes that survive faults, random crashes, partitions and
 message loss), one per seed, starting at S (default 1). After every delivery, no job may run at
 two sites at once, and the actors' own assertions must hold (a broken one stops the run); at the
-end the run must pass gridemu check's invariants, every run of a job (lost ones included) apart. A failure prints the seed and exits 1; --seed S reruns that one seed and prints its
-experiment file.
+end the run must pass gridemu check's invariants, every run of a job (lost ones included) apart.
+A failure prints the seed and exits 1; --seed S reruns that one seed and prints its experiment
+file.
 
 Options:
   --seeds N   how many seeds (default 100)

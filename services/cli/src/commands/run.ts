@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeScheduleCheck, writeProtocolTrace, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
-import { parseOverride } from '@gridemu/model';
+import { parseOverrides } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
@@ -25,8 +25,9 @@ DIR/jobs.csv and DIR/summary.json as simulate, plus summary.live (latency seen, 
 processes and their memory) and every process's log in DIR/logs/.
 
 The spec's faults: are applied for real: a crash is a SIGKILL of the process, which is started
-again down_s later and replays its journal (local files in DIR/journal, or with --journal-store jetstream a stream in DIR/nats/jetstream) to rejoin;
-partitions and loss are done by the delay proxies; nats_restart stops and restarts the server.
+again down_s later and replays its journal (local files in DIR/journal, or with --journal-store
+jetstream a stream in DIR/nats/jetstream) to rejoin; partitions and loss are done by the delay
+proxies; nats_restart stops and restarts the server.
 With live: { journal: true }, a process killed outside the plan (kill -9) is started again too.
 The driver alone writes summary.json, with the faults this command injected. At the end the run
 is checked as \`gridemu check DIR\` would, into DIR/check.json; DIR/experiment.json is the
@@ -88,7 +89,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const file = resolve(positionals[0]!);
   // The one reading of the experiment: the driver and the members get it from here as data.
   const sets = [...(values.set ?? []), ...(values.speedup !== undefined ? [`live.speedup=${values.speedup}`] : [])];
-  const experiment = loadExperiment(file, sets.map(parseOverride));
+  const experiment = loadExperiment(file, parseOverrides(sets));
   const { spec } = experiment;
   if (spec.faults.nats_restart.length > 0 && values.nats)
     throw new UsageError(

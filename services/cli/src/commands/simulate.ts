@@ -12,7 +12,7 @@ import {
   type MeanWithInterval,
   type RunSummary,
 } from '@gridemu/metrics';
-import { parseOverride, type ExperimentSpec } from '@gridemu/model';
+import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -88,7 +88,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const seeds = values.seeds === undefined ? undefined : Number(values.seeds);
   if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1))
     throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
-  const loaded = loadExperiment(file, sets.map(parseOverride)).spec;
+  const loaded = loadExperiment(file, parseOverrides(sets)).spec;
   const out = resolve(values.out ?? `results/${loaded.name}`);
   if (values['whole-delays'] === true && values['network-from'] === undefined)
     throw new UsageError('--whole-delays replays a live run: give it with --network-from LIVE_DIR');

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { RunSummary } from '@gridemu/metrics';
 import { formatNumber } from '@gridemu/metrics';
-import { parseOverride } from '@gridemu/model';
+import { parseOverride, parseOverrides } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { barChartsHtml } from '../sweep/chart.js';
@@ -71,13 +71,19 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   if (!Number.isInteger(parallel) || parallel < 1)
     throw new UsageError(`--parallel must be a positive integer (got ${values.parallel})`);
   const common = values.set ?? [];
-  const { spec } = loadExperiment(file, common.map(parseOverride));
+  const { spec } = loadExperiment(file, parseOverrides(common));
   const runs = variants(
     axes,
     Array.from({ length: seedCount }, (_, i) => spec.seed + i),
   );
   // Check every variant's spec before running any, so a bad value fails at once.
-  for (const v of runs) loadExperiment(file, [...common, ...v.sets, `seed=${v.seed}`].map(parseOverride));
+  for (const v of runs) {
+    loadExperiment(file, [
+      ...parseOverrides(common),
+      ...parseOverrides(v.sets, '--vary'),
+      parseOverride(`seed=${v.seed}`, '--seeds'),
+    ]);
+  }
   const out = resolve(values.out ?? `results/${spec.name}-sweep`);
   mkdirSync(out, { recursive: true });
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseOverride } from '@gridemu/model';
+import { parseOverrides } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 
@@ -19,7 +19,7 @@ export function validateCommand(argv: string[]): number {
     return EXIT_OK;
   }
   if (positionals.length !== 1) throw new UsageError(`validate takes one experiment file\n\n${VALIDATE_HELP}`);
-  const { spec } = loadExperiment(positionals[0]!, (values.set ?? []).map(parseOverride));
+  const { spec } = loadExperiment(positionals[0]!, parseOverrides(values.set ?? []));
   console.log(JSON.stringify(spec, null, 2));
   console.error(`${positionals[0]}: valid`);
   return EXIT_OK;
