@@ -170,10 +170,18 @@ async function loadSwfSource(
       break;
     }
   }
+  const had =
+    malformed > 0
+      ? `${count(records, 'record')} and ${count(malformed, 'malformed line')}, skipped`
+      : count(records, 'record');
   if (source.jobs !== undefined && jobs.length < source.jobs) {
     throw new Error(
-      `${file}: source ${source.name} asks for ${source.jobs} jobs after skipping ${source.skip}, but the trace has only ${records} records`,
+      `${file}: source ${source.name} asks for ${source.jobs} jobs after skipping ${source.skip}, but the trace has only ${had}`,
     );
+  }
+  // An empty file, or a skip past the end: a run of no jobs is all zeros, never what was meant.
+  if (jobs.length === 0) {
+    throw new Error(`${file}: source ${source.name} has no jobs after skipping ${source.skip}: the trace has ${had}`);
   }
   return {
     jobs,
@@ -187,6 +195,10 @@ async function loadSwfSource(
       malformed_examples: examples,
     },
   };
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
 
 async function* batsimBatches(file: string): AsyncGenerator<SwfRecord[]> {

@@ -197,7 +197,26 @@ workload:
       NO_SCHEMES,
     );
     await expect(loadWorkload(spec, { specFile: join(dir, 'e.yaml') })).rejects.toThrow(
-      /asks for 5 jobs after skipping 0, but the trace has only 1 records/,
+      /asks for 5 jobs after skipping 0, but the trace has only 1 record$/,
+    );
+  });
+
+  it('fails when a source has no jobs: an empty trace, a skip past its end, every line malformed', async () => {
+    const dir = tempDir();
+    writeSwf(dir, 'empty.swf', ['; a header and nothing else']);
+    writeSwf(dir, 'two.swf', [row(1, 0, 10, 2, 20), row(2, 5, 10, 2, 20)]);
+    writeSwf(dir, 'bad.swf', ['1 0 0 10', '2 5 0 10']);
+    const load = (source: string) => {
+      const file = join(dir, 'e.yaml');
+      const { spec } = parseSpecText(`name: t\nsites: [{ id: x, cpus: 4 }]\nworkload: [${source}]\n`, file, NO_SCHEMES);
+      return loadWorkload(spec, { specFile: file });
+    };
+    await expect(load('{ swf: empty.swf }')).rejects.toThrow(/has no jobs after skipping 0: the trace has 0 records$/);
+    await expect(load('{ swf: two.swf, skip: 2 }')).rejects.toThrow(
+      /has no jobs after skipping 2: the trace has 2 records$/,
+    );
+    await expect(load('{ swf: bad.swf, lenient: true }')).rejects.toThrow(
+      /has no jobs after skipping 0: the trace has 0 records and 2 malformed lines, skipped$/,
     );
   });
 
