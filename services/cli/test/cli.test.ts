@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -309,6 +309,25 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(r.err).toContain('"mytrace.swf" does not look like a Parallel Workloads Archive log name');
     expect(r.err).not.toContain('fetching');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('clears what an earlier run left in its folder, and will not replay a live run over its own results', () => {
+    const out = tmp();
+    // What a live run leaves: its logs (which gridemu check reads), network.json, a journal.
+    for (const dir of ['logs', 'journal']) mkdirSync(join(out, dir));
+    writeFileSync(join(out, 'logs', 's1.log'), '{"event":"job.started","job":"s1!999999","site":"s1"}\n');
+    writeFileSync(join(out, 'network.json'), '{}');
+    writeFileSync(join(out, 'jobs.csv'), 'stale');
+    const replayOver = gridemu(['simulate', 'examples/quickstart.yaml', '--network-from', out, '--out', out]);
+    expect(replayOver.code).toBe(2);
+    expect(replayOver.err).toContain('is the live run --network-from replays');
+    expect(readFileSync(join(out, 'jobs.csv'), 'utf8')).toBe('stale');
+
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', out, '--quiet']).code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['jobs.csv', 'summary.json']);
+    expect(gridemu(['check', out]).code).toBe(0);
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', out, '--quiet', '--summary-only']).code).toBe(0);
+    expect(readdirSync(out)).toEqual(['summary.json']);
   });
 
   it('rejects unknown commands and options', () => {

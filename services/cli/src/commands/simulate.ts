@@ -16,6 +16,7 @@ import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { clearRunOutputs } from '../run-outputs.js';
 import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
@@ -25,7 +26,8 @@ export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set pa
 Runs the experiment file SPEC in the deterministic single-process simulator and writes
 DIR/jobs.csv (one row per submitted job) and DIR/summary.json; with protocol_trace: true in SPEC,
 also DIR/protocol-trace.csv (every protocol step of every job). The same SPEC and seed give a
-byte-identical jobs.csv.
+byte-identical jobs.csv. What an earlier run wrote into DIR (a live run's logs and network.json
+among it) is removed first, so that nothing there reads as this run's.
 
 Options:
   --out DIR            where to write results (default: results/<name>)
@@ -92,6 +94,10 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const out = resolve(values.out ?? `results/${loaded.name}`);
   if (values['whole-delays'] === true && values['network-from'] === undefined)
     throw new UsageError('--whole-delays replays a live run: give it with --network-from LIVE_DIR');
+  if (values['network-from'] !== undefined && resolve(values['network-from']) === out)
+    throw new UsageError(
+      `--out ${out} is the live run --network-from replays: its results would be replaced by the replay's (give another --out)`,
+    );
   const measured =
     values['network-from'] === undefined
       ? undefined
@@ -111,6 +117,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     }
     return EXIT_OK;
   }
+  clearRunOutputs(out);
   const rows: Record<string, number>[] = [];
   for (let k = 0; k < seeds; k++) {
     const seed = spec.seed + k;
@@ -159,6 +166,7 @@ async function simulateOnce(
 ): Promise<RunSummary | undefined> {
   const started = Date.now();
   const workload = await loadExperimentWorkload(spec, { specFile: file, lenient });
+  clearRunOutputs(out);
   const bar = new ProgressBar(`simulate ${spec.name}`);
   let result;
   try {

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { liveLocations, writeResolvedExperiment } from '@gridemu/live';
@@ -10,6 +10,7 @@ import { ProxySet } from './proxy-set.js';
 import { RunClockWatch } from './run-clock.js';
 import { RunPlane } from './run-plane.js';
 import { lingerEnv, RunWatch, type LiveStatus, type WatchResult } from './run-watch.js';
+import { clearRunOutputs } from '../run-outputs.js';
 
 export type { LiveStatus } from './run-watch.js';
 
@@ -45,20 +46,6 @@ export interface LiveRunResult {
   readonly prometheus: WatchResult;
 }
 
-/** What a run writes into its results folder; a new run clears them first. */
-const RUN_OUTPUTS = [
-  'logs',
-  'jobs.csv',
-  'summary.json',
-  'network.json',
-  'check.json',
-  'experiment.json',
-  'protocol-trace.csv',
-  'nats',
-  'journal',
-  'prometheus',
-];
-
 /**
  * `gridemu run`'s orchestration: the run's bus (RunPlane), a delay proxy per location when the spec
  * has latency (ProxySet), one process per location and the driver that leads the run and alone
@@ -72,7 +59,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   const spec = o.experiment.spec;
   const logs = join(o.out, 'logs');
   // A failed run must not leave an earlier run's results looking like its own.
-  for (const old of RUN_OUTPUTS) rmSync(join(o.out, old), { recursive: true, force: true });
+  clearRunOutputs(o.out);
   mkdirSync(logs, { recursive: true });
   const experimentFile = join(o.out, 'experiment.json');
   writeResolvedExperiment(experimentFile, o.experiment);
