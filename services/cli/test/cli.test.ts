@@ -315,7 +315,7 @@ describe('bad input: a clear message and exit code 2', () => {
     const out = tmp();
     // What a live run leaves: its logs (which gridemu check reads), network.json, a journal.
     for (const dir of ['logs', 'journal']) mkdirSync(join(out, dir));
-    writeFileSync(join(out, 'logs', 's1.log'), '{"event":"job.started","job":"s1!999999","site":"s1"}\n');
+    writeFileSync(join(out, 'logs', 's1.log'), '{"event":"job.started","jobId":"s1!1","site":"s1","time_s":5}\n');
     writeFileSync(join(out, 'network.json'), '{}');
     writeFileSync(join(out, 'jobs.csv'), 'stale');
     const replayOver = gridemu(['simulate', 'examples/quickstart.yaml', '--network-from', out, '--out', out]);
@@ -325,7 +325,9 @@ describe('bad input: a clear message and exit code 2', () => {
 
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', out, '--quiet']).code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['jobs.csv', 'summary.json']);
-    expect(gridemu(['check', out]).code).toBe(0);
+    const checked = gridemu(['check', out]);
+    expect(checked.code).toBe(0);
+    expect(checked.out).not.toContain('in the logs');
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', out, '--quiet', '--summary-only']).code).toBe(0);
     expect(readdirSync(out)).toEqual(['summary.json']);
   });
