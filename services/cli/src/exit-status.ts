@@ -8,7 +8,8 @@ import { EXIT_BAD_INPUT, EXIT_FAILED } from './exit-codes.js';
 export function reportFailure(err: unknown): number {
   if (
     err instanceof InputError ||
-    (err instanceof Error && (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    // node:util's parseArgs: an unknown option, an option without its value, a stray argument.
+    (err instanceof Error && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS_'))
   ) {
     console.error(`gridemu: ${err.message}`);
     return EXIT_BAD_INPUT;

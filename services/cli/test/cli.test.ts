@@ -332,6 +332,22 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(readdirSync(out)).toEqual(['summary.json']);
   });
 
+  it("names run's own options in its errors, and a server --nats names that cannot be reached is bad input", () => {
+    const spec = 'examples/quickstart-live.yaml';
+    const speedup = gridemu(['run', spec, '--out', tmp(), '--speedup', '0']);
+    expect(speedup.code).toBe(2);
+    expect(speedup.err).toContain('live.speedup: must be a positive number (got 0) (from --speedup 0)');
+    // node:util's parseArgs refuses a value that looks like an option: one line, not a stack.
+    const timeout = gridemu(['run', spec, '--out', tmp(), '--timeout', '-1']);
+    expect(timeout.code).toBe(2);
+    expect(timeout.err).toContain("Option '--timeout' argument is ambiguous");
+    expect(timeout.err).not.toContain('    at ');
+    // Port 1 on loopback (tcpmux): no service of these machines listens there.
+    const nats = gridemu(['run', spec, '--out', tmp(), '--nats', 'nats://127.0.0.1:1']);
+    expect(nats.code).toBe(2);
+    expect(nats.err).toMatch(/gridemu: --nats nats:\/\/127\.0\.0\.1:1: cannot connect to it \(.+\)\n$/);
+  });
+
   it('rejects unknown commands and options', () => {
     expect(gridemu(['simulat']).code).toBe(2);
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--bogus']).code).toBe(2);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isNode } from 'yaml';
-import { applyOverrides, parsePath, type Override } from './overrides.js';
+import { applyOverrides, givenAs, parsePath, type Override } from './overrides.js';
 import { SpecError, type SpecIssue } from './spec-error.js';
 import type { ExperimentSpec } from './spec.js';
 import type { MetaSchemes } from './meta-schemes.js';
@@ -77,8 +77,7 @@ function locate(
 ): SpecIssue {
   const path = issue.path === '' ? [] : parsePath(issue.path);
   const fromOverride = overrides.find((o) => o.path.every((k, i) => path[i] === k));
-  if (fromOverride)
-    return { ...issue, message: `${issue.message} (from ${fromOverride.option ?? '--set'} ${fromOverride.text})` };
+  if (fromOverride) return { ...issue, message: `${issue.message} (from ${givenAs(fromOverride)})` };
   // The deepest node of the path that is in the file: a missing field points at its parent.
   for (let n = path.length; n >= 0; n--) {
     const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);

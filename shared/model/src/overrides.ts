@@ -6,8 +6,8 @@ export interface Override {
   readonly path: readonly (string | number)[];
   readonly text: string;
   readonly value: unknown;
-  /** The option that gave it, named in errors: `--set` unless said (a sweep's `--vary`). */
-  readonly option?: string;
+  /** How errors name it, as the user gave it: `--set TEXT` unless said (`--vary TEXT`, `--speedup S`). */
+  readonly given?: string;
 }
 
 /** Splits `network.latency_ms` / `sites[1].cpus` / `sites.1.cpus` into keys and list indices. */
@@ -36,7 +36,7 @@ export function parseOverride(text: string, option = '--set'): Override {
     const why = (err as Error).message.split('\n')[0];
     throw new OverrideError(`${option} ${text}: the value is not YAML (${why})`, { cause: err });
   }
-  return { path: parsePath(text.slice(0, eq), option), text, value, option };
+  return { path: parsePath(text.slice(0, eq), option), text, value, given: `${option} ${text}` };
 }
 
 /** Each of `texts` read as parseOverride reads it, all from the option `option`. */
@@ -44,11 +44,16 @@ export function parseOverrides(texts: readonly string[], option = '--set'): Over
   return texts.map((text) => parseOverride(text, option));
 }
 
+/** How an error names an override: as the user gave it. */
+export function givenAs(o: Override): string {
+  return o.given ?? `--set ${o.text}`;
+}
+
 /** Writes each override into the parsed file, creating mappings on the way; lists must exist. */
 export function applyOverrides(raw: unknown, overrides: readonly Override[]): unknown {
   const root: unknown = structuredClone(raw ?? {});
   for (const o of overrides) {
-    const given = `${o.option ?? '--set'} ${o.text}`;
+    const given = givenAs(o);
     let node = root as Record<string | number, unknown>;
     o.path.forEach((key, i) => {
       const last = i === o.path.length - 1;

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeScheduleCheck, writeProtocolTrace, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
-import { parseOverrides } from '@gridemu/model';
+import { parseOverride, parseOverrides } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
@@ -88,8 +88,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`run takes one experiment file\n\n${RUN_HELP}`);
   const file = resolve(positionals[0]!);
   // The one reading of the experiment: the driver and the members get it from here as data.
-  const sets = [...(values.set ?? []), ...(values.speedup !== undefined ? [`live.speedup=${values.speedup}`] : [])];
-  const experiment = loadExperiment(file, parseOverrides(sets));
+  const speedup =
+    values.speedup !== undefined
+      ? [{ ...parseOverride(`live.speedup=${values.speedup}`, '--speedup'), given: `--speedup ${values.speedup}` }]
+      : [];
+  const experiment = loadExperiment(file, [...parseOverrides(values.set ?? []), ...speedup]);
   const { spec } = experiment;
   if (spec.faults.nats_restart.length > 0 && values.nats)
     throw new UsageError(

@@ -18,6 +18,7 @@ import {
 } from '@gridemu/nats-server';
 import { silentLogger } from '@gridemu/runtime';
 import type { RestartableServer } from './fault-injector.js';
+import { UsageError } from '../exit-codes.js';
 
 /**
  * The bus of one `gridemu run`: its own nats-server (unless one is given), with a NATS user per
@@ -73,6 +74,9 @@ export class RunPlane {
       );
     } catch (err) {
       await server?.stop();
+      // A server the user named that cannot be reached is their input (exit 2), not a failed run.
+      if (o.nats !== undefined)
+        throw new UsageError(`--nats ${o.nats}: cannot connect to it (${(err as Error).message})`, { cause: err });
       throw err;
     }
     const bus = new ControlBus(nc, o.run, silentLogger, ORCHESTRATOR);
