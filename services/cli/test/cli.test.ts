@@ -350,6 +350,9 @@ describe('bad input: a clear message and exit code 2', () => {
 
   it('rejects unknown commands and options', () => {
     expect(gridemu(['simulat']).code).toBe(2);
+    const trace = gridemu(['trace', 'inf', 'x.swf']);
+    expect(trace.code).toBe(2);
+    expect(trace.err).toContain('unknown trace command "inf"');
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--bogus']).code).toBe(2);
     const whole = gridemu(['simulate', 'examples/quickstart.yaml', '--whole-delays']);
     expect(whole.code).toBe(2);

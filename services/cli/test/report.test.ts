@@ -100,6 +100,15 @@ describe('gridemu report (issue 12)', () => {
     for (const c of page.canvases) expect(c.rendered && c.painted > 2000, c.id).toBe(true);
   });
 
+  it('writes --out where it is told, making its folder', () => {
+    const results = tmp();
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', results, '--quiet']).code).toBe(0);
+    const page = join(tmp(), 'not', 'yet', 'there.html');
+    const r = gridemu(['report', results, '--out', page]);
+    expect(r.code, r.err).toBe(0);
+    expect(readFileSync(page, 'utf8')).toContain('<html');
+  });
+
   it('refuses a folder that is neither a results nor a sweep folder, naming what is missing', () => {
     const r = gridemu(['report', tmp()]);
     expect(r.code).toBe(2);

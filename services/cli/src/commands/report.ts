@@ -1,6 +1,6 @@
 import { CHECK_FILE, type RunCheckFile } from './check.js';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '@gridemu/model';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
@@ -33,7 +33,9 @@ export async function reportCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`report takes one results or sweep folder\n\n${REPORT_HELP}`);
   const dir = resolve(positionals[0]!);
   const out = resolve(values.out ?? join(dir, 'report.html'));
-  writeFileSync(out, buildReport(dir));
+  const html = buildReport(dir);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, html);
   console.log(`wrote ${out}`);
   return EXIT_OK;
 }

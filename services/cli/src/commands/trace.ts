@@ -17,6 +17,7 @@ export async function traceCommand(argv: string[]): Promise<number> {
     console.log(TRACE_HELP);
     return sub === undefined ? 2 : EXIT_OK;
   }
+  if (sub !== 'info' && sub !== 'fetch') throw new UsageError(`unknown trace command "${sub}"\n\n${TRACE_HELP}`);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -65,7 +66,5 @@ export async function traceCommand(argv: string[]): Promise<number> {
       console.log(`${r.path}: ${r.records} jobs, ${r.bytes} bytes from ${r.url}`);
       return EXIT_OK;
     }
-    default:
-      throw new UsageError(`unknown trace command "${sub}"\n\n${TRACE_HELP}`);
   }
 }
