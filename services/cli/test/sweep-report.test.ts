@@ -15,7 +15,14 @@ describe("a sweep's report charts", () => {
 
   it('still refuses a cell that is not a number, naming its line and column', () => {
     expect(() => sweepCharts(`${head}\nmeta.k=1,1,2,soon,30,2\n`, 'sweep-mean.csv')).toThrow(
-      'sweep-mean.csv:2: "mean_wait_s" is "soon", not a number',
+      'sweep-mean.csv:2: mean_wait_s "soon" is not a number',
     );
+  });
+
+  it("refuses a file cut short, or not a sweep's, naming the file and line", () => {
+    expect(() => sweepCharts(`${head}\nmeta.k=1,1,2,120,30,2\nmeta.k=2,2,2\n`, 'sweep-mean.csv')).toThrow(
+      'sweep-mean.csv:3: 3 fields, the header has 6',
+    );
+    expect(() => sweepCharts('a,b\n1,2\n', 'sweep-mean.csv')).toThrow('sweep-mean.csv:1: no column "variant"');
   });
 });

@@ -17,12 +17,13 @@ export {
   executedJobsFromCsv,
   parseIntervalSet,
   describeScheduleCheck,
-  splitCsvLine,
+  executedJobs,
   type ScheduleCheck,
   type ExecutedJob,
 } from './schedule-check.js';
 export { lnGamma } from './stats/ln-gamma.js';
 export { incompleteBeta, studentTCdf, studentTQuantile } from './stats/student-t.js';
 export { mean, variance, meanWithInterval, pairedTTest, welchTTest, type MeanWithInterval } from './stats/sample.js';
+export { readCsvTable, splitCsvLine, type CsvTable } from './csv-table.js';
 export { checkRun, type InvariantResult, type RunCheckInput } from './run-check.js';
 export { faultsSummary, injectsFaults, type FaultsSummary } from './faults-summary.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { CsvCells, CsvFileWriter } from './csv-cells.js';
-import { splitCsvLine } from './schedule-check.js';
+import { splitCsvLine } from './csv-table.js';
 
 /**
  * One protocol step of one job (runtime's TraceRecord): what `protocol-trace.csv` holds when the

@@ -1,4 +1,5 @@
-import { checkSchedule, describeScheduleCheck, executedJobsFromCsv, splitCsvLine } from './schedule-check.js';
+import { readCsvTable } from './csv-table.js';
+import { checkSchedule, describeScheduleCheck, executedJobs } from './schedule-check.js';
 
 /** One invariant of a finished run, and whether it held (Jepsen-style: a history checked after the fact). */
 export interface InvariantResult {
@@ -11,6 +12,8 @@ export interface InvariantResult {
 export interface RunCheckInput {
   /** jobs.csv as written. */
   readonly jobsCsv: string;
+  /** Its path, named when it cannot be read (default `jobs.csv`). */
+  readonly jobsCsvFile?: string;
   /** summary.json's `jobs.submitted`. */
   readonly submitted: number;
   /** Each site's CPUs. */
@@ -41,10 +44,9 @@ const examples = (xs: readonly string[]) =>
  * with a reason).
  */
 export function checkRun(input: RunCheckInput): InvariantResult[] {
-  const lines = input.jobsCsv.split('\n').filter((l) => l.length > 0);
-  const header = splitCsvLine(lines[0] ?? '');
-  const col = (name: string) => header.indexOf(name);
-  const rows = lines.slice(1).map(splitCsvLine);
+  const table = readCsvTable(input.jobsCsv, input.jobsCsvFile ?? 'jobs.csv');
+  const { rows } = table;
+  const col = (name: string) => table.column(name);
   const ids = rows.map((r) => r[col('job_id')] ?? '');
   const counts = new Map<string, number>();
   for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
@@ -119,7 +121,7 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
         : ''),
   });
 
-  const schedule = checkSchedule(executedJobsFromCsv(input.jobsCsv), input.cpus);
+  const schedule = checkSchedule(executedJobs(table), input.cpus);
   results.push({
     name: 'no site over capacity, no processor held twice',
     ok: schedule.ok,

@@ -1,3 +1,4 @@
+import { readCsvTable, type CsvTable } from './csv-table.js';
 import { JOBS_CSV_COLUMNS } from './jobs-csv.js';
 
 /** One executed job as jobs.csv has it: where, when, on which processor ids. */
@@ -159,13 +160,12 @@ export function parseIntervalSet(text: string): number[] | undefined {
 
 /** The executed jobs of a jobs.csv text (rows that never started are left out). */
 export function executedJobsFromCsv(text: string, file = 'jobs.csv'): ExecutedJob[] {
-  const lines = text.split('\n').filter((l) => l.length > 0);
-  const header = splitCsvLine(lines[0] ?? '');
-  const col = (name: (typeof JOBS_CSV_COLUMNS)[number]) => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new Error(`${file}: no column "${name}" in the header`);
-    return i;
-  };
+  return executedJobs(readCsvTable(text, file));
+}
+
+/** The executed jobs of a jobs.csv already read (rows that never started are left out). */
+export function executedJobs(table: CsvTable): ExecutedJob[] {
+  const col = (name: (typeof JOBS_CSV_COLUMNS)[number]) => table.column(name);
   const c = {
     id: col('job_id'),
     procs: col('requested_number_of_resources'),
@@ -175,45 +175,17 @@ export function executedJobsFromCsv(text: string, file = 'jobs.csv'): ExecutedJo
     site: col('exec_site'),
   };
   const out: ExecutedJob[] = [];
-  lines.slice(1).forEach((line, i) => {
-    const f = splitCsvLine(line);
+  table.rows.forEach((f, i) => {
     if (f[c.start] === '' || f[c.finish] === '') return;
-    const num = (k: number, what: string) => {
-      const v = Number(f[k]);
-      if (!Number.isFinite(v)) throw new Error(`${file}:${i + 2}: ${what} "${f[k]}" is not a number`);
-      return v;
-    };
     out.push({
-      jobId: f[c.id] ?? '',
-      site: f[c.site] ?? '',
-      procs: num(c.procs, 'requested_number_of_resources'),
-      start_s: num(c.start, 'starting_time'),
-      finish_s: num(c.finish, 'finish_time'),
-      resources: f[c.res] ?? '',
+      jobId: f[c.id]!,
+      site: f[c.site]!,
+      procs: table.number(i, c.procs),
+      start_s: table.number(i, c.start),
+      finish_s: table.number(i, c.finish),
+      resources: f[c.res]!,
     });
   });
-  return out;
-}
-
-export function splitCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      out.push(field);
-      field = '';
-    } else field += ch;
-  }
-  out.push(field);
   return out;
 }
 

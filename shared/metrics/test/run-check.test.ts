@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InputError } from '@gridemu/model';
 import { JOBS_CSV_COLUMNS, checkRun } from '../src/index.js';
 
 /** A jobs.csv row with the columns the check reads; the rest empty. */
@@ -42,6 +43,17 @@ describe('checkRun: the invariants of a finished run', () => {
       ],
     });
     expect(broken(r)).toEqual([]);
+  });
+
+  it('refuses a jobs.csv it cannot read, naming the file and line: a row cut short, a column missing', () => {
+    const whole = csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10), row('b', 'COMPLETED_SUCCESSFULLY', 0, 5, 's1', '1'));
+    const cut = whole.slice(0, whole.lastIndexOf('COMPLETED_SUCCESSFULLY'));
+    expect(() => checkRun({ jobsCsv: cut, jobsCsvFile: 'r/jobs.csv', submitted: 2, cpus })).toThrow(
+      new InputError(`r/jobs.csv:3: 7 fields, the header has ${JOBS_CSV_COLUMNS.length}`),
+    );
+    expect(() => checkRun({ jobsCsv: 'id,state\na,done\n', submitted: 1, cpus })).toThrow(
+      new InputError('jobs.csv:1: no column "job_id" in the header'),
+    );
   });
 
   it('finds a job with two rows, and a row missing', () => {

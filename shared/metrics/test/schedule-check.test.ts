@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InputError } from '@gridemu/model';
 import { checkSchedule, executedJobsFromCsv, parseIntervalSet, type ExecutedJob } from '../src/index.js';
 
 const job = (jobId: string, start_s: number, finish_s: number, resources: string, site = 's1'): ExecutedJob => ({
@@ -77,7 +78,16 @@ describe('schedule check (issue 16)', () => {
       { jobId: 'w!3,x', site: 's2', procs: 1, start_s: 1, finish_s: 3, resources: '2' },
     ]);
     expect(() => executedJobsFromCsv('job_id\nx', 'r/jobs.csv')).toThrow(
-      'r/jobs.csv: no column "requested_number_of_resources"',
+      'r/jobs.csv:1: no column "requested_number_of_resources"',
+    );
+    // A file cut short: its last row's missing fields would read as a job that never started.
+    const cut = csv.split('\n').slice(0, 3).join('\n') + '\n' + csv.split('\n')[3]!.slice(0, 40);
+    expect(() => executedJobsFromCsv(cut, 'r/jobs.csv')).toThrow(
+      new InputError('r/jobs.csv:4: 7 fields, the header has 21'),
+    );
+    const garbled = csv.replace(',0,5,5,0,5,', ',0,5,five,0,5,');
+    expect(() => executedJobsFromCsv(garbled, 'r/jobs.csv')).toThrow(
+      new InputError('r/jobs.csv:2: finish_time "five" is not a number'),
     );
   });
 });

@@ -62,9 +62,10 @@ export function checkResultsFolder(dir: string): InvariantResult[] {
     throw new InputError(`${join(dir, 'summary.json')}: no jobs.submitted or spec.sites`);
   return checkRun({
     jobsCsv,
+    jobsCsvFile: join(dir, 'jobs.csv'),
     submitted,
     cpus: new Map(sites.map((s) => [s.id, s.cpus])),
-    ...logRuns(join(dir, 'logs'), jobsCsv),
+    ...logRuns(join(dir, 'logs'), jobsCsv, join(dir, 'jobs.csv')),
   });
 }
 
@@ -75,7 +76,7 @@ export function checkResultsFolder(dir: string): InvariantResult[] {
  * optimistic run lost before its verdict (`provisional`) was never a start and is left out. The
  * other runs are the final ones jobs.csv reports. Nothing for a simulation (it has no logs).
  */
-function logRuns(logs: string, jobsCsv: string): Pick<RunCheckInput, 'logStarts' | 'runs'> {
+function logRuns(logs: string, jobsCsv: string, jobsCsvFile: string): Pick<RunCheckInput, 'logStarts' | 'runs'> {
   if (!existsSync(logs)) return {};
   const starts: { jobId: string; site: string; time_s: number; attempt?: number }[] = [];
   const lost: { jobId: string; site: string; start_s: number; end_s: number }[] = [];
@@ -115,7 +116,7 @@ function logRuns(logs: string, jobsCsv: string): Pick<RunCheckInput, 'logStarts'
   if (lost.length === 0) return { logStarts: starts };
   const key = (jobId: string, site: string, start_s: number) => `${jobId}\u0000${site}\u0000${start_s}`;
   const lostStarts = new Set(lost.map((l) => key(l.jobId, l.site, l.start_s)));
-  const finalRuns = executedJobsFromCsv(jobsCsv).map((j) => ({
+  const finalRuns = executedJobsFromCsv(jobsCsv, jobsCsvFile).map((j) => ({
     jobId: j.jobId,
     site: j.site,
     start_s: j.start_s,

@@ -44,6 +44,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
 export function buildReport(dir: string): string {
   const file = (name: string) => join(dir, name);
   const fail = (message: string, err: unknown): never => {
+    if (err instanceof InputError) throw err; // it names its file and line already
     throw new InputError(`${message}: ${(err as Error).message}`);
   };
   if (existsSync(file('sweep-mean.csv'))) {
@@ -89,7 +90,7 @@ export function buildReport(dir: string): string {
   try {
     jobs = readJobsCsv(readFileSync(file('jobs.csv'), 'utf8'), file('jobs.csv'));
   } catch (err) {
-    return fail('jobs.csv', err);
+    return fail(file('jobs.csv'), err);
   }
   return reportHtml(`gridemu ${summary.mode}: ${summary.name}`, runFacts(summary), runCharts(summary, jobs));
 }

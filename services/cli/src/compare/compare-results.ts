@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readCsvTable } from '@gridemu/metrics';
 import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
 
@@ -103,20 +104,12 @@ interface Start {
 function readStarts(dir: string): Map<string, Start> {
   const file = join(dir, 'jobs.csv');
   if (!existsSync(file)) throw new UsageError(`${file}: not found`);
-  const [header, ...lines] = readFileSync(file, 'utf8').trimEnd().split('\n');
-  const cols = (header ?? '').split(',');
-  const [id, start, site] = ['job_id', 'starting_time', 'exec_site'].map((c) => cols.indexOf(c));
-  if (id! < 0 || start! < 0 || site! < 0)
-    throw new UsageError(`${file}:1: needs the columns job_id, starting_time and exec_site`);
+  const table = readCsvTable(readFileSync(file, 'utf8'), file);
+  const [id, start, site] = ['job_id', 'starting_time', 'exec_site'].map((c) => table.column(c));
   const starts = new Map<string, Start>();
-  lines.forEach((line, i) => {
-    const f = line.split(','); // our job ids and these columns never hold commas
-    if (f.length !== cols.length)
-      throw new UsageError(`${file}:${i + 2}: ${f.length} fields, the header has ${cols.length}`);
+  table.rows.forEach((f, i) => {
     if (f[start!] === '') return;
-    const t = Number(f[start!]);
-    if (!Number.isFinite(t)) throw new UsageError(`${file}:${i + 2}: starting_time "${f[start!]}" is not a number`);
-    starts.set(f[id!]!, { start: t, site: f[site!]! });
+    starts.set(f[id!]!, { start: table.number(i, start!), site: f[site!]! });
   });
   return starts;
 }

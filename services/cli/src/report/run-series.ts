@@ -1,4 +1,4 @@
-import { splitCsvLine } from '@gridemu/metrics';
+import { readCsvTable } from '@gridemu/metrics';
 
 /** One row of jobs.csv, the fields a report draws from. */
 export interface ReportJob {
@@ -30,43 +30,30 @@ const HOUR_S = 3600;
 
 /** Reads jobs.csv; a row that is not one is an error naming its line. */
 export function readJobsCsv(text: string, file: string): ReportJob[] {
-  const lines = text.split('\n').filter((l) => l.length > 0);
-  const header = splitCsvLine(lines[0] ?? '');
-  const col = (name: string) => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new Error(`${file}: no column "${name}" in the header`);
-    return i;
-  };
+  const table = readCsvTable(text, file);
   const c = {
-    id: col('job_id'),
-    submit: col('submission_time'),
-    start: col('starting_time'),
-    finish: col('finish_time'),
-    procs: col('requested_number_of_resources'),
-    origin: col('origin_site'),
-    site: col('exec_site'),
-    state: col('final_state'),
+    id: table.column('job_id'),
+    submit: table.column('submission_time'),
+    start: table.column('starting_time'),
+    finish: table.column('finish_time'),
+    procs: table.column('requested_number_of_resources'),
+    origin: table.column('origin_site'),
+    site: table.column('exec_site'),
+    state: table.column('final_state'),
   };
-  return lines.slice(1).map((line, i) => {
-    const f = splitCsvLine(line);
-    const num = (k: number, what: string, optional: boolean) => {
-      const raw = f[k] ?? '';
-      if (raw === '' && optional) return undefined;
-      const v = Number(raw);
-      if (!Number.isFinite(v)) throw new Error(`${file}:${i + 2}: ${what} "${raw}" is not a number`);
-      return v;
-    };
-    return {
-      id: f[c.id] ?? '',
-      submit_s: num(c.submit, 'submission_time', false)!,
-      start_s: num(c.start, 'starting_time', true),
-      finish_s: num(c.finish, 'finish_time', true),
-      procs: num(c.procs, 'requested_number_of_resources', false)!,
-      origin: f[c.origin] ?? '',
-      site: f[c.site] ?? '',
-      state: f[c.state] ?? '',
-    };
-  });
+  // A job that never started has no start or finish time.
+  const optional = (row: number, column: number) =>
+    table.rows[row]![column] === '' ? undefined : table.number(row, column);
+  return table.rows.map((f, i) => ({
+    id: f[c.id]!,
+    submit_s: table.number(i, c.submit),
+    start_s: optional(i, c.start),
+    finish_s: optional(i, c.finish),
+    procs: table.number(i, c.procs),
+    origin: f[c.origin]!,
+    site: f[c.site]!,
+    state: f[c.state]!,
+  }));
 }
 
 /** The run's span: first submission to last finish (or submission), in emulated seconds. */

@@ -1,4 +1,5 @@
-import { splitCsvLine } from '@gridemu/metrics';
+import { readCsvTable } from '@gridemu/metrics';
+import { InputError } from '@gridemu/model';
 import type { ReportChart } from './report-html.js';
 
 /** The metrics a sweep's report draws against its variants, when the sweep has them. */
@@ -13,20 +14,15 @@ const SWEEP_METRICS: readonly [string, string][] = [
 
 /** A sweep folder's sweep-mean.csv: each variant's mean of every metric over its seeds, and the 90% interval's half-width. */
 export function sweepCharts(meanCsv: string, file: string): { charts: ReportChart[]; variants: number; seeds: string } {
-  const lines = meanCsv.split('\n').filter((l) => l.length > 0);
-  const header = splitCsvLine(lines[0] ?? '');
-  const rows = lines.slice(1).map(splitCsvLine);
+  const table = readCsvTable(meanCsv, file);
+  const { header, rows } = table;
   const col = (name: string) => header.indexOf(name);
   if (col('variant') < 0)
-    throw new Error(`${file}: no column "variant" in the header (is this gridemu sweep's sweep-mean.csv?)`);
-  const labels = rows.map((r) => r[col('variant')] ?? '');
+    throw new InputError(`${file}:1: no column "variant" in the header (is this gridemu sweep's sweep-mean.csv?)`);
+  const labels = rows.map((r) => r[col('variant')]!);
   // An empty cell is a metric none of the variant's runs defines (a mean over no jobs): no bar.
-  const num = (r: string[], c: number, line: number): number | null => {
-    if (r[c] === '') return null;
-    const v = Number(r[c]);
-    if (!Number.isFinite(v)) throw new Error(`${file}:${line + 2}: "${header[c]}" is "${r[c]}", not a number`);
-    return v;
-  };
+  const num = (r: readonly string[], c: number, row: number): number | null =>
+    r[c] === '' ? null : table.number(row, c);
   const charts = SWEEP_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]) => {
     const means = rows.map((r, i) => num(r, col(metric), i));
     const half =
@@ -57,7 +53,7 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
     };
   });
   if (charts.length === 0)
-    throw new Error(
+    throw new InputError(
       `${file}: none of the metrics a sweep report draws (${SWEEP_METRICS.map(([m]) => m).join(', ')}) is in it`,
     );
   return { charts, variants: rows.length, seeds: [...new Set(rows.map((r) => r[col('seeds')] ?? ''))].join(', ') };
