@@ -348,6 +348,38 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(nats.err).toMatch(/gridemu: --nats nats:\/\/127\.0\.0\.1:1: cannot connect to it \(.+\)\n$/);
   });
 
+  it("refuses a summary.json or jobs.csv that is not gridemu's in check, report and compare alike", () => {
+    const good = tmp();
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', good, '--quiet']).code).toBe(0);
+    const bad = tmp();
+    const jobs = readFileSync(join(good, 'jobs.csv'), 'utf8');
+    writeFileSync(join(bad, 'jobs.csv'), jobs);
+    for (const summary of ['null', '[]', '{"jobs":{}}']) {
+      writeFileSync(join(bad, 'summary.json'), summary);
+      for (const args of [
+        ['check', bad],
+        ['report', bad],
+        ['compare', good, bad],
+      ]) {
+        const r = gridemu(args);
+        expect(r.code, `${args[0]} with ${summary}`).toBe(2);
+        expect(r.err).toContain("summary.json: no jobs.submitted or spec.sites (is it gridemu's summary.json?)");
+      }
+    }
+    // A jobs.csv cut short, as by a full disk: named with its line, not read as jobs that never started.
+    writeFileSync(join(bad, 'summary.json'), readFileSync(join(good, 'summary.json')));
+    writeFileSync(join(bad, 'jobs.csv'), jobs.slice(0, jobs.indexOf('\n', 2000) + 10));
+    for (const args of [
+      ['check', bad],
+      ['report', bad],
+      ['compare', good, bad],
+    ]) {
+      const r = gridemu(args);
+      expect(r.code, args[0]).toBe(2);
+      expect(r.err).toMatch(/jobs\.csv:\d+: \d+ fields, the header has \d+\n$/);
+    }
+  });
+
   it('rejects unknown commands and options', () => {
     expect(gridemu(['simulat']).code).toBe(2);
     const trace = gridemu(['trace', 'inf', 'x.swf']);

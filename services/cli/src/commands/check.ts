@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { checkRun, executedJobsFromCsv, type InvariantResult, type RunCheckInput } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { readResultsFile, readResultsSummary } from '../results-folder.js';
 
 export const CHECK_HELP = `Usage: gridemu check DIR
 
@@ -42,24 +43,10 @@ export interface RunCheckFile {
 
 /** The invariants of the run in results folder `dir` (gridemu run checks its own folder this way). */
 export function checkResultsFolder(dir: string): InvariantResult[] {
-  const read = (name: string) => {
-    const file = join(dir, name);
-    if (!existsSync(file))
-      throw new InputError(`${file}: not found (is ${dir} a results folder of gridemu simulate or run?)`);
-    return readFileSync(file, 'utf8');
-  };
-  const jobsCsv = read('jobs.csv');
-  let summary: { jobs?: { submitted?: number }; spec?: { sites?: { id: string; cpus: number }[] } };
-  try {
-    summary = JSON.parse(read('summary.json')) as typeof summary;
-  } catch (err) {
-    if (err instanceof InputError) throw err;
-    throw new InputError(`${join(dir, 'summary.json')}: not valid JSON (${(err as Error).message})`);
-  }
-  const submitted = summary.jobs?.submitted;
-  const sites = summary.spec?.sites;
-  if (typeof submitted !== 'number' || !Array.isArray(sites))
-    throw new InputError(`${join(dir, 'summary.json')}: no jobs.submitted or spec.sites`);
+  const jobsCsv = readResultsFile(dir, 'jobs.csv');
+  const summary = readResultsSummary(dir);
+  const submitted = summary.jobs.submitted;
+  const sites = summary.spec.sites;
   return checkRun({
     jobsCsv,
     jobsCsvFile: join(dir, 'jobs.csv'),

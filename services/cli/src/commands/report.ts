@@ -8,6 +8,7 @@ import { reportHtml } from '../report/report-html.js';
 import { runCharts, runFacts, type ReportSummary } from '../report/run-report.js';
 import { readJobsCsv } from '../report/run-series.js';
 import { sweepCharts } from '../report/sweep-report.js';
+import { readResultsFile, readResultsSummary } from '../results-folder.js';
 
 export const REPORT_HELP = `Usage: gridemu report DIR [--out FILE]
 
@@ -64,20 +65,9 @@ export function buildReport(dir: string): string {
       sweep.charts,
     );
   }
-  for (const name of ['jobs.csv', 'summary.json']) {
-    if (!existsSync(file(name)))
-      throw new InputError(
-        `${file(name)}: not found (is ${dir} a results folder of gridemu simulate or run, or a sweep folder?)`,
-      );
-  }
-  let summary: ReportSummary;
-  try {
-    summary = JSON.parse(readFileSync(file('summary.json'), 'utf8')) as ReportSummary;
-  } catch (err) {
-    return fail(`${file('summary.json')}: not valid JSON`, err);
-  }
-  if (!Array.isArray(summary.spec?.sites) || typeof summary.jobs?.submitted !== 'number')
-    throw new InputError(`${file('summary.json')}: no spec.sites or jobs.submitted`);
+  const what = 'a results folder of gridemu simulate or run, or a sweep folder';
+  const jobsCsv = readResultsFile(dir, 'jobs.csv', what);
+  let summary = readResultsSummary<ReportSummary>(dir, what);
   // gridemu run's check of the folder, written beside the summary.
   if (existsSync(file(CHECK_FILE))) {
     try {
@@ -86,11 +76,6 @@ export function buildReport(dir: string): string {
       return fail(`${file(CHECK_FILE)}: not valid JSON`, err);
     }
   }
-  let jobs;
-  try {
-    jobs = readJobsCsv(readFileSync(file('jobs.csv'), 'utf8'), file('jobs.csv'));
-  } catch (err) {
-    return fail(file('jobs.csv'), err);
-  }
+  const jobs = readJobsCsv(jobsCsv, file('jobs.csv'));
   return reportHtml(`gridemu ${summary.mode}: ${summary.name}`, runFacts(summary), runCharts(summary, jobs));
 }

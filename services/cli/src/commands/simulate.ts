@@ -16,7 +16,7 @@ import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { clearRunOutputs } from '../run-outputs.js';
+import { clearRunOutputs } from '../results-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
 import { flattenSummary } from '../sweep/metrics-table.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readCsvTable } from '@gridemu/metrics';
 import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
+import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
 
 /** The metrics compared by default: what the papers report, plus what a run cost in messages; the schemes add their own. */
 export const COMPARED_METRICS = [
@@ -78,14 +79,7 @@ export function metricDiff(metric: string, a: number | undefined, b: number | un
 }
 
 function readSummary(dir: string): Record<string, unknown> {
-  const file = join(dir, 'summary.json');
-  if (!existsSync(file))
-    throw new UsageError(`${file}: not found (is ${dir} a results folder of gridemu simulate or run?)`);
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch (err) {
-    throw new UsageError(`${file}: not valid JSON (${(err as Error).message})`);
-  }
+  return readResultsSummary<ResultsSummary & Record<string, unknown>>(dir);
 }
 
 /** A number at a dotted path of summary.json (null, for a metric over no jobs, reads as undefined). */

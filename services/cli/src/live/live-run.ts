@@ -10,7 +10,7 @@ import { ProxySet } from './proxy-set.js';
 import { RunClockWatch } from './run-clock.js';
 import { RunPlane } from './run-plane.js';
 import { lingerEnv, RunWatch, type LiveStatus, type WatchResult } from './run-watch.js';
-import { clearRunOutputs } from '../run-outputs.js';
+import { clearRunOutputs } from '../results-folder.js';
 
 export type { LiveStatus } from './run-watch.js';
 

@@ -1,0 +1,64 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '@gridemu/model';
+
+/**
+ * What a run, live or simulated, writes into its results folder. A new run into the folder clears
+ * them first: an earlier run's files (a live run's logs, which `gridemu check` reads, or a jobs.csv
+ * beside a --summary-only summary) must not read as the new run's.
+ */
+export const RUN_OUTPUTS = [
+  'logs',
+  'jobs.csv',
+  'summary.json',
+  'network.json',
+  'check.json',
+  'experiment.json',
+  'protocol-trace.csv',
+  'nats',
+  'journal',
+  'prometheus',
+] as const;
+
+export function clearRunOutputs(dir: string): void {
+  for (const old of RUN_OUTPUTS) rmSync(join(dir, old), { recursive: true, force: true });
+}
+
+/** The part of summary.json every reader of a results folder relies on. */
+export interface ResultsSummary {
+  readonly jobs: { readonly submitted: number };
+  readonly spec: { readonly sites: readonly { readonly id: string; readonly cpus: number }[] };
+}
+
+/**
+ * A file of results folder `dir`, read; one that is not there is bad input asking whether `dir` is
+ * `what` (a results folder of simulate or run, or for the report a sweep folder too).
+ */
+export function readResultsFile(
+  dir: string,
+  name: string,
+  what = 'a results folder of gridemu simulate or run',
+): string {
+  const file = join(dir, name);
+  if (!existsSync(file)) throw new InputError(`${file}: not found (is ${dir} ${what}?)`);
+  return readFileSync(file, 'utf8');
+}
+
+/**
+ * DIR/summary.json, as check, report and compare read it: JSON holding at least `jobs.submitted`
+ * and `spec.sites`, or bad input naming the file.
+ */
+export function readResultsSummary<T extends ResultsSummary = ResultsSummary>(dir: string, what?: string): T {
+  const text = readResultsFile(dir, 'summary.json', what);
+  const file = join(dir, 'summary.json');
+  let summary: unknown;
+  try {
+    summary = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${file}: not valid JSON (${(err as Error).message})`, { cause: err });
+  }
+  const s = summary as Partial<ResultsSummary> | null;
+  if (typeof s !== 'object' || s === null || typeof s.jobs?.submitted !== 'number' || !Array.isArray(s.spec?.sites))
+    throw new InputError(`${file}: no jobs.submitted or spec.sites (is it gridemu's summary.json?)`);
+  return summary as T;
+}
