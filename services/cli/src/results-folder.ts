@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { InputError } from '@gridemu/model';
 
 /**
- * What a run, live or simulated, writes into its results folder. A new run into the folder clears
- * them first: an earlier run's files (a live run's logs, which `gridemu check` reads, or a jobs.csv
- * beside a --summary-only summary) must not read as the new run's.
+ * What a run, live or simulated, writes into its results folder. A new run into a results folder
+ * clears them first: an earlier run's files (a live run's logs, which `gridemu check` reads, or a
+ * jobs.csv beside a --summary-only summary) must not read as the new run's.
  */
 export const RUN_OUTPUTS = [
   'logs',
@@ -20,7 +20,16 @@ export const RUN_OUTPUTS = [
   'prometheus',
 ] as const;
 
+/** Files only a run writes, first of all: a folder without any of them is not a results folder. */
+const RESULTS_MARKS = ['experiment.json', 'summary.json', 'jobs.csv'] as const;
+
+/**
+ * Clears an earlier run's outputs from `dir`, if it is a results folder. A folder holding none of
+ * the files a run writes first (`--out .`, say) is left as it is: its `logs` or `journal` are
+ * someone else's.
+ */
 export function clearRunOutputs(dir: string): void {
+  if (!RESULTS_MARKS.some((name) => existsSync(join(dir, name)))) return;
   for (const old of RUN_OUTPUTS) rmSync(join(dir, old), { recursive: true, force: true });
 }
 

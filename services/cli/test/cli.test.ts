@@ -330,6 +330,15 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(checked.out).not.toContain('in the logs');
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', out, '--quiet', '--summary-only']).code).toBe(0);
     expect(readdirSync(out)).toEqual(['summary.json']);
+
+    // A folder no run wrote (--out .): its own logs and journal are not an earlier run's.
+    const mine = tmp();
+    mkdirSync(join(mine, 'logs'));
+    writeFileSync(join(mine, 'logs', 'app.log'), 'mine\n');
+    mkdirSync(join(mine, 'journal'));
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', mine, '--quiet']).code).toBe(0);
+    expect(readdirSync(mine).sort()).toEqual(['jobs.csv', 'journal', 'logs', 'summary.json']);
+    expect(readFileSync(join(mine, 'logs', 'app.log'), 'utf8')).toBe('mine\n');
   });
 
   it("names run's own options in its errors, and a server --nats names that cannot be reached is bad input", () => {

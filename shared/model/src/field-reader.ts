@@ -60,15 +60,17 @@ export class FieldReader {
       this.fail(path, `is required (${describe(opts)})`);
       return fallback ?? 0;
     }
+    // An integer past 2^53 is not exact: seed + 1 would be the same seed.
     const ok =
       typeof value === 'number' &&
       Number.isFinite(value) &&
-      (!opts.integer || Number.isInteger(value)) &&
+      (!opts.integer || Number.isSafeInteger(value)) &&
       (opts.min === undefined || value >= opts.min) &&
       (opts.max === undefined || value <= opts.max) &&
       (opts.exclusiveMin === undefined || value > opts.exclusiveMin);
     if (!ok) {
-      this.fail(path, `must be ${describe(opts)} (got ${JSON.stringify(value)})`);
+      const unsafe = opts.integer === true && Number.isInteger(value) && !Number.isSafeInteger(value);
+      this.fail(path, `must be ${describe(opts)}${unsafe ? ' under 2^53' : ''} (got ${shown(value)})`);
       return fallback ?? 0;
     }
     return value as number;
@@ -94,6 +96,11 @@ export const NON_NEGATIVE_INTEGER: NumberRule = { integer: true, min: 0 };
 export const NON_NEGATIVE: NumberRule = { min: 0 };
 export const POSITIVE: NumberRule = { exclusiveMin: 0 };
 export const PROBABILITY: NumberRule = { min: 0, max: 1 };
+
+/** A value as an error shows it: YAML's .nan and .inf are numbers, which JSON would print as null. */
+function shown(value: unknown): string {
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
 
 function describe(r: NumberRule): string {
   if (r === POSITIVE_INTEGER) return 'a positive integer';

@@ -89,6 +89,9 @@ export function validateSpec(
   r.onlyKeys(top, '', TOP_KEYS);
 
   const name = r.string(top['name'], 'name');
+  // The default results folder is results/<name>: a name must not climb out of it or name it.
+  if (/[/\\]/.test(name) || name === '.' || name === '..')
+    r.fail('name', `must be a name, not a path: no / or \\, not . or .. (got ${JSON.stringify(name)})`);
   const seed = r.number(top['seed'], 'seed', NON_NEGATIVE_INTEGER, 1);
 
   const sites: SiteSpec[] = [];

@@ -163,6 +163,17 @@ describe('--set overrides', () => {
     });
   });
 
+  it('refuses a name that is a path, an integer past exact, and shows .nan and .inf as they are', () => {
+    for (const name of ['../../etc', 'a/b', 'a\\b', '.', '..'])
+      expect(issuesOf(GOOD, [`name=${name}`]).issues.map((i) => i.path)).toEqual(['name']);
+    expect(parseSpecText(GOOD, 'exp.yaml', parseOverrides(['name=..hidden-ok'])).spec.name).toBe('..hidden-ok');
+    expect(issuesOf(GOOD, ['seed=99999999999999999999']).issues[0]!.message).toBe(
+      'must be a non-negative integer under 2^53 (got 100000000000000000000) (from --set seed=99999999999999999999)',
+    );
+    expect(issuesOf(GOOD, ['network.latency_ms=.nan']).issues[0]!.message).toMatch(/^must be .* \(got NaN\)/);
+    expect(issuesOf(GOOD, ['network.latency_ms=.inf']).issues[0]!.message).toMatch(/\(got Infinity\)/);
+  });
+
   it('rejects malformed overrides', () => {
     expect(() => parseOverride('meta.k')).toThrow(/expected path=value/);
     expect(() => parseOverride('a..b=1')).toThrow(/cannot read the path/);
