@@ -1,4 +1,4 @@
-import { InputError } from '@gridemu/model';
+import { InputError, UnavailableError } from '@gridemu/model';
 import { EXIT_BAD_INPUT, EXIT_FAILED } from './exit-codes.js';
 
 /**
@@ -13,6 +13,10 @@ export function reportFailure(err: unknown): number {
   ) {
     console.error(`gridemu: ${err.message}`);
     return EXIT_BAD_INPUT;
+  }
+  if (err instanceof UnavailableError) {
+    console.error(`gridemu: ${err.message}`);
+    return EXIT_FAILED;
   }
   console.error(`gridemu: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return EXIT_FAILED;

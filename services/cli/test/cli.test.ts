@@ -389,6 +389,25 @@ describe('bad input: a clear message and exit code 2', () => {
     }
   });
 
+  it('says in one line why a trace cannot be downloaded, and what to do instead (exit 1, no stack)', () => {
+    const dir = tmp();
+    // Port 1 is one fetch refuses to open ("bad port"): a failure that needs no network.
+    const r = gridemu([
+      'trace',
+      'fetch',
+      'KTH-SP2-1996-2.1-cln.swf.gz',
+      '--dir',
+      dir,
+      '--base-url',
+      'http://127.0.0.1:1',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('gridemu: cannot download http://127.0.0.1:1/l_kth_sp2/KTH-SP2-1996-2.1-cln.swf.gz: ');
+    expect(r.err).toContain(`(a mirror: --base-url or GRIDEMU_PWA_URL; or copy the file into ${dir})`);
+    expect(r.err).not.toContain('    at ');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('rejects unknown commands and options', () => {
     expect(gridemu(['simulat']).code).toBe(2);
     const trace = gridemu(['trace', 'inf', 'x.swf']);

@@ -1,7 +1,7 @@
 export * from './job.js';
 export * from './spec.js';
 export * from './spec-error.js';
-export { InputError, OverrideError, UsageError } from './input-error.js';
+export { InputError, OverrideError, UnavailableError, UsageError } from './input-error.js';
 export { validateSpec } from './validate.js';
 export type { MetaSchemes, MetaContext, SourceKindReader } from './meta-schemes.js';
 export {

@@ -25,3 +25,15 @@ export class UsageError extends InputError {
     this.name = 'UsageError';
   }
 }
+
+/**
+ * Something outside gridemu that a command needs is not there (a download's server cannot be
+ * reached or has no such file), and the message says all of it: commands print the message alone
+ * and exit with code 1, the underlying error kept as `cause`.
+ */
+export class UnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UnavailableError';
+  }
+}

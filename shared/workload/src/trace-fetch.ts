@@ -2,7 +2,7 @@ import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { InputError } from '@gridemu/model';
+import { InputError, UnavailableError } from '@gridemu/model';
 import { readSwf } from './swf-reader.js';
 
 export const PWA_BASE_URL = 'https://www.cs.huji.ac.il/labs/parallel/workload';
@@ -55,9 +55,19 @@ export async function fetchTrace(name: string, dir: string, baseUrl = PWA_BASE_U
   mkdirSync(dir, { recursive: true });
   const target = join(dir, name);
   const partial = `${target}.part-${process.pid}`;
+  // What to do when the archive cannot be had from here.
+  const otherwise = `a mirror: --base-url or GRIDEMU_PWA_URL; or copy the file into ${dir}`;
   try {
-    const res = await fetch(url);
-    if (!res.ok || !res.body) throw new Error(`GET ${url}: HTTP ${res.status} ${res.statusText}`);
+    let res: Response;
+    try {
+      res = await fetch(url);
+    } catch (err) {
+      // fetch says only "fetch failed"; why (refused, no such host, a reset) is its cause.
+      const why = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
+      throw new UnavailableError(`cannot download ${url}: ${why} (${otherwise})`, { cause: err });
+    }
+    if (!res.ok || !res.body)
+      throw new UnavailableError(`cannot download ${url}: HTTP ${res.status} ${res.statusText} (${otherwise})`);
     let bytes = 0;
     const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
     body.on('data', (c: Buffer) => (bytes += c.length));

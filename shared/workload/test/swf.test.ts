@@ -3,7 +3,7 @@ import { readFileSync, existsSync, readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, type SourceCommon } from '@gridemu/model';
+import { InputError, UnavailableError, type SourceCommon } from '@gridemu/model';
 import {
   archiveFolder,
   archiveUrl,
@@ -270,14 +270,20 @@ describe('trace fetch (against a local HTTP server standing in for the archive)'
       const got = await fetchTrace('KTH-SP2-1996-2.1-cln.swf.gz', dir, base);
       expect(got).toMatchObject({ records: 2, bytes: served.length, path: join(dir, 'KTH-SP2-1996-2.1-cln.swf.gz') });
       expect(readFileSync(got.path)).toEqual(served);
+      await expect(fetchTrace('SDSC-BLUE-2000-4.2-cln.swf.gz', dir, base)).rejects.toThrow(UnavailableError);
       await expect(fetchTrace('SDSC-BLUE-2000-4.2-cln.swf.gz', dir, base)).rejects.toThrow(/HTTP 404/);
       await expect(fetchTrace('LANL-CM5-1994-4.1-cln.swf.gz', dir, base)).rejects.toThrow(/cannot read the trace/);
       expect(readdirSync(dir)).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
       expect(existsSync(join(dir, 'LANL-CM5-1994-4.1-cln.swf.gz'))).toBe(false);
       expect(requests).toContain('/l_kth_sp2/KTH-SP2-1996-2.1-cln.swf.gz');
     } finally {
-      server.close();
+      await new Promise((closed) => server.close(closed));
     }
+    // The server gone: what failed, and what to do instead, without fetch's bare "fetch failed".
+    await expect(fetchTrace('LCG-2005-1.swf.gz', dir, base)).rejects.toThrow(
+      new RegExp(`^cannot download ${base}/l_lcg/LCG-2005-1\\.swf\\.gz: (?!fetch failed).+ \\(a mirror: --base-url`),
+    );
+    expect(readdirSync(dir)).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
   });
 });
 
