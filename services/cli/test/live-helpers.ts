@@ -104,7 +104,6 @@ export function readSummary(dir: string): LooseSummary {
   return JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as LooseSummary;
 }
 
-/** check.json, gridemu run's check of its own folder (invariants, and what Prometheus saw). */
 /**
  * Writes an experiment file of these lines to a fresh folder, runs it live, and expects exit 0.
  * Returns the results folder and its summary.json.
@@ -122,6 +121,7 @@ export async function runLiveLines(
   return { out, s: readSummary(out) };
 }
 
+/** check.json, gridemu run's check of its own folder (invariants, and what Prometheus saw). */
 export function readCheck(dir: string): LooseSummary {
   return JSON.parse(readFileSync(join(dir, 'check.json'), 'utf8')) as LooseSummary;
 }

@@ -168,20 +168,29 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (!existsSync(summaryFile)) return result.code;
   // The driver wrote it, once; this process only reads it.
   const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary & { schedule_check?: ScheduleCheck };
+  const impossible = summary.schedule_check !== undefined && !summary.schedule_check.ok;
+  // A failed or impossible run is not checked below: its folder has no check.json.
+  const checked = result.code === EXIT_OK && !impossible;
   if (!values.quiet && result.code !== 2) {
     process.stdout.write(renderSummary(summary));
     process.stdout.write(renderLiveSummary(summary));
-    console.log(
-      `\nwrote ${resolve(out, 'jobs.csv')}\n      ${summaryFile}\n      ${resolve(out, CHECK_FILE)}\n      ${resolve(out, 'experiment.json')}${protocolTrace ? `\n      ${protocolTrace}` : ''}\n      ${result.logs}/`,
-    );
+    const written = [
+      resolve(out, 'jobs.csv'),
+      summaryFile,
+      ...(checked ? [resolve(out, CHECK_FILE)] : []),
+      resolve(out, 'experiment.json'),
+      ...(protocolTrace ? [protocolTrace] : []),
+      `${result.logs}/`,
+    ];
+    console.log(`\nwrote ${written.join('\n      ')}`);
   }
-  if (summary.schedule_check && !summary.schedule_check.ok) {
+  if (summary.schedule_check && impossible) {
     console.error(
       `gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`,
     );
     return EXIT_FAILED;
   }
-  if (result.code !== EXIT_OK) return result.code;
+  if (!checked) return result.code;
   // gridemu check on the finished run, logs and all, and what Prometheus saw: checks.json, beside the results.
   const invariants = checkResultsFolder(out);
   const ok = invariants.every((i) => i.ok);
