@@ -226,6 +226,19 @@ describe('gridemu sweep', () => {
     expect(readFileSync(join(out, 'sweep.html'), 'utf8')).toContain('<svg');
   });
 
+  it('warns of an axis that changed nothing (a field the scheme does not read), and refuses to vary the seed', () => {
+    // quickstart's sites run independently: K copies mean nothing to them.
+    const idle = gridemu(['sweep', 'examples/quickstart.yaml', '--vary', 'meta.k=1,2', '--out', tmp()]);
+    expect(idle.code, idle.err).toBe(0);
+    expect(idle.err).toContain('gridemu sweep: warning: --vary meta.k changed nothing');
+    const busy = gridemu(['sweep', 'examples/quickstart.yaml', '--vary', 'sites[0].cpus=64,128', '--out', tmp()]);
+    expect(busy.code, busy.err).toBe(0);
+    expect(busy.err).not.toContain('warning');
+    const seed = gridemu(['sweep', 'examples/quickstart.yaml', '--vary', 'seed=1,2', '--out', tmp()]);
+    expect(seed.code).toBe(2);
+    expect(seed.err).toContain('--vary seed=1,2: the seed is swept with --seeds N');
+  });
+
   it('checks every variant before running any', () => {
     const r = gridemu(['sweep', 'examples/quickstart.yaml', '--vary', 'meta.k=1,9', '--out', tmp()]);
     expect(r.code).toBe(2);

@@ -10,8 +10,9 @@ import { parseOverride, parseOverrides } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { barChartsHtml } from '../sweep/chart.js';
+import { idleAxes } from '../sweep/idle-axes.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
-import { folderName, parseAxis, variants, type Variant } from '../sweep/variants.js';
+import { folderName, parseAxis, sweptValue, variants, type Variant } from '../sweep/variants.js';
 import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/variant-means.js';
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
@@ -28,7 +29,9 @@ in parallel, and writes:
   DIR/<variant>/       each run's jobs.csv and summary.json (summary.json alone with --summaries-only)
 
 Options:
-  --vary path=v1,v2    a field and the values to try, e.g. --vary network.latency_ms=0,10,50
+  --vary path=v1,v2    a field and the values to try, e.g. --vary network.latency_ms=0,10,50; one
+                       whose values change no run's results is warned of (a field the scheme
+                       does not read?); the seed is swept with --seeds
   --seeds N            seeds per variant (default 1)
   --set path=value     applies to every variant
   --parallel N         runs at once (default: the number of cores)
@@ -123,6 +126,14 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   }
   results.sort((a, b) => runs.indexOf(a.variant) - runs.indexOf(b.variant));
+  const idle = idleAxes(
+    axes.map((a) => a.path),
+    results.map((r) => ({ variant: r.variant, metrics: flattenSummary(r.summary) })),
+  );
+  for (const path of idle)
+    console.error(
+      `gridemu sweep: warning: --vary ${path} changed nothing: each of its values gave every run the same results (is it a field ${spec.meta.scheme} does not use?)`,
+    );
   writeTables(
     out,
     axes.map((a) => a.path),
@@ -157,12 +168,11 @@ function run(cmd: string, args: string[]): Promise<{ code: number; stderr: strin
 function writeTables(out: string, paths: readonly string[], results: readonly RunResult[], name: string): void {
   const rows = results.map((r) => ({ r, metrics: flattenSummary(r.summary) }));
   const metricNames = [...new Set(rows.flatMap((x) => Object.keys(x.metrics)))];
-  const valueOf = (v: Variant, path: string) => v.sets.find((s) => s.startsWith(`${path}=`))!.slice(path.length + 1);
   const cell = (n: number | undefined) => (n === undefined ? '' : formatNumber(n));
   const header = ['variant', ...paths, 'seed', ...metricNames];
   const perRun = rows.map(({ r, metrics }) => [
     r.variant.name,
-    ...paths.map((p) => valueOf(r.variant, p)),
+    ...paths.map((p) => sweptValue(r.variant, p)),
     String(r.variant.seed),
     ...metricNames.map((m) => cell(valueForMean(metrics, m))),
   ]);
@@ -195,7 +205,7 @@ function writeTables(out: string, paths: readonly string[], results: readonly Ru
   ];
   const meanRows = means.map((m) => [
     m.name,
-    ...paths.map((p) => valueOf(m.variant, p)),
+    ...paths.map((p) => sweptValue(m.variant, p)),
     String(m.seeds),
     ...metricNames.flatMap((k) => [cell(m.mean[k]), cell(m.ci90[k]), ...(partial.has(k) ? [String(m.runs[k])] : [])]),
   ]);

@@ -17,6 +17,9 @@ export function parseAxis(text: string): Axis {
   const eq = text.indexOf('=');
   if (eq <= 0 || eq === text.length - 1)
     throw new OverrideError(`--vary ${text}: expected path=v1,v2,... e.g. --vary network.latency_ms=0,10,50`);
+  // Every variant runs with seed=S for each of --seeds' seeds, which would undo a varied seed.
+  if (text.slice(0, eq) === 'seed')
+    throw new OverrideError(`--vary ${text}: the seed is swept with --seeds N (seeds S to S+N-1 for every variant)`);
   const values = text
     .slice(eq + 1)
     .split(',')
@@ -30,6 +33,11 @@ export function variants(axes: readonly Axis[], seeds: readonly number[]): Varia
   let combos: string[][] = [[]];
   for (const axis of axes) combos = combos.flatMap((c) => axis.values.map((v) => [...c, `${axis.path}=${v}`]));
   return combos.flatMap((sets) => seeds.map((seed) => ({ name: sets.join(',') || 'base', sets, seed })));
+}
+
+/** The value a variant gives the swept `path`, as it was written on the command line. */
+export function sweptValue(v: Variant, path: string): string {
+  return v.sets.find((s) => s.startsWith(`${path}=`))!.slice(path.length + 1);
 }
 
 export function folderName(v: Variant): string {
