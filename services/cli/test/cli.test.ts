@@ -11,11 +11,15 @@ const MAIN = join(REPO, 'services/cli/dist/main.js');
 const kth = needTraces('KTH-SP2-1996-2.1-cln.swf.gz');
 const TRACE_DIR = kth.dir;
 
-/** Runs the built command as a user would (turbo builds before it tests). */
+/**
+ * Runs the built command as a user would (turbo builds before it tests). A command that hangs is
+ * killed, failing its test, rather than blocking the whole file.
+ */
 function gridemu(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [MAIN, ...args], {
     cwd: REPO,
     encoding: 'utf8',
+    timeout: 120_000,
     env: { ...process.env, GRIDEMU_TRACE_DIR: TRACE_DIR, ...env },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -352,6 +356,26 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', mine, '--quiet']).code).toBe(0);
     expect(readdirSync(mine).sort()).toEqual(['jobs.csv', 'journal', 'logs', 'summary.json']);
     expect(readFileSync(join(mine, 'logs', 'app.log'), 'utf8')).toBe('mine\n');
+  });
+
+  it('says in one line, before any work, why an --out folder cannot be made', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'a-file'), '');
+    const throughFile = join(dir, 'a-file', 'results');
+    for (const args of [
+      ['run', 'examples/quickstart-live.yaml', '--out', throughFile],
+      ['simulate', 'examples/quickstart.yaml', '--out', throughFile],
+      ['sweep', 'examples/quickstart.yaml', '--vary', 'network.latency_ms=0,10', '--out', throughFile],
+      ['report', dir, '--out', join(throughFile, 'report.html')],
+    ]) {
+      const r = gridemu(args);
+      expect(r.code, `${args[0]}: ${r.err}`).toBe(2);
+      expect(r.err.trim()).toBe(`gridemu: --out: ${join(dir, 'a-file')} is a file, not a folder`);
+    }
+    // Under /proc every level reports ENOENT, where Node's recursive mkdir never returned.
+    const proc = gridemu(['run', 'examples/quickstart-live.yaml', '--out', '/proc/gridemu-nope/x']);
+    expect(proc.code).toBe(2);
+    expect(proc.err).toContain('gridemu: --out: cannot make /proc/gridemu-nope (ENOENT)');
   });
 
   it("names run's own options in its errors, and a server --nats names that cannot be reached is bad input", () => {

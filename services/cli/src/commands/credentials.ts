@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { deploymentCredentials } from '@gridemu/live';
@@ -7,6 +7,7 @@ import { checkRunId } from '@gridemu/runtime';
 import { loadExperiment } from '@gridemu/schemes';
 import { kubernetesMembers } from '../deploy/kubernetes-members.js';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
+import { makeOutputFolder } from '../output-folder.js';
 
 export const CREDENTIALS_HELP = `Usage: gridemu credentials SPEC --run ID --out DIR [--set path=value]... [--store-dir DIR] [--multi-host | --kubernetes]
 
@@ -63,7 +64,7 @@ export async function credentialsCommand(argv: string[]): Promise<number> {
     multiHost: values['multi-host'] === true,
   });
   const manifests = values.kubernetes ? kubernetesMembers(spec, values.run) : new Map<string, string>();
-  mkdirSync(out, { recursive: true, mode: 0o700 });
+  makeOutputFolder(out, '--out', 0o700);
   for (const [name, text] of [...files, ...manifests]) writeFileSync(join(out, name), text, { mode: 0o600 });
   console.log(
     `wrote ${files.size + manifests.size} files to ${out}: nats-server.conf, ${[...files.keys()].filter((f) => f.endsWith('.env')).join(', ')}` +

@@ -1,9 +1,10 @@
 import { CHECK_FILE, type RunCheckFile } from './check.js';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '@gridemu/model';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
+import { makeOutputFolder } from '../output-folder.js';
 import { reportHtml } from '../report/report-html.js';
 import { runCharts, runFacts, type ReportSummary } from '../report/run-report.js';
 import { readJobsCsv } from '../report/run-series.js';
@@ -34,8 +35,8 @@ export async function reportCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`report takes one results or sweep folder\n\n${REPORT_HELP}`);
   const dir = resolve(positionals[0]!);
   const out = resolve(values.out ?? join(dir, 'report.html'));
+  makeOutputFolder(dirname(out), '--out');
   const html = buildReport(dir);
-  mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, html);
   console.log(`wrote ${out}`);
   return EXIT_OK;

@@ -11,6 +11,7 @@ import { checkRunId } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { runLive, type LiveStatus } from '../live/live-run.js';
 import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
+import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
 import { CHECK_FILE, checkResultsFolder, type RunCheckFile } from './check.js';
@@ -127,6 +128,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     values.run ?? `${spec.name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`,
   );
   const out = resolve(values.out ?? `results/${spec.name}-live`);
+  makeOutputFolder(out, '--out');
   const say = (line: string) => {
     if (!values.quiet) console.error(line);
   };

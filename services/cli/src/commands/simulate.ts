@@ -16,6 +16,7 @@ import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { makeOutputFolder } from '../output-folder.js';
 import { clearRunOutputs } from '../results-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
@@ -98,6 +99,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       `--out ${out} is the live run --network-from replays: its results would be replaced by the replay's (give another --out)`,
     );
+  makeOutputFolder(out, '--out');
   const measured =
     values['network-from'] === undefined
       ? undefined

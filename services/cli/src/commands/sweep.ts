@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { formatNumber } from '@gridemu/metrics';
 import { parseOverride, parseOverrides } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
 import { idleAxes } from '../sweep/idle-axes.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
@@ -88,7 +89,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     ]);
   }
   const out = resolve(values.out ?? `results/${spec.name}-sweep`);
-  mkdirSync(out, { recursive: true });
+  makeOutputFolder(out, '--out');
 
   const started = Date.now();
   const results: RunResult[] = [];
