@@ -76,7 +76,11 @@ function locate(
   overrides: readonly Override[],
 ): SpecIssue {
   const path = issue.path === '' ? [] : parsePath(issue.path);
-  const fromOverride = overrides.find((o) => o.path.every((k, i) => path[i] === k));
+  // An issue under an override's path, or at a field only an override made (--set foo.bar=1).
+  const made = path.length > 0 && !isNode(doc.getIn(path, true));
+  const fromOverride = overrides.find(
+    (o) => o.path.every((k, i) => path[i] === k) || (made && path.every((k, i) => o.path[i] === k)),
+  );
   if (fromOverride) return { ...issue, message: `${issue.message} (from ${givenAs(fromOverride)})` };
   // The deepest node of the path that is in the file: a missing field points at its parent.
   for (let n = path.length; n >= 0; n--) {

@@ -161,6 +161,17 @@ describe('--set overrides', () => {
       path: 'sites[0].cpus',
       message: 'must be a positive integer (got "zero") (from --set sites[0].cpus=zero)',
     });
+    // A field only the override made is the override's, not the line of the file above it.
+    const unknown = issuesOf(GOOD, ['metta.k=2']).issues[0]!;
+    expect(unknown.path).toBe('metta');
+    expect(unknown.message).toMatch(/^unknown field .* \(from --set metta\.k=2\)$/);
+    expect(unknown.line).toBeUndefined();
+    // An issue at a field of the file stays the file's, whatever an override set under it.
+    const inFile = issuesOf(GOOD.replace('{ scheme: independent }', '{ scheme: independent, kk: 1 }'), ['meta.k=2'])
+      .issues[0]!;
+    expect(inFile.path).toBe('meta.kk');
+    expect(inFile.message).not.toContain('from --set');
+    expect(inFile.line).toBe(10);
   });
 
   it('refuses a name that is a path, an integer past exact, and shows .nan and .inf as they are', () => {
