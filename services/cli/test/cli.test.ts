@@ -67,6 +67,22 @@ describe('gridemu simulate', () => {
     ).toBe(0);
     expect(readFileSync(join(dir, 'seed-2', 'jobs.csv'), 'utf8')).toBe(readFileSync(join(single, 'jobs.csv'), 'utf8'));
     expect(gridemu(['simulate', 'examples/gruber-grid3.yaml', '--seeds', '0']).code).toBe(2);
+
+    // check takes the folder of seeds and checks each; one seed's broken run fails it.
+    const checked = gridemu(['check', dir]);
+    expect(checked.code, checked.err).toBe(0);
+    expect(checked.out).toContain('seed-1:\n  ok ');
+    expect(checked.out).toContain('3 of 3 runs checked: every invariant holds');
+    const seed3 = join(dir, 'seed-3', 'jobs.csv');
+    const lines = readFileSync(seed3, 'utf8').trimEnd().split('\n');
+    writeFileSync(seed3, lines.slice(0, -1).join('\n') + '\n');
+    const broken = gridemu(['check', dir]);
+    expect(broken.code).toBe(1);
+    expect(broken.out).toMatch(/seed-3:\n {2}BROKEN {2}one final row per submitted job/);
+    expect(broken.out).toContain('3 of 3 runs checked: 1 broken');
+    const report = gridemu(['report', dir]);
+    expect(report.code).toBe(2);
+    expect(report.err).toContain('holds the runs of simulate --seeds');
   });
 
   it.skipIf(kth.skip)(
@@ -275,6 +291,14 @@ describe('gridemu sweep', () => {
       expect(readdirSync(join(lean, run))).toEqual(['summary.json']);
       expect(summary(lean, run)).toEqual(summary(full, run));
     }
+    // check takes a sweep folder too, and says when no run kept what it checks.
+    const checked = gridemu(['check', full]);
+    expect(checked.code, checked.err).toBe(0);
+    expect(checked.out).toContain('2 of 2 runs checked: every invariant holds');
+    const nothing = gridemu(['check', lean]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.out).toContain('skipped, no jobs.csv');
+    expect(nothing.err).toContain('none of its runs has a jobs.csv to check');
   });
 });
 

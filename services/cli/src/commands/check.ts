@@ -12,7 +12,11 @@ Checks a results folder (of simulate or run) against the invariants every run mu
 DIR/jobs.csv, DIR/summary.json and, for a live run, the processes' logs in DIR/logs:
   one final row per submitted job; no job ran twice or overlapped itself; no site over capacity
   and no processor held twice; no job lost.
-Prints one line per invariant and exits 1 if any is broken.`;
+Prints one line per invariant and exits 1 if any is broken.
+
+DIR may also be a folder of runs: the seeds of \`simulate --seeds N\` or the runs of \`sweep\`. Each
+run in it is checked (those a --summaries-only sweep kept no jobs.csv for are named and skipped),
+and the exit code is 1 if any run breaks an invariant.`;
 
 export async function checkCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -25,9 +29,48 @@ export async function checkCommand(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (positionals.length !== 1) throw new UsageError(`check takes one results folder\n\n${CHECK_HELP}`);
-  const results = checkResultsFolder(positionals[0]!);
-  for (const r of results) console.log(`${r.ok ? 'ok    ' : 'BROKEN'}  ${r.name}: ${r.detail}`);
-  return results.every((r) => r.ok) ? EXIT_OK : EXIT_FAILED;
+  const dir = positionals[0]!;
+  const runs = runsOfFolder(dir);
+  if (!runs) return printChecks(checkResultsFolder(dir), '') ? EXIT_OK : EXIT_FAILED;
+  let broken = 0;
+  let skipped = 0;
+  for (const run of runs) {
+    const folder = join(dir, run);
+    if (!existsSync(join(folder, 'jobs.csv'))) {
+      console.log(`${run}: skipped, no jobs.csv (a --summaries-only sweep keeps none)`);
+      skipped++;
+      continue;
+    }
+    console.log(`${run}:`);
+    if (!printChecks(checkResultsFolder(folder), '  ')) broken++;
+  }
+  const checked = runs.length - skipped;
+  console.log(
+    `${checked} of ${runs.length} runs checked: ${broken === 0 ? 'every invariant holds' : `${broken} broken`}` +
+      (skipped > 0 ? `; ${skipped} skipped` : ''),
+  );
+  if (checked === 0) throw new InputError(`${dir}: none of its runs has a jobs.csv to check`);
+  return broken === 0 ? EXIT_OK : EXIT_FAILED;
+}
+
+/** Prints each invariant's line; true when all hold. */
+function printChecks(results: readonly InvariantResult[], indent: string): boolean {
+  for (const r of results) console.log(`${indent}${r.ok ? 'ok    ' : 'BROKEN'}  ${r.name}: ${r.detail}`);
+  return results.every((r) => r.ok);
+}
+
+/**
+ * The runs of a folder of runs (simulate --seeds writes seeds.json beside a folder per seed, sweep
+ * writes sweep.csv beside a folder per run): the sub-folders holding a summary.json, in name
+ * order. Undefined for a folder that is not one.
+ */
+function runsOfFolder(dir: string): string[] | undefined {
+  if (existsSync(join(dir, 'summary.json'))) return undefined;
+  if (!existsSync(join(dir, 'seeds.json')) && !existsSync(join(dir, 'sweep.csv'))) return undefined;
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'summary.json')))
+    .map((e) => e.name)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 /** Where `gridemu run` writes the check of its own results folder, beside summary.json. */

@@ -66,6 +66,10 @@ export function buildReport(dir: string): string {
       sweep.charts,
     );
   }
+  if (existsSync(file('seeds.json')) && !existsSync(file('summary.json')))
+    throw new InputError(
+      `${dir} holds the runs of simulate --seeds, whose means are in seeds.csv: report one of its seed-N folders, or run gridemu sweep SPEC --seeds N for a report across seeds`,
+    );
   const what = 'a results folder of gridemu simulate or run, or a sweep folder';
   const jobsCsv = readResultsFile(dir, 'jobs.csv', what);
   let summary = readResultsSummary<ReportSummary>(dir, what);
