@@ -100,6 +100,22 @@ describe('gridemu report (issue 12)', () => {
     for (const c of page.canvases) expect(c.rendered && c.painted > 2000, c.id).toBe(true);
   });
 
+  it.skipIf(missing !== '')(
+    `a folder of simulate --seeds: each metric by seed with the mean and interval simulate gave${missing}`,
+    () => {
+      const out = join(tmp(), 'seeds');
+      const s = gridemu(['simulate', 'examples/quickstart.yaml', '--seeds', '3', '--out', out, '--quiet']);
+      expect(s.code, s.err).toBe(0);
+      const r = gridemu(['report', out]);
+      expect(r.code, r.err).toBe(0);
+      const page = openInChromium(join(out, 'report.html'), join(SHOTS, 'report-seeds.png'));
+      expect(page.charts).toBe(6);
+      for (const c of page.canvases) expect(c.rendered && c.painted > 2000, c.id).toBe(true);
+      const wait = JSON.parse(readFileSync(join(out, 'seeds.json'), 'utf8')).metrics.mean_wait_s;
+      expect(page.html).toContain(`the mean over 3 seeds (${Number(wait.mean.toPrecision(4))})`);
+    },
+  );
+
   it('writes --out where it is told, making its folder', () => {
     const results = tmp();
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', results, '--quiet']).code).toBe(0);

@@ -8,6 +8,7 @@ import { makeOutputFolder } from '../output-folder.js';
 import { reportHtml } from '../report/report-html.js';
 import { runCharts, runFacts, type ReportSummary } from '../report/run-report.js';
 import { readJobsCsv } from '../report/run-series.js';
+import { seedsCharts } from '../report/seeds-report.js';
 import { sweepCharts } from '../report/sweep-report.js';
 import { readResultsFile, readResultsSummary } from '../results-folder.js';
 
@@ -17,7 +18,9 @@ Writes one self-contained HTML file (Chart.js inlined; it opens without a networ
   for a results folder of simulate or run (DIR/jobs.csv, DIR/summary.json): utilization and queue
   length over time per site, the wait-time distribution, slowdown by job category, messages over
   time, and the faults on the time axis;
-  for a sweep folder (DIR/sweep-mean.csv): each metric against the variants, with its 90% interval.
+  for a sweep folder (DIR/sweep-mean.csv): each metric against the variants, with its 90% interval;
+  for a folder of simulate --seeds N (DIR/seeds.csv, DIR/seeds.json): each metric by seed, with the
+  mean over the seeds and its 90% interval.
 
 Options:
   --out FILE   where to write it (default: DIR/report.html)`;
@@ -32,7 +35,8 @@ export async function reportCommand(argv: string[]): Promise<number> {
     console.log(REPORT_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1) throw new UsageError(`report takes one results or sweep folder\n\n${REPORT_HELP}`);
+  if (positionals.length !== 1)
+    throw new UsageError(`report takes one results, sweep or seeds folder\n\n${REPORT_HELP}`);
   const dir = resolve(positionals[0]!);
   const out = resolve(values.out ?? join(dir, 'report.html'));
   makeOutputFolder(dirname(out), '--out');
@@ -42,7 +46,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
   return EXIT_OK;
 }
 
-/** The report of a results folder or a sweep folder, as HTML. */
+/** The report of a results folder, a sweep folder or a folder of simulate --seeds, as HTML. */
 export function buildReport(dir: string): string {
   const file = (name: string) => join(dir, name);
   const fail = (message: string, err: unknown): never => {
@@ -66,10 +70,28 @@ export function buildReport(dir: string): string {
       sweep.charts,
     );
   }
-  if (existsSync(file('seeds.json')) && !existsSync(file('summary.json')))
-    throw new InputError(
-      `${dir} holds the runs of simulate --seeds, whose means are in seeds.csv: report one of its seed-N folders, or run gridemu sweep SPEC --seeds N for a report across seeds`,
+  if (existsSync(file('seeds.json')) && !existsSync(file('summary.json'))) {
+    let seeds: ReturnType<typeof seedsCharts>;
+    try {
+      seeds = seedsCharts(
+        readFileSync(file('seeds.csv'), 'utf8'),
+        file('seeds.csv'),
+        readFileSync(file('seeds.json'), 'utf8'),
+        file('seeds.json'),
+      );
+    } catch (err) {
+      return fail(file('seeds.csv'), err);
+    }
+    return reportHtml(
+      `gridemu simulate --seeds: ${basename(dir)}`,
+      [
+        ['folder', dir],
+        ['seeds', String(seeds.seeds)],
+        ['each run', 'its own report: gridemu report DIR/seed-N'],
+      ],
+      seeds.charts,
     );
+  }
   const what = 'a results folder of gridemu simulate or run, or a sweep folder';
   const jobsCsv = readResultsFile(dir, 'jobs.csv', what);
   let summary = readResultsSummary<ReportSummary>(dir, what);

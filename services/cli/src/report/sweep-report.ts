@@ -3,7 +3,7 @@ import { InputError } from '@gridemu/model';
 import type { ReportChart } from './report-html.js';
 
 /** The metrics a sweep's report draws against its variants, when the sweep has them. */
-const SWEEP_METRICS: readonly [string, string][] = [
+export const SWEEP_METRICS: readonly [string, string][] = [
   ['mean_wait_s', 'Mean wait (s)'],
   ['mean_bounded_slowdown', 'Mean bounded slowdown'],
   ['mean_slowdown', 'Mean slowdown'],

@@ -1,0 +1,86 @@
+import { readCsvTable } from '@gridemu/metrics';
+import { InputError } from '@gridemu/model';
+import type { ReportChart } from './report-html.js';
+import { SWEEP_METRICS } from './sweep-report.js';
+
+/** One metric of seeds.json, as `simulate --seeds` writes it: the mean over the seeds and its interval. */
+interface SeedsMean {
+  readonly n: number;
+  readonly mean: number;
+  readonly half_width: number;
+  readonly confidence: number;
+}
+
+/**
+ * The charts of a folder of `simulate --seeds N`: for each metric a sweep report draws, a bar per
+ * seed from seeds.csv and, across them, the mean and its interval as seeds.json gives them (the
+ * numbers simulate printed; nothing is recomputed here).
+ */
+export function seedsCharts(
+  seedsCsv: string,
+  csvFile: string,
+  seedsJson: string,
+  jsonFile: string,
+): { charts: ReportChart[]; seeds: number } {
+  const table = readCsvTable(seedsCsv, csvFile);
+  const col = (name: string) => table.header.indexOf(name);
+  if (col('seed') < 0)
+    throw new InputError(`${csvFile}:1: no column "seed" in the header (is this simulate --seeds's seeds.csv?)`);
+  let means: Record<string, SeedsMean | undefined>;
+  try {
+    means = (JSON.parse(seedsJson) as { metrics?: Record<string, SeedsMean | undefined> }).metrics ?? {};
+  } catch (err) {
+    throw new InputError(`${jsonFile}: not valid JSON (${(err as Error).message})`, { cause: err });
+  }
+  const labels = table.rows.map((r) => `seed ${r[col('seed')]}`);
+  const charts = SWEEP_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]): ReportChart => {
+    // An empty cell is a metric the seed's run does not define (a mean over no jobs): no bar.
+    const values = table.rows.map((r, i) => (r[col(metric)] === '' ? null : table.number(i, col(metric))));
+    const m = means[metric];
+    const across = (v: number | undefined) => labels.map(() => v ?? null);
+    const line = (label: string, data: (number | null)[], color: string, dash: number[]) => ({
+      type: 'line',
+      label,
+      data,
+      borderColor: color,
+      borderDash: dash,
+      pointRadius: 0,
+      fill: false,
+      order: 0,
+    });
+    return {
+      id: `seeds-${metric}`,
+      title: `${title} by seed`,
+      caption: m
+        ? `Each seed's run; the line is the mean over ${m.n} seeds (${fourDigits(m.mean)}), the dashed lines its ${m.confidence * 100}% confidence interval (± ${fourDigits(m.half_width)}, Student's t), as seeds.json gives them.`
+        : "Each seed's run (seeds.json has no mean of this metric).",
+      config: {
+        type: 'bar',
+        data: {
+          labels,
+          datasets: [
+            { label: 'run', data: values, backgroundColor: '#4a7ab5', order: 1 },
+            ...(m
+              ? [
+                  line('mean', across(m.mean), '#d9822b', []),
+                  line('interval', across(m.mean - m.half_width), '#d9822b', [4, 4]),
+                  line('interval', across(m.mean + m.half_width), '#d9822b', [4, 4]),
+                ]
+              : []),
+          ],
+        },
+        options: { scales: { y: { beginAtZero: true, title: { display: true, text: metric } } } },
+      },
+    };
+  });
+  if (charts.length === 0)
+    throw new InputError(
+      `${csvFile}: none of the metrics a seeds report draws (${SWEEP_METRICS.map(([m]) => m).join(', ')}) is in it`,
+    );
+  return { charts, seeds: table.rows.length };
+}
+
+/** Four significant digits, without the exponent toPrecision gives from 10,000 up. */
+function fourDigits(v: number): string {
+  return String(Number(v.toPrecision(4)));
+}
