@@ -116,6 +116,15 @@ describe('gridemu report (issue 12)', () => {
     },
   );
 
+  it('draws one seed without an interval it cannot have', () => {
+    const out = join(tmp(), 'one-seed');
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--seeds', '1', '--out', out, '--quiet']).code).toBe(0);
+    expect(gridemu(['report', out]).code).toBe(0);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('one seed gives no interval');
+    expect(html).not.toContain('confidence interval');
+  });
+
   it('writes --out where it is told, making its folder', () => {
     const results = tmp();
     expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', results, '--quiet']).code).toBe(0);

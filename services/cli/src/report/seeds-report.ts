@@ -51,16 +51,18 @@ export function seedsCharts(
     return {
       id: `seeds-${metric}`,
       title: `${title} by seed`,
-      caption: m
-        ? `Each seed's run; the line is the mean over ${m.n} seeds (${fourDigits(m.mean)}), the dashed lines its ${m.confidence * 100}% confidence interval (± ${fourDigits(m.half_width)}, Student's t), as seeds.json gives them.`
-        : "Each seed's run (seeds.json has no mean of this metric).",
+      caption: !m
+        ? "Each seed's run (seeds.json has no mean of this metric)."
+        : m.n < 2
+          ? `The one seed's run (${fourDigits(m.mean)}): one seed gives no interval.`
+          : `Each seed's run; the line is the mean over ${m.n} seeds (${fourDigits(m.mean)}), the dashed lines its ${m.confidence * 100}% confidence interval (± ${fourDigits(m.half_width)}, Student's t), as seeds.json gives them.`,
       config: {
         type: 'bar',
         data: {
           labels,
           datasets: [
             { label: 'run', data: values, backgroundColor: '#4a7ab5', order: 1 },
-            ...(m
+            ...(m && m.n >= 2
               ? [
                   line('mean', across(m.mean), '#d9822b', []),
                   line('interval', across(m.mean - m.half_width), '#d9822b', [4, 4]),
