@@ -535,7 +535,10 @@ describe('gridemu run: the grid execution hierarchy (paper 000), every queue and
     const [long, short] = [rows[1]!, rows[2]!];
     expect(rows).toHaveLength(3);
     expect(short[col('exec_site')]).toBe('Q1');
-    expect(Number(short[col('turnaround_time')])).toBeLessThan(300);
+    // Not held behind the long task: done in a small part of the long one's time (33 s against
+    // 2,993 s in the simulator). A ratio, not a bound in emulated seconds: on a busy machine every
+    // late timer adds (wall lag x speed-up) to both, and the long task crosses more of them.
+    expect(Number(short[col('turnaround_time')])).toBeLessThan(Number(long[col('turnaround_time')]) / 4);
     expect(Number(long[col('finish_time')])).toBeGreaterThan(Number(short[col('finish_time')]) + 1800);
     expect(Number(long[col('migrations')])).toBeGreaterThanOrEqual(1);
     const s = readSummary(out);
