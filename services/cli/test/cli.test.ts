@@ -400,6 +400,16 @@ describe('bad input: a clear message and exit code 2', () => {
     const proc = gridemu(['run', 'examples/quickstart-live.yaml', '--out', '/proc/gridemu-nope/x']);
     expect(proc.code).toBe(2);
     expect(proc.err).toContain('gridemu: --out: cannot make /proc/gridemu-nope (ENOENT)');
+    // trace fetch's --dir too, before it says it fetches anything (port 1: nothing is reached).
+    const fetchArgs = ['trace', 'fetch', 'KTH-SP2-1996-2.1-cln.swf.gz', '--base-url', 'http://127.0.0.1:1'];
+    for (const [where, message] of [
+      [throughFile, `gridemu: --dir: ${join(dir, 'a-file')} is a file, not a folder`],
+      ['/proc/gridemu-nope/x', 'gridemu: --dir: cannot make /proc/gridemu-nope (ENOENT)'],
+    ] as const) {
+      const r = gridemu([...fetchArgs, '--dir', where]);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err.trim()).toBe(message);
+    }
   });
 
   it("names run's own options in its errors, and a server --nats names that cannot be reached is bad input", () => {

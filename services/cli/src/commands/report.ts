@@ -73,10 +73,11 @@ export function buildReport(dir: string): string {
   if (existsSync(file('seeds.json')) && !existsSync(file('summary.json'))) {
     let seeds: ReturnType<typeof seedsCharts>;
     try {
+      const what = 'a folder of gridemu simulate --seeds';
       seeds = seedsCharts(
-        readFileSync(file('seeds.csv'), 'utf8'),
+        readResultsFile(dir, 'seeds.csv', what),
         file('seeds.csv'),
-        readFileSync(file('seeds.json'), 'utf8'),
+        readResultsFile(dir, 'seeds.json', what),
         file('seeds.json'),
       );
     } catch (err) {

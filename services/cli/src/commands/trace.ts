@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { archiveUrl, fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
+import { makeOutputFolder } from '../output-folder.js';
 
 export const TRACE_HELP = `Usage: gridemu trace info FILE [--json] [--lenient]
        gridemu trace fetch NAME [--dir DIR] [--base-url URL]
@@ -60,8 +61,11 @@ export async function traceCommand(argv: string[]): Promise<number> {
     case 'fetch': {
       const dir = values.dir ?? traceDirectory();
       const base = values['base-url'] ?? process.env['GRIDEMU_PWA_URL'] ?? PWA_BASE_URL;
-      // Checked before anything is said: a name the archive cannot hold is bad input (exit 2).
-      console.error(`fetching ${archiveUrl(arg, base)} into ${dir} ...`);
+      // Checked before anything is said: a name the archive cannot hold is bad input (exit 2), and
+      // so is a folder that cannot be made.
+      const url = archiveUrl(arg, base);
+      makeOutputFolder(dir, values.dir !== undefined ? '--dir' : 'the trace folder');
+      console.error(`fetching ${url} into ${dir} ...`);
       const r = await fetchTrace(arg, dir, base);
       console.log(`${r.path}: ${r.records} jobs, ${r.bytes} bytes from ${r.url}`);
       return EXIT_OK;

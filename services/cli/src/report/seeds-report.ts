@@ -1,15 +1,7 @@
-import { readCsvTable } from '@gridemu/metrics';
+import { readCsvTable, type MeanWithInterval } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
 import type { ReportChart } from './report-html.js';
-import { SWEEP_METRICS } from './sweep-report.js';
-
-/** One metric of seeds.json, as `simulate --seeds` writes it: the mean over the seeds and its interval. */
-interface SeedsMean {
-  readonly n: number;
-  readonly mean: number;
-  readonly half_width: number;
-  readonly confidence: number;
-}
+import { DRAWN_METRICS } from './sweep-report.js';
 
 /**
  * The charts of a folder of `simulate --seeds N`: for each metric a sweep report draws, a bar per
@@ -26,14 +18,14 @@ export function seedsCharts(
   const col = (name: string) => table.header.indexOf(name);
   if (col('seed') < 0)
     throw new InputError(`${csvFile}:1: no column "seed" in the header (is this simulate --seeds's seeds.csv?)`);
-  let means: Record<string, SeedsMean | undefined>;
+  let means: Record<string, MeanWithInterval | undefined>;
   try {
-    means = (JSON.parse(seedsJson) as { metrics?: Record<string, SeedsMean | undefined> }).metrics ?? {};
+    means = (JSON.parse(seedsJson) as { metrics?: Record<string, MeanWithInterval | undefined> }).metrics ?? {};
   } catch (err) {
     throw new InputError(`${jsonFile}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
   const labels = table.rows.map((r) => `seed ${r[col('seed')]}`);
-  const charts = SWEEP_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]): ReportChart => {
+  const charts = DRAWN_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]): ReportChart => {
     // An empty cell is a metric the seed's run does not define (a mean over no jobs): no bar.
     const values = table.rows.map((r, i) => (r[col(metric)] === '' ? null : table.number(i, col(metric))));
     const m = means[metric];
@@ -77,7 +69,7 @@ export function seedsCharts(
   });
   if (charts.length === 0)
     throw new InputError(
-      `${csvFile}: none of the metrics a seeds report draws (${SWEEP_METRICS.map(([m]) => m).join(', ')}) is in it`,
+      `${csvFile}: none of the metrics a seeds report draws (${DRAWN_METRICS.map(([m]) => m).join(', ')}) is in it`,
     );
   return { charts, seeds: table.rows.length };
 }

@@ -2,8 +2,8 @@ import { readCsvTable } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
 import type { ReportChart } from './report-html.js';
 
-/** The metrics a sweep's report draws against its variants, when the sweep has them. */
-export const SWEEP_METRICS: readonly [string, string][] = [
+/** The summary metrics a sweep's report (against its variants) and a seeds report (by seed) draw, when the folder has them. */
+export const DRAWN_METRICS: readonly [string, string][] = [
   ['mean_wait_s', 'Mean wait (s)'],
   ['mean_bounded_slowdown', 'Mean bounded slowdown'],
   ['mean_slowdown', 'Mean slowdown'],
@@ -23,7 +23,7 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
   // An empty cell is a metric none of the variant's runs defines (a mean over no jobs): no bar.
   const num = (r: readonly string[], c: number, row: number): number | null =>
     r[c] === '' ? null : table.number(row, c);
-  const charts = SWEEP_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]) => {
+  const charts = DRAWN_METRICS.filter(([m]) => col(m) >= 0).map(([metric, title]) => {
     const means = rows.map((r, i) => num(r, col(metric), i));
     const half =
       col(`${metric}_ci90`) >= 0 ? rows.map((r, i) => num(r, col(`${metric}_ci90`), i) ?? 0) : means.map(() => 0);
@@ -54,7 +54,7 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
   });
   if (charts.length === 0)
     throw new InputError(
-      `${file}: none of the metrics a sweep report draws (${SWEEP_METRICS.map(([m]) => m).join(', ')}) is in it`,
+      `${file}: none of the metrics a sweep report draws (${DRAWN_METRICS.map(([m]) => m).join(', ')}) is in it`,
     );
   return { charts, variants: rows.length, seeds: [...new Set(rows.map((r) => r[col('seeds')] ?? ''))].join(', ') };
 }
