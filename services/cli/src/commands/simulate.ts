@@ -99,7 +99,6 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       `--out ${out} is the live run --network-from replays: its results would be replaced by the replay's (give another --out)`,
     );
-  makeOutputFolder(out, '--out');
   const measured =
     values['network-from'] === undefined
       ? undefined
@@ -168,6 +167,8 @@ async function simulateOnce(
 ): Promise<RunSummary | undefined> {
   const started = Date.now();
   const workload = await loadExperimentWorkload(spec, { specFile: file, lenient });
+  // Made once the input has been read: a bad trace leaves no empty results folder behind.
+  makeOutputFolder(out, '--out');
   clearRunOutputs(out);
   const bar = new ProgressBar(`simulate ${spec.name}`);
   let result;
