@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -10,15 +11,20 @@ import { Script } from 'node:vm';
  * spent about a fifth of its time loading and compiling a couple of hundred modules before any
  * scheduling. One script with cached bytecode skips the module resolution and most of
  * the compiling. The cache is written when the process exits, so it holds the functions the run
- * compiled; V8 rejects a cache made from another source or Node version, and it is then rewritten.
- * A cache that cannot be written (a read-only install) only costs the speed-up.
+ * compiled; V8 rejects a cache made by another Node version, and it is then rewritten.
+ * V8 checks only the source's length, so a rebuilt bundle of the same length ran the old bundle's
+ * bytecode (a SyntaxError from a shifted offset): the cache starts with the source's SHA-256 and is
+ * used only by that source. A cache that cannot be written (a read-only install) only costs the
+ * speed-up.
  */
 export function loadCachedBundle(file: string): unknown {
   const source = readFileSync(file, 'utf8');
   const cacheFile = `${file}.v8-cache`;
+  const digest = createHash('sha256').update(source).digest();
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cacheFile);
+    const cache = readFileSync(cacheFile);
+    cachedData = cache.subarray(0, digest.length).equals(digest) ? cache.subarray(digest.length) : undefined;
   } catch {
     cachedData = undefined;
   }
@@ -28,7 +34,7 @@ export function loadCachedBundle(file: string): unknown {
     process.once('exit', () => {
       try {
         const tmp = `${cacheFile}.${process.pid}`;
-        writeFileSync(tmp, script.createCachedData());
+        writeFileSync(tmp, Buffer.concat([digest, script.createCachedData()]));
         renameSync(tmp, cacheFile); // atomic: parallel sweep workers may race to write it
       } catch {
         // Not writable: the next run compiles again.
