@@ -47,6 +47,37 @@ describe('the bundled gridemu simulate', () => {
   });
 });
 
+describe('loadCachedBundle', () => {
+  const CACHED_BUNDLE = join(REPO, 'services/cli/dist/cached-bundle.js');
+  // A fresh process each time: the cache is read when a bundle is loaded and written at exit.
+  function load(file: string): string {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { loadCachedBundle } from ${JSON.stringify(CACHED_BUNDLE)};` +
+          `process.stdout.write(loadCachedBundle(${JSON.stringify(file)}).answer());`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    return r.stdout;
+  }
+
+  it('runs a rebuilt bundle of the same length, not the bytecode cached from the one before', () => {
+    const file = join(tmp(), 'b.cjs');
+    const bundle = (word: string) => `exports.answer = function () { return '${word}'; };\n`;
+    writeFileSync(file, bundle('first'));
+    expect(load(file)).toBe('first');
+    expect(existsSync(`${file}.v8-cache`)).toBe(true);
+    expect(load(file)).toBe('first');
+    // V8 accepts a cache for any source of the same length; only the digest in front tells them apart.
+    writeFileSync(file, bundle('other'));
+    expect(load(file)).toBe('other');
+  });
+});
+
 describe('staleInput', () => {
   const dir = tmp();
   writeFileSync(join(dir, 'a.js'), 'export const a = 1;\n');
