@@ -9,3 +9,4 @@ export {
   type NatsUser,
 } from './nats-server.js';
 export { makeRunCertificates, type RunCertificates } from './run-certificates.js';
+export { programOnPath } from './program-on-path.js';

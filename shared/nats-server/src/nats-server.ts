@@ -1,8 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { programOnPath } from './program-on-path.js';
 
 /** How long a client may take to authenticate (the server's `authorization.timeout`). */
 export const AUTH_TIMEOUT_S = 20;
@@ -24,11 +25,12 @@ export const INSTALL_HINT =
  */
 const SBIN_PLACES = ['/usr/sbin/nats-server', '/usr/local/sbin/nats-server'];
 
-export function natsServerBinary(): string | undefined {
-  const r = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
-  const path = r.stdout.trim();
-  if (r.status === 0 && path !== '') return path;
-  return SBIN_PLACES.find((p) => existsSync(p));
+/** nats-server from PATH, else where Debian puts it (`path` and `fallbacks` for tests). */
+export function natsServerBinary(
+  path = process.env['PATH'] ?? '',
+  fallbacks: readonly string[] = SBIN_PLACES,
+): string | undefined {
+  return programOnPath('nats-server', path, fallbacks);
 }
 
 /** A NATS user of a run and what it may publish and subscribe to (subject patterns). */

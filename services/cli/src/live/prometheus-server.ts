@@ -1,7 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, stopProcess } from '@gridemu/nats-server';
+import { freePort, programOnPath, stopProcess } from '@gridemu/nats-server';
 
 export const PROMETHEUS_HINT =
   'prometheus is not on PATH: install it with `apt-get install -y prometheus` (Debian), or point your own Prometheus at DIR/prometheus/prometheus.yml';
@@ -73,9 +73,7 @@ export interface PrometheusServer {
 }
 
 export function prometheusBinary(): string | undefined {
-  const r = spawnSync('sh', ['-c', 'command -v prometheus'], { encoding: 'utf8' });
-  const path = r.stdout.trim();
-  return r.status === 0 && path !== '' ? path : undefined;
+  return programOnPath('prometheus');
 }
 
 /** Starts Prometheus from PATH on a free loopback port with `configFile`, its data in `dataDir`; resolves once it is ready. */
