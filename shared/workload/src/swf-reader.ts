@@ -101,8 +101,11 @@ const PIECE_BYTES = 1 << 20;
 async function* lineChunks(file: string): AsyncGenerator<Buffer> {
   let size: number;
   try {
-    size = (await stat(file)).size;
+    const found = await stat(file);
+    if (found.isDirectory()) throw new SwfFormatError(file, 0, 'is a folder, not a trace file');
+    size = found.size;
   } catch (err) {
+    if (err instanceof SwfFormatError) throw err;
     throw new SwfFormatError(file, 0, `cannot read the trace: ${(err as Error).message}`, { cause: err });
   }
   if (size <= WHOLE_FILE_BYTES) {

@@ -33,13 +33,14 @@ export const SWF_FIELD_COUNT = 18;
 
 /** A line that is not SWF: names the file and line. */
 export class SwfFormatError extends InputError {
+  /** `line` 0: the file as a whole (it cannot be read), named without a line. */
   constructor(
     readonly file: string,
     readonly line: number,
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`${file}:${line}: ${reason}`, options);
+    super(line > 0 ? `${file}:${line}: ${reason}` : `${file}: ${reason}`, options);
     this.name = 'SwfFormatError';
   }
 }

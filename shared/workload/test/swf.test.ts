@@ -101,6 +101,15 @@ describe('SWF reader', () => {
     writeFileSync(broken, good.subarray(0, good.length - 6));
     await expect(collect(broken)).rejects.toThrow(/cannot read the trace/);
   });
+
+  it('names a folder given as a trace, without a line', async () => {
+    const dir = tempDir();
+    await expect(collect(dir)).rejects.toThrow(new SwfFormatError(dir, 0, 'is a folder, not a trace file'));
+    await expect(collect(dir)).rejects.toThrow(`${dir}: is a folder, not a trace file`);
+    await expect(collect(join(dir, 'missing.swf'))).rejects.toThrow(
+      `${join(dir, 'missing.swf')}: cannot read the trace`,
+    );
+  });
 });
 
 describe('conversion of trace values (docs/workload.md)', () => {
