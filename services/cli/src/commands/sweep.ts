@@ -13,7 +13,7 @@ import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
 import { idleAxes } from '../sweep/idle-axes.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
-import { folderName, parseAxis, sweptValue, variants, type Variant } from '../sweep/variants.js';
+import { folderName, parseAxes, sweptValue, variants, type Variant } from '../sweep/variants.js';
 import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/variant-means.js';
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
@@ -32,7 +32,8 @@ in parallel, and writes:
 Options:
   --vary path=v1,v2    a field and the values to try, e.g. --vary network.latency_ms=0,10,50; one
                        whose values change no run's results is warned of (a field the scheme
-                       does not read?); the seed is swept with --seeds
+                       does not read?); each field in one --vary, each value once, and not also
+                       in a --set; the seed is swept with --seeds
   --seeds N            seeds per variant (default 1)
   --set path=value     applies to every variant
   --parallel N         runs at once (default: the number of cores)
@@ -67,14 +68,14 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError(`sweep takes one experiment file\n\n${SWEEP_HELP}`);
   const file = positionals[0]!;
-  const axes = (values.vary ?? []).map(parseAxis);
+  const common = values.set ?? [];
+  const axes = parseAxes(values.vary ?? [], common);
   const seedCount = Number(values.seeds ?? 1);
   const parallel = Number(values.parallel ?? availableParallelism());
   if (!Number.isInteger(seedCount) || seedCount < 1)
     throw new UsageError(`--seeds must be a positive integer (got ${values.seeds})`);
   if (!Number.isInteger(parallel) || parallel < 1)
     throw new UsageError(`--parallel must be a positive integer (got ${values.parallel})`);
-  const common = values.set ?? [];
   const { spec } = loadExperiment(file, parseOverrides(common));
   const runs = variants(
     axes,

@@ -23,9 +23,28 @@ export function parseAxis(text: string): Axis {
   const values = text
     .slice(eq + 1)
     .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
+    .map((v) => v.trim());
+  // A stray comma is a typo, not a value; a value twice would be two runs writing one folder.
+  if (values.includes('')) throw new OverrideError(`--vary ${text}: an empty value (two commas, or one at an end)`);
+  const twice = values.find((v, i) => values.indexOf(v) !== i);
+  if (twice !== undefined) throw new OverrideError(`--vary ${text}: ${twice} is given twice`);
   return { path: text.slice(0, eq), values };
+}
+
+/**
+ * Every `--vary` of the command line, each field swept by one of them only and not also fixed by
+ * a `--set` (`sets`), which the varied value would silently override.
+ */
+export function parseAxes(varies: readonly string[], sets: readonly string[]): Axis[] {
+  const axes = varies.map(parseAxis);
+  const paths = axes.map((a) => a.path);
+  const twice = paths.find((p, i) => paths.indexOf(p) !== i);
+  if (twice !== undefined)
+    throw new OverrideError(`--vary ${twice} is given twice: list all its values in one --vary ${twice}=v1,v2,...`);
+  const fixed = sets.find((set) => paths.includes(set.slice(0, set.indexOf('='))));
+  if (fixed !== undefined)
+    throw new OverrideError(`--set ${fixed} fixes a field that --vary sweeps: give it to one of them`);
+  return axes;
 }
 
 /** Every combination of the axes' values (first axis slowest), each with every seed. */
