@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '@gridemu/model';
 
@@ -49,8 +49,29 @@ export function readResultsFile(
   what = 'a results folder of gridemu simulate or run',
 ): string {
   const file = join(dir, name);
-  if (!existsSync(file)) throw new InputError(`${file}: not found (is ${dir} ${what}?)`);
+  if (!existsSync(file)) {
+    const runs = runsOfFolder(dir);
+    if (runs !== undefined && runs.length > 0)
+      throw new InputError(
+        `${file}: not found: ${dir} is a folder of ${runs.length} runs (simulate --seeds or sweep); give one of them, e.g. ${join(dir, runs[0]!)}`,
+      );
+    throw new InputError(`${file}: not found (is ${dir} ${what}?)`);
+  }
   return readFileSync(file, 'utf8');
+}
+
+/**
+ * The runs of a folder of runs (simulate --seeds writes seeds.json beside a folder per seed, sweep
+ * writes sweep.csv beside a folder per run): the sub-folders holding a summary.json, in name
+ * order. Undefined for a folder that is not one.
+ */
+export function runsOfFolder(dir: string): string[] | undefined {
+  if (existsSync(join(dir, 'summary.json'))) return undefined;
+  if (!existsSync(join(dir, 'seeds.json')) && !existsSync(join(dir, 'sweep.csv'))) return undefined;
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'summary.json')))
+    .map((e) => e.name)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 /**

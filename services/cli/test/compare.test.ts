@@ -49,6 +49,16 @@ describe('gridemu compare', () => {
     expect(missing.err).toContain(join(dir, 'nope', 'summary.json'));
   });
 
+  it('names the runs of a folder of runs given instead of one run', () => {
+    const seeds = join(dir, 'seeds');
+    expect(gridemu(['simulate', spec, '--out', seeds, '--quiet', '--seeds', '2']).code).toBe(0);
+    const r = gridemu(['compare', a, seeds]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/is a folder of 2 runs \(simulate --seeds or sweep\); give one of them, e\.g\. /);
+    const [, example] = /e\.g\. (\S+)/.exec(r.err)!;
+    expect(gridemu(['compare', a, example!]).code).toBe(0);
+  });
+
   it('computes relative differences and start statistics by hand', () => {
     expect(metricDiff('x', 10, 11)).toMatchObject({ diff: 1, relative: 0.1 });
     expect(metricDiff('x', 0, 0).relative).toBe(0);

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { checkRun, executedJobsFromCsv, type InvariantResult, type RunCheckInput } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { readResultsFile, readResultsSummary } from '../results-folder.js';
+import { readResultsFile, readResultsSummary, runsOfFolder } from '../results-folder.js';
 
 export const CHECK_HELP = `Usage: gridemu check DIR
 
@@ -57,20 +57,6 @@ export async function checkCommand(argv: string[]): Promise<number> {
 function printChecks(results: readonly InvariantResult[], indent: string): boolean {
   for (const r of results) console.log(`${indent}${r.ok ? 'ok    ' : 'BROKEN'}  ${r.name}: ${r.detail}`);
   return results.every((r) => r.ok);
-}
-
-/**
- * The runs of a folder of runs (simulate --seeds writes seeds.json beside a folder per seed, sweep
- * writes sweep.csv beside a folder per run): the sub-folders holding a summary.json, in name
- * order. Undefined for a folder that is not one.
- */
-function runsOfFolder(dir: string): string[] | undefined {
-  if (existsSync(join(dir, 'summary.json'))) return undefined;
-  if (!existsSync(join(dir, 'seeds.json')) && !existsSync(join(dir, 'sweep.csv'))) return undefined;
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'summary.json')))
-    .map((e) => e.name)
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 /** Where `gridemu run` writes the check of its own results folder, beside summary.json. */
