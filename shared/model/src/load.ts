@@ -24,7 +24,13 @@ export function loadSpec(file: string, schemes: MetaSchemes, overrides: readonly
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new SpecError(file, [
-      { path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})` },
+      {
+        path: '',
+        message:
+          (err as NodeJS.ErrnoException).code === 'EISDIR'
+            ? 'is a folder, not an experiment file'
+            : `cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      },
     ]);
   }
   return parseSpecText(text, file, schemes, overrides);

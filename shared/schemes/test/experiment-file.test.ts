@@ -1,6 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isCoreSource, parseOverride, parseOverrides, SpecError } from '@gridemu/model';
-import { parseExperiment as parseSpecText } from '../src/index.js';
+import { loadExperiment, parseExperiment as parseSpecText } from '../src/index.js';
 
 const GOOD = `name: t
 seed: 3
@@ -199,5 +202,15 @@ describe('--set overrides', () => {
     expect(() => parseSpecText(GOOD, 'exp.yaml', [parseOverride('sites[0].cpus=zero', '--vary')])).toThrow(
       /sites\[0\]\.cpus: must be a positive integer \(got "zero"\) \(from --vary sites\[0\]\.cpus=zero\)/,
     );
+  });
+});
+
+describe('an experiment file that cannot be read', () => {
+  it('names a missing file and a folder, at the top level', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-spec-'));
+    expect(() => loadExperiment(dir)).toThrow(
+      `invalid experiment file ${dir}:\n  (top level): is a folder, not an experiment file`,
+    );
+    expect(() => loadExperiment(join(dir, 'none.yaml'))).toThrow('cannot read the file (ENOENT)');
   });
 });
