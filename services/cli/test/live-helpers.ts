@@ -14,8 +14,9 @@ export interface Finished {
 }
 
 /** Starts the built `gridemu` as a user would; `done` resolves when it exits. */
-export function gridemuLive(args: string[]): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: REPO, env: process.env });
+/** `ownGroup`: the command leads a process group of its own, which a test can signal whole (kill(-pid)). */
+export function gridemuLive(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: REPO, env: process.env, detached: ownGroup });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

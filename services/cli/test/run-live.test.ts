@@ -443,33 +443,43 @@ describe('gridemu run, a process killed from outside (live.journal, issue 11)', 
   });
 });
 
-describe('gridemu run, stopped by Ctrl-C', () => {
-  it('stops every process, keeps what the driver had, says it failed, and claims no check it did not make', async () => {
-    const dir = tmp();
-    // Far more emulated time than the test waits: the run is mid-way when it is interrupted.
-    const spec = smallSpec(dir, { sites: 3, jobs: 2000, speedup: 200 });
-    const out = join(dir, 'out');
-    const run = gridemuLive(['run', spec, '--out', out, '--timeout', '300']);
-    const log = join(out, 'logs', 's1.log');
-    const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-    // A generous bound for start-up on a busy machine; a run that works is there in a few seconds.
-    for (let i = 0; i < 1200 && !logged().includes('clock started'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(logged(), 's1 never started its clock').toContain('clock started');
-    run.child.kill('SIGINT');
-    const { code, err, out: stdout } = await run.done;
-    expect(code, err).toBe(1);
-    expect(err).toContain('gridemu: run failed: interrupted by SIGINT');
-    const s = readSummary(out);
-    expect(s.live.aborted).toBeDefined();
-    expect(s.jobs.unfinished).toBeGreaterThan(0);
-    // Not checked, so no check.json, and the list of what was written does not name one.
-    expect(existsSync(join(out, 'check.json'))).toBe(false);
-    expect(stdout).toContain(`wrote ${join(out, 'jobs.csv')}`);
-    expect(stdout).not.toContain('check.json');
-    // Every process of the run is gone (signal 0 only asks whether a pid exists).
-    for (const [name, p] of Object.entries(s.live.processes as Record<string, { pid: number }>))
-      expect(() => process.kill(p.pid, 0), `${name} (pid ${p.pid}) still runs`).toThrow(/ESRCH/);
-  });
+describe('gridemu run, stopped by a signal', () => {
+  // SIGINT to gridemu run alone; SIGTERM to its whole process group, as `timeout` or `kill -- -PGID`
+  // send it: nats-server goes at once, and the driver (signalled twice) must still write and exit.
+  it.each([
+    ['SIGINT', 'gridemu run'],
+    ['SIGTERM', 'its process group'],
+  ] as const)(
+    '%s to %s: stops every process, keeps what the driver had, says it failed, and claims no check it did not make',
+    async (signal, to) => {
+      const dir = tmp();
+      // Far more emulated time than the test waits: the run is mid-way when it is interrupted.
+      const spec = smallSpec(dir, { sites: 3, jobs: 2000, speedup: 200 });
+      const out = join(dir, 'out');
+      const group = to === 'its process group';
+      const run = gridemuLive(['run', spec, '--out', out, '--timeout', '300'], group);
+      const log = join(out, 'logs', 's1.log');
+      const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+      // A generous bound for start-up on a busy machine; a run that works is there in a few seconds.
+      for (let i = 0; i < 1200 && !logged().includes('clock started'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(logged(), 's1 never started its clock').toContain('clock started');
+      if (group) process.kill(-run.child.pid!, signal);
+      else run.child.kill(signal);
+      const { code, err, out: stdout } = await run.done;
+      expect(code, err).toBe(1);
+      expect(err).toContain(`gridemu: run failed: interrupted by ${signal}`);
+      const s = readSummary(out);
+      expect(s.live.aborted).toBeDefined();
+      expect(s.jobs.unfinished).toBeGreaterThan(0);
+      // Not checked, so no check.json, and the list of what was written does not name one.
+      expect(existsSync(join(out, 'check.json'))).toBe(false);
+      expect(stdout).toContain(`wrote ${join(out, 'jobs.csv')}`);
+      expect(stdout).not.toContain('check.json');
+      // Every process of the run is gone (signal 0 only asks whether a pid exists).
+      for (const [name, p] of Object.entries(s.live.processes as Record<string, { pid: number }>))
+        expect(() => process.kill(p.pid, 0), `${name} (pid ${p.pid}) still runs`).toThrow(/ESRCH/);
+    },
+  );
 });
 
 describe('gridemu run, two incarnations of one site at once (a replaced container still running)', () => {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import {
+  closeConnection,
   ControlBus,
   feltHop_ms,
   judgeBacklog,
@@ -140,8 +141,10 @@ async function main(argv: string[]): Promise<number> {
   for (const w of before.warnings) log.warn({ event: 'fidelity.warning', when: 'before the run' }, w);
   const started = Date.now();
   let stopping: string | undefined;
-  process.once('SIGTERM', () => (stopping = 'SIGTERM'));
-  process.once('SIGINT', () => (stopping = 'SIGINT'));
+  // Not once: a signal to the whole process group (Ctrl-C, `timeout`, `kill -- -PGID`) comes with
+  // gridemu run's own SIGTERM, and a second one must not kill the driver while it writes the results.
+  process.on('SIGTERM', () => (stopping ??= 'SIGTERM'));
+  process.on('SIGINT', () => (stopping ??= 'SIGINT'));
   let lastLogged = 0;
   const result = await leadRun({
     nc,
@@ -165,7 +168,7 @@ async function main(argv: string[]): Promise<number> {
       );
     },
   });
-  await nc.drain();
+  await closeConnection(nc);
   state.phase = result.aborted ? 'failed' : 'done';
   const results = liveResults(result, spec.live.speedup, reports.interval_ms);
   const { messages, counters } = results;

@@ -2,6 +2,7 @@ export { NatsFrameSplitter, type NatsFrame } from './nats-frames.js';
 export { DelayProxy, delayProxyFor, proxyTarget, needsDelayProxies, type DelayProxyOptions } from './delay-proxy.js';
 export { terminateNatsTls, type ProxyTls } from './nats-tls-termination.js';
 export { ControlBus } from './control-bus.js';
+export { closeConnection } from './close-connection.js';
 export { liveMembers, liveLocations, memberActors, driverPlan } from './members.js';
 export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase } from './member.js';
 export { leadRun, type LeaderOptions, type LeaderResult, type LiveProgress, type MemberInfo } from './leader.js';

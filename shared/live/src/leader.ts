@@ -12,6 +12,7 @@ import { answerRejoins } from './rejoin-announcement.js';
 import { cpu_s, cpuSince } from './process-stats.js';
 import { reliableDelivery } from './reliable-delivery.js';
 import { logWarmUp, warmUp, type WarmUpReport } from './warm-up.js';
+import { within } from './within.js';
 
 export interface LeaderOptions {
   readonly nc: NatsConnection;
@@ -245,7 +246,12 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   // Asked last, when nothing more will be injected; with no orchestrator the server answers at once that none listens.
   const tally = (await bus.request({ kind: 'tally' }, 'tallied', 3000))?.tally;
   await rt.stop();
-  await nc.flush();
+  // With the server gone (stopped with the rest by a signal to the whole process group) a flush
+  // never answers: the driver must still write what it has and exit.
+  await within(
+    2000,
+    nc.flush().catch(() => undefined),
+  );
   bus.close();
   return {
     driver: plan.driver,

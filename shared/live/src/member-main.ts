@@ -5,7 +5,7 @@ import { connectFirst } from './first-connect.js';
 import { startHealthServer } from './health-server.js';
 import { MemberProcess } from './member.js';
 import { takeOverFrom } from './standby.js';
-import { within } from './within.js';
+import { closeConnection } from './close-connection.js';
 import { natsConnectOptions, natsFlagOptions, timerSpinOf } from './nats-flags.js';
 
 export interface MemberMainOptions {
@@ -166,16 +166,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   if (values.standby) process.stdin.destroy();
   if (outcome.phase === 'done' && linger_ms > 0) await new Promise((r) => setTimeout(r, linger_ms));
   log.info({ phase: outcome.phase, reason: outcome.reason }, 'member process exiting');
-  // A drain needs the server; if it is gone, close the connection so its reconnect loop stops.
-  await within(
-    3000,
-    nc.drain().catch(() => undefined),
-  );
-  if (!nc.isClosed())
-    await within(
-      1000,
-      nc.close().catch(() => undefined),
-    );
+  await closeConnection(nc);
   clearInterval(rtt);
   await health.close();
   return outcome.phase === 'done' || outcome.phase === 'stopped' ? 0 : outcome.badInput ? 2 : 1;

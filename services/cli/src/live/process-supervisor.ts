@@ -4,6 +4,8 @@ import { RunProcess, serviceMain } from './run-process.js';
 
 /** How often one process may die unplanned and be started again before the run gives up on it. */
 const MAX_UNPLANNED_RESTARTS = 3;
+/** How long a driver told to stop has to write its results before it is killed. */
+const DRIVER_STOP_GRACE_MS = 60_000;
 
 export interface SupervisorOptions {
   readonly run: string;
@@ -118,7 +120,9 @@ export class ProcessSupervisor {
       this.o.bus.publish({ kind: 'failed', ...dead });
       setTimeout(() => this.driver?.kill('SIGTERM'), 15_000).unref(); // should the driver not react
     } else {
-      this.driver?.kill('SIGTERM'); // the driver aborts the run, tells every process, and writes what it has
+      // The driver aborts the run, tells every process, and writes what it has; one that does not end
+      // within DRIVER_STOP_GRACE_MS is killed, so that gridemu run always ends.
+      void this.driver?.stop(DRIVER_STOP_GRACE_MS);
     }
   }
 
