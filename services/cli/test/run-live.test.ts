@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, gridemuLive, readCheck, readSummary, runLiveLines, smallSpec, tmp } from './live-helpers.js';
@@ -480,6 +480,48 @@ describe('gridemu run, stopped by a signal', () => {
         expect(() => process.kill(p.pid, 0), `${name} (pid ${p.pid}) still runs`).toThrow(/ESRCH/);
     },
   );
+});
+
+/** The pid of `parent`'s child process named `name`, from /proc (Linux). */
+function childNamed(parent: number, name: string): number | undefined {
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid ...: comm may hold spaces, so read past its closing parenthesis.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (comm === name && ppid === parent) return Number(entry);
+  }
+  return undefined;
+}
+
+describe('gridemu run, its nats-server killed from outside', () => {
+  it('stops at once naming the server, not a process found silent later, and keeps what the driver had', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 3, jobs: 2000, speedup: 200 });
+    const out = join(dir, 'out');
+    const run = gridemuLive(['run', spec, '--out', out, '--timeout', '300']);
+    const log = join(out, 'logs', 's1.log');
+    const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+    for (let i = 0; i < 1200 && !logged().includes('clock started'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(logged(), 's1 never started its clock').toContain('clock started');
+    const server = childNamed(run.child.pid!, 'nats-server');
+    expect(server, "gridemu run's nats-server among its children").toBeDefined();
+    process.kill(server!, 'SIGKILL');
+    const { code, err } = await run.done;
+    expect(code, err).toBe(1);
+    expect(err).toContain(
+      `gridemu: run failed: the run's nats-server (pid ${server}) exited during the run (killed by SIGKILL)`,
+    );
+    const s = readSummary(out);
+    expect(s.live.aborted).toBeDefined();
+    for (const [name, p] of Object.entries(s.live.processes as Record<string, { pid: number }>))
+      expect(() => process.kill(p.pid, 0), `${name} (pid ${p.pid}) still runs`).toThrow(/ESRCH/);
+  });
 });
 
 describe('gridemu run, two incarnations of one site at once (a replaced container still running)', () => {

@@ -148,6 +148,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       `run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`,
     );
     cleanup.push(stopOnSignalsAndTimeout(processes, o.timeout_s ?? 0));
+    plane.onServerLost((reason) => processes?.fail(reason));
 
     await driver.exited;
     const code = driver.exit?.code ?? 1;

@@ -26,6 +26,9 @@ import { UsageError } from '../exit-codes.js';
  * process's connection and control bus. `close()` stops what it started.
  */
 export class RunPlane {
+  /** Told when our own server exits without being stopped (killed, or crashed): see onServerLost. */
+  private serverLost: ((how: string) => void) | undefined;
+
   private constructor(
     /** What the processes connect to (or their delay proxies forward to). */
     readonly url: string,
@@ -80,7 +83,28 @@ export class RunPlane {
       throw err;
     }
     const bus = new ControlBus(nc, o.run, silentLogger, ORCHESTRATOR);
-    return new RunPlane(url, nc, bus, credentials, certificates, serverOptions, server);
+    const plane = new RunPlane(url, nc, bus, credentials, certificates, serverOptions, server);
+    if (server) plane.watch(server);
+    return plane;
+  }
+
+  /**
+   * `listener` is told, once, if the run's own nats-server exits when it was not stopped (by a
+   * faults.nats_restart or at the end): killed from outside, or crashed. Without it a run went on
+   * until the driver found a process silent, and named that process instead of the server.
+   */
+  onServerLost(listener: (how: string) => void): void {
+    this.serverLost = listener;
+  }
+
+  private watch(server: LocalNatsServer): void {
+    server.process.once('exit', (code, signal) => {
+      if (this.server !== server) return; // stopped on purpose: this.server was let go first
+      this.server = undefined;
+      const how = signal !== null ? `killed by ${signal}` : `exit code ${code}`;
+      this.serverLost?.(`the run's nats-server (pid ${server.process.pid}) exited during the run (${how})`);
+      this.serverLost = undefined;
+    });
   }
 
   /** With --tls: what a delay proxy needs to end its process's TLS and open its own to the server. */
@@ -120,6 +144,7 @@ export class RunPlane {
       },
       start: async () => {
         this.server = await startLocalNatsServer({ ...options, ...(port !== undefined ? { port } : {}) });
+        this.watch(this.server);
       },
     };
   }
@@ -127,6 +152,8 @@ export class RunPlane {
   async close(): Promise<void> {
     this.bus.close();
     await this.nc.close().catch(() => undefined);
-    await this.server?.stop();
+    const server = this.server;
+    this.server = undefined;
+    await server?.stop();
   }
 }
