@@ -2,6 +2,7 @@ import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRunCertificates, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
 import { freePort, startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gridemuLive, smallSpec, tmp } from './live-helpers.js';
 
@@ -146,5 +147,26 @@ describe('gridemu delay-proxy', () => {
     const badRun = await gridemuLive(['delay-proxy', spec, '--from', 's1', '--run', 'a.b']).done;
     expect(badRun.code).toBe(2);
     expect(badRun.err).toMatch(/--run: run id "a\.b"/);
+  });
+
+  it('refuses a location the spec does not have and a port past 65535, and names a port already taken in one line', async () => {
+    const spec = smallSpec(tmp(), { sites: 2 });
+    const args = [spec, '--run', 'r1', '--nats', nats.url];
+    const stranger = await gridemuLive(['delay-proxy', ...args, '--from', 's9']).done;
+    expect(stranger.code).toBe(2);
+    expect(stranger.err).toContain(`--from s9: not a location of ${spec} (s1, s2)`);
+    const past = await gridemuLive(['delay-proxy', ...args, '--from', 's1', '--listen', '127.0.0.1:99999']).done;
+    expect(past.code).toBe(2);
+    expect(past.err).toContain('a port up to 65535');
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const taken = `127.0.0.1:${(holder.address() as AddressInfo).port}`;
+    try {
+      const busy = await gridemuLive(['delay-proxy', ...args, '--from', 's1', '--listen', taken]).done;
+      expect(busy.code).toBe(1);
+      expect(busy.err.trim()).toBe(`gridemu: --listen ${taken}: listen EADDRINUSE: address already in use ${taken}`);
+    } finally {
+      holder.close();
+    }
   });
 });

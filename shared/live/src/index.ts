@@ -3,6 +3,7 @@ export { DelayProxy, delayProxyFor, proxyTarget, needsDelayProxies, type DelayPr
 export { terminateNatsTls, type ProxyTls } from './nats-tls-termination.js';
 export { ControlBus } from './control-bus.js';
 export { closeConnection } from './close-connection.js';
+export { connectFirst } from './first-connect.js';
 export { liveMembers, liveLocations, memberActors, driverPlan } from './members.js';
 export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase } from './member.js';
 export { leadRun, type LeaderOptions, type LeaderResult, type LiveProgress, type MemberInfo } from './leader.js';

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { connect } from '@nats-io/transport-node';
 import {
+  connectFirst,
   ControlBus,
   delayProxyFor,
+  liveLocations,
   natsConnectOptions,
   natsFlagOptions,
   needsDelayProxies,
   proxyTarget,
 } from '@gridemu/live';
+import { UnavailableError } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger } from '@gridemu/runtime/live';
@@ -22,7 +24,8 @@ where gridemu run is not the orchestrator (docker-compose on several hosts, Kube
 site connects to this proxy instead of its NATS server; the proxy holds each publish to another
 location for that link's latency from SPEC (network.latency_ms, jitter_ms, matrix), and applies
 SPEC's partitions and message loss once the run's clock starts (it hears the driver's start on
-the run's control subject). It runs until stopped (SIGTERM or SIGINT).
+the run's control subject). It runs until stopped (SIGTERM or SIGINT). A NATS server not there
+yet (starting beside it) is waited for 30 s, as a site waits; then it exits 1.
 
 Options:
   --from LOCATION      the location whose connection this proxy carries (a site id, central, ...)
@@ -63,8 +66,12 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--run: ${(err as Error).message}`);
   }
   const listen = /^(.+):(\d+)$/.exec(values.listen);
-  if (!listen) throw new UsageError(`--listen must be HOST:PORT, got "${values.listen}"`);
+  if (!listen || Number(listen[2]) > 65535)
+    throw new UsageError(`--listen must be HOST:PORT with a port up to 65535, got "${values.listen}"`);
   const { spec } = loadExperiment(positionals[0]!);
+  const locations = liveLocations(spec).map((l) => l.location);
+  if (!locations.includes(values.from))
+    throw new UsageError(`--from ${values.from}: not a location of ${positionals[0]} (${locations.join(', ')})`);
   const target = proxyTarget(values.nats);
   const tlsFiles = [values['tls-cert'], values['tls-key'], values['tls-ca']];
   if (tlsFiles.some((f) => f !== undefined) && !tlsFiles.every((f) => f !== undefined))
@@ -89,9 +96,21 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
 
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] }), { proxy: values.from });
   const proxy = delayProxyFor(spec, values.from, values.run, target, tls);
-  const url = await proxy.listen(listen[1]!, Number(listen[2]));
+  let url: string;
+  try {
+    url = await proxy.listen(listen[1]!, Number(listen[2]));
+  } catch (err) {
+    // Taken, or not an address of this host: the machine's state, said in a line.
+    throw new UnavailableError(`--listen ${values.listen}: ${(err as Error).message}`, { cause: err });
+  }
   // The proxy's own connection hears the driver's start: partitions and loss are timed in emulated seconds.
-  const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-proxy-${values.from}`));
+  // As a site does: a server that is starting too (compose, a pod) is waited for a while.
+  const first = await connectFirst(natsConnectOptions(values, `gridemu-${values.run}-proxy-${values.from}`));
+  if ('error' in first) {
+    await proxy.close();
+    throw new UnavailableError(`delay-proxy: cannot connect to NATS at ${values.nats}: ${first.error}`);
+  }
+  const nc = first.nc;
   // It only listens (for the driver's start), and publishes nothing.
   const bus = new ControlBus(nc, values.run, log, `proxy-${values.from}`);
   const clock = new RunClockWatch(bus);
