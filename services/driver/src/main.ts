@@ -2,9 +2,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { connect } from '@nats-io/transport-node';
 import {
   closeConnection,
+  connectFirst,
   ControlBus,
   feltHop_ms,
   judgeBacklog,
@@ -29,7 +29,7 @@ import {
   writeJobsCsv,
   writeSummary,
 } from '@gridemu/metrics';
-import { InputError, parseOverrides, UsageError } from '@gridemu/model';
+import { InputError, parseOverrides, UnavailableError, UsageError } from '@gridemu/model';
 import {
   loadExperiment,
   loadExperimentWorkload,
@@ -121,7 +121,13 @@ async function main(argv: string[]): Promise<number> {
     },
   );
   log.info({ http: health.address }, 'driver serving /healthz and /metrics');
-  const nc = await connect(natsConnectOptions(values, `gridemu-${values.run}-driver`));
+  // As the members do: a server still starting (compose, a pod) is waited for a while.
+  const first = await connectFirst(natsConnectOptions(values, `gridemu-${values.run}-driver`));
+  if ('error' in first) {
+    await health.close();
+    throw new UnavailableError(`cannot connect to NATS at ${values.nats}: ${first.error}`);
+  }
+  const nc = first.nc;
   // gridemu run lets the driver choose its port, so no other process can take it first; the
   // orchestrator learns it here and names it in the scrape targets.
   new ControlBus(nc, values.run, log, 'driver').publish({ kind: 'serving', member: 'driver', http: health.address });
@@ -256,9 +262,11 @@ main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (err: unknown) => {
     const bad = err instanceof InputError;
+    const said = bad || err instanceof UnavailableError;
     console.error(
-      `gridemu-driver: ${err instanceof Error ? (bad ? err.message : (err.stack ?? err.message)) : String(err)}${err instanceof UsageError ? `\n\n${HELP}` : ''}`,
+      `gridemu-driver: ${err instanceof Error ? (said ? err.message : (err.stack ?? err.message)) : String(err)}${err instanceof UsageError ? `\n\n${HELP}` : ''}`,
     );
-    process.exitCode = bad ? 2 : 1;
+    // Now: what failed may have left a server or a connection open that would keep the process up.
+    process.exit(bad ? 2 : 1);
   },
 );
