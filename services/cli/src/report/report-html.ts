@@ -39,7 +39,7 @@ export function reportHtml(title: string, facts: readonly [string, string][], ch
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 table { border-collapse: collapse; margin-bottom: 2em; }
 td { padding: 2px 12px 2px 0; }
-td:first-child { color: #555; }
+td:first-child { color: #555; white-space: nowrap; vertical-align: top; }
 section { margin: 2.5em 0; }
 p.caption { color: #555; margin: 0.2em 0 0.8em; }
 .chart { position: relative; height: 340px; }

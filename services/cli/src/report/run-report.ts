@@ -16,7 +16,12 @@ export interface ReportSummary {
   readonly mode: string;
   readonly scheme: string;
   readonly local_policy?: string;
-  readonly jobs: { readonly submitted: number; readonly completed: number; readonly rejected: number };
+  readonly jobs: {
+    readonly submitted: number;
+    readonly completed: number;
+    readonly rejected: number;
+    readonly unfinished?: number;
+  };
   readonly mean_wait_s: number;
   readonly mean_bounded_slowdown: number;
   readonly utilization: { readonly overall: number; readonly per_site: Record<string, number> };
@@ -34,6 +39,10 @@ export interface ReportSummary {
   /** From DIR/check.json, which gridemu run writes beside the summary. */
   readonly check?: { readonly ok: boolean };
   readonly live?: {
+    /** Why the run was stopped before its end: its figures cover only what finished before. */
+    readonly aborted?: string;
+    /** The fidelity guard's verdict from what the run measured: each warning a line. */
+    readonly fidelity?: { readonly measured?: { readonly warnings?: readonly string[] } };
     readonly rejoins?: readonly {
       readonly process: string;
       readonly incarnation: number;
@@ -182,10 +191,24 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[]): R
 
 /** The table at the top of a run's report. */
 export function runFacts(s: ReportSummary): [string, string][] {
+  const unfinished = s.jobs.unfinished ?? 0;
   return [
+    // First, so that nobody reads an aborted or unfaithful run's figures as the scheme's.
+    ...(s.live?.aborted !== undefined
+      ? [
+          ['ABORTED', `${s.live.aborted}: the figures below cover only the jobs that ended before it`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
+    ...(s.live?.fidelity?.measured?.warnings ?? []).map((w) => ['FIDELITY WARNING', w] as [string, string]),
     ['experiment', `${s.name} (${s.mode})`],
     ['scheme', `${s.scheme}${s.local_policy ? ` / ${s.local_policy}` : ''}`],
-    ['jobs', `${s.jobs.submitted} submitted, ${s.jobs.completed} completed, ${s.jobs.rejected} rejected`],
+    [
+      'jobs',
+      `${s.jobs.submitted} submitted, ${s.jobs.completed} completed, ${s.jobs.rejected} rejected${unfinished > 0 ? `, ${unfinished} unfinished` : ''}`,
+    ],
     ['mean wait', `${s.mean_wait_s.toFixed(1)} s`],
     ['mean bounded slowdown', s.mean_bounded_slowdown.toFixed(2)],
     [
