@@ -49,6 +49,24 @@ describe('gridemu compare', () => {
     expect(missing.err).toContain(join(dir, 'nope', 'summary.json'));
   });
 
+  it('names an aborted run, and fails it whatever its numbers once a limit is asked for', () => {
+    const aborted = join(dir, 'aborted');
+    mkdirSync(aborted);
+    const summary = JSON.parse(readFileSync(join(b, 'summary.json'), 'utf8'));
+    writeFileSync(
+      join(aborted, 'summary.json'),
+      JSON.stringify({ ...summary, live: { aborted: 'the driver got SIGINT' } }),
+    );
+    writeFileSync(join(aborted, 'jobs.csv'), readFileSync(join(b, 'jobs.csv')));
+    const plain = gridemu(['compare', a, aborted]);
+    expect(plain.code).toBe(0);
+    expect(plain.out).toContain(`B: ${aborted}  ABORTED (the driver got SIGINT)`);
+    const limited = gridemu(['compare', a, aborted, '--tolerance', '1000000']);
+    expect(limited.code).toBe(1);
+    expect(limited.out).toContain('NOT A WHOLE RUN: B was aborted (the driver got SIGINT)');
+    expect(gridemu(['compare', a, b, '--tolerance', '1000000']).code).toBe(0);
+  });
+
   it('names the runs of a folder of runs given instead of one run', () => {
     const seeds = join(dir, 'seeds');
     expect(gridemu(['simulate', spec, '--out', seeds, '--quiet', '--seeds', '2']).code).toBe(0);

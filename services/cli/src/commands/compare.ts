@@ -5,6 +5,7 @@ import { readProtocolTrace, type ProtocolTraceRow } from '@gridemu/metrics';
 import { schemeTraceComparison, type TraceComparison } from '@gridemu/schemes';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, compareResults, type MetricDiff } from '../compare/compare-results.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
 import { fmt, table } from '../summary-table.js';
 
 export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--job ID] [--json]
@@ -13,7 +14,9 @@ Compares two results folders (of simulate or run, in any mix): each metric of su
 side with its difference, then the jobs' start times job by job (jobs.csv). When both folders have
 a protocol-trace.csv (protocol_trace: true), also the scheme's protocol step by step (paper 001's
 claims: steps per job, how first claims ended, each claim's round trip, each job's time from its
-copies to its grant, and the jobs whose grant came furthest apart).
+copies to its grant, and the jobs whose grant came furthest apart). A live run stopped before its
+end (summary.json's live.aborted) is named so beside its folder, and with --tolerance or
+--max-start-diff it fails the comparison: its metrics cover only the jobs that ended before.
 
 Options:
   --tolerance PCT      exit 1 if a checked metric differs by more than PCT percent of DIR_A's value
@@ -67,6 +70,17 @@ export async function compareCommand(argv: string[]): Promise<number> {
   // A's scheme reads both traces (compare is for two runs of one experiment).
   const protocol = traces ? schemeTraceComparison(c.schemes.a, traces.a, traces.b) : undefined;
 
+  // An aborted run's metrics cover only the jobs that ended before it stopped.
+  const abortedOf = (dir: string) =>
+    readResultsSummary<ResultsSummary & { live?: { aborted?: string } }>(dir).live?.aborted;
+  const aborted = { a: abortedOf(dirA), b: abortedOf(dirB) };
+  // With a limit asked for, a run that is not whole fails the comparison whatever its numbers.
+  const notWhole =
+    tolerance === undefined && maxStart === undefined
+      ? []
+      : Object.entries(aborted)
+          .filter(([, reason]) => reason !== undefined)
+          .map(([side, reason]) => `${side.toUpperCase()} was aborted (${reason})`);
   const failures: string[] = [];
   if (tolerance !== undefined) {
     for (const name of checked) {
@@ -85,7 +99,18 @@ export async function compareCommand(argv: string[]): Promise<number> {
 
   if (values.json) {
     console.log(
-      JSON.stringify({ a: dirA, b: dirB, ...c, ...(protocol ? { protocol: protocol.json } : {}), failures }, null, 2),
+      JSON.stringify(
+        {
+          a: dirA,
+          b: dirB,
+          ...(aborted.a !== undefined || aborted.b !== undefined ? { aborted } : {}),
+          ...c,
+          ...(protocol ? { protocol: protocol.json } : {}),
+          failures: [...notWhole, ...failures],
+        },
+        null,
+        2,
+      ),
     );
   } else {
     const rows = [
@@ -100,7 +125,9 @@ export async function compareCommand(argv: string[]): Promise<number> {
       ]),
     ];
     const s = c.starts;
-    console.log(`A: ${dirA}\nB: ${dirB}\n\n${table(rows)}\n`);
+    const named = (dir: string, reason: string | undefined) =>
+      reason === undefined ? dir : `${dir}  ABORTED (${reason}): its metrics cover only the jobs that ended before`;
+    console.log(`A: ${named(dirA, aborted.a)}\nB: ${named(dirB, aborted.b)}\n\n${table(rows)}\n`);
     console.log(
       `job starts: ${s.compared} jobs started in both (${s.onlyA} only in A, ${s.onlyB} only in B); ${s.identical} at the same second, ${s.sameSite} at the same site\n` +
         `  |B - A| mean ${fmt(s.mean_abs_s)} s, median ${fmt(s.median_abs_s)} s, p95 ${fmt(s.p95_abs_s)} s, max ${fmt(s.max_abs_s)} s`,
@@ -115,9 +142,10 @@ export async function compareCommand(argv: string[]): Promise<number> {
     }
     if (protocol) printProtocol(protocol);
     if (traces && values.job !== undefined) printJob(values.job, traces.a, traces.b);
+    for (const f of notWhole) console.log(`NOT A WHOLE RUN: ${f}`);
     for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   }
-  return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+  return notWhole.length + failures.length > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 function pct(m: MetricDiff): string {
