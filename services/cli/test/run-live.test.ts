@@ -475,6 +475,18 @@ describe('gridemu run, stopped by a signal', () => {
       expect(existsSync(join(out, 'check.json'))).toBe(false);
       expect(stdout).toContain(`wrote ${join(out, 'jobs.csv')}`);
       expect(stdout).not.toContain('check.json');
+      // Its replay is told that the delays it draws were measured over part of the run.
+      const replay = await gridemuLive([
+        'simulate',
+        spec,
+        '--network-from',
+        out,
+        '--out',
+        join(dir, 'replay'),
+        '--quiet',
+      ]).done;
+      expect(replay.code, replay.err).toBe(0);
+      expect(replay.err).toContain(`${out} is a run that was aborted (`);
       // Every process of the run is gone (signal 0 only asks whether a pid exists).
       for (const [name, p] of Object.entries(s.live.processes as Record<string, { pid: number }>))
         expect(() => process.kill(p.pid, 0), `${name} (pid ${p.pid}) still runs`).toThrow(/ESRCH/);

@@ -210,7 +210,10 @@ export function liveResults(r: LeaderResult, speedup: number, reportInterval_ms 
       ...(m.report.warm_up ? { warm_up: m.report.warm_up } : {}),
     };
   }
-  const outages = mergeOutages(outageSpans).map((o) => ({ from_s: round3(o.from_s), to_s: round3(o.to_s) }));
+  const outages = mergeOutages(outageSpans, r.epoch_s).map((o) => ({
+    from_s: round3(o.from_s),
+    to_s: round3(o.to_s),
+  }));
   const overallStats = overall.stats();
   const live: LiveSection = {
     speedup,

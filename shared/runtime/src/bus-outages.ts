@@ -40,10 +40,18 @@ export class BusOutages {
   }
 }
 
-/** Spans of several processes as the run's outages: sorted, those that overlap or touch merged into one. */
-export function mergeOutages(spans: Iterable<OutageSpan>): OutageSpan[] {
+/**
+ * Spans of several processes as the run's outages: sorted, those that overlap or touch merged into
+ * one, and none before `epoch_s`, where the run's clock starts. A process reads earlier times
+ * during the start margin, and a server lost then (a run stopped as it began) made an outage
+ * before the first submission, which a replay refuses as a fault time.
+ */
+export function mergeOutages(spans: Iterable<OutageSpan>, epoch_s = -Infinity): OutageSpan[] {
   const merged: { from_s: number; to_s: number }[] = [];
-  for (const s of [...spans].sort((a, b) => a.from_s - b.from_s)) {
+  const onTheClock = [...spans]
+    .filter((s) => s.to_s > epoch_s)
+    .map((s) => ({ from_s: Math.max(s.from_s, epoch_s), to_s: s.to_s }));
+  for (const s of onTheClock.sort((a, b) => a.from_s - b.from_s)) {
     const last = merged[merged.length - 1];
     if (last && s.from_s <= last.to_s) last.to_s = Math.max(last.to_s, s.to_s);
     else merged.push({ from_s: s.from_s, to_s: s.to_s });

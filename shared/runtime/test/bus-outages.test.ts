@@ -44,4 +44,21 @@ describe('BusOutages', () => {
       { from_s: 500, to_s: 510 },
     ]);
   });
+
+  it('keeps the outages on the run clock: none before its epoch, one begun before it starting there', () => {
+    expect(
+      mergeOutages(
+        [
+          { from_s: 40, to_s: 55 },
+          { from_s: 42.7, to_s: 719 },
+          { from_s: 800, to_s: 810 },
+        ],
+        61,
+      ),
+    ).toEqual([
+      { from_s: 61, to_s: 719 },
+      { from_s: 800, to_s: 810 },
+    ]);
+    expect(mergeOutages([{ from_s: 40, to_s: 61 }], 61)).toEqual([]);
+  });
 });

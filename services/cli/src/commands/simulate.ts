@@ -253,11 +253,28 @@ function readMeasuredNetwork(dir: string, wholeDelays: boolean): { source: strin
   } catch (e) {
     throw new UsageError(`--network-from: ${(e as Error).message}`);
   }
+  const aborted = abortedRunOf(dir);
+  if (aborted !== undefined)
+    console.error(
+      `gridemu: note: ${dir} is a run that was aborted (${aborted}): its delays were measured over part of the run, which the replay runs whole; compare the two over the jobs both finished only`,
+    );
   if (!wholeDelays && !network.file.mailbox)
     console.error(
       `gridemu: note: ${path} has no mailbox split (a run from before 2026-11-29): replaying each message's whole felt delay, as --whole-delays does`,
     );
   return { source: resolve(dir), network: wholeDelays ? network.withoutMailboxes() : network };
+}
+
+/** Why the live run in `dir` was aborted, from its summary.json; undefined if it was not (or says nothing). */
+function abortedRunOf(dir: string): string | undefined {
+  try {
+    const summary = JSON.parse(readFileSync(join(resolve(dir), 'summary.json'), 'utf8')) as {
+      live?: { aborted?: unknown };
+    };
+    return typeof summary.live?.aborted === 'string' ? summary.live.aborted : undefined;
+  } catch {
+    return undefined; // no summary, or not one: network.json is what the replay reads
+  }
 }
 
 /** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */
