@@ -32,8 +32,8 @@ in parallel, and writes:
 Options:
   --vary path=v1,v2    a field and the values to try, e.g. --vary network.latency_ms=0,10,50; one
                        whose values change no run's results is warned of (a field the scheme
-                       does not read?); each field in one --vary, each value once, and not also
-                       in a --set; the seed is swept with --seeds
+                       does not read?); each field in one --vary, each value once; a --set of a
+                       swept field must give one of its values; the seed is swept with --seeds
   --seeds N            seeds per variant (default 1)
   --set path=value     applies to every variant
   --parallel N         runs at once (default: the number of cores)

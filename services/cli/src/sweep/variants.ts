@@ -32,8 +32,10 @@ export function parseAxis(text: string): Axis {
 }
 
 /**
- * Every `--vary` of the command line, each field swept by one of them only and not also fixed by
- * a `--set` (`sets`), which the varied value would silently override.
+ * Every `--vary` of the command line, each field swept by one of them only. A `--set` (`sets`) of a
+ * swept field must give one of its values: it is what the spec is first checked with, before each
+ * variant is (a `--set meta.scheme=X` beside `--vary meta.scheme=X` lets fields only X reads pass),
+ * and a value no variant has would be overridden in every run unseen.
  */
 export function parseAxes(varies: readonly string[], sets: readonly string[]): Axis[] {
   const axes = varies.map(parseAxis);
@@ -41,9 +43,14 @@ export function parseAxes(varies: readonly string[], sets: readonly string[]): A
   const twice = paths.find((p, i) => paths.indexOf(p) !== i);
   if (twice !== undefined)
     throw new OverrideError(`--vary ${twice} is given twice: list all its values in one --vary ${twice}=v1,v2,...`);
-  const fixed = sets.find((set) => paths.includes(set.slice(0, set.indexOf('='))));
-  if (fixed !== undefined)
-    throw new OverrideError(`--set ${fixed} fixes a field that --vary sweeps: give it to one of them`);
+  for (const set of sets) {
+    const eq = set.indexOf('=');
+    const axis = axes.find((a) => a.path === set.slice(0, eq));
+    if (axis && !axis.values.includes(set.slice(eq + 1).trim()))
+      throw new OverrideError(
+        `--set ${set} gives a field that --vary sweeps a value none of its runs has (${axis.values.join(', ')}): every run would override it`,
+      );
+  }
   return axes;
 }
 
