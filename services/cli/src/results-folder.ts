@@ -92,3 +92,16 @@ export function readResultsSummary<T extends ResultsSummary = ResultsSummary>(di
     throw new InputError(`${file}: no jobs.submitted or spec.sites (is it gridemu's summary.json?)`);
   return summary as T;
 }
+
+/**
+ * Why the live run in `dir` was stopped before its end (summary.json's live.aborted); undefined
+ * for a run that ended, a simulation, or a folder without a readable summary.
+ */
+export function abortedRunOf(dir: string): string | undefined {
+  try {
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { live?: { aborted?: unknown } };
+    return typeof summary.live?.aborted === 'string' ? summary.live.aborted : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -5,7 +5,7 @@ import { readProtocolTrace, type ProtocolTraceRow } from '@gridemu/metrics';
 import { schemeTraceComparison, type TraceComparison } from '@gridemu/schemes';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, compareResults, type MetricDiff } from '../compare/compare-results.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
+import { abortedRunOf } from '../results-folder.js';
 import { fmt, table } from '../summary-table.js';
 
 export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--job ID] [--json]
@@ -71,9 +71,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const protocol = traces ? schemeTraceComparison(c.schemes.a, traces.a, traces.b) : undefined;
 
   // An aborted run's metrics cover only the jobs that ended before it stopped.
-  const abortedOf = (dir: string) =>
-    readResultsSummary<ResultsSummary & { live?: { aborted?: string } }>(dir).live?.aborted;
-  const aborted = { a: abortedOf(dirA), b: abortedOf(dirB) };
+  const aborted = { a: abortedRunOf(dirA), b: abortedRunOf(dirB) };
   // With a limit asked for, a run that is not whole fails the comparison whatever its numbers.
   const notWhole =
     tolerance === undefined && maxStart === undefined

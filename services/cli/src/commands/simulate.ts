@@ -17,7 +17,7 @@ import { loadExperiment, loadExperimentWorkload, schemeMetrics, schemeSummary, s
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
-import { clearRunOutputs } from '../results-folder.js';
+import { abortedRunOf, clearRunOutputs } from '../results-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderSummary } from '../summary-table.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
@@ -263,18 +263,6 @@ function readMeasuredNetwork(dir: string, wholeDelays: boolean): { source: strin
       `gridemu: note: ${path} has no mailbox split (a run from before 2026-11-29): replaying each message's whole felt delay, as --whole-delays does`,
     );
   return { source: resolve(dir), network: wholeDelays ? network.withoutMailboxes() : network };
-}
-
-/** Why the live run in `dir` was aborted, from its summary.json; undefined if it was not (or says nothing). */
-function abortedRunOf(dir: string): string | undefined {
-  try {
-    const summary = JSON.parse(readFileSync(join(resolve(dir), 'summary.json'), 'utf8')) as {
-      live?: { aborted?: unknown };
-    };
-    return typeof summary.live?.aborted === 'string' ? summary.live.aborted : undefined;
-  } catch {
-    return undefined; // no summary, or not one: network.json is what the replay reads
-  }
 }
 
 /** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */
