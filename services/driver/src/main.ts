@@ -39,6 +39,7 @@ import {
 } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
+import { ToldStop } from './told-stop.js';
 
 const HELP = `Usage: gridemu-driver --run RUN (--spec FILE [--set path=value]... | --experiment FILE) --out DIR [--nats URL]
 
@@ -63,7 +64,9 @@ Options (each also from the environment):
   --heartbeat-timeout S  a process silent this long stops the run (default 10; 60 with live.journal)
   --http-port N          /healthz and /metrics; 0: any  GRIDEMU_HTTP_PORT (default 9465)
   --log-level L          pino level                     GRIDEMU_LOG_LEVEL (default info)
-  --timer-spin-ms MS     spin this long before a timer  GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)`;
+  --timer-spin-ms MS     spin this long before a timer  GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)
+  --stop-on-stdin        read why to stop from standard input, one JSON line {"stop": "reason"},
+                         kept as summary.json's live.aborted (gridemu run tells its driver so)`;
 
 async function main(argv: string[]): Promise<number> {
   const env = process.env;
@@ -79,6 +82,7 @@ async function main(argv: string[]): Promise<number> {
       'ready-timeout': { type: 'string', default: '60' },
       'heartbeat-timeout': { type: 'string' },
       'http-port': { type: 'string', default: env['GRIDEMU_HTTP_PORT'] ?? '9465' },
+      'stop-on-stdin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -151,6 +155,13 @@ async function main(argv: string[]): Promise<number> {
   // gridemu run's own SIGTERM, and a second one must not kill the driver while it writes the results.
   process.on('SIGTERM', () => (stopping ??= 'SIGTERM'));
   process.on('SIGINT', () => (stopping ??= 'SIGINT'));
+  // The orchestrator's reason, when it stops the run, says more than the signal that follows it.
+  const told =
+    values['stop-on-stdin'] === true
+      ? new ToldStop(process.stdin, (line) =>
+          log.warn({ line: line.slice(0, 200) }, 'ignored a line on standard input that is not {"stop": "reason"}'),
+        )
+      : undefined;
   let lastLogged = 0;
   const result = await leadRun({
     nc,
@@ -161,7 +172,7 @@ async function main(argv: string[]): Promise<number> {
     log,
     readyTimeout_s: Number(values['ready-timeout']),
     heartbeatTimeout_s: values['heartbeat-timeout'] === undefined ? undefined : Number(values['heartbeat-timeout']),
-    shouldStop: () => (stopping ? `the driver got ${stopping}` : undefined),
+    shouldStop: () => told?.reason ?? (stopping ? `the driver got ${stopping}` : undefined),
     timerSpin_ms,
     onRuntime: (rt) => (state.runtime = rt),
     onHandled: health.observeHandler,
@@ -174,6 +185,7 @@ async function main(argv: string[]): Promise<number> {
       );
     },
   });
+  told?.close();
   await closeConnection(nc);
   state.phase = result.aborted ? 'failed' : 'done';
   const results = liveResults(result, spec.live.speedup, reports.interval_ms);

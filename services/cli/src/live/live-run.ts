@@ -140,6 +140,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       timerSpin,
       '--http-port',
       '0',
+      '--stop-on-stdin',
       ...(o.lenient ? ['--lenient'] : []),
     ]);
     processes.startMembers();
@@ -148,7 +149,11 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
       `run ${o.run}: driver and ${members.length} process${members.length === 1 ? '' : 'es'} (${members.join(', ')}); logs in ${logs}`,
     );
     cleanup.push(stopOnSignalsAndTimeout(processes, o.timeout_s ?? 0));
-    plane.onServerLost((reason) => processes?.fail(reason));
+    let serverLost = false;
+    plane.onServerLost((reason) => {
+      serverLost = true;
+      processes?.fail(reason);
+    });
 
     await driver.exited;
     const code = driver.exit?.code ?? 1;
@@ -162,7 +167,8 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
             : `the driver ${driver.describeExit()}; last lines of ${driver.logFile}:\n${driver.tail()}`;
     }
     // Members leave on the driver's `end` or `abort`; give them a moment, then stop any that linger.
-    const lingering = await processes.lingering(10_000);
+    // Without the server they cannot hear either: stopped at once.
+    const lingering = await processes.lingering(serverLost ? 0 : 10_000);
     if (lingering.length > 0) say(`stopping ${lingering.join(', ')}, still running after the driver ended`);
     // The members have lingered through a last scrape and left: ask what Prometheus saw.
     const prometheus = await watch.finish(say);

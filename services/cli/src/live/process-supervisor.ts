@@ -6,6 +6,8 @@ import { RunProcess, serviceMain } from './run-process.js';
 const MAX_UNPLANNED_RESTARTS = 3;
 /** How long a driver told to stop has to write its results before it is killed. */
 const DRIVER_STOP_GRACE_MS = 60_000;
+/** How long the driver has to read why it is stopped before the signal, which says only that it was. */
+const TOLD_BEFORE_SIGNAL_MS = 1000;
 
 export interface SupervisorOptions {
   readonly run: string;
@@ -55,6 +57,7 @@ export class ProcessSupervisor {
       serviceMain('driver'),
       args,
       this.o.envOf('driver'),
+      true, // told why it is stopped (fail), with --stop-on-stdin
     );
     this.all.push(this.driver);
     return this.driver;
@@ -119,10 +122,14 @@ export class ProcessSupervisor {
     if (dead) {
       this.o.bus.publish({ kind: 'failed', ...dead });
       setTimeout(() => this.driver?.kill('SIGTERM'), 15_000).unref(); // should the driver not react
-    } else {
-      // The driver aborts the run, tells every process, and writes what it has; one that does not end
-      // within DRIVER_STOP_GRACE_MS is killed, so that gridemu run always ends.
-      void this.driver?.stop(DRIVER_STOP_GRACE_MS);
+    } else if (this.driver) {
+      // The driver aborts the run, tells every process, and writes what it has. It is told why
+      // first (on its standard input: the bus may be what failed), so that summary.json names the
+      // cause rather than the signal; signalled a moment later, and one that does not end within
+      // DRIVER_STOP_GRACE_MS is killed, so that gridemu run always ends.
+      const driver = this.driver;
+      driver.tell(JSON.stringify({ stop: reason }));
+      setTimeout(() => void driver.stop(DRIVER_STOP_GRACE_MS), TOLD_BEFORE_SIGNAL_MS);
     }
   }
 
