@@ -39,7 +39,7 @@ import {
 } from '@gridemu/schemes';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
-import { ToldStop } from './told-stop.js';
+import { abortCause, ToldStop } from './told-stop.js';
 
 const HELP = `Usage: gridemu-driver --run RUN (--spec FILE [--set path=value]... | --experiment FILE) --out DIR [--nats URL]
 
@@ -163,7 +163,7 @@ async function main(argv: string[]): Promise<number> {
         )
       : undefined;
   let lastLogged = 0;
-  const result = await leadRun({
+  const led = await leadRun({
     nc,
     run: values.run,
     spec,
@@ -185,6 +185,8 @@ async function main(argv: string[]): Promise<number> {
       );
     },
   });
+  const aborted = abortCause(led.aborted, told?.reason);
+  const result = { ...led, ...(aborted === undefined ? {} : { aborted }) };
   told?.close();
   await closeConnection(nc);
   state.phase = result.aborted ? 'failed' : 'done';

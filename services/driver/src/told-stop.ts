@@ -31,6 +31,18 @@ export class ToldStop {
   }
 }
 
+/**
+ * Why summary.json says the run was aborted: the orchestrator's word when it came before the
+ * results are written, else what the driver heard first. A signal to the whole process group (Ctrl-C,
+ * `timeout`) reaches every process at once, and the driver may hear a site say it was signalled, or
+ * feel its own signal, before gridemu run tells it why: only gridemu run saw the signal's cause. It
+ * does not tell once it has stopped the run for a dead process, so this never hides a real failure
+ * behind a later Ctrl-C. A run that ended before it was told is not aborted by being told.
+ */
+export function abortCause(heard: string | undefined, told: string | undefined): string | undefined {
+  return heard === undefined ? undefined : (told ?? heard);
+}
+
 /** The reason in one line `{"stop": "<reason>"}`, or undefined if the line is not one. */
 export function stopReasonOf(line: string): string | undefined {
   let told: unknown;

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { stopReasonOf, ToldStop } from '../src/told-stop.js';
+import { abortCause, stopReasonOf, ToldStop } from '../src/told-stop.js';
 
 describe('stopReasonOf', () => {
   it('reads the reason of one {"stop": reason} line', () => {
@@ -32,5 +32,23 @@ describe('ToldStop', () => {
     input.write('{"stop": "too late"}\n');
     await new Promise((r) => setImmediate(r));
     expect(told.reason).toBe("the run's nats-server (pid 7) exited during the run");
+  });
+});
+
+describe('abortCause', () => {
+  const site = 'process "s2" failed: stopped by a signal during the run';
+
+  it("names gridemu run's reason over a site's signal or the driver's own, heard first", () => {
+    expect(abortCause(site, 'interrupted by SIGTERM')).toBe('interrupted by SIGTERM');
+    expect(abortCause('the driver got SIGTERM', 'interrupted by SIGTERM')).toBe('interrupted by SIGTERM');
+  });
+
+  it('keeps what the driver heard when gridemu run said nothing (compose, Kubernetes, by hand)', () => {
+    expect(abortCause(site, undefined)).toBe(site);
+  });
+
+  it('does not abort a run that had ended when it was told', () => {
+    expect(abortCause(undefined, 'interrupted by SIGINT')).toBeUndefined();
+    expect(abortCause(undefined, undefined)).toBeUndefined();
   });
 });
