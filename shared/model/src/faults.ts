@@ -37,6 +37,9 @@ export interface NatsRestartFault {
   readonly down_s: number;
 }
 
+/** The kinds of fault a `faults:` section may list. */
+export const FAULT_KINDS = ['crash', 'partition', 'drop', 'nats_restart'];
+
 export const NO_FAULTS: FaultsSpec = { crash: [], partition: [], drop: 0, nats_restart: [] };
 
 /**
@@ -51,7 +54,7 @@ export function readFaults(
 ): FaultsSpec {
   if (raw === undefined) return NO_FAULTS;
   const o = r.object(raw, 'faults') ?? {};
-  r.onlyKeys(o, 'faults', ['crash', 'partition', 'drop', 'nats_restart']);
+  r.onlyKeys(o, 'faults', FAULT_KINDS);
   const list = (key: string): Record<string, unknown>[] => {
     if (o[key] === undefined) return [];
     return (r.array(o[key], join('faults', key)) ?? []).flatMap((x, i): Record<string, unknown>[] => {

@@ -1,3 +1,4 @@
+import { closestName } from './closest-name.js';
 import type { SpecIssue } from './spec-error.js';
 
 /**
@@ -19,10 +20,22 @@ export class FieldReader {
     return value as Record<string, unknown>;
   }
 
-  /** Flags keys that are not in `known`: a typo in an experiment file must not pass silently. */
-  onlyKeys(obj: Record<string, unknown>, path: string, known: readonly string[]): void {
+  /**
+   * Flags keys that are not in `known`: a typo in an experiment file must not pass silently. The
+   * error suggests the known key it is closest to, or where the key belongs when `elsewhere` names
+   * it (a section's field written at the top: `scheme` for `meta.scheme`).
+   */
+  onlyKeys(
+    obj: Record<string, unknown>,
+    path: string,
+    known: readonly string[],
+    elsewhere: Readonly<Record<string, string>> = {},
+  ): void {
     for (const key of Object.keys(obj)) {
-      if (!known.includes(key)) this.fail(join(path, key), `unknown field (expected one of: ${known.join(', ')})`);
+      if (known.includes(key)) continue;
+      const meant = Object.hasOwn(elsewhere, key) ? elsewhere[key] : closestName(key, known);
+      const hint = meant === undefined ? '' : `; did you mean ${meant}?`;
+      this.fail(join(path, key), `unknown field (expected one of: ${known.join(', ')})${hint}`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { readFaults } from './faults.js';
+import { FAULT_KINDS, readFaults } from './faults.js';
 import {
   FieldReader,
   join,
@@ -36,6 +36,17 @@ const TOP_KEYS = [
   'protocol_trace',
   'description',
 ] as const;
+const LOCAL_KEYS = ['policy'];
+const LIVE_KEYS = ['speedup', 'journal', 'report_interval_ms', 'warm_up_jobs'];
+const NETWORK_KEYS = ['latency_ms', 'jitter_ms', 'matrix', 'transfer'];
+/** Where a section's field belongs, named in the error for one written at the top of the file. */
+const SECTION_FIELDS: Readonly<Record<string, string>> = Object.fromEntries([
+  ['scheme', 'meta.scheme'],
+  ...LOCAL_KEYS.map((k) => [k, `local.${k}`]),
+  ...LIVE_KEYS.map((k) => [k, `live.${k}`]),
+  ...NETWORK_KEYS.map((k) => [k, `network.${k}`]),
+  ...FAULT_KINDS.map((k) => [k, `faults.${k}`]),
+]);
 /** The keys of a source every kind shares, and those of the trace files and models gridemu reads itself. */
 const SOURCE_KEYS = [
   'name',
@@ -86,7 +97,7 @@ export function validateSpec(
   const r = new FieldReader();
   const top = r.object(raw, '');
   if (!top) return { spec: undefined, issues: r.issues };
-  r.onlyKeys(top, '', TOP_KEYS);
+  r.onlyKeys(top, '', TOP_KEYS, SECTION_FIELDS);
 
   const name = r.string(top['name'], 'name');
   // The default results folder is results/<name>: a name must not climb out of it or name it.
@@ -135,7 +146,7 @@ export function validateSpec(
   });
 
   const localRaw = top['local'] === undefined ? {} : (r.object(top['local'], 'local') ?? {});
-  r.onlyKeys(localRaw, 'local', ['policy']);
+  r.onlyKeys(localRaw, 'local', LOCAL_KEYS);
   const local = { policy: r.oneOf(localRaw['policy'], 'local.policy', LOCAL_POLICIES, 'easy') };
 
   const metaRaw = top['meta'] === undefined ? {} : (r.object(top['meta'], 'meta') ?? {});
@@ -160,7 +171,7 @@ export function validateSpec(
   });
 
   const liveRaw = top['live'] === undefined ? {} : (r.object(top['live'], 'live') ?? {});
-  r.onlyKeys(liveRaw, 'live', ['speedup', 'journal', 'report_interval_ms', 'warm_up_jobs']);
+  r.onlyKeys(liveRaw, 'live', LIVE_KEYS);
   const journal = r.boolean(liveRaw['journal'], 'live.journal', false);
   const reportInterval =
     liveRaw['report_interval_ms'] === undefined
@@ -360,7 +371,7 @@ function readLublin(r: FieldReader, raw: unknown, path: string): LublinParams | 
 
 function readNetwork(r: FieldReader, raw: unknown, siteIds: Set<string>): NetworkSpec {
   const o = raw === undefined ? {} : (r.object(raw, 'network') ?? {});
-  r.onlyKeys(o, 'network', ['latency_ms', 'jitter_ms', 'matrix', 'transfer']);
+  r.onlyKeys(o, 'network', NETWORK_KEYS);
   const latency_ms = r.number(o['latency_ms'], 'network.latency_ms', NON_NEGATIVE, 0);
   const jitter_ms = r.number(o['jitter_ms'], 'network.jitter_ms', NON_NEGATIVE, 0);
   let transfer: TransferSpec | undefined;

@@ -54,6 +54,25 @@ describe('experiment file validation', () => {
     expect(e.message).toContain('exp.yaml:5: sites[1].cpus: must be a positive integer (got -4)');
   });
 
+  it("says where a section's field belongs when it is written at the top, and which key a typo meant", () => {
+    const messages = (text: string, sets: string[] = []) =>
+      issuesOf(text, sets).issues.map((i) => `${i.path}: ${i.message.replace(/ \(expected one of: [^)]*\)/, '')}`);
+    expect(messages(`${GOOD}latency_ms: 10\nspeedup: 500\n`)).toEqual([
+      'latency_ms: unknown field; did you mean network.latency_ms?',
+      'speedup: unknown field; did you mean live.speedup?',
+    ]);
+    // The key a sweep's user tried for the number of copies: the scheme's section is named.
+    expect(messages(GOOD, ['scheme.k=2'])).toEqual([
+      'scheme: unknown field; did you mean meta.scheme? (from --set scheme.k=2)',
+    ]);
+    expect(messages(`${GOOD}live: { speed_up: 500 }\nnetwork: { latency: 10 }\n`)).toEqual([
+      'network.latency: unknown field; did you mean latency_ms?',
+      'live.speed_up: unknown field; did you mean speedup?',
+    ]);
+    // Nothing close: no guess.
+    expect(messages(`${GOOD}network: { hops: 3 }\n`)).toEqual(['network.hops: unknown field']);
+  });
+
   it('takes protocol_trace: true or false, keeps it only when true, and names a value that is neither (issue 15)', () => {
     expect(parseSpecText(GOOD, 'exp.yaml').spec.protocol_trace).toBeUndefined();
     expect(parseSpecText(`${GOOD}protocol_trace: true\n`, 'exp.yaml').spec.protocol_trace).toBe(true);
@@ -100,7 +119,7 @@ meta: { scheme: independent, k: 5 }
       expect.arrayContaining([
         'sites[1].cpus: must be a positive integer (got 2.5)',
         'sites[1].id: duplicate site id "s1"',
-        'workload[0].jobz: unknown field (expected one of: name, site, sites, swf, gwf, batsim, synthetic, jobs, skip, shift_h, runtime_scale, exact_estimates, equal_width, lenient, vo, group, blast, tasks, tornado, wfformat, instances, interarrival_s, arrivals)',
+        'workload[0].jobz: unknown field (expected one of: name, site, sites, swf, gwf, batsim, synthetic, jobs, skip, shift_h, runtime_scale, exact_estimates, equal_width, lenient, vo, group, blast, tasks, tornado, wfformat, instances, interarrival_s, arrivals); did you mean jobs?',
         'workload[0].site: no site with id "s9" (sites: s1)',
         'workload[1]: needs exactly one of swf, gwf or batsim (a trace file), synthetic (a workload model), blast (a bag of BLAST tasks), tasks (divisible tasks), tornado (generated DAG jobs), wfformat (a WfCommons workflow, replayed)',
         'local.policy: must be one of: fcfs, easy, dual-easy (got "lifo")',
@@ -168,6 +187,7 @@ describe('--set overrides', () => {
     const unknown = issuesOf(GOOD, ['metta.k=2']).issues[0]!;
     expect(unknown.path).toBe('metta');
     expect(unknown.message).toMatch(/^unknown field .* \(from --set metta\.k=2\)$/);
+    expect(unknown.message).toContain('did you mean meta?');
     expect(unknown.line).toBeUndefined();
     // An issue at a field of the file stays the file's, whatever an override set under it.
     const inFile = issuesOf(GOOD.replace('{ scheme: independent }', '{ scheme: independent, kk: 1 }'), ['meta.k=2'])

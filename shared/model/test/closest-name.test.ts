@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { closestName } from '../src/closest-name.js';
+
+describe('closestName', () => {
+  const live = ['speedup', 'journal', 'report_interval_ms', 'warm_up_jobs'];
+
+  it('finds a key a letter or two away, a swap of neighbours counted as one', () => {
+    expect(closestName('speed_up', live)).toBe('speedup');
+    expect(closestName('jouranl', live)).toBe('journal');
+    expect(closestName('warmup_jobs', live)).toBe('warm_up_jobs');
+  });
+
+  it('finds a key the typed one begins or ends', () => {
+    expect(closestName('latency', ['latency_ms', 'jitter_ms'])).toBe('latency_ms');
+    expect(closestName('interval_ms', live)).toBe('report_interval_ms');
+  });
+
+  it('guesses nothing when no key is close, and allows one edit only in a short key', () => {
+    expect(closestName('hops', ['latency_ms', 'jitter_ms', 'matrix', 'transfer'])).toBeUndefined();
+    expect(closestName('ab', ['k'])).toBeUndefined();
+    expect(closestName('kk', ['k'])).toBe('k');
+    expect(closestName('sxxd', ['seed', 'name'])).toBeUndefined();
+    expect(closestName('sedd', ['seed', 'name'])).toBe('seed');
+  });
+
+  it('prefers the closest of several', () => {
+    expect(closestName('site', ['sites', 'size_x'])).toBe('sites');
+  });
+});
