@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '@gridemu/model';
@@ -17,10 +17,13 @@ export class TraceNotFoundError extends InputError {
     readonly trace: string,
     readonly lookedIn: readonly string[],
     readonly bareName: boolean,
+    /** Files in the folders looked in whose names begin as the trace's does: what it likely meant. */
+    readonly similar: readonly string[] = [],
   ) {
     super(
       `trace "${trace}" not found; looked for:\n` +
         lookedIn.map((p) => `  ${p}`).join('\n') +
+        (similar.length === 0 ? '' : `\nFound there with a name like it: ${similar.join(', ')}`) +
         (!bareName
           ? ''
           : isArchiveLogName(trace)
@@ -52,5 +55,26 @@ export function resolveTrace(
   const bare = !trace.includes('/') && !trace.includes('\\');
   const candidates = bare ? [relative, join(traceDirectory(env), trace)] : [relative];
   for (const c of candidates) if (existsSync(c)) return c;
-  throw new TraceNotFoundError(trace, candidates, bare);
+  throw new TraceNotFoundError(trace, candidates, bare, bare ? namesLike(trace, candidates.map(dirname)) : []);
+}
+
+/**
+ * Names in `folders` that begin with the trace's name up to its first dot, whatever the case
+ * (`KTH-SP2.swf.gz` or `kth-sp2` finds `KTH-SP2-1996-2.1-cln.swf.gz`); none for a stem under three
+ * characters, which would match too much. A folder that cannot be read is passed over.
+ */
+function namesLike(trace: string, folders: readonly string[]): string[] {
+  const stem = trace.split('.')[0]!.toLowerCase();
+  if (stem.length < 3) return [];
+  const found = new Set<string>();
+  for (const folder of new Set(folders)) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (name.toLowerCase().startsWith(stem) && name !== trace) found.add(name);
+  }
+  return [...found].sort().slice(0, 5);
 }

@@ -233,6 +233,25 @@ describe('finding traces', () => {
     expect(msg).toContain('gridemu trace fetch CTC-SP2-1996-3.1-cln.swf.gz');
   });
 
+  it('names the files there that begin as a missing trace does', () => {
+    const dir = tempDir();
+    writeSwf(dir, 'KTH-SP2-1996-2.1-cln.swf', [row(1, 0, 1, 1, 1)]);
+    writeSwf(dir, 'LANL-CM5-1994-4.1-cln.swf', [row(1, 0, 1, 1, 1)]);
+    const messageFor = (trace: string) => {
+      try {
+        resolveTrace(trace, join(tempDir(), 'exp.yaml'), { GRIDEMU_TRACE_DIR: dir });
+      } catch (e) {
+        expect(e).toBeInstanceOf(TraceNotFoundError);
+        return (e as Error).message;
+      }
+      throw new Error(`${trace} was found`);
+    };
+    expect(messageFor('KTH-SP2.swf.gz')).toContain('Found there with a name like it: KTH-SP2-1996-2.1-cln.swf\n');
+    expect(messageFor('kth-sp2')).toContain('with a name like it: KTH-SP2-1996-2.1-cln.swf');
+    expect(messageFor('SDSC-BLUE-2000-4.2-cln.swf.gz')).not.toContain('a name like it');
+    expect(messageFor('KT.swf')).not.toContain('a name like it');
+  });
+
   it('does not send a missing trace that is no archive log to trace fetch, which cannot get it', () => {
     const dir = tempDir();
     let err: unknown;
