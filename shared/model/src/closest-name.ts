@@ -9,8 +9,9 @@ export function closestName(typed: string, known: readonly string[]): string | u
   for (const name of known) {
     const shorter = Math.min(name.length, typed.length);
     const affix = shorter >= 4 && (name.startsWith(typed) || typed.startsWith(name) || name.endsWith(typed));
-    const distance = affix ? 0 : editDistance(typed.toLowerCase(), name.toLowerCase());
-    if (distance <= allowed && (best === undefined || distance < best.distance)) best = { name, distance };
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
+    // Ranked by edits even among affixes: `shadow-class` means `shadow-classes`, not `shadow`.
+    if ((affix || distance <= allowed) && (best === undefined || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
 }

@@ -58,11 +58,12 @@ export class FieldReader {
   oneOf<T extends string>(value: unknown, path: string, allowed: readonly T[], fallback?: T): T {
     if (value === undefined && fallback !== undefined) return fallback;
     if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+    const meant = typeof value === 'string' ? closestName(value, allowed) : undefined;
     this.fail(
       path,
       value === undefined
         ? `is required (one of: ${allowed.join(', ')})`
-        : `must be one of: ${allowed.join(', ')} (got ${JSON.stringify(value)})`,
+        : `must be one of: ${allowed.join(', ')} (got ${JSON.stringify(value)})${meant === undefined ? '' : `; did you mean ${meant}?`}`,
     );
     return fallback ?? allowed[0]!;
   }

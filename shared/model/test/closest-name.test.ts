@@ -25,5 +25,6 @@ describe('closestName', () => {
 
   it('prefers the closest of several', () => {
     expect(closestName('site', ['sites', 'size_x'])).toBe('sites');
+    expect(closestName('shadow-class', ['shadow', 'mct', 'shadow-classes'])).toBe('shadow-classes');
   });
 });

@@ -54,7 +54,7 @@ describe('experiment file validation', () => {
     expect(e.message).toContain('exp.yaml:5: sites[1].cpus: must be a positive integer (got -4)');
   });
 
-  it("says where a section's field belongs when it is written at the top, and which key a typo meant", () => {
+  it("says where a section's field belongs when it is written at the top, and which key or value a typo meant", () => {
     const messages = (text: string, sets: string[] = []) =>
       issuesOf(text, sets).issues.map((i) => `${i.path}: ${i.message.replace(/ \(expected one of: [^)]*\)/, '')}`);
     expect(messages(`${GOOD}latency_ms: 10\nspeedup: 500\n`)).toEqual([
@@ -71,6 +71,11 @@ describe('experiment file validation', () => {
     ]);
     // Nothing close: no guess.
     expect(messages(`${GOOD}network: { hops: 3 }\n`)).toEqual(['network.hops: unknown field']);
+    // A value misspelt, among those a field takes.
+    const scheme = issuesOf(GOOD.replace('scheme: independent', 'scheme: k-distibuted')).issues;
+    expect(scheme.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      expect.stringMatching(/^meta\.scheme: must be one of: .* \(got "k-distibuted"\); did you mean k-distributed\?$/),
+    ]);
   });
 
   it('takes protocol_trace: true or false, keeps it only when true, and names a value that is neither (issue 15)', () => {
