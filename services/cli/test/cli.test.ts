@@ -479,12 +479,23 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('rejects unknown commands and options', () => {
-    expect(gridemu(['simulat']).code).toBe(2);
+  it('rejects unknown commands and options, naming what a typo most likely meant', () => {
+    const command = gridemu(['simulat']);
+    expect(command.code).toBe(2);
+    expect(command.err).toContain('unknown command "simulat"; did you mean simulate?');
+    expect(gridemu(['zzz']).err).toMatch(/unknown command "zzz"\n/);
     const trace = gridemu(['trace', 'inf', 'x.swf']);
     expect(trace.code).toBe(2);
-    expect(trace.err).toContain('unknown trace command "inf"');
-    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--bogus']).code).toBe(2);
+    expect(trace.err).toContain('unknown trace command "inf"; did you mean info?');
+    const bogus = gridemu(['simulate', 'examples/quickstart.yaml', '--bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.err).toBe(
+      'gridemu: unknown option --bogus for gridemu simulate (gridemu simulate --help lists its options)\n',
+    );
+    const speedUp = gridemu(['run', 'examples/quickstart-live.yaml', '--speed-up', '100']);
+    expect(speedUp.code).toBe(2);
+    expect(speedUp.err).toContain('unknown option --speed-up for gridemu run; did you mean --speedup?');
+    expect(gridemu(['sweep', 'examples/quickstart.yaml', '--very', 'seed=1,2']).err).toContain('did you mean --vary?');
     const whole = gridemu(['simulate', 'examples/quickstart.yaml', '--whole-delays']);
     expect(whole.code).toBe(2);
     expect(whole.err).toMatch(/--whole-delays replays a live run: give it with --network-from LIVE_DIR/);

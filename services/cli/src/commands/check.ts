@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { checkRun, executedJobsFromCsv, type InvariantResult, type RunCheckInput } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -19,7 +19,7 @@ run in it is checked (those a --summaries-only sweep kept no jobs.csv for are na
 and the exit code is 1 if any run breaks an invariant.`;
 
 export async function checkCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('check', {
     args: argv,
     allowPositionals: true,
     options: { help: { type: 'boolean', short: 'h' } },

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { readProtocolTrace, type ProtocolTraceRow } from '@gridemu/metrics';
 import { schemeTraceComparison, type TraceComparison } from '@gridemu/schemes';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, compareResults, type MetricDiff } from '../compare/compare-results.js';
@@ -29,7 +29,7 @@ Options:
   -h, --help           this help`;
 
 export async function compareCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('compare', {
     args: argv,
     allowPositionals: true,
     options: {

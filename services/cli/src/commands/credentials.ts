@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { deploymentCredentials } from '@gridemu/live';
 import { parseOverrides } from '@gridemu/model';
 import { checkRunId } from '@gridemu/runtime';
@@ -28,7 +28,7 @@ them again to rotate them (docs/deploy.md). The run id is part of every permissi
 must run with GRIDEMU_RUN=ID.`;
 
 export async function credentialsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('credentials', {
     args: argv,
     allowPositionals: true,
     options: {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import {
   connectFirst,
   ControlBus,
@@ -38,7 +38,7 @@ Options:
                        GRIDEMU_PROXY_TLS_CERT, GRIDEMU_PROXY_TLS_KEY, NATS_CA)`;
 
 export async function delayProxyCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('delay-proxy', {
     args: argv,
     allowPositionals: true,
     options: {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { checkRun, jobsCsvText } from '@gridemu/metrics';
 import { simulate } from '@gridemu/schemes';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -39,7 +39,7 @@ export async function fuzzSeed(seed: number): Promise<string | undefined> {
 }
 
 export async function fuzzCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs('fuzz', {
     args: argv,
     options: {
       seeds: { type: 'string' },

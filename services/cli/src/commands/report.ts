@@ -1,7 +1,7 @@
 import { CHECK_FILE, type RunCheckFile } from './check.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { InputError } from '@gridemu/model';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
@@ -26,7 +26,7 @@ Options:
   --out FILE   where to write it (default: DIR/report.html)`;
 
 export async function reportCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('report', {
     args: argv,
     allowPositionals: true,
     options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },

@@ -2,7 +2,7 @@ import { PROMETHEUS_HINT, prometheusBinary } from '../live/prometheus-server.js'
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { describeScheduleCheck, writeProtocolTrace, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
 import { parseOverride, parseOverrides } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
@@ -63,7 +63,7 @@ A process that dies, Ctrl-C or --timeout stop the whole run; the driver still wr
 (summary.json marks it with live.aborted) and the exit code is 1.`;
 
 export async function runCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('run', {
     args: argv,
     allowPositionals: true,
     options: {

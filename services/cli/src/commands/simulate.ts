@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { join, resolve } from 'node:path';
 import {
   buildRunSummary,
@@ -66,7 +66,7 @@ Options:
 Traces named by bare archive file name are looked up in GRIDEMU_TRACE_DIR.`;
 
 export async function simulateCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('simulate', {
     args: argv,
     allowPositionals: true,
     options: {

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import type { RunSummary } from '@gridemu/metrics';
 import { formatNumber } from '@gridemu/metrics';
 import { parseOverride, parseOverrides } from '@gridemu/model';
@@ -49,7 +49,7 @@ interface RunResult {
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 
 export async function sweepCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('sweep', {
     args: argv,
     allowPositionals: true,
     options: {

@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+import { closestName } from '@gridemu/model';
+import { parseCommandArgs } from '../command-args.js';
 import { archiveUrl, fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
@@ -18,8 +19,13 @@ export async function traceCommand(argv: string[]): Promise<number> {
     console.log(TRACE_HELP);
     return sub === undefined ? 2 : EXIT_OK;
   }
-  if (sub !== 'info' && sub !== 'fetch') throw new UsageError(`unknown trace command "${sub}"\n\n${TRACE_HELP}`);
-  const { values, positionals } = parseArgs({
+  if (sub !== 'info' && sub !== 'fetch') {
+    const meant = closestName(sub, ['info', 'fetch']);
+    throw new UsageError(
+      `unknown trace command "${sub}"${meant === undefined ? '' : `; did you mean ${meant}?`}\n\n${TRACE_HELP}`,
+    );
+  }
+  const { values, positionals } = parseCommandArgs('trace', {
     args: rest,
     allowPositionals: true,
     options: {

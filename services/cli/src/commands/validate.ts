@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from '../command-args.js';
 import { parseOverrides } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
@@ -9,7 +9,7 @@ Checks an experiment file (after overrides) and prints it with defaults filled i
 Exits 2 and names every bad field, with its line, if the file is invalid.`;
 
 export function validateCommand(argv: string[]): number {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs('validate', {
     args: argv,
     allowPositionals: true,
     options: { set: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },

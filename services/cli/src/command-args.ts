@@ -1,0 +1,24 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closestName, UsageError } from '@gridemu/model';
+
+/**
+ * node:util's parseArgs for `gridemu <command>`, whose own message for a mistyped option tells how
+ * to pass a positional argument that starts with a dash: here the error names the option the user
+ * most likely meant and where the command's options are listed.
+ */
+export function parseCommandArgs<T extends ParseArgsConfig>(
+  command: string,
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    const typed = /^Unknown option '([^']+)'/.exec((err as Error).message)?.[1];
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || typed === undefined) throw err;
+    const meant = typed.startsWith('--') ? closestName(typed.slice(2), Object.keys(config.options ?? {})) : undefined;
+    throw new UsageError(
+      `unknown option ${typed} for gridemu ${command}${meant === undefined ? '' : `; did you mean --${meant}?`}` +
+        ` (gridemu ${command} --help lists its options)`,
+    );
+  }
+}
