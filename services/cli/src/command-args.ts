@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closestName, UsageError } from '@gridemu/model';
+import { closestName, didYouMean, UsageError } from '@gridemu/model';
 
 /**
  * node:util's parseArgs for `gridemu <command>`, whose own message for a mistyped option tells how
@@ -17,7 +17,7 @@ export function parseCommandArgs<T extends ParseArgsConfig>(
     if ((err as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || typed === undefined) throw err;
     const meant = typed.startsWith('--') ? closestName(typed.slice(2), Object.keys(config.options ?? {})) : undefined;
     throw new UsageError(
-      `unknown option ${typed} for gridemu ${command}${meant === undefined ? '' : `; did you mean --${meant}?`}` +
+      `unknown option ${typed} for gridemu ${command}${didYouMean(meant === undefined ? undefined : `--${meant}`)}` +
         ` (gridemu ${command} --help lists its options)`,
     );
   }

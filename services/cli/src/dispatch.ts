@@ -1,4 +1,4 @@
-import { closestName } from '@gridemu/model';
+import { closestName, didYouMean } from '@gridemu/model';
 import { EXIT_BAD_INPUT, EXIT_OK, UsageError } from './exit-codes.js';
 import { reportFailure } from './exit-status.js';
 
@@ -67,13 +67,12 @@ async function dispatch(argv: string[]): Promise<number> {
     case 'trace':
       return (await import('./commands/trace.js')).traceCommand(rest);
     default:
-      throw new UsageError(`unknown command "${command}"${didYouMean(command)}\n\n${HELP}`);
+      throw new UsageError(`unknown command "${command}"${commandMeant(command)}\n\n${HELP}`);
   }
 }
 
 /** The command a mistyped one most likely meant, from those the help lists. */
-function didYouMean(typed: string): string {
+function commandMeant(typed: string): string {
   const commands = [...HELP.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]!);
-  const meant = closestName(typed, commands);
-  return meant === undefined ? '' : `; did you mean ${meant}?`;
+  return didYouMean(closestName(typed, commands));
 }

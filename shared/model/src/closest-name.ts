@@ -16,6 +16,11 @@ export function closestName(typed: string, known: readonly string[]): string | u
   return best?.name;
 }
 
+/** The end of an error that names what was likely meant (`; did you mean X?`), or nothing. */
+export function didYouMean(meant: string | undefined): string {
+  return meant === undefined ? '' : `; did you mean ${meant}?`;
+}
+
 /** Levenshtein distance, with a swap of two neighbouring letters counted as one edit. */
 function editDistance(a: string, b: string): number {
   const rows: number[][] = [];

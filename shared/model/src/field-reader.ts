@@ -1,4 +1,4 @@
-import { closestName } from './closest-name.js';
+import { closestName, didYouMean } from './closest-name.js';
 import type { SpecIssue } from './spec-error.js';
 
 /**
@@ -34,8 +34,7 @@ export class FieldReader {
     for (const key of Object.keys(obj)) {
       if (known.includes(key)) continue;
       const meant = Object.hasOwn(elsewhere, key) ? elsewhere[key] : closestName(key, known);
-      const hint = meant === undefined ? '' : `; did you mean ${meant}?`;
-      this.fail(join(path, key), `unknown field (expected one of: ${known.join(', ')})${hint}`);
+      this.fail(join(path, key), `unknown field (expected one of: ${known.join(', ')})${didYouMean(meant)}`);
     }
   }
 
@@ -63,7 +62,7 @@ export class FieldReader {
       path,
       value === undefined
         ? `is required (one of: ${allowed.join(', ')})`
-        : `must be one of: ${allowed.join(', ')} (got ${JSON.stringify(value)})${meant === undefined ? '' : `; did you mean ${meant}?`}`,
+        : `must be one of: ${allowed.join(', ')} (got ${JSON.stringify(value)})${didYouMean(meant)}`,
     );
     return fallback ?? allowed[0]!;
   }

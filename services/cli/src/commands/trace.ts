@@ -1,4 +1,4 @@
-import { closestName } from '@gridemu/model';
+import { closestName, didYouMean } from '@gridemu/model';
 import { parseCommandArgs } from '../command-args.js';
 import { archiveUrl, fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
@@ -20,9 +20,8 @@ export async function traceCommand(argv: string[]): Promise<number> {
     return sub === undefined ? 2 : EXIT_OK;
   }
   if (sub !== 'info' && sub !== 'fetch') {
-    const meant = closestName(sub, ['info', 'fetch']);
     throw new UsageError(
-      `unknown trace command "${sub}"${meant === undefined ? '' : `; did you mean ${meant}?`}\n\n${TRACE_HELP}`,
+      `unknown trace command "${sub}"${didYouMean(closestName(sub, ['info', 'fetch']))}\n\n${TRACE_HELP}`,
     );
   }
   const { values, positionals } = parseCommandArgs('trace', {
