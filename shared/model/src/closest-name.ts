@@ -1,7 +1,8 @@
 /**
- * The name in `known` that `typed` most likely meant, for an unknown field's error: one a letter
- * or two away (a typo: `speed_up` for `speedup`), or one it begins or ends (`latency` for
- * `latency_ms`). Undefined when none is close: a guess far off would mislead more than help.
+ * The name in `known` that `typed` most likely meant, for the error about an unknown one (a field,
+ * a value, a command, an option): one a letter or two away (a typo: `speed_up` for `speedup`), or
+ * one it begins or ends (`latency` for `latency_ms`). Undefined when none is close: a guess far off
+ * would mislead more than help.
  */
 export function closestName(typed: string, known: readonly string[]): string | undefined {
   const allowed = typed.length <= 4 ? 1 : 2;
