@@ -61,7 +61,8 @@ export function resolveTrace(
 /**
  * Names in `folders` that begin with the trace's name up to its first dot, whatever the case
  * (`KTH-SP2.swf.gz` or `kth-sp2` finds `KTH-SP2-1996-2.1-cln.swf.gz`); none for a stem under three
- * characters, which would match too much. A folder that cannot be read is passed over.
+ * characters, which would match too much. Experiment files, which sit beside the one naming the
+ * trace, are not traces. A folder that cannot be read is passed over.
  */
 function namesLike(trace: string, folders: readonly string[]): string[] {
   const stem = trace.split('.')[0]!.toLowerCase();
@@ -74,7 +75,10 @@ function namesLike(trace: string, folders: readonly string[]): string[] {
     } catch {
       continue;
     }
-    for (const name of names) if (name.toLowerCase().startsWith(stem) && name !== trace) found.add(name);
+    for (const name of names) {
+      const lower = name.toLowerCase();
+      if (lower.startsWith(stem) && name !== trace && !/\.ya?ml$/.test(lower)) found.add(name);
+    }
   }
   return [...found].sort().slice(0, 5);
 }

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -237,6 +237,7 @@ describe('finding traces', () => {
     const dir = tempDir();
     writeSwf(dir, 'KTH-SP2-1996-2.1-cln.swf', [row(1, 0, 1, 1, 1)]);
     writeSwf(dir, 'LANL-CM5-1994-4.1-cln.swf', [row(1, 0, 1, 1, 1)]);
+    writeFileSync(join(dir, 'kth-sp2-slices.yaml'), 'name: an experiment file, not a trace\n');
     const messageFor = (trace: string) => {
       try {
         resolveTrace(trace, join(tempDir(), 'exp.yaml'), { GRIDEMU_TRACE_DIR: dir });
