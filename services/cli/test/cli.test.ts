@@ -350,6 +350,12 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(r.err).toContain('"mytrace.swf" does not look like a Parallel Workloads Archive log name');
     expect(r.err).not.toContain('fetching');
     expect(readdirSync(dir)).toEqual([]);
+    // A shortened archive name: the full one, offline, before anything is fetched.
+    const short = gridemu(['trace', 'fetch', 'SDSC-BLUE', '--dir', dir, '--base-url', 'http://127.0.0.1:9']);
+    expect(short.code).toBe(2);
+    expect(short.err).toContain('"SDSC-BLUE" does not look like a Parallel Workloads Archive log name');
+    expect(short.err).toContain('did you mean SDSC-BLUE-2000-4.2-cln.swf.gz?');
+    expect(short.err).not.toContain('fetching');
   });
 
   it('clears what an earlier run left in its folder, and will not replay a live run over its own results', () => {

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '@gridemu/model';
+import { archiveLogsLike } from './archive-logs.js';
 import { isArchiveLogName } from './trace-fetch.js';
 
 /** Where bare trace names are looked up: GRIDEMU_TRACE_DIR, else a per-user cache folder. */
@@ -30,10 +31,21 @@ export class TraceNotFoundError extends InputError {
             ? `\nDownload it into the trace directory with:  gridemu trace fetch ${trace}\n` +
               `or point GRIDEMU_TRACE_DIR at a folder that has it.`
             : `\nIt is not a Parallel Workloads Archive log, which is all gridemu trace fetch downloads:\n` +
-              `copy it into the trace directory (${dirname(lookedIn[lookedIn.length - 1]!)}) or point GRIDEMU_TRACE_DIR at a folder that has it.`),
+              `copy it into the trace directory (${dirname(lookedIn[lookedIn.length - 1]!)}) or point GRIDEMU_TRACE_DIR at a folder that has it.` +
+              archiveLogsNote(trace)),
     );
     this.name = 'TraceNotFoundError';
   }
+}
+
+/** For a shortened archive name (`SDSC-BLUE.swf.gz`): the archive's logs it likely meant. */
+function archiveLogsNote(trace: string): string {
+  const like = archiveLogsLike(trace.split('.')[0]!);
+  if (like.length === 0) return '';
+  return (
+    `\nThe archive's logs named like it: ${like.join(', ')}; download one with gridemu trace fetch NAME, ` +
+    `then name it in full.`
+  );
 }
 
 /**

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { InputError, UnavailableError } from '@gridemu/model';
+import { archiveLogFolder, archiveLogsHint } from './archive-logs.js';
 import { readSwf } from './swf-reader.js';
 
 export const PWA_BASE_URL = 'https://www.cs.huji.ac.il/labs/parallel/workload';
 
 /** An archive log's name: its machine, then the year it starts (KTH-SP2-1996-2.1-cln.swf.gz). */
-const ARCHIVE_LOG_NAME = /^(.+?)-(19|20)\d\d(-|\.|$)/;
+const ARCHIVE_LOG_NAME = /^(.+?)-((?:19|20)\d\d)(?:-|\.|$)/;
 
 /** Whether `gridemu trace fetch` can download `name` (a Parallel Workloads Archive log). */
 export function isArchiveLogName(name: string): boolean {
@@ -17,16 +18,18 @@ export function isArchiveLogName(name: string): boolean {
 
 /**
  * The archive keeps each log under `l_<machine>/`: KTH-SP2-1996-2.1-cln.swf.gz lives in
- * l_kth_sp2, SDSC-BLUE-2000-4.2-cln.swf.gz in l_sdsc_blue, LCG-2005-1.swf.gz in l_lcg.
+ * l_kth_sp2, SDSC-BLUE-2000-4.2-cln.swf.gz in l_sdsc_blue, LCG-2005-1.swf.gz in l_lcg; the few
+ * logs that break this rule (OSC-Clust in l_osc) are listed in archive-logs.ts.
  */
 export function archiveFolder(name: string): string {
   const m = ARCHIVE_LOG_NAME.exec(name);
   if (!m)
     throw new InputError(
-      `"${name}" does not look like a Parallel Workloads Archive log name (e.g. KTH-SP2-1996-2.1-cln.swf.gz): ` +
-        'gridemu trace fetch downloads only those; copy any other trace into the trace directory',
+      `"${name}" does not look like a Parallel Workloads Archive log name (e.g. KTH-SP2-1996-2.1-cln.swf.gz)` +
+        (archiveLogsHint(name) ||
+          ': gridemu trace fetch downloads only those; copy any other trace into the trace directory'),
     );
-  return `l_${m[1]!.toLowerCase().replace(/-/g, '_')}`;
+  return archiveLogFolder(m[1]!, m[2]!);
 }
 
 /**
@@ -66,6 +69,11 @@ export async function fetchTrace(name: string, dir: string, baseUrl = PWA_BASE_U
       const why = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
       throw new UnavailableError(`cannot download ${url}: ${why} (${otherwise})`, { cause: err });
     }
+    // A name the archive does not have is most often a shortened or mistyped one: say which it has.
+    if (res.status === 404)
+      throw new UnavailableError(
+        `cannot download ${url}: HTTP 404 ${res.statusText}${archiveLogsHint(name)} (${otherwise})`,
+      );
     if (!res.ok || !res.body)
       throw new UnavailableError(`cannot download ${url}: HTTP ${res.status} ${res.statusText} (${otherwise})`);
     let bytes = 0;

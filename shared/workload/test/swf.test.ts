@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError, UnavailableError, type SourceCommon } from '@gridemu/model';
 import {
   archiveFolder,
+  archiveLogsLike,
   archiveUrl,
   convertRecord,
   fetchTrace,
@@ -251,6 +252,11 @@ describe('finding traces', () => {
     expect(messageFor('kth-sp2')).toContain('with a name like it: KTH-SP2-1996-2.1-cln.swf');
     expect(messageFor('SDSC-BLUE-2000-4.2-cln.swf.gz')).not.toContain('a name like it');
     expect(messageFor('KT.swf')).not.toContain('a name like it');
+    // Not in the folders but in the archive: the full name to fetch.
+    expect(messageFor('SDSC-BLUE.swf.gz')).toContain(
+      "The archive's logs named like it: SDSC-BLUE-2000-4.2-cln.swf.gz; download one with gridemu trace fetch NAME, then name it in full",
+    );
+    expect(messageFor('my-own-trace.swf')).not.toContain("The archive's logs");
   });
 
   it('does not send a missing trace that is no archive log to trace fetch, which cannot get it', () => {
@@ -273,12 +279,47 @@ describe('trace fetch (against a local HTTP server standing in for the archive)'
     expect(archiveFolder('KTH-SP2-1996-2.1-cln.swf.gz')).toBe('l_kth_sp2');
     expect(archiveFolder('SDSC-BLUE-2000-4.2-cln.swf.gz')).toBe('l_sdsc_blue');
     expect(archiveFolder('LCG-2005-1.swf.gz')).toBe('l_lcg');
+    // The logs whose folder the name alone does not give, as the archive's pages serve them.
+    expect(archiveFolder('OSC-Clust-2000-3.1-cln.swf.gz')).toBe('l_osc');
+    expect(archiveFolder('ANL-Intrepid-2009-1.swf.gz')).toBe('l_anl_int');
+    expect(archiveFolder('DAS2-fs3-2003-1.swf.gz')).toBe('l_das2');
+    expect(archiveFolder('LPC-EGEE-2004-1.2-cln.swf.gz')).toBe('l_lpc');
+    expect(archiveFolder('METACENTRUM-2013-3.swf.gz')).toBe('l_metacentrum2');
+    expect(archiveFolder('METACENTRUM-2009-2.swf.gz')).toBe('l_metacentrum');
+    // Another version of such a log is in the same folder; a log the list lacks follows the rule.
+    expect(archiveFolder('OSC-Clust-2000-3.swf.gz')).toBe('l_osc');
+    expect(archiveFolder('NEW-Machine-2031-1.swf.gz')).toBe('l_new_machine');
     expect(() => archiveFolder('mytrace.swf')).toThrow(/does not look like/);
     // Bad input, not a failure: gridemu prints the message alone and exits 2.
     expect(() => archiveFolder('mytrace.swf')).toThrow(InputError);
     expect(archiveUrl('LCG-2005-1.swf.gz', 'http://mirror/pwa/')).toBe('http://mirror/pwa/l_lcg/LCG-2005-1.swf.gz');
     expect(() => archiveUrl('traces/KTH-SP2-1996-2.1-cln.swf.gz')).toThrow(InputError);
     expect(() => archiveUrl('traces/KTH-SP2-1996-2.1-cln.swf.gz')).toThrow(/bare archive file name, not a path/);
+  });
+
+  it('names the archive logs a shortened or mistyped name likely meant', () => {
+    expect(archiveLogsLike('SDSC-BLUE')).toEqual(['SDSC-BLUE-2000-4.2-cln.swf.gz']);
+    expect(archiveLogsLike('anl-intrepid')).toEqual(['ANL-Intrepid-2009-1.swf.gz']);
+    expect(archiveLogsLike('DAS2')).toEqual([
+      'DAS2-fs0-2003-1.swf.gz',
+      'DAS2-fs1-2003-1.swf.gz',
+      'DAS2-fs2-2003-1.swf.gz',
+      'DAS2-fs3-2003-1.swf.gz',
+      'DAS2-fs4-2003-1.swf.gz',
+    ]);
+    expect(archiveLogsLike('KTH-SP2-1996-2.1-cln.swf')).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
+    expect(archiveLogsLike('KTH-SP2-1996-2.1-cln.swf.gzz')).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
+    expect(archiveLogsLike('KTH-SP2-1996-2.1-cln.swf.gz')).toEqual([]);
+    expect(archiveLogsLike('mytrace.swf')).toEqual([]);
+    expect(archiveLogsLike('KT')).toEqual([]);
+    // A name with no year is no log name: the error offers the full one instead of a download.
+    expect(() => archiveFolder('SDSC-BLUE')).toThrow(
+      /^"SDSC-BLUE" does not look like a Parallel Workloads Archive log name \(e\.g\. KTH-SP2-1996-2\.1-cln\.swf\.gz\); did you mean SDSC-BLUE-2000-4\.2-cln\.swf\.gz\?$/,
+    );
+    expect(() => archiveFolder('DAS2')).toThrow(
+      /; the archive's logs named like it: DAS2-fs0-2003-1\.swf\.gz, DAS2-fs1/,
+    );
+    expect(() => archiveFolder('mytrace.swf')).toThrow(/downloads only those; copy any other trace/);
   });
 
   it('downloads, checks and installs a trace; leaves nothing behind on a 404 or a broken file', async () => {
@@ -300,7 +341,13 @@ describe('trace fetch (against a local HTTP server standing in for the archive)'
       expect(got).toMatchObject({ records: 2, bytes: served.length, path: join(dir, 'KTH-SP2-1996-2.1-cln.swf.gz') });
       expect(readFileSync(got.path)).toEqual(served);
       await expect(fetchTrace('SDSC-BLUE-2000-4.2-cln.swf.gz', dir, base)).rejects.toThrow(UnavailableError);
-      await expect(fetchTrace('SDSC-BLUE-2000-4.2-cln.swf.gz', dir, base)).rejects.toThrow(/HTTP 404/);
+      await expect(fetchTrace('SDSC-BLUE-2000-4.2-cln.swf.gz', dir, base)).rejects.toThrow(
+        /HTTP 404 Not Found \(a mirror/,
+      );
+      // A name the archive lacks, most likely mistyped: the one it has.
+      await expect(fetchTrace('KTH-SP2-1996-2.1-cln.swf', dir, base)).rejects.toThrow(
+        /HTTP 404 Not Found; did you mean KTH-SP2-1996-2\.1-cln\.swf\.gz\? \(a mirror/,
+      );
       await expect(fetchTrace('LANL-CM5-1994-4.1-cln.swf.gz', dir, base)).rejects.toThrow(/cannot read the trace/);
       expect(readdirSync(dir)).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
       expect(existsSync(join(dir, 'LANL-CM5-1994-4.1-cln.swf.gz'))).toBe(false);
