@@ -52,9 +52,10 @@ export const ARCHIVE_LOGS: readonly string[] = [
 /**
  * The logs whose folder is not `l_` and their machine's name in lower case (the rule every other
  * log follows: KTH-SP2 in l_kth_sp2), keyed by the name's part before the version: machine and
- * year. Read from the archive's pages: OSC-Clust-2000-3.1-cln.swf.gz is served from l_osc, not
- * l_osc_clust, and the 2013 MetaCentrum log from l_metacentrum2, beside the 2009 one in
- * l_metacentrum.
+ * year. OSC-Clust-2000-3.1-cln.swf.gz is served from l_osc, not l_osc_clust, and the 2013
+ * MetaCentrum log from l_metacentrum2, beside the 2009 one in l_metacentrum. The archive's own
+ * pages were read for l_osc, l_anl_int, l_das2, l_lpc and l_metacentrum2; the other two folders
+ * are as a public script that downloads every log names them.
  */
 const FOLDER_OF: Readonly<Record<string, string>> = {
   'OSC-Clust-2000': 'l_osc',
