@@ -2,7 +2,8 @@ import { closestName } from '@gridemu/model';
 
 /**
  * The Parallel Workloads Archive's logs, each by the file its page offers for use (the cleaned
- * version where there is one), as the archive listed them in 2026. `gridemu trace fetch` downloads
+ * version where there is one), as a public script that downloads every log named them, checked
+ * against the archive's pages where those could be read. `gridemu trace fetch` downloads
  * any log by its name; this list serves to suggest a full name for a shortened or mistyped one,
  * offline. A log the archive adds later is fetched all the same.
  */
