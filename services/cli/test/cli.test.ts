@@ -485,6 +485,22 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('leaves a trace already there as it is, and --force downloads it again without losing it on failure', () => {
+    const dir = tmp();
+    const there = join(dir, 'KTH-SP2-1996-2.1-cln.swf.gz');
+    writeFileSync(there, '1 0 1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n');
+    const args = ['trace', 'fetch', 'KTH-SP2-1996-2.1-cln.swf.gz', '--dir', dir, '--base-url', 'http://127.0.0.1:1'];
+    const kept = gridemu(args);
+    expect(kept.code, kept.err).toBe(0);
+    expect(kept.out).toBe(`${there}: already there, left as it is (--force downloads it again)\n`);
+    // Port 1 cannot be reached: --force tries, fails, and the trace there stays whole.
+    const forced = gridemu([...args, '--force']);
+    expect(forced.code).toBe(1);
+    expect(forced.err).toContain('gridemu: cannot download http://127.0.0.1:1/l_kth_sp2/');
+    expect(readdirSync(dir)).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
+    expect(readFileSync(there, 'utf8')).toBe('1 0 1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n');
+  });
+
   it('rejects unknown commands and options, naming what a typo most likely meant', () => {
     const command = gridemu(['simulat']);
     expect(command.code).toBe(2);

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { closestName, didYouMean } from '@gridemu/model';
 import { parseCommandArgs } from '../command-args.js';
 import { archiveUrl, fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
@@ -5,13 +7,14 @@ import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 
 export const TRACE_HELP = `Usage: gridemu trace info FILE [--json] [--lenient]
-       gridemu trace fetch NAME [--dir DIR] [--base-url URL]
+       gridemu trace fetch NAME [--dir DIR] [--base-url URL] [--force]
 
 info   jobs, time span, processors and offered load of an SWF trace (.swf or .swf.gz).
        FILE may be a path or a bare archive name found in the trace directory.
 fetch  downloads NAME (e.g. KTH-SP2-1996-2.1-cln.swf.gz) from the Parallel Workloads Archive
        into the trace directory (GRIDEMU_TRACE_DIR, default ~/.cache/gridemu/traces) and checks
-       that it reads as SWF. --base-url (or GRIDEMU_PWA_URL) points at a mirror.`;
+       that it reads as SWF. --base-url (or GRIDEMU_PWA_URL) points at a mirror. A trace already
+       there is left as it is; --force downloads it again.`;
 
 export async function traceCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -32,6 +35,7 @@ export async function traceCommand(argv: string[]): Promise<number> {
       lenient: { type: 'boolean' },
       dir: { type: 'string' },
       'base-url': { type: 'string' },
+      force: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -70,6 +74,12 @@ export async function traceCommand(argv: string[]): Promise<number> {
       // so is a folder that cannot be made.
       const url = archiveUrl(arg, base);
       makeOutputFolder(dir, values.dir !== undefined ? '--dir' : 'the trace folder');
+      // Only a trace that read as SWF to its last line is ever installed, so one there is whole.
+      const there = join(dir, arg);
+      if (existsSync(there) && values.force !== true) {
+        console.log(`${there}: already there, left as it is (--force downloads it again)`);
+        return EXIT_OK;
+      }
       console.error(`fetching ${url} into ${dir} ...`);
       const r = await fetchTrace(arg, dir, base);
       console.log(`${r.path}: ${r.records} jobs, ${r.bytes} bytes from ${r.url}`);
