@@ -3,7 +3,14 @@ export { readSwf, readSwfBatches, type SwfReadOptions } from './swf-reader.js';
 export { convertRecord, sourceTimes, type Adjustment, type AdjustmentCounts } from './conversion.js';
 export { traceDirectory, resolveTrace, TraceNotFoundError } from './trace-dir.js';
 export { ARCHIVE_LOGS, archiveLogsLike } from './archive-logs.js';
-export { fetchTrace, archiveFolder, archiveUrl, PWA_BASE_URL, type FetchResult } from './trace-fetch.js';
+export {
+  fetchTrace,
+  archiveFolder,
+  archiveUrl,
+  PWA_BASE_URL,
+  type FetchResult,
+  type FetchProgress,
+} from './trace-fetch.js';
 export { generateLublin, type SyntheticJob } from './lublin.js';
 export { gammaCdf, lnGamma } from './gamma-cdf.js';
 export {

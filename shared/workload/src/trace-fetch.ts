@@ -49,11 +49,19 @@ export interface FetchResult {
   readonly records: number;
 }
 
+/** How far a download has come: bytes so far, and the size the server gave (undefined if none). */
+export type FetchProgress = (bytes: number, total: number | undefined) => void;
+
 /**
  * Downloads a trace from the archive into `dir`, checks that it reads as SWF to the last line,
  * and only then moves it into place, so a broken download never poses as a trace.
  */
-export async function fetchTrace(name: string, dir: string, baseUrl = PWA_BASE_URL): Promise<FetchResult> {
+export async function fetchTrace(
+  name: string,
+  dir: string,
+  baseUrl = PWA_BASE_URL,
+  onProgress?: FetchProgress,
+): Promise<FetchResult> {
   const url = archiveUrl(name, baseUrl);
   mkdirSync(dir, { recursive: true });
   const target = join(dir, name);
@@ -78,7 +86,12 @@ export async function fetchTrace(name: string, dir: string, baseUrl = PWA_BASE_U
       throw new UnavailableError(`cannot download ${url}: HTTP ${res.status} ${res.statusText} (${otherwise})`);
     let bytes = 0;
     const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
-    body.on('data', (c: Buffer) => (bytes += c.length));
+    const length = Number(res.headers.get('content-length'));
+    const total = Number.isFinite(length) && length > 0 ? length : undefined;
+    body.on('data', (c: Buffer) => {
+      bytes += c.length;
+      onProgress?.(bytes, total);
+    });
     await pipeline(body, createWriteStream(partial));
     let records = 0;
     for await (const _ of readSwf(partial)) records++;

@@ -337,8 +337,13 @@ describe('trace fetch (against a local HTTP server standing in for the archive)'
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const dir = tempDir();
     try {
-      const got = await fetchTrace('KTH-SP2-1996-2.1-cln.swf.gz', dir, base);
+      const progress: [number, number | undefined][] = [];
+      const got = await fetchTrace('KTH-SP2-1996-2.1-cln.swf.gz', dir, base, (bytes, total) =>
+        progress.push([bytes, total]),
+      );
       expect(got).toMatchObject({ records: 2, bytes: served.length, path: join(dir, 'KTH-SP2-1996-2.1-cln.swf.gz') });
+      // Told as the bytes come, against the size the server gave.
+      expect(progress.at(-1)).toEqual([served.length, served.length]);
       expect(readFileSync(got.path)).toEqual(served);
       await expect(fetchTrace('SDSC-BLUE-2000-4.2-cln.swf.gz', dir, base)).rejects.toThrow(UnavailableError);
       await expect(fetchTrace('SDSC-BLUE-2000-4.2-cln.swf.gz', dir, base)).rejects.toThrow(

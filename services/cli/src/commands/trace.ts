@@ -5,6 +5,7 @@ import { parseCommandArgs } from '../command-args.js';
 import { archiveUrl, fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
+import { ProgressBar } from '../progress.js';
 
 export const TRACE_HELP = `Usage: gridemu trace info FILE [--json] [--lenient]
        gridemu trace fetch NAME [--dir DIR] [--base-url URL] [--force]
@@ -81,7 +82,13 @@ export async function traceCommand(argv: string[]): Promise<number> {
         return EXIT_OK;
       }
       console.error(`fetching ${url} into ${dir} ...`);
-      const r = await fetchTrace(arg, dir, base);
+      // A large log (MetaCentrum's is 58 MB) takes a while: a bar on a terminal, a line every 10 s
+      // in a log.
+      const bar = new ProgressBar(`fetching ${arg}`, process.stderr, Boolean(process.stderr.isTTY), 10_000);
+      const r = await fetchTrace(arg, dir, base, (bytes, total) => {
+        if (total !== undefined) bar.update(Math.round(bytes / 1024), Math.round(total / 1024), 'kB');
+      });
+      bar.done();
       console.log(`${r.path}: ${r.records} jobs, ${r.bytes} bytes from ${r.url}`);
       return EXIT_OK;
     }
