@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { closestName, didYouMean } from '@gridemu/model';
 import { parseCommandArgs } from '../command-args.js';
-import { archiveUrl, fetchTrace, PWA_BASE_URL, resolveTrace, traceDirectory, traceInfo } from '@gridemu/workload';
+import {
+  archiveUrl,
+  fetchTrace,
+  PWA_BASE_URL,
+  resolveTrace,
+  traceDirectory,
+  traceInfo,
+  type FetchResult,
+} from '@gridemu/workload';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
@@ -75,7 +83,8 @@ export async function traceCommand(argv: string[]): Promise<number> {
       // so is a folder that cannot be made.
       const url = archiveUrl(arg, base);
       makeOutputFolder(dir, values.dir !== undefined ? '--dir' : 'the trace folder');
-      // Only a trace that read as SWF to its last line is ever installed, so one there is whole.
+      // A trace there came from an earlier fetch, which installs only what read as SWF to its
+      // last line, or was put there by hand: either way it is not replaced unasked.
       const there = join(dir, arg);
       if (existsSync(there) && values.force !== true) {
         console.log(`${there}: already there, left as it is (--force downloads it again)`);
@@ -85,10 +94,15 @@ export async function traceCommand(argv: string[]): Promise<number> {
       // A large log (MetaCentrum's is 58 MB) takes a while: a bar on a terminal, a line every 10 s
       // in a log.
       const bar = new ProgressBar(`fetching ${arg}`, process.stderr, Boolean(process.stderr.isTTY), 10_000);
-      const r = await fetchTrace(arg, dir, base, (bytes, total) => {
-        if (total !== undefined) bar.update(Math.round(bytes / 1024), Math.round(total / 1024), 'kB');
-      });
-      bar.done();
+      let r: FetchResult;
+      try {
+        r = await fetchTrace(arg, dir, base, (bytes, total) => {
+          if (total !== undefined) bar.update(Math.round(bytes / 1024), Math.round(total / 1024), 'kB');
+        });
+      } finally {
+        // Cleared on a failure too, so that the error starts a line of its own.
+        bar.done();
+      }
       console.log(`${r.path}: ${r.records} jobs, ${r.bytes} bytes from ${r.url}`);
       return EXIT_OK;
     }
