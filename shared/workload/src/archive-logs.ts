@@ -83,8 +83,9 @@ export function archiveLogFolder(machine: string, year: string): string {
 /**
  * The archive's logs that `typed` likely meant, at most five: those whose name begins as it does,
  * whatever the case (`SDSC-BLUE` finds SDSC-BLUE-2000-4.2-cln.swf.gz, `DAS2` the five DAS2
- * logs), else the one a letter or two away (`KTH-SP2-1996-2.1-cln.swf` finds the `.gz`). None for
- * a name under three characters, which would match too much, or for one of the list's own.
+ * logs, `KTH-SP2-1996-2.1-cln.swf` the `.gz`), else the one a letter or two away
+ * (`KHT-SP2-1996-2.1-cln.swf.gz` finds KTH's). None for a name under three characters, which
+ * would match too much, or for one of the list's own.
  */
 export function archiveLogsLike(typed: string): string[] {
   if (typed.length < 3 || ARCHIVE_LOGS.includes(typed)) return [];

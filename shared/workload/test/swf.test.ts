@@ -309,6 +309,7 @@ describe('trace fetch (against a local HTTP server standing in for the archive)'
     ]);
     expect(archiveLogsLike('KTH-SP2-1996-2.1-cln.swf')).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
     expect(archiveLogsLike('KTH-SP2-1996-2.1-cln.swf.gzz')).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
+    expect(archiveLogsLike('KHT-SP2-1996-2.1-cln.swf.gz')).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
     expect(archiveLogsLike('KTH-SP2-1996-2.1-cln.swf.gz')).toEqual([]);
     expect(archiveLogsLike('mytrace.swf')).toEqual([]);
     expect(archiveLogsLike('KT')).toEqual([]);
