@@ -17,6 +17,22 @@ export function closestName(typed: string, known: readonly string[]): string | u
   return best?.name;
 }
 
+/**
+ * The names in `known` that begin as `typed` does, whatever the case, at most `limit` in the order
+ * given (`kth-sp2` finds KTH-SP2-1996-2.1-cln.swf.gz); none for a `typed` under three characters,
+ * which would match too much.
+ */
+export function namesStartingWith(typed: string, known: Iterable<string>, limit = 5): string[] {
+  const lower = typed.toLowerCase();
+  if (lower.length < 3) return [];
+  const found: string[] = [];
+  for (const name of known) {
+    if (found.length === limit) break;
+    if (name.toLowerCase().startsWith(lower)) found.push(name);
+  }
+  return found;
+}
+
 /** The end of an error that names what was likely meant (`; did you mean X?`), or nothing. */
 export function didYouMean(meant: string | undefined): string {
   return meant === undefined ? '' : `; did you mean ${meant}?`;

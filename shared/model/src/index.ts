@@ -14,7 +14,7 @@ export {
   PROBABILITY,
   type NumberRule,
 } from './field-reader.js';
-export { closestName, didYouMean } from './closest-name.js';
+export { closestName, didYouMean, namesStartingWith } from './closest-name.js';
 export { loadSpec, parseSpecText, specFromData, type LoadedSpec } from './load.js';
 export { applyOverrides, parseOverride, parseOverrides, parsePath, type Override } from './overrides.js';
 export {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestName } from '../src/closest-name.js';
+import { closestName, namesStartingWith } from '../src/closest-name.js';
 
 describe('closestName', () => {
   const live = ['speedup', 'journal', 'report_interval_ms', 'warm_up_jobs'];
@@ -26,5 +26,17 @@ describe('closestName', () => {
   it('prefers the closest of several', () => {
     expect(closestName('site', ['sites', 'size_x'])).toBe('sites');
     expect(closestName('shadow-class', ['shadow', 'mct', 'shadow-classes'])).toBe('shadow-classes');
+  });
+});
+
+describe('namesStartingWith', () => {
+  it('finds the names a shortened one begins, whatever the case, at most five in the order given', () => {
+    const names = ['KTH-SP2-1996-2.1-cln.swf.gz', 'kth-slices.txt', 'LCG-2005-1.swf.gz'];
+    expect(namesStartingWith('kth-sp2', names)).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz']);
+    expect(namesStartingWith('KTH', names)).toEqual(['KTH-SP2-1996-2.1-cln.swf.gz', 'kth-slices.txt']);
+    expect(namesStartingWith('KT', names)).toEqual([]);
+    const many = ['abc1', 'abc2', 'abc3', 'abc4', 'abc5', 'abc6'];
+    expect(namesStartingWith('abc', many)).toEqual(['abc1', 'abc2', 'abc3', 'abc4', 'abc5']);
+    expect(namesStartingWith('abc', many, 2)).toEqual(['abc1', 'abc2']);
   });
 });

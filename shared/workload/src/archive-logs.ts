@@ -1,4 +1,4 @@
-import { closestName } from '@gridemu/model';
+import { closestName, didYouMean, namesStartingWith } from '@gridemu/model';
 
 /**
  * The Parallel Workloads Archive's logs, each by the file its page offers for use (the cleaned
@@ -89,9 +89,8 @@ export function archiveLogFolder(machine: string, year: string): string {
  */
 export function archiveLogsLike(typed: string): string[] {
   if (typed.length < 3 || ARCHIVE_LOGS.includes(typed)) return [];
-  const lower = typed.toLowerCase();
-  const starting = ARCHIVE_LOGS.filter((log) => log.toLowerCase().startsWith(lower));
-  if (starting.length > 0) return starting.slice(0, 5);
+  const starting = namesStartingWith(typed, ARCHIVE_LOGS);
+  if (starting.length > 0) return starting;
   const close = closestName(typed, ARCHIVE_LOGS);
   return close === undefined ? [] : [close];
 }
@@ -100,6 +99,6 @@ export function archiveLogsLike(typed: string): string[] {
 export function archiveLogsHint(typed: string): string {
   const like = archiveLogsLike(typed);
   if (like.length === 0) return '';
-  if (like.length === 1) return `; did you mean ${like[0]}?`;
+  if (like.length === 1) return didYouMean(like[0]);
   return `; the archive's logs named like it: ${like.join(', ')}`;
 }

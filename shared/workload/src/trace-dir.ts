@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { InputError } from '@gridemu/model';
+import { InputError, namesStartingWith } from '@gridemu/model';
 import { archiveLogsLike } from './archive-logs.js';
 import { isArchiveLogName } from './trace-fetch.js';
 
@@ -72,14 +72,11 @@ export function resolveTrace(
 
 /**
  * Names in `folders` that begin with the trace's name up to its first dot, whatever the case
- * (`KTH-SP2.swf.gz` or `kth-sp2` finds `KTH-SP2-1996-2.1-cln.swf.gz`); none for a stem under three
- * characters, which would match too much. Experiment files, which sit beside the one naming the
- * trace, are not traces. A folder that cannot be read is passed over.
+ * (`KTH-SP2.swf.gz` or `kth-sp2` finds `KTH-SP2-1996-2.1-cln.swf.gz`). Experiment files, which sit
+ * beside the one naming the trace, are not traces. A folder that cannot be read is passed over.
  */
 function namesLike(trace: string, folders: readonly string[]): string[] {
-  const stem = trace.split('.')[0]!.toLowerCase();
-  if (stem.length < 3) return [];
-  const found = new Set<string>();
+  const candidates = new Set<string>();
   for (const folder of new Set(folders)) {
     let names: string[];
     try {
@@ -87,10 +84,7 @@ function namesLike(trace: string, folders: readonly string[]): string[] {
     } catch {
       continue;
     }
-    for (const name of names) {
-      const lower = name.toLowerCase();
-      if (lower.startsWith(stem) && name !== trace && !/\.ya?ml$/.test(lower)) found.add(name);
-    }
+    for (const name of names) if (name !== trace && !/\.ya?ml$/i.test(name)) candidates.add(name);
   }
-  return [...found].sort().slice(0, 5);
+  return namesStartingWith(trace.split('.')[0]!, [...candidates].sort());
 }
