@@ -33,4 +33,4 @@ export { topicRecipient, type Transport, type BusTarget, type BusSubscription } 
 export { SimulationError, type SimulationFailure } from './simulation-error.js';
 export { RunCounters } from './run-counters.js';
 export { JournalRefusedError, type Journal } from './journal.js';
-export { PolicyProcess, PolicyError } from './policy-process.js';
+export { PolicyProcess, PolicyError, relativePathsMissing } from './policy-process.js';

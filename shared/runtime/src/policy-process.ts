@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '@gridemu/model';
 
@@ -70,7 +72,7 @@ export class PolicyProcess {
       state = Atomics.load(this.control, 0);
     }
     const text = this.decoder.decode(this.data.slice(0, Atomics.load(this.control, 1)));
-    if (state === BROKEN) throw this.error(text);
+    if (state === BROKEN) throw this.error(text + this.missingPathsHint(text));
     try {
       return JSON.parse(text) as unknown;
     } catch (err) {
@@ -89,6 +91,18 @@ export class PolicyProcess {
   error(what: string): PolicyError {
     this.close();
     return new PolicyError(`${this.label} (${this.command.join(' ')}) ${what}`);
+  }
+
+  /**
+   * For a policy that exited or could not be started: the paths in its command that are not there
+   * from this process's working directory, the likeliest reason when gridemu was started from
+   * another folder than the one the experiment file's command was written for.
+   */
+  private missingPathsHint(text: string): string {
+    if (!text.startsWith('exited') && !text.startsWith('could not be started')) return '';
+    const missing = relativePathsMissing(this.command, process.cwd());
+    if (missing.length === 0) return '';
+    return `; ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not found from ${process.cwd()}, the directory gridemu was started in, from which meta.command runs (docs/external.md)`;
   }
 
   /** Stops the policy (a policy stuck in a loop does not end when its input closes). */
@@ -122,6 +136,26 @@ export class PolicyProcess {
     worker.on('error', () => undefined);
     return worker;
   }
+}
+
+/**
+ * The arguments of `command` that look like relative paths (only a path's characters, not an
+ * option, with a folder in them or a file extension) and are not there from `cwd`. A bare program
+ * name is looked up on PATH, not in `cwd`, and is left out.
+ */
+export function relativePathsMissing(
+  command: readonly string[],
+  cwd: string,
+  exists: (path: string) => boolean = existsSync,
+): string[] {
+  return command.filter(
+    (arg, i) =>
+      /^[\w.~@+,/-]+$/.test(arg) &&
+      !arg.startsWith('-') &&
+      !isAbsolute(arg) &&
+      (arg.includes('/') || (i > 0 && /\.[A-Za-z][A-Za-z0-9]{0,4}$/.test(arg))) &&
+      !exists(resolve(cwd, arg)),
+  );
 }
 
 /** The worker: spawns the policy, writes each request to it, and hands each answer line back. */

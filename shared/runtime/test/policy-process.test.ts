@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { PolicyProcess } from '../src/index.js';
+import { PolicyProcess, relativePathsMissing } from '../src/index.js';
 
 /** A policy that answers each request with its number, a millisecond later. */
 function echoPolicy(): string {
@@ -49,5 +49,33 @@ for (;;) Atomics.notify(word, 0);`,
     } finally {
       policy.close();
     }
+  });
+
+  it('names a path in its command that is not there from the working directory when the policy exits', () => {
+    const policy = new PolicyProcess([process.execPath, 'no-such-folder/policy.mjs'], 'the lost policy', 30_000);
+    try {
+      expect(() => policy.ask({ n: 1 })).toThrow(
+        /the lost policy .* exited with code 1 before answering request 1; no-such-folder\/policy.mjs is not found from .*, the directory gridemu was started in/,
+      );
+    } finally {
+      policy.close();
+    }
+  });
+});
+
+describe('relativePathsMissing', () => {
+  const there = new Set(['/work/examples/policies/least_loaded.py', '/work/x.py']);
+  const exists = (path: string) => there.has(path);
+
+  it('names the relative paths of a command that are not there from the folder, and only those', () => {
+    const command = ['python3', 'examples/policies/least_loaded.py', 'policies/other.py', 'x.py', 'y.py'];
+    expect(relativePathsMissing(command, '/work', exists)).toEqual(['policies/other.py', 'y.py']);
+    expect(relativePathsMissing(command, '/elsewhere', exists)).toEqual(command.slice(1));
+  });
+
+  it('leaves out what is not a relative path: a program on PATH, options, code, numbers, absolute paths', () => {
+    const command = ['python3', '-u', '--rate=0.5', 'print("a/b.py")', '1.5', '/abs/policy.py', 'fast'];
+    expect(relativePathsMissing(command, '/work', exists)).toEqual([]);
+    expect(relativePathsMissing(['./policy.sh'], '/work', exists)).toEqual(['./policy.sh']);
   });
 });
