@@ -16,6 +16,11 @@ export interface RunCheckInput {
   readonly jobsCsvFile?: string;
   /** summary.json's `jobs.submitted`. */
   readonly submitted: number;
+  /**
+   * summary.json's `workload`: each source's name (jobs.csv's `workload_name`) and its jobs, so
+   * that a row too few or too many names the source it belongs to.
+   */
+  readonly workloads?: readonly { readonly name: string; readonly jobs: number }[];
   /** Each site's CPUs. */
   readonly cpus: ReadonlyMap<string, number>;
   /**
@@ -36,6 +41,30 @@ export interface RunCheckInput {
 const MAX_EXAMPLES = 5;
 const examples = (xs: readonly string[]) =>
   xs.length > MAX_EXAMPLES ? `${xs.slice(0, MAX_EXAMPLES).join('; ')}; ...` : xs.join('; ');
+
+const rowsCount = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+
+/**
+ * Where the rows and the submitted jobs differ in number: each workload source whose rows in
+ * jobs.csv are not its jobs, when the sources' jobs add up to those submitted (a run stopped early
+ * submits fewer than its sources hold, and then they say nothing).
+ */
+function sourcesMiscounted(rows: readonly (readonly string[])[], nameColumn: number, input: RunCheckInput): string {
+  const sources = input.workloads;
+  if (!sources || sources.reduce((n, w) => n + w.jobs, 0) !== input.submitted) return '';
+  const rowsOf = new Map<string, number>();
+  for (const r of rows) rowsOf.set(r[nameColumn] ?? '', (rowsOf.get(r[nameColumn] ?? '') ?? 0) + 1);
+  const named = new Set(sources.map((w) => w.name));
+  const off = [
+    ...sources
+      .filter((w) => (rowsOf.get(w.name) ?? 0) !== w.jobs)
+      .map((w) => `${w.name}: ${rowsCount(rowsOf.get(w.name) ?? 0)} for ${w.jobs} jobs`),
+    ...[...rowsOf]
+      .filter(([name]) => !named.has(name))
+      .map(([name, n]) => `"${name}": ${rowsCount(n)}, a source the run does not have`),
+  ];
+  return off.length > 0 ? ` (by workload_name: ${examples(off)})` : '';
+}
 
 /**
  * The invariants gridemu promises of every run: each submitted job has exactly one final row; no
@@ -59,7 +88,7 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
       twice.length > 0
         ? `rows repeated: ${examples(twice)}`
         : rows.length !== input.submitted
-          ? `${rows.length} rows for ${input.submitted} submitted jobs`
+          ? `${rows.length} rows for ${input.submitted} submitted jobs${sourcesMiscounted(rows, col('workload_name'), input)}`
           : `${rows.length} rows, ${input.submitted} submitted`,
   });
 

@@ -11,9 +11,11 @@ function row(
   site = 's1',
   resources = '0',
   procs = 1,
+  workload = 'w1',
 ): string {
   const cells: Record<string, string | number> = {
     job_id: id,
+    workload_name: workload,
     requested_number_of_resources: procs,
     final_state: state,
     starting_time: start,
@@ -69,6 +71,29 @@ describe('checkRun: the invariants of a finished run', () => {
     expect(broken(checkRun({ jobsCsv: csv(row('a', 'COMPLETED_SUCCESSFULLY', 0, 10)), submitted: 2, cpus }))).toEqual([
       'one final row per submitted job',
     ]);
+  });
+
+  it('names the workload sources whose rows are not their jobs, when the sources add up to those submitted', () => {
+    const jobsCsv = csv(
+      row('a', 'COMPLETED_SUCCESSFULLY', 0, 10, 's1', '0', 1, 'w1'),
+      row('b', 'COMPLETED_SUCCESSFULLY', 0, 5, 's1', '1', 1, 'w2'),
+      row('c', 'REJECTED', '', '', 's1', '', 1, 'w9'),
+    );
+    const rowsCheck = (workloads: { name: string; jobs: number }[], submitted = 4) =>
+      checkRun({ jobsCsv, submitted, cpus, workloads })[0]!;
+    expect(
+      rowsCheck([
+        { name: 'w1', jobs: 1 },
+        { name: 'w2', jobs: 3 },
+      ]),
+    ).toEqual({
+      name: 'one final row per submitted job',
+      ok: false,
+      detail:
+        '3 rows for 4 submitted jobs (by workload_name: w2: 1 row for 3 jobs; "w9": 1 row, a source the run does not have)',
+    });
+    // A run stopped early submits fewer than its sources hold: they say nothing then.
+    expect(rowsCheck([{ name: 'w1', jobs: 5 }], 4).detail).toBe('3 rows for 4 submitted jobs');
   });
 
   it('finds a job the logs started at two sites', () => {

@@ -4,7 +4,7 @@ import { parseCommandArgs } from '../command-args.js';
 import { checkRun, executedJobsFromCsv, type InvariantResult, type RunCheckInput } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { readResultsFile, readResultsSummary, runsOfFolder } from '../results-folder.js';
+import { readResultsFile, readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
 
 export const CHECK_HELP = `Usage: gridemu check DIR
 
@@ -73,16 +73,30 @@ export interface RunCheckFile {
 /** The invariants of the run in results folder `dir` (gridemu run checks its own folder this way). */
 export function checkResultsFolder(dir: string): InvariantResult[] {
   const jobsCsv = readResultsFile(dir, 'jobs.csv');
-  const summary = readResultsSummary(dir);
+  const summary = readResultsSummary<ResultsSummary & { workload?: unknown }>(dir);
   const submitted = summary.jobs.submitted;
   const sites = summary.spec.sites;
   return checkRun({
     jobsCsv,
     jobsCsvFile: join(dir, 'jobs.csv'),
     submitted,
+    ...workloadsOf(summary.workload),
     cpus: new Map(sites.map((s) => [s.id, s.cpus])),
     ...logRuns(join(dir, 'logs'), jobsCsv, join(dir, 'jobs.csv')),
   });
+}
+
+/** summary.json's workload sources, each name and its jobs; none when the summary has none to read. */
+function workloadsOf(workload: unknown): Pick<RunCheckInput, 'workloads'> {
+  if (!Array.isArray(workload)) return {};
+  const sources = (workload as unknown[]).filter(
+    (w): w is { name: string; jobs: number } =>
+      typeof w === 'object' &&
+      w !== null &&
+      typeof (w as { name?: unknown }).name === 'string' &&
+      typeof (w as { jobs?: unknown }).jobs === 'number',
+  );
+  return sources.length === workload.length ? { workloads: sources } : {};
 }
 
 /**
