@@ -53,7 +53,7 @@ export function readResultsFile(
     const runs = runsOfFolder(dir);
     if (runs !== undefined && runs.length > 0)
       throw new InputError(
-        `${file}: not found: ${dir} is a folder of ${runs.length} runs (simulate --seeds or sweep); give one of them, e.g. ${join(dir, runs[0]!)}`,
+        `${file}: not found: ${dir} is a folder of ${runs.length} runs (simulate or run --seeds, or sweep); give one of them, e.g. ${join(dir, runs[0]!)}`,
       );
     throw new InputError(`${file}: not found (is ${dir} ${what}?)`);
   }
@@ -61,7 +61,7 @@ export function readResultsFile(
 }
 
 /**
- * The runs of a folder of runs (simulate --seeds writes seeds.json beside a folder per seed, sweep
+ * The runs of a folder of runs (simulate and run --seeds write seeds.json beside a folder per seed, sweep
  * writes sweep.csv beside a folder per run): the sub-folders holding a summary.json, in name
  * order. Undefined for a folder that is not one.
  */

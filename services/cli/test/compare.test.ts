@@ -72,7 +72,7 @@ describe('gridemu compare', () => {
     expect(gridemu(['simulate', spec, '--out', seeds, '--quiet', '--seeds', '2']).code).toBe(0);
     const r = gridemu(['compare', a, seeds]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/is a folder of 2 runs \(simulate --seeds or sweep\); give one of them, e\.g\. /);
+    expect(r.err).toMatch(/is a folder of 2 runs \(simulate or run --seeds, or sweep\); give one of them, e\.g\. /);
     const [, example] = /e\.g\. (\S+)/.exec(r.err)!;
     expect(gridemu(['compare', a, example!]).code).toBe(0);
   });

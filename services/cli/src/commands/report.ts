@@ -10,7 +10,7 @@ import { runCharts, runFacts, type ReportSummary } from '../report/run-report.js
 import { readJobsCsv } from '../report/run-series.js';
 import { seedsCharts } from '../report/seeds-report.js';
 import { sweepCharts } from '../report/sweep-report.js';
-import { readResultsFile, readResultsSummary } from '../results-folder.js';
+import { readResultsFile, readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
 
 export const REPORT_HELP = `Usage: gridemu report DIR [--out FILE]
 
@@ -19,7 +19,7 @@ Writes one self-contained HTML file (Chart.js inlined; it opens without a networ
   length over time per site, the wait-time distribution, slowdown by job category, messages over
   time, and the faults on the time axis;
   for a sweep folder (DIR/sweep-mean.csv): each metric against the variants, with its 90% interval;
-  for a folder of simulate --seeds N (DIR/seeds.csv, DIR/seeds.json): each metric by seed, with the
+  for a folder of simulate or run --seeds N (DIR/seeds.csv, DIR/seeds.json): each metric by seed, with the
   mean over the seeds and its 90% interval.
 
 Options:
@@ -46,7 +46,7 @@ export async function reportCommand(argv: string[]): Promise<number> {
   return EXIT_OK;
 }
 
-/** The report of a results folder, a sweep folder or a folder of simulate --seeds, as HTML. */
+/** The report of a results folder, a sweep folder or a folder of simulate or run --seeds, as HTML. */
 export function buildReport(dir: string): string {
   const file = (name: string) => join(dir, name);
   const fail = (message: string, err: unknown): never => {
@@ -73,7 +73,7 @@ export function buildReport(dir: string): string {
   if (existsSync(file('seeds.json')) && !existsSync(file('summary.json'))) {
     let seeds: ReturnType<typeof seedsCharts>;
     try {
-      const what = 'a folder of gridemu simulate --seeds';
+      const what = 'a folder of gridemu simulate or run --seeds';
       seeds = seedsCharts(
         readResultsFile(dir, 'seeds.csv', what),
         file('seeds.csv'),
@@ -84,7 +84,7 @@ export function buildReport(dir: string): string {
       return fail(file('seeds.csv'), err);
     }
     return reportHtml(
-      `gridemu simulate --seeds: ${basename(dir)}`,
+      `gridemu ${seedsCommand(dir)} --seeds: ${basename(dir)}`,
       [
         ['folder', dir],
         ['seeds', String(seeds.seeds)],
@@ -106,4 +106,16 @@ export function buildReport(dir: string): string {
   }
   const jobs = readJobsCsv(jobsCsv, file('jobs.csv'));
   return reportHtml(`gridemu ${summary.mode}: ${summary.name}`, runFacts(summary), runCharts(summary, jobs));
+}
+
+/** Which command made a folder of seeds, from its first run's summary.json (`mode`): simulate or run. */
+function seedsCommand(dir: string): string {
+  const first = runsOfFolder(dir)?.[0];
+  if (first === undefined) return 'simulate';
+  try {
+    const { mode } = readResultsSummary<ResultsSummary & { mode?: string }>(join(dir, first));
+    return mode === 'run' ? 'run' : 'simulate';
+  } catch {
+    return 'simulate';
+  }
 }

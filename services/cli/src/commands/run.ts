@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../command-args.js';
 import { describeScheduleCheck, writeProtocolTrace, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
-import { parseOverride, parseOverrides } from '@gridemu/model';
+import { parseOverride, parseOverrides, type LoadedSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
@@ -14,6 +14,8 @@ import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
+import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
+import { flattenSummary } from '../sweep/metrics-table.js';
 import { CHECK_FILE, checkResultsFolder, type RunCheckFile } from './check.js';
 
 export const RUN_HELP = `Usage: gridemu run SPEC [--out DIR] [--nats URL] [--speedup S] [--set path=value]... [options]
@@ -48,6 +50,12 @@ Options:
   --prometheus         start Debian's prometheus on the run's scrape configuration (always
                        written to DIR/prometheus/prometheus.yml, for your own Prometheus), print
                        its address, and record what it saw in check.json's prometheus
+  --seeds N            run the experiment N times, with seeds S, S+1, ... S+N-1 (S: the spec's
+                       seed), one live run after another, each into DIR/seed-<s>/ and checked
+                       as one run is; then DIR/seeds.csv (a row per seed) and DIR/seeds.json
+                       (every metric's mean with its 90% interval, the felt delay's among them),
+                       as simulate --seeds writes. The first run that does not pass stops them.
+                       --timeout is each run's; --run ID becomes ID-seed-<s>
   --journal-store S    where processes keep their journals (faults.crash, live.journal): file
                        (default: local files in DIR/journal, which survive the process and keep
                        pace with the run) or jetstream (the server's store, which survives the
@@ -78,6 +86,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       tls: { type: 'boolean' },
       prometheus: { type: 'boolean' },
       'journal-store': { type: 'string' },
+      seeds: { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -93,7 +102,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     values.speedup !== undefined
       ? [{ ...parseOverride(`live.speedup=${values.speedup}`, '--speedup'), given: `--speedup ${values.speedup}` }]
       : [];
-  const experiment = loadExperiment(file, [...parseOverrides(values.set ?? []), ...speedup]);
+  const overrides = [...parseOverrides(values.set ?? []), ...speedup];
+  const experiment = loadExperiment(file, overrides);
   const { spec } = experiment;
   if (spec.faults.nats_restart.length > 0 && values.nats)
     throw new UsageError(
@@ -103,6 +113,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       "--tls makes certificates for the run's own nats-server; with --nats URL, the server is yours: give the processes its CA in NATS_CA",
     );
+  const seeds = values.seeds === undefined ? undefined : Number(values.seeds);
+  if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1))
+    throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
   const timeout_s = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(timeout_s >= 0)) throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
   const timerSpin_ms = values['timer-spin-ms'] === undefined ? undefined : Number(values['timer-spin-ms']);
@@ -124,25 +137,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   // simulate`, not from the driver after every process has started (issue 33 point 3). The driver
   // reads it again as its own input.
   await loadExperimentWorkload(spec, { specFile: file, lenient: values.lenient === true });
-  const run = checkRunId(
-    values.run ?? `${spec.name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`,
-  );
   const out = resolve(values.out ?? `results/${spec.name}-live`);
   makeOutputFolder(out, '--out');
-  const say = (line: string) => {
-    if (!values.quiet) console.error(line);
-  };
-  say(`gridemu run ${spec.name}: ${spec.meta.scheme}, speed-up ${spec.live.speedup}`);
-  const bar = new ProgressBar(
-    `run ${spec.name}`,
-    process.stderr,
-    Boolean(process.stderr.isTTY) && !values.quiet,
-    values.quiet ? 0 : 10_000,
-  );
-  const result = await runLive({
-    experiment,
-    out,
-    run,
+  const options: RunOptions = {
     ...(values.nats ? { nats: values.nats } : {}),
     tls: values.tls === true,
     prometheus: values.prometheus === true,
@@ -150,6 +147,91 @@ export async function runCommand(argv: string[]): Promise<number> {
     lenient: values.lenient === true,
     timeout_s,
     ...(timerSpin_ms !== undefined ? { timerSpin_ms } : {}),
+    quiet: values.quiet === true,
+  };
+  const runId = (name: string, seed?: number) =>
+    checkRunId(
+      (values.run ?? `${name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`) +
+        (seed === undefined || values.run === undefined ? '' : `-seed-${seed}`),
+    );
+  if (seeds === undefined) return (await runOnce(experiment, out, runId(spec.name), options)).code;
+
+  // The same experiment again with seeds S, S+1, ..., each a live run of its own in DIR/seed-<s>/,
+  // as simulate --seeds does; the tables over them are simulate's too.
+  clearSeedsFolder(out);
+  const rows: Record<string, number>[] = [];
+  for (let k = 0; k < seeds; k++) {
+    const seed = spec.seed + k;
+    const seeded = loadExperiment(file, [
+      ...overrides,
+      { ...parseOverride(`seed=${seed}`, '--seeds'), given: `--seeds ${seeds} (seed ${seed})` },
+    ]);
+    // Each seed's workload and faults are its own: checked before its processes start, as the first's were.
+    if (k > 0) await loadExperimentWorkload(seeded.spec, { specFile: file, lenient: values.lenient === true });
+    if (!values.quiet) console.error(`seed ${seed} (${k + 1}/${seeds}):`);
+    const result = await runOnce(seeded, seedFolder(out, seed), runId(spec.name, seed), options);
+    if (result.code !== EXIT_OK || !result.summary) {
+      console.error(
+        `gridemu: the run of seed ${seed} did not pass (exit ${result.code}); the seeds stop there, its results are in ${seedFolder(out, seed)}`,
+      );
+      return result.code === EXIT_OK ? EXIT_FAILED : result.code;
+    }
+    rows.push({ seed, ...flattenSummary(result.summary) });
+  }
+  const written = writeSeedTables(out, rows);
+  if (!values.quiet)
+    process.stdout.write(
+      `\n${seeds} live runs:\n` +
+        renderSeedMeans(written, spec.meta.scheme, ['live_latency_mean_ms', 'live_timer_lag_mean_ms']),
+    );
+  return EXIT_OK;
+}
+
+/** How every run of one `gridemu run` is made: its options, read once. */
+interface RunOptions {
+  readonly nats?: string;
+  readonly tls: boolean;
+  readonly prometheus: boolean;
+  readonly journalStore: 'file' | 'jetstream';
+  readonly lenient: boolean;
+  readonly timeout_s: number;
+  readonly timerSpin_ms?: number;
+  readonly quiet: boolean;
+}
+
+/**
+ * One live run of `experiment` into `out`: the run, its summary printed, and `gridemu check` on
+ * its folder into check.json. The exit code, and the summary of a run that passed.
+ */
+async function runOnce(
+  experiment: LoadedSpec,
+  out: string,
+  run: string,
+  options: RunOptions,
+): Promise<{ code: number; summary?: RunSummary }> {
+  const { spec } = experiment;
+  makeOutputFolder(out, '--out');
+  const say = (line: string) => {
+    if (!options.quiet) console.error(line);
+  };
+  say(`gridemu run ${spec.name}: ${spec.meta.scheme}, speed-up ${spec.live.speedup}`);
+  const bar = new ProgressBar(
+    `run ${spec.name}`,
+    process.stderr,
+    Boolean(process.stderr.isTTY) && !options.quiet,
+    options.quiet ? 0 : 10_000,
+  );
+  const result = await runLive({
+    experiment,
+    out,
+    run,
+    ...(options.nats !== undefined ? { nats: options.nats } : {}),
+    tls: options.tls,
+    prometheus: options.prometheus,
+    journalStore: options.journalStore,
+    lenient: options.lenient,
+    timeout_s: options.timeout_s,
+    ...(options.timerSpin_ms !== undefined ? { timerSpin_ms: options.timerSpin_ms } : {}),
     say: (line) => {
       bar.done();
       say(line);
@@ -167,13 +249,13 @@ export async function runCommand(argv: string[]): Promise<number> {
       : undefined;
   const summaryFile = resolve(out, 'summary.json');
   if (result.failure) console.error(`gridemu: run failed: ${result.failure}`);
-  if (!existsSync(summaryFile)) return result.code;
+  if (!existsSync(summaryFile)) return { code: result.code };
   // The driver wrote it, once; this process only reads it.
   const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary & { schedule_check?: ScheduleCheck };
   const impossible = summary.schedule_check !== undefined && !summary.schedule_check.ok;
   // A failed or impossible run is not checked below: its folder has no check.json.
   const checked = result.code === EXIT_OK && !impossible;
-  if (!values.quiet && result.code !== 2) {
+  if (!options.quiet && result.code !== 2) {
     process.stdout.write(renderSummary(summary));
     process.stdout.write(renderLiveSummary(summary));
     const written = [
@@ -190,9 +272,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     console.error(
       `gridemu: ${resolve(out, 'jobs.csv')} records a schedule that cannot have happened:\n  ${describeScheduleCheck(summary.schedule_check).join('\n  ')}`,
     );
-    return EXIT_FAILED;
+    return { code: EXIT_FAILED };
   }
-  if (!checked) return result.code;
+  if (!checked) return { code: result.code };
   // gridemu check on the finished run, logs and all, and what Prometheus saw: checks.json, beside the results.
   const invariants = checkResultsFolder(out);
   const ok = invariants.every((i) => i.ok);
@@ -213,9 +295,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     );
   if (!ok) {
     for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
-    return EXIT_FAILED;
+    return { code: EXIT_FAILED };
   }
-  return EXIT_OK;
+  return { code: EXIT_OK, summary };
 }
 
 function formatDuration(s: number): string {

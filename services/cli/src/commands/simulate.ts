@@ -1,24 +1,15 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseCommandArgs } from '../command-args.js';
 import { join, resolve } from 'node:path';
-import {
-  buildRunSummary,
-  formatNumber,
-  meanWithInterval,
-  roundNumber,
-  writeResults,
-  writeSummary,
-  writeProtocolTrace,
-  type MeanWithInterval,
-  type RunSummary,
-} from '@gridemu/metrics';
+import { buildRunSummary, writeResults, writeSummary, writeProtocolTrace, type RunSummary } from '@gridemu/metrics';
 import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
-import { loadExperiment, loadExperimentWorkload, schemeMetrics, schemeSummary, simulate } from '@gridemu/schemes';
+import { loadExperiment, loadExperimentWorkload, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { abortedRunOf, clearRunOutputs } from '../results-folder.js';
 import { ProgressBar } from '../progress.js';
+import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { renderSummary } from '../summary-table.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 
@@ -118,38 +109,23 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     }
     return EXIT_OK;
   }
-  clearRunOutputs(out);
+  clearSeedsFolder(out);
   const rows: Record<string, number>[] = [];
   for (let k = 0; k < seeds; k++) {
     const seed = spec.seed + k;
     // A replay varies its network draws only: the live run it replays had the spec's seed.
     const summary = measured
-      ? await simulateOnce(spec, file, sets, output, join(out, `seed-${seed}`), {
+      ? await simulateOnce(spec, file, sets, output, seedFolder(out, seed), {
           ...measured,
           networkSeed: seed,
         })
-      : await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], output, join(out, `seed-${seed}`));
+      : await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], output, seedFolder(out, seed));
     if (!summary) return EXIT_FAILED;
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
   }
   const written = writeSeedTables(out, rows);
-  if (!values.quiet) {
-    const shown = [
-      'mean_wait_s',
-      'mean_bounded_slowdown',
-      'utilization',
-      ...schemeMetrics(spec.meta.scheme).map((m) => m.column),
-    ];
-    for (const m of shown) {
-      const ci = written.metrics[m];
-      if (ci)
-        console.log(
-          `${m.padEnd(24)} ${formatNumber(roundNumber(ci.mean, 4))} ± ${formatNumber(roundNumber(ci.half_width, 4))} (90%, n=${ci.n})`,
-        );
-    }
-    console.log(`\nwrote ${written.csv}\n      ${written.json}`);
-  }
+  if (!values.quiet) process.stdout.write(renderSeedMeans(written, spec.meta.scheme));
   return EXIT_OK;
 }
 
@@ -263,29 +239,4 @@ function readMeasuredNetwork(dir: string, wholeDelays: boolean): { source: strin
       `gridemu: note: ${path} has no mailbox split (a run from before 2026-11-29): replaying each message's whole felt delay, as --whole-delays does`,
     );
   return { source: resolve(dir), network: wholeDelays ? network.withoutMailboxes() : network };
-}
-
-/** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */
-function writeSeedTables(
-  out: string,
-  rows: readonly Record<string, number>[],
-): { csv: string; json: string; metrics: Record<string, MeanWithInterval> } {
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const csv = join(out, 'seeds.csv');
-  writeFileSync(
-    csv,
-    [
-      columns.join(','),
-      ...rows.map((r) => columns.map((c) => (r[c] === undefined ? '' : formatNumber(r[c]!))).join(',')),
-    ].join('\n') + '\n',
-  );
-  const metrics: Record<string, MeanWithInterval> = {};
-  for (const c of columns) {
-    if (c === 'seed') continue;
-    const xs = rows.map((r) => r[c]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
-    if (xs.length === rows.length) metrics[c] = meanWithInterval(xs, 0.9);
-  }
-  const json = join(out, 'seeds.json');
-  writeFileSync(json, JSON.stringify({ seeds: rows.map((r) => r['seed']), confidence: 0.9, metrics }, null, 2) + '\n');
-  return { csv, json, metrics };
 }

@@ -4,9 +4,9 @@ import type { ReportChart } from './report-html.js';
 import { DRAWN_METRICS } from './sweep-report.js';
 
 /**
- * The charts of a folder of `simulate --seeds N`: for each metric a sweep report draws, a bar per
- * seed from seeds.csv and, across them, the mean and its interval as seeds.json gives them (the
- * numbers simulate printed; nothing is recomputed here).
+ * The charts of a folder of `simulate --seeds N` or `run --seeds N`: for each metric a sweep
+ * report draws, a bar per seed from seeds.csv and, across them, the mean and its interval as
+ * seeds.json gives them (the numbers the command printed; nothing is recomputed here).
  */
 export function seedsCharts(
   seedsCsv: string,
@@ -17,7 +17,9 @@ export function seedsCharts(
   const table = readCsvTable(seedsCsv, csvFile);
   const col = (name: string) => table.header.indexOf(name);
   if (col('seed') < 0)
-    throw new InputError(`${csvFile}:1: no column "seed" in the header (is this simulate --seeds's seeds.csv?)`);
+    throw new InputError(
+      `${csvFile}:1: no column "seed" in the header (is this the seeds.csv of simulate or run --seeds?)`,
+    );
   let means: Record<string, MeanWithInterval | undefined>;
   try {
     means = (JSON.parse(seedsJson) as { metrics?: Record<string, MeanWithInterval | undefined> }).metrics ?? {};

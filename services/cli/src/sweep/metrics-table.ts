@@ -2,6 +2,14 @@ import type { RunSummary } from '@gridemu/metrics';
 import { schemeMetrics } from '@gridemu/schemes';
 import { pick } from '../compare/compare-results.js';
 
+/** The columns of a live run's summary.live, and where each is read. */
+const LIVE_COLUMNS = [
+  ['live_latency_mean_ms', 'live.latency_ms.mean_ms'],
+  ['live_latency_p95_ms', 'live.latency_ms.p95_ms'],
+  ['live_timer_lag_mean_ms', 'live.timer_lag_ms.mean_ms'],
+  ['live_run_wall_s', 'live.run_wall_s'],
+] as const;
+
 /** The summary's numbers as flat columns, so one row of the sweep table holds a whole run. */
 export function flattenSummary(s: RunSummary): Record<string, number> {
   const out: Record<string, number> = {
@@ -26,6 +34,11 @@ export function flattenSummary(s: RunSummary): Record<string, number> {
     if (v !== undefined) out[m.column] = v;
   }
   out['wall_time_s'] = s.wall_time_s;
+  // A live run's own measure of itself: the one-way delay its messages felt and its timers' lag.
+  for (const [column, path] of LIVE_COLUMNS) {
+    const v = pick(s as unknown as Record<string, unknown>, path);
+    if (v !== undefined) out[column] = v;
+  }
   for (const [site, u] of Object.entries(s.utilization.per_site)) out[`utilization_${site}`] = u;
   for (const [group, g] of [
     ...Object.entries(s.categories),

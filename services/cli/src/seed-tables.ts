@@ -1,0 +1,68 @@
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatNumber, meanWithInterval, roundNumber, type MeanWithInterval } from '@gridemu/metrics';
+import { schemeMetrics } from '@gridemu/schemes';
+import { clearRunOutputs } from './results-folder.js';
+
+/** A folder of seeds: `simulate --seeds N` and `run --seeds N` write each seed's run into DIR/seed-<s>/. */
+export const seedFolder = (out: string, seed: number): string => join(out, `seed-${seed}`);
+
+/**
+ * Readies DIR for a new set of seeds: an earlier single run's outputs go (a summary.json there would
+ * make DIR read as one run), and so do earlier seeds' folders, which `gridemu check DIR` and
+ * `gridemu report DIR` would otherwise read as this set's. Only folders named seed-<n> that hold a
+ * summary.json are taken for earlier seeds.
+ */
+export function clearSeedsFolder(out: string): void {
+  clearRunOutputs(out);
+  if (!existsSync(out)) return;
+  for (const e of readdirSync(out, { withFileTypes: true }))
+    if (e.isDirectory() && /^seed-\d+$/.test(e.name) && existsSync(join(out, e.name, 'summary.json')))
+      rmSync(join(out, e.name), { recursive: true, force: true });
+}
+
+export interface SeedTables {
+  readonly csv: string;
+  readonly json: string;
+  readonly metrics: Record<string, MeanWithInterval>;
+}
+
+/** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */
+export function writeSeedTables(out: string, rows: readonly Record<string, number>[]): SeedTables {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const csv = join(out, 'seeds.csv');
+  writeFileSync(
+    csv,
+    [
+      columns.join(','),
+      ...rows.map((r) => columns.map((c) => (r[c] === undefined ? '' : formatNumber(r[c]!))).join(',')),
+    ].join('\n') + '\n',
+  );
+  const metrics: Record<string, MeanWithInterval> = {};
+  for (const c of columns) {
+    if (c === 'seed') continue;
+    const xs = rows.map((r) => r[c]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+    if (xs.length === rows.length) metrics[c] = meanWithInterval(xs, 0.9);
+  }
+  const json = join(out, 'seeds.json');
+  writeFileSync(json, JSON.stringify({ seeds: rows.map((r) => r['seed']), confidence: 0.9, metrics }, null, 2) + '\n');
+  return { csv, json, metrics };
+}
+
+/** The main metrics' means over the seeds, each with its 90% interval, then the files written. */
+export function renderSeedMeans(tables: SeedTables, scheme: string, extra: readonly string[] = []): string {
+  const shown = [
+    'mean_wait_s',
+    'mean_bounded_slowdown',
+    'utilization',
+    ...schemeMetrics(scheme).map((m) => m.column),
+    ...extra,
+  ];
+  let text = '';
+  for (const m of shown) {
+    const ci = tables.metrics[m];
+    if (ci)
+      text += `${m.padEnd(24)} ${formatNumber(roundNumber(ci.mean, 4))} ± ${formatNumber(roundNumber(ci.half_width, 4))} (90%, n=${ci.n})\n`;
+  }
+  return `${text}\nwrote ${tables.csv}\n      ${tables.json}\n`;
+}

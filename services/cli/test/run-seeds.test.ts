@@ -1,0 +1,91 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
+import { checkExactlyOnce } from './live-checks.js';
+
+/** seeds.csv as rows of named cells. */
+function seedRows(dir: string): Record<string, string>[] {
+  const [header, ...lines] = readFileSync(join(dir, 'seeds.csv'), 'utf8').trim().split('\n');
+  const cols = header!.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
+}
+
+describe('gridemu run --seeds: the same experiment live over several seeds', () => {
+  it('runs each seed live into its own checked folder, then the means over them with their intervals', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 3, jobs: 20, speedup: 20000 });
+    const out = join(dir, 'out');
+    // What an earlier single run and a larger set of seeds left must not read as this set's.
+    mkdirSync(join(out, 'seed-12'), { recursive: true });
+    writeFileSync(join(out, 'seed-12', 'summary.json'), '{}\n');
+    writeFileSync(join(out, 'summary.json'), '{}\n');
+    const {
+      code,
+      err,
+      out: stdout,
+    } = await gridemuLive(['run', spec, '--seeds', '2', '--out', out, '--timeout', '90']).done;
+    expect(code, err).toBe(0);
+    expect(existsSync(join(out, 'seed-12'))).toBe(false);
+    expect(existsSync(join(out, 'summary.json'))).toBe(false);
+    const rows = seedRows(out);
+    expect(rows.map((r) => r['seed'])).toEqual(['7', '8']);
+    for (const seed of [7, 8]) {
+      const run = join(out, `seed-${seed}`);
+      checkExactlyOnce(run);
+      expect(readCheck(run).ok).toBe(true);
+      const s = readSummary(run);
+      expect(s.mode).toBe('run');
+      expect(s.seed).toBe(seed);
+      expect(JSON.parse(readFileSync(join(run, 'experiment.json'), 'utf8')).experiment.seed).toBe(seed);
+      const row = rows.find((r) => r['seed'] === String(seed))!;
+      expect(Number(row['jobs_submitted'])).toBe(60);
+      // The live run's own measures are columns too.
+      expect(Number(row['live_latency_mean_ms'])).toBeCloseTo(s.live.latency_ms.mean_ms, 3);
+      expect(Number(row['live_timer_lag_mean_ms'])).toBeCloseTo(s.live.timer_lag_ms.mean_ms, 3);
+    }
+    // The seeds draw different workloads: seed 8's is not seed 7's.
+    expect(readFileSync(join(out, 'seed-8', 'jobs.csv'), 'utf8')).not.toBe(
+      readFileSync(join(out, 'seed-7', 'jobs.csv'), 'utf8'),
+    );
+    const json = JSON.parse(readFileSync(join(out, 'seeds.json'), 'utf8'));
+    expect(json.seeds).toEqual([7, 8]);
+    const waits = [7, 8].map((seed) => readSummary(join(out, `seed-${seed}`)).mean_wait_s as number);
+    expect(json.metrics.mean_wait_s.mean).toBeCloseTo((waits[0]! + waits[1]!) / 2, 3);
+    expect(json.metrics.mean_wait_s.n).toBe(2);
+    expect(json.metrics.live_latency_mean_ms.n).toBe(2);
+    expect(stdout).toContain('2 live runs:');
+    expect(stdout).toMatch(/live_latency_mean_ms +\S+ ± \S+ \(90%, n=2\)/);
+  }, 240_000);
+
+  it('stops at the first run that does not pass, writing no means over the seeds it did not run', async () => {
+    const dir = tmp();
+    // Far more emulated time than the test waits: the first seed's run is mid-way when it is interrupted.
+    const spec = smallSpec(dir, { sites: 2, jobs: 2000, speedup: 200 });
+    const out = join(dir, 'out');
+    const run = gridemuLive(['run', spec, '--seeds', '3', '--out', out, '--timeout', '300']);
+    const log = join(out, 'seed-7', 'logs', 's1.log');
+    const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+    // A generous bound for start-up on a busy machine; a run that works is there in a few seconds.
+    for (let i = 0; i < 1200 && !logged().includes('clock started'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(logged(), 's1 never started its clock').toContain('clock started');
+    run.child.kill('SIGINT');
+    const { code, err } = await run.done;
+    expect(code).toBe(1);
+    expect(err).toMatch(
+      /the run of seed 7 did not pass \(exit 1\); the seeds stop there, its results are in \S+seed-7/,
+    );
+    expect(readSummary(join(out, 'seed-7')).live.aborted).toBe('interrupted by SIGINT');
+    expect(existsSync(join(out, 'seed-8'))).toBe(false);
+    expect(existsSync(join(out, 'seeds.csv'))).toBe(false);
+  }, 240_000);
+
+  it('refuses a --seeds that is not a positive integer before starting anything', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir);
+    const { code, err } = await gridemuLive(['run', spec, '--seeds', '0', '--out', join(dir, 'out')]).done;
+    expect(code).toBe(2);
+    expect(err).toContain('--seeds must be a positive integer (got "0")');
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+});
