@@ -10,7 +10,8 @@ Commands:
   run SPEC          run an experiment live: a process per site over NATS, real latency, compressed time
   simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
   sweep SPEC        simulate every combination of --vary values, in parallel; one table and a chart
-  compare A B       metric and per-job start differences of two results folders; --tolerance fails past a limit
+  compare A B       metric and per-job start differences of two results folders, or the means and
+                    t-tests of two folders of seeds; --tolerance fails past a limit
   check DIR         check a results folder against the invariants: one row per job, none run twice,
                     no site over capacity, none lost; exit 1 if any is broken
   report DIR        one self-contained HTML file of charts for a results folder or a sweep folder

@@ -72,7 +72,9 @@ describe('gridemu compare', () => {
     expect(gridemu(['simulate', spec, '--out', seeds, '--quiet', '--seeds', '2']).code).toBe(0);
     const r = gridemu(['compare', a, seeds]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/is a folder of 2 runs \(simulate or run --seeds, or sweep\); give one of them, e\.g\. /);
+    expect(r.err).toMatch(
+      /is a folder of seeds and \S+ is not: compare two folders of seeds \(simulate or run --seeds\), or two runs, e\.g\. /,
+    );
     const [, example] = /e\.g\. (\S+)/.exec(r.err)!;
     expect(gridemu(['compare', a, example!]).code).toBe(0);
   });
@@ -103,6 +105,78 @@ describe('gridemu compare', () => {
       max_abs_s: 4,
     });
     expect(s.largest[0]).toEqual({ job: 'j2', a: 10, b: 14, diff: 4 });
+  });
+});
+
+describe('gridemu compare of two folders of seeds', () => {
+  /** A folder of seeds by hand: seeds.csv with these seeds and mean waits. */
+  function seedsFolder(seeds: number[], waits: number[]): string {
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'seeds.csv'),
+      ['seed,mean_wait_s,utilization', ...seeds.map((s, i) => `${s},${waits[i]},0.5`)].join('\n') + '\n',
+    );
+    writeFileSync(join(dir, 'seeds.json'), '{}\n');
+    return dir;
+  }
+
+  it('puts each mean with its 90% interval side by side, with the paired t-test when both ran the same seeds', () => {
+    // By hand: differences 1, 2, 3 (mean 2, s 1), t = 2 / (1 / sqrt 3) = 3.4641 with 2 degrees of
+    // freedom, whose CDF is 1/2 + t / (2 sqrt(2 + t^2)): p = 2 (1 - 0.96291) = 0.0742. A's interval:
+    // t(0.95, 2) = 2.9200 times 2 / sqrt 3 = 3.3717; B's: 2.9200 times 3 / sqrt 3 = 5.0576.
+    const a = seedsFolder([1, 2, 3], [10, 12, 14]);
+    const b = seedsFolder([1, 2, 3], [11, 14, 17]);
+    const r = gridemu(['compare', a, b, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const c = JSON.parse(r.out);
+    expect(c.test).toBe('paired');
+    const wait = c.metrics.find((m: { metric: string }) => m.metric === 'mean_wait_s');
+    expect(wait.a).toBe(12);
+    expect(wait.b).toBe(14);
+    expect(wait.a_interval.half_width).toBeCloseTo(3.3717, 3);
+    expect(wait.b_interval.half_width).toBeCloseTo(5.0576, 3);
+    expect(wait.p).toBeCloseTo(0.0742, 3);
+    // Utilization is the same seed by seed: no difference, p 1.
+    const util = c.metrics.find((m: { metric: string }) => m.metric === 'utilization');
+    expect([util.diff, util.p]).toEqual([0, 1]);
+    const text = gridemu(['compare', a, b]);
+    expect(text.out).toMatch(/mean_wait_s +12\.00 ± 3\.37 +14\.00 ± 5\.06 +2\.00 +\+16\.67% +0\.0742 +checked/);
+    expect(text.out).toContain('p: paired t-test over the 3 seeds both ran');
+    // --tolerance on the means: 16.67% is over 10 and under 20; a checked metric the folders do
+    // not have (mean_turnaround_s by default) fails it.
+    const checked = ['--metrics', 'mean_wait_s,utilization'];
+    expect(gridemu(['compare', a, b, '--tolerance', '10', ...checked]).code).toBe(1);
+    expect(gridemu(['compare', a, b, '--tolerance', '20', ...checked]).code).toBe(0);
+    const missing = gridemu(['compare', a, b, '--tolerance', '20']);
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain("OVER TOLERANCE: mean_turnaround_s: not a number in both folders' seeds");
+  });
+
+  it("takes Welch's test when the folders ran different seeds, and says what it cannot compare", () => {
+    const a = seedsFolder([1, 2, 3], [10, 12, 14]);
+    const b = seedsFolder([4, 5, 6], [11, 14, 17]);
+    const c = JSON.parse(gridemu(['compare', a, b, '--json']).out);
+    expect(c.test).toBe('welch');
+    expect(gridemu(['compare', a, b]).out).toContain("p: Welch's t-test (the folders ran different seeds");
+    const unknown = gridemu(['compare', a, b, '--metrics', 'mean_wait']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(
+      /--metrics: neither \S+ nor \S+ has a column "mean_wait" in seeds.csv; did you mean mean_wait_s\?/,
+    );
+    const job = gridemu(['compare', a, b, '--job', 's1!1']);
+    expect(job.code).toBe(2);
+    expect(job.err).toContain('--job compares two runs job by job');
+  });
+
+  it('compares two folders of simulate --seeds of one spec: nothing differs', () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 3, jobs: 40, scheme: 'k-distributed', k: 2 });
+    const [a, b] = [join(dir, 'a'), join(dir, 'b')];
+    for (const out of [a, b]) expect(gridemu(['simulate', spec, '--seeds', '3', '--out', out, '--quiet']).code).toBe(0);
+    const r = gridemu(['compare', a, b, '--tolerance', '0']);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toContain(`A: ${a} (simulate --seeds: 3 seeds, 7, 8, 9)`);
+    expect(r.out).toMatch(/claims_granted .* 1\.0000/);
   });
 });
 

@@ -1,11 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommandArgs } from '../command-args.js';
-import { readProtocolTrace, type ProtocolTraceRow } from '@gridemu/metrics';
+import { readProtocolTrace, type MeanWithInterval, type ProtocolTraceRow } from '@gridemu/metrics';
 import { schemeTraceComparison, type TraceComparison } from '@gridemu/schemes';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, compareResults, type MetricDiff } from '../compare/compare-results.js';
+import {
+  CHECKED_SEED_COLUMNS,
+  compareSeeds,
+  isSeedsFolder,
+  readSeedsFolder,
+  type SeedsFolder,
+} from '../compare/compare-seeds.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { abortedRunOf } from '../results-folder.js';
+import { abortedRunOf, runsOfFolder } from '../results-folder.js';
 import { fmt, table } from '../summary-table.js';
 
 export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--job ID] [--json]
@@ -17,6 +24,12 @@ claims: steps per job, how first claims ended, each claim's round trip, each job
 copies to its grant, and the jobs whose grant came furthest apart). A live run stopped before its
 end (summary.json's live.aborted) is named so beside its folder, and with --tolerance or
 --max-start-diff it fails the comparison: its metrics cover only the jobs that ended before.
+
+Two folders of seeds (simulate --seeds or run --seeds, in any mix) are compared by their seeds.csv:
+each metric's mean over the seeds with its 90% interval on both sides, the difference of the means,
+and the two-sided p of a t-test that they are equal, paired seed by seed when both ran the same
+seeds (each seed's workload is then the same on both sides), Welch's otherwise. There --metrics
+names seeds.csv's columns and --tolerance applies to the means.
 
 Options:
   --tolerance PCT      exit 1 if a checked metric differs by more than PCT percent of DIR_A's value
@@ -59,6 +72,22 @@ export async function compareCommand(argv: string[]): Promise<number> {
         .filter(Boolean)
     : CHECKED_BY_DEFAULT;
   const [dirA, dirB] = positionals as [string, string];
+  const seedsA = isSeedsFolder(dirA);
+  const seedsB = isSeedsFolder(dirB);
+  if (seedsA || seedsB) {
+    if (!(seedsA && seedsB)) {
+      const [seeds, other] = seedsA ? [dirA, dirB] : [dirB, dirA];
+      const example = runsOfFolder(seeds)?.[0];
+      throw new UsageError(
+        `${seeds} is a folder of seeds and ${other} is not: compare two folders of seeds (simulate or run --seeds), or two runs${example === undefined ? '' : `, e.g. ${join(seeds, example)}`}`,
+      );
+    }
+    if (maxStart !== undefined || values.job !== undefined)
+      throw new UsageError(
+        `${values.job !== undefined ? '--job' : '--max-start-diff'} compares two runs job by job; ${dirA} and ${dirB} are folders of seeds`,
+      );
+    return compareSeedFolders(dirA, dirB, tolerance, values.metrics, values.json === true);
+  }
   const c = compareResults(
     dirA,
     dirB,
@@ -144,6 +173,63 @@ export async function compareCommand(argv: string[]): Promise<number> {
     for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   }
   return notWhole.length + failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/**
+ * Two folders of seeds: each metric's mean over the seeds with its 90% interval on both sides, the
+ * difference of the means, and the t-test of it (paired by seed when both ran the same seeds).
+ */
+function compareSeedFolders(
+  dirA: string,
+  dirB: string,
+  tolerance: number | undefined,
+  metrics: string | undefined,
+  json: boolean,
+): number {
+  const named = metrics
+    ?.split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  const checked = named ?? CHECKED_SEED_COLUMNS;
+  const c = compareSeeds(readSeedsFolder(dirA), readSeedsFolder(dirB), named ?? []);
+  const failures: string[] = [];
+  if (tolerance !== undefined)
+    for (const name of checked) {
+      const m = c.metrics.find((d) => d.metric === name);
+      if (!m || m.a === undefined || m.b === undefined) failures.push(`${name}: not a number in both folders' seeds`);
+      else if (Math.abs(m.relative ?? Infinity) * 100 > tolerance)
+        failures.push(`${name}: mean ${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
+    }
+  const side = (f: SeedsFolder) =>
+    `${f.dir} (${f.command} --seeds: ${f.seeds.length} seed${f.seeds.length === 1 ? '' : 's'}, ${f.seeds.join(', ')})`;
+  if (json) {
+    const folder = (f: SeedsFolder) => ({ dir: f.dir, command: f.command, scheme: f.scheme, seeds: f.seeds });
+    console.log(
+      JSON.stringify({ a: folder(c.a), b: folder(c.b), test: c.test, metrics: c.metrics, failures }, null, 2),
+    );
+    return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+  }
+  const interval = (i: MeanWithInterval | undefined) =>
+    i === undefined ? '-' : i.n < 2 ? fmt(i.mean) : `${fmt(i.mean)} ± ${fmt(i.half_width)}`;
+  const rows = [
+    ['metric', 'A (mean ± 90%)', 'B (mean ± 90%)', 'B - A', 'change', 'p', ''],
+    ...c.metrics.map((m) => [
+      m.metric,
+      interval(m.a_interval),
+      interval(m.b_interval),
+      fmt(m.diff),
+      pct(m),
+      m.p === undefined ? '-' : m.p < 0.0001 ? '<0.0001' : m.p.toFixed(4),
+      checked.includes(m.metric) ? 'checked' : '',
+    ]),
+  ];
+  const test =
+    c.test === 'paired'
+      ? `p: paired t-test over the ${c.a.seeds.length} seeds both ran (each seed's workload is the same on both sides), two-sided`
+      : "p: Welch's t-test (the folders ran different seeds, so nothing pairs them), two-sided";
+  console.log(`A: ${side(c.a)}\nB: ${side(c.b)}\n\n${table(rows)}\n${test}; "-" with fewer than two seeds a side.`);
+  for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
+  return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 function pct(m: MetricDiff): string {

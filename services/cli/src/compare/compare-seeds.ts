@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { meanWithInterval, pairedTTest, readCsvTable, welchTTest, type MeanWithInterval } from '@gridemu/metrics';
+import { closestName, didYouMean } from '@gridemu/model';
+import { schemeMetrics } from '@gridemu/schemes';
+import { UsageError } from '../exit-codes.js';
+import { readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
+import { metricDiff, type MetricDiff } from './compare-results.js';
+
+/** seeds.csv's columns compared by default (flattenSummary's names); the schemes add their own. */
+export const COMPARED_SEED_COLUMNS = [
+  'jobs_completed',
+  'jobs_rejected',
+  'mean_wait_s',
+  'mean_turnaround_s',
+  'mean_bounded_slowdown',
+  'mean_slowdown',
+  'max_wait_s',
+  'makespan_s',
+  'flowtime_s',
+  'utilization',
+  'messages_total',
+  'live_latency_mean_ms',
+  'live_timer_lag_mean_ms',
+] as const;
+
+/** Checked against --tolerance unless --metrics names others: CHECKED_BY_DEFAULT, by seeds.csv's names. */
+export const CHECKED_SEED_COLUMNS = ['mean_wait_s', 'mean_turnaround_s', 'mean_bounded_slowdown', 'utilization'];
+
+/** A folder of `simulate --seeds N` or `run --seeds N`: its seeds.csv, and no summary.json of one run. */
+export function isSeedsFolder(dir: string): boolean {
+  return existsSync(join(dir, 'seeds.csv')) && !existsSync(join(dir, 'summary.json'));
+}
+
+/** One folder of seeds: which command made it, its scheme, its seeds, and each column's value by seed. */
+export interface SeedsFolder {
+  readonly dir: string;
+  readonly command: 'simulate' | 'run';
+  readonly scheme: string;
+  readonly seeds: readonly number[];
+  readonly columns: ReadonlyMap<string, readonly (number | undefined)[]>;
+}
+
+export function readSeedsFolder(dir: string): SeedsFolder {
+  const file = join(dir, 'seeds.csv');
+  const table = readCsvTable(readFileSync(file, 'utf8'), file);
+  const seedAt = table.column('seed');
+  const columns = new Map<string, (number | undefined)[]>();
+  table.header.forEach((name, i) => {
+    if (i === seedAt) return;
+    columns.set(
+      name,
+      table.rows.map((r) => (r[i] === '' || r[i] === undefined ? undefined : Number(r[i]))),
+    );
+  });
+  const first = runsOfFolder(dir)?.[0];
+  const summary =
+    first === undefined
+      ? undefined
+      : readResultsSummary<ResultsSummary & { mode?: string; scheme?: string }>(join(dir, first));
+  return {
+    dir,
+    command: summary?.mode === 'run' ? 'run' : 'simulate',
+    scheme: summary?.scheme ?? '',
+    seeds: table.rows.map((r) => Number(r[seedAt])),
+    columns,
+  };
+}
+
+/** A metric over the seeds of both folders: each side's mean with its 90% interval, and the test of their difference. */
+export interface SeedsMetricDiff extends MetricDiff {
+  readonly a_interval: MeanWithInterval | undefined;
+  readonly b_interval: MeanWithInterval | undefined;
+  /** Two-sided p-value of "the two have the same mean"; undefined with fewer than two seeds a side. */
+  readonly p: number | undefined;
+}
+
+export interface SeedsComparison {
+  readonly a: SeedsFolder;
+  readonly b: SeedsFolder;
+  /**
+   * `paired`: both ran the same seeds, so each seed's workload (and its drawn faults) is the same on
+   * both sides and the test is on the differences seed by seed; `welch`: they ran different seeds.
+   */
+  readonly test: 'paired' | 'welch';
+  readonly metrics: readonly SeedsMetricDiff[];
+}
+
+/**
+ * Two folders of seeds, metric by metric: the default columns, the schemes' own and `extra`
+ * (seeds.csv's column names; one neither folder has is a usage error naming the closest).
+ */
+export function compareSeeds(a: SeedsFolder, b: SeedsFolder, extra: readonly string[] = []): SeedsComparison {
+  const known = [...new Set([...a.columns.keys(), ...b.columns.keys()])];
+  for (const name of extra)
+    if (!known.includes(name))
+      throw new UsageError(
+        `--metrics: neither ${a.dir} nor ${b.dir} has a column "${name}" in seeds.csv${didYouMean(closestName(name, known))}`,
+      );
+  const own = [a, b].flatMap((f) => schemeMetrics(f.scheme).map((m) => m.column));
+  const names = [...new Set<string>([...COMPARED_SEED_COLUMNS, ...own, ...extra])].filter(
+    (name) => a.columns.has(name) || b.columns.has(name),
+  );
+  const sameSeeds = a.seeds.length === b.seeds.length && a.seeds.every((s, i) => s === b.seeds[i]);
+  const test = sameSeeds ? 'paired' : 'welch';
+  const metrics = names.map((name) => {
+    const [xa, xb] = [whole(a.columns.get(name)), whole(b.columns.get(name))];
+    const [ia, ib] = [xa && meanWithInterval(xa, 0.9), xb && meanWithInterval(xb, 0.9)];
+    const p =
+      xa && xb && xa.length >= 2 && xb.length >= 2
+        ? (test === 'paired' ? pairedTTest(xa, xb) : welchTTest(xa, xb)).p
+        : undefined;
+    return { ...metricDiff(name, ia?.mean, ib?.mean), a_interval: ia, b_interval: ib, p };
+  });
+  return { a, b, test, metrics };
+}
+
+/** A column's values when every seed has one (a metric some run leaves undefined is not compared). */
+function whole(values: readonly (number | undefined)[] | undefined): number[] | undefined {
+  if (!values || values.length === 0 || values.some((v) => v === undefined || !Number.isFinite(v))) return undefined;
+  return values as number[];
+}
