@@ -5,27 +5,23 @@ import { closestName, didYouMean } from '@gridemu/model';
 import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
 import { readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
-import { metricDiff, type MetricDiff } from './compare-results.js';
+import { CHECKED_BY_DEFAULT, COMPARED_METRICS, metricDiff, type MetricDiff } from './compare-results.js';
 
-/** seeds.csv's columns compared by default (flattenSummary's names); the schemes add their own. */
+/**
+ * The seeds.csv column of a summary.json path that compare reads (flattenSummary's names: dots
+ * become underscores, and the overall utilization is `utilization`).
+ */
+const columnOf = (path: string) => (path === 'utilization.overall' ? 'utilization' : path.replace(/\./g, '_'));
+
+/** seeds.csv's columns compared by default: single runs' metrics and a live run's own; the schemes add theirs. */
 export const COMPARED_SEED_COLUMNS = [
-  'jobs_completed',
-  'jobs_rejected',
-  'mean_wait_s',
-  'mean_turnaround_s',
-  'mean_bounded_slowdown',
-  'mean_slowdown',
-  'max_wait_s',
-  'makespan_s',
-  'flowtime_s',
-  'utilization',
-  'messages_total',
+  ...COMPARED_METRICS.map(columnOf),
   'live_latency_mean_ms',
   'live_timer_lag_mean_ms',
-] as const;
+];
 
-/** Checked against --tolerance unless --metrics names others: CHECKED_BY_DEFAULT, by seeds.csv's names. */
-export const CHECKED_SEED_COLUMNS = ['mean_wait_s', 'mean_turnaround_s', 'mean_bounded_slowdown', 'utilization'];
+/** Checked against --tolerance unless --metrics names others: those of single runs, by seeds.csv's names. */
+export const CHECKED_SEED_COLUMNS = CHECKED_BY_DEFAULT.map(columnOf);
 
 /** A folder of `simulate --seeds N` or `run --seeds N`: its seeds.csv, and no summary.json of one run. */
 export function isSeedsFolder(dir: string): boolean {
