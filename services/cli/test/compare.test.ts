@@ -68,13 +68,11 @@ describe('gridemu compare', () => {
   });
 
   it('names the runs of a folder of runs given instead of one run', () => {
-    const seeds = join(dir, 'seeds');
-    expect(gridemu(['simulate', spec, '--out', seeds, '--quiet', '--seeds', '2']).code).toBe(0);
-    const r = gridemu(['compare', a, seeds]);
+    const sweep = join(dir, 'sweep');
+    expect(gridemu(['sweep', spec, '--vary', 'meta.k=1,2', '--out', sweep]).code).toBe(0);
+    const r = gridemu(['compare', a, sweep]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(
-      /is a folder of seeds and \S+ is not: compare two folders of seeds \(simulate or run --seeds\), or two runs, e\.g\. /,
-    );
+    expect(r.err).toMatch(/is a folder of 2 runs \(simulate or run --seeds, or sweep\); give one of them, e\.g\. /);
     const [, example] = /e\.g\. (\S+)/.exec(r.err)!;
     expect(gridemu(['compare', a, example!]).code).toBe(0);
   });
@@ -166,6 +164,29 @@ describe('gridemu compare of two folders of seeds', () => {
     const job = gridemu(['compare', a, b, '--job', 's1!1']);
     expect(job.code).toBe(2);
     expect(job.err).toContain('--job compares two runs job by job');
+  });
+
+  it("tests a single run against a folder of seeds' mean: a live run against its replays, say", () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 3, jobs: 40, scheme: 'k-distributed', k: 2 });
+    const single = join(dir, 'single');
+    expect(gridemu(['simulate', spec, '--out', single, '--quiet']).code).toBe(0);
+    const wait = JSON.parse(readFileSync(join(single, 'summary.json'), 'utf8')).mean_wait_s as number;
+    // The seeds' waits are the run's plus 1, 2 and 3: the one-sample test of their mean against
+    // it is the paired test by hand above (t = 3.4641, 2 degrees of freedom, p = 0.0742).
+    const seeds = seedsFolder([1, 2, 3], [wait + 1, wait + 2, wait + 3]);
+    const c = JSON.parse(gridemu(['compare', single, seeds, '--json']).out);
+    expect(c.test).toBe('one-sample');
+    expect(c.a.single).toBe(true);
+    const m = c.metrics.find((x: { metric: string }) => x.metric === 'mean_wait_s');
+    expect(m.diff).toBeCloseTo(2, 9);
+    expect(m.p).toBeCloseTo(0.0742, 3);
+    const text = gridemu(['compare', single, seeds]);
+    expect(text.out).toContain(`A: ${single} (one simulation, seed 7)`);
+    expect(text.out).toContain("p: one-sample t-test of the 3 seeds' mean against the single run's value");
+    expect(gridemu(['compare', single, seeds, '--max-start-diff', '0']).err).toContain(
+      `--max-start-diff compares two runs job by job; ${seeds} is a folder of seeds`,
+    );
   });
 
   it('compares two folders of simulate --seeds of one spec: nothing differs', () => {

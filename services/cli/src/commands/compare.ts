@@ -8,11 +8,12 @@ import {
   CHECKED_SEED_COLUMNS,
   compareSeeds,
   isSeedsFolder,
+  readRunAsSeeds,
   readSeedsFolder,
   type SeedsFolder,
 } from '../compare/compare-seeds.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { abortedRunOf, runsOfFolder } from '../results-folder.js';
+import { abortedRunOf } from '../results-folder.js';
 import { fmt, table } from '../summary-table.js';
 
 export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--job ID] [--json]
@@ -28,8 +29,10 @@ end (summary.json's live.aborted) is named so beside its folder, and with --tole
 Two folders of seeds (simulate --seeds or run --seeds, in any mix) are compared by their seeds.csv:
 each metric's mean over the seeds with its 90% interval on both sides, the difference of the means,
 and the two-sided p of a t-test that they are equal, paired seed by seed when both ran the same
-seeds (each seed's workload is then the same on both sides), Welch's otherwise. There --metrics
-names seeds.csv's columns and --tolerance applies to the means.
+seeds (each seed's workload is then the same on both sides), Welch's otherwise. One run against a
+folder of seeds is a value against the seeds' mean (a one-sample t-test): a live run against
+simulate --seeds N --network-from of it. There --metrics names seeds.csv's columns and --tolerance
+applies to the means.
 
 Options:
   --tolerance PCT      exit 1 if a checked metric differs by more than PCT percent of DIR_A's value
@@ -75,18 +78,13 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const seedsA = isSeedsFolder(dirA);
   const seedsB = isSeedsFolder(dirB);
   if (seedsA || seedsB) {
-    if (!(seedsA && seedsB)) {
-      const [seeds, other] = seedsA ? [dirA, dirB] : [dirB, dirA];
-      const example = runsOfFolder(seeds)?.[0];
-      throw new UsageError(
-        `${seeds} is a folder of seeds and ${other} is not: compare two folders of seeds (simulate or run --seeds), or two runs${example === undefined ? '' : `, e.g. ${join(seeds, example)}`}`,
-      );
-    }
     if (maxStart !== undefined || values.job !== undefined)
       throw new UsageError(
-        `${values.job !== undefined ? '--job' : '--max-start-diff'} compares two runs job by job; ${dirA} and ${dirB} are folders of seeds`,
+        `${values.job !== undefined ? '--job' : '--max-start-diff'} compares two runs job by job; ${seedsA ? dirA : dirB} is a folder of seeds`,
       );
-    return compareSeedFolders(dirA, dirB, tolerance, values.metrics, values.json === true);
+    // A single run against a folder of seeds reads as a folder of one seed (a live run against its replays).
+    const side = (dir: string, seeds: boolean) => (seeds ? readSeedsFolder(dir) : readRunAsSeeds(dir));
+    return compareSeedFolders(side(dirA, seedsA), side(dirB, seedsB), tolerance, values.metrics, values.json === true);
   }
   const c = compareResults(
     dirA,
@@ -180,8 +178,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
  * difference of the means, and the t-test of it (paired by seed when both ran the same seeds).
  */
 function compareSeedFolders(
-  dirA: string,
-  dirB: string,
+  a: SeedsFolder,
+  b: SeedsFolder,
   tolerance: number | undefined,
   metrics: string | undefined,
   json: boolean,
@@ -191,7 +189,7 @@ function compareSeedFolders(
     .map((m) => m.trim())
     .filter(Boolean);
   const checked = named ?? CHECKED_SEED_COLUMNS;
-  const c = compareSeeds(readSeedsFolder(dirA), readSeedsFolder(dirB), named ?? []);
+  const c = compareSeeds(a, b, named ?? []);
   const failures: string[] = [];
   if (tolerance !== undefined)
     for (const name of checked) {
@@ -200,10 +198,21 @@ function compareSeedFolders(
       else if (Math.abs(m.relative ?? Infinity) * 100 > tolerance)
         failures.push(`${name}: mean ${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
     }
-  const side = (f: SeedsFolder) =>
-    `${f.dir} (${f.command} --seeds: ${f.seeds.length} seed${f.seeds.length === 1 ? '' : 's'}, ${f.seeds.join(', ')})`;
+  const side = (f: SeedsFolder) => {
+    if (f.single) {
+      const aborted = abortedRunOf(f.dir);
+      return `${f.dir} (one ${f.command === 'run' ? 'live run' : 'simulation'}, seed ${f.seeds[0]})${aborted === undefined ? '' : `  ABORTED (${aborted}): its metrics cover only the jobs that ended before`}`;
+    }
+    return `${f.dir} (${f.command} --seeds: ${f.seeds.length} seed${f.seeds.length === 1 ? '' : 's'}, ${f.seeds.join(', ')})`;
+  };
   if (json) {
-    const folder = (f: SeedsFolder) => ({ dir: f.dir, command: f.command, scheme: f.scheme, seeds: f.seeds });
+    const folder = (f: SeedsFolder) => ({
+      dir: f.dir,
+      ...(f.single ? { single: true } : {}),
+      command: f.command,
+      scheme: f.scheme,
+      seeds: f.seeds,
+    });
     console.log(
       JSON.stringify({ a: folder(c.a), b: folder(c.b), test: c.test, metrics: c.metrics, failures }, null, 2),
     );
@@ -223,11 +232,13 @@ function compareSeedFolders(
       checked.includes(m.metric) ? 'checked' : '',
     ]),
   ];
-  const test =
-    c.test === 'paired'
-      ? `p: paired t-test over the ${c.a.seeds.length} seeds both ran (each seed's workload is the same on both sides), two-sided`
-      : "p: Welch's t-test (the folders ran different seeds, so nothing pairs them), two-sided";
-  console.log(`A: ${side(c.a)}\nB: ${side(c.b)}\n\n${table(rows)}\n${test}; "-" with fewer than two seeds a side.`);
+  const test = {
+    paired: `p: paired t-test over the ${c.a.seeds.length} seeds both ran (each seed's workload is the same on both sides), two-sided`,
+    welch: "p: Welch's t-test (the folders ran different seeds, so nothing pairs them), two-sided",
+    'one-sample': `p: one-sample t-test of the ${Math.max(c.a.seeds.length, c.b.seeds.length)} seeds' mean against the single run's value, two-sided`,
+    none: 'p: none (a t-test needs two seeds or more on one side at least)',
+  }[c.test];
+  console.log(`A: ${side(c.a)}\nB: ${side(c.b)}\n\n${table(rows)}\n${test}; "-" where a side lacks the metric.`);
   for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
 }

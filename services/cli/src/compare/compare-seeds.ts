@@ -1,10 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { meanWithInterval, pairedTTest, readCsvTable, welchTTest, type MeanWithInterval } from '@gridemu/metrics';
+import {
+  meanWithInterval,
+  pairedTTest,
+  readCsvTable,
+  welchTTest,
+  type MeanWithInterval,
+  type RunSummary,
+} from '@gridemu/metrics';
 import { closestName, didYouMean } from '@gridemu/model';
 import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
 import { readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
+import { flattenSummary } from '../sweep/metrics-table.js';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, metricDiff, type MetricDiff } from './compare-results.js';
 
 /**
@@ -28,9 +36,13 @@ export function isSeedsFolder(dir: string): boolean {
   return existsSync(join(dir, 'seeds.csv')) && !existsSync(join(dir, 'summary.json'));
 }
 
-/** One folder of seeds: which command made it, its scheme, its seeds, and each column's value by seed. */
+/**
+ * One folder of seeds: which command made it, its scheme, its seeds, and each column's value by
+ * seed; or one run (`single`), read as a folder of one seed.
+ */
 export interface SeedsFolder {
   readonly dir: string;
+  readonly single?: true;
   readonly command: 'simulate' | 'run';
   readonly scheme: string;
   readonly seeds: readonly number[];
@@ -63,6 +75,20 @@ export function readSeedsFolder(dir: string): SeedsFolder {
   };
 }
 
+/** One run's results folder as a folder of one seed: its summary's metrics by seeds.csv's names. */
+export function readRunAsSeeds(dir: string): SeedsFolder {
+  const summary = readResultsSummary<ResultsSummary & { mode?: string; scheme?: string; seed?: number }>(dir);
+  const flat = flattenSummary(summary as unknown as RunSummary);
+  return {
+    dir,
+    single: true,
+    command: summary.mode === 'run' ? 'run' : 'simulate',
+    scheme: summary.scheme ?? '',
+    seeds: [summary.seed ?? Number.NaN],
+    columns: new Map(Object.entries(flat).map(([name, v]) => [name, [v]])),
+  };
+}
+
 /** A metric over the seeds of both folders: each side's mean with its 90% interval, and the test of their difference. */
 export interface SeedsMetricDiff extends MetricDiff {
   readonly a_interval: MeanWithInterval | undefined;
@@ -76,9 +102,11 @@ export interface SeedsComparison {
   readonly b: SeedsFolder;
   /**
    * `paired`: both ran the same seeds, so each seed's workload (and its drawn faults) is the same on
-   * both sides and the test is on the differences seed by seed; `welch`: they ran different seeds.
+   * both sides and the test is on the differences seed by seed; `welch`: they ran different seeds;
+   * `one-sample`: one side is a single run, and the test is of the other side's mean against its
+   * value (a live run against its replays, say); `none`: too few seeds for any.
    */
-  readonly test: 'paired' | 'welch';
+  readonly test: 'paired' | 'welch' | 'one-sample' | 'none';
   readonly metrics: readonly SeedsMetricDiff[];
 }
 
@@ -98,17 +126,34 @@ export function compareSeeds(a: SeedsFolder, b: SeedsFolder, extra: readonly str
     (name) => a.columns.has(name) || b.columns.has(name),
   );
   const sameSeeds = a.seeds.length === b.seeds.length && a.seeds.every((s, i) => s === b.seeds[i]);
-  const test = sameSeeds ? 'paired' : 'welch';
+  const [na, nb] = [a.seeds.length, b.seeds.length];
+  const test =
+    na >= 2 && nb >= 2
+      ? sameSeeds
+        ? 'paired'
+        : 'welch'
+      : Math.min(na, nb) === 1 && Math.max(na, nb) >= 2
+        ? 'one-sample'
+        : 'none';
   const metrics = names.map((name) => {
     const [xa, xb] = [whole(a.columns.get(name)), whole(b.columns.get(name))];
     const [ia, ib] = [xa && meanWithInterval(xa, 0.9), xb && meanWithInterval(xb, 0.9)];
-    const p =
-      xa && xb && xa.length >= 2 && xb.length >= 2
-        ? (test === 'paired' ? pairedTTest(xa, xb) : welchTTest(xa, xb)).p
-        : undefined;
-    return { ...metricDiff(name, ia?.mean, ib?.mean), a_interval: ia, b_interval: ib, p };
+    return { ...metricDiff(name, ia?.mean, ib?.mean), a_interval: ia, b_interval: ib, p: pValue(test, xa, xb) };
   });
   return { a, b, test, metrics };
+}
+
+/** The two-sided p of `test` on one metric's values; undefined where a side lacks them. */
+function pValue(test: SeedsComparison['test'], xa: number[] | undefined, xb: number[] | undefined): number | undefined {
+  if (!xa || !xb || test === 'none') return undefined;
+  if (test === 'paired') return pairedTTest(xa, xb).p;
+  if (test === 'welch') return welchTTest(xa, xb).p;
+  // One value against a sample's mean: the paired test against that value repeated is the one-sample t-test.
+  const [one, many] = xa.length === 1 ? [xa[0]!, xb] : [xb[0]!, xa];
+  return pairedTTest(
+    many,
+    many.map(() => one),
+  ).p;
 }
 
 /** A column's values when every seed has one (a metric some run leaves undefined is not compared). */
