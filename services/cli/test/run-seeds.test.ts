@@ -43,6 +43,7 @@ describe('gridemu run --seeds: the same experiment live over several seeds', () 
       // The live run's own measures are columns too.
       expect(Number(row['live_latency_mean_ms'])).toBeCloseTo(s.live.latency_ms.mean_ms, 3);
       expect(Number(row['live_timer_lag_mean_ms'])).toBeCloseTo(s.live.timer_lag_ms.mean_ms, 3);
+      expect(Number(row['live_fidelity_warnings'])).toBe(s.live.fidelity.measured.warnings.length);
     }
     // The seeds draw different workloads: seed 8's is not seed 7's.
     expect(readFileSync(join(out, 'seed-8', 'jobs.csv'), 'utf8')).not.toBe(
@@ -56,6 +57,10 @@ describe('gridemu run --seeds: the same experiment live over several seeds', () 
     expect(json.metrics.live_latency_mean_ms.n).toBe(2);
     expect(stdout).toContain('2 live runs:');
     expect(stdout).toMatch(/live_latency_mean_ms +\S+ ± \S+ \(90%, n=2\)/);
+    // At 20,000x the guard warns of this small grid's 5 s claim time-out; the means say so.
+    const warned = rows.filter((r) => Number(r['live_fidelity_warnings']) > 0).map((r) => r['seed']);
+    if (warned.length > 0) expect(stdout).toContain(`FIDELITY WARNING: the guard warned in the run`);
+    else expect(stdout).not.toContain('FIDELITY WARNING: the guard warned');
   }, 240_000);
 
   it('stops at the first run that does not pass, writing no means over the seeds it did not run', async () => {

@@ -179,11 +179,17 @@ export async function runCommand(argv: string[]): Promise<number> {
     rows.push({ seed, ...flattenSummary(result.summary) });
   }
   const written = writeSeedTables(out, rows);
-  if (!values.quiet)
+  if (!values.quiet) {
     process.stdout.write(
       `\n${seeds} live runs:\n` +
         renderSeedMeans(written, spec.meta.scheme, ['live_latency_mean_ms', 'live_timer_lag_mean_ms']),
     );
+    const warned = rows.filter((r) => (r['live_fidelity_warnings'] ?? 0) > 0).map((r) => r['seed']);
+    if (warned.length > 0)
+      process.stdout.write(
+        `FIDELITY WARNING: the guard warned in the run${warned.length === 1 ? '' : 's'} of seed${warned.length === 1 ? '' : 's'} ${warned.join(', ')} (seeds.csv's live_fidelity_warnings; each run's summary.live.fidelity.measured.warnings): the means over the seeds include what it says those runs measured of the emulator rather than the scheme\n`,
+      );
+  }
   return EXIT_OK;
 }
 

@@ -39,6 +39,11 @@ export function flattenSummary(s: RunSummary): Record<string, number> {
     const v = pick(s as unknown as Record<string, unknown>, path);
     if (v !== undefined) out[column] = v;
   }
+  // How many warnings the fidelity guard gave the run when it ended: a mean over seeds may hold runs
+  // whose numbers it says measured the emulator's backlog rather than the scheme.
+  const warnings = (s.live as { fidelity?: { measured?: { warnings?: unknown } } } | undefined)?.fidelity?.measured
+    ?.warnings;
+  if (Array.isArray(warnings)) out['live_fidelity_warnings'] = warnings.length;
   for (const [site, u] of Object.entries(s.utilization.per_site)) out[`utilization_${site}`] = u;
   for (const [group, g] of [
     ...Object.entries(s.categories),
