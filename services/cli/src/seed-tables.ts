@@ -9,13 +9,15 @@ export const seedFolder = (out: string, seed: number): string => join(out, `seed
 
 /**
  * Readies DIR for a new set of seeds: an earlier single run's outputs go (a summary.json there would
- * make DIR read as one run), and so do earlier seeds' folders, which `gridemu check DIR` and
- * `gridemu report DIR` would otherwise read as this set's. Only folders named seed-<n> that hold a
- * summary.json are taken for earlier seeds.
+ * make DIR read as one run), and so do an earlier set's tables and seed folders, which `gridemu
+ * check`, `report` and `compare` would otherwise read as this set's (a set stopped by a run that
+ * did not pass writes no tables). Only folders named seed-<n> that hold a summary.json are taken
+ * for earlier seeds.
  */
 export function clearSeedsFolder(out: string): void {
   clearRunOutputs(out);
   if (!existsSync(out)) return;
+  for (const table of ['seeds.csv', 'seeds.json']) rmSync(join(out, table), { force: true });
   for (const e of readdirSync(out, { withFileTypes: true }))
     if (e.isDirectory() && /^seed-\d+$/.test(e.name) && existsSync(join(out, e.name, 'summary.json')))
       rmSync(join(out, e.name), { recursive: true, force: true });

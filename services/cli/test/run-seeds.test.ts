@@ -68,6 +68,10 @@ describe('gridemu run --seeds: the same experiment live over several seeds', () 
     // Far more emulated time than the test waits: the first seed's run is mid-way when it is interrupted.
     const spec = smallSpec(dir, { sites: 2, jobs: 2000, speedup: 200 });
     const out = join(dir, 'out');
+    // An earlier set's tables, which must not outlive a set that stops before writing its own.
+    mkdirSync(out);
+    writeFileSync(join(out, 'seeds.csv'), 'seed,mean_wait_s\n7,1\n');
+    writeFileSync(join(out, 'seeds.json'), '{}\n');
     const run = gridemuLive(['run', spec, '--seeds', '3', '--out', out, '--timeout', '300']);
     const log = join(out, 'seed-7', 'logs', 's1.log');
     const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
@@ -83,6 +87,7 @@ describe('gridemu run --seeds: the same experiment live over several seeds', () 
     expect(readSummary(join(out, 'seed-7')).live.aborted).toBe('interrupted by SIGINT');
     expect(existsSync(join(out, 'seed-8'))).toBe(false);
     expect(existsSync(join(out, 'seeds.csv'))).toBe(false);
+    expect(existsSync(join(out, 'seeds.json'))).toBe(false);
   }, 240_000);
 
   it('refuses a --seeds that is not a positive integer before starting anything', async () => {

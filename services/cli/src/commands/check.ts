@@ -14,9 +14,9 @@ DIR/jobs.csv, DIR/summary.json and, for a live run, the processes' logs in DIR/l
   and no processor held twice; no job lost.
 Prints one line per invariant and exits 1 if any is broken.
 
-DIR may also be a folder of runs: the seeds of \`simulate --seeds N\` or \`run --seeds N\`, or the runs of \`sweep\`. Each
-run in it is checked (those a --summaries-only sweep kept no jobs.csv for are named and skipped),
-and the exit code is 1 if any run breaks an invariant.`;
+DIR may also be a folder of runs: the seeds of \`simulate --seeds N\` or \`run --seeds N\`, or the
+runs of \`sweep\`. Each run in it is checked (those a --summaries-only sweep kept no jobs.csv for
+are named and skipped), and the exit code is 1 if any run breaks an invariant.`;
 
 export async function checkCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('check', {

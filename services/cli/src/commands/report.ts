@@ -19,8 +19,8 @@ Writes one self-contained HTML file (Chart.js inlined; it opens without a networ
   length over time per site, the wait-time distribution, slowdown by job category, messages over
   time, and the faults on the time axis;
   for a sweep folder (DIR/sweep-mean.csv): each metric against the variants, with its 90% interval;
-  for a folder of simulate or run --seeds N (DIR/seeds.csv, DIR/seeds.json): each metric by seed, with the
-  mean over the seeds and its 90% interval.
+  for a folder of simulate or run --seeds N (DIR/seeds.csv, DIR/seeds.json): each metric by seed,
+  with the mean over the seeds and its 90% interval.
 
 Options:
   --out FILE   where to write it (default: DIR/report.html)`;

@@ -93,7 +93,7 @@ export function readRunAsSeeds(dir: string): SeedsFolder {
 export interface SeedsMetricDiff extends MetricDiff {
   readonly a_interval: MeanWithInterval | undefined;
   readonly b_interval: MeanWithInterval | undefined;
-  /** Two-sided p-value of "the two have the same mean"; undefined with fewer than two seeds a side. */
+  /** Two-sided p-value of "the two have the same mean"; undefined with no test, or a side without the metric. */
   readonly p: number | undefined;
 }
 
