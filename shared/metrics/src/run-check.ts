@@ -88,7 +88,7 @@ export function checkRun(input: RunCheckInput): InvariantResult[] {
       twice.length > 0
         ? `rows repeated: ${examples(twice)}`
         : rows.length !== input.submitted
-          ? `${rows.length} rows for ${input.submitted} submitted jobs${sourcesMiscounted(rows, col('workload_name'), input)}`
+          ? `${rows.length} rows for ${input.submitted} submitted jobs${table.header.includes('workload_name') ? sourcesMiscounted(rows, col('workload_name'), input) : ''}`
           : `${rows.length} rows, ${input.submitted} submitted`,
   });
 
