@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatNumber, meanWithInterval, roundNumber, type MeanWithInterval } from '@gridemu/metrics';
 import { schemeMetrics } from '@gridemu/schemes';
-import { clearRunOutputs } from './results-folder.js';
+import { clearRunOutputs, readResultsSummary, runsOfFolder, type ResultsSummary } from './results-folder.js';
 
 /** A folder of seeds: `simulate --seeds N` and `run --seeds N` write each seed's run into DIR/seed-<s>/. */
 export const seedFolder = (out: string, seed: number): string => join(out, `seed-${seed}`);
@@ -21,6 +21,18 @@ export function clearSeedsFolder(out: string): void {
   for (const e of readdirSync(out, { withFileTypes: true }))
     if (e.isDirectory() && /^seed-\d+$/.test(e.name) && existsSync(join(out, e.name, 'summary.json')))
       rmSync(join(out, e.name), { recursive: true, force: true });
+}
+
+/**
+ * Which command made a folder of seeds, and its scheme, from its first run's summary.json (`mode`
+ * and `scheme`); undefined for a folder with no run in it. A summary that cannot be read is the
+ * error readResultsSummary gives.
+ */
+export function seedsFolderOrigin(dir: string): { command: 'simulate' | 'run'; scheme: string } | undefined {
+  const first = runsOfFolder(dir)?.[0];
+  if (first === undefined) return undefined;
+  const { mode, scheme } = readResultsSummary<ResultsSummary & { mode?: string; scheme?: string }>(join(dir, first));
+  return { command: mode === 'run' ? 'run' : 'simulate', scheme: scheme ?? '' };
 }
 
 export interface SeedTables {

@@ -68,12 +68,13 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const maxStart = values['max-start-diff'] === undefined ? undefined : Number(values['max-start-diff']);
   if (maxStart !== undefined && !(maxStart >= 0))
     throw new UsageError(`--max-start-diff must be seconds, got "${values['max-start-diff']}"`);
-  const checked = values.metrics
+  const metricsNamed = values.metrics
     ? values.metrics
         .split(',')
         .map((m) => m.trim())
         .filter(Boolean)
-    : CHECKED_BY_DEFAULT;
+    : undefined;
+  const checked = metricsNamed ?? CHECKED_BY_DEFAULT;
   const [dirA, dirB] = positionals as [string, string];
   const seedsA = isSeedsFolder(dirA);
   const seedsB = isSeedsFolder(dirB);
@@ -84,7 +85,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
       );
     // A single run against a folder of seeds reads as a folder of one seed (a live run against its replays).
     const side = (dir: string, seeds: boolean) => (seeds ? readSeedsFolder(dir) : readRunAsSeeds(dir));
-    return compareSeedFolders(side(dirA, seedsA), side(dirB, seedsB), tolerance, values.metrics, values.json === true);
+    return compareSeedFolders(side(dirA, seedsA), side(dirB, seedsB), tolerance, metricsNamed, values.json === true);
   }
   const c = compareResults(
     dirA,
@@ -107,18 +108,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
           .filter(([, reason]) => reason !== undefined)
           .map(([side, reason]) => `${side.toUpperCase()} was aborted (${reason})`);
   const failures: string[] = [];
-  if (tolerance !== undefined) {
-    for (const name of checked) {
-      const m = c.metrics.find((d) => d.metric === name);
-      if (!m || m.a === undefined || m.b === undefined) {
-        failures.push(`${name}: not a number in both summaries`);
-        continue;
-      }
-      const rel = m.relative ?? Infinity;
-      if (Math.abs(rel) * 100 > tolerance)
-        failures.push(`${name}: ${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
-    }
-  }
+  if (tolerance !== undefined)
+    failures.push(...overTolerance(c.metrics, checked, tolerance, 'not a number in both summaries'));
   if (maxStart !== undefined && c.starts.max_abs_s > maxStart)
     failures.push(`job start times differ by up to ${fmt(c.starts.max_abs_s)} s (limit ${maxStart} s)`);
 
@@ -181,23 +172,14 @@ function compareSeedFolders(
   a: SeedsFolder,
   b: SeedsFolder,
   tolerance: number | undefined,
-  metrics: string | undefined,
+  metricsNamed: readonly string[] | undefined,
   json: boolean,
 ): number {
-  const named = metrics
-    ?.split(',')
-    .map((m) => m.trim())
-    .filter(Boolean);
-  const checked = named ?? CHECKED_SEED_COLUMNS;
-  const c = compareSeeds(a, b, named ?? []);
+  const checked = metricsNamed ?? CHECKED_SEED_COLUMNS;
+  const c = compareSeeds(a, b, metricsNamed ?? []);
   const failures: string[] = [];
   if (tolerance !== undefined)
-    for (const name of checked) {
-      const m = c.metrics.find((d) => d.metric === name);
-      if (!m || m.a === undefined || m.b === undefined) failures.push(`${name}: not a number in both folders' seeds`);
-      else if (Math.abs(m.relative ?? Infinity) * 100 > tolerance)
-        failures.push(`${name}: mean ${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
-    }
+    failures.push(...overTolerance(c.metrics, checked, tolerance, "not a number in both folders' seeds", 'mean '));
   const side = (f: SeedsFolder) => {
     if (f.single) {
       const aborted = abortedRunOf(f.dir);
@@ -241,6 +223,27 @@ function compareSeedFolders(
   console.log(`A: ${side(c.a)}\nB: ${side(c.b)}\n\n${table(rows)}\n${test}; "-" where a side lacks the metric.`);
   for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/**
+ * The checked metrics whose B differs from A by more than `tolerance` percent of A, or that are
+ * not a number on both sides (`missing` says where), one line each.
+ */
+function overTolerance(
+  metrics: readonly MetricDiff[],
+  checked: readonly string[],
+  tolerance: number,
+  missing: string,
+  valuesAre = '',
+): string[] {
+  const failures: string[] = [];
+  for (const name of checked) {
+    const m = metrics.find((d) => d.metric === name);
+    if (!m || m.a === undefined || m.b === undefined) failures.push(`${name}: ${missing}`);
+    else if (Math.abs(m.relative ?? Infinity) * 100 > tolerance)
+      failures.push(`${name}: ${valuesAre}${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
+  }
+  return failures;
 }
 
 function pct(m: MetricDiff): string {

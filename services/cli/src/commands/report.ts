@@ -10,7 +10,8 @@ import { runCharts, runFacts, type ReportSummary } from '../report/run-report.js
 import { readJobsCsv } from '../report/run-series.js';
 import { seedsCharts } from '../report/seeds-report.js';
 import { sweepCharts } from '../report/sweep-report.js';
-import { readResultsFile, readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
+import { readResultsFile, readResultsSummary } from '../results-folder.js';
+import { seedsFolderOrigin } from '../seed-tables.js';
 
 export const REPORT_HELP = `Usage: gridemu report DIR [--out FILE]
 
@@ -110,11 +111,8 @@ export function buildReport(dir: string): string {
 
 /** Which command made a folder of seeds, from its first run's summary.json (`mode`): simulate or run. */
 function seedsCommand(dir: string): string {
-  const first = runsOfFolder(dir)?.[0];
-  if (first === undefined) return 'simulate';
   try {
-    const { mode } = readResultsSummary<ResultsSummary & { mode?: string }>(join(dir, first));
-    return mode === 'run' ? 'run' : 'simulate';
+    return seedsFolderOrigin(dir)?.command ?? 'simulate';
   } catch {
     return 'simulate';
   }

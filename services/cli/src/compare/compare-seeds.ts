@@ -11,7 +11,8 @@ import {
 import { closestName, didYouMean } from '@gridemu/model';
 import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
-import { readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
+import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
+import { seedsFolderOrigin } from '../seed-tables.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, metricDiff, type MetricDiff } from './compare-results.js';
 
@@ -61,15 +62,11 @@ export function readSeedsFolder(dir: string): SeedsFolder {
       table.rows.map((r) => (r[i] === '' || r[i] === undefined ? undefined : Number(r[i]))),
     );
   });
-  const first = runsOfFolder(dir)?.[0];
-  const summary =
-    first === undefined
-      ? undefined
-      : readResultsSummary<ResultsSummary & { mode?: string; scheme?: string }>(join(dir, first));
+  const origin = seedsFolderOrigin(dir);
   return {
     dir,
-    command: summary?.mode === 'run' ? 'run' : 'simulate',
-    scheme: summary?.scheme ?? '',
+    command: origin?.command ?? 'simulate',
+    scheme: origin?.scheme ?? '',
     seeds: table.rows.map((r) => Number(r[seedAt])),
     columns,
   };
