@@ -25,4 +25,24 @@ describe("a sweep's report charts", () => {
     );
     expect(() => sweepCharts('a,b\n1,2\n', 'sweep-mean.csv')).toThrow('sweep-mean.csv:1: no column "variant"');
   });
+
+  it("draws a live sweep's felt delay and the guard's warnings, and knows it for live by its columns", () => {
+    const live =
+      'variant,live.speedup,seeds,mean_wait_s,mean_wait_s_ci90,live_latency_mean_ms,live_latency_mean_ms_ci90,' +
+      'live_fidelity_warnings,live_fidelity_warnings_ci90,live_run_wall_s,live_run_wall_s_ci90\n' +
+      'live.speedup=1000,1000,2,120,30,2.5,0.5,0,0,40,2\nlive.speedup=50000,50000,2,150,20,9,1,3,1,3,0.5\n';
+    const report = sweepCharts(live, 'sweep-mean.csv');
+    expect(report.live).toBe(true);
+    expect(report.charts.map((c) => c.id)).toEqual([
+      'sweep-mean_wait_s',
+      'sweep-live_latency_mean_ms',
+      'sweep-live_fidelity_warnings',
+    ]);
+    const data = (report.charts[1]!.config as { data: { datasets: { data: unknown[] }[] } }).data.datasets;
+    expect(data[0]!.data).toEqual([2.5, 9]);
+    // A simulated sweep has none of these columns: neither the charts nor the title say live.
+    const simulated = sweepCharts(`${head}\nmeta.k=1,1,2,120,30,2\n`, 'sweep-mean.csv');
+    expect(simulated.live).toBe(false);
+    expect(simulated.charts.map((c) => c.id)).toEqual(['sweep-mean_wait_s']);
+  });
 });

@@ -62,7 +62,7 @@ export function buildReport(dir: string): string {
       return fail(`${file('sweep-mean.csv')}`, err);
     }
     return reportHtml(
-      `gridemu sweep: ${basename(dir)}`,
+      `gridemu sweep${sweep.live ? ' --live' : ''}: ${basename(dir)}`,
       [
         ['folder', dir],
         ['variants', String(sweep.variants)],

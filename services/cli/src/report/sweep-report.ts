@@ -10,10 +10,16 @@ export const DRAWN_METRICS: readonly [string, string][] = [
   ['mean_turnaround_s', 'Mean turnaround (s)'],
   ['utilization', 'Utilization'],
   ['messages_per_job', 'Messages per job'],
+  // Live runs only: what the emulation itself measured (docs/fidelity.md).
+  ['live_latency_mean_ms', 'Felt one-way delay, mean (wall ms)'],
+  ['live_fidelity_warnings', "Fidelity guard's warnings"],
 ];
 
 /** A sweep folder's sweep-mean.csv: each variant's mean of every metric over its seeds, and the 90% interval's half-width. */
-export function sweepCharts(meanCsv: string, file: string): { charts: ReportChart[]; variants: number; seeds: string } {
+export function sweepCharts(
+  meanCsv: string,
+  file: string,
+): { charts: ReportChart[]; variants: number; seeds: string; live: boolean } {
   const table = readCsvTable(meanCsv, file);
   const { header, rows } = table;
   const col = (name: string) => header.indexOf(name);
@@ -56,5 +62,11 @@ export function sweepCharts(meanCsv: string, file: string): { charts: ReportChar
     throw new InputError(
       `${file}: none of the metrics a sweep report draws (${DRAWN_METRICS.map(([m]) => m).join(', ')}) is in it`,
     );
-  return { charts, variants: rows.length, seeds: [...new Set(rows.map((r) => r[col('seeds')] ?? ''))].join(', ') };
+  return {
+    charts,
+    variants: rows.length,
+    seeds: [...new Set(rows.map((r) => r[col('seeds')] ?? ''))].join(', '),
+    // Only live runs' summaries have summary.live, whose wall time every live run records.
+    live: col('live_run_wall_s') >= 0,
+  };
 }
