@@ -274,6 +274,16 @@ describe('gridemu sweep', () => {
     expect(seed.err).toContain('--vary seed=1,2: the seed is swept with --seeds N');
   });
 
+  it("refuses a live run's options without --live, and a bad one with it, before running anything", () => {
+    const sweep = ['sweep', 'examples/quickstart.yaml', '--vary', 'meta.k=1,2', '--out', tmp()];
+    const stray = gridemu([...sweep, '--timeout', '60']);
+    expect(stray.code).toBe(2);
+    expect(stray.err).toContain('sweep: --timeout is an option of live runs: add --live, or leave it out');
+    const store = gridemu([...sweep, '--live', '--journal-store', 'disk']);
+    expect(store.code).toBe(2);
+    expect(store.err).toContain('--journal-store must be file or jetstream, got "disk"');
+  });
+
   it('checks every variant before running any', () => {
     const r = gridemu(['sweep', 'examples/quickstart.yaml', '--vary', 'meta.k=1,9', '--out', tmp()]);
     expect(r.code).toBe(2);

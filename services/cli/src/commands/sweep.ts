@@ -8,6 +8,7 @@ import type { RunSummary } from '@gridemu/metrics';
 import { formatNumber } from '@gridemu/metrics';
 import { parseOverride, parseOverrides } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
+import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
@@ -17,10 +18,10 @@ import { folderName, parseAxes, sweptValue, variants, type Variant } from '../sw
 import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/variant-means.js';
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
-                    [--parallel N] [--out DIR] [--summaries-only]
+                    [--parallel N] [--out DIR] [--summaries-only] [--live [--timeout S] ...]
 
 Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
-in parallel, and writes:
+in parallel, or with --live runs each as gridemu run does, one after another, and writes:
   DIR/sweep.csv        one row per run: the varied values, the seed, every summary metric (empty
                        where the run does not define it, e.g. a mean over no jobs)
   DIR/sweep-mean.csv   one row per variant: each metric's mean over the seeds that define it, and
@@ -39,7 +40,17 @@ Options:
   --parallel N         runs at once (default: the number of cores)
   --out DIR            default results/<name>-sweep
   --summaries-only     keep each run's summary.json and nothing else: the tables above need no
-                       more, and a run's jobs.csv can be tens of MB (every local job included)`;
+                       more, and a run's jobs.csv can be tens of MB (every local job included)
+
+Live (each run a distributed run over NATS, as gridemu run makes it, and checked as it checks):
+  --live               run each variant live, one at a time (--parallel 1 unless given: runs at
+                       once share the machine's cores, and each then measures the others' load).
+                       The tables add the felt one-way delay, the timers' lag and the fidelity
+                       guard's warnings (live_* columns); the runs the guard warned of are named
+                       at the end. Vary live.speedup to see what the emulation itself changes
+  --timeout S          each live run's limit in wall seconds (gridemu run --timeout)
+  --journal-store S    file or jetstream (gridemu run --journal-store)
+  --nats URL           run every variant on this NATS server rather than one of its own`;
 
 interface RunResult {
   readonly variant: Variant;
@@ -59,6 +70,10 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       parallel: { type: 'string' },
       out: { type: 'string' },
       'summaries-only': { type: 'boolean' },
+      live: { type: 'boolean' },
+      timeout: { type: 'string' },
+      'journal-store': { type: 'string' },
+      nats: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -71,7 +86,9 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const common = values.set ?? [];
   const axes = parseAxes(values.vary ?? [], common);
   const seedCount = Number(values.seeds ?? 1);
-  const parallel = Number(values.parallel ?? availableParallelism());
+  const live = values.live === true;
+  const liveArgs = liveRunArgs(values);
+  const parallel = Number(values.parallel ?? (live ? 1 : availableParallelism()));
   if (!Number.isInteger(seedCount) || seedCount < 1)
     throw new UsageError(`--seeds must be a positive integer (got ${values.seeds})`);
   if (!Number.isInteger(parallel) || parallel < 1)
@@ -89,8 +106,16 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       parseOverride(`seed=${v.seed}`, '--seeds'),
     ]);
   }
+  if (live && !values.nats && !natsServerBinary()) {
+    console.error(`gridemu sweep --live: ${INSTALL_HINT}, or give --nats URL`);
+    return EXIT_FAILED;
+  }
   const out = resolve(values.out ?? `results/${spec.name}-sweep`);
   makeOutputFolder(out, '--out');
+  if (live && parallel > 1)
+    console.error(
+      `gridemu sweep: warning: --parallel ${parallel} with --live: the runs share this machine's ${availableParallelism()} cores, and each measures the others' load (see each run's fidelity guard)`,
+    );
 
   const started = Date.now();
   const results: RunResult[] = [];
@@ -100,14 +125,16 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     for (let i = next++; i < runs.length; i = next++) {
       const v = runs[i]!;
       const dir = join(out, folderName(v));
+      if (live) console.error(`running ${v.name} seed ${v.seed} live (${i + 1}/${runs.length})`);
       const args = [
         MAIN,
-        'simulate',
+        live ? 'run' : 'simulate',
         file,
         '--out',
         dir,
         '--quiet',
-        ...(values['summaries-only'] ? ['--summary-only'] : []),
+        ...(values['summaries-only'] && !live ? ['--summary-only'] : []),
+        ...liveArgs,
         ...[...common, ...v.sets, `seed=${v.seed}`].flatMap((s) => ['--set', s]),
       ];
       const { code, stderr } = await run(process.execPath, args);
@@ -128,10 +155,13 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   }
   results.sort((a, b) => runs.indexOf(a.variant) - runs.indexOf(b.variant));
-  const idle = idleAxes(
-    axes.map((a) => a.path),
-    results.map((r) => ({ variant: r.variant, metrics: flattenSummary(r.summary) })),
-  );
+  // Live runs are never exactly the same twice, so an axis that changed nothing cannot be told from them.
+  const idle = live
+    ? []
+    : idleAxes(
+        axes.map((a) => a.path),
+        results.map((r) => ({ variant: r.variant, metrics: flattenSummary(r.summary) })),
+      );
   for (const path of idle)
     console.error(
       `gridemu sweep: warning: --vary ${path} changed nothing: each of its values gave every run the same results (is it a field ${spec.meta.scheme} does not use?)`,
@@ -140,12 +170,41 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     out,
     axes.map((a) => a.path),
     results,
-    spec.name,
+    `${spec.name}: ${live ? 'live sweep' : 'sweep'}`,
   );
   console.log(
-    `${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`,
+    `${runs.length} ${live ? 'live ' : ''}runs in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`,
   );
+  const warned = results.filter((r) => (flattenSummary(r.summary)['live_fidelity_warnings'] ?? 0) > 0);
+  if (warned.length > 0)
+    console.log(
+      `FIDELITY WARNING: the guard warned in ${warned.length} of the ${results.length} runs (${warned.map((r) => `${r.variant.name} seed ${r.variant.seed}`).join('; ')}; sweep.csv's live_fidelity_warnings, each run's summary.live.fidelity.measured.warnings): their means include what the guard says those runs measured of the emulator rather than the scheme`,
+    );
   return EXIT_OK;
+}
+
+/**
+ * The options of `gridemu run` a live sweep passes to each of its runs. Refused without --live,
+ * where a simulation would ignore them unseen.
+ */
+function liveRunArgs(values: { live?: boolean; timeout?: string; 'journal-store'?: string; nats?: string }): string[] {
+  const given: [string, string | undefined][] = [
+    ['--timeout', values.timeout],
+    ['--journal-store', values['journal-store']],
+    ['--nats', values.nats],
+  ];
+  if (!values.live) {
+    const stray = given.find(([, v]) => v !== undefined);
+    if (stray) throw new UsageError(`sweep: ${stray[0]} is an option of live runs: add --live, or leave it out`);
+    return [];
+  }
+  // Checked here, once, rather than failing every run the same way.
+  if (values.timeout !== undefined && !(Number(values.timeout) >= 0))
+    throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
+  const store = values['journal-store'];
+  if (store !== undefined && store !== 'file' && store !== 'jetstream')
+    throw new UsageError(`--journal-store must be file or jetstream, got "${store}"`);
+  return given.flatMap(([flag, v]) => (v === undefined ? [] : [flag, v]));
 }
 
 /**
@@ -167,7 +226,7 @@ function run(cmd: string, args: string[]): Promise<{ code: number; stderr: strin
   });
 }
 
-function writeTables(out: string, paths: readonly string[], results: readonly RunResult[], name: string): void {
+function writeTables(out: string, paths: readonly string[], results: readonly RunResult[], title: string): void {
   const rows = results.map((r) => ({ r, metrics: flattenSummary(r.summary) }));
   const metricNames = [...new Set(rows.flatMap((x) => Object.keys(x.metrics)))];
   const cell = (n: number | undefined) => (n === undefined ? '' : formatNumber(n));
@@ -223,11 +282,13 @@ function writeTables(out: string, paths: readonly string[], results: readonly Ru
     'mean_wait_s',
     'utilization',
     'messages_per_job',
+    // A live sweep's measure of the emulation itself, beside the scheme's.
+    ...(metricNames.includes('live_latency_mean_ms') ? ['live_latency_mean_ms', 'live_fidelity_warnings'] : []),
   ];
   writeFileSync(
     join(out, 'sweep.html'),
     barChartsHtml(
-      `${name}: sweep (means over seeds)`,
+      `${title} (means over seeds)`,
       names,
       charted.map((m) => ({ name: m, values: means.map((x) => x.mean[m]) })),
     ),

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
+import { checkExactlyOnce } from './live-checks.js';
+
+/** A CSV of the sweep as rows of named cells (no cell of these tests holds a comma). */
+function rowsOf(file: string): Record<string, string>[] {
+  const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
+  const cols = header!.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
+}
+
+describe('gridemu sweep --live: every variant a live run over a real nats-server', () => {
+  it('runs each variant live into its own checked folder, with the felt delay among the columns', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 2, jobs: 20, speedup: 20000 });
+    const out = join(dir, 'sweep');
+    const {
+      code,
+      err,
+      out: stdout,
+    } = await gridemuLive([
+      'sweep',
+      spec,
+      '--vary',
+      'network.latency_ms=0,5',
+      '--live',
+      '--timeout',
+      '120',
+      '--out',
+      out,
+    ]).done;
+    expect(code, err).toBe(0);
+    expect(stdout).toContain('2 live runs in');
+    const rows = rowsOf(join(out, 'sweep.csv'));
+    expect(rows.map((r) => r['variant'])).toEqual(['network.latency_ms=0', 'network.latency_ms=5']);
+    for (const row of rows) {
+      const run = join(out, `${row['variant']}__seed7`);
+      // Each is a live run as gridemu run makes it, checked as it checks.
+      const s = readSummary(run);
+      expect(s.mode).toBe('run');
+      expect(readCheck(run).ok).toBe(true);
+      checkExactlyOnce(run);
+      expect(Number(row['jobs_submitted'])).toBe(40);
+      expect(Number(row['live_latency_mean_ms'])).toBeCloseTo(s.live.latency_ms.mean_ms, 3);
+      expect(Number(row['live_fidelity_warnings'])).toBe(s.live.fidelity.measured.warnings.length);
+      expect(Number(row['live_run_wall_s'])).toBeGreaterThan(0);
+    }
+    // The varied field reached the run: with 5 ms links no message arrived sooner than 5 ms.
+    const slow = readSummary(join(out, 'network.latency_ms=5__seed7'));
+    expect(
+      JSON.parse(readFileSync(join(out, 'network.latency_ms=5__seed7', 'experiment.json'), 'utf8')).experiment.network
+        .latency_ms,
+    ).toBe(5);
+    expect(slow.live.latency_ms.min_ms).toBeGreaterThanOrEqual(4.99);
+    const means = rowsOf(join(out, 'sweep-mean.csv'));
+    expect(means.map((r) => r['seeds'])).toEqual(['1', '1']);
+    expect(Number(means[1]!['live_latency_mean_ms'])).toBeCloseTo(slow.live.latency_ms.mean_ms, 3);
+    const html = readFileSync(join(out, 'sweep.html'), 'utf8');
+    expect(html).toContain('live-test: live sweep (means over seeds)');
+    expect(html).toContain('<h2>live_latency_mean_ms</h2>');
+  }, 300_000);
+});
