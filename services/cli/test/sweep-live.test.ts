@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
@@ -61,4 +61,27 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     expect(html).toContain('live-test: live sweep (means over seeds)');
     expect(html).toContain('<h2>live_latency_mean_ms</h2>');
   }, 300_000);
+
+  it('passes SIGTERM on to the live run under way, which stops as gridemu run stops, and starts no other', async () => {
+    const dir = tmp();
+    // Far more emulated time than the test waits: the first variant's run is mid-way when the sweep is stopped.
+    const spec = smallSpec(dir, { sites: 2, jobs: 2000, speedup: 200 });
+    const out = join(dir, 'sweep');
+    const sweep = gridemuLive(['sweep', spec, '--vary', 'meta.k=1,2', '--live', '--timeout', '300', '--out', out]);
+    const first = join(out, 'meta.k=1__seed7');
+    const log = join(first, 'logs', 's1.log');
+    const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+    // A generous bound for start-up on a busy machine; a run that works is there in a few seconds.
+    for (let i = 0; i < 1200 && !logged().includes('clock started'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(logged(), 's1 never started its clock').toContain('clock started');
+    // Only the sweep is signalled, not its process group: the run hears of it from the sweep alone.
+    sweep.child.kill('SIGTERM');
+    const { code, err } = await sweep.done;
+    expect(code).toBe(1);
+    expect(err).toContain('gridemu sweep: stopped by SIGTERM after 0 of 2 runs; no tables written');
+    // The run under way stopped on the signal, its driver writing what it had, before the sweep ended.
+    expect(readSummary(first).live.aborted).toBe('interrupted by SIGTERM');
+    expect(existsSync(join(out, 'meta.k=2__seed7'))).toBe(false);
+    expect(existsSync(join(out, 'sweep.csv'))).toBe(false);
+  }, 240_000);
 });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,6 +11,7 @@ import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
+import { ChildRuns } from '../sweep/child-runs.js';
 import { idleAxes } from '../sweep/idle-axes.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { folderName, parseAxes, sweptValue, variants, type Variant } from '../sweep/variants.js';
@@ -120,9 +120,10 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const started = Date.now();
   const results: RunResult[] = [];
   const failures: string[] = [];
+  const children = new ChildRuns();
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < runs.length; i = next++) {
+    for (let i = next++; i < runs.length && !children.stopped; i = next++) {
       const v = runs[i]!;
       const dir = join(out, folderName(v));
       if (live) console.error(`running ${v.name} seed ${v.seed} live (${i + 1}/${runs.length})`);
@@ -137,7 +138,8 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         ...liveArgs,
         ...[...common, ...v.sets, `seed=${v.seed}`].flatMap((s) => ['--set', s]),
       ];
-      const { code, stderr } = await run(process.execPath, args);
+      const { code, stderr } = await children.run(process.execPath, args);
+      if (children.stopped) break;
       if (code !== 0) {
         failures.push(`${v.name} seed ${v.seed}: exit ${code}\n${stderr.trim()}`);
         continue;
@@ -149,7 +151,19 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       );
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, runs.length) }, worker));
+  const unwatch = children.stopOnSignals();
+  try {
+    await Promise.all(Array.from({ length: Math.min(parallel, runs.length) }, worker));
+  } finally {
+    unwatch();
+  }
+  if (children.stopped) {
+    // Tables over some of the variants would read as the sweep's; the runs that ended are kept.
+    console.error(
+      `gridemu sweep: stopped by ${children.stopped} after ${results.length} of ${runs.length} runs; no tables written, each finished run's folder is in ${out}`,
+    );
+    return EXIT_FAILED;
+  }
   if (failures.length > 0) {
     console.error(`gridemu sweep: ${failures.length} of ${runs.length} runs failed:\n${failures.join('\n')}`);
     return EXIT_FAILED;
@@ -215,15 +229,6 @@ function keepSummaryOnly(dir: string): void {
   for (const name of readdirSync(dir)) {
     if (name !== 'summary.json') rmSync(join(dir, name), { recursive: true, force: true });
   }
-}
-
-function run(cmd: string, args: string[]): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolvePromise({ code: code ?? 1, stderr }));
-  });
 }
 
 function writeTables(out: string, paths: readonly string[], results: readonly RunResult[], title: string): void {

@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/**
+ * The gridemu processes a sweep runs its variants in. Stopping the sweep (Ctrl-C, SIGTERM) passes
+ * the signal on to every one still running, so that a live run stops as `gridemu run` stops on it
+ * (its driver writes what it has, its nats-server and site processes end) rather than outliving the
+ * sweep that started it, and no further run starts.
+ */
+export class ChildRuns {
+  private readonly running = new Set<ChildProcess>();
+  private stoppedBy: NodeJS.Signals | undefined;
+
+  /** The signal that stopped the sweep, if one did. */
+  get stopped(): NodeJS.Signals | undefined {
+    return this.stoppedBy;
+  }
+
+  /** Runs `cmd` to its end; stderr is kept for the sweep's report of a failed run. */
+  run(cmd: string, args: readonly string[]): Promise<{ code: number; stderr: string }> {
+    return new Promise((resolvePromise) => {
+      const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      this.running.add(child);
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => {
+        this.running.delete(child);
+        resolvePromise({ code: code ?? 1, stderr });
+      });
+    });
+  }
+
+  /** Stops the sweep on the first SIGINT or SIGTERM; returns what undoes the watching. */
+  stopOnSignals(): () => void {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (this.stoppedBy) return;
+      this.stoppedBy = signal;
+      console.error(`gridemu sweep: ${signal}: stopping the ${this.running.size} run(s) under way; no more will start`);
+      for (const child of this.running) child.kill(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    return () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+  }
+}
