@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -282,6 +291,38 @@ describe('gridemu sweep', () => {
     const store = gridemu([...sweep, '--live', '--journal-store', 'disk']);
     expect(store.code).toBe(2);
     expect(store.err).toContain('--journal-store must be file or jetstream, got "disk"');
+  });
+
+  it('--resume keeps the runs an earlier sweep finished and makes only the rest, the same tables', () => {
+    const out = tmp();
+    const sweep = [
+      'sweep',
+      'examples/quickstart.yaml',
+      '--vary',
+      'meta.k=1,2',
+      '--set',
+      'workload[0].synthetic.jobs=100',
+    ];
+    expect(gridemu([...sweep, '--out', out]).code).toBe(0);
+    const first = readFileSync(join(out, 'meta.k=1__seed1', 'summary.json'), 'utf8');
+    const table = (dir: string) => readFileSync(join(dir, 'sweep.csv'), 'utf8').split('\n');
+    const before = table(out);
+    // One run lost (as if the sweep had stopped before it), and a second seed asked for.
+    rmSync(join(out, 'meta.k=2__seed1'), { recursive: true });
+    const resumed = gridemu([...sweep, '--seeds', '2', '--resume', '--out', out]);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.err).toContain('meta.k=1 seed 1: kept, finished by an earlier sweep');
+    expect(resumed.err).not.toContain('meta.k=2 seed 1: kept');
+    expect(resumed.out).toContain('4 runs (1 kept from an earlier sweep)');
+    // The kept run was not made again: its summary, wall time and all, is the earlier one.
+    expect(readFileSync(join(out, 'meta.k=1__seed1', 'summary.json'), 'utf8')).toBe(first);
+    const after = table(out);
+    expect(after).toHaveLength(before.length + 2);
+    expect(after[1]).toEqual(before[1]);
+    // A --set that changes the experiment makes every run again.
+    const other = gridemu([...sweep, '--set', 'meta.load_period_s=600', '--resume', '--out', out]);
+    expect(other.code, other.err).toBe(0);
+    expect(other.err).not.toContain('kept');
   });
 
   it('checks every variant before running any', () => {

@@ -60,6 +60,21 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     const html = readFileSync(join(out, 'sweep.html'), 'utf8');
     expect(html).toContain('live-test: live sweep (means over seeds)');
     expect(html).toContain('<h2>live_latency_mean_ms</h2>');
+    // Again with --resume: both runs passed their check, so neither is made again, and the tables are the same.
+    const table = readFileSync(join(out, 'sweep.csv'), 'utf8');
+    const resumed = await gridemuLive([
+      'sweep',
+      spec,
+      '--vary',
+      'network.latency_ms=0,5',
+      '--live',
+      '--resume',
+      '--out',
+      out,
+    ]).done;
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.out).toContain('2 live runs (2 kept from an earlier sweep)');
+    expect(readFileSync(join(out, 'sweep.csv'), 'utf8')).toBe(table);
   }, 300_000);
 
   it('passes SIGTERM on to the live run under way, which stops as gridemu run stops, and starts no other', async () => {

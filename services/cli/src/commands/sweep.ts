@@ -12,13 +12,14 @@ import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
 import { ChildRuns } from '../sweep/child-runs.js';
+import { finishedRun } from '../sweep/finished-run.js';
 import { idleAxes } from '../sweep/idle-axes.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { folderName, parseAxes, sweptValue, variants, type Variant } from '../sweep/variants.js';
 import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/variant-means.js';
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
-                    [--parallel N] [--out DIR] [--summaries-only] [--live [--timeout S] ...]
+                    [--parallel N] [--out DIR] [--summaries-only] [--resume] [--live [--timeout S] ...]
 
 Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
 in parallel, or with --live runs each as gridemu run does, one after another, and writes:
@@ -40,7 +41,11 @@ Options:
   --parallel N         runs at once (default: the number of cores)
   --out DIR            default results/<name>-sweep
   --summaries-only     keep each run's summary.json and nothing else: the tables above need no
-                       more, and a run's jobs.csv can be tens of MB (every local job included)
+                       more, and a run's jobs.csv can be tens of MB (every local job included);
+                       a live run keeps its check.json too
+  --resume             keep the runs an earlier sweep into DIR finished (the same experiment, every
+                       override and seed resolved; live, its check passed) and make only the rest:
+                       after a failed run, a Ctrl-C or a larger --seeds
 
 Live (each run a distributed run over NATS, as gridemu run makes it, and checked as it checks):
   --live               run each variant live, one at a time (--parallel 1 unless given: runs at
@@ -70,6 +75,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       parallel: { type: 'string' },
       out: { type: 'string' },
       'summaries-only': { type: 'boolean' },
+      resume: { type: 'boolean' },
       live: { type: 'boolean' },
       timeout: { type: 'string' },
       'journal-store': { type: 'string' },
@@ -99,13 +105,14 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     Array.from({ length: seedCount }, (_, i) => spec.seed + i),
   );
   // Check every variant's spec before running any, so a bad value fails at once.
-  for (const v of runs) {
-    loadExperiment(file, [
-      ...parseOverrides(common),
-      ...parseOverrides(v.sets, '--vary'),
-      parseOverride(`seed=${v.seed}`, '--seeds'),
-    ]);
-  }
+  const specs = runs.map(
+    (v) =>
+      loadExperiment(file, [
+        ...parseOverrides(common),
+        ...parseOverrides(v.sets, '--vary'),
+        parseOverride(`seed=${v.seed}`, '--seeds'),
+      ]).spec,
+  );
   if (live && !values.nats && !natsServerBinary()) {
     console.error(`gridemu sweep --live: ${INSTALL_HINT}, or give --nats URL`);
     return EXIT_FAILED;
@@ -121,11 +128,21 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const results: RunResult[] = [];
   const failures: string[] = [];
   const children = new ChildRuns();
+  let kept = 0;
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < runs.length && !children.stopped; i = next++) {
       const v = runs[i]!;
       const dir = join(out, folderName(v));
+      const earlier = values.resume ? finishedRun(dir, specs[i]!, live) : undefined;
+      if (earlier) {
+        results.push({ variant: v, summary: earlier });
+        kept++;
+        console.error(
+          `[${results.length + failures.length}/${runs.length}] ${v.name} seed ${v.seed}: kept, finished by an earlier sweep`,
+        );
+        continue;
+      }
       if (live) console.error(`running ${v.name} seed ${v.seed} live (${i + 1}/${runs.length})`);
       const args = [
         MAIN,
@@ -160,12 +177,14 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   if (children.stopped) {
     // Tables over some of the variants would read as the sweep's; the runs that ended are kept.
     console.error(
-      `gridemu sweep: stopped by ${children.stopped} after ${results.length} of ${runs.length} runs; no tables written, each finished run's folder is in ${out}`,
+      `gridemu sweep: stopped by ${children.stopped} after ${results.length} of ${runs.length} runs; no tables written, each finished run's folder is in ${out} (the same command with --resume makes only the rest)`,
     );
     return EXIT_FAILED;
   }
   if (failures.length > 0) {
-    console.error(`gridemu sweep: ${failures.length} of ${runs.length} runs failed:\n${failures.join('\n')}`);
+    console.error(
+      `gridemu sweep: ${failures.length} of ${runs.length} runs failed:\n${failures.join('\n')}\nThe same command with --resume keeps the ${results.length} that finished and makes the others again.`,
+    );
     return EXIT_FAILED;
   }
   results.sort((a, b) => runs.indexOf(a.variant) - runs.indexOf(b.variant));
@@ -187,7 +206,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     `${spec.name}: ${live ? 'live sweep' : 'sweep'}`,
   );
   console.log(
-    `${runs.length} ${live ? 'live ' : ''}runs in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`,
+    `${runs.length} ${live ? 'live ' : ''}runs${kept > 0 ? ` (${kept} kept from an earlier sweep)` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`,
   );
   const warned = results.filter((r) => (flattenSummary(r.summary)['live_fidelity_warnings'] ?? 0) > 0);
   if (warned.length > 0)
@@ -222,12 +241,13 @@ function liveRunArgs(values: { live?: boolean; timeout?: string; 'journal-store'
 }
 
 /**
- * Removes everything of a run's folder but its summary.json. Paper 002's report sweeps 15 sites
+ * Removes everything of a run's folder but its summary.json (and a live run's check.json). Paper 002's report sweeps 15 sites
  * with their local users' jobs: 20 MB of jobs.csv a run, about 40 GB over its sweeps and their fits.
  */
 function keepSummaryOnly(dir: string): void {
   for (const name of readdirSync(dir)) {
-    if (name !== 'summary.json') rmSync(join(dir, name), { recursive: true, force: true });
+    // A live run's check.json is its verdict, which --resume reads.
+    if (name !== 'summary.json' && name !== 'check.json') rmSync(join(dir, name), { recursive: true, force: true });
   }
 }
 
