@@ -19,7 +19,8 @@ import { folderName, parseAxes, sweptValue, variants, type Variant } from '../sw
 import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/variant-means.js';
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
-                    [--parallel N] [--out DIR] [--summaries-only] [--resume] [--live [--timeout S] ...]
+                    [--parallel N] [--out DIR] [--summaries-only] [--resume]
+                    [--live [--timeout S] [--journal-store S] [--nats URL]]
 
 Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
 in parallel, or with --live runs each as gridemu run does, one after another, and writes:
@@ -29,7 +30,8 @@ in parallel, or with --live runs each as gridemu run does, one after another, an
                        the half-width of its 90% confidence interval (<metric>_ci90); for a metric
                        some run leaves undefined, how many runs the mean is over (<metric>_runs)
   DIR/sweep.html       bar charts of the main metrics per variant
-  DIR/<variant>/       each run's jobs.csv and summary.json (summary.json alone with --summaries-only)
+  DIR/<variant>/       each run's results folder: jobs.csv and summary.json, and a live run's
+                       logs and check.json (summary.json alone with --summaries-only)
 
 Options:
   --vary path=v1,v2    a field and the values to try, e.g. --vary network.latency_ms=0,10,50; one
