@@ -232,6 +232,16 @@ describe('gridemu simulate', () => {
 });
 
 describe('gridemu sweep', () => {
+  /** Two variants of a quickstart made smaller: a sweep of about a second. */
+  const SMALL_SWEEP = [
+    'sweep',
+    'examples/quickstart.yaml',
+    '--vary',
+    'meta.k=1,2',
+    '--set',
+    'workload[0].synthetic.jobs=100',
+  ];
+
   it('runs the grid of variants and seeds, and writes one table, the means and a chart', () => {
     const out = tmp();
     const r = gridemu([
@@ -295,14 +305,7 @@ describe('gridemu sweep', () => {
 
   it('--resume keeps the runs an earlier sweep finished and makes only the rest, the same tables', () => {
     const out = tmp();
-    const sweep = [
-      'sweep',
-      'examples/quickstart.yaml',
-      '--vary',
-      'meta.k=1,2',
-      '--set',
-      'workload[0].synthetic.jobs=100',
-    ];
+    const sweep = SMALL_SWEEP;
     expect(gridemu([...sweep, '--out', out]).code).toBe(0);
     const first = readFileSync(join(out, 'meta.k=1__seed1', 'summary.json'), 'utf8');
     const table = (dir: string) => readFileSync(join(dir, 'sweep.csv'), 'utf8').split('\n');
@@ -334,14 +337,7 @@ describe('gridemu sweep', () => {
   it('--summaries-only keeps each run a summary.json and nothing else, and the same tables', () => {
     const full = tmp();
     const lean = tmp();
-    const args = [
-      'sweep',
-      'examples/quickstart.yaml',
-      '--vary',
-      'meta.k=1,2',
-      '--set',
-      'workload[0].synthetic.jobs=100',
-    ];
+    const args = SMALL_SWEEP;
     expect(gridemu([...args, '--out', full]).code).toBe(0);
     expect(gridemu([...args, '--out', lean, '--summaries-only']).code).toBe(0);
     const runs = (dir: string) => readdirSync(dir).filter((f) => statSync(join(dir, f)).isDirectory());

@@ -1,5 +1,5 @@
 // Checks of a live run's results shared by the live test files (test/ and test-slow/).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { readProtocolTrace } from '@gridemu/metrics';
@@ -87,3 +87,15 @@ export const LIVE_DAG = [
   'network: { latency_ms: 5 }',
   'live: { speedup: 2000 }',
 ];
+
+/**
+ * Waits until s1 of the live run writing into `runDir` has started its clock, the moment tests
+ * stop a run mid-way. A generous bound for start-up on a busy machine; a run that works is there
+ * in a few seconds.
+ */
+export async function clockStarted(runDir: string): Promise<void> {
+  const log = join(runDir, 'logs', 's1.log');
+  const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+  for (let i = 0; i < 1200 && !logged().includes('clock started'); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(logged(), 's1 never started its clock').toContain('clock started');
+}

@@ -137,3 +137,10 @@ export function dashboardQueries(run = '.*'): { panel: string; expr: string }[] 
     (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr.replaceAll('$run', run) })),
   );
 }
+
+/** A CSV a command wrote (seeds.csv, sweep.csv) as rows of named cells; no cell these tests read holds a comma. */
+export function csvRows(file: string): Record<string, string>[] {
+  const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
+  const cols = header!.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
+}

@@ -1,15 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
-import { checkExactlyOnce } from './live-checks.js';
+import { csvRows, gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
+import { checkExactlyOnce, clockStarted } from './live-checks.js';
 
 /** seeds.csv as rows of named cells. */
-function seedRows(dir: string): Record<string, string>[] {
-  const [header, ...lines] = readFileSync(join(dir, 'seeds.csv'), 'utf8').trim().split('\n');
-  const cols = header!.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
-}
+const seedRows = (dir: string) => csvRows(join(dir, 'seeds.csv'));
 
 describe('gridemu run --seeds: the same experiment live over several seeds', () => {
   it('runs each seed live into its own checked folder, then the means over them with their intervals', async () => {
@@ -73,11 +69,7 @@ describe('gridemu run --seeds: the same experiment live over several seeds', () 
     writeFileSync(join(out, 'seeds.csv'), 'seed,mean_wait_s\n7,1\n');
     writeFileSync(join(out, 'seeds.json'), '{}\n');
     const run = gridemuLive(['run', spec, '--seeds', '3', '--out', out, '--timeout', '300']);
-    const log = join(out, 'seed-7', 'logs', 's1.log');
-    const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-    // A generous bound for start-up on a busy machine; a run that works is there in a few seconds.
-    for (let i = 0; i < 1200 && !logged().includes('clock started'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(logged(), 's1 never started its clock').toContain('clock started');
+    await clockStarted(join(out, 'seed-7'));
     run.child.kill('SIGINT');
     const { code, err } = await run.done;
     expect(code).toBe(1);

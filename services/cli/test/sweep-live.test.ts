@@ -1,15 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
-import { checkExactlyOnce } from './live-checks.js';
-
-/** A CSV of the sweep as rows of named cells (no cell of these tests holds a comma). */
-function rowsOf(file: string): Record<string, string>[] {
-  const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
-  const cols = header!.split(',');
-  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
-}
+import { csvRows, gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
+import { checkExactlyOnce, clockStarted } from './live-checks.js';
 
 describe('gridemu sweep --live: every variant a live run over a real nats-server', () => {
   it('runs each variant live into its own checked folder, with the felt delay among the columns', async () => {
@@ -33,7 +26,7 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     ]).done;
     expect(code, err).toBe(0);
     expect(stdout).toContain('2 live runs in');
-    const rows = rowsOf(join(out, 'sweep.csv'));
+    const rows = csvRows(join(out, 'sweep.csv'));
     expect(rows.map((r) => r['variant'])).toEqual(['network.latency_ms=0', 'network.latency_ms=5']);
     for (const row of rows) {
       const run = join(out, `${row['variant']}__seed7`);
@@ -54,7 +47,7 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
         .latency_ms,
     ).toBe(5);
     expect(slow.live.latency_ms.min_ms).toBeGreaterThanOrEqual(4.99);
-    const means = rowsOf(join(out, 'sweep-mean.csv'));
+    const means = csvRows(join(out, 'sweep-mean.csv'));
     expect(means.map((r) => r['seeds'])).toEqual(['1', '1']);
     expect(Number(means[1]!['live_latency_mean_ms'])).toBeCloseTo(slow.live.latency_ms.mean_ms, 3);
     const html = readFileSync(join(out, 'sweep.html'), 'utf8');
@@ -84,11 +77,7 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     const out = join(dir, 'sweep');
     const sweep = gridemuLive(['sweep', spec, '--vary', 'meta.k=1,2', '--live', '--timeout', '300', '--out', out]);
     const first = join(out, 'meta.k=1__seed7');
-    const log = join(first, 'logs', 's1.log');
-    const logged = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-    // A generous bound for start-up on a busy machine; a run that works is there in a few seconds.
-    for (let i = 0; i < 1200 && !logged().includes('clock started'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(logged(), 's1 never started its clock').toContain('clock started');
+    await clockStarted(first);
     // Only the sweep is signalled, not its process group: the run hears of it from the sweep alone.
     sweep.child.kill('SIGTERM');
     const { code, err } = await sweep.done;
