@@ -201,6 +201,82 @@ describe('gridemu compare of two folders of seeds', () => {
   });
 });
 
+describe('gridemu compare of two variants of a sweep', () => {
+  /** A sweep folder by hand: sweep.csv with two variants of meta.scheme over seeds 1 to 3. */
+  function sweepFolder(waitsA: number[], waitsB: number[]): string {
+    const dir = tmp();
+    const rows = [
+      ...waitsA.map((w, i) => `meta.scheme=distributed,distributed,${i + 1},${w},0.5`),
+      ...waitsB.map((w, i) => `meta.scheme=k-distributed,k-distributed,${i + 1},${w},0.5`),
+    ];
+    writeFileSync(
+      join(dir, 'sweep.csv'),
+      ['variant,meta.scheme,seed,mean_wait_s,utilization', ...rows].join('\n') + '\n',
+    );
+    return dir;
+  }
+
+  it('compares them paired by seed from sweep.csv, the varied values not taken for metrics', () => {
+    // The paired test by hand above: differences 1, 2, 3, p = 0.0742.
+    const sweep = sweepFolder([10, 12, 14], [11, 14, 17]);
+    const r = gridemu(['compare', sweep, 'meta.scheme=distributed', 'meta.scheme=k-distributed', '--json']);
+    expect(r.code, r.err).toBe(0);
+    const c = JSON.parse(r.out);
+    expect(c.test).toBe('paired');
+    expect([c.a.variant, c.b.variant]).toEqual(['meta.scheme=distributed', 'meta.scheme=k-distributed']);
+    expect(c.metrics.map((m: { metric: string }) => m.metric)).toEqual(['mean_wait_s', 'utilization']);
+    const wait = c.metrics[0];
+    expect([wait.a, wait.b]).toEqual([12, 14]);
+    expect(wait.p).toBeCloseTo(0.0742, 3);
+    const text = gridemu(['compare', sweep, 'meta.scheme=distributed', 'meta.scheme=k-distributed']);
+    expect(text.out).toContain(`A: meta.scheme=distributed of ${sweep} (sweep: 3 seeds, 1, 2, 3)`);
+    // The varied field is a column of sweep.csv, but not a metric.
+    const axis = gridemu([
+      'compare',
+      sweep,
+      'meta.scheme=distributed',
+      'meta.scheme=k-distributed',
+      '--metrics',
+      'meta.scheme',
+    ]);
+    expect(axis.code).toBe(2);
+    expect(axis.err).toContain('has a column "meta.scheme" in sweep.csv');
+    expect(text.out).toMatch(/mean_wait_s +12\.00 ± 3\.37 +14\.00 ± 5\.06 +2\.00 +\+16\.67% +0\.0742 +checked/);
+  });
+
+  it('names a variant the sweep does not have, and a folder that is not a sweep', () => {
+    const sweep = sweepFolder([10, 12, 14], [11, 14, 17]);
+    const typo = gridemu(['compare', sweep, 'meta.scheme=distributd', 'meta.scheme=k-distributed']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain(
+      `${sweep} has no variant "meta.scheme=distributd" (its variants: meta.scheme=distributed; meta.scheme=k-distributed); did you mean meta.scheme=distributed?`,
+    );
+    const notSweep = gridemu(['compare', tmp(), 'a', 'b']);
+    expect(notSweep.code).toBe(2);
+    expect(notSweep.err).toContain('compare DIR VARIANT_A VARIANT_B compares two variants of a sweep, and');
+    const job = gridemu(['compare', sweep, 'meta.scheme=distributed', 'meta.scheme=k-distributed', '--job', 's1!1']);
+    expect(job.code).toBe(2);
+    expect(job.err).toContain(
+      '--job compares two runs job by job; two variants of a sweep are compared by their seeds',
+    );
+  });
+
+  it("of a sweep that ran: each side's mean is its runs' mean", () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 3, jobs: 40, scheme: 'k-distributed', k: 2 });
+    const sweep = join(dir, 'sweep');
+    expect(gridemu(['sweep', spec, '--vary', 'meta.k=1,3', '--seeds', '2', '--out', sweep]).code).toBe(0);
+    const c = JSON.parse(gridemu(['compare', sweep, 'meta.k=1', 'meta.k=3', '--json']).out);
+    expect(c.a.seeds).toEqual([7, 8]);
+    expect(c.a.scheme).toBe('k-distributed');
+    const wait = (variant: string, seed: number) =>
+      JSON.parse(readFileSync(join(sweep, `${variant}__seed${seed}`, 'summary.json'), 'utf8')).mean_wait_s as number;
+    const m = c.metrics.find((x: { metric: string }) => x.metric === 'mean_wait_s');
+    expect(m.a).toBeCloseTo((wait('meta.k=1', 7) + wait('meta.k=1', 8)) / 2, 4);
+    expect(m.b).toBeCloseTo((wait('meta.k=3', 7) + wait('meta.k=3', 8)) / 2, 4);
+  });
+});
+
 describe('gridemu compare with protocol traces (issue 15)', () => {
   const dir = tmp();
   const spec = smallSpec(dir, { sites: 3, jobs: 30, scheme: 'k-distributed', k: 2 });

@@ -12,11 +12,13 @@ import {
   readSeedsFolder,
   type SeedsFolder,
 } from '../compare/compare-seeds.js';
+import { isSweepFolder, readSweepVariant } from '../compare/sweep-variant.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { abortedRunOf } from '../results-folder.js';
 import { fmt, table } from '../summary-table.js';
 
 export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--job ID] [--json]
+       gridemu compare SWEEP_DIR VARIANT_A VARIANT_B [--tolerance PCT] [--metrics a,b,...] [--json]
 
 Compares two results folders (of simulate or run, in any mix): each metric of summary.json side by
 side with its difference, then the jobs' start times job by job (jobs.csv). When both folders have
@@ -33,6 +35,10 @@ seeds (each seed's workload is then the same on both sides), Welch's otherwise. 
 folder of seeds is a value against the seeds' mean (a one-sample t-test): a live run against
 simulate --seeds N --network-from of it. There --metrics names seeds.csv's columns and --tolerance
 applies to the means.
+
+Two variants of one sweep (simulated or --live; their names as sweep.csv's variant column gives
+them, e.g. meta.k=1) are compared the same way from sweep.csv, paired by seed: every variant of a
+sweep ran the same seeds.
 
 Options:
   --tolerance PCT      exit 1 if a checked metric differs by more than PCT percent of DIR_A's value
@@ -61,7 +67,13 @@ export async function compareCommand(argv: string[]): Promise<number> {
     console.log(COMPARE_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 2) throw new UsageError(`compare takes two results folders\n\n${COMPARE_HELP}`);
+  const sweepVariants = positionals.length === 3 && isSweepFolder(positionals[0]!);
+  if (positionals.length !== 2 && !sweepVariants)
+    throw new UsageError(
+      positionals.length === 3
+        ? `compare DIR VARIANT_A VARIANT_B compares two variants of a sweep, and ${positionals[0]} has no sweep.csv\n\n${COMPARE_HELP}`
+        : `compare takes two results folders\n\n${COMPARE_HELP}`,
+    );
   const tolerance = values.tolerance === undefined ? undefined : Number(values.tolerance.replace(/%$/, ''));
   if (tolerance !== undefined && !(tolerance >= 0))
     throw new UsageError(`--tolerance must be a percentage, got "${values.tolerance}"`);
@@ -75,6 +87,20 @@ export async function compareCommand(argv: string[]): Promise<number> {
         .filter(Boolean)
     : undefined;
   const checked = metricsNamed ?? CHECKED_BY_DEFAULT;
+  if (sweepVariants) {
+    if (maxStart !== undefined || values.job !== undefined)
+      throw new UsageError(
+        `${values.job !== undefined ? '--job' : '--max-start-diff'} compares two runs job by job; two variants of a sweep are compared by their seeds`,
+      );
+    const [dir, a, b] = positionals as [string, string, string];
+    return compareSeedFolders(
+      readSweepVariant(dir, a),
+      readSweepVariant(dir, b),
+      tolerance,
+      metricsNamed,
+      values.json === true,
+    );
+  }
   const [dirA, dirB] = positionals as [string, string];
   const seedsA = isSeedsFolder(dirA);
   const seedsB = isSeedsFolder(dirB);
@@ -185,12 +211,16 @@ function compareSeedFolders(
       const aborted = abortedRunOf(f.dir);
       return `${f.dir} (one ${f.command === 'run' ? 'live run' : 'simulation'}, seed ${f.seeds[0]})${aborted === undefined ? '' : `  ABORTED (${aborted}): its metrics cover only the jobs that ended before`}`;
     }
-    return `${f.dir} (${f.command} --seeds: ${f.seeds.length} seed${f.seeds.length === 1 ? '' : 's'}, ${f.seeds.join(', ')})`;
+    const seeds = `${f.seeds.length} seed${f.seeds.length === 1 ? '' : 's'}, ${f.seeds.join(', ')}`;
+    if (f.variant !== undefined)
+      return `${f.variant} of ${f.dir} (sweep${f.command === 'run' ? ' --live' : ''}: ${seeds})`;
+    return `${f.dir} (${f.command} --seeds: ${seeds})`;
   };
   if (json) {
     const folder = (f: SeedsFolder) => ({
       dir: f.dir,
       ...(f.single ? { single: true } : {}),
+      ...(f.variant !== undefined ? { variant: f.variant } : {}),
       command: f.command,
       scheme: f.scheme,
       seeds: f.seeds,

@@ -39,11 +39,13 @@ export function isSeedsFolder(dir: string): boolean {
 
 /**
  * One folder of seeds: which command made it, its scheme, its seeds, and each column's value by
- * seed; or one run (`single`), read as a folder of one seed.
+ * seed; or one run (`single`), read as a folder of one seed; or one variant of a sweep.
  */
 export interface SeedsFolder {
   readonly dir: string;
   readonly single?: true;
+  /** One variant of the sweep in `dir` (its rows of sweep.csv). */
+  readonly variant?: string;
   readonly command: 'simulate' | 'run';
   readonly scheme: string;
   readonly seeds: readonly number[];
@@ -116,7 +118,7 @@ export function compareSeeds(a: SeedsFolder, b: SeedsFolder, extra: readonly str
   for (const name of extra)
     if (!known.includes(name))
       throw new UsageError(
-        `--metrics: neither ${a.dir} nor ${b.dir} has a column "${name}" in seeds.csv${didYouMean(closestName(name, known))}`,
+        `--metrics: neither ${a.dir} nor ${b.dir} has a column "${name}" in ${a.variant === undefined ? 'seeds.csv' : 'sweep.csv'}${didYouMean(closestName(name, known))}`,
       );
   const own = [a, b].flatMap((f) => schemeMetrics(f.scheme).map((m) => m.column));
   const names = [...new Set<string>([...COMPARED_SEED_COLUMNS, ...own, ...extra])].filter(
