@@ -17,7 +17,8 @@ import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { abortedRunOf } from '../results-folder.js';
 import { fmt, table } from '../summary-table.js';
 
-export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S] [--job ID] [--json]
+export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S]
+                       [--job ID] [--json]
        gridemu compare SWEEP_DIR VARIANT_A VARIANT_B [--tolerance PCT] [--metrics a,b,...] [--json]
 
 Compares two results folders (of simulate or run, in any mix): each metric of summary.json side by
