@@ -47,7 +47,8 @@ Options:
                        a live run keeps its check.json too
   --resume             keep the runs an earlier sweep into DIR finished (the same experiment, every
                        override and seed resolved; live, its check passed) and make only the rest:
-                       after a failed run, a Ctrl-C or a larger --seeds
+                       after a failed run, a Ctrl-C or a larger --seeds (a kept run's gridemu,
+                       --journal-store and --nats were those of its own sweep)
 
 Live (each run a distributed run over NATS, as gridemu run makes it, and checked as it checks):
   --live               run each variant live, one at a time (--parallel 1 unless given: runs at
