@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = resolve(fileURLToPath(import.meta.url), '../../../..');
-const MAIN = join(REPO, 'services/cli/dist/main.js');
+export const MAIN = join(REPO, 'services/cli/dist/main.js');
 
 export interface Finished {
   readonly code: number | null;

@@ -1,7 +1,8 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvRows, gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
+import { csvRows, gridemuLive, MAIN, readCheck, readSummary, REPO, smallSpec, tmp } from './live-helpers.js';
 import { checkExactlyOnce, clockStarted } from './live-checks.js';
 
 describe('gridemu sweep --live: every variant a live run over a real nats-server', () => {
@@ -88,4 +89,38 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     expect(existsSync(join(out, 'meta.k=2__seed7'))).toBe(false);
     expect(existsSync(join(out, 'sweep.csv'))).toBe(false);
   }, 240_000);
+
+  // script(1), from util-linux, runs the sweep on a pseudo-terminal, as a user at a terminal would.
+  const script = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!script)(
+    "on a terminal, shows each live run's own messages and progress as gridemu run does",
+    async () => {
+      const dir = tmp();
+      const spec = smallSpec(dir, { sites: 2, jobs: 20, speedup: 20000 });
+      const out = join(dir, 'sweep');
+      const command = [
+        process.execPath,
+        MAIN,
+        'sweep',
+        spec,
+        '--vary',
+        'meta.k=1',
+        '--live',
+        '--timeout',
+        '120',
+        '--out',
+        out,
+      ];
+      const tty = spawn('script', ['-qfec', command.map((a) => `'${a}'`).join(' '), '/dev/null'], { cwd: REPO });
+      let seen = '';
+      tty.stdout.on('data', (d: Buffer) => (seen += d.toString()));
+      const code = await new Promise<number | null>((r) => tty.on('close', r));
+      expect(code, seen).toBe(0);
+      expect(seen).toContain('gridemu run live-test: k-distributed, speed-up 20000');
+      expect(seen).toMatch(/run live-test \[[#.]+\] +\d+% \d+\/40 emulated/);
+      expect(seen).toContain('1 live run in');
+      expect(readCheck(join(out, 'meta.k=1__seed7')).ok).toBe(true);
+    },
+    300_000,
+  );
 });

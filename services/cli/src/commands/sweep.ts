@@ -131,6 +131,9 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const results: RunResult[] = [];
   const failures: string[] = [];
   const children = new ChildRuns();
+  // A live run takes minutes: on a terminal, one at a time, it shows its own progress and the
+  // guard's messages as gridemu run does, rather than nothing until it ends.
+  const shown = live && parallel === 1 && Boolean(process.stderr.isTTY);
   let kept = 0;
   let next = 0;
   const worker = async () => {
@@ -153,15 +156,17 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         file,
         '--out',
         dir,
-        '--quiet',
+        ...(shown ? [] : ['--quiet']),
         ...(values['summaries-only'] && !live ? ['--summary-only'] : []),
         ...liveArgs,
         ...[...common, ...v.sets, `seed=${v.seed}`].flatMap((s) => ['--set', s]),
       ];
-      const { code, stderr } = await children.run(process.execPath, args);
+      const { code, stderr } = await children.run(process.execPath, args, shown);
       if (children.stopped) break;
       if (code !== 0) {
-        failures.push(`${v.name} seed ${v.seed}: exit ${code}\n${stderr.trim()}`);
+        failures.push(
+          `${v.name} seed ${v.seed}: exit ${code}${shown ? ' (its messages are above)' : `\n${stderr.trim()}`}`,
+        );
         continue;
       }
       results.push({ variant: v, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary });
@@ -209,7 +214,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     `${spec.name}: ${live ? 'live sweep' : 'sweep'}`,
   );
   console.log(
-    `${runs.length} ${live ? 'live ' : ''}runs${kept > 0 ? ` (${kept} kept from an earlier sweep)` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`,
+    `${runs.length} ${live ? 'live ' : ''}run${runs.length === 1 ? '' : 's'}${kept > 0 ? ` (${kept} kept from an earlier sweep)` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s; wrote ${join(out, 'sweep.csv')}, sweep-mean.csv, sweep.html`,
   );
   const warned = results.filter((r) => (flattenSummary(r.summary)['live_fidelity_warnings'] ?? 0) > 0);
   if (warned.length > 0)

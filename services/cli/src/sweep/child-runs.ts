@@ -15,13 +15,17 @@ export class ChildRuns {
     return this.stoppedBy;
   }
 
-  /** Runs `cmd` to its end; stderr is kept for the sweep's report of a failed run. */
-  run(cmd: string, args: readonly string[]): Promise<{ code: number; stderr: string }> {
+  /**
+   * Runs `cmd` to its end. Its stderr is kept for the sweep's report of a failed run, or with
+   * `showStderr` goes to the sweep's own (a live run's progress bar on a terminal; `stderr` is
+   * then empty).
+   */
+  run(cmd: string, args: readonly string[], showStderr = false): Promise<{ code: number; stderr: string }> {
     return new Promise((resolvePromise) => {
-      const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', showStderr ? 'inherit' : 'pipe'] });
       this.running.add(child);
       let stderr = '';
-      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('close', (code) => {
         this.running.delete(child);
         resolvePromise({ code: code ?? 1, stderr });
