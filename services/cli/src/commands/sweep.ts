@@ -131,9 +131,10 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const results: RunResult[] = [];
   const failures: string[] = [];
   const children = new ChildRuns();
-  // A live run takes minutes: on a terminal, one at a time, it shows its own progress and the
-  // guard's messages as gridemu run does, rather than nothing until it ends.
-  const shown = live && parallel === 1 && Boolean(process.stderr.isTTY);
+  // A live run takes minutes: one at a time, it shows its own messages and progress as gridemu run
+  // does (a bar on a terminal, a line every 10 s in a log), rather than nothing until it ends.
+  // Runs side by side would mix their lines: they are quiet, and a failed one's are kept.
+  const shown = live && parallel === 1;
   let kept = 0;
   let next = 0;
   const worker = async () => {
