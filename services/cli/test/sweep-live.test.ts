@@ -95,7 +95,7 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
   // script(1), from util-linux, runs the sweep on a pseudo-terminal, as a user at a terminal would.
   const script = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!script)(
-    "on a terminal, shows each live run's own messages and progress as gridemu run does",
+    "on a terminal, shows each live run's progress bar as gridemu run does",
     async () => {
       const dir = tmp();
       const spec = smallSpec(dir, { sites: 2, jobs: 20, speedup: 20000 });
