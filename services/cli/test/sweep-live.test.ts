@@ -41,9 +41,10 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
       expect(Number(row['jobs_submitted'])).toBe(40);
       expect(Number(row['live_latency_mean_ms'])).toBeCloseTo(s.live.latency_ms.mean_ms, 3);
       expect(Number(row['live_fidelity_warnings'])).toBe(s.live.fidelity.measured.warnings.length);
-      expect(Number(row['live_run_wall_s'])).toBeGreaterThan(0);
+      expect(Number(row['live_run_wall_s'])).toBeCloseTo(s.live.run_wall_s, 3);
     }
-    // The varied field reached the run: with 5 ms links no message arrived sooner than 5 ms.
+    // The varied field reached the run: with 5 ms links no message arrived sooner than 5 ms. A lower
+    // bound the delay proxy enforces; a busy machine only adds to it.
     const slow = readSummary(join(out, 'network.latency_ms=5__seed7'));
     expect(
       JSON.parse(readFileSync(join(out, 'network.latency_ms=5__seed7', 'experiment.json'), 'utf8')).experiment.network

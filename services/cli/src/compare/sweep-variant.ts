@@ -4,6 +4,7 @@ import { readCsvTable } from '@gridemu/metrics';
 import { closestName, didYouMean } from '@gridemu/model';
 import { UsageError } from '../exit-codes.js';
 import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
+import { holdsLiveRuns } from '../sweep/metrics-table.js';
 import { folderName } from '../sweep/variants.js';
 import type { SeedsFolder } from './compare-seeds.js';
 
@@ -46,8 +47,7 @@ export function readSweepVariant(dir: string, variant: string): SeedsFolder {
   return {
     dir,
     variant,
-    // Only live runs' summaries have summary.live, whose wall time every live run records.
-    command: columns.has('live_run_wall_s') ? 'run' : 'simulate',
+    command: holdsLiveRuns(table.header) ? 'run' : 'simulate',
     scheme: summary?.scheme ?? '',
     seeds,
     columns,

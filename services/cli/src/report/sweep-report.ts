@@ -1,5 +1,6 @@
 import { readCsvTable } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
+import { holdsLiveRuns } from '../sweep/metrics-table.js';
 import type { ReportChart } from './report-html.js';
 
 /** The summary metrics a sweep's report (against its variants) and a seeds report (by seed) draw, when the folder has them. */
@@ -66,7 +67,6 @@ export function sweepCharts(
     charts,
     variants: rows.length,
     seeds: [...new Set(rows.map((r) => r[col('seeds')] ?? ''))].join(', '),
-    // Only live runs' summaries have summary.live, whose wall time every live run records.
-    live: col('live_run_wall_s') >= 0,
+    live: holdsLiveRuns(header),
   };
 }

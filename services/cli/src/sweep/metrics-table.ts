@@ -10,6 +10,14 @@ const LIVE_COLUMNS = [
   ['live_run_wall_s', 'live.run_wall_s'],
 ] as const;
 
+/**
+ * Whether a table of flattened summaries (sweep.csv, sweep-mean.csv) holds live runs: only their
+ * summaries have summary.live, whose wall time every live run records.
+ */
+export function holdsLiveRuns(columns: readonly string[]): boolean {
+  return columns.includes('live_run_wall_s');
+}
+
 /** The summary's numbers as flat columns, so one row of the sweep table holds a whole run. */
 export function flattenSummary(s: RunSummary): Record<string, number> {
   const out: Record<string, number> = {
