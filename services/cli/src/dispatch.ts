@@ -7,9 +7,10 @@ const HELP = `gridemu: emulate and simulate multi-site grid scheduling
 Usage: gridemu <command> [options]
 
 Commands:
-  run SPEC          run an experiment live: a process per site over NATS, real latency, compressed time
-  simulate SPEC     run an experiment in the deterministic simulator; write jobs.csv and summary.json
-  sweep SPEC        simulate every combination of --vary values, in parallel; one table and a chart
+  run SPEC          run live: a process per site over NATS, real latency, compressed time
+  simulate SPEC     run in the deterministic simulator; write jobs.csv and summary.json
+  sweep SPEC        simulate every combination of --vary values in parallel (--live: run each over
+                    NATS, one at a time); one table and a chart
   compare A B       metric and per-job start differences of two results folders, or the means and
                     t-tests of two folders of seeds; --tolerance fails past a limit
   check DIR         check a results folder against the invariants: one row per job, none run twice,

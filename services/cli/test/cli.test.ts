@@ -391,6 +391,31 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(lenient.code).toBe(0);
     const summary = JSON.parse(readFileSync(join(dir, 'o', 'summary.json'), 'utf8'));
     expect(summary.workload[0]).toMatchObject({ jobs: 1, malformed_lines: 1 });
+    // Said where it is seen, not only counted in summary.json.
+    expect(lenient.err).toContain(
+      `gridemu: warning: --lenient skipped 1 malformed line of ${join(dir, 't.swf')} (source s), the first: ${join(dir, 't.swf')}:3: expected 18 fields, found 2`,
+    );
+
+    // A sweep stops at the first run with bad input, since the others read the same trace.
+    const sweep = ['sweep', join(dir, 'e.yaml'), '--vary', 'sites[0].cpus=4,8,16', '--parallel', '1'];
+    const failed = gridemu([...sweep, '--out', join(dir, 'sweep')]);
+    expect(failed.code).toBe(2);
+    expect(failed.err).toContain(`${join(dir, 't.swf')}:3: expected 18 fields, found 2`);
+    expect(failed.err).toContain('1 of 3 runs failed');
+    expect(failed.err).toContain("A run's input was bad (exit 2), so 2 runs were not started");
+    expect(existsSync(join(dir, 'sweep', 'sweep.csv'))).toBe(false);
+    const skipped = gridemu([...sweep, '--lenient', '--out', join(dir, 'sweep')]);
+    expect(skipped.code, skipped.err).toBe(0);
+    expect(skipped.err).toContain(
+      `gridemu sweep: warning: --lenient skipped 1 malformed line of ${join(dir, 't.swf')}`,
+    );
+    // Once for the sweep, not once a run.
+    expect(skipped.err.split('--lenient skipped')).toHaveLength(2);
+    expect(
+      readFileSync(join(dir, 'sweep', 'sweep.csv'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(4);
   });
 
   it('says where it looked for a missing trace and how to fetch it', () => {
@@ -587,18 +612,18 @@ describe('bad input: a clear message and exit code 2', () => {
 });
 
 describe('help and trace info', () => {
-  it('has --help everywhere', () => {
+  it('has --help everywhere, each line within a 100-column terminal', () => {
+    const commands = ['run', 'simulate', 'sweep', 'compare', 'check', 'report', 'fuzz', 'delay-proxy'];
     for (const args of [
       ['--help'],
-      ['simulate', '--help'],
-      ['sweep', '--help'],
-      ['validate', '--help'],
-      ['trace', '--help'],
+      ...[...commands, 'credentials', 'validate', 'trace'].map((c) => [c, '--help']),
       ['trace', 'info', '--help'],
     ]) {
       const r = gridemu(args);
-      expect(r.code).toBe(0);
+      expect(r.code, args.join(' ')).toBe(0);
       expect(r.out).toMatch(/Usage: gridemu/);
+      const wide = r.out.split('\n').filter((line) => line.length > 100);
+      expect(wide, `gridemu ${args.join(' ')}`).toEqual([]);
     }
   });
 

@@ -9,7 +9,8 @@ import { kubernetesMembers } from '../deploy/kubernetes-members.js';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 
-export const CREDENTIALS_HELP = `Usage: gridemu credentials SPEC --run ID --out DIR [--set path=value]... [--store-dir DIR] [--multi-host | --kubernetes]
+export const CREDENTIALS_HELP = `Usage: gridemu credentials SPEC --run ID --out DIR [--set path=value]... [--store-dir DIR]
+                           [--multi-host | --kubernetes]
 
 Makes the NATS credentials of a deployment (docker-compose, Kubernetes) of the experiment as run
 ID: a user per process (each location's, and the driver's), each held to the permissions gridemu

@@ -14,6 +14,7 @@ import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
+import { skippedLinesWarnings } from '../skipped-lines.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { CHECK_FILE, checkResultsFolder, type RunCheckFile } from './check.js';
@@ -136,7 +137,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   // fault timed before the first submission fails at once and the same way as in `gridemu
   // simulate`, not from the driver after every process has started (issue 33 point 3). The driver
   // reads it again as its own input.
-  await loadExperimentWorkload(spec, { specFile: file, lenient: values.lenient === true });
+  const workload = await loadExperimentWorkload(spec, { specFile: file, lenient: values.lenient === true });
+  for (const w of skippedLinesWarnings(workload.sources)) console.error(`gridemu: ${w}`);
   const out = resolve(values.out ?? `results/${spec.name}-live`);
   makeOutputFolder(out, '--out');
   const options: RunOptions = {

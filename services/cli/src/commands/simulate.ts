@@ -11,9 +11,11 @@ import { abortedRunOf, clearRunOutputs } from '../results-folder.js';
 import { ProgressBar } from '../progress.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { renderSummary } from '../summary-table.js';
+import { skippedLinesWarnings } from '../skipped-lines.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 
-export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--network-from LIVE_DIR [--whole-delays]] [--summary-only] [--lenient] [--quiet]
+export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--summary-only]
+                        [--network-from LIVE_DIR [--whole-delays]] [--lenient] [--quiet]
 
 Runs the experiment file SPEC in the deterministic single-process simulator and writes
 DIR/jobs.csv (one row per submitted job) and DIR/summary.json; with protocol_trace: true in SPEC,
@@ -23,10 +25,11 @@ among it) is removed first, so that nothing there reads as this run's.
 
 Options:
   --out DIR            where to write results (default: results/<name>)
-  --set path=value     override a field of SPEC, e.g. --set network.latency_ms=10 --set sites[0].cpus=64
-  --seeds N            run seeds S, S+1, ... S+N-1 (S: the spec's seed), each into DIR/seed-<s>/, and
-                       write DIR/seeds.csv (a row per seed) and DIR/seeds.json (every metric's mean
-                       with its 90% confidence interval, as paper 002 reports them)
+  --set path=value     override a field of SPEC, e.g. --set network.latency_ms=10, or
+                       --set sites[0].cpus=64
+  --seeds N            run seeds S, S+1, ... S+N-1 (S: the spec's seed), each into DIR/seed-<s>/,
+                       and write DIR/seeds.csv (a row per seed) and DIR/seeds.json (every metric's
+                       mean with its 90% confidence interval, as paper 002 reports them)
   --network-from LIVE_DIR
                        replay the network a live run had (LIVE_DIR/network.json, written by gridemu
                        run), in emulated seconds at that run's speed-up: each message between
@@ -100,6 +103,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   if (seeds === undefined) {
     const summary = await simulateOnce(spec, file, sets, output, out, measured);
     if (!summary) return EXIT_FAILED;
+    for (const w of skippedLinesWarnings(summary.workload)) console.error(`gridemu: ${w}`);
     if (!values.quiet) {
       process.stdout.write(renderSummary(summary));
       const files = output.summaryOnly
@@ -121,6 +125,8 @@ export async function simulateCommand(argv: string[]): Promise<number> {
         })
       : await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], output, seedFolder(out, seed));
     if (!summary) return EXIT_FAILED;
+    // Every seed reads the same traces: their skipped lines are said once.
+    if (k === 0) for (const w of skippedLinesWarnings(summary.workload)) console.error(`gridemu: ${w}`);
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
   }

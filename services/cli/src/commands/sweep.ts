@@ -8,18 +8,19 @@ import { formatNumber } from '@gridemu/metrics';
 import { parseOverride, parseOverrides } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
-import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
+import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
 import { ChildRuns } from '../sweep/child-runs.js';
 import { finishedRun } from '../sweep/finished-run.js';
+import { skippedLinesWarnings } from '../skipped-lines.js';
 import { idleAxes } from '../sweep/idle-axes.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { folderName, parseAxes, sweptValue, variants, type Variant } from '../sweep/variants.js';
 import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/variant-means.js';
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
-                    [--parallel N] [--out DIR] [--summaries-only] [--resume]
+                    [--parallel N] [--out DIR] [--summaries-only] [--resume] [--lenient]
                     [--live [--timeout S] [--journal-store S] [--nats URL]]
 
 Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
@@ -49,6 +50,9 @@ Options:
                        override and seed resolved; live, its check passed) and make only the rest:
                        after a failed run, a Ctrl-C or a larger --seeds (a kept run's gridemu,
                        --journal-store and --nats were those of its own sweep)
+  --lenient            each run skips and counts malformed trace lines instead of failing (said
+                       once at the end, per source); without it a malformed line, like any bad
+                       input, stops the sweep: no run starts after the first that exits 2
 
 Live (each run a distributed run over NATS, as gridemu run makes it, and checked as it checks):
   --live               run each variant live, one at a time (--parallel 1 unless given: runs at
@@ -79,6 +83,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       out: { type: 'string' },
       'summaries-only': { type: 'boolean' },
       resume: { type: 'boolean' },
+      lenient: { type: 'boolean' },
       live: { type: 'boolean' },
       timeout: { type: 'string' },
       'journal-store': { type: 'string' },
@@ -129,7 +134,10 @@ export async function sweepCommand(argv: string[]): Promise<number> {
 
   const started = Date.now();
   const results: RunResult[] = [];
-  const failures: string[] = [];
+  const failures: { readonly code: number; readonly text: string }[] = [];
+  // A run that exits 2 read bad input (a trace line, a file not found): the runs after it read the
+  // same input, and would each fail the same way.
+  const badInput = () => failures.some((f) => f.code === EXIT_BAD_INPUT);
   const children = new ChildRuns();
   // A live run takes minutes: one at a time, it shows its own messages and progress as gridemu run
   // does (a bar on a terminal, a line every 10 s in a log), rather than nothing until it ends.
@@ -138,7 +146,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   let kept = 0;
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < runs.length && !children.stopped; i = next++) {
+    for (let i = next++; i < runs.length && !children.stopped && !badInput(); i = next++) {
       const v = runs[i]!;
       const dir = join(out, folderName(v));
       const earlier = values.resume ? finishedRun(dir, specs[i]!, live) : undefined;
@@ -158,6 +166,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         '--out',
         dir,
         ...(shown ? [] : ['--quiet']),
+        ...(values.lenient ? ['--lenient'] : []),
         ...(values['summaries-only'] && !live ? ['--summary-only'] : []),
         ...liveArgs,
         ...[...common, ...v.sets, `seed=${v.seed}`].flatMap((s) => ['--set', s]),
@@ -165,9 +174,10 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       const { code, stderr } = await children.run(process.execPath, args, shown);
       if (children.stopped) break;
       if (code !== 0) {
-        failures.push(
-          `${v.name} seed ${v.seed}: exit ${code}${shown ? ' (its messages are above)' : `\n${stderr.trim()}`}`,
-        );
+        failures.push({
+          code,
+          text: `${v.name} seed ${v.seed}: exit ${code}${shown ? ' (its messages are above)' : `\n${stderr.trim()}`}`,
+        });
         continue;
       }
       results.push({ variant: v, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary });
@@ -191,10 +201,19 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     return EXIT_FAILED;
   }
   if (failures.length > 0) {
+    const notStarted = runs.length - results.length - failures.length;
+    const again =
+      results.length === 0
+        ? 'the same command makes them'
+        : `the same command with --resume keeps the ${results.length} that finished and makes the others`;
     console.error(
-      `gridemu sweep: ${failures.length} of ${runs.length} runs failed:\n${failures.join('\n')}\nThe same command with --resume keeps the ${results.length} that finished and makes the others again.`,
+      `gridemu sweep: ${failures.length} of ${runs.length} runs failed:\n${failures.map((f) => f.text).join('\n')}\n` +
+        (badInput()
+          ? `A run's input was bad (exit ${EXIT_BAD_INPUT}), so ${notStarted} run${notStarted === 1 ? ' was' : 's were'} not started: fix it, then ${again}.`
+          : `${again[0]!.toUpperCase()}${again.slice(1)} again.`),
     );
-    return EXIT_FAILED;
+    // Bad input fails the sweep as it fails a run, with 2; anything else with 1.
+    return failures.every((f) => f.code === EXIT_BAD_INPUT) ? EXIT_BAD_INPUT : EXIT_FAILED;
   }
   results.sort((a, b) => runs.indexOf(a.variant) - runs.indexOf(b.variant));
   // Live runs are never exactly the same twice, so an axis that changed nothing cannot be told from them.
@@ -204,6 +223,8 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         axes.map((a) => a.path),
         results.map((r) => ({ variant: r.variant, metrics: flattenSummary(r.summary) })),
       );
+  for (const warning of new Set(results.flatMap((r) => skippedLinesWarnings(r.summary.workload))))
+    console.error(`gridemu sweep: ${warning}`);
   for (const path of idle)
     console.error(
       `gridemu sweep: warning: --vary ${path} changed nothing: each of its values gave every run the same results (is it a field ${spec.meta.scheme} does not use?)`,
