@@ -41,7 +41,7 @@ function openInChromium(html: string, screenshot: string) {
 
 describe('gridemu report (issue 12)', () => {
   it.skipIf(missing !== '')(
-    `a 4-site live run with a crash: every chart renders in headless Chromium, needing no network${missing}`,
+    `a 4-site live run with a crash: every chart renders in headless Chromium, needing no network, the run's own timers and delays among them${missing}`,
     async () => {
       const dir = tmp();
       const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 20000 });
@@ -63,13 +63,15 @@ describe('gridemu report (issue 12)', () => {
       ).toBe(false);
       expect(text.length).toBeGreaterThan(150_000); // Chart.js itself is in the file
       const page = openInChromium(html, join(SHOTS, 'report-run.png'));
-      expect(page.charts).toBe(6);
+      expect(page.charts).toBe(8);
       expect(page.canvases.map((c) => c.id)).toEqual([
         'utilization',
         'queue',
         'waits',
         'slowdown',
         'messages',
+        'timer-lag',
+        'delay',
         'faults',
       ]);
       for (const c of page.canvases) {
@@ -77,6 +79,9 @@ describe('gridemu report (issue 12)', () => {
         expect(c.painted, `${c.id} painted almost nothing`).toBeGreaterThan(2000);
       }
       expect(page.html).toContain('s2 down');
+      // What the run measured of itself: its speed-up and the fidelity guard's verdict in the table.
+      expect(page.html).toContain('speed-up 20000:');
+      expect(page.html).toMatch(/<td>fidelity guard<\/td><td>(quiet: one hop|\d+ warnings?, at the top)/);
       expect(statSync(join(SHOTS, 'report-run.png')).size).toBeGreaterThan(20_000);
     },
   );

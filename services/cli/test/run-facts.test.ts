@@ -34,4 +34,39 @@ describe("the table at the top of a run's report", () => {
     expect(facts[0]![0]).toBe('experiment');
     expect(facts).toContainEqual(['jobs', '10 submitted, 10 completed, 0 rejected']);
   });
+
+  it("says a live run's speed-up, delays and fidelity guard, and that a run had no faults", () => {
+    const live = {
+      speedup: 5000,
+      run_wall_s: 94.04,
+      emulated_s: 469857.8,
+      latency_ms: { count: 8270, mean_ms: 4.844, p95_ms: 9.955 },
+      emulated_latency_mean_s: 24.22,
+      timer_lag_ms: { mean_ms: 1.33, p95_ms: 3.091 },
+      fidelity: {
+        timescales: { 'meta.claim_timeout_s': 900, median_run_s: 774 },
+        measured: { warnings: [], hop_s: 30.406, timer_lag_s: 6.65, share: 0.05 },
+      },
+    };
+    const facts = runFacts({ ...CLEAN, live });
+    expect(facts).toContainEqual(['faults', 'none injected']);
+    expect(facts).toContainEqual(['live run', 'speed-up 5000: 94.0 s wall for 469858 emulated s']);
+    expect(facts).toContainEqual([
+      'one-way delay',
+      'mean 4.84 wall ms (24.22 emulated s), p95 9.96 ms, over 8270 messages between processes',
+    ]);
+    expect(facts).toContainEqual(['timer lag', 'mean 1.33 wall ms, p95 3.09 ms']);
+    expect(facts).toContainEqual([
+      'fidelity guard',
+      "quiet: one hop 30.41 emulated s, timer lag 6.65 s, small against the scheme's timeouts and periods (the shortest: median_run_s, 774 s)",
+    ]);
+    const warned = runFacts({
+      ...CLEAN,
+      live: { ...live, fidelity: { ...live.fidelity, measured: { ...live.fidelity.measured, warnings: ['late'] } } },
+    });
+    expect(warned[0]).toEqual(['FIDELITY WARNING', 'late']);
+    expect(warned).toContainEqual(['fidelity guard', '1 warning, at the top of this table']);
+    // A simulation has none of it.
+    expect(runFacts({ ...CLEAN, mode: 'simulate' }).map(([k]) => k)).not.toContain('live run');
+  });
 });

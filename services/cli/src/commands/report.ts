@@ -6,6 +6,7 @@ import { InputError } from '@gridemu/model';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { reportHtml } from '../report/report-html.js';
+import type { ReportNetwork } from '../report/live-series.js';
 import { runCharts, runFacts, type ReportSummary } from '../report/run-report.js';
 import { readJobsCsv } from '../report/run-series.js';
 import { seedsCharts } from '../report/seeds-report.js';
@@ -18,7 +19,9 @@ export const REPORT_HELP = `Usage: gridemu report DIR [--out FILE]
 Writes one self-contained HTML file (Chart.js inlined; it opens without a network):
   for a results folder of simulate or run (DIR/jobs.csv, DIR/summary.json): utilization and queue
   length over time per site, the wait-time distribution, slowdown by job category, messages over
-  time, and the faults on the time axis;
+  time, and the faults on the time axis; for a live run also its speed-up, delays and fidelity
+  guard, and from DIR/network.json each process's timer lag over time against the guard's limit
+  and the one-way delay over time into each process;
   for a sweep folder (DIR/sweep-mean.csv): each metric against the variants, with its 90% interval;
   for a folder of simulate or run --seeds N (DIR/seeds.csv, DIR/seeds.json): each metric by seed,
   with the mean over the seeds and its 90% interval.
@@ -105,8 +108,17 @@ export function buildReport(dir: string): string {
       return fail(`${file(CHECK_FILE)}: not valid JSON`, err);
     }
   }
+  // What a live run measured of itself over its time, which gridemu run writes beside the summary.
+  let network: ReportNetwork | undefined;
+  if (summary.mode === 'run' && existsSync(file('network.json'))) {
+    try {
+      network = JSON.parse(readFileSync(file('network.json'), 'utf8')) as ReportNetwork;
+    } catch (err) {
+      return fail(`${file('network.json')}: not valid JSON`, err);
+    }
+  }
   const jobs = readJobsCsv(jobsCsv, file('jobs.csv'));
-  return reportHtml(`gridemu ${summary.mode}: ${summary.name}`, runFacts(summary), runCharts(summary, jobs));
+  return reportHtml(`gridemu ${summary.mode}: ${summary.name}`, runFacts(summary), runCharts(summary, jobs, network));
 }
 
 /** Which command made a folder of seeds, from its first run's summary.json (`mode`): simulate or run. */

@@ -1,3 +1,6 @@
+import { MIN_TIMERS_IN_WINDOW, shortestTimescale } from '@gridemu/live';
+import { formatNumber } from '@gridemu/metrics';
+import { delayOverTime, timerLagOverTime, type ReportNetwork } from './live-series.js';
 import type { ReportChart } from './report-html.js';
 import {
   faultBars,
@@ -6,6 +9,7 @@ import {
   spanOf,
   utilizationOverTime,
   waitHistogram,
+  type FaultBar,
   type ReportJob,
   type TimeSeries,
 } from './run-series.js';
@@ -39,10 +43,26 @@ export interface ReportSummary {
   /** From DIR/check.json, which gridemu run writes beside the summary. */
   readonly check?: { readonly ok: boolean };
   readonly live?: {
+    readonly speedup?: number;
+    readonly run_wall_s?: number;
+    readonly emulated_s?: number;
+    /** One-way delay of the messages between processes, wall ms. */
+    readonly latency_ms?: { readonly count: number; readonly mean_ms: number; readonly p95_ms: number };
+    readonly emulated_latency_mean_s?: number;
+    readonly timer_lag_ms?: { readonly mean_ms: number; readonly p95_ms: number };
     /** Why the run was stopped before its end: its figures cover only what finished before. */
     readonly aborted?: string;
     /** The fidelity guard's verdict from what the run measured: each warning a line. */
-    readonly fidelity?: { readonly measured?: { readonly warnings?: readonly string[] } };
+    readonly fidelity?: {
+      readonly timescales?: Readonly<Record<string, number>>;
+      readonly measured?: {
+        readonly warnings?: readonly string[];
+        readonly hop_s?: number;
+        readonly timer_lag_s?: number;
+        readonly share?: number;
+        readonly backlog?: { readonly judged_beyond_ms: number };
+      };
+    };
     readonly rejoins?: readonly {
       readonly process: string;
       readonly incarnation: number;
@@ -66,20 +86,47 @@ const PALETTE = [
   '#b5b33a',
   '#2fb0c2',
 ];
+/** A measured figure in a sentence: two decimals at most. */
+const shown = (x: number) => formatNumber(Math.round(x * 100) / 100);
 const HOURS_AXIS = { type: 'linear', title: { display: true, text: 'emulated hours since the first submission' } };
 
-function lines(series: readonly TimeSeries[], yTitle: string, yMax?: number): object {
+/** A level drawn across the chart, dashed: a limit the lines are judged against. */
+interface Level {
+  readonly label: string;
+  readonly y: number;
+  readonly to_h: number;
+}
+
+function lines(series: readonly TimeSeries[], yTitle: string, yMax?: number, level?: Level): object {
   return {
     type: 'line',
     data: {
-      datasets: series.map((s, i) => ({
-        label: s.name,
-        data: s.points,
-        borderColor: PALETTE[i % PALETTE.length],
-        backgroundColor: PALETTE[i % PALETTE.length],
-        pointRadius: 0,
-        borderWidth: 1.5,
-      })),
+      datasets: [
+        ...series.map((s, i) => ({
+          label: s.name,
+          data: s.points,
+          borderColor: PALETTE[i % PALETTE.length],
+          backgroundColor: PALETTE[i % PALETTE.length],
+          pointRadius: 0,
+          borderWidth: 1.5,
+        })),
+        ...(level
+          ? [
+              {
+                label: level.label,
+                data: [
+                  { x: 0, y: level.y },
+                  { x: level.to_h, y: level.y },
+                ],
+                borderColor: '#222',
+                backgroundColor: '#222',
+                borderDash: [6, 4],
+                pointRadius: 0,
+                borderWidth: 1,
+              },
+            ]
+          : []),
+      ],
     },
     options: {
       scales: {
@@ -90,20 +137,14 @@ function lines(series: readonly TimeSeries[], yTitle: string, yMax?: number): ob
   };
 }
 
-/** The charts of one run's report (item 4). */
-export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[]): ReportChart[] {
+/** The charts of one run's report (item 4); a live run's with its network.json adds what it measured of itself. */
+export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[], network?: ReportNetwork): ReportChart[] {
   const cpus = new Map(summary.spec.sites.map((s) => [s.id, s.cpus]));
   const sites = [...cpus.keys()];
   const span = spanOf(jobs);
   const waits = waitHistogram(jobs);
   const categories = Object.entries(summary.categories ?? {}).filter(([, c]) => c.jobs > 0);
   const faults = faultBars(summary.spec.faults, span.from_s);
-  const rows = faults.length > 0 ? [...new Set(faults.map((f) => f.row))] : ['no faults injected'];
-  const kinds = [
-    ['crash', 'process down', '#c2453d'],
-    ['partition', 'cut off', '#d9822b'],
-    ['nats_restart', 'nats-server down', '#8a63b8'],
-  ] as const;
   return [
     {
       id: 'utilization',
@@ -155,38 +196,155 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[]): R
       caption: `Protocol messages sent in each emulated hour, ${summary.messages.total} in all.`,
       config: lines([messagesOverTime(summary.messages.per_hour, span.from_s)], 'messages per hour'),
     },
-    {
-      id: 'faults',
-      title: 'Faults on the time axis',
-      caption:
-        faults.length > 0
-          ? `Each crash's downtime, each partition and each server restart the experiment injected${summary.faults ? `; ${summary.faults.lost_runs} runs were lost` : ''}.`
-          : 'The experiment injected no faults.',
-      config: {
-        type: 'bar',
-        data: {
-          labels: rows,
-          // A floating bar per fault: dataset k of a kind holds each row's k-th fault of that kind.
-          datasets: kinds.flatMap(([kind, label, color]) => {
-            const perRow = rows.map((row) => faults.filter((x) => x.kind === kind && x.row === row));
-            const depth = Math.max(1, ...perRow.map((f) => f.length));
-            return Array.from({ length: depth }, (_, k) => ({
-              label,
-              backgroundColor: color,
-              data: perRow.map((f) => (f[k] ? [f[k].from_h, f[k].to_h] : null)),
-              barPercentage: 0.6,
-              grouped: false,
-            }));
-          }),
-        },
-        options: {
-          indexAxis: 'y',
-          plugins: { legend: { uniqueLabels: true } },
-          scales: { x: { ...HOURS_AXIS, min: 0, max: Math.ceil((span.to_s - span.from_s) / 3600) } },
-        },
+    ...liveCharts(summary, network, span),
+    // A run without faults says so in its table (runFacts) rather than with an empty chart.
+    ...(faults.length > 0 ? [faultsChart(summary, faults, span)] : []),
+  ];
+}
+
+/** Each crash's downtime, partition and server restart as a bar on the time axis, a row per process or link. */
+function faultsChart(
+  summary: ReportSummary,
+  faults: readonly FaultBar[],
+  span: { from_s: number; to_s: number },
+): ReportChart {
+  const rows = [...new Set(faults.map((f) => f.row))];
+  const kinds = [
+    ['crash', 'process down', '#c2453d'],
+    ['partition', 'cut off', '#d9822b'],
+    ['nats_restart', 'nats-server down', '#8a63b8'],
+  ] as const;
+  return {
+    id: 'faults',
+    title: 'Faults on the time axis',
+    caption: `Each crash's downtime, each partition and each server restart the experiment injected${summary.faults ? `; ${summary.faults.lost_runs} runs were lost` : ''}.`,
+    config: {
+      type: 'bar',
+      data: {
+        labels: rows,
+        // A floating bar per fault: dataset k of a kind holds each row's k-th fault of that kind.
+        datasets: kinds.flatMap(([kind, label, color]) => {
+          const perRow = rows.map((row) => faults.filter((x) => x.kind === kind && x.row === row));
+          const depth = Math.max(1, ...perRow.map((f) => f.length));
+          return Array.from({ length: depth }, (_, k) => ({
+            label,
+            backgroundColor: color,
+            data: perRow.map((f) => (f[k] ? [f[k].from_h, f[k].to_h] : null)),
+            barPercentage: 0.6,
+            grouped: false,
+          }));
+        }),
+      },
+      options: {
+        indexAxis: 'y',
+        plugins: { legend: { uniqueLabels: true } },
+        scales: { x: { ...HOURS_AXIS, min: 0, max: Math.ceil((span.to_s - span.from_s) / 3600) } },
       },
     },
-  ];
+  };
+}
+
+/**
+ * A live run's timers and messages over its time, from its network.json: where the run fell behind
+ * its clock, if it did, on the same hours as its utilization and queues.
+ */
+function liveCharts(
+  summary: ReportSummary,
+  network: ReportNetwork | undefined,
+  span: { from_s: number; to_s: number },
+): ReportChart[] {
+  const speedup = summary.live?.speedup;
+  const mailbox = network?.mailbox;
+  if (speedup === undefined || !mailbox) return [];
+  const sites = summary.spec.sites.map((x) => x.id);
+  const to_h = (span.to_s - span.from_s) / 3600;
+  const charts: ReportChart[] = [];
+  const timers = mailbox.timer_fire_timeline;
+  if (timers) {
+    const limit = guardLimit(summary);
+    charts.push({
+      id: 'timer-lag',
+      title: 'Timer lag over time, per process',
+      caption:
+        `How late each process's timers reached their mailbox, in emulated seconds (wall ms × ${speedup}), ` +
+        `averaged over each window of ${timers.bin_s} emulated s that held at least ${MIN_TIMERS_IN_WINDOW} timers.` +
+        (limit
+          ? ` The fidelity guard warns of a window above the dashed line (${limit.says}): the jobs submitted in it measured the processes' backlog, not the scheme.`
+          : ''),
+      config: lines(
+        timerLagOverTime(timers, speedup, span.from_s, sites),
+        'emulated s late',
+        undefined,
+        limit && { label: "the guard's limit", y: limit.y_s, to_h },
+      ),
+    });
+  }
+  const arrived = mailbox.arrived_timeline;
+  if (arrived)
+    charts.push({
+      id: 'delay',
+      title: 'One-way delay over time, per receiving process',
+      caption:
+        "Mean time from the sending actor to the receiving process's mailbox of the messages between processes " +
+        `(the spec's link latency included), in emulated seconds, over each window of ${arrived.bin_s} emulated s of when they were sent.`,
+      config: lines(delayOverTime(arrived, speedup, span.from_s, sites), 'emulated s'),
+    });
+  return charts;
+}
+
+/**
+ * The lateness beyond which the guard calls a window behind, in emulated seconds: its share of the
+ * scheme's shortest timescale, over the run's own mean lateness when that mean was already past it
+ * (judgeBacklog).
+ */
+function guardLimit(summary: ReportSummary): { y_s: number; says: string } | undefined {
+  const fidelity = summary.live?.fidelity;
+  const share = fidelity?.measured?.share;
+  const shortest = shortestTimescale(fidelity?.timescales ?? {});
+  const speedup = summary.live?.speedup;
+  if (share === undefined || !shortest || speedup === undefined) return undefined;
+  const beyond_s = ((fidelity?.measured?.backlog?.judged_beyond_ms ?? 0) * speedup) / 1000;
+  const part = `${shown(share * 100)}% of ${shortest.name}, ${shown(shortest.seconds)} s`;
+  return {
+    y_s: share * shortest.seconds + beyond_s,
+    says: beyond_s > 0 ? `the run's own mean lateness, ${shown(beyond_s)} emulated s, and ${part} over it` : part,
+  };
+}
+
+/** What a live run measured of itself, for the table at the top of its report. */
+function liveFacts(live: ReportSummary['live']): [string, string][] {
+  if (live?.speedup === undefined) return [];
+  const facts: [string, string][] = [];
+  if (live.run_wall_s !== undefined && live.emulated_s !== undefined)
+    facts.push([
+      'live run',
+      `speed-up ${live.speedup}: ${live.run_wall_s.toFixed(1)} s wall for ${live.emulated_s.toFixed(0)} emulated s`,
+    ]);
+  const l = live.latency_ms;
+  if (l)
+    facts.push([
+      'one-way delay',
+      l.count > 0
+        ? `mean ${shown(l.mean_ms)} wall ms (${shown(live.emulated_latency_mean_s ?? 0)} emulated s), p95 ${shown(l.p95_ms)} ms, over ${l.count} messages between processes`
+        : 'no messages between processes',
+    ]);
+  if (live.timer_lag_ms)
+    facts.push([
+      'timer lag',
+      `mean ${shown(live.timer_lag_ms.mean_ms)} wall ms, p95 ${shown(live.timer_lag_ms.p95_ms)} ms`,
+    ]);
+  const m = live.fidelity?.measured;
+  if (m) {
+    const warnings = m.warnings?.length ?? 0;
+    const shortest = shortestTimescale(live.fidelity?.timescales ?? {});
+    facts.push([
+      'fidelity guard',
+      warnings > 0
+        ? `${warnings} warning${warnings === 1 ? '' : 's'}, at the top of this table`
+        : `quiet: one hop ${shown(m.hop_s ?? 0)} emulated s, timer lag ${shown(m.timer_lag_s ?? 0)} s, small against the scheme's timeouts and periods${shortest ? ` (the shortest: ${shortest.name}, ${shown(shortest.seconds)} s)` : ''}`,
+    ]);
+  }
+  return facts;
 }
 
 /** The table at the top of a run's report. */
@@ -219,7 +377,9 @@ export function runFacts(s: ReportSummary): [string, string][] {
     ],
     ['makespan', `${s.makespan_s.toFixed(0)} s`],
     ['messages', String(s.messages.total)],
+    ...(faultBars(s.spec.faults, 0).length === 0 ? [['faults', 'none injected'] as [string, string]] : []),
     ...(s.check ? [['gridemu check', s.check.ok ? 'passed' : 'BROKEN'] as [string, string]] : []),
+    ...liveFacts(s.live),
     // Each crash of a live run: how long the process was down, and its restart's catching up.
     ...(s.live?.rejoins ?? []).map(
       (r) =>

@@ -1,0 +1,89 @@
+/**
+ * What a live run measured of itself, over the run's time: the fidelity guard judges each process's
+ * timers window by window (backlog-windows.ts), and a report that shows only the run's means hides
+ * the stretch where a run fell behind its clock. Read from network.json, which gridemu run writes.
+ */
+
+import { MIN_TIMERS_IN_WINDOW, timerWindowsOf } from '@gridemu/live';
+import type { LatencyState, MailboxTimeline, TimerTimeline } from '@gridemu/protocol';
+import type { TimeSeries } from './run-series.js';
+
+/** What a live run's report reads of network.json. */
+export interface ReportNetwork {
+  readonly mailbox?: {
+    readonly arrived_timeline?: MailboxTimeline;
+    readonly timer_fire_timeline?: TimerTimeline;
+  };
+}
+
+const HOUR_S = 3600;
+
+/** A window's middle on the report's time axis: emulated hours since the first submission. */
+function hourOf(window: number, bin_s: number, from_s: number): number {
+  return ((window + 0.5) * bin_s - from_s) / HOUR_S;
+}
+
+/**
+ * Processes in the order the report's other charts draw them, so that a site keeps its colour: the
+ * spec's sites first, then the rest (the driver, a central metascheduler) by name.
+ */
+function inSiteOrder(names: Iterable<string>, sites: readonly string[]): string[] {
+  const rank = (n: string) => (sites.includes(n) ? sites.indexOf(n) : sites.length);
+  return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** Wall ms at the run's speed-up, in emulated seconds: what the scheme's timeouts are set against. */
+function emulated_s(wall_ms: number, speedup: number): number {
+  return (wall_ms * speedup) / 1000;
+}
+
+/**
+ * How late each process's timers reached their mailbox, per window, in emulated seconds: the
+ * windows the guard judges, those with at least MIN_TIMERS_IN_WINDOW timers (one timer held up
+ * by the machine is noise, not a stretch behind).
+ */
+export function timerLagOverTime(
+  timeline: TimerTimeline,
+  speedup: number,
+  from_s: number,
+  sites: readonly string[],
+): TimeSeries[] {
+  const windows = timerWindowsOf(timeline).filter((w) => w.count >= MIN_TIMERS_IN_WINDOW);
+  return inSiteOrder(Object.keys(timeline.locations), sites).map((location) => ({
+    name: location,
+    points: windows
+      .filter((w) => w.location === location)
+      .sort((a, b) => a.window - b.window)
+      .map((w) => ({ x: hourOf(w.window, timeline.bin_s, from_s), y: emulated_s(w.mean_ms, speedup) })),
+  }));
+}
+
+/**
+ * Per receiving process, the mean time from the sending actor to its mailbox of the messages from
+ * other processes, per window of when they were sent, in emulated seconds: the link latency the
+ * spec asked for and what the processes and the wire added to it.
+ */
+export function delayOverTime(
+  timeline: MailboxTimeline,
+  speedup: number,
+  from_s: number,
+  sites: readonly string[],
+): TimeSeries[] {
+  const byReceiver = new Map<string, Map<number, { count: number; sum_ms: number }>>();
+  for (const [link, windows] of Object.entries(timeline.links)) {
+    const receiver = link.slice(link.indexOf('->') + 2);
+    const sums = byReceiver.get(receiver) ?? new Map<number, { count: number; sum_ms: number }>();
+    byReceiver.set(receiver, sums);
+    for (const [w, state] of Object.entries(windows) as [string, LatencyState][]) {
+      const sum = sums.get(Number(w)) ?? { count: 0, sum_ms: 0 };
+      sums.set(Number(w), { count: sum.count + state.count, sum_ms: sum.sum_ms + state.sum_ms });
+    }
+  }
+  return inSiteOrder(byReceiver.keys(), sites).map((receiver) => ({
+    name: `to ${receiver}`,
+    points: [...byReceiver.get(receiver)!.entries()]
+      .filter(([, s]) => s.count > 0)
+      .sort(([a], [b]) => a - b)
+      .map(([w, s]) => ({ x: hourOf(w, timeline.bin_s, from_s), y: emulated_s(s.sum_ms / s.count, speedup) })),
+  }));
+}
