@@ -202,15 +202,15 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   }
   if (failures.length > 0) {
     const notStarted = runs.length - results.length - failures.length;
-    const again =
+    const rerun =
       results.length === 0
         ? 'the same command makes them'
         : `the same command with --resume keeps the ${results.length} that finished and makes the others`;
+    const advice = badInput()
+      ? `A run's input was bad (exit ${EXIT_BAD_INPUT}), so ${notStarted} run${notStarted === 1 ? ' was' : 's were'} not started: fix it, then ${rerun}.`
+      : `To try them again: ${rerun}.`;
     console.error(
-      `gridemu sweep: ${failures.length} of ${runs.length} runs failed:\n${failures.map((f) => f.text).join('\n')}\n` +
-        (badInput()
-          ? `A run's input was bad (exit ${EXIT_BAD_INPUT}), so ${notStarted} run${notStarted === 1 ? ' was' : 's were'} not started: fix it, then ${again}.`
-          : `${again[0]!.toUpperCase()}${again.slice(1)} again.`),
+      `gridemu sweep: ${failures.length} of ${runs.length} runs failed:\n${failures.map((f) => f.text).join('\n')}\n${advice}`,
     );
     // Bad input fails the sweep as it fails a run, with 2; anything else with 1.
     return failures.every((f) => f.code === EXIT_BAD_INPUT) ? EXIT_BAD_INPUT : EXIT_FAILED;
