@@ -139,6 +139,27 @@ describe('gridemu report (issue 12)', () => {
     expect(readFileSync(page, 'utf8')).toContain('<html');
   });
 
+  it("names the field of a live run's network.json that is out of shape, rather than drawing it wrong", () => {
+    const results = tmp();
+    expect(gridemu(['simulate', 'examples/quickstart.yaml', '--out', results, '--quiet']).code).toBe(0);
+    // A live run's folder, as far as the report reads it: its summary says run, and network.json is beside it.
+    const summary = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'));
+    writeFileSync(join(results, 'summary.json'), JSON.stringify({ ...summary, mode: 'run', live: { speedup: 1000 } }));
+    writeFileSync(
+      join(results, 'network.json'),
+      JSON.stringify({
+        format: 'gridemu-network/1',
+        speedup: 1000,
+        links: {},
+        timer_lag: { count: 0, sum_ms: 0, min_ms: 0, max_ms: 0, buckets: {} },
+        mailbox: { timer_fire_timeline: { bin_s: 500, locations: 'every one' } },
+      }),
+    );
+    const r = gridemu(['report', results]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(results, 'network.json')}: mailbox.`);
+  });
+
   it('refuses a folder that is neither a results nor a sweep folder, naming what is missing', () => {
     const r = gridemu(['report', tmp()]);
     expect(r.code).toBe(2);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseCommandArgs } from '../command-args.js';
 import { InputError } from '@gridemu/model';
+import { MeasuredNetwork } from '@gridemu/runtime';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { reportHtml } from '../report/report-html.js';
@@ -112,9 +113,10 @@ export function buildReport(dir: string): string {
   let network: ReportNetwork | undefined;
   if (summary.mode === 'run' && existsSync(file('network.json'))) {
     try {
-      network = JSON.parse(readFileSync(file('network.json'), 'utf8')) as ReportNetwork;
+      // Read as simulate --network-from reads it: a field out of shape is named, not drawn wrong.
+      network = MeasuredNetwork.parse(readFileSync(file('network.json'), 'utf8'), file('network.json')).file;
     } catch (err) {
-      return fail(`${file('network.json')}: not valid JSON`, err);
+      throw new InputError((err as Error).message);
     }
   }
   const jobs = readJobsCsv(jobsCsv, file('jobs.csv'));
