@@ -52,7 +52,7 @@ describe("the table at the top of a run's report", () => {
     expect(facts).toContainEqual(['faults', 'none injected']);
     expect(facts).toContainEqual(['live run', 'speed-up 5000: 94.0 s wall for 469858 emulated s']);
     expect(facts).toContainEqual([
-      'one-way delay',
+      'one-way latency seen',
       'mean 4.84 wall ms (24.22 emulated s), p95 9.96 ms, over 8270 messages between processes',
     ]);
     expect(facts).toContainEqual(['timer lag', 'mean 1.33 wall ms, p95 3.09 ms']);

@@ -323,7 +323,7 @@ function liveFacts(live: ReportSummary['live']): [string, string][] {
   const l = live.latency_ms;
   if (l)
     facts.push([
-      'one-way delay',
+      'one-way latency seen',
       l.count > 0
         ? `mean ${shown(l.mean_ms)} wall ms (${shown(live.emulated_latency_mean_s ?? 0)} emulated s), p95 ${shown(l.p95_ms)} ms, over ${l.count} messages between processes`
         : 'no messages between processes',
