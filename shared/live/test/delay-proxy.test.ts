@@ -97,7 +97,9 @@ describe('DelayProxy faults (issue 11)', () => {
     const network = { latency_ms: 0, jitter_ms: 0 };
     const proxy = new DelayProxy({ from, run, network, target: target(), seed: 3, faults });
     const url = await proxy.listen();
-    const clock = new EmulatedClock(0, wallNow_ms(), 1000);
+    // At 100x the cut heals 4 wall seconds in: what must pass before it has that long on a busy
+    // machine (at 1000x it had 0.4 s, connecting and subscribing included).
+    const clock = new EmulatedClock(0, wallNow_ms(), 100);
     proxy.startClock(clock);
     return { proxy, url, clock };
   };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../src/actor.js';
 import { decodeJournalBatch } from '../src/journal-codec.js';
 import { MemoryJournal } from '../src/journal.js';
@@ -32,34 +32,48 @@ describe('JournalWriter', () => {
   });
 
   it('stores a turn that put nothing out with the next turn that does, ahead of it, or on its own within 10 ms', async () => {
-    const store = new MemoryJournal();
-    const writer = new JournalWriter(store, new RunCounters(), silentLogger, (err) => {
-      throw err;
-    });
-    const stored = () =>
-      store.batches.map((b, i) => decodeJournalBatch(b, i).entries.map((e) => ('a' in e ? e.a : e.k)));
-    writer.record({ k: 'start', a: 'a/quiet', t: 0 });
-    writer.commit();
-    await new Promise((r) => setImmediate(r));
-    // Nobody has heard of it: it waits.
-    expect(store.batches).toEqual([]);
-    writer.record({ k: 'start', a: 'a/loud', t: 1 });
-    const storedWhenSent: number[] = [];
-    writer.emit(() => storedWhenSent.push(store.batches.length));
-    writer.commit();
-    await new Promise((r) => setImmediate(r));
-    // One append, the quiet turn first, and the output after it.
-    expect(stored()).toEqual([['a/quiet', 'a/loud']]);
-    expect(storedWhenSent).toEqual([1]);
-    // A quiet turn with no turn after it is stored all the same (else this loop never ends).
-    writer.record({ k: 'start', a: 'a/last', t: 2 });
-    writer.commit();
-    while (store.batches.length < 2) await new Promise((r) => setTimeout(r, 5));
-    expect(stored()).toEqual([['a/quiet', 'a/loud'], ['a/last']]);
-    // stop() stores what waits at once.
-    writer.record({ k: 'start', a: 'a/stopped', t: 3 });
-    writer.commit();
-    await writer.stop();
-    expect(stored().at(-1)).toEqual(['a/stopped']);
+    // The 10 ms are the writer's own timer, advanced by the test: on a busy machine a real
+    // setImmediate can come after 10 ms, and the quiet turn would be stored before the test looked.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const store = new MemoryJournal();
+      const writer = new JournalWriter(store, new RunCounters(), silentLogger, (err) => {
+        throw err;
+      });
+      const stored = () =>
+        store.batches.map((b, i) => decodeJournalBatch(b, i).entries.map((e) => ('a' in e ? e.a : e.k)));
+      const loopPass = () => new Promise((r) => setImmediate(r));
+      writer.record({ k: 'start', a: 'a/quiet', t: 0 });
+      writer.commit();
+      await loopPass();
+      await vi.advanceTimersByTimeAsync(9);
+      // Nobody has heard of it: it waits.
+      expect(store.batches).toEqual([]);
+      writer.record({ k: 'start', a: 'a/loud', t: 1 });
+      const storedWhenSent: number[] = [];
+      writer.emit(() => storedWhenSent.push(store.batches.length));
+      writer.commit();
+      await loopPass();
+      // One append, the quiet turn first, and the output after it.
+      expect(stored()).toEqual([['a/quiet', 'a/loud']]);
+      expect(storedWhenSent).toEqual([1]);
+      // A quiet turn with no turn after it is stored all the same once its 10 ms are up (else this
+      // loop never ends), and not before.
+      writer.record({ k: 'start', a: 'a/last', t: 2 });
+      writer.commit();
+      await loopPass();
+      await vi.advanceTimersByTimeAsync(9);
+      expect(stored()).toEqual([['a/quiet', 'a/loud']]);
+      await vi.advanceTimersByTimeAsync(1);
+      await loopPass();
+      expect(stored()).toEqual([['a/quiet', 'a/loud'], ['a/last']]);
+      // stop() stores what waits at once.
+      writer.record({ k: 'start', a: 'a/stopped', t: 3 });
+      writer.commit();
+      await writer.stop();
+      expect(stored().at(-1)).toEqual(['a/stopped']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

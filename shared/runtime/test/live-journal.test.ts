@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { Message } from '@gridemu/protocol';
 import { MessageType } from '@gridemu/protocol';
 import { silentLogger, type Actor, type ActorContext, type Transport } from '../src/index.js';
@@ -409,6 +409,10 @@ describe('LiveRuntime journal (issue 11)', () => {
   });
 
   it("lets a turn's output leave once a synchronous store has its append, and a network store's at the end of the loop pass", async () => {
+    // The start's turn puts nothing out, so it waits up to 10 ms for the delivery's append: on the
+    // test's clock, not the machine's, else a busy machine stores it alone before the delivery.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
     for (const synchronous of [true, false]) {
       const memory = new MemoryJournal();
       // The same store, seen as one over the network: its appends resolve later than they return.
