@@ -42,7 +42,7 @@ export function readSweepVariant(dir: string, variant: string): SeedsFolder {
   // The scheme names the metrics of its own that are compared too: a run's summary says which it is.
   const firstRun = join(dir, folderName({ name: variant, sets: [], seed: seeds[0]! }));
   const summary = existsSync(join(firstRun, 'summary.json'))
-    ? readResultsSummary<ResultsSummary & { mode?: string; scheme?: string }>(firstRun)
+    ? readResultsSummary<ResultsSummary & { scheme?: string }>(firstRun)
     : undefined;
   return {
     dir,

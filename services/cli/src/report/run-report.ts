@@ -196,7 +196,7 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[], ne
       caption: `Protocol messages sent in each emulated hour, ${summary.messages.total} in all.`,
       config: lines([messagesOverTime(summary.messages.per_hour, span.from_s)], 'messages per hour'),
     },
-    ...liveCharts(summary, network, span),
+    ...liveCharts(summary, network, span, sites),
     // A run without faults says so in its table (runFacts) rather than with an empty chart.
     ...(faults.length > 0 ? [faultsChart(summary, faults, span)] : []),
   ];
@@ -252,11 +252,11 @@ function liveCharts(
   summary: ReportSummary,
   network: ReportNetwork | undefined,
   span: { from_s: number; to_s: number },
+  sites: readonly string[],
 ): ReportChart[] {
   const speedup = summary.live?.speedup;
   const mailbox = network?.mailbox;
   if (speedup === undefined || !mailbox) return [];
-  const sites = summary.spec.sites.map((x) => x.id);
   const to_h = (span.to_s - span.from_s) / 3600;
   const charts: ReportChart[] = [];
   const timers = mailbox.timer_fire_timeline;
