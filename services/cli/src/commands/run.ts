@@ -10,6 +10,7 @@ import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { runLive, type LiveStatus } from '../live/live-run.js';
+import { describeRunLength, progressDetail, runLength, type RunLength } from '../live/run-length.js';
 import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
@@ -156,7 +157,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       (values.run ?? `${name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`) +
         (seed === undefined || values.run === undefined ? '' : `-seed-${seed}`),
     );
-  if (seeds === undefined) return (await runOnce(experiment, out, runId(spec.name), options)).code;
+  if (seeds === undefined)
+    return (await runOnce(experiment, out, runId(spec.name), runLength(workload.jobs, spec.live.speedup), options))
+      .code;
 
   // The same experiment again with seeds S, S+1, ..., each a live run of its own in DIR/seed-<s>/,
   // as simulate --seeds does; the tables over them are simulate's too.
@@ -169,9 +172,13 @@ export async function runCommand(argv: string[]): Promise<number> {
       { ...parseOverride(`seed=${seed}`, '--seeds'), given: `--seeds ${seeds} (seed ${seed})` },
     ]);
     // Each seed's workload and faults are its own: checked before its processes start, as the first's were.
-    if (k > 0) await loadExperimentWorkload(seeded.spec, { specFile: file, lenient: values.lenient === true });
+    const jobs =
+      k === 0
+        ? workload.jobs
+        : (await loadExperimentWorkload(seeded.spec, { specFile: file, lenient: values.lenient === true })).jobs;
     if (!values.quiet) console.error(`seed ${seed} (${k + 1}/${seeds}):`);
-    const result = await runOnce(seeded, seedFolder(out, seed), runId(spec.name, seed), options);
+    const length = runLength(jobs, seeded.spec.live.speedup);
+    const result = await runOnce(seeded, seedFolder(out, seed), runId(spec.name, seed), length, options);
     if (result.code !== EXIT_OK || !result.summary) {
       console.error(
         `gridemu: the run of seed ${seed} did not pass (exit ${result.code}); the seeds stop there, its results are in ${seedFolder(out, seed)}`,
@@ -215,6 +222,7 @@ async function runOnce(
   experiment: LoadedSpec,
   out: string,
   run: string,
+  length: RunLength,
   options: RunOptions,
 ): Promise<{ code: number; summary?: RunSummary }> {
   const { spec } = experiment;
@@ -223,6 +231,7 @@ async function runOnce(
     if (!options.quiet) console.error(line);
   };
   say(`gridemu run ${spec.name}: ${spec.meta.scheme}, speed-up ${spec.live.speedup}`);
+  say(describeRunLength(length));
   const bar = new ProgressBar(
     `run ${spec.name}`,
     process.stderr,
@@ -246,7 +255,7 @@ async function runOnce(
     },
     onStatus: (s: LiveStatus) => {
       if (s.phase === 'joining') bar.update(s.ready, s.expected, 'processes ready');
-      else bar.update(s.finished, s.total, `emulated ${formatDuration(s.emulated_s)}, wall ${s.wall_s.toFixed(0)} s`);
+      else bar.update(s.finished, s.total, progressDetail(length, s.emulated_s, s.wall_s));
     },
   });
   bar.done();
@@ -306,10 +315,4 @@ async function runOnce(
     return { code: EXIT_FAILED };
   }
   return { code: EXIT_OK, summary };
-}
-
-function formatDuration(s: number): string {
-  if (s < 3600) return `${(s / 60).toFixed(1)} min`;
-  if (s < 86_400 * 2) return `${(s / 3600).toFixed(1)} h`;
-  return `${(s / 86_400).toFixed(1)} d`;
 }
