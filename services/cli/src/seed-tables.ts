@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { formatNumber, meanWithInterval, roundNumber, type MeanWithInterval } from '@gridemu/metrics';
 import { schemeMetrics } from '@gridemu/schemes';
 import { clearRunOutputs, readResultsSummary, runsOfFolder, type ResultsSummary } from './results-folder.js';
+import { identicalRuns, seedSpreadNote, type SeedSpread } from './seed-spread.js';
 
 /** A folder of seeds: `simulate --seeds N` and `run --seeds N` write each seed's run into DIR/seed-<s>/. */
 export const seedFolder = (out: string, seed: number): string => join(out, `seed-${seed}`);
@@ -39,10 +40,19 @@ export interface SeedTables {
   readonly csv: string;
   readonly json: string;
   readonly metrics: Record<string, MeanWithInterval>;
+  readonly seeds: number;
+  readonly spread: SeedSpread;
 }
 
-/** DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval. */
-export function writeSeedTables(out: string, rows: readonly Record<string, number>[]): SeedTables {
+/**
+ * DIR/seeds.csv, a row per seed, and DIR/seeds.json, each metric's mean with its 90% interval and
+ * what the seeds sampled (`sameWorkload`: whether every seed submitted the same jobs).
+ */
+export function writeSeedTables(
+  out: string,
+  rows: readonly Record<string, number>[],
+  sameWorkload: boolean,
+): SeedTables {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const csv = join(out, 'seeds.csv');
   writeFileSync(
@@ -58,9 +68,13 @@ export function writeSeedTables(out: string, rows: readonly Record<string, numbe
     const xs = rows.map((r) => r[c]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
     if (xs.length === rows.length) metrics[c] = meanWithInterval(xs, 0.9);
   }
+  const spread: SeedSpread = { same_workload_every_seed: sameWorkload, identical_runs: identicalRuns(rows) };
   const json = join(out, 'seeds.json');
-  writeFileSync(json, JSON.stringify({ seeds: rows.map((r) => r['seed']), confidence: 0.9, metrics }, null, 2) + '\n');
-  return { csv, json, metrics };
+  writeFileSync(
+    json,
+    JSON.stringify({ seeds: rows.map((r) => r['seed']), confidence: 0.9, ...spread, metrics }, null, 2) + '\n',
+  );
+  return { csv, json, metrics, seeds: rows.length, spread };
 }
 
 /** The main metrics' means over the seeds, each with its 90% interval, then the files written. */
@@ -78,5 +92,6 @@ export function renderSeedMeans(tables: SeedTables, scheme: string, extra: reado
     if (ci)
       text += `${m.padEnd(24)} ${formatNumber(roundNumber(ci.mean, 4))} ± ${formatNumber(roundNumber(ci.half_width, 4))} (90%, n=${ci.n})\n`;
   }
-  return `${text}\nwrote ${tables.csv}\n      ${tables.json}\n`;
+  const note = seedSpreadNote(tables.spread, tables.seeds);
+  return `${text}${note ? `${note}\n` : ''}\nwrote ${tables.csv}\n      ${tables.json}\n`;
 }

@@ -109,6 +109,69 @@ describe('gridemu simulate', () => {
     expect(gridemu(['check', dir]).out).toContain('2 of 2 runs checked: every invariant holds');
   });
 
+  it('says what the seeds sampled: one run made N times, the same jobs each time, or workloads of their own', () => {
+    const dir = tmp();
+    // Twelve jobs of 1 to 4 processors on two 4-processor sites, one an hour apart from the other.
+    const swf = Array.from({ length: 12 }, (_, i) =>
+      [i + 1, i * 300, 0, 600 + i * 50, 1 + (i % 4), -1, -1, 1 + (i % 4), 1200, -1, 1, 1, 1, -1, 1, -1, -1, -1].join(
+        ' ',
+      ),
+    ).join('\n');
+    writeFileSync(join(dir, 'tiny.swf'), swf + '\n');
+    const spec = (scheme: string, workload: string) =>
+      [
+        'name: seeds-note',
+        'seed: 1',
+        'sites: [{ id: s1, cpus: 4 }, { id: s2, cpus: 4 }]',
+        'workload:',
+        workload,
+        'local: { policy: easy }',
+        `meta: { scheme: ${scheme}, k: 2 }`,
+        'network: { latency_ms: 10, jitter_ms: 5 }',
+      ].join('\n') + '\n';
+    const traces = '  - { site: s1, swf: tiny.swf }\n  - { site: s2, swf: tiny.swf, shift_h: 1 }';
+    const runSeeds = (name: string, text: string) => {
+      writeFileSync(join(dir, `${name}.yaml`), text);
+      const r = gridemu(['simulate', join(dir, `${name}.yaml`), '--seeds', '3', '--out', join(dir, name)]);
+      expect(r.code, r.err).toBe(0);
+      return { out: r.out, json: JSON.parse(readFileSync(join(dir, name, 'seeds.json'), 'utf8')) };
+    };
+    // Sites that keep their own jobs draw nothing: three seeds, one run.
+    const one = runSeeds('independent', spec('independent', traces));
+    expect(one.json).toMatchObject({ same_workload_every_seed: true, identical_runs: true });
+    expect(one.out).toContain('NOTE: the 3 seeds made the same run (every metric equal)');
+    // Claims over jittered links: the runs differ, the jobs do not.
+    const jitter = runSeeds('k-distributed', spec('k-distributed', traces));
+    expect(jitter.json).toMatchObject({ same_workload_every_seed: true, identical_runs: false });
+    expect(jitter.out).toContain('NOTE: every seed submitted the same jobs');
+    // A synthetic stream is drawn anew by each seed: nothing to say.
+    const drawn = runSeeds(
+      'synthetic',
+      spec('independent', '  - { site: s1, synthetic: { jobs: 12 } }\n  - { site: s2, synthetic: { jobs: 12 } }'),
+    );
+    expect(drawn.json).toMatchObject({ same_workload_every_seed: false, identical_runs: false });
+    expect(drawn.out).not.toContain('NOTE:');
+    // compare says which side's seeds were one run, and what its p then rests on.
+    const compared = gridemu(['compare', join(dir, 'independent'), join(dir, 'k-distributed')]);
+    expect(compared.out).toContain(
+      `NOTE: the 3 seeds of A made the same run (every metric equal): nothing there draws from the seed, so its "± 0" is no confidence interval, and a p above rests on the other side's seeds alone`,
+    );
+    expect(gridemu(['compare', join(dir, 'synthetic'), join(dir, 'k-distributed')]).out).not.toContain('NOTE:');
+    // A sweep names the variants whose seeds made one run, and only those.
+    const sweep = gridemu([
+      'sweep',
+      join(dir, 'independent.yaml'),
+      '--vary',
+      'meta.scheme=independent,k-distributed',
+      '--seeds',
+      '2',
+      '--out',
+      join(dir, 'sweep'),
+    ]);
+    expect(sweep.code, sweep.err).toBe(0);
+    expect(sweep.err).toContain('note: the seeds of meta.scheme=independent made the same run');
+  });
+
   it.skipIf(kth.skip)(
     kth.title("runs paper 001's KTH set-up: 20,000 rows, a summary, and byte-identical jobs.csv on a second run"),
     () => {

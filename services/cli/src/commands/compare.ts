@@ -15,6 +15,7 @@ import {
 import { isSweepFolder, readSweepVariant } from '../compare/sweep-variant.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { abortedRunOf } from '../results-folder.js';
+import { identicalRuns } from '../seed-spread.js';
 import { fmt, table } from '../summary-table.js';
 
 export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT] [--metrics a,b,...] [--max-start-diff S]
@@ -225,6 +226,7 @@ function compareSeedFolders(
       command: f.command,
       scheme: f.scheme,
       seeds: f.seeds,
+      ...(madeOneRun(f) ? { identical_runs: true } : {}),
     });
     console.log(
       JSON.stringify({ a: folder(c.a), b: folder(c.b), test: c.test, metrics: c.metrics, failures }, null, 2),
@@ -252,8 +254,24 @@ function compareSeedFolders(
     none: 'p: none (a t-test needs two seeds or more on one side at least)',
   }[c.test];
   console.log(`A: ${side(c.a)}\nB: ${side(c.b)}\n\n${table(rows)}\n${test}; "-" where a side lacks the metric.`);
+  const sides = { A: c.a, B: c.b };
+  const oneRun = (['A', 'B'] as const).filter((name) => madeOneRun(sides[name]));
+  for (const name of oneRun)
+    console.log(
+      `NOTE: the ${sides[name].seeds.length} seeds of ${name} made the same run (every metric equal): nothing there draws from the seed, so its "± 0" is no confidence interval, and a p above rests on ${oneRun.length === 2 ? 'no spread at all' : "the other side's seeds alone"}`,
+    );
   for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/** Whether a folder's seeds (two or more) all made the same run: seeds.csv's rows equal but for the wall times. */
+function madeOneRun(f: SeedsFolder): boolean {
+  const rows = f.seeds.map((_, i) => {
+    const row: Record<string, number> = {};
+    for (const [name, values] of f.columns) if (values[i] !== undefined) row[name] = values[i]!;
+    return row;
+  });
+  return f.single !== true && identicalRuns(rows);
 }
 
 /**

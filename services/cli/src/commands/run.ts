@@ -16,6 +16,7 @@ import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
+import { sameJobs } from '../seed-spread.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { CHECK_FILE, checkResultsFolder, type RunCheckFile } from './check.js';
@@ -165,6 +166,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   // as simulate --seeds does; the tables over them are simulate's too.
   clearSeedsFolder(out);
   const rows: Record<string, number>[] = [];
+  let sameWorkload = true;
   for (let k = 0; k < seeds; k++) {
     const seed = spec.seed + k;
     const seeded = loadExperiment(file, [
@@ -176,6 +178,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       k === 0
         ? workload.jobs
         : (await loadExperimentWorkload(seeded.spec, { specFile: file, lenient: values.lenient === true })).jobs;
+    if (k === 1) sameWorkload = sameJobs(workload.jobs, jobs);
     if (!values.quiet) console.error(`seed ${seed} (${k + 1}/${seeds}):`);
     const length = runLength(jobs, seeded.spec.live.speedup);
     const result = await runOnce(seeded, seedFolder(out, seed), runId(spec.name, seed), length, options);
@@ -187,7 +190,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
     rows.push({ seed, ...flattenSummary(result.summary) });
   }
-  const written = writeSeedTables(out, rows);
+  const written = writeSeedTables(out, rows, sameWorkload);
   if (!values.quiet) {
     process.stdout.write(
       `\n${seeds} live runs:\n` +

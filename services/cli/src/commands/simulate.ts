@@ -2,13 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseCommandArgs } from '../command-args.js';
 import { join, resolve } from 'node:path';
 import { buildRunSummary, writeResults, writeSummary, writeProtocolTrace, type RunSummary } from '@gridemu/metrics';
-import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
+import { parseOverrides, type ExperimentSpec, type Job } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { abortedRunOf, clearRunOutputs } from '../results-folder.js';
 import { ProgressBar } from '../progress.js';
+import { sameJobs } from '../seed-spread.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { renderSummary } from '../summary-table.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
@@ -101,7 +102,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const spec = measured ? withAppliedFaults(loaded, measured.network) : loaded;
   const output = { lenient: values.lenient === true, summaryOnly: values['summary-only'] === true };
   if (seeds === undefined) {
-    const summary = await simulateOnce(spec, file, sets, output, out, measured);
+    const summary = (await simulateOnce(spec, file, sets, output, out, measured))?.summary;
     if (!summary) return EXIT_FAILED;
     for (const w of skippedLinesWarnings(summary.workload)) console.error(`gridemu: ${w}`);
     if (!values.quiet) {
@@ -115,29 +116,38 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   }
   clearSeedsFolder(out);
   const rows: Record<string, number>[] = [];
+  let firstJobs: readonly Job[] = [];
+  let sameWorkload = true;
   for (let k = 0; k < seeds; k++) {
     const seed = spec.seed + k;
     // A replay varies its network draws only: the live run it replays had the spec's seed.
-    const summary = measured
+    const made = measured
       ? await simulateOnce(spec, file, sets, output, seedFolder(out, seed), {
           ...measured,
           networkSeed: seed,
         })
       : await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], output, seedFolder(out, seed));
-    if (!summary) return EXIT_FAILED;
+    if (!made) return EXIT_FAILED;
+    const { summary, jobs } = made;
+    if (k === 0) firstJobs = jobs;
+    else if (k === 1) {
+      sameWorkload = sameJobs(firstJobs, jobs);
+      firstJobs = [];
+    }
     // Every seed reads the same traces: their skipped lines are said once.
     if (k === 0) for (const w of skippedLinesWarnings(summary.workload)) console.error(`gridemu: ${w}`);
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
   }
-  const written = writeSeedTables(out, rows);
+  const written = writeSeedTables(out, rows, sameWorkload);
   if (!values.quiet) process.stdout.write(renderSeedMeans(written, spec.meta.scheme));
   return EXIT_OK;
 }
 
 /**
  * One run: simulate, then DIR/jobs.csv and DIR/summary.json (summary.json alone with
- * `summaryOnly`); undefined (after saying why) if an actor broke an invariant.
+ * `summaryOnly`); its summary and the jobs it submitted, or undefined (after saying why) if an
+ * actor broke an invariant.
  */
 async function simulateOnce(
   spec: ExperimentSpec,
@@ -146,7 +156,7 @@ async function simulateOnce(
   { lenient, summaryOnly }: { readonly lenient: boolean; readonly summaryOnly: boolean },
   out: string,
   measured?: { source: string; network: MeasuredNetwork; networkSeed?: number },
-): Promise<RunSummary | undefined> {
+): Promise<{ summary: RunSummary; jobs: readonly Job[] } | undefined> {
   const started = Date.now();
   const workload = await loadExperimentWorkload(spec, { specFile: file, lenient });
   // Made once the input has been read: a bad trace leaves no empty results folder behind.
@@ -200,11 +210,11 @@ async function simulateOnce(
     : summary;
   if (summaryOnly) {
     writeSummary(out, withNetwork);
-    return withNetwork;
+    return { summary: withNetwork, jobs: workload.jobs };
   }
   writeResults(out, result.records, withNetwork);
   if (spec.protocol_trace === true) writeProtocolTrace(out, result.trace);
-  return withNetwork;
+  return { summary: withNetwork, jobs: workload.jobs };
 }
 
 /**

@@ -13,6 +13,7 @@ import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
 import { ChildRuns } from '../sweep/child-runs.js';
 import { finishedRun } from '../sweep/finished-run.js';
+import { identicalRuns } from '../seed-spread.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
 import { idleAxes } from '../sweep/idle-axes.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
@@ -225,6 +226,17 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       );
   for (const warning of new Set(results.flatMap((r) => skippedLinesWarnings(r.summary.workload))))
     console.error(`gridemu sweep: ${warning}`);
+  // A variant whose seeds all made one run (a trace's jobs, no draw from the seed): its "± 0" in
+  // sweep-mean.csv would read as a tight interval. Live runs always differ a little.
+  const byVariant = new Map<string, (typeof results)[number][]>();
+  for (const r of results) byVariant.set(r.variant.name, [...(byVariant.get(r.variant.name) ?? []), r]);
+  const oneRun = live
+    ? []
+    : [...byVariant].filter(([, group]) => identicalRuns(group.map((r) => flattenSummary(r.summary)))).map(([n]) => n);
+  if (oneRun.length > 0)
+    console.error(
+      `gridemu sweep: note: the seeds of ${oneRun.length === byVariant.size ? 'every variant' : oneRun.join(', ')} made the same run (every metric equal): nothing there draws from the seed, so their "± 0" in sweep-mean.csv is no confidence interval; for workloads that differ, vary the trace's slice (workload[i].skip) or use a synthetic source`,
+    );
   for (const path of idle)
     console.error(
       `gridemu sweep: warning: --vary ${path} changed nothing: each of its values gave every run the same results (is it a field ${spec.meta.scheme} does not use?)`,

@@ -1,0 +1,51 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Job } from '@gridemu/model';
+
+/**
+ * What a set of seeds sampled. A trace's jobs are the same whatever the seed, so `--seeds N` over
+ * traces varies only what else the seed draws (link delays and loss, failures, the schemes' own
+ * random choices), and over a deterministic scheme with no such draw it makes one run N times,
+ * whose "± 0" reads like a tight interval. A researcher who reports such an interval should be
+ * told what it is over.
+ */
+export interface SeedSpread {
+  /** Every seed submitted the same jobs (compared on the first two seeds' workloads). */
+  readonly same_workload_every_seed: boolean;
+  /** Every metric but the wall times was equal in every seed's run. */
+  readonly identical_runs: boolean;
+}
+
+/** Whether two seeds' workloads are the same jobs, field for field. */
+export function sameJobs(a: readonly Job[], b: readonly Job[]): boolean {
+  return isDeepStrictEqual(a, b);
+}
+
+/**
+ * Whether the seeds' runs were one run: every column equal in every row, the seed and the wall
+ * times (`wall_time_s`, the live runs' `live_*`), which a machine varies, left out.
+ */
+export function identicalRuns(rows: readonly Record<string, number>[]): boolean {
+  if (rows.length < 2) return false;
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter(
+    (c) => c !== 'seed' && !c.includes('wall') && !c.startsWith('live_'),
+  );
+  return columns.every((c) => rows.every((r) => Object.is(r[c], rows[0]![c])));
+}
+
+/** The note printed under the means, or none when the seeds drew different workloads. */
+export function seedSpreadNote(spread: SeedSpread, seeds: number): string | undefined {
+  const fresh =
+    'for workloads that differ, give each run its own slice of the trace (workload[i].skip) ' +
+    'or use a synthetic source, which each seed draws anew';
+  if (spread.identical_runs)
+    return (
+      `NOTE: the ${seeds} seeds made the same run (every metric equal): nothing in this experiment ` +
+      `draws from its seed, so "± 0" is no confidence interval; ${fresh}`
+    );
+  if (spread.same_workload_every_seed)
+    return (
+      `NOTE: every seed submitted the same jobs: the intervals are over what else the seed draws ` +
+      `(link delays and loss, failures, the schemes' random choices), not over workloads; ${fresh}`
+    );
+  return undefined;
+}
