@@ -1,3 +1,5 @@
+import { MEDIAN_RUN_TIMESCALE } from '@gridemu/schemes';
+
 /**
  * The fidelity guard of `gridemu run`. A live run turns every wall millisecond a message
  * or a timer takes into `speed-up` emulated milliseconds: at 20,000× a 20 ms hop is 400 emulated
@@ -86,14 +88,22 @@ export function judgeFidelity(input: GuardInput): GuardVerdict {
   // speed-up that keeps the worst of them within its share of the shortest timescale.
   const speedups: number[] = [];
   if (exceeded.length > 0) {
-    const shortest = shortestTimescale(input.timescales)!.seconds;
+    const { name, seconds: shortest } = shortestTimescale(input.timescales)!;
     const worst_ms = Math.max(input.hop_ms, input.timer_lag_ms);
     const enough = roundDown((share * shortest * 1000) / worst_ms);
     speedups.push(enough);
+    // The jobs' median run is the workload's: no timeout or period lengthened makes it longer.
+    const theJobs = name === MEDIAN_RUN_TIMESCALE;
     warnings.push(
       enough >= 1
-        ? `speed-up ${enough} or lower keeps them under ${pct(share)} of ${fmt(shortest)} s (or lengthen the timeouts and periods)`
-        : `no speed-up of 1 or more keeps them under ${pct(share)} of ${fmt(shortest)} s: lengthen the timeouts and periods, or shorten network.latency_ms`,
+        ? `speed-up ${enough} or lower keeps them under ${pct(share)} of ${fmt(shortest)} s` +
+            (theJobs
+              ? ` (${name}, the jobs' median run, is the workload's own)`
+              : ' (or lengthen the timeouts and periods)')
+        : `no speed-up of 1 or more keeps them under ${pct(share)} of ${fmt(shortest)} s: ` +
+            (theJobs
+              ? `shorten network.latency_ms (${name}, the jobs' median run, is the workload's own)`
+              : 'lengthen the timeouts and periods, or shorten network.latency_ms'),
     );
   }
   if (thinned.length > 0) {

@@ -29,6 +29,25 @@ describe('the fidelity guard (issue 15)', () => {
     );
   });
 
+  it("does not offer to lengthen a timeout when the shortest timescale is the jobs' median run", () => {
+    // 2,000x: a 13 ms hop is 26 s, 34% of a 77 s median run; 5% of it is 3.85 s, 1.9 wall ms: 200x.
+    const v = judgeFidelity({
+      speedup: 2000,
+      hop_ms: 13,
+      timer_lag_ms: 0.95,
+      timescales: { claim_timeout_s: 3600, load_period_s: 600, median_run_s: 77 },
+    });
+    expect(v.recommended_speedup).toBe(200);
+    expect(v.warnings.at(-1)).toBe(
+      "speed-up 200 or lower keeps them under 5.0% of 77.0 s (median_run_s, the jobs' median run, is the workload's own)",
+    );
+    // No speed-up helps a hop of 5 s against a 60 s median run: latency is what to shorten.
+    const none = judgeFidelity({ speedup: 10, hop_ms: 5000, timer_lag_ms: 1, timescales: { median_run_s: 60 } });
+    expect(none.warnings.at(-1)).toBe(
+      "no speed-up of 1 or more keeps them under 5.0% of 60.0 s: shorten network.latency_ms (median_run_s, the jobs' median run, is the workload's own)",
+    );
+  });
+
   it('stays quiet when every hop and lag is a small share, and judges the lag as well as the hop', () => {
     // 1,000x: a 2 ms hop is 2 s, 1.7% of a 120 s timeout; a 0.5 ms lag 0.5 s.
     expect(

@@ -23,6 +23,7 @@ export { loadExperimentWorkload } from './experiment-workload.js';
 export {
   schemeSummary,
   schemeMetrics,
+  MEDIAN_RUN_TIMESCALE,
   schemeTimescales,
   schemeReportPeriods,
   schemeTraceComparison,

@@ -17,6 +17,9 @@ export function schemeMetrics(scheme: string): readonly SchemeMetric[] {
   return findSchemeModule(scheme)?.metrics ?? [];
 }
 
+/** The timescale that is the jobs' median run: the workload's own, which no setting lengthens. */
+export const MEDIAN_RUN_TIMESCALE = 'median_run_s';
+
 /**
  * What a live run's timing must stay small against (the fidelity guard): the scheme's
  * timeouts and periods, and the median run time of the jobs.
@@ -30,7 +33,7 @@ export function schemeTimescales(
     .map((j) => j.run_s)
     .filter((r) => r > 0)
     .sort((a, b) => a - b);
-  return runs.length > 0 ? { ...own, median_run_s: runs[Math.floor((runs.length - 1) / 2)]! } : own;
+  return runs.length > 0 ? { ...own, [MEDIAN_RUN_TIMESCALE]: runs[Math.floor((runs.length - 1) / 2)]! } : own;
 }
 
 /** The periods of the scheme's latest-value reports (load gossip), for the fidelity guard. */
