@@ -32,8 +32,11 @@ export function identicalRuns(rows: readonly Record<string, number>[]): boolean 
   return columns.every((c) => rows.every((r) => Object.is(r[c], rows[0]![c])));
 }
 
-/** The note printed under the means, or none when the seeds drew different workloads. */
-export function seedSpreadNote(spread: SeedSpread, seeds: number): string | undefined {
+/**
+ * The note printed under the means, or none when the seeds drew different workloads, or for a
+ * replay (`simulate --network-from`), whose seeds are meant to vary its network draws alone.
+ */
+export function seedSpreadNote(spread: SeedSpread, seeds: number, replay = false): string | undefined {
   const fresh =
     'for workloads that differ, give each run its own slice of the trace (workload[i].skip) ' +
     'or use a synthetic source, which each seed draws anew';
@@ -42,7 +45,7 @@ export function seedSpreadNote(spread: SeedSpread, seeds: number): string | unde
       `NOTE: the ${seeds} seeds made the same run (every metric equal): nothing in this experiment ` +
       `draws from its seed, so "± 0" is no confidence interval; ${fresh}`
     );
-  if (spread.same_workload_every_seed)
+  if (spread.same_workload_every_seed && !replay)
     return (
       `NOTE: every seed submitted the same jobs: the intervals are over what else the seed draws ` +
       `(link delays and loss, failures, the schemes' random choices), not over workloads; ${fresh}`

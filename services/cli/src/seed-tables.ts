@@ -78,7 +78,11 @@ export function writeSeedTables(
 }
 
 /** The main metrics' means over the seeds, each with its 90% interval, then the files written. */
-export function renderSeedMeans(tables: SeedTables, scheme: string, extra: readonly string[] = []): string {
+export function renderSeedMeans(
+  tables: SeedTables,
+  scheme: string,
+  { extra = [], replay = false }: { readonly extra?: readonly string[]; readonly replay?: boolean } = {},
+): string {
   const shown = [
     'mean_wait_s',
     'mean_bounded_slowdown',
@@ -92,6 +96,6 @@ export function renderSeedMeans(tables: SeedTables, scheme: string, extra: reado
     if (ci)
       text += `${m.padEnd(24)} ${formatNumber(roundNumber(ci.mean, 4))} ± ${formatNumber(roundNumber(ci.half_width, 4))} (90%, n=${ci.n})\n`;
   }
-  const note = seedSpreadNote(tables.spread, tables.seeds);
+  const note = seedSpreadNote(tables.spread, tables.seeds, replay);
   return `${text}${note ? `${note}\n` : ''}\nwrote ${tables.csv}\n      ${tables.json}\n`;
 }

@@ -39,5 +39,8 @@ describe('what a set of seeds sampled', () => {
       /^NOTE: every seed submitted the same jobs: the intervals are over what else the seed draws/,
     );
     expect(seedSpreadNote({ same_workload_every_seed: false, identical_runs: false }, 3)).toBeUndefined();
+    // A replay's seeds are meant to vary its network draws alone; one run made N times is still said.
+    expect(seedSpreadNote({ same_workload_every_seed: true, identical_runs: false }, 3, true)).toBeUndefined();
+    expect(seedSpreadNote({ same_workload_every_seed: true, identical_runs: true }, 3, true)).toMatch(/^NOTE: the 3/);
   });
 });

@@ -194,7 +194,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (!values.quiet) {
     process.stdout.write(
       `\n${seeds} live runs:\n` +
-        renderSeedMeans(written, spec.meta.scheme, ['live_latency_mean_ms', 'live_timer_lag_mean_ms']),
+        renderSeedMeans(written, spec.meta.scheme, { extra: ['live_latency_mean_ms', 'live_timer_lag_mean_ms'] }),
     );
     const warned = rows.filter((r) => (r['live_fidelity_warnings'] ?? 0) > 0).map((r) => r['seed']);
     if (warned.length > 0)

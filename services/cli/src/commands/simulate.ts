@@ -140,7 +140,8 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
   }
   const written = writeSeedTables(out, rows, sameWorkload);
-  if (!values.quiet) process.stdout.write(renderSeedMeans(written, spec.meta.scheme));
+  if (!values.quiet)
+    process.stdout.write(renderSeedMeans(written, spec.meta.scheme, { replay: measured !== undefined }));
   return EXIT_OK;
 }
 
