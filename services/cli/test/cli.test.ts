@@ -690,6 +690,46 @@ describe('help and trace info', () => {
     }
   });
 
+  it('describes the slice a source reads, its median run, and what a speed-up leaves the guard', () => {
+    const dir = tmp();
+    // Six jobs 100 s apart on a 10-processor machine, running 0 (read as 1), 20, 40, ... 100 s.
+    const swf = [
+      '; MaxProcs: 10',
+      ...[0, 20, 40, 60, 80, 100].map((run, i) =>
+        [i + 1, i * 100, 0, run, 2, -1, -1, 2, 200, -1, 1, 1, 1, -1, 1, -1, -1, -1].join(' '),
+      ),
+    ].join('\n');
+    const file = join(dir, 'six.swf');
+    writeFileSync(file, swf + '\n');
+    // Jobs 3 to 5 (skip 2, 3 of them): submits 200 .. 400, runs 40, 60, 80 s; 2 x 180 s of work
+    // on 10 processors over 200 s is 18%.
+    const r = gridemu(['trace', 'info', file, '--skip', '2', '--jobs', '3', '--speedup', '1000']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('jobs            3 (after skipping 2)\n');
+    expect(r.out).toContain('span            200 s (0.0 days), submits 200 .. 400\n');
+    expect(r.out).toContain('offered load    18.0% of the machine over the span\n');
+    expect(r.out).toContain('median run      60 s\n');
+    expect(r.out).toContain('live wall time  0 s for the submissions at speed-up 1000\n');
+    // 5% of 60 s is 3 emulated s: 3 wall ms at 1000x.
+    expect(r.out).toContain(
+      "guard budget    3.0 wall ms for one hop or a timer's lag: 5% of the median run at speed-up 1000\n",
+    );
+    const json = JSON.parse(gridemu(['trace', 'info', file, '--jobs', '4', '--speedup', '10', '--json']).out);
+    // Runs 1 (from 0), 20, 40, 60: the lower middle is 20; 300 s of submissions at 10x is 30 wall s.
+    expect(json).toMatchObject({ records: 4, medianRun_s: 20, slice: { skip: 0, jobs: 4 } });
+    expect(json.live).toEqual({ speedup: 10, submissions_wall_s: 30, guard_ms: 100 });
+    // A slice past the end, or fewer jobs than asked: said, as a source would refuse them.
+    const past = gridemu(['trace', 'info', file, '--skip', '6']);
+    expect(past.code).toBe(2);
+    expect(past.err).toContain('no jobs after skipping 6');
+    expect(gridemu(['trace', 'info', file, '--skip', '4', '--jobs', '5']).out).toContain(
+      'jobs            2 (after skipping 4; fewer than the 5 asked for, which a workload source would refuse)',
+    );
+    expect(gridemu(['trace', 'info', file, '--jobs', '0']).err).toContain(
+      '--jobs must be an integer of 1 or more, got "0"',
+    );
+  });
+
   it.skipIf(kth.skip)(kth.title('describes a trace found by its archive name'), () => {
     const r = gridemu(['trace', 'info', 'KTH-SP2-1996-2.1-cln.swf.gz']);
     expect(r.code).toBe(0);

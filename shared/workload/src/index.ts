@@ -25,7 +25,7 @@ export {
   type SourceLoader,
   type SourceContext,
 } from './load-workload.js';
-export { traceInfo, type TraceInfo } from './trace-info.js';
+export { traceInfo, type TraceInfo, type TraceSlice } from './trace-info.js';
 export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.js';
 export { readBatsimWorkload } from './batsim-reader.js';
 export { JsonFormatError, parseJsonText } from './json-input.js';

@@ -20,9 +20,25 @@ export interface TraceInfo {
   };
   readonly malformedLines: number;
   readonly header: Record<string, string>;
+  /** The records described: those after the first `skip`, `jobs` of them (all without it), as a source's slice. */
+  readonly slice: { readonly skip: number; readonly jobs?: number };
+  /**
+   * The median run of the slice's jobs, a run of 0 or less counted as 1 s as the loader makes it:
+   * the timescale `gridemu run`'s fidelity guard judges the hops and timer lags of most runs against.
+   */
+  readonly medianRun_s: number;
 }
 
-export async function traceInfo(file: string, lenient = false): Promise<TraceInfo> {
+/** Which records a source of `skip` and `jobs` reads: the first `skip` are passed over. */
+export interface TraceSlice {
+  readonly skip?: number;
+  readonly jobs?: number;
+}
+
+export async function traceInfo(file: string, lenient = false, slice: TraceSlice = {}): Promise<TraceInfo> {
+  const skip = slice.skip ?? 0;
+  let seen = 0;
+  const runs: number[] = [];
   const header: SwfHeader = { fields: new Map() };
   let records = 0;
   let first = Number.POSITIVE_INFINITY;
@@ -32,7 +48,10 @@ export async function traceInfo(file: string, lenient = false): Promise<TraceInf
   let malformed = 0;
   const a = { runtimeNotPositive: 0, requestedTimeMissing: 0, runtimeOverRequested: 0, processorsUnknown: 0 };
   for await (const r of readSwf(file, { lenient, header, onMalformed: () => malformed++ })) {
+    if (++seen <= skip) continue;
+    if (slice.jobs !== undefined && records >= slice.jobs) break;
     records++;
+    runs.push(r.run > 0 ? r.run : 1);
     if (r.submit >= 0) {
       first = Math.min(first, r.submit);
       last = Math.max(last, r.submit);
@@ -60,5 +79,14 @@ export async function traceInfo(file: string, lenient = false): Promise<TraceInf
     anomalies: a,
     malformedLines: malformed,
     header: Object.fromEntries(header.fields),
+    slice: { skip, ...(slice.jobs !== undefined ? { jobs: slice.jobs } : {}) },
+    medianRun_s: median(runs),
   };
+}
+
+/** The lower middle of the values, as the fidelity guard takes it; 0 for none. */
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  values.sort((a, b) => a - b);
+  return values[Math.floor((values.length - 1) / 2)]!;
 }

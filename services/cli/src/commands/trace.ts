@@ -10,16 +10,22 @@ import {
   traceDirectory,
   traceInfo,
   type FetchResult,
+  type TraceInfo,
 } from '@gridemu/workload';
+import { DEFAULT_GUARD_SHARE } from '@gridemu/live';
+import { formatDuration } from '../live/run-length.js';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 
-export const TRACE_HELP = `Usage: gridemu trace info FILE [--json] [--lenient]
+export const TRACE_HELP = `Usage: gridemu trace info FILE [--skip N] [--jobs N] [--speedup S] [--json] [--lenient]
        gridemu trace fetch NAME [--dir DIR] [--base-url URL] [--force]
 
-info   jobs, time span, processors and offered load of an SWF trace (.swf or .swf.gz).
-       FILE may be a path or a bare archive name found in the trace directory.
+info   jobs, time span, processors, offered load and median run of an SWF trace (.swf or
+       .swf.gz). FILE may be a path or a bare archive name found in the trace directory.
+       --skip and --jobs describe the slice a workload source of the same skip and jobs reads;
+       --speedup S says how long its submissions last live at S, and what one hop and a timer's
+       lag may take before gridemu run's fidelity guard warns of the median run.
 fetch  downloads NAME (e.g. KTH-SP2-1996-2.1-cln.swf.gz) from the Parallel Workloads Archive
        into the trace directory (GRIDEMU_TRACE_DIR, default ~/.cache/gridemu/traces) and checks
        that it reads as SWF. --base-url (or GRIDEMU_PWA_URL) points at a mirror. A trace already
@@ -42,6 +48,9 @@ export async function traceCommand(argv: string[]): Promise<number> {
     options: {
       json: { type: 'boolean' },
       lenient: { type: 'boolean' },
+      skip: { type: 'string' },
+      jobs: { type: 'string' },
+      speedup: { type: 'string' },
       dir: { type: 'string' },
       'base-url': { type: 'string' },
       force: { type: 'boolean' },
@@ -56,19 +65,49 @@ export async function traceCommand(argv: string[]): Promise<number> {
   const arg = positionals[0]!;
   switch (sub) {
     case 'info': {
-      const info = await traceInfo(resolveTrace(arg, undefined), values.lenient === true);
+      const count = (name: 'skip' | 'jobs', least: number) => {
+        const given = values[name];
+        if (given === undefined) return undefined;
+        const n = Number(given);
+        if (!Number.isInteger(n) || n < least)
+          throw new UsageError(`--${name} must be an integer of ${least} or more, got "${given}"`);
+        return n;
+      };
+      const skip = count('skip', 0);
+      const jobs = count('jobs', 1);
+      const speedup = values.speedup === undefined ? undefined : Number(values.speedup);
+      if (speedup !== undefined && !(speedup > 0))
+        throw new UsageError(`--speedup must be a positive number, got "${values.speedup}"`);
+      const info = await traceInfo(resolveTrace(arg, undefined), values.lenient === true, {
+        ...(skip !== undefined ? { skip } : {}),
+        ...(jobs !== undefined ? { jobs } : {}),
+      });
+      if (info.records === 0) throw new UsageError(`${info.file}: no jobs after skipping ${info.slice.skip}`);
+      const live = speedup === undefined ? undefined : liveBudget(info, speedup);
       if (values.json) {
-        console.log(JSON.stringify(info, null, 2));
+        console.log(JSON.stringify(live ? { ...info, live } : info, null, 2));
         return EXIT_OK;
       }
       const days = info.span_s / 86400;
+      const sliced =
+        info.slice.skip > 0 || info.slice.jobs !== undefined
+          ? ` (after skipping ${info.slice.skip}${info.slice.jobs !== undefined && info.records < info.slice.jobs ? `; fewer than the ${info.slice.jobs} asked for, which a workload source would refuse` : ''})`
+          : '';
       console.log(
         [
           `file            ${info.file}`,
-          `jobs            ${info.records}`,
+          `jobs            ${info.records}${sliced}`,
           `span            ${info.span_s} s (${days.toFixed(1)} days), submits ${info.firstSubmit_s} .. ${info.lastSubmit_s}`,
           `processors      ${info.machineProcs} (widest job ${info.maxProcsUsed})`,
           `offered load    ${(info.offeredLoad * 100).toFixed(1)}% of the machine over the span`,
+          `median run      ${info.medianRun_s} s`,
+          ...(live
+            ? [
+                `live wall time  ${formatDuration(live.submissions_wall_s)} for the submissions at speed-up ${live.speedup}`,
+                `guard budget    ${live.guard_ms.toFixed(1)} wall ms for one hop or a timer's lag: ` +
+                  `${(DEFAULT_GUARD_SHARE * 100).toFixed(0)}% of the median run at speed-up ${live.speedup}`,
+              ]
+            : []),
           `anomalies       run<=0: ${info.anomalies.runtimeNotPositive}, no requested time: ${info.anomalies.requestedTimeMissing}, ` +
             `run>requested: ${info.anomalies.runtimeOverRequested}, processors unknown: ${info.anomalies.processorsUnknown}`,
           ...(info.malformedLines > 0 ? [`malformed lines ${info.malformedLines} (skipped)`] : []),
@@ -107,4 +146,17 @@ export async function traceCommand(argv: string[]): Promise<number> {
       return EXIT_OK;
     }
   }
+}
+
+/**
+ * What a live run of the slice at `speedup` gives: how long its submissions last in wall time,
+ * and the wall milliseconds a hop or a timer's lag may take before the fidelity guard's share of
+ * the median run is spent (the scheme's own timeouts and periods may be shorter still).
+ */
+function liveBudget(info: TraceInfo, speedup: number) {
+  return {
+    speedup,
+    submissions_wall_s: info.span_s / speedup,
+    guard_ms: (DEFAULT_GUARD_SHARE * info.medianRun_s * 1000) / speedup,
+  };
 }
