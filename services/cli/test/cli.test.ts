@@ -151,6 +151,13 @@ describe('gridemu simulate', () => {
     );
     expect(drawn.json).toMatchObject({ same_workload_every_seed: false, identical_runs: false });
     expect(drawn.out).not.toContain('NOTE:');
+    // The seeds' report says it in its table.
+    expect(gridemu(['report', join(dir, 'independent')]).code).toBe(0);
+    expect(readFileSync(join(dir, 'independent', 'report.html'), 'utf8')).toContain(
+      'one run: every seed made the same run (every metric equal)',
+    );
+    expect(gridemu(['report', join(dir, 'synthetic')]).code).toBe(0);
+    expect(readFileSync(join(dir, 'synthetic', 'report.html'), 'utf8')).toContain('a workload of its own in each seed');
     // compare says which side's seeds were one run, and what its p then rests on.
     const compared = gridemu(['compare', join(dir, 'independent'), join(dir, 'k-distributed')]);
     expect(compared.out).toContain(

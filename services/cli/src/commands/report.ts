@@ -25,7 +25,7 @@ Writes one self-contained HTML file (Chart.js inlined; it opens without a networ
   and the one-way delay over time into each process;
   for a sweep folder (DIR/sweep-mean.csv): each metric against the variants, with its 90% interval;
   for a folder of simulate or run --seeds N (DIR/seeds.csv, DIR/seeds.json): each metric by seed,
-  with the mean over the seeds and its 90% interval.
+  with the mean over the seeds and its 90% interval, and whether the seeds drew their own jobs.
 
 Options:
   --out FILE   where to write it (default: DIR/report.html)`;
@@ -93,6 +93,7 @@ export function buildReport(dir: string): string {
       [
         ['folder', dir],
         ['seeds', String(seeds.seeds)],
+        ...(seeds.sampled ? [['what the seeds sampled', seeds.sampled] as [string, string]] : []),
         ['each run', 'its own report: gridemu report DIR/seed-N'],
       ],
       seeds.charts,

@@ -1,6 +1,7 @@
 import { readCsvTable, type MeanWithInterval } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
 import type { ReportChart } from './report-html.js';
+import type { SeedSpread } from '../seed-spread.js';
 import { DRAWN_METRICS } from './sweep-report.js';
 
 /**
@@ -13,7 +14,7 @@ export function seedsCharts(
   csvFile: string,
   seedsJson: string,
   jsonFile: string,
-): { charts: ReportChart[]; seeds: number } {
+): { charts: ReportChart[]; seeds: number; sampled?: string } {
   const table = readCsvTable(seedsCsv, csvFile);
   const col = (name: string) => table.header.indexOf(name);
   if (col('seed') < 0)
@@ -21,8 +22,13 @@ export function seedsCharts(
       `${csvFile}:1: no column "seed" in the header (is this the seeds.csv of simulate or run --seeds?)`,
     );
   let means: Record<string, MeanWithInterval | undefined>;
+  let spread: Partial<SeedSpread>;
   try {
-    means = (JSON.parse(seedsJson) as { metrics?: Record<string, MeanWithInterval | undefined> }).metrics ?? {};
+    const parsed = JSON.parse(seedsJson) as {
+      metrics?: Record<string, MeanWithInterval | undefined>;
+    } & Partial<SeedSpread>;
+    means = parsed.metrics ?? {};
+    spread = parsed;
   } catch (err) {
     throw new InputError(`${jsonFile}: not valid JSON (${(err as Error).message})`, { cause: err });
   }
@@ -73,7 +79,18 @@ export function seedsCharts(
     throw new InputError(
       `${csvFile}: none of the metrics a seeds report draws (${DRAWN_METRICS.map(([m]) => m).join(', ')}) is in it`,
     );
-  return { charts, seeds: table.rows.length };
+  const sampled = whatSeedsSampled(spread);
+  return { charts, seeds: table.rows.length, ...(sampled ? { sampled } : {}) };
+}
+
+/** What the intervals are over, as seeds.json records it (a folder written before it did says nothing). */
+function whatSeedsSampled(spread: Partial<SeedSpread>): string | undefined {
+  if (spread.identical_runs === true)
+    return 'one run: every seed made the same run (every metric equal), nothing drew from the seed, so there is no interval';
+  if (spread.same_workload_every_seed === true)
+    return "the same jobs in every seed: the intervals are over link delays and loss, failures and the schemes' random choices, not over workloads";
+  if (spread.same_workload_every_seed === false) return 'a workload of its own in each seed';
+  return undefined;
 }
 
 /** Four significant digits, without the exponent toPrecision gives from 10,000 up. */
