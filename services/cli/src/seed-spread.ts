@@ -4,7 +4,7 @@ import type { Job } from '@gridemu/model';
 /**
  * What a set of seeds sampled. A trace's jobs are the same whatever the seed, so `--seeds N` over
  * traces varies only what else the seed draws (link delays and loss, failures, the schemes' own
- * random choices), and over a deterministic scheme with no such draw it makes one run N times,
+ * draws, such as site speeds or estimate errors), and over a deterministic scheme with no such draw it makes one run N times,
  * whose "± 0" reads like a tight interval. A researcher who reports such an interval should be
  * told what it is over.
  */
@@ -48,7 +48,7 @@ export function seedSpreadNote(spread: SeedSpread, seeds: number, replay = false
   if (spread.same_workload_every_seed && !replay)
     return (
       `NOTE: every seed submitted the same jobs: the intervals are over what else the seed draws ` +
-      `(link delays and loss, failures, the schemes' random choices), not over workloads; ${fresh}`
+      `(link delays and loss, failures, the schemes' own draws), not over workloads; ${fresh}`
     );
   return undefined;
 }

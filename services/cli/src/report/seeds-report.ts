@@ -88,7 +88,7 @@ function whatSeedsSampled(spread: Partial<SeedSpread>): string | undefined {
   if (spread.identical_runs === true)
     return 'one run: every seed made the same run (every metric equal), nothing drew from the seed, so there is no interval';
   if (spread.same_workload_every_seed === true)
-    return "the same jobs in every seed: the intervals are over link delays and loss, failures and the schemes' random choices, not over workloads";
+    return "the same jobs in every seed: the intervals are over link delays and loss, failures and the schemes' own draws, not over workloads";
   if (spread.same_workload_every_seed === false) return 'a workload of its own in each seed';
   return undefined;
 }
