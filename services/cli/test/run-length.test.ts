@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { describeRunLength, formatDuration, progressDetail, runLength } from '../src/live/run-length.js';
+import {
+  describeRunLength,
+  describeSweepLength,
+  formatDuration,
+  progressDetail,
+  runLength,
+} from '../src/live/run-length.js';
 
 describe("a live run's length, known before it starts", () => {
   it('spans the first submission to the last, in whatever order the jobs come', () => {
@@ -22,6 +28,25 @@ describe("a live run's length, known before it starts", () => {
     expect(progressDetail(length, 36_000, 360)).toBe('emulated 10.0 h, wall 6.0 min, all submitted');
     // Within a wall second of it, counting down would say "0 s".
     expect(progressDetail(length, 35_950, 359.5)).toBe('emulated 10.0 h, wall 6.0 min, all submitted');
+  });
+
+  it("adds up a live sweep's runs, so many at a time", () => {
+    const at = (submissions_s: number, speedup: number) => ({ submissions_s, speedup });
+    // 435,000 s at 5000x is 87 s; four such runs one at a time 5.8 min, two at a time 2.9 min.
+    const four = [1, 2, 3, 4].map(() => at(435_000, 5000));
+    expect(describeSweepLength(four, 1)).toBe(
+      "the 4 live runs' submissions last at least 5.8 min of wall time (87 s each)",
+    );
+    expect(describeSweepLength(four, 2)).toBe(
+      "the 4 live runs' submissions last at least 2.9 min of wall time, 2 at a time (87 s each)",
+    );
+    // A speed-up varied: 87 s and 43.5 s; --parallel 4 runs the two side by side.
+    expect(describeSweepLength([at(435_000, 5000), at(435_000, 10_000)], 4)).toBe(
+      "the 2 live runs' submissions last at least 65 s of wall time, 2 at a time (44 s to 87 s each)",
+    );
+    expect(describeSweepLength([at(435_000, 5000)], 1)).toBe(
+      "the 1 live run's submissions last at least 87 s of wall time (87 s each)",
+    );
   });
 
   it('reads durations in the unit a person would', () => {

@@ -29,7 +29,8 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     expect(stdout).toContain('2 live runs in');
     // Each run's own messages, as gridemu run writes them.
     expect(err).toContain('gridemu run live-test: k-distributed, speed-up 20000');
-    // How long each run lasts at the least, said before it starts.
+    // How long the sweep lasts at the least, said before its first run, and each run's.
+    expect(err).toMatch(/gridemu sweep: the 2 live runs' submissions last at least [\d.]+ (s|min) of wall time \(/);
     expect(err).toMatch(/the submissions span [\d.]+ (s|min|h|d) emulated: at speed-up 20000 the run lasts at least/);
     const rows = csvRows(join(out, 'sweep.csv'));
     expect(rows.map((r) => r['variant'])).toEqual(['network.latency_ms=0', 'network.latency_ms=5']);

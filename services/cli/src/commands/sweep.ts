@@ -6,13 +6,14 @@ import { parseCommandArgs } from '../command-args.js';
 import type { RunSummary } from '@gridemu/metrics';
 import { formatNumber } from '@gridemu/metrics';
 import { parseOverride, parseOverrides } from '@gridemu/model';
-import { loadExperiment } from '@gridemu/schemes';
+import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
 import { ChildRuns } from '../sweep/child-runs.js';
 import { finishedRun } from '../sweep/finished-run.js';
+import { describeSweepLength, runLength, type RunLength } from '../live/run-length.js';
 import { identicalRuns } from '../seed-spread.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
 import { idleAxes } from '../sweep/idle-axes.js';
@@ -133,6 +134,18 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       `gridemu sweep: warning: --parallel ${parallel} with --live: the runs share this machine's ${availableParallelism()} cores, and each measures the others' load (see each run's fidelity guard)`,
     );
 
+  if (live) {
+    // Before the first run, how long the sweep takes at the least (the runs a --resume keeps
+    // aside). One run's workload at a time: a sweep of seeds over a large trace would otherwise
+    // hold every copy at once.
+    const lengths: RunLength[] = [];
+    for (const [i, s] of specs.entries()) {
+      if (values.resume && finishedRun(join(out, folderName(runs[i]!)), s, true)) continue;
+      const { jobs } = await loadExperimentWorkload(s, { specFile: file, lenient: values.lenient === true });
+      lengths.push(runLength(jobs, s.live.speedup));
+    }
+    if (lengths.length > 0) console.error(`gridemu sweep: ${describeSweepLength(lengths, parallel)}`);
+  }
   const started = Date.now();
   const results: RunResult[] = [];
   const failures: { readonly code: number; readonly text: string }[] = [];

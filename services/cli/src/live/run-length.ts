@@ -34,6 +34,26 @@ export function describeRunLength(length: RunLength): string {
 }
 
 /**
+ * The line a live sweep says before its first run: how long the runs' submissions last in all,
+ * `parallel` at a time (a lower bound, as each run's is), and each run's range.
+ */
+export function describeSweepLength(lengths: readonly RunLength[], parallel: number): string {
+  const walls = lengths.map((l) => l.submissions_s / l.speedup);
+  const together = Math.min(parallel, lengths.length);
+  const total = walls.reduce((a, b) => a + b, 0) / together;
+  const least = Math.min(...walls);
+  const most = Math.max(...walls);
+  const each =
+    formatDuration(least) === formatDuration(most)
+      ? `${formatDuration(least)} each`
+      : `${formatDuration(least)} to ${formatDuration(most)} each`;
+  return (
+    `the ${lengths.length} live run${lengths.length === 1 ? "'s" : "s'"} submissions last at least ` +
+    `${formatDuration(total)} of wall time${together > 1 ? `, ${together} at a time` : ''} (${each})`
+  );
+}
+
+/**
  * The progress line's detail: the emulated clock and the wall time, and until the last submission
  * how long it is still away in wall time (exact, the clock being the wall's at the speed-up).
  */
