@@ -43,7 +43,8 @@ Options:
   --out DIR            where to write results (default: results/<name>-live)
   --nats URL           use this NATS server; without it, nats-server from PATH is started on a
                        free loopback port and stopped at the end
-  --speedup S          emulated seconds per wall second (default: live.speedup of SPEC, 1000)
+  --speedup S          emulated seconds per wall second (default: live.speedup of SPEC, 1000);
+                       the run first says how long its submissions last at S
   --set path=value     override a field of SPEC, e.g. --set network.latency_ms=10
   --run ID             run id (default: <name>-<random>); runs on one server never mix
   --timeout S          stop the run if it has not ended after S wall seconds (default: no limit)
