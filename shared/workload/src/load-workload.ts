@@ -20,6 +20,7 @@ import { readBatsimWorkload } from './batsim-reader.js';
 import type { SwfRecord } from './swf-record.js';
 import type { SwfFormatError } from './swf-record.js';
 import { resolveTrace } from './trace-dir.js';
+import { sha256OfFile } from './file-digest.js';
 
 /** What one source contributed, for summary.json: nothing is adjusted or skipped unseen. */
 export interface SourceReport {
@@ -27,6 +28,8 @@ export interface SourceReport {
   /** `swf`, `synthetic`, or a family's kind of source. */
   readonly kind: string;
   readonly file?: string;
+  /** The SHA-256 of the file's bytes, when the source read a file: which version of a trace it was. */
+  readonly sha256?: string;
   readonly jobs: number;
   readonly adjustments: AdjustmentCounts;
   readonly malformed_lines: number;
@@ -90,7 +93,10 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
         cause: err,
       });
     }
-    const { report } = loaded;
+    const report: SourceReport =
+      loaded.report.file !== undefined && loaded.report.sha256 === undefined
+        ? { ...loaded.report, sha256: await sha256OfFile(loaded.report.file) }
+        : loaded.report;
     // A synthetic source's jobs are made with their membership and numbered one by one
     // (loadSyntheticSource); a trace's numbers are its own, and may repeat.
     const jobs = source.kind === 'synthetic' ? loaded.jobs : uniqueIds(withMembership(loaded.jobs, source));

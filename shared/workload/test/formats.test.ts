@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSpecText } from '@gridemu/model';
@@ -66,6 +67,9 @@ describe('the Grid Workloads Format', () => {
       ['x!1', 0, 100, 200, 1, 7, 3],
       ['x!2', 30, 50, 50, 2, 7, 3],
     ]);
+    // Which version of the file it read, for summary.json: the SHA-256 of its bytes.
+    const bytes = readFileSync(join(dir, 'a.gwf'));
+    expect(w.sources[0]!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
 
   it('names the file and line of a bad line, and --lenient skips and counts it', async () => {
