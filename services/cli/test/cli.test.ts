@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -138,6 +139,14 @@ describe('gridemu simulate', () => {
     };
     // Sites that keep their own jobs draw nothing: three seeds, one run.
     const one = runSeeds('independent', spec('independent', traces));
+    // Each run's summary says what made it, and which bytes of the trace it read.
+    const summary = JSON.parse(readFileSync(join(dir, 'independent', 'seed-1', 'summary.json'), 'utf8'));
+    expect(summary.provenance).toMatchObject({ gridemu: '0.1.0', node: process.version });
+    expect(summary.workload[0].sha256).toBe(
+      createHash('sha256')
+        .update(swf + '\n')
+        .digest('hex'),
+    );
     expect(one.json).toMatchObject({ same_workload_every_seed: true, identical_runs: true });
     expect(one.out).toContain('NOTE: the 3 seeds made the same run (every metric equal)');
     // Claims over jittered links: the runs differ, the jobs do not.

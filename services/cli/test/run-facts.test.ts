@@ -29,6 +29,27 @@ describe("the table at the top of a run's report", () => {
     expect(facts).toContainEqual(['jobs', '10 submitted, 4 completed, 0 rejected, 6 unfinished']);
   });
 
+  it('ends with what made the run, when its summary says', () => {
+    expect(runFacts(CLEAN).find(([k]) => k === 'made by')).toBeUndefined();
+    const provenance = {
+      gridemu: '0.1.0',
+      commit: '8dd27ef4bb0a7454330fe2298f85c3e7d7c758e2',
+      modified: true,
+      node: 'v20.20.2',
+      platform: 'linux x64',
+      cpu: 'AMD EPYC',
+      cores: 2,
+    };
+    expect(runFacts({ ...CLEAN, provenance }).at(-1)).toEqual([
+      'made by',
+      'gridemu 0.1.0 (commit 8dd27ef4bb0a, with tracked files changed), Node v20.20.2, linux x64, AMD EPYC x2',
+    ]);
+    const { commit: _, modified: __, ...image } = provenance;
+    expect(runFacts({ ...CLEAN, provenance: image }).at(-1)![1]).toBe(
+      'gridemu 0.1.0 (commit unknown), Node v20.20.2, linux x64, AMD EPYC x2',
+    );
+  });
+
   it('has neither for a run that ended as it should', () => {
     const facts = runFacts(CLEAN);
     expect(facts[0]![0]).toBe('experiment');

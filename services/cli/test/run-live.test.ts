@@ -30,6 +30,8 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
       checkExactlyOnce(out);
       const s = readSummary(out);
       expect(s.mode).toBe('run');
+      // The driver, which writes it, says what made the run.
+      expect(s.provenance).toMatchObject({ gridemu: '0.1.0', node: process.version });
       expect(s.jobs.unfinished).toBe(0);
       expect(s.counters['messages.malformed'] ?? 0).toBe(0);
       const processes = Object.keys(s.live.processes).sort();

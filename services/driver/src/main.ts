@@ -26,6 +26,7 @@ import {
   checkSchedule,
   describeScheduleCheck,
   executedJobsFromCsv,
+  runProvenance,
   writeJobsCsv,
   writeSummary,
 } from '@gridemu/metrics';
@@ -240,6 +241,7 @@ async function main(argv: string[]): Promise<number> {
     counters,
     workload: workload.sources,
     wall_s: (Date.now() - started) / 1000,
+    provenance: runProvenance(),
     live,
     scheme: schemeSummary(spec, counters, result.driver.records),
   });

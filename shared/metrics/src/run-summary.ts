@@ -1,5 +1,6 @@
 import type { ExperimentSpec } from '@gridemu/model';
 import type { JobRecord } from './job-record.js';
+import type { Provenance } from './provenance.js';
 import { faultsSummary, injectsFaults, type FaultsSummary } from './faults-summary.js';
 import { roundNumber } from './format.js';
 import { summarize, type SiteCapacity, type Summary } from './summary.js';
@@ -19,6 +20,8 @@ export interface RunSummaryInput {
   /** Per-source reports from the workload loader (what was read, adjusted, skipped). */
   readonly workload: readonly object[];
   readonly wall_s: number;
+  /** What made the run (runProvenance), kept out of the pure summary's reach. */
+  readonly provenance?: Provenance;
   /** `gridemu run` only: timing, latency seen on the wire, the processes and their memory. */
   readonly live?: object;
   /** The scheme module's own part (paper 001: `claims`), from shared/schemes' schemeSummary. */
@@ -44,6 +47,7 @@ export type RunSummary = Summary & {
   readonly counters: Record<string, number>;
   readonly workload: readonly object[];
   readonly wall_time_s: number;
+  readonly provenance?: Provenance;
   readonly live?: object;
   /** When the spec injects faults: what they were and what they cost. */
   readonly faults?: FaultsSummary;
@@ -67,6 +71,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
     'counters',
     'workload',
     'wall_time_s',
+    'provenance',
     'live',
     'faults',
     'spec',
@@ -97,6 +102,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
     counters: input.counters,
     workload: input.workload,
     wall_time_s: roundNumber(input.wall_s, 3),
+    ...(input.provenance ? { provenance: input.provenance } : {}),
     ...(input.live ? { live: input.live } : {}),
     ...(injectsFaults(input.spec)
       ? { faults: faultsSummary(input.spec, input.mode, input.counters, input.records) }

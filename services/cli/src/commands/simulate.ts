@@ -1,7 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseCommandArgs } from '../command-args.js';
 import { join, resolve } from 'node:path';
-import { buildRunSummary, writeResults, writeSummary, writeProtocolTrace, type RunSummary } from '@gridemu/metrics';
+import {
+  buildRunSummary,
+  runProvenance,
+  writeResults,
+  writeSummary,
+  writeProtocolTrace,
+  type RunSummary,
+} from '@gridemu/metrics';
 import { parseOverrides, type ExperimentSpec, type Job } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
@@ -195,6 +202,7 @@ async function simulateOnce(
     counters: result.counters,
     workload: workload.sources,
     wall_s: (Date.now() - started) / 1000,
+    provenance: runProvenance(),
     scheme: schemeSummary(spec, result.counters, result.records),
   });
   // What was replayed, so the results say which network they assumed.

@@ -1,5 +1,5 @@
 import { MIN_TIMERS_IN_WINDOW, shortestTimescale } from '@gridemu/live';
-import { formatNumber } from '@gridemu/metrics';
+import { formatNumber, type Provenance } from '@gridemu/metrics';
 import { delayOverTime, timerLagOverTime, type ReportNetwork } from './live-series.js';
 import type { ReportChart } from './report-html.js';
 import {
@@ -42,6 +42,8 @@ export interface ReportSummary {
   readonly faults?: { readonly lost_runs: number };
   /** From DIR/check.json, which gridemu run writes beside the summary. */
   readonly check?: { readonly ok: boolean };
+  /** What made the run (summary.json from 2026-12-06 on). */
+  readonly provenance?: Provenance;
   readonly live?: {
     readonly speedup?: number;
     readonly run_wall_s?: number;
@@ -388,5 +390,15 @@ export function runFacts(s: ReportSummary): [string, string][] {
           `down from ${r.down_from_s.toFixed(0)} s to ${r.rejoined_s.toFixed(0)} s; caught up ${r.catch_up_wall_s.toFixed(2)} s wall (${r.catch_up_emulated_s.toFixed(0)} emulated s) after its restart was due`,
         ] as [string, string],
     ),
+    ...(s.provenance ? [['made by', madeBy(s.provenance)] as [string, string]] : []),
   ];
+}
+
+/** The provenance row: the code and the machine a published number can be traced back to. */
+export function madeBy(p: Provenance): string {
+  const commit =
+    p.commit === undefined
+      ? 'commit unknown'
+      : `commit ${p.commit.slice(0, 12)}${p.modified === true ? ', with tracked files changed' : ''}`;
+  return `gridemu ${p.gridemu} (${commit}), Node ${p.node}, ${p.platform}, ${p.cpu} x${p.cores}`;
 }
