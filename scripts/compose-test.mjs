@@ -50,6 +50,16 @@ const images = {
  * machine, they once filled its disk.
  */
 const buildLabel = 'gridemu.build=compose-test';
+/**
+ * The commit the image is built from, which each run's summary.json must then name (an image has
+ * no .git); marked when tracked files differ from it, as the image holds the files as they are.
+ */
+const builtFrom = (() => {
+  const head = sh('git', ['-C', repo, 'rev-parse', 'HEAD']);
+  if (head.status !== 0) return undefined;
+  const changed = sh('git', ['-C', repo, 'status', '--porcelain', '--untracked-files=no']).stdout.trim() !== '';
+  return `${head.stdout.trim()}${changed ? '-modified' : ''}`;
+})();
 /** What a build needs free where podman keeps its images: the build stage and the image, with room. */
 const neededFreeBytes = 3 * 2 ** 30;
 const t0 = Date.now();
@@ -106,6 +116,7 @@ function buildImages() {
         'deploy/Dockerfile',
         '--build-arg',
         `BASE=${base}`,
+        ...(builtFrom ? ['--build-arg', `GRIDEMU_COMMIT=${builtFrom}`] : []),
         '--label',
         buildLabel,
         '--target',
@@ -366,6 +377,10 @@ async function endAndCheck(results, problems, driver, sites, killed) {
   const summary = JSON.parse(readFileSync(join(results, 'summary.json'), 'utf8'));
   if (summary.jobs.completed !== summary.jobs.submitted)
     problems.push(`${summary.jobs.completed} of ${summary.jobs.submitted} jobs completed`);
+  if (builtFrom && summary.provenance?.commit !== builtFrom)
+    problems.push(
+      `summary.json's provenance names commit ${summary.provenance?.commit}, the image was built from ${builtFrom}`,
+    );
   return summary;
 }
 
