@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Job } from '@gridemu/model';
+import { isOutcomeColumn } from './sweep/metrics-table.js';
 
 /**
  * What a set of seeds sampled. A trace's jobs are the same whatever the seed, so `--seeds N` over
@@ -21,14 +22,12 @@ export function sameJobs(a: readonly Job[], b: readonly Job[]): boolean {
 }
 
 /**
- * Whether the seeds' runs were one run: every column equal in every row, the seed and the wall
- * times (`wall_time_s`, the live runs' `live_*`), which a machine varies, left out.
+ * Whether the seeds' runs were one run: every column of their outcome (isOutcomeColumn) equal in
+ * every row, the seed left out.
  */
 export function identicalRuns(rows: readonly Record<string, number>[]): boolean {
   if (rows.length < 2) return false;
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter(
-    (c) => c !== 'seed' && !c.includes('wall') && !c.startsWith('live_'),
-  );
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((c) => c !== 'seed' && isOutcomeColumn(c));
   return columns.every((c) => rows.every((r) => Object.is(r[c], rows[0]![c])));
 }
 

@@ -1,5 +1,6 @@
 import type { ExperimentSpec } from '@gridemu/model';
 import type { JobRecord, ProtocolTraceRow } from '@gridemu/metrics';
+import { medianRun_s } from '@gridemu/workload';
 import { findSchemeModule, schemeModule } from './registry.js';
 import type { SchemeMetric, TraceComparison } from './scheme-module.js';
 
@@ -29,11 +30,8 @@ export function schemeTimescales(
   jobs: readonly { readonly run_s: number }[],
 ): Record<string, number> {
   const own = schemeModule(spec.meta.scheme).timescales?.(spec) ?? {};
-  const runs = jobs
-    .map((j) => j.run_s)
-    .filter((r) => r > 0)
-    .sort((a, b) => a - b);
-  return runs.length > 0 ? { ...own, [MEDIAN_RUN_TIMESCALE]: runs[Math.floor((runs.length - 1) / 2)]! } : own;
+  const median = medianRun_s(jobs.map((j) => j.run_s));
+  return median !== undefined ? { ...own, [MEDIAN_RUN_TIMESCALE]: median } : own;
 }
 
 /** The periods of the scheme's latest-value reports (load gossip), for the fidelity guard. */

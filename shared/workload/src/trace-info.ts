@@ -1,3 +1,4 @@
+import { medianRun_s } from './median-run.js';
 import { readSwf } from './swf-reader.js';
 import type { SwfHeader } from './swf-record.js';
 
@@ -80,13 +81,6 @@ export async function traceInfo(file: string, lenient = false, slice: TraceSlice
     malformedLines: malformed,
     header: Object.fromEntries(header.fields),
     slice: { skip, ...(slice.jobs !== undefined ? { jobs: slice.jobs } : {}) },
-    medianRun_s: median(runs),
+    medianRun_s: medianRun_s(runs) ?? 0,
   };
-}
-
-/** The lower middle of the values, as the fidelity guard takes it; 0 for none. */
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  values.sort((a, b) => a - b);
-  return values[Math.floor((values.length - 1) / 2)]!;
 }

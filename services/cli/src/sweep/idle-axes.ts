@@ -1,7 +1,5 @@
+import { isOutcomeColumn } from './metrics-table.js';
 import { sweptValue, type Variant } from './variants.js';
-
-/** Metrics of a run that say nothing about its outcome: the wall clock's. */
-const NOT_OUTCOME = new Set(['wall_time_s']);
 
 /**
  * The swept paths whose values changed no run's outcome: for every seed and every value of the
@@ -15,7 +13,7 @@ export function idleAxes(
   runs: readonly { readonly variant: Variant; readonly metrics: Readonly<Record<string, number>> }[],
 ): string[] {
   const outcome = (metrics: Readonly<Record<string, number>>) =>
-    JSON.stringify(Object.entries(metrics).filter(([k]) => !NOT_OUTCOME.has(k)));
+    JSON.stringify(Object.entries(metrics).filter(([k]) => isOutcomeColumn(k)));
   return paths.filter((path) => {
     const others = paths.filter((p) => p !== path);
     const groups = new Map<string, Set<string>>();

@@ -11,6 +11,15 @@ const LIVE_COLUMNS = [
 ] as const;
 
 /**
+ * Whether a flattened summary's column says something of the run's outcome: not the wall clock's
+ * time, nor a live run's measure of the emulation itself (delays, timer lag, the guard's
+ * warnings), which a machine varies from run to run.
+ */
+export function isOutcomeColumn(column: string): boolean {
+  return column !== 'wall_time_s' && !column.startsWith('live_');
+}
+
+/**
  * Whether a table of flattened summaries (sweep.csv, sweep-mean.csv) holds live runs: only their
  * summaries have summary.live, whose wall time every live run records.
  */
