@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, smallSpec, tmp } from './live-helpers.js';
-import { metricDiff, startDiffs } from '../src/compare/compare-results.js';
+import { metricDiff, startDiffs, submissionDiffs } from '../src/compare/compare-results.js';
 import { protocolTraceFromLogs } from '../src/live/protocol-trace-from-logs.js';
 
 function gridemu(args: string[]) {
@@ -40,6 +40,23 @@ describe('gridemu compare', () => {
     expect(j.starts.identical).toBeLessThan(180);
     const loose = gridemu(['compare', a, c, '--tolerance', '1000000']);
     expect(loose.code, loose.out).toBe(0);
+  });
+
+  it('says when the runs did not submit the same jobs, and then refuses --max-start-diff', () => {
+    const same = JSON.parse(gridemu(['compare', a, c, '--json']).out);
+    expect(same.submitted).toEqual({ compared: 180, differing: 0 });
+    expect(gridemu(['compare', a, c]).out).not.toContain('DIFFERENT JOBS');
+    // Another seed draws other synthetic jobs under the same ids.
+    const other = join(dir, 'other-seed');
+    expect(gridemu(['simulate', spec, '--out', other, '--quiet', '--set', 'seed=8']).code).toBe(0);
+    const r = gridemu(['compare', a, other]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/DIFFERENT JOBS: \d+ of the 180 jobs in both runs were submitted differently \(s1!1: at /);
+    const limited = gridemu(['compare', a, other, '--max-start-diff', '1e12', '--json']);
+    expect(limited.code).toBe(1);
+    const j = JSON.parse(limited.out);
+    expect(j.submitted.differing).toBeGreaterThan(0);
+    expect(j.failures).toEqual([expect.stringMatching(/^--max-start-diff: .* the runs did not submit the same jobs/)]);
   });
 
   it('checks any metric by its path, and names a folder that is not a results folder', () => {
@@ -103,6 +120,22 @@ describe('gridemu compare', () => {
       max_abs_s: 4,
     });
     expect(s.largest[0]).toEqual({ job: 'j2', a: 10, b: 14, diff: 4 });
+    const job = (submit_s: number, procs: number, requested_s: number | null) => ({ submit_s, procs, requested_s });
+    const d = submissionDiffs(
+      new Map([
+        ['j1', job(0, 4, 100)],
+        ['j2', job(10, 1, null)],
+        ['j3', job(20, 2, 50)],
+        ['j5', job(30, 2, 50)],
+      ]),
+      new Map([
+        ['j1', job(0, 4, 100)],
+        ['j2', job(10, 1, null)],
+        ['j3', job(20, 2, 60)],
+        ['j4', job(30, 2, 50)],
+      ]),
+    );
+    expect(d).toEqual({ compared: 3, differing: 1, example: { job: 'j3', a: job(20, 2, 50), b: job(20, 2, 60) } });
   });
 });
 

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { parseCommandArgs } from '../command-args.js';
 import { readProtocolTrace, type MeanWithInterval, type ProtocolTraceRow } from '@gridemu/metrics';
 import { schemeTraceComparison, type TraceComparison } from '@gridemu/schemes';
-import { CHECKED_BY_DEFAULT, COMPARED_METRICS, compareResults, type MetricDiff } from '../compare/compare-results.js';
+import {
+  CHECKED_BY_DEFAULT,
+  COMPARED_METRICS,
+  compareResults,
+  type MetricDiff,
+  type Submission,
+  type SubmissionDiffs,
+} from '../compare/compare-results.js';
 import {
   CHECKED_SEED_COLUMNS,
   compareSeeds,
@@ -23,11 +30,12 @@ export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT
        gridemu compare SWEEP_DIR VARIANT_A VARIANT_B [--tolerance PCT] [--metrics a,b,...] [--json]
 
 Compares two results folders (of simulate or run, in any mix): each metric of summary.json side by
-side with its difference, then the jobs' start times job by job (jobs.csv). When both folders have
-a protocol-trace.csv (protocol_trace: true), also the scheme's protocol step by step (paper 001's
-claims: steps per job, how first claims ended, each claim's round trip, each job's time from its
-copies to its grant, and the jobs whose grant came furthest apart). A live run stopped before its
-end (summary.json's live.aborted) is named so beside its folder, and with --tolerance or
+side with its difference, then the jobs' start times job by job (jobs.csv; if the runs did not
+submit the same jobs, that is said first: the starts are then different jobs'). When both
+folders have a protocol-trace.csv (protocol_trace: true), also the scheme's protocol step by step
+(paper 001's claims: steps per job, how first claims ended, each claim's round trip, each job's time
+from its copies to its grant, and the jobs whose grant came furthest apart). A live run stopped
+before its end (summary.json's live.aborted) is named so beside its folder, and with --tolerance or
 --max-start-diff it fails the comparison: its metrics cover only the jobs that ended before.
 
 Two folders of seeds (simulate --seeds or run --seeds, in any mix) are compared by their seeds.csv:
@@ -47,7 +55,8 @@ Options:
   --metrics a,b,...    the metrics --tolerance checks (default:
                        ${CHECKED_BY_DEFAULT.join(', ')});
                        any number in summary.json by its dotted path, e.g. live.latency_ms.mean_ms
-  --max-start-diff S   exit 1 if any job started more than S seconds apart in the two runs
+  --max-start-diff S   exit 1 if any job started more than S seconds apart in the two runs, or if
+                       the runs did not submit the same jobs (another seed of a synthetic source)
   --job ID             print job ID's protocol steps in both runs, side by side (needs both traces)
   --json               print the comparison as JSON
   -h, --help           this help`;
@@ -138,7 +147,10 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const failures: string[] = [];
   if (tolerance !== undefined)
     failures.push(...overTolerance(c.metrics, checked, tolerance, 'not a number in both summaries'));
-  if (maxStart !== undefined && c.starts.max_abs_s > maxStart)
+  const different = differentJobs(c.submitted);
+  // Start times of different jobs under the same ids say nothing of either run's schedule.
+  const incomparable = maxStart !== undefined && different !== undefined ? [`--max-start-diff: ${different}`] : [];
+  if (maxStart !== undefined && different === undefined && c.starts.max_abs_s > maxStart)
     failures.push(`job start times differ by up to ${fmt(c.starts.max_abs_s)} s (limit ${maxStart} s)`);
 
   if (values.json) {
@@ -150,7 +162,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
           ...(aborted.a !== undefined || aborted.b !== undefined ? { aborted } : {}),
           ...c,
           ...(protocol ? { protocol: protocol.json } : {}),
-          failures: [...notWhole, ...failures],
+          failures: [...notWhole, ...incomparable, ...failures],
         },
         null,
         2,
@@ -172,6 +184,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
     const named = (dir: string, reason: string | undefined) =>
       reason === undefined ? dir : `${dir}  ABORTED (${reason}): its metrics cover only the jobs that ended before`;
     console.log(`A: ${named(dirA, aborted.a)}\nB: ${named(dirB, aborted.b)}\n\n${table(rows)}\n`);
+    if (different !== undefined)
+      console.log(`DIFFERENT JOBS: ${different}; the start times below compare different jobs under the same ids\n`);
     console.log(
       `job starts: ${s.compared} jobs started in both (${s.onlyA} only in A, ${s.onlyB} only in B); ${s.identical} at the same second, ${s.sameSite} at the same site\n` +
         `  |B - A| mean ${fmt(s.mean_abs_s)} s, median ${fmt(s.median_abs_s)} s, p95 ${fmt(s.p95_abs_s)} s, max ${fmt(s.max_abs_s)} s`,
@@ -187,9 +201,23 @@ export async function compareCommand(argv: string[]): Promise<number> {
     if (protocol) printProtocol(protocol);
     if (traces && values.job !== undefined) printJob(values.job, traces.a, traces.b);
     for (const f of notWhole) console.log(`NOT A WHOLE RUN: ${f}`);
+    for (const f of incomparable) console.log(`NOT COMPARABLE: ${f}`);
     for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   }
-  return notWhole.length + failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+  return notWhole.length + incomparable.length + failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/** What sets the two runs' jobs apart, or undefined when every job in both was submitted alike. */
+function differentJobs(s: SubmissionDiffs): string | undefined {
+  if (s.differing === 0 || s.example === undefined) return undefined;
+  const { job, a, b } = s.example;
+  const given = (v: number | null) => (v === null ? 'none' : String(v));
+  const asked = (x: Submission) =>
+    `at ${given(x.submit_s)} s for ${given(x.procs)} processor${x.procs === 1 ? '' : 's'}, ${given(x.requested_s)} s requested`;
+  return (
+    `${s.differing} of the ${s.compared} jobs in both runs were submitted differently (${job}: ${asked(a)} in A, ${asked(b)} in B): ` +
+    'the runs did not submit the same jobs (another seed of a synthetic source, or another workload)'
+  );
 }
 
 /**

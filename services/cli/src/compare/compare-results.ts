@@ -48,8 +48,30 @@ export interface StartDiffs {
   readonly largest: readonly { readonly job: string; readonly a: number; readonly b: number; readonly diff: number }[];
 }
 
+/** What a job asked for when it was submitted, as jobs.csv records it (null: an empty cell). */
+export interface Submission {
+  readonly submit_s: number | null;
+  readonly procs: number | null;
+  readonly requested_s: number | null;
+}
+
+/**
+ * Whether the two runs submitted the same jobs. Two seeds of a synthetic source draw different jobs
+ * under the same ids (s1!1, s1!2, ...): their start times, compared job by job, would compare
+ * different jobs.
+ */
+export interface SubmissionDiffs {
+  /** Jobs in both jobs.csv files. */
+  readonly compared: number;
+  /** Of those, the jobs submitted at another time, or for other processors or another requested time. */
+  readonly differing: number;
+  /** The first of them in A's order, as each run submitted it. */
+  readonly example?: { readonly job: string; readonly a: Submission; readonly b: Submission };
+}
+
 export interface Comparison {
   readonly metrics: readonly MetricDiff[];
+  readonly submitted: SubmissionDiffs;
   readonly starts: StartDiffs;
   /** Each folder's `meta.scheme` as summary.json says. */
   readonly schemes: { readonly a: string; readonly b: string };
@@ -65,9 +87,11 @@ export function compareResults(dirA: string, dirB: string, extraMetrics: readonl
   );
   const names = [...new Set<string>([...COMPARED_METRICS, ...own, ...extraMetrics])];
   const metrics = names.map((m) => metricDiff(m, pick(sa, m), pick(sb, m)));
+  const [ja, jb] = [readJobs(dirA), readJobs(dirB)];
   return {
     metrics,
-    starts: startDiffs(readStarts(dirA), readStarts(dirB)),
+    submitted: submissionDiffs(ja.submissions, jb.submissions),
+    starts: startDiffs(ja.starts, jb.starts),
     schemes: { a: String(sa['scheme']), b: String(sb['scheme']) },
   };
 }
@@ -95,17 +119,47 @@ interface Start {
   readonly site: string;
 }
 
-function readStarts(dir: string): Map<string, Start> {
+/** Each job's submission, and the start of each job that started. */
+function readJobs(dir: string): { submissions: Map<string, Submission>; starts: Map<string, Start> } {
   const file = join(dir, 'jobs.csv');
   if (!existsSync(file)) throw new UsageError(`${file}: not found`);
   const table = readCsvTable(readFileSync(file, 'utf8'), file);
-  const [id, start, site] = ['job_id', 'starting_time', 'exec_site'].map((c) => table.column(c));
+  const [id, submit, procs, requested, start, site] = [
+    'job_id',
+    'submission_time',
+    'requested_number_of_resources',
+    'requested_time',
+    'starting_time',
+    'exec_site',
+  ].map((c) => table.column(c));
+  const submissions = new Map<string, Submission>();
   const starts = new Map<string, Start>();
   table.rows.forEach((f, i) => {
+    // Compared as given: a job with no requested time, say, has it empty in both runs.
+    const given = (column: number) => (f[column] === '' ? null : Number(f[column]));
+    submissions.set(f[id!]!, { submit_s: given(submit!), procs: given(procs!), requested_s: given(requested!) });
     if (f[start!] === '') return;
     starts.set(f[id!]!, { start: table.number(i, start!), site: f[site!]! });
   });
-  return starts;
+  return { submissions, starts };
+}
+
+export function submissionDiffs(
+  a: ReadonlyMap<string, Submission>,
+  b: ReadonlyMap<string, Submission>,
+): SubmissionDiffs {
+  let compared = 0;
+  let differing = 0;
+  let example: SubmissionDiffs['example'];
+  for (const [job, sa] of a) {
+    const sb = b.get(job);
+    if (!sb) continue;
+    compared++;
+    if (sa.submit_s === sb.submit_s && sa.procs === sb.procs && sa.requested_s === sb.requested_s) continue;
+    differing++;
+    example ??= { job, a: sa, b: sb };
+  }
+  return { compared, differing, ...(example ? { example } : {}) };
 }
 
 export function startDiffs(a: ReadonlyMap<string, Start>, b: ReadonlyMap<string, Start>): StartDiffs {
