@@ -734,6 +734,10 @@ describe('help and trace info', () => {
     // Runs 1 (from 0), 20, 40, 60: the lower middle is 20; 300 s of submissions at 10x is 30 wall s.
     expect(json).toMatchObject({ records: 4, medianRun_s: 20, slice: { skip: 0, jobs: 4 } });
     expect(json.live).toEqual({ speedup: 10, submissions_wall_s: 30, guard_ms: 100 });
+    expect(gridemu(['trace', 'info', file, '--jobs', '4']).out).toContain("jobs            4 (the trace's first 4)\n");
+    expect(gridemu(['trace', 'info', file, '--jobs', '7']).out).toContain(
+      'jobs            6 (the whole trace; fewer than the 7 asked for, which a workload source would refuse)\n',
+    );
     // A slice past the end, or fewer jobs than asked: said, as a source would refuse them.
     const past = gridemu(['trace', 'info', file, '--skip', '6']);
     expect(past.code).toBe(2);

@@ -89,9 +89,13 @@ export async function traceCommand(argv: string[]): Promise<number> {
         return EXIT_OK;
       }
       const days = info.span_s / 86400;
+      const { skip: skipped, jobs: asked } = info.slice;
+      const short = asked !== undefined && info.records < asked;
+      const where =
+        skipped > 0 ? `after skipping ${skipped}` : short ? 'the whole trace' : `the trace's first ${asked}`;
       const sliced =
-        info.slice.skip > 0 || info.slice.jobs !== undefined
-          ? ` (after skipping ${info.slice.skip}${info.slice.jobs !== undefined && info.records < info.slice.jobs ? `; fewer than the ${info.slice.jobs} asked for, which a workload source would refuse` : ''})`
+        skipped > 0 || asked !== undefined
+          ? ` (${where}${short ? `; fewer than the ${asked} asked for, which a workload source would refuse` : ''})`
           : '';
       console.log(
         [
