@@ -1,5 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
-import type { Job } from '@gridemu/model';
 import { isOutcomeColumn } from './sweep/metrics-table.js';
 
 /**
@@ -10,15 +8,18 @@ import { isOutcomeColumn } from './sweep/metrics-table.js';
  * told what it is over.
  */
 export interface SeedSpread {
-  /** Every seed submitted the same jobs (compared on the first two seeds' workloads). */
+  /** Every seed submitted the same jobs (their summaries' jobs_sha256 are equal). */
   readonly same_workload_every_seed: boolean;
   /** Every metric but the wall times was equal in every seed's run. */
   readonly identical_runs: boolean;
 }
 
-/** Whether two seeds' workloads are the same jobs, field for field. */
-export function sameJobs(a: readonly Job[], b: readonly Job[]): boolean {
-  return isDeepStrictEqual(a, b);
+/**
+ * Whether every run submitted the same jobs, from their summaries' jobs_sha256; false for fewer
+ * than two runs, or when a summary has none (written before gridemu recorded it).
+ */
+export function sameJobsEveryRun(digests: readonly (string | undefined)[]): boolean {
+  return digests.length >= 2 && digests.every((d) => d !== undefined && d === digests[0]);
 }
 
 /**

@@ -186,6 +186,26 @@ describe('gridemu simulate', () => {
     ]);
     expect(sweep.code, sweep.err).toBe(0);
     expect(sweep.err).toContain('note: the seeds of meta.scheme=independent made the same run');
+    // ... and those whose seeds differed but submitted the same jobs, and only those.
+    expect(sweep.err).toContain(
+      "note: the seeds of meta.scheme=k-distributed submitted the same jobs (each run's summary.json has one jobs_sha256)",
+    );
+    const digest = (run: string) =>
+      JSON.parse(readFileSync(join(dir, 'sweep', run, 'summary.json'), 'utf8')).jobs_sha256 as string;
+    expect(digest('meta.scheme=k-distributed__seed1')).toMatch(/^[0-9a-f]{64}$/);
+    expect(digest('meta.scheme=k-distributed__seed2')).toBe(digest('meta.scheme=k-distributed__seed1'));
+    const synthetic = gridemu([
+      'sweep',
+      join(dir, 'synthetic.yaml'),
+      '--vary',
+      'meta.scheme=independent,k-distributed',
+      '--seeds',
+      '2',
+      '--out',
+      join(dir, 'synthetic-sweep'),
+    ]);
+    expect(synthetic.code, synthetic.err).toBe(0);
+    expect(synthetic.err).not.toContain('note:');
   });
 
   it.skipIf(kth.skip)(

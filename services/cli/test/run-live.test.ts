@@ -182,6 +182,9 @@ describe('gridemu run: every scheme of paper 001 as separate processes', () => {
         expect([r1.seed, r2.seed]).toEqual([s.seed, s.seed]);
         expect([r1.network_from.network_seed, r2.network_from.network_seed]).toEqual([s.seed, s.seed + 1]);
         expect(r2.jobs.submitted).toBe(r1.jobs.submitted);
+        // The live run and its replays submitted one workload: the driver's digest is the simulator's.
+        expect(s.jobs_sha256).toMatch(/^[0-9a-f]{64}$/);
+        expect([r1.jobs_sha256, r2.jobs_sha256]).toEqual([s.jobs_sha256, s.jobs_sha256]);
         const missing = await gridemuLive(['simulate', spec, '--network-from', dir, '--out', replay, '--quiet']).done;
         expect(missing.code).toBe(2);
         expect(missing.err).toMatch(

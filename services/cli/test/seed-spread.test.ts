@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Job } from '@gridemu/model';
-import { identicalRuns, sameJobs, seedSpreadNote } from '../src/seed-spread.js';
+import { jobsSha256 } from '@gridemu/workload';
+import { identicalRuns, sameJobsEveryRun, seedSpreadNote } from '../src/seed-spread.js';
 
 const job = (id: string, submit_s: number): Job => ({
   id,
@@ -13,10 +14,24 @@ const job = (id: string, submit_s: number): Job => ({
 });
 
 describe('what a set of seeds sampled', () => {
-  it('compares two workloads job by job, field by field', () => {
-    expect(sameJobs([job('w!1', 0), job('w!2', 5)], [job('w!1', 0), job('w!2', 5)])).toBe(true);
-    expect(sameJobs([job('w!1', 0), job('w!2', 5)], [job('w!1', 0), job('w!2', 6)])).toBe(false);
-    expect(sameJobs([job('w!1', 0)], [job('w!1', 0), job('w!2', 5)])).toBe(false);
+  it("takes runs for one workload when every summary's jobs_sha256 is the same", () => {
+    expect(sameJobsEveryRun(['a1', 'a1', 'a1'])).toBe(true);
+    // The third seed drew other jobs: not judged on the first two alone.
+    expect(sameJobsEveryRun(['a1', 'a1', 'b2'])).toBe(false);
+    // A summary from before the digest was recorded cannot say; one run is no set.
+    expect(sameJobsEveryRun(['a1', undefined])).toBe(false);
+    expect(sameJobsEveryRun([undefined, undefined])).toBe(false);
+    expect(sameJobsEveryRun(['a1'])).toBe(false);
+  });
+
+  it('digests a workload by every field of every job, in order', () => {
+    const w = [job('w!1', 0), job('w!2', 5)];
+    expect(jobsSha256(w)).toBe(jobsSha256([job('w!1', 0), job('w!2', 5)]));
+    expect(jobsSha256(w)).toMatch(/^[0-9a-f]{64}$/);
+    expect(jobsSha256(w)).not.toBe(jobsSha256([job('w!1', 0), job('w!2', 6)]));
+    expect(jobsSha256(w)).not.toBe(jobsSha256([job('w!2', 5), job('w!1', 0)]));
+    expect(jobsSha256(w)).not.toBe(jobsSha256([job('w!1', 0)]));
+    expect(jobsSha256(w)).not.toBe(jobsSha256([job('w!1', 0), { ...job('w!2', 5), vo: 'ivdgl' }]));
   });
 
   it('takes runs for one run when only the seed and the wall times differ', () => {

@@ -240,6 +240,7 @@ async function main(argv: string[]): Promise<number> {
     messages,
     counters,
     workload: workload.sources,
+    jobs_sha256: workload.jobs_sha256,
     wall_s: (Date.now() - started) / 1000,
     provenance: runProvenance(),
     live,

@@ -19,6 +19,8 @@ export interface RunSummaryInput {
   readonly counters: Record<string, number>;
   /** Per-source reports from the workload loader (what was read, adjusted, skipped). */
   readonly workload: readonly object[];
+  /** The SHA-256 of the jobs submitted (the workload loader's jobs_sha256). */
+  readonly jobs_sha256: string;
   readonly wall_s: number;
   /** What made the run (runProvenance), kept out of the pure summary's reach. */
   readonly provenance?: Provenance;
@@ -46,6 +48,11 @@ export type RunSummary = Summary & {
   };
   readonly counters: Record<string, number>;
   readonly workload: readonly object[];
+  /**
+   * The SHA-256 of the jobs submitted, every field in submission order: equal in two runs that
+   * submitted the same jobs. Absent from the summaries of gridemu before 2026-12-06.
+   */
+  readonly jobs_sha256?: string;
   readonly wall_time_s: number;
   readonly provenance?: Provenance;
   readonly live?: object;
@@ -70,6 +77,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
     'messages',
     'counters',
     'workload',
+    'jobs_sha256',
     'wall_time_s',
     'provenance',
     'live',
@@ -101,6 +109,7 @@ export function buildRunSummary(input: RunSummaryInput): RunSummary {
     ...(input.scheme ?? {}),
     counters: input.counters,
     workload: input.workload,
+    jobs_sha256: input.jobs_sha256,
     wall_time_s: roundNumber(input.wall_s, 3),
     ...(input.provenance ? { provenance: input.provenance } : {}),
     ...(input.live ? { live: input.live } : {}),

@@ -27,6 +27,7 @@ export {
 } from './load-workload.js';
 export { traceInfo, type TraceInfo, type TraceSlice } from './trace-info.js';
 export { medianRun_s } from './median-run.js';
+export { jobsSha256 } from './jobs-digest.js';
 export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.js';
 export { readBatsimWorkload } from './batsim-reader.js';
 export { JsonFormatError, parseJsonText } from './json-input.js';

@@ -16,7 +16,7 @@ import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
-import { sameJobs } from '../seed-spread.js';
+import { sameJobsEveryRun } from '../seed-spread.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { CHECK_FILE, checkResultsFolder, type RunCheckFile } from './check.js';
@@ -167,7 +167,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   // as simulate --seeds does; the tables over them are simulate's too.
   clearSeedsFolder(out);
   const rows: Record<string, number>[] = [];
-  let sameWorkload = true;
+  const digests: (string | undefined)[] = [];
   for (let k = 0; k < seeds; k++) {
     const seed = spec.seed + k;
     const seeded = loadExperiment(file, [
@@ -179,7 +179,6 @@ export async function runCommand(argv: string[]): Promise<number> {
       k === 0
         ? workload.jobs
         : (await loadExperimentWorkload(seeded.spec, { specFile: file, lenient: values.lenient === true })).jobs;
-    if (k === 1) sameWorkload = sameJobs(workload.jobs, jobs);
     if (!values.quiet) console.error(`seed ${seed} (${k + 1}/${seeds}):`);
     const length = runLength(jobs, seeded.spec.live.speedup);
     const result = await runOnce(seeded, seedFolder(out, seed), runId(spec.name, seed), length, options);
@@ -190,8 +189,9 @@ export async function runCommand(argv: string[]): Promise<number> {
       return result.code === EXIT_OK ? EXIT_FAILED : result.code;
     }
     rows.push({ seed, ...flattenSummary(result.summary) });
+    digests.push(result.summary.jobs_sha256);
   }
-  const written = writeSeedTables(out, rows, sameWorkload);
+  const written = writeSeedTables(out, rows, sameJobsEveryRun(digests));
   if (!values.quiet) {
     process.stdout.write(
       `\n${seeds} live runs:\n` +

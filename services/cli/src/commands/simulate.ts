@@ -9,14 +9,14 @@ import {
   writeProtocolTrace,
   type RunSummary,
 } from '@gridemu/metrics';
-import { parseOverrides, type ExperimentSpec, type Job } from '@gridemu/model';
+import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeSummary, simulate } from '@gridemu/schemes';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { abortedRunOf, clearRunOutputs } from '../results-folder.js';
 import { ProgressBar } from '../progress.js';
-import { sameJobs } from '../seed-spread.js';
+import { sameJobsEveryRun } from '../seed-spread.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { renderSummary } from '../summary-table.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
@@ -109,7 +109,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const spec = measured ? withAppliedFaults(loaded, measured.network) : loaded;
   const output = { lenient: values.lenient === true, summaryOnly: values['summary-only'] === true };
   if (seeds === undefined) {
-    const summary = (await simulateOnce(spec, file, sets, output, out, measured))?.summary;
+    const summary = await simulateOnce(spec, file, sets, output, out, measured);
     if (!summary) return EXIT_FAILED;
     for (const w of skippedLinesWarnings(summary.workload)) console.error(`gridemu: ${w}`);
     if (!values.quiet) {
@@ -123,30 +123,24 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   }
   clearSeedsFolder(out);
   const rows: Record<string, number>[] = [];
-  let firstJobs: readonly Job[] = [];
-  let sameWorkload = true;
+  const digests: (string | undefined)[] = [];
   for (let k = 0; k < seeds; k++) {
     const seed = spec.seed + k;
     // A replay varies its network draws only: the live run it replays had the spec's seed.
-    const made = measured
+    const summary = measured
       ? await simulateOnce(spec, file, sets, output, seedFolder(out, seed), {
           ...measured,
           networkSeed: seed,
         })
       : await simulateOnce({ ...spec, seed }, file, [...sets, `seed=${seed}`], output, seedFolder(out, seed));
-    if (!made) return EXIT_FAILED;
-    const { summary, jobs } = made;
-    if (k === 0) firstJobs = jobs;
-    else if (k === 1) {
-      sameWorkload = sameJobs(firstJobs, jobs);
-      firstJobs = [];
-    }
+    if (!summary) return EXIT_FAILED;
+    digests.push(summary.jobs_sha256);
     // Every seed reads the same traces: their skipped lines are said once.
     if (k === 0) for (const w of skippedLinesWarnings(summary.workload)) console.error(`gridemu: ${w}`);
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
   }
-  const written = writeSeedTables(out, rows, sameWorkload);
+  const written = writeSeedTables(out, rows, sameJobsEveryRun(digests));
   if (!values.quiet)
     process.stdout.write(renderSeedMeans(written, spec.meta.scheme, { replay: measured !== undefined }));
   return EXIT_OK;
@@ -154,8 +148,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
 
 /**
  * One run: simulate, then DIR/jobs.csv and DIR/summary.json (summary.json alone with
- * `summaryOnly`); its summary and the jobs it submitted, or undefined (after saying why) if an
- * actor broke an invariant.
+ * `summaryOnly`); its summary, or undefined (after saying why) if an actor broke an invariant.
  */
 async function simulateOnce(
   spec: ExperimentSpec,
@@ -164,7 +157,7 @@ async function simulateOnce(
   { lenient, summaryOnly }: { readonly lenient: boolean; readonly summaryOnly: boolean },
   out: string,
   measured?: { source: string; network: MeasuredNetwork; networkSeed?: number },
-): Promise<{ summary: RunSummary; jobs: readonly Job[] } | undefined> {
+): Promise<RunSummary | undefined> {
   const started = Date.now();
   const workload = await loadExperimentWorkload(spec, { specFile: file, lenient });
   // Made once the input has been read: a bad trace leaves no empty results folder behind.
@@ -201,6 +194,7 @@ async function simulateOnce(
     messages: result.messages,
     counters: result.counters,
     workload: workload.sources,
+    jobs_sha256: workload.jobs_sha256,
     wall_s: (Date.now() - started) / 1000,
     provenance: runProvenance(),
     scheme: schemeSummary(spec, result.counters, result.records),
@@ -219,11 +213,11 @@ async function simulateOnce(
     : summary;
   if (summaryOnly) {
     writeSummary(out, withNetwork);
-    return { summary: withNetwork, jobs: workload.jobs };
+    return withNetwork;
   }
   writeResults(out, result.records, withNetwork);
   if (spec.protocol_trace === true) writeProtocolTrace(out, result.trace);
-  return { summary: withNetwork, jobs: workload.jobs };
+  return withNetwork;
 }
 
 /**

@@ -14,7 +14,7 @@ import { barChartsHtml } from '../sweep/chart.js';
 import { ChildRuns } from '../sweep/child-runs.js';
 import { finishedRun } from '../sweep/finished-run.js';
 import { describeSweepLength, runLength, type RunLength } from '../live/run-length.js';
-import { identicalRuns } from '../seed-spread.js';
+import { identicalRuns, sameJobsEveryRun } from '../seed-spread.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
 import { idleAxes } from '../sweep/idle-axes.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
@@ -246,9 +246,19 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const oneRun = live
     ? []
     : [...byVariant].filter(([, group]) => identicalRuns(group.map((r) => flattenSummary(r.summary)))).map(([n]) => n);
+  // A variant whose seeds differed only in what else the seed draws: its interval is not over workloads.
+  const sharedJobs = [...byVariant]
+    .filter(([n, group]) => !oneRun.includes(n) && sameJobsEveryRun(group.map((r) => r.summary.jobs_sha256)))
+    .map(([n]) => n);
+  const which = (names: readonly string[]) => (names.length === byVariant.size ? 'every variant' : names.join(', '));
+  const fresh = "for workloads that differ, vary the trace's slice (workload[i].skip) or use a synthetic source";
   if (oneRun.length > 0)
     console.error(
-      `gridemu sweep: note: the seeds of ${oneRun.length === byVariant.size ? 'every variant' : oneRun.join(', ')} made the same run (every metric equal): nothing there draws from the seed, so their "± 0" in sweep-mean.csv is no confidence interval; for workloads that differ, vary the trace's slice (workload[i].skip) or use a synthetic source`,
+      `gridemu sweep: note: the seeds of ${which(oneRun)} made the same run (every metric equal): nothing there draws from the seed, so their "± 0" in sweep-mean.csv is no confidence interval; ${fresh}`,
+    );
+  if (sharedJobs.length > 0)
+    console.error(
+      `gridemu sweep: note: the seeds of ${which(sharedJobs)} submitted the same jobs (each run's summary.json has one jobs_sha256): their intervals in sweep-mean.csv are over what else the seed draws (link delays and loss, failures, the schemes' own draws), not over workloads; ${fresh}`,
     );
   for (const path of idle)
     console.error(
