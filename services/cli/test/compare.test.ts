@@ -172,7 +172,11 @@ describe('gridemu compare of two folders of seeds', () => {
     expect([util.diff, util.p]).toEqual([0, 1]);
     const text = gridemu(['compare', a, b]);
     expect(text.out).toMatch(/mean_wait_s +12\.00 ± 3\.37 +14\.00 ± 5\.06 +2\.00 +\+16\.67% +0\.0742 +checked/);
-    expect(text.out).toContain('p: paired t-test over the 3 seeds both ran');
+    // Folders without runs' summaries cannot say which jobs each seed submitted.
+    expect(c.seeds_with_other_jobs).toBeUndefined();
+    expect(text.out).toContain(
+      "p: paired t-test over the 3 seeds both ran (each seed draws the same on both sides, and so submits the same jobs unless the two specs' workloads differ), two-sided",
+    );
     // --tolerance on the means: 16.67% is over 10 and under 20; a checked metric the folders do
     // not have (mean_turnaround_s by default) fails it.
     const checked = ['--metrics', 'mean_wait_s,utilization'];
@@ -307,6 +311,21 @@ describe('gridemu compare of two variants of a sweep', () => {
     const m = c.metrics.find((x: { metric: string }) => x.metric === 'mean_wait_s');
     expect(m.a).toBeCloseTo((wait('meta.k=1', 7) + wait('meta.k=1', 8)) / 2, 4);
     expect(m.b).toBeCloseTo((wait('meta.k=3', 7) + wait('meta.k=3', 8)) / 2, 4);
+    // Another K, the same jobs seed by seed: the pairing holds the workload.
+    expect(c.seeds_with_other_jobs).toEqual([]);
+    expect(gridemu(['compare', sweep, 'meta.k=1', 'meta.k=3']).out).toContain(
+      'p: paired t-test over the 2 seeds both ran (each seed submitted the same jobs on both sides), two-sided',
+    );
+    // A varied workload: paired by seed still, but the pairing is said not to hold the jobs.
+    const jobs = join(dir, 'jobs-sweep');
+    expect(
+      gridemu(['sweep', spec, '--vary', 'workload[0].synthetic.jobs=30,40', '--seeds', '2', '--out', jobs]).code,
+    ).toBe(0);
+    const [x, y] = ['workload[0].synthetic.jobs=30', 'workload[0].synthetic.jobs=40'];
+    expect(JSON.parse(gridemu(['compare', jobs, x, y, '--json']).out).seeds_with_other_jobs).toEqual([7, 8]);
+    expect(gridemu(['compare', jobs, x, y]).out).toContain(
+      "(but every seed submitted other jobs on each side: the pairing holds the seed's other draws, not the workload)",
+    );
   });
 });
 

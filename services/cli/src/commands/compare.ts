@@ -41,10 +41,10 @@ before its end (summary.json's live.aborted) is named so beside its folder, and 
 Two folders of seeds (simulate --seeds or run --seeds, in any mix) are compared by their seeds.csv:
 each metric's mean over the seeds with its 90% interval on both sides, the difference of the means,
 and the two-sided p of a t-test that they are equal, paired seed by seed when both ran the same
-seeds (each seed's workload is then the same on both sides), Welch's otherwise. One run against a
-folder of seeds is a value against the seeds' mean (a one-sample t-test): a live run against
-simulate --seeds N --network-from of it. There --metrics names seeds.csv's columns and --tolerance
-applies to the means.
+seeds (a seed draws the same on both sides; the runs' jobs_sha256 say whether it submitted the same
+jobs, and the test's line says so), Welch's otherwise. One run against a folder of seeds is a value
+against the seeds' mean (a one-sample t-test): a live run against simulate --seeds N --network-from
+of it. There --metrics names seeds.csv's columns and --tolerance applies to the means.
 
 Two variants of one sweep (simulated or --live; their names as sweep.csv's variant column gives
 them, e.g. meta.k=1) are compared the same way from sweep.csv, paired by seed: every variant of a
@@ -257,7 +257,18 @@ function compareSeedFolders(
       ...(madeOneRun(f) ? { identical_runs: true } : {}),
     });
     console.log(
-      JSON.stringify({ a: folder(c.a), b: folder(c.b), test: c.test, metrics: c.metrics, failures }, null, 2),
+      JSON.stringify(
+        {
+          a: folder(c.a),
+          b: folder(c.b),
+          test: c.test,
+          ...(c.seedsWithOtherJobs ? { seeds_with_other_jobs: c.seedsWithOtherJobs } : {}),
+          metrics: c.metrics,
+          failures,
+        },
+        null,
+        2,
+      ),
     );
     return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
   }
@@ -276,7 +287,7 @@ function compareSeedFolders(
     ]),
   ];
   const test = {
-    paired: `p: paired t-test over the ${c.a.seeds.length} seeds both ran (each seed's workload is the same on both sides), two-sided`,
+    paired: `p: paired t-test over the ${c.a.seeds.length} seeds both ran (${pairing(c.seedsWithOtherJobs, c.a.seeds.length)}), two-sided`,
     welch: "p: Welch's t-test (the folders ran different seeds, so nothing pairs them), two-sided",
     'one-sample': `p: one-sample t-test of the ${Math.max(c.a.seeds.length, c.b.seeds.length)} seeds' mean against the single run's value, two-sided`,
     none: 'p: none (a t-test needs two seeds or more on one side at least)',
@@ -290,6 +301,14 @@ function compareSeedFolders(
     );
   for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   return failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/** What pairing the seeds held the same on both sides, as their runs' jobs_sha256 say. */
+function pairing(other: readonly number[] | undefined, seeds: number): string {
+  if (other === undefined)
+    return "each seed draws the same on both sides, and so submits the same jobs unless the two specs' workloads differ";
+  if (other.length === 0) return 'each seed submitted the same jobs on both sides';
+  return `but ${other.length === seeds ? 'every seed' : `${other.length} of them (${other.join(', ')})`} submitted other jobs on each side: the pairing holds the seed's other draws, not the workload`;
 }
 
 /** Whether a folder's seeds (two or more) all made the same run: seeds.csv's rows equal but for the wall times. */

@@ -12,7 +12,7 @@ import { closestName, didYouMean } from '@gridemu/model';
 import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
 import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
-import { seedsFolderOrigin } from '../seed-tables.js';
+import { seedFolder, seedsFolderOrigin } from '../seed-tables.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, metricDiff, type MetricDiff } from './compare-results.js';
 
@@ -50,6 +50,14 @@ export interface SeedsFolder {
   readonly scheme: string;
   readonly seeds: readonly number[];
   readonly columns: ReadonlyMap<string, readonly (number | undefined)[]>;
+  /** Each seed's jobs_sha256, from its run's summary.json (undefined: no summary, or none in it). */
+  readonly jobs: readonly (string | undefined)[];
+}
+
+/** The jobs_sha256 of the run in `dir`, if its summary.json is there and has one. */
+export function jobsDigestOf(dir: string): string | undefined {
+  if (!existsSync(join(dir, 'summary.json'))) return undefined;
+  return readResultsSummary<ResultsSummary & { jobs_sha256?: string }>(dir).jobs_sha256;
 }
 
 export function readSeedsFolder(dir: string): SeedsFolder {
@@ -65,18 +73,22 @@ export function readSeedsFolder(dir: string): SeedsFolder {
     );
   });
   const origin = seedsFolderOrigin(dir);
+  const seeds = table.rows.map((r) => Number(r[seedAt]));
   return {
     dir,
     command: origin?.command ?? 'simulate',
     scheme: origin?.scheme ?? '',
-    seeds: table.rows.map((r) => Number(r[seedAt])),
+    seeds,
     columns,
+    jobs: seeds.map((seed) => jobsDigestOf(seedFolder(dir, seed))),
   };
 }
 
 /** One run's results folder as a folder of one seed: its summary's metrics by seeds.csv's names. */
 export function readRunAsSeeds(dir: string): SeedsFolder {
-  const summary = readResultsSummary<ResultsSummary & { mode?: string; scheme?: string; seed?: number }>(dir);
+  const summary = readResultsSummary<
+    ResultsSummary & { mode?: string; scheme?: string; seed?: number; jobs_sha256?: string }
+  >(dir);
   const flat = flattenSummary(summary as unknown as RunSummary);
   return {
     dir,
@@ -85,6 +97,7 @@ export function readRunAsSeeds(dir: string): SeedsFolder {
     scheme: summary.scheme ?? '',
     seeds: [summary.seed ?? Number.NaN],
     columns: new Map(Object.entries(flat).map(([name, v]) => [name, [v]])),
+    jobs: [summary.jobs_sha256],
   };
 }
 
@@ -100,12 +113,18 @@ export interface SeedsComparison {
   readonly a: SeedsFolder;
   readonly b: SeedsFolder;
   /**
-   * `paired`: both ran the same seeds, so each seed's workload (and its drawn faults) is the same on
-   * both sides and the test is on the differences seed by seed; `welch`: they ran different seeds;
+   * `paired`: both ran the same seeds, so each seed's draws (its synthetic jobs, its faults) are the
+   * same on both sides unless the two specs differ there (seedsWithOtherJobs), and the test is on
+   * the differences seed by seed; `welch`: they ran different seeds;
    * `one-sample`: one side is a single run, and the test is of the other side's mean against its
    * value (a live run against its replays, say); `none`: too few seeds for any.
    */
   readonly test: 'paired' | 'welch' | 'one-sample' | 'none';
+  /**
+   * Paired only: the seeds whose two runs did not submit the same jobs (their jobs_sha256 differ),
+   * as when the two sides vary a workload's source; undefined where a summary does not say.
+   */
+  readonly seedsWithOtherJobs?: readonly number[];
   readonly metrics: readonly SeedsMetricDiff[];
 }
 
@@ -139,7 +158,10 @@ export function compareSeeds(a: SeedsFolder, b: SeedsFolder, extra: readonly str
     const [ia, ib] = [xa && meanWithInterval(xa, 0.9), xb && meanWithInterval(xb, 0.9)];
     return { ...metricDiff(name, ia?.mean, ib?.mean), a_interval: ia, b_interval: ib, p: pValue(test, xa, xb) };
   });
-  return { a, b, test, metrics };
+  const digested = [...a.jobs, ...b.jobs].every((d) => d !== undefined);
+  const seedsWithOtherJobs =
+    test === 'paired' && digested ? a.seeds.filter((_, i) => a.jobs[i] !== b.jobs[i]) : undefined;
+  return { a, b, test, ...(seedsWithOtherJobs ? { seedsWithOtherJobs } : {}), metrics };
 }
 
 /** The two-sided p of `test` on one metric's values; undefined where a side lacks them. */

@@ -6,7 +6,7 @@ import { UsageError } from '../exit-codes.js';
 import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
 import { holdsLiveRuns } from '../sweep/metrics-table.js';
 import { folderName } from '../sweep/variants.js';
-import type { SeedsFolder } from './compare-seeds.js';
+import { jobsDigestOf, type SeedsFolder } from './compare-seeds.js';
 
 /** A folder `gridemu sweep` wrote: its sweep.csv, a row per run. */
 export function isSweepFolder(dir: string): boolean {
@@ -40,9 +40,9 @@ export function readSweepVariant(dir: string, variant: string): SeedsFolder {
     );
   });
   // The scheme names the metrics of its own that are compared too: a run's summary says which it is.
-  const firstRun = join(dir, folderName({ name: variant, sets: [], seed: seeds[0]! }));
-  const summary = existsSync(join(firstRun, 'summary.json'))
-    ? readResultsSummary<ResultsSummary & { scheme?: string }>(firstRun)
+  const runs = seeds.map((seed) => join(dir, folderName({ name: variant, sets: [], seed })));
+  const summary = existsSync(join(runs[0]!, 'summary.json'))
+    ? readResultsSummary<ResultsSummary & { scheme?: string }>(runs[0]!)
     : undefined;
   return {
     dir,
@@ -51,5 +51,6 @@ export function readSweepVariant(dir: string, variant: string): SeedsFolder {
     scheme: summary?.scheme ?? '',
     seeds,
     columns,
+    jobs: runs.map(jobsDigestOf),
   };
 }
