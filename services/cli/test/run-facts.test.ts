@@ -29,7 +29,7 @@ describe("the table at the top of a run's report", () => {
     expect(facts).toContainEqual(['jobs', '10 submitted, 4 completed, 0 rejected, 6 unfinished']);
   });
 
-  it('ends with what made the run, when its summary says', () => {
+  it('ends with the jobs it submitted and what made the run, when its summary says', () => {
     expect(runFacts(CLEAN).find(([k]) => k === 'made by')).toBeUndefined();
     const provenance = {
       gridemu: '0.1.0',
@@ -44,6 +44,13 @@ describe("the table at the top of a run's report", () => {
       'made by',
       'gridemu 0.1.0 (commit 8dd27ef4bb0a, with tracked files changed), Node v20.20.2, linux x64, AMD EPYC x2',
     ]);
+    // The jobs' digest comes just before, when the summary has one.
+    const digest = 'ab'.repeat(32);
+    expect(runFacts({ ...CLEAN, provenance, jobs_sha256: digest }).at(-2)).toEqual([
+      'jobs submitted, SHA-256',
+      `${digest} (the same in every run of these jobs)`,
+    ]);
+    expect(runFacts(CLEAN).find(([k]) => k === 'jobs submitted, SHA-256')).toBeUndefined();
     const { commit: _, modified: __, ...image } = provenance;
     expect(runFacts({ ...CLEAN, provenance: image }).at(-1)![1]).toBe(
       'gridemu 0.1.0 (commit unknown), Node v20.20.2, linux x64, AMD EPYC x2',

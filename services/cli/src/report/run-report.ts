@@ -44,6 +44,7 @@ export interface ReportSummary {
   readonly check?: { readonly ok: boolean };
   /** What made the run (summary.json from 2026-12-06 on). */
   readonly provenance?: Provenance;
+  readonly jobs_sha256?: string;
   readonly live?: {
     readonly speedup?: number;
     readonly run_wall_s?: number;
@@ -390,6 +391,9 @@ export function runFacts(s: ReportSummary): [string, string][] {
           `down from ${r.down_from_s.toFixed(0)} s to ${r.rejoined_s.toFixed(0)} s; caught up ${r.catch_up_wall_s.toFixed(2)} s wall (${r.catch_up_emulated_s.toFixed(0)} emulated s) after its restart was due`,
         ] as [string, string],
     ),
+    ...(s.jobs_sha256 !== undefined
+      ? [['jobs submitted, SHA-256', `${s.jobs_sha256} (the same in every run of these jobs)`] as [string, string]]
+      : []),
     ...(s.provenance ? [['made by', madeBy(s.provenance)] as [string, string]] : []),
   ];
 }
