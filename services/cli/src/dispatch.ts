@@ -20,7 +20,7 @@ Commands:
   delay-proxy SPEC  one location's delay proxy as a process of its own (a sidecar in compose or k8s)
   credentials SPEC  NATS users and permissions for a compose or Kubernetes deployment of a run
   validate SPEC     check an experiment file and print it with defaults
-  trace info FILE   jobs, span, processors and offered load of an SWF trace
+  trace info FILE   jobs, span, processors and offered load of a trace (SWF, GWF, Batsim JSON)
   trace fetch NAME  download a trace from the Parallel Workloads Archive
 
 Run "gridemu <command> --help" for a command's options.

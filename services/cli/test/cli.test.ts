@@ -770,6 +770,53 @@ describe('help and trace info', () => {
     );
   });
 
+  it('reads a GWF trace and a Batsim workload as their sources read them, by name or --format', () => {
+    const dir = tmp();
+    // GWF: SWF's first eleven fields, then names; no machine size anywhere in the file.
+    const gwf = ['# a comment', '1\t0\t-1\t100\t2\t-1\t-1\t2\t200\t-1\t1\tu1\tg1', '2 50 -1 300 4 -1 -1 4 -1 -1 1 u2'];
+    writeFileSync(join(dir, 'grid.gwf'), gwf.join('\n') + '\n');
+    const g = gridemu(['trace', 'info', join(dir, 'grid.gwf')]);
+    expect(g.code, g.err).toBe(0);
+    expect(g.out).toContain(`file            ${join(dir, 'grid.gwf')} (GWF)\n`);
+    expect(g.out).toContain('span            50 s (0.0 days), submits 0 .. 50\n');
+    expect(g.out).toContain("processors      4 (the widest job's: the file does not give the machine's size)\n");
+    // 100 x 2 + 300 x 4 = 1400 processor-seconds on 4 processors over 50 s.
+    expect(g.out).toContain('offered load    700.0% of the machine over the span\n');
+    expect(g.out).toContain('anomalies       run<=0: 0, no requested time: 1, run>requested: 0');
+    // The same lines under another name, read as GWF when asked; read as SWF, they are malformed.
+    writeFileSync(join(dir, 'grid.txt'), gwf.join('\n') + '\n');
+    expect(gridemu(['trace', 'info', join(dir, 'grid.txt'), '--format', 'gwf']).out).toContain('submits 0 .. 50\n');
+    expect(gridemu(['trace', 'info', join(dir, 'grid.txt')]).code).toBe(2);
+    // Batsim: nb_res is the machine, a delay profile each job's run.
+    const batsim = {
+      nb_res: 16,
+      jobs: [
+        { id: 1, subtime: 0, res: 4, walltime: 100, profile: 'short' },
+        { id: 2, subtime: 100, res: 8, profile: 'long' },
+      ],
+      profiles: { short: { type: 'delay', delay: 60 }, long: { type: 'delay', delay: 500 } },
+    };
+    writeFileSync(join(dir, 'w.json'), JSON.stringify(batsim));
+    const b = JSON.parse(gridemu(['trace', 'info', join(dir, 'w.json'), '--json']).out);
+    expect(b).toMatchObject({
+      format: 'batsim',
+      records: 2,
+      machineProcs: 16,
+      machineProcsFrom: 'nb_res',
+      maxProcsUsed: 8,
+      span_s: 100,
+      medianRun_s: 60,
+    });
+    // (60 x 4 + 500 x 8) / (16 x 100)
+    expect(b.offeredLoad).toBeCloseTo(2.65, 6);
+    expect(gridemu(['trace', 'info', join(dir, 'w.json'), '--lenient']).err).toContain(
+      '--lenient applies only to line-based traces (swf, gwf), not to Batsim JSON',
+    );
+    expect(gridemu(['trace', 'info', join(dir, 'w.json'), '--format', 'gfw']).err).toContain(
+      '--format must be swf, gwf or batsim, got "gfw"; did you mean gwf?',
+    );
+  });
+
   it.skipIf(kth.skip)(kth.title('describes a trace found by its archive name'), () => {
     const r = gridemu(['trace', 'info', 'KTH-SP2-1996-2.1-cln.swf.gz']);
     expect(r.code).toBe(0);

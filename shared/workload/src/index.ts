@@ -25,7 +25,7 @@ export {
   type SourceLoader,
   type SourceContext,
 } from './load-workload.js';
-export { traceInfo, type TraceInfo, type TraceSlice } from './trace-info.js';
+export { traceInfo, type TraceFormat, type TraceInfo, type TraceSlice } from './trace-info.js';
 export { medianRun_s } from './median-run.js';
 export { jobsSha256 } from './jobs-digest.js';
 export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.js';

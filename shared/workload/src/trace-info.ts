@@ -1,16 +1,27 @@
+import { readBatsimWorkload } from './batsim-reader.js';
+import { readGwfBatches } from './gwf-reader.js';
 import { medianRun_s } from './median-run.js';
-import { readSwf } from './swf-reader.js';
-import type { SwfHeader } from './swf-record.js';
+import { readSwf, type SwfReadOptions } from './swf-reader.js';
+import type { SwfHeader, SwfRecord } from './swf-record.js';
+
+/** The formats a workload source reads (spec.ts's SwfSource.format). */
+export type TraceFormat = 'swf' | 'gwf' | 'batsim';
 
 export interface TraceInfo {
   readonly file: string;
+  readonly format: TraceFormat;
   readonly records: number;
   readonly firstSubmit_s: number;
   readonly lastSubmit_s: number;
   readonly span_s: number;
   readonly maxProcsUsed: number;
-  /** From the header (MaxProcs, else MaxNodes), or the widest job when the header says nothing. */
+  /**
+   * From an SWF header (MaxProcs, else MaxNodes) or a Batsim workload's nb_res, or the widest job
+   * when the file says nothing (a GWF trace never does).
+   */
   readonly machineProcs: number;
+  /** Where machineProcs came from. */
+  readonly machineProcsFrom: 'header' | 'nb_res' | 'widest job';
   /** Σ procs × run / (machine processors × span): the load the trace offers its machine. */
   readonly offeredLoad: number;
   readonly anomalies: {
@@ -36,7 +47,12 @@ export interface TraceSlice {
   readonly jobs?: number;
 }
 
-export async function traceInfo(file: string, lenient = false, slice: TraceSlice = {}): Promise<TraceInfo> {
+export async function traceInfo(
+  file: string,
+  lenient = false,
+  slice: TraceSlice = {},
+  format: TraceFormat = 'swf',
+): Promise<TraceInfo> {
   const skip = slice.skip ?? 0;
   let seen = 0;
   const runs: number[] = [];
@@ -48,7 +64,9 @@ export async function traceInfo(file: string, lenient = false, slice: TraceSlice
   let work = 0;
   let malformed = 0;
   const a = { runtimeNotPositive: 0, requestedTimeMissing: 0, runtimeOverRequested: 0, processorsUnknown: 0 };
-  for await (const r of readSwf(file, { lenient, header, onMalformed: () => malformed++ })) {
+  const machine: { nb_res?: number } = {};
+  const read = { lenient, onMalformed: () => malformed++ };
+  for await (const r of recordsOf(file, format, read, header, machine)) {
     if (++seen <= skip) continue;
     if (slice.jobs !== undefined && records >= slice.jobs) break;
     records++;
@@ -66,16 +84,21 @@ export async function traceInfo(file: string, lenient = false, slice: TraceSlice
     if (r.run > 0 && procs > 0) work += r.run * procs;
   }
   const fromHeader = Number(header.fields.get('MaxProcs') ?? header.fields.get('MaxNodes'));
-  const machineProcs = Number.isFinite(fromHeader) && fromHeader > 0 ? fromHeader : maxProcs;
+  const machineProcsFrom =
+    machine.nb_res !== undefined ? 'nb_res' : Number.isFinite(fromHeader) && fromHeader > 0 ? 'header' : 'widest job';
+  const machineProcs =
+    machineProcsFrom === 'nb_res' ? machine.nb_res! : machineProcsFrom === 'header' ? fromHeader : maxProcs;
   const span = records > 0 ? last - first : 0;
   return {
     file,
+    format,
     records,
     firstSubmit_s: records > 0 ? first : 0,
     lastSubmit_s: records > 0 ? last : 0,
     span_s: span,
     maxProcsUsed: maxProcs,
     machineProcs,
+    machineProcsFrom,
     offeredLoad: span > 0 && machineProcs > 0 ? work / (machineProcs * span) : 0,
     anomalies: a,
     malformedLines: malformed,
@@ -83,4 +106,21 @@ export async function traceInfo(file: string, lenient = false, slice: TraceSlice
     slice: { skip, ...(slice.jobs !== undefined ? { jobs: slice.jobs } : {}) },
     medianRun_s: medianRun_s(runs) ?? 0,
   };
+}
+
+/** A trace's records in any format a source reads; an SWF header and a Batsim nb_res are kept aside. */
+async function* recordsOf(
+  file: string,
+  format: TraceFormat,
+  read: SwfReadOptions,
+  header: SwfHeader,
+  machine: { nb_res?: number },
+): AsyncGenerator<SwfRecord> {
+  if (format === 'swf') yield* readSwf(file, { ...read, header });
+  else if (format === 'gwf') for await (const batch of readGwfBatches(file, read)) yield* batch;
+  else {
+    const workload = await readBatsimWorkload(file);
+    if (workload.nb_res !== undefined) machine.nb_res = workload.nb_res;
+    yield* workload.records;
+  }
 }

@@ -10,6 +10,7 @@ import {
   traceDirectory,
   traceInfo,
   type FetchResult,
+  type TraceFormat,
   type TraceInfo,
 } from '@gridemu/workload';
 import { DEFAULT_GUARD_SHARE } from '@gridemu/live';
@@ -18,11 +19,14 @@ import { EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 
-export const TRACE_HELP = `Usage: gridemu trace info FILE [--skip N] [--jobs N] [--speedup S] [--json] [--lenient]
+export const TRACE_HELP = `Usage: gridemu trace info FILE [--skip N] [--jobs N] [--speedup S] [--format F] [--json]
+                       [--lenient]
        gridemu trace fetch NAME [--dir DIR] [--base-url URL] [--force]
 
-info   jobs, time span, processors, offered load and median run of an SWF trace (.swf or
-       .swf.gz). FILE may be a path or a bare archive name found in the trace directory.
+info   jobs, time span, processors, offered load and median run of a trace: SWF (.swf, .swf.gz),
+       GWF (.gwf) or Batsim's workload JSON (.json), by its name or --format swf|gwf|batsim, as a
+       workload source's swf:, gwf: or batsim: reads it. FILE may be a path or a bare archive
+       name found in the trace directory.
        --skip and --jobs describe the slice a workload source of the same skip and jobs reads;
        --speedup S says how long its submissions last live at S, and what one hop and a timer's
        lag may take before gridemu run's fidelity guard warns of the median run.
@@ -30,6 +34,25 @@ fetch  downloads NAME (e.g. KTH-SP2-1996-2.1-cln.swf.gz) from the Parallel Workl
        into the trace directory (GRIDEMU_TRACE_DIR, default ~/.cache/gridemu/traces) and checks
        that it reads as SWF. --base-url (or GRIDEMU_PWA_URL) points at a mirror. A trace already
        there is left as it is; --force downloads it again.`;
+
+const FORMAT_NAMES: Record<TraceFormat, string> = {
+  swf: 'SWF',
+  gwf: 'GWF',
+  batsim: 'Batsim JSON',
+};
+
+/** --format, or the file's name: .gwf is GWF, .json Batsim's workload JSON (either may end in .gz). */
+function traceFormat(given: string | undefined, file: string): TraceFormat {
+  if (given !== undefined) {
+    if (given === 'swf' || given === 'gwf' || given === 'batsim') return given;
+    throw new UsageError(
+      `--format must be swf, gwf or batsim, got "${given}"${didYouMean(closestName(given, ['swf', 'gwf', 'batsim']))}`,
+    );
+  }
+  if (/\.gwf(\.gz)?$/i.test(file)) return 'gwf';
+  if (/\.json(\.gz)?$/i.test(file)) return 'batsim';
+  return 'swf';
+}
 
 export async function traceCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -49,6 +72,7 @@ export async function traceCommand(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       lenient: { type: 'boolean' },
       skip: { type: 'string' },
+      format: { type: 'string' },
       jobs: { type: 'string' },
       speedup: { type: 'string' },
       dir: { type: 'string' },
@@ -78,10 +102,19 @@ export async function traceCommand(argv: string[]): Promise<number> {
       const speedup = values.speedup === undefined ? undefined : Number(values.speedup);
       if (speedup !== undefined && !(speedup > 0))
         throw new UsageError(`--speedup must be a positive number, got "${values.speedup}"`);
-      const info = await traceInfo(resolveTrace(arg, undefined), values.lenient === true, {
-        ...(skip !== undefined ? { skip } : {}),
-        ...(jobs !== undefined ? { jobs } : {}),
-      });
+      const file = resolveTrace(arg, undefined);
+      const format = traceFormat(values.format, file);
+      if (format === 'batsim' && values.lenient)
+        throw new UsageError('--lenient applies only to line-based traces (swf, gwf), not to Batsim JSON');
+      const info = await traceInfo(
+        file,
+        values.lenient === true,
+        {
+          ...(skip !== undefined ? { skip } : {}),
+          ...(jobs !== undefined ? { jobs } : {}),
+        },
+        format,
+      );
       if (info.records === 0) throw new UsageError(`${info.file}: no jobs after skipping ${info.slice.skip}`);
       const live = speedup === undefined ? undefined : liveBudget(info, speedup);
       if (values.json) {
@@ -99,10 +132,10 @@ export async function traceCommand(argv: string[]): Promise<number> {
           : '';
       console.log(
         [
-          `file            ${info.file}`,
+          `file            ${info.file} (${FORMAT_NAMES[info.format]})`,
           `jobs            ${info.records}${sliced}`,
           `span            ${info.span_s} s (${days.toFixed(1)} days), submits ${info.firstSubmit_s} .. ${info.lastSubmit_s}`,
-          `processors      ${info.machineProcs} (widest job ${info.maxProcsUsed})`,
+          `processors      ${info.machineProcs} (${info.machineProcsFrom === 'widest job' ? "the widest job's: the file does not give the machine's size" : `widest job ${info.maxProcsUsed}`})`,
           `offered load    ${(info.offeredLoad * 100).toFixed(1)}% of the machine over the span`,
           `median run      ${info.medianRun_s} s`,
           ...(live
