@@ -93,6 +93,12 @@ export function readResultsSummary<T extends ResultsSummary = ResultsSummary>(di
   return summary as T;
 }
 
+/** The jobs_sha256 of the run in `dir`, if its summary.json is there and has one. */
+export function jobsDigestOf(dir: string): string | undefined {
+  if (!existsSync(join(dir, 'summary.json'))) return undefined;
+  return readResultsSummary<ResultsSummary & { jobs_sha256?: string }>(dir).jobs_sha256;
+}
+
 /**
  * Why the live run in `dir` was stopped before its end (summary.json's live.aborted); undefined
  * for a run that ended, a simulation, or a folder without a readable summary.

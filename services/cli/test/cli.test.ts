@@ -206,6 +206,17 @@ describe('gridemu simulate', () => {
     ]);
     expect(synthetic.code, synthetic.err).toBe(0);
     expect(synthetic.err).not.toContain('note:');
+    // The sweeps' reports say it too, from sweep.csv and the runs' summaries.
+    const sampled = (sweepDir: string) => {
+      expect(gridemu(['report', sweepDir]).code).toBe(0);
+      return /what the seeds sampled<\/t[hd]><td>([^<]*)</.exec(
+        readFileSync(join(sweepDir, 'report.html'), 'utf8'),
+      )?.[1];
+    };
+    expect(sampled(join(dir, 'sweep'))).toBe(
+      "one run in each seed of meta.scheme=independent: no interval there; the same jobs in every seed of meta.scheme=k-distributed: the intervals are over link delays and loss, failures and the schemes' own draws, not over workloads",
+    );
+    expect(sampled(join(dir, 'synthetic-sweep'))).toBe('a workload of its own in each seed');
   });
 
   it.skipIf(kth.skip)(

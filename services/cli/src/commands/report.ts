@@ -11,7 +11,8 @@ import type { ReportNetwork } from '../report/live-series.js';
 import { runCharts, runFacts, type ReportSummary } from '../report/run-report.js';
 import { readJobsCsv } from '../report/run-series.js';
 import { seedsCharts } from '../report/seeds-report.js';
-import { sweepCharts } from '../report/sweep-report.js';
+import { sweepCharts, sweepFolderSampling } from '../report/sweep-report.js';
+import { samplingRow } from '../sweep/seeds-sampled.js';
 import { readResultsFile, readResultsSummary } from '../results-folder.js';
 import { seedsFolderOrigin } from '../seed-tables.js';
 
@@ -60,8 +61,11 @@ export function buildReport(dir: string): string {
   };
   if (existsSync(file('sweep-mean.csv'))) {
     let sweep: ReturnType<typeof sweepCharts>;
+    let sampled: string | undefined;
     try {
       sweep = sweepCharts(readFileSync(file('sweep-mean.csv'), 'utf8'), file('sweep-mean.csv'));
+      const sampling = sweepFolderSampling(dir);
+      sampled = sampling && samplingRow(sampling);
     } catch (err) {
       return fail(`${file('sweep-mean.csv')}`, err);
     }
@@ -71,6 +75,7 @@ export function buildReport(dir: string): string {
         ['folder', dir],
         ['variants', String(sweep.variants)],
         ['seeds per variant', sweep.seeds],
+        ...(sampled ? [['what the seeds sampled', sampled] as [string, string]] : []),
       ],
       sweep.charts,
     );

@@ -14,9 +14,9 @@ import { barChartsHtml } from '../sweep/chart.js';
 import { ChildRuns } from '../sweep/child-runs.js';
 import { finishedRun } from '../sweep/finished-run.js';
 import { describeSweepLength, runLength, type RunLength } from '../live/run-length.js';
-import { identicalRuns, sameJobsEveryRun } from '../seed-spread.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
 import { idleAxes } from '../sweep/idle-axes.js';
+import { samplingNotes, sweepSampling } from '../sweep/seeds-sampled.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { folderName, parseAxes, sweptValue, variants, type Variant } from '../sweep/variants.js';
 import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/variant-means.js';
@@ -240,26 +240,19 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   for (const warning of new Set(results.flatMap((r) => skippedLinesWarnings(r.summary.workload))))
     console.error(`gridemu sweep: ${warning}`);
   // A variant whose seeds all made one run (a trace's jobs, no draw from the seed): its "± 0" in
-  // sweep-mean.csv would read as a tight interval. Live runs always differ a little.
+  // sweep-mean.csv would read as a tight interval; one whose seeds submitted the same jobs, an
+  // interval that is not over workloads.
   const byVariant = new Map<string, (typeof results)[number][]>();
   for (const r of results) byVariant.set(r.variant.name, [...(byVariant.get(r.variant.name) ?? []), r]);
-  const oneRun = live
-    ? []
-    : [...byVariant].filter(([, group]) => identicalRuns(group.map((r) => flattenSummary(r.summary)))).map(([n]) => n);
-  // A variant whose seeds differed only in what else the seed draws: its interval is not over workloads.
-  const sharedJobs = [...byVariant]
-    .filter(([n, group]) => !oneRun.includes(n) && sameJobsEveryRun(group.map((r) => r.summary.jobs_sha256)))
-    .map(([n]) => n);
-  const which = (names: readonly string[]) => (names.length === byVariant.size ? 'every variant' : names.join(', '));
-  const fresh = "for workloads that differ, vary the trace's slice (workload[i].skip) or use a synthetic source";
-  if (oneRun.length > 0)
-    console.error(
-      `gridemu sweep: note: the seeds of ${which(oneRun)} made the same run (every metric equal): nothing there draws from the seed, so their "± 0" in sweep-mean.csv is no confidence interval; ${fresh}`,
-    );
-  if (sharedJobs.length > 0)
-    console.error(
-      `gridemu sweep: note: the seeds of ${which(sharedJobs)} submitted the same jobs (each run's summary.json has one jobs_sha256): their intervals in sweep-mean.csv are over what else the seed draws (link delays and loss, failures, the schemes' own draws), not over workloads; ${fresh}`,
-    );
+  const sampling = sweepSampling(
+    [...byVariant].map(([name, group]) => ({
+      name,
+      metrics: group.map((r) => flattenSummary(r.summary)),
+      jobs: group.map((r) => r.summary.jobs_sha256),
+    })),
+    live,
+  );
+  for (const note of samplingNotes(sampling)) console.error(`gridemu sweep: note: ${note}`);
   for (const path of idle)
     console.error(
       `gridemu sweep: warning: --vary ${path} changed nothing: each of its values gave every run the same results (is it a field ${spec.meta.scheme} does not use?)`,

@@ -11,7 +11,7 @@ import {
 import { closestName, didYouMean } from '@gridemu/model';
 import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
-import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
+import { jobsDigestOf, readResultsSummary, type ResultsSummary } from '../results-folder.js';
 import { seedFolder, seedsFolderOrigin } from '../seed-tables.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 import { CHECKED_BY_DEFAULT, COMPARED_METRICS, metricDiff, type MetricDiff } from './compare-results.js';
@@ -52,12 +52,6 @@ export interface SeedsFolder {
   readonly columns: ReadonlyMap<string, readonly (number | undefined)[]>;
   /** Each seed's jobs_sha256, from its run's summary.json (undefined: no summary, or none in it). */
   readonly jobs: readonly (string | undefined)[];
-}
-
-/** The jobs_sha256 of the run in `dir`, if its summary.json is there and has one. */
-export function jobsDigestOf(dir: string): string | undefined {
-  if (!existsSync(join(dir, 'summary.json'))) return undefined;
-  return readResultsSummary<ResultsSummary & { jobs_sha256?: string }>(dir).jobs_sha256;
 }
 
 export function readSeedsFolder(dir: string): SeedsFolder {

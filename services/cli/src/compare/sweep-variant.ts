@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { readCsvTable } from '@gridemu/metrics';
 import { closestName, didYouMean } from '@gridemu/model';
 import { UsageError } from '../exit-codes.js';
-import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
+import { jobsDigestOf, readResultsSummary, type ResultsSummary } from '../results-folder.js';
 import { holdsLiveRuns } from '../sweep/metrics-table.js';
 import { folderName } from '../sweep/variants.js';
-import { jobsDigestOf, type SeedsFolder } from './compare-seeds.js';
+import type { SeedsFolder } from './compare-seeds.js';
 
 /** A folder `gridemu sweep` wrote: its sweep.csv, a row per run. */
 export function isSweepFolder(dir: string): boolean {

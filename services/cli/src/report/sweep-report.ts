@@ -1,6 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readCsvTable } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
+import { jobsDigestOf } from '../results-folder.js';
 import { holdsLiveRuns } from '../sweep/metrics-table.js';
+import { sweepSampling, type SweepSampling } from '../sweep/seeds-sampled.js';
+import { folderName } from '../sweep/variants.js';
 import type { ReportChart } from './report-html.js';
 
 /** The summary metrics a sweep's report (against its variants) and a seeds report (by seed) draw, when the folder has them. */
@@ -15,6 +20,35 @@ export const DRAWN_METRICS: readonly [string, string][] = [
   ['live_latency_mean_ms', 'Felt one-way delay, mean (wall ms)'],
   ['live_fidelity_warnings', "Fidelity guard's warnings"],
 ];
+
+/**
+ * What each variant's seeds sampled (sweepSampling), from the folder's sweep.csv and its runs'
+ * summaries; undefined without a sweep.csv (a folder from before it was written alongside).
+ */
+export function sweepFolderSampling(dir: string): SweepSampling | undefined {
+  const file = join(dir, 'sweep.csv');
+  if (!existsSync(file)) return undefined;
+  const table = readCsvTable(readFileSync(file, 'utf8'), file);
+  const variantAt = table.column('variant');
+  const seedAt = table.column('seed');
+  const byVariant = new Map<string, { metrics: Record<string, number>[]; jobs: (string | undefined)[] }>();
+  table.rows.forEach((r, i) => {
+    const name = r[variantAt]!;
+    const group = byVariant.get(name) ?? { metrics: [], jobs: [] };
+    byVariant.set(name, group);
+    // The columns after the seed are the run's metrics; an empty one it does not define.
+    const metrics: Record<string, number> = {};
+    table.header.forEach((column, c) => {
+      if (c > seedAt && r[c] !== '') metrics[column] = table.number(i, c);
+    });
+    group.metrics.push(metrics);
+    group.jobs.push(jobsDigestOf(join(dir, folderName({ name, sets: [], seed: table.number(i, seedAt) }))));
+  });
+  return sweepSampling(
+    [...byVariant].map(([name, g]) => ({ name, ...g })),
+    holdsLiveRuns(table.header),
+  );
+}
 
 /** A sweep folder's sweep-mean.csv: each variant's mean of every metric over its seeds, and the 90% interval's half-width. */
 export function sweepCharts(
