@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO, smallSpec, tmp } from './live-helpers.js';
 import { metricDiff, startDiffs, submissionDiffs } from '../src/compare/compare-results.js';
 import { protocolTraceFromLogs } from '../src/live/protocol-trace-from-logs.js';
+import { describeSpecDifference, specDifferences } from '../src/compare/spec-differences.js';
 
 function gridemu(args: string[]) {
   const r = spawnSync(process.execPath, [join(REPO, 'services/cli/dist/main.js'), ...args], {
@@ -25,6 +26,7 @@ describe('gridemu compare', () => {
   it('finds no difference between two runs of one seed, and passes a zero tolerance', () => {
     const r = gridemu(['compare', a, b, '--tolerance', '0', '--max-start-diff', '0']);
     expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toContain('spec: the same in both (overrides applied)\n');
     expect(r.out).toMatch(
       /job starts: 180 jobs started in both \(0 only in A, 0 only in B\); 180 at the same second, 180 at the same site/,
     );
@@ -35,6 +37,8 @@ describe('gridemu compare', () => {
     const r = gridemu(['compare', a, c, '--tolerance', '0.01', '--json']);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.out);
+    expect(j.spec_differences).toEqual([{ path: 'meta.k', a: 2, b: 3 }]);
+    expect(gridemu(['compare', a, c]).out).toContain('spec: B differs from A in meta.k 2 → 3\n');
     expect(j.failures.length).toBeGreaterThan(0);
     expect(j.starts.compared).toBe(180);
     expect(j.starts.identical).toBeLessThan(180);
@@ -92,6 +96,26 @@ describe('gridemu compare', () => {
     expect(r.err).toMatch(/is a folder of 2 runs \(simulate or run --seeds, or sweep\); give one of them, e\.g\. /);
     const [, example] = /e\.g\. (\S+)/.exec(r.err)!;
     expect(gridemu(['compare', a, example!]).code).toBe(0);
+  });
+
+  it('lists the fields two specs differ in, as --set names them', () => {
+    const spec = { seed: 1, meta: { k: 2 }, workload: [{ skip: 0 }, { skip: 5 }], sites: [{ id: 's1' }] };
+    expect(specDifferences(spec, spec)).toEqual([]);
+    expect(
+      specDifferences(spec, {
+        seed: 2,
+        meta: { k: 2, claim: 'x' },
+        workload: [{ skip: 0 }, { skip: 9 }, { skip: 1 }],
+        sites: [{ id: 's1' }],
+      }),
+    ).toEqual([
+      { path: 'seed', a: 1, b: 2 },
+      { path: 'meta.claim', a: undefined, b: 'x' },
+      { path: 'workload[1].skip', a: 5, b: 9 },
+      { path: 'workload[2]', a: undefined, b: { skip: 1 } },
+    ]);
+    expect(describeSpecDifference({ path: 'meta.claim', a: undefined, b: 'x' })).toBe('meta.claim none → "x"');
+    expect(describeSpecDifference({ path: 'w', a: 'a'.repeat(50), b: 1 })).toBe(`w "${'a'.repeat(36)}... → 1`);
   });
 
   it('computes relative differences and start statistics by hand', () => {

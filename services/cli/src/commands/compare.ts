@@ -19,6 +19,7 @@ import {
   readSeedsFolder,
   type SeedsFolder,
 } from '../compare/compare-seeds.js';
+import { describeSpecDifference, type SpecDifference } from '../compare/spec-differences.js';
 import { isSweepFolder, readSweepVariant } from '../compare/sweep-variant.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { abortedRunOf } from '../results-folder.js';
@@ -29,14 +30,15 @@ export const COMPARE_HELP = `Usage: gridemu compare DIR_A DIR_B [--tolerance PCT
                        [--job ID] [--json]
        gridemu compare SWEEP_DIR VARIANT_A VARIANT_B [--tolerance PCT] [--metrics a,b,...] [--json]
 
-Compares two results folders (of simulate or run, in any mix): each metric of summary.json side by
-side with its difference, then the jobs' start times job by job (jobs.csv; if the runs did not
-submit the same jobs, that is said first: the starts are then different jobs'). When both
-folders have a protocol-trace.csv (protocol_trace: true), also the scheme's protocol step by step
-(paper 001's claims: steps per job, how first claims ended, each claim's round trip, each job's time
-from its copies to its grant, and the jobs whose grant came furthest apart). A live run stopped
-before its end (summary.json's live.aborted) is named so beside its folder, and with --tolerance or
---max-start-diff it fails the comparison: its metrics cover only the jobs that ended before.
+Compares two results folders (of simulate or run, in any mix): the fields their specs differ in (as
+--set names them), each metric of summary.json side by side with its difference, then the jobs'
+start times job by job (jobs.csv; if the runs did not submit the same jobs, that is said first: the
+starts are then different jobs'). When both folders have a protocol-trace.csv (protocol_trace:
+true), also the scheme's protocol step by step (paper 001's claims: steps per job, how first claims
+ended, each claim's round trip, each job's time from its copies to its grant, and the jobs whose
+grant came furthest apart). A live run stopped before its end (summary.json's live.aborted) is named
+so beside its folder, and with --tolerance or --max-start-diff it fails the comparison: its metrics
+cover only the jobs that ended before.
 
 Two folders of seeds (simulate --seeds or run --seeds, in any mix) are compared by their seeds.csv:
 each metric's mean over the seeds with its 90% interval on both sides, the difference of the means,
@@ -183,7 +185,9 @@ export async function compareCommand(argv: string[]): Promise<number> {
     const s = c.starts;
     const named = (dir: string, reason: string | undefined) =>
       reason === undefined ? dir : `${dir}  ABORTED (${reason}): its metrics cover only the jobs that ended before`;
-    console.log(`A: ${named(dirA, aborted.a)}\nB: ${named(dirB, aborted.b)}\n\n${table(rows)}\n`);
+    console.log(
+      `A: ${named(dirA, aborted.a)}\nB: ${named(dirB, aborted.b)}\n${specLine(c.spec_differences)}\n\n${table(rows)}\n`,
+    );
     if (different !== undefined)
       console.log(`DIFFERENT JOBS: ${different}; the start times below compare different jobs under the same ids\n`);
     console.log(
@@ -205,6 +209,14 @@ export async function compareCommand(argv: string[]): Promise<number> {
     for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);
   }
   return notWhole.length + incomparable.length + failures.length > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/** What the two runs' specs differ in: the first few fields, and how many more --json lists. */
+function specLine(differences: readonly SpecDifference[]): string {
+  if (differences.length === 0) return 'spec: the same in both (overrides applied)';
+  const shown = differences.slice(0, 8).map(describeSpecDifference).join(', ');
+  const more = differences.length - 8;
+  return `spec: B differs from A in ${shown}${more > 0 ? `, and ${more} more (--json lists them)` : ''}`;
 }
 
 /** What sets the two runs' jobs apart, or undefined when every job in both was submitted alike. */

@@ -4,6 +4,7 @@ import { readCsvTable } from '@gridemu/metrics';
 import { schemeMetrics } from '@gridemu/schemes';
 import { UsageError } from '../exit-codes.js';
 import { readResultsSummary, type ResultsSummary } from '../results-folder.js';
+import { specDifferences, type SpecDifference } from './spec-differences.js';
 
 /** The metrics compared by default: what the papers report, plus what a run cost in messages; the schemes add their own. */
 export const COMPARED_METRICS = [
@@ -75,6 +76,8 @@ export interface Comparison {
   readonly starts: StartDiffs;
   /** Each folder's `meta.scheme` as summary.json says. */
   readonly schemes: { readonly a: string; readonly b: string };
+  /** The fields the two runs' specs differ in. */
+  readonly spec_differences: readonly SpecDifference[];
 }
 
 /** The difference between two results folders (simulate or run): metric by metric, and job by job. */
@@ -93,6 +96,7 @@ export function compareResults(dirA: string, dirB: string, extraMetrics: readonl
     submitted: submissionDiffs(ja.submissions, jb.submissions),
     starts: startDiffs(ja.starts, jb.starts),
     schemes: { a: String(sa['scheme']), b: String(sb['scheme']) },
+    spec_differences: specDifferences(sa['spec'], sb['spec']),
   };
 }
 
