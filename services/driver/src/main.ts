@@ -38,6 +38,7 @@ import {
   schemeSummary,
   schemeTimescales,
 } from '@gridemu/schemes';
+import { jobsSha256 } from '@gridemu/workload';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
 import { abortCause, ToldStop } from './told-stop.js';
@@ -240,7 +241,7 @@ async function main(argv: string[]): Promise<number> {
     messages,
     counters,
     workload: workload.sources,
-    jobs_sha256: workload.jobs_sha256,
+    jobs_sha256: jobsSha256(workload.jobs),
     wall_s: (Date.now() - started) / 1000,
     provenance: runProvenance(),
     live,

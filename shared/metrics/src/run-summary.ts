@@ -19,7 +19,7 @@ export interface RunSummaryInput {
   readonly counters: Record<string, number>;
   /** Per-source reports from the workload loader (what was read, adjusted, skipped). */
   readonly workload: readonly object[];
-  /** The SHA-256 of the jobs submitted (the workload loader's jobs_sha256). */
+  /** The SHA-256 of the jobs submitted (@gridemu/workload's jobsSha256). */
   readonly jobs_sha256: string;
   readonly wall_s: number;
   /** What made the run (runProvenance), kept out of the pure summary's reach. */

@@ -21,7 +21,6 @@ import type { SwfRecord } from './swf-record.js';
 import type { SwfFormatError } from './swf-record.js';
 import { resolveTrace } from './trace-dir.js';
 import { sha256OfFile } from './file-digest.js';
-import { jobsSha256 } from './jobs-digest.js';
 
 /** What one source contributed, for summary.json: nothing is adjusted or skipped unseen. */
 export interface SourceReport {
@@ -44,8 +43,6 @@ export interface Workload {
   /** Every job of every source, ordered by submit time (ties: source order, then trace order). */
   readonly jobs: Job[];
   readonly sources: SourceReport[];
-  /** The jobs' SHA-256 (jobsSha256): the same for two workloads of the same jobs. */
-  readonly jobs_sha256: string;
 }
 
 export interface LoadWorkloadOptions {
@@ -111,7 +108,7 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   // The one place both runtimes learn when the run starts: fault times are checked against it here.
   const early = faultTimeIssues(spec.faults, runEpoch_s(jobs));
   if (early.length > 0) throw new SpecError(options.specFile ?? 'the experiment', early);
-  return { jobs, sources, jobs_sha256: jobsSha256(jobs) };
+  return { jobs, sources };
 }
 
 function loadFamilySource(

@@ -11,6 +11,7 @@ import {
 } from '@gridemu/metrics';
 import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeSummary, simulate } from '@gridemu/schemes';
+import { jobsSha256 } from '@gridemu/workload';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
@@ -194,7 +195,7 @@ async function simulateOnce(
     messages: result.messages,
     counters: result.counters,
     workload: workload.sources,
-    jobs_sha256: workload.jobs_sha256,
+    jobs_sha256: jobsSha256(workload.jobs),
     wall_s: (Date.now() - started) / 1000,
     provenance: runProvenance(),
     scheme: schemeSummary(spec, result.counters, result.records),
