@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
 import { numberArg } from './lib/number-arg.mjs';
 import { timed, tookSeconds } from './lib/took.mjs';
+import { madeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Table 1's figures are "averaged over several attempts".
@@ -163,6 +164,7 @@ say(
 say(
   `under \`results/paper-000/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make).`,
 );
+say(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
 say(
   "The deployment is Table 2's (`examples/hierarchy-table1.yaml`, `examples/hierarchy-superlink.yaml`); docs/hierarchy.md says how each part is modelled.",
 );

@@ -8,6 +8,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
 import { runSweep } from './lib/run-sweep.mjs';
+import { madeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -67,6 +68,8 @@ p(
     `${Object.values(data).reduce((a, rows) => a + rows.length, 0)} variants × ${SEEDS} seed(s), ${wall.toFixed(0)} s of wall time. ` +
     'Every number below comes from those runs; their jobs.csv and summary.json are under results/paper-001/.',
 );
+p();
+p(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
 p();
 p(
   '**Set-up** (paper 001 §3, on the trace we have): four sites of 100 CPUs; each gets the first 5000 jobs of ' +

@@ -27,6 +27,7 @@ import {
   TABLE_III_JOBS,
   TABLE_III_RETRIES,
 } from './lib/paper-002-settings.mjs';
+import { madeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SEEDS = numberArg('--seeds', 10);
@@ -135,6 +136,8 @@ p(
     `${SEEDS} seeds a variant in simulation, ${f(wall_s, 0)} s of wall. Every number comes from those runs ` +
     '(their summary.json under results/paper-002-misbehaviour/). Nothing here is judged or fitted.',
 );
+p();
+p(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
 p();
 p(
   "Issue 34 asked to show that the resource managers that misbehave (a site's manager that starts no grid job " +

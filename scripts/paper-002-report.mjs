@@ -31,6 +31,7 @@ import {
   TABLE_III_JOBS,
   TABLE_III_RETRIES,
 } from './lib/paper-002-settings.mjs';
+import { madeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // §4.3: the paper's small workloads had ten runs each. Every workload runs as many: the 1000- and
@@ -323,6 +324,8 @@ p(
       : 'The judged sweeps are made again under three other fits of the failure rate and the misbehaving managers (results/paper-002-fits/), ' +
         'and the large workloads\' under two other fits of theirs, for "How the verdicts move with the fit".'),
 );
+p();
+p(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
 p();
 const misbehaving = BASE_META.misbehaving;
 const misconfiguredSites = Math.round(LARGE_FIT.misconfigured * BASE_SPEC.sites.length);

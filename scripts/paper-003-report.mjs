@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
 import { timed, tookSeconds } from './lib/took.mjs';
+import { madeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -411,6 +412,7 @@ say(
   `\`results/paper-003/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make). Each cell is the mean of ${SEEDS} seeds;`,
 );
 say("the seed draws the CRs' speeds, the WAN latencies and the jobs.");
+say(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
 say();
 say('## Verdicts');
 say();
