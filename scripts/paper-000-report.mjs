@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
 import { numberArg } from './lib/number-arg.mjs';
 import { timed, tookSeconds } from './lib/took.mjs';
-import { madeBy } from './lib/made-by.mjs';
+import { MADE_BY, withMadeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Table 1's figures are "averaged over several attempts".
@@ -164,7 +164,7 @@ say(
 say(
   `under \`results/paper-000/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make).`,
 );
-say(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
+say(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
 say(
   "The deployment is Table 2's (`examples/hierarchy-table1.yaml`, `examples/hierarchy-superlink.yaml`); docs/hierarchy.md says how each part is modelled.",
 );
@@ -423,5 +423,5 @@ say(
 );
 say("- Job duration is set per queue (`job_min`) from the paper's own row, so it matches by construction.");
 say();
-writeFileSync(join(repo, 'docs/results/paper-000.md'), lines.join('\n'));
+writeFileSync(join(repo, 'docs/results/paper-000.md'), withMadeBy(lines.join('\n'), OUT));
 console.error(`wrote docs/results/paper-000.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);

@@ -8,7 +8,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from './lib/read-csv.mjs';
 import { runSweep } from './lib/run-sweep.mjs';
-import { madeBy } from './lib/made-by.mjs';
+import { MADE_BY, withMadeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -69,7 +69,7 @@ p(
     'Every number below comes from those runs; their jobs.csv and summary.json are under results/paper-001/.',
 );
 p();
-p(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
+p(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
 p();
 p(
   '**Set-up** (paper 001 §3, on the trace we have): four sites of 100 CPUs; each gets the first 5000 jobs of ' +
@@ -275,5 +275,5 @@ p(
 );
 p();
 mkdirSync(join(repo, 'docs/results'), { recursive: true });
-writeFileSync(join(repo, 'docs/results/paper-001.md'), lines.join('\n') + '\n');
+writeFileSync(join(repo, 'docs/results/paper-001.md'), withMadeBy(lines.join('\n'), OUT) + '\n');
 console.error(`wrote docs/results/paper-001.md (${wall.toFixed(0)} s)`);

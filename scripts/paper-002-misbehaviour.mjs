@@ -27,7 +27,7 @@ import {
   TABLE_III_JOBS,
   TABLE_III_RETRIES,
 } from './lib/paper-002-settings.mjs';
-import { madeBy } from './lib/made-by.mjs';
+import { MADE_BY, withMadeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SEEDS = numberArg('--seeds', 10);
@@ -137,7 +137,7 @@ p(
     '(their summary.json under results/paper-002-misbehaviour/). Nothing here is judged or fitted.',
 );
 p();
-p(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
+p(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
 p();
 p(
   "Issue 34 asked to show that the resource managers that misbehave (a site's manager that starts no grid job " +
@@ -237,5 +237,5 @@ for (const s of separations)
   );
 p();
 mkdirSync(dirname(REPORT), { recursive: true });
-writeFileSync(REPORT, lines.join('\n'));
+writeFileSync(REPORT, withMadeBy(lines.join('\n'), OUT));
 console.error(`wrote ${REPORT}`);

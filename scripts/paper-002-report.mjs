@@ -31,7 +31,7 @@ import {
   TABLE_III_JOBS,
   TABLE_III_RETRIES,
 } from './lib/paper-002-settings.mjs';
-import { madeBy } from './lib/made-by.mjs';
+import { MADE_BY, withMadeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // §4.3: the paper's small workloads had ten runs each. Every workload runs as many: the 1000- and
@@ -325,7 +325,7 @@ p(
         'and the large workloads\' under two other fits of theirs, for "How the verdicts move with the fit".'),
 );
 p();
-p(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
+p(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
 p();
 const misbehaving = BASE_META.misbehaving;
 const misconfiguredSites = Math.round(LARGE_FIT.misconfigured * BASE_SPEC.sites.length);
@@ -968,7 +968,10 @@ const fitsWall =
   NO_FITS || fitsWall_s === 0
     ? ''
     : `, and ${fitsWall_s.toFixed(0)} s more for the runs of the sections "How the verdicts move" below`;
-writeFileSync(join(repo, 'docs/results/paper-002.md'), lines.join('\n').replace(FITS_WALL, fitsWall) + '\n');
+writeFileSync(
+  join(repo, 'docs/results/paper-002.md'),
+  withMadeBy(lines.join('\n').replace(FITS_WALL, fitsWall), OUT) + '\n',
+);
 console.error(`wrote docs/results/paper-002.md${reused ? ' from the runs already made' : ` (${wall.toFixed(0)} s)`}`);
 
 /**

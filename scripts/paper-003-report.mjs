@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
 import { timed, tookSeconds } from './lib/took.mjs';
-import { madeBy } from './lib/made-by.mjs';
+import { MADE_BY, withMadeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -412,7 +412,7 @@ say(
   `\`results/paper-003/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make). Each cell is the mean of ${SEEDS} seeds;`,
 );
 say("the seed draws the CRs' speeds, the WAN latencies and the jobs.");
-say(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
+say(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
 say();
 say('## Verdicts');
 say();
@@ -728,5 +728,5 @@ say(
   '- **Parent subsets.** The figures above use DAGs with one parent set per level, as §4 describes them; the subset run above is ours, for the step the paper describes in §3, and has no figure of the paper to compare with.',
 );
 say();
-writeFileSync(join(repo, 'docs/results/paper-003.md'), lines.join('\n') + '\n');
+writeFileSync(join(repo, 'docs/results/paper-003.md'), withMadeBy(lines.join('\n'), OUT) + '\n');
 console.error(`wrote docs/results/paper-003.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { numberArg } from './lib/number-arg.mjs';
 import { readCsv } from './lib/read-csv.mjs';
 import { timed, tookSeconds } from './lib/took.mjs';
-import { madeBy } from './lib/made-by.mjs';
+import { MADE_BY, withMadeBy } from './lib/made-by.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.GRIDEMU_TRACE_DIR ??= resolve(repo, '../shared/data/traces');
@@ -180,7 +180,7 @@ say(
   `\`results/paper-004/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make). Set-up: \`${SPEC}\`. There are 50 single-CPU`,
 );
 say("resources with speeds drawn uniform in [4, 35], and the LCG trace's first 20,000 tasks (about 0.9 load).");
-say(`The runs were made by ${madeBy(OUT)} (each run's summary.json, \`provenance\`).`);
+say(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
 say(
   `Grid Shadow's η is ${etaLabel(ETA)}, the best flowtime on the training slice (the trace's tasks 20,001-40,000, below); no η was chosen on the judged tasks.`,
 );
@@ -499,5 +499,5 @@ say(
   `- For 1/300 to hold as many tasks in the paper's GridSim set-up, each of its tasks would have to add about ${(1 / PAPER_ETA / (1 / ETA / taskTime)).toFixed(2)} s of virtual queue: its tasks were short against its resources' rates, or counted in other units. The paper gives neither, so its value cannot be carried over; the rule we use instead is to choose η where it is not judged.`,
 );
 say();
-writeFileSync(join(repo, 'docs/results/paper-004.md'), lines.join('\n'));
+writeFileSync(join(repo, 'docs/results/paper-004.md'), withMadeBy(lines.join('\n'), OUT));
 console.error(`wrote docs/results/paper-004.md (${((Date.now() - started) / 1000).toFixed(0)} s)`);

@@ -2,6 +2,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
+ * Stands in a report's text for madeBy(dir) until the report is written (withMadeBy): a report
+ * composes its header before some of its sweeps have run.
+ */
+export const MADE_BY = '\u0000made-by\u0000';
+
+/** The report's text with MADE_BY replaced by what made the runs under `dir`, read now, after every run. */
+export function withMadeBy(text, dir) {
+  return text.replaceAll(MADE_BY, madeBy(dir));
+}
+
+/**
  * Which gridemu made the runs under `dir`, from every summary.json's `provenance` (written since
  * 2026-12-06): a report's numbers can be traced to the commit that made them, and a report
  * rewritten with --reuse over runs of several commits says so rather than naming one.
