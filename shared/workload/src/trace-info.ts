@@ -1,11 +1,12 @@
+import type { SwfSource } from '@gridemu/model';
 import { readBatsimWorkload } from './batsim-reader.js';
 import { readGwfBatches } from './gwf-reader.js';
 import { medianRun_s } from './median-run.js';
 import { readSwf, type SwfReadOptions } from './swf-reader.js';
 import type { SwfHeader, SwfRecord } from './swf-record.js';
 
-/** The formats a workload source reads (spec.ts's SwfSource.format). */
-export type TraceFormat = 'swf' | 'gwf' | 'batsim';
+/** The formats a workload source of jobs from a file reads. */
+export type TraceFormat = SwfSource['format'];
 
 export interface TraceInfo {
   readonly file: string;
