@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeCode } from '@gridemu/metrics';
 
 /**
  * Stands in a report's text for madeBy(dir) until the report is written (withMadeBy): a report
@@ -31,11 +32,7 @@ export function madeBy(dir) {
       unknown++;
       continue;
     }
-    const commit =
-      provenance.commit === undefined
-        ? 'commit unknown'
-        : `commit ${provenance.commit.slice(0, 12)}${provenance.modified ? ' with tracked files changed' : ''}`;
-    const key = `gridemu ${provenance.gridemu}, ${commit}`;
+    const key = describeCode(provenance);
     makers.set(key, (makers.get(key) ?? 0) + 1);
   }
   const known = [...makers].sort((a, b) => b[1] - a[1]);

@@ -12,7 +12,7 @@ export {
 export { writeResults, writeJobsCsv, writeSummary, writeProtocolTrace } from './write-results.js';
 export { PROTOCOL_TRACE_COLUMNS, readProtocolTrace, type ProtocolTraceRow } from './protocol-trace-csv.js';
 export { buildRunSummary, type RunSummary, type RunSummaryInput } from './run-summary.js';
-export { runProvenance, gitState, type Provenance } from './provenance.js';
+export { runProvenance, gitState, describeCode, type Provenance } from './provenance.js';
 export {
   checkSchedule,
   executedJobsFromCsv,

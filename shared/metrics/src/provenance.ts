@@ -24,6 +24,18 @@ export interface Provenance {
   readonly cores: number;
 }
 
+/**
+ * The code a run came from, in one line: `gridemu 0.1.0 (commit 8dd27ef4bb0a, with tracked files
+ * changed)`. The run report and the paper reports both name it so.
+ */
+export function describeCode(p: Pick<Provenance, 'gridemu' | 'commit' | 'modified'>): string {
+  const commit =
+    p.commit === undefined
+      ? 'commit unknown'
+      : `commit ${p.commit.slice(0, 12)}${p.modified === true ? ', with tracked files changed' : ''}`;
+  return `gridemu ${p.gridemu} (${commit})`;
+}
+
 const found = new Map<string, Provenance>();
 
 /**

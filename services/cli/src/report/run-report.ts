@@ -1,5 +1,5 @@
 import { MIN_TIMERS_IN_WINDOW, shortestTimescale } from '@gridemu/live';
-import { formatNumber, type Provenance } from '@gridemu/metrics';
+import { describeCode, formatNumber, type Provenance } from '@gridemu/metrics';
 import { delayOverTime, timerLagOverTime, type ReportNetwork } from './live-series.js';
 import type { ReportChart } from './report-html.js';
 import {
@@ -400,9 +400,5 @@ export function runFacts(s: ReportSummary): [string, string][] {
 
 /** The provenance row: the code and the machine a published number can be traced back to. */
 export function madeBy(p: Provenance): string {
-  const commit =
-    p.commit === undefined
-      ? 'commit unknown'
-      : `commit ${p.commit.slice(0, 12)}${p.modified === true ? ', with tracked files changed' : ''}`;
-  return `gridemu ${p.gridemu} (${commit}), Node ${p.node}, ${p.platform}, ${p.cpu} x${p.cores}`;
+  return `${describeCode(p)}, Node ${p.node}, ${p.platform}, ${p.cpu} x${p.cores}`;
 }

@@ -31,18 +31,22 @@ export function sweepSampling(variants: readonly VariantRuns[], live: boolean): 
 
 const FRESH = "for workloads that differ, vary the trace's slice (workload[i].skip) or use a synthetic source";
 
+/** The variants named, or "every variant" when they are all of the sweep's. */
+function which(s: SweepSampling, names: readonly string[]): string {
+  return names.length === s.variants ? 'every variant' : names.join(', ');
+}
+
 /** The notes `gridemu sweep` prints after its runs, one per kind of variant, or none. */
 export function samplingNotes(s: SweepSampling): string[] {
-  const which = (names: readonly string[]) => (names.length === s.variants ? 'every variant' : names.join(', '));
   return [
     ...(s.oneRun.length > 0
       ? [
-          `the seeds of ${which(s.oneRun)} made the same run (every metric equal): nothing there draws from the seed, so their "± 0" in sweep-mean.csv is no confidence interval; ${FRESH}`,
+          `the seeds of ${which(s, s.oneRun)} made the same run (every metric equal): nothing there draws from the seed, so their "± 0" in sweep-mean.csv is no confidence interval; ${FRESH}`,
         ]
       : []),
     ...(s.sharedJobs.length > 0
       ? [
-          `the seeds of ${which(s.sharedJobs)} submitted the same jobs (each run's summary.json has one jobs_sha256): their intervals in sweep-mean.csv are over what else the seed draws (link delays and loss, failures, the schemes' own draws), not over workloads; ${FRESH}`,
+          `the seeds of ${which(s, s.sharedJobs)} submitted the same jobs (each run's summary.json has one jobs_sha256): their intervals in sweep-mean.csv are over what else the seed draws (link delays and loss, failures, the schemes' own draws), not over workloads; ${FRESH}`,
         ]
       : []),
   ];
@@ -50,12 +54,11 @@ export function samplingNotes(s: SweepSampling): string[] {
 
 /** The report's row: what the intervals are over, or undefined when the runs do not say. */
 export function samplingRow(s: SweepSampling): string | undefined {
-  const which = (names: readonly string[]) => (names.length === s.variants ? 'every variant' : names.join(', '));
   const parts = [
-    ...(s.oneRun.length > 0 ? [`one run in each seed of ${which(s.oneRun)}: no interval there`] : []),
+    ...(s.oneRun.length > 0 ? [`one run in each seed of ${which(s, s.oneRun)}: no interval there`] : []),
     ...(s.sharedJobs.length > 0
       ? [
-          `the same jobs in every seed of ${which(s.sharedJobs)}: the intervals are over link delays and loss, failures and the schemes' own draws, not over workloads`,
+          `the same jobs in every seed of ${which(s, s.sharedJobs)}: the intervals are over link delays and loss, failures and the schemes' own draws, not over workloads`,
         ]
       : []),
   ];
