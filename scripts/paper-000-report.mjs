@@ -164,7 +164,7 @@ say(
 say(
   `under \`results/paper-000/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make).`,
 );
-say(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
+say(`The runs were made by ${MADE_BY}, as each run's summary.json says in \`provenance\`.`);
 say(
   "The deployment is Table 2's (`examples/hierarchy-table1.yaml`, `examples/hierarchy-superlink.yaml`); docs/hierarchy.md says how each part is modelled.",
 );

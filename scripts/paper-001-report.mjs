@@ -69,7 +69,7 @@ p(
     'Every number below comes from those runs; their jobs.csv and summary.json are under results/paper-001/.',
 );
 p();
-p(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
+p(`The runs were made by ${MADE_BY}, as each run's summary.json says in \`provenance\`.`);
 p();
 p(
   '**Set-up** (paper 001 §3, on the trace we have): four sites of 100 CPUs; each gets the first 5000 jobs of ' +

@@ -137,7 +137,7 @@ p(
     '(their summary.json under results/paper-002-misbehaviour/). Nothing here is judged or fitted.',
 );
 p();
-p(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
+p(`The runs were made by ${MADE_BY}, as each run's summary.json says in \`provenance\`.`);
 p();
 p(
   "Issue 34 asked to show that the resource managers that misbehave (a site's manager that starts no grid job " +

@@ -325,7 +325,7 @@ p(
         'and the large workloads\' under two other fits of theirs, for "How the verdicts move with the fit".'),
 );
 p();
-p(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
+p(`The runs were made by ${MADE_BY}, as each run's summary.json says in \`provenance\`.`);
 p();
 const misbehaving = BASE_META.misbehaving;
 const misconfiguredSites = Math.round(LARGE_FIT.misconfigured * BASE_SPEC.sites.length);

@@ -412,7 +412,7 @@ say(
   `\`results/paper-003/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make). Each cell is the mean of ${SEEDS} seeds;`,
 );
 say("the seed draws the CRs' speeds, the WAN latencies and the jobs.");
-say(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
+say(`The runs were made by ${MADE_BY}, as each run's summary.json says in \`provenance\`.`);
 say();
 say('## Verdicts');
 say();

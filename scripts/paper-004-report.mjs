@@ -180,7 +180,7 @@ say(
   `\`results/paper-004/\` (${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node ${process.version}; ${tookSeconds(OUT, REUSE, started)} s to make). Set-up: \`${SPEC}\`. There are 50 single-CPU`,
 );
 say("resources with speeds drawn uniform in [4, 35], and the LCG trace's first 20,000 tasks (about 0.9 load).");
-say(`The runs were made by ${MADE_BY} (each run's summary.json, \`provenance\`).`);
+say(`The runs were made by ${MADE_BY}, as each run's summary.json says in \`provenance\`.`);
 say(
   `Grid Shadow's η is ${etaLabel(ETA)}, the best flowtime on the training slice (the trace's tasks 20,001-40,000, below); no η was chosen on the judged tasks.`,
 );
