@@ -108,9 +108,9 @@ describe('gridemu simulate', () => {
     expect(again.code, again.err).toBe(0);
     expect(existsSync(join(dir, 'seed-3'))).toBe(false);
     expect(gridemu(['check', dir]).out).toContain('2 of 2 runs checked: every invariant holds');
-    // Nine commands over the Grid3 example's 133,000 local jobs a run: 29 s on an idle 2-core
-    // machine, 51 s with one paper report's sweeps beside it and 76 s with two (2026-12-06), past
-    // vitest's default of 60 s. Each command still has gridemu()'s own 120 s.
+    // Six runs of the Grid3 example (133,000 local jobs each), then checks and a report over their
+    // jobs.csv: 29 s on an idle 2-core machine, 51 s with one paper report's sweeps beside it and
+    // 76 s with two (2026-12-06), past vitest's default of 60 s. Each command keeps its own 120 s.
   }, 300_000);
 
   it('says what the seeds sampled: one run made N times, the same jobs each time, or workloads of their own', () => {
