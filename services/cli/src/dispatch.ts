@@ -19,7 +19,7 @@ Commands:
   fuzz              random small experiments in the simulator, checked against the invariants
   delay-proxy SPEC  one location's delay proxy as a process of its own (a sidecar in compose or k8s)
   credentials SPEC  NATS users and permissions for a compose or Kubernetes deployment of a run
-  validate SPEC     check an experiment file and print it with defaults
+  validate SPEC     check an experiment file and the traces it reads; print it with defaults
   trace info FILE   jobs, span, processors and offered load of a trace (SWF, GWF, Batsim JSON)
   trace fetch NAME  download a trace from the Parallel Workloads Archive
 

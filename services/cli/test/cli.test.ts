@@ -490,6 +490,42 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(gridemu(['simulate', join(dir, 'e.yaml')]).code).toBe(2);
   });
 
+  it('validate reads the workload as a run would: a spec it passes starts', () => {
+    const dir = tmp();
+    // Two jobs submitted at 100 s and 160 s; a crash at 50 s is before the run's clock starts.
+    writeFileSync(
+      join(dir, 't.swf'),
+      [
+        '1 100 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1',
+        '2 160 -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1',
+      ].join('\n'),
+    );
+    const spec = (trace: string, crashAt: number) =>
+      `name: w\nsites: [{ id: s, cpus: 8 }, { id: t, cpus: 8 }]\nworkload: [{ site: s, swf: ${trace} }]\n` +
+      `faults: { crash: [{ process: t, at_s: ${crashAt}, down_s: 10 }] }\n`;
+    writeFileSync(join(dir, 'early.yaml'), spec('t.swf', 50));
+    writeFileSync(join(dir, 'ok.yaml'), spec('t.swf', 120));
+    writeFileSync(join(dir, 'missing.yaml'), spec('absent.swf', 120));
+
+    const early = gridemu(['validate', join(dir, 'early.yaml')]);
+    expect(early.code).toBe(2);
+    expect(early.err).toContain('faults.crash[0].at_s: is 50 s, before the first submission at 100 s');
+    expect(gridemu(['simulate', join(dir, 'early.yaml'), '--out', join(dir, 'o')]).code).toBe(2);
+    // The file alone is well formed: --file-only does not read the trace, so cannot know.
+    const fileOnly = gridemu(['validate', join(dir, 'early.yaml'), '--file-only']);
+    expect(fileOnly.code, fileOnly.err).toBe(0);
+    expect(fileOnly.err).toContain('valid (the file alone: its workload was not read)');
+
+    const missing = gridemu(['validate', join(dir, 'missing.yaml')], { GRIDEMU_TRACE_DIR: join(dir, 'traces') });
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('trace "absent.swf" not found');
+
+    const ok = gridemu(['validate', join(dir, 'ok.yaml')]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.err).toContain('valid; its workload: 2 jobs from 1 source, the first submitted at 100 s');
+    expect(JSON.parse(ok.out).faults.crash[0].at_s).toBe(120);
+  });
+
   it('names the file and line of a malformed trace line; --lenient skips and counts it', () => {
     const dir = tmp();
     writeFileSync(
