@@ -118,6 +118,9 @@ describe('gridemu report (issue 12)', () => {
       for (const c of page.canvases) expect(c.rendered && c.painted > 2000, c.id).toBe(true);
       const wait = JSON.parse(readFileSync(join(out, 'seeds.json'), 'utf8')).metrics.mean_wait_s;
       expect(page.html).toContain(`the mean over 3 seeds (${Number(wait.mean.toPrecision(4))})`);
+      // The interval's two lines, each its own legend entry.
+      expect(page.html).toContain('90% interval, low');
+      expect(page.html).toContain('90% interval, high');
     },
   );
 

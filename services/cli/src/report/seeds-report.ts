@@ -65,8 +65,9 @@ export function seedsCharts(
             ...(m && m.n >= 2
               ? [
                   line('mean', across(m.mean), '#d9822b', []),
-                  line('interval', across(m.mean - m.half_width), '#d9822b', [4, 4]),
-                  line('interval', across(m.mean + m.half_width), '#d9822b', [4, 4]),
+                  // Two legend entries: one named "interval" twice read as a mistake.
+                  line(`${m.confidence * 100}% interval, low`, across(m.mean - m.half_width), '#d9822b', [4, 4]),
+                  line(`${m.confidence * 100}% interval, high`, across(m.mean + m.half_width), '#d9822b', [4, 4]),
                 ]
               : []),
           ],
