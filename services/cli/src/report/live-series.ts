@@ -6,7 +6,7 @@
 
 import { MIN_TIMERS_IN_WINDOW, timerWindowsOf } from '@gridemu/live';
 import type { LatencyState, MailboxTimeline, TimerTimeline } from '@gridemu/protocol';
-import type { TimeSeries } from './run-series.js';
+import { binMiddle_h, type TimeSeries } from './run-series.js';
 
 /** What a live run's report reads of network.json. */
 export interface ReportNetwork {
@@ -16,11 +16,9 @@ export interface ReportNetwork {
   };
 }
 
-const HOUR_S = 3600;
-
-/** A window's middle on the report's time axis: emulated hours since the first submission. */
+/** A window on the report's time axis: emulated hours since the first submission. */
 function hourOf(window: number, bin_s: number, from_s: number): number {
-  return ((window + 0.5) * bin_s - from_s) / HOUR_S;
+  return binMiddle_h(window * bin_s, (window + 1) * bin_s, from_s);
 }
 
 /**

@@ -158,10 +158,20 @@ export function waitHistogram(jobs: readonly ReportJob[]): { labels: string[]; c
   return { labels: WAIT_BINS.map(([l]) => l), counts };
 }
 
+/**
+ * Where a bin of the run's clock, [start_s, end_s), is drawn on the report's time axis (emulated
+ * hours since the first submission): the middle of its part from the first submission on. The
+ * bins are whole hours or windows of the clock, so the first one usually began before the first
+ * submission, and its plain middle could fall before 0 and stretch the axis to a round -500 h.
+ */
+export function binMiddle_h(start_s: number, end_s: number, from_s: number): number {
+  return ((Math.max(start_s, from_s) + end_s) / 2 - from_s) / HOUR_S;
+}
+
 /** summary.json's messages per emulated hour, on the report's time axis. */
 export function messagesOverTime(perHour: Readonly<Record<string, number>> | undefined, from_s: number): TimeSeries {
   const points = Object.entries(perHour ?? {})
-    .map(([h, n]) => ({ x: round((Number(h) * HOUR_S + HOUR_S / 2 - from_s) / HOUR_S), y: n }))
+    .map(([h, n]) => ({ x: round(binMiddle_h(Number(h) * HOUR_S, (Number(h) + 1) * HOUR_S, from_s)), y: n }))
     .sort((a, b) => a.x - b.x);
   return { name: 'messages per emulated hour', points };
 }
