@@ -32,7 +32,7 @@ in parallel, or with --live runs each as gridemu run does, one after another, an
   DIR/sweep-mean.csv   one row per variant: each metric's mean over the seeds that define it, and
                        the half-width of its 90% confidence interval (<metric>_ci90); for a metric
                        some run leaves undefined, how many runs the mean is over (<metric>_runs)
-  DIR/sweep.html       bar charts of the main metrics per variant
+  DIR/sweep.html       bar charts of the main metrics per variant, each mean with its 90% interval
   DIR/<variant>/       each run's results folder: jobs.csv and summary.json, and a live run's
                        logs and check.json (summary.json alone with --summaries-only)
 
@@ -373,8 +373,23 @@ function writeTables(out: string, paths: readonly string[], results: readonly Ru
     barChartsHtml(
       `${title} (means over seeds)`,
       names,
-      charted.map((m) => ({ name: m, values: means.map((x) => x.mean[m]) })),
+      charted.map((m) => ({ name: m, values: means.map((x) => x.mean[m]), halfWidths: means.map((x) => x.ci90[m]) })),
+      seedsCaption(means.map((m) => m.seeds)),
     ),
+  );
+}
+
+/** What sweep.html's bars are over, and what their whiskers are. */
+function seedsCaption(seeds: readonly number[]): string {
+  const least = Math.min(...seeds);
+  const most = Math.max(...seeds);
+  const over = least === most ? `${least} seed${least === 1 ? '' : 's'}` : `${least} to ${most} seeds`;
+  return (
+    `Each bar is a variant's mean over ${over}` +
+    (most < 2
+      ? ' (one seed gives no interval: --seeds 2 or more for one).'
+      : ", with its 90% confidence interval (Student's t) as a whisker and ± half-width.") +
+    ' sweep-mean.csv has every metric; gridemu report DIR draws these with each run.'
   );
 }
 
