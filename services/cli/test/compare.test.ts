@@ -195,7 +195,12 @@ describe('gridemu compare of two folders of seeds', () => {
     const util = c.metrics.find((m: { metric: string }) => m.metric === 'utilization');
     expect([util.diff, util.p]).toEqual([0, 1]);
     const text = gridemu(['compare', a, b]);
-    expect(text.out).toMatch(/mean_wait_s +12\.00 ± 3\.37 +14\.00 ± 5\.06 +2\.00 +\+16\.67% +0\.0742 +checked/);
+    expect(text.out).toMatch(/mean_wait_s +12\.00 ± 3\.37 +14\.00 ± 5\.06 +2\.00 +\+16\.67% +0\.0742\n/);
+    // Without --tolerance nothing is judged: the table has no verdict column, and a line says what it would check.
+    expect(text.out).not.toContain('within');
+    expect(text.out).toContain(
+      '--tolerance PCT would check the means of mean_wait_s, mean_turnaround_s, mean_bounded_slowdown, utilization',
+    );
     // Folders without runs' summaries cannot say which jobs each seed submitted.
     expect(c.seeds_with_other_jobs).toBeUndefined();
     expect(text.out).toContain(
@@ -204,8 +209,14 @@ describe('gridemu compare of two folders of seeds', () => {
     // --tolerance on the means: 16.67% is over 10 and under 20; a checked metric the folders do
     // not have (mean_turnaround_s by default) fails it.
     const checked = ['--metrics', 'mean_wait_s,utilization'];
-    expect(gridemu(['compare', a, b, '--tolerance', '10', ...checked]).code).toBe(1);
-    expect(gridemu(['compare', a, b, '--tolerance', '20', ...checked]).code).toBe(0);
+    const over = gridemu(['compare', a, b, '--tolerance', '10', ...checked]);
+    expect(over.code).toBe(1);
+    // The verdict per checked metric, in the table's last column.
+    expect(over.out).toMatch(/mean_wait_s +12\.00 ± 3\.37 +14\.00 ± 5\.06 +2\.00 +\+16\.67% +0\.0742 +NO\n/);
+    expect(over.out).toMatch(/utilization .* +yes\n/);
+    const within = gridemu(['compare', a, b, '--tolerance', '20', ...checked]);
+    expect(within.code).toBe(0);
+    expect(within.out).toMatch(/mean_wait_s .* \+16\.67% +0\.0742 +yes\n/);
     const missing = gridemu(['compare', a, b, '--tolerance', '20']);
     expect(missing.code).toBe(1);
     expect(missing.out).toContain("OVER TOLERANCE: mean_turnaround_s: not a number in both folders' seeds");
@@ -302,7 +313,7 @@ describe('gridemu compare of two variants of a sweep', () => {
     ]);
     expect(axis.code).toBe(2);
     expect(axis.err).toContain('has a column "meta.scheme" in sweep.csv');
-    expect(text.out).toMatch(/mean_wait_s +12\.00 ± 3\.37 +14\.00 ± 5\.06 +2\.00 +\+16\.67% +0\.0742 +checked/);
+    expect(text.out).toMatch(/mean_wait_s +12\.00 ± 3\.37 +14\.00 ± 5\.06 +2\.00 +\+16\.67% +0\.0742\n/);
   });
 
   it('names a variant the sweep does not have, and a folder that is not a sweep', () => {

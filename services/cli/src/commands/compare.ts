@@ -172,14 +172,14 @@ export async function compareCommand(argv: string[]): Promise<number> {
     );
   } else {
     const rows = [
-      ['metric', 'A', 'B', 'B - A', 'change', ''],
+      ['metric', 'A', 'B', 'B - A', 'change', ...toleranceHeader(tolerance)],
       ...c.metrics.map((m) => [
         m.metric,
         fmt(m.a),
         fmt(m.b),
         fmt(m.diff),
         pct(m),
-        checked.includes(m.metric) ? 'checked' : '',
+        ...toleranceCell(m, checked, tolerance),
       ]),
     ];
     const s = c.starts;
@@ -188,6 +188,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
     console.log(
       `A: ${named(dirA, aborted.a)}\nB: ${named(dirB, aborted.b)}\n${specLine(c.spec_differences)}\n\n${table(rows)}\n`,
     );
+    if (tolerance === undefined) console.log(`${toleranceNote(checked)}\n`);
     if (different !== undefined)
       console.log(`DIFFERENT JOBS: ${different}; the start times below compare different jobs under the same ids\n`);
     console.log(
@@ -287,7 +288,7 @@ function compareSeedFolders(
   const interval = (i: MeanWithInterval | undefined) =>
     i === undefined ? '-' : i.n < 2 ? fmt(i.mean) : `${fmt(i.mean)} ± ${fmt(i.half_width)}`;
   const rows = [
-    ['metric', 'A (mean ± 90%)', 'B (mean ± 90%)', 'B - A', 'change', 'p', ''],
+    ['metric', 'A (mean ± 90%)', 'B (mean ± 90%)', 'B - A', 'change', 'p', ...toleranceHeader(tolerance)],
     ...c.metrics.map((m) => [
       m.metric,
       interval(m.a_interval),
@@ -295,7 +296,7 @@ function compareSeedFolders(
       fmt(m.diff),
       pct(m),
       m.p === undefined ? '-' : m.p < 0.0001 ? '<0.0001' : m.p.toFixed(4),
-      checked.includes(m.metric) ? 'checked' : '',
+      ...toleranceCell(m, checked, tolerance),
     ]),
   ];
   const test = {
@@ -305,6 +306,7 @@ function compareSeedFolders(
     none: 'p: none (a t-test needs two seeds or more on one side at least)',
   }[c.test];
   console.log(`A: ${side(c.a)}\nB: ${side(c.b)}\n\n${table(rows)}\n${test}; "-" where a side lacks the metric.`);
+  if (tolerance === undefined) console.log(toleranceNote(checked, 'the means of '));
   const sides = { A: c.a, B: c.b };
   const oneRun = (['A', 'B'] as const).filter((name) => madeOneRun(sides[name]));
   for (const name of oneRun)
@@ -348,10 +350,30 @@ function overTolerance(
   for (const name of checked) {
     const m = metrics.find((d) => d.metric === name);
     if (!m || m.a === undefined || m.b === undefined) failures.push(`${name}: ${missing}`);
-    else if (Math.abs(m.relative ?? Infinity) * 100 > tolerance)
+    else if (!withinTolerance(m, tolerance))
       failures.push(`${name}: ${valuesAre}${fmt(m.a)} vs ${fmt(m.b)}, ${pct(m)} (tolerance ${tolerance}%)`);
   }
   return failures;
+}
+
+/** Whether B is within `tolerance` percent of A; a metric missing on a side is not. */
+function withinTolerance(m: MetricDiff, tolerance: number): boolean {
+  return m.a !== undefined && m.b !== undefined && Math.abs(m.relative ?? Infinity) * 100 <= tolerance;
+}
+
+/** The tables' last column, with --tolerance only: whether each metric it checks is within it. */
+function toleranceHeader(tolerance: number | undefined): string[] {
+  return tolerance === undefined ? [] : [`within ${tolerance}%`];
+}
+
+function toleranceCell(m: MetricDiff, checked: readonly string[], tolerance: number | undefined): string[] {
+  if (tolerance === undefined) return [];
+  return [checked.includes(m.metric) ? (withinTolerance(m, tolerance) ? 'yes' : 'NO') : ''];
+}
+
+/** Without --tolerance, which metrics it would check: the table checks nothing. */
+function toleranceNote(checked: readonly string[], of = ''): string {
+  return `--tolerance PCT would check ${of}${checked.join(', ')} (--metrics names others)`;
 }
 
 function pct(m: MetricDiff): string {
