@@ -6,10 +6,10 @@ import { skippedLinesWarnings } from '../skipped-lines.js';
 
 export const VALIDATE_HELP = `Usage: gridemu validate SPEC [--set path=value]... [--file-only] [--lenient]
 
-Checks an experiment file (after overrides) and prints it with defaults filled in, as JSON; then
-reads its workload as a run would: finds and reads every trace, and checks the fault times against
-the first submission. Exits 2 and names every bad field, with its line, or the trace that cannot be
-found or read, and its malformed line, if a run of it would stop there.
+Checks an experiment file (after overrides), reads its workload as a run would (finds and reads
+every trace, checks the fault times against the first submission), and prints the file with
+defaults filled in, as JSON. Exits 2 where a run of it would stop: it names every bad field with
+its line, a trace it cannot find or read, or a trace's malformed line.
 
 Options:
   --set path=value   an override, as run and simulate take it
