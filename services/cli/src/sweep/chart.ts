@@ -28,7 +28,8 @@ export function barChartsHtml(
     const plotW = w - labelW - 150;
     const whisker = (i: number) => (values[i] !== undefined && (halfWidths[i] ?? 0) > 0 ? halfWidths[i]! : 0);
     const max = Math.max(...values.map((v, i) => (v === undefined ? 0 : v + whisker(i))), 1e-12);
-    const x = (v: number) => (labelW + (plotW * Math.max(v, 0)) / max).toFixed(1);
+    const x = (v: number) => labelW + (plotW * Math.max(v, 0)) / max;
+    const at = (v: number) => x(v).toFixed(1);
     const h = rowH * values.length + 30;
     const bars = values
       .map((v, i) => {
@@ -40,12 +41,12 @@ export function barChartsHtml(
         const interval =
           hw === 0
             ? ''
-            : `<path d="M${x(v - hw)} ${mid}H${x(v + hw)}M${x(v - hw)} ${mid - 4}V${mid + 4}M${x(v + hw)} ${mid - 4}V${mid + 4}" stroke="#d9822b" stroke-width="1.5"/>`;
+            : `<path d="M${at(v - hw)} ${mid}H${at(v + hw)}M${at(v - hw)} ${mid - 4}V${mid + 4}M${at(v + hw)} ${mid - 4}V${mid + 4}" stroke="#d9822b" stroke-width="1.5"/>`;
         return (
           label +
-          `<rect x="${labelW}" y="${y + 3}" width="${(Number(x(v)) - labelW).toFixed(1)}" height="${rowH - 6}" fill="#4a7ab5"/>` +
+          `<rect x="${labelW}" y="${y + 3}" width="${(x(v) - labelW).toFixed(1)}" height="${rowH - 6}" fill="#4a7ab5"/>` +
           interval +
-          `<text x="${(Number(x(v + hw)) + 4).toFixed(1)}" y="${y + 14}">${shown(v)}${hw === 0 ? '' : ` ± ${shown(hw)}`}</text>`
+          `<text x="${(x(v + hw) + 4).toFixed(1)}" y="${y + 14}">${shown(v)}${hw === 0 ? '' : ` ± ${shown(hw)}`}</text>`
         );
       })
       .join('\n');
