@@ -507,10 +507,20 @@ describe('bad input: a clear message and exit code 2', () => {
     writeFileSync(join(dir, 'ok.yaml'), spec('t.swf', 120));
     writeFileSync(join(dir, 'missing.yaml'), spec('absent.swf', 120));
 
+    // Known only once the trace is read, the early time is still named by its line in the file,
+    // or by the override that gave it.
     const early = gridemu(['validate', join(dir, 'early.yaml')]);
     expect(early.code).toBe(2);
-    expect(early.err).toContain('faults.crash[0].at_s: is 50 s, before the first submission at 100 s');
-    expect(gridemu(['simulate', join(dir, 'early.yaml'), '--out', join(dir, 'o')]).code).toBe(2);
+    expect(early.err).toContain(
+      `${join(dir, 'early.yaml')}:4: faults.crash[0].at_s: is 50 s, before the first submission at 100 s`,
+    );
+    const simulated = gridemu(['simulate', join(dir, 'early.yaml'), '--out', join(dir, 'o')]);
+    expect(simulated.code).toBe(2);
+    expect(simulated.err).toContain(`${join(dir, 'early.yaml')}:4: faults.crash[0].at_s: is 50 s`);
+    const overridden = gridemu(['validate', join(dir, 'ok.yaml'), '--set', 'faults.crash[0].at_s=60']);
+    expect(overridden.code).toBe(2);
+    expect(overridden.err).toContain('\n  faults.crash[0].at_s: is 60 s, before the first submission at 100 s');
+    expect(overridden.err).toContain('(give a time from 100 on) (from --set faults.crash[0].at_s=60)');
     // The file alone is well formed: --file-only does not read the trace, so cannot know.
     const fileOnly = gridemu(['validate', join(dir, 'early.yaml'), '--file-only']);
     expect(fileOnly.code, fileOnly.err).toBe(0);

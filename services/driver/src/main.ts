@@ -104,7 +104,11 @@ async function main(argv: string[]): Promise<number> {
       ? readResolvedExperiment(values.experiment)
       : loadExperiment(values.spec!, parseOverrides(values.set ?? []));
   const { spec } = experiment;
-  const workload = await loadExperimentWorkload(spec, { specFile: experiment.file, lenient: values.lenient === true });
+  const workload = await loadExperimentWorkload(spec, {
+    specFile: experiment.file,
+    lenient: values.lenient === true,
+    locateIssues: experiment.locate,
+  });
   const timerSpin_ms = timerSpinOf(values);
   if (typeof timerSpin_ms === 'string') throw new UsageError(timerSpin_ms);
   const log = withFields(pinoLogger(values.run, { level: values['log-level'] ?? 'info' }), { site: 'driver' });

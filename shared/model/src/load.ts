@@ -15,6 +15,11 @@ export interface LoadedSpec {
    * A live run hands this to its other processes, which validate it and never read the file.
    */
   readonly data: unknown;
+  /**
+   * Gives issues found later (a fault time before the first submission, known once the workload
+   * is read) the line of their field in the file, or the override that set it.
+   */
+  readonly locate: (issues: readonly SpecIssue[]) => SpecIssue[];
 }
 
 /** Reads, overrides and validates an experiment file. Throws SpecError naming every bad field and its line. */
@@ -56,13 +61,9 @@ export function parseSpecText(
   }
   const raw = applyOverrides(doc.toJS(), overrides);
   const { spec, issues } = validateSpec(raw, schemes);
-  if (!spec) {
-    throw new SpecError(
-      file,
-      issues.map((i) => locate(i, doc, lines, overrides)),
-    );
-  }
-  return { spec, file, data: raw };
+  const locateAll = (found: readonly SpecIssue[]): SpecIssue[] => found.map((i) => locate(i, doc, lines, overrides));
+  if (!spec) throw new SpecError(file, locateAll(issues));
+  return { spec, file, data: raw, locate: locateAll };
 }
 
 /**
@@ -72,7 +73,7 @@ export function parseSpecText(
 export function specFromData(data: unknown, file: string, schemes: MetaSchemes): LoadedSpec {
   const { spec, issues } = validateSpec(data, schemes);
   if (!spec) throw new SpecError(file, issues);
-  return { spec, file, data };
+  return { spec, file, data, locate: (found) => [...found] };
 }
 
 function locate(

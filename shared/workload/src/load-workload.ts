@@ -7,6 +7,7 @@ import {
   type ExperimentSpec,
   type FamilySource,
   type Job,
+  type SpecIssue,
   type SourceCommon,
   type SwfSource,
   type SyntheticSource,
@@ -52,6 +53,8 @@ export interface LoadWorkloadOptions {
   readonly lenient?: boolean;
   /** The families' kinds of source (a bag of BLAST tasks, DAG jobs); the scheme registry has them. */
   readonly familySources?: readonly SourceLoader[];
+  /** Gives an issue found here its line in the experiment file (LoadedSpec.locate). */
+  readonly locateIssues?: (issues: readonly SpecIssue[]) => readonly SpecIssue[];
 }
 
 /** What one source gives: its jobs, and what was done to them. */
@@ -107,7 +110,8 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   const jobs = spec.network.transfer ? withMemory(merged, spec.seed, spec.network.transfer) : merged;
   // The one place both runtimes learn when the run starts: fault times are checked against it here.
   const early = faultTimeIssues(spec.faults, runEpoch_s(jobs));
-  if (early.length > 0) throw new SpecError(options.specFile ?? 'the experiment', early);
+  if (early.length > 0)
+    throw new SpecError(options.specFile ?? 'the experiment', options.locateIssues?.(early) ?? early);
   return { jobs, sources };
 }
 

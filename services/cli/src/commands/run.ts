@@ -140,7 +140,11 @@ export async function runCommand(argv: string[]): Promise<number> {
   // fault timed before the first submission fails at once and the same way as in `gridemu
   // simulate`, not from the driver after every process has started (issue 33 point 3). The driver
   // reads it again as its own input.
-  const workload = await loadExperimentWorkload(spec, { specFile: file, lenient: values.lenient === true });
+  const workload = await loadExperimentWorkload(spec, {
+    specFile: file,
+    lenient: values.lenient === true,
+    locateIssues: experiment.locate,
+  });
   for (const w of skippedLinesWarnings(workload.sources)) console.error(`gridemu: ${w}`);
   const out = resolve(values.out ?? `results/${spec.name}-live`);
   makeOutputFolder(out, '--out');
@@ -178,7 +182,13 @@ export async function runCommand(argv: string[]): Promise<number> {
     const jobs =
       k === 0
         ? workload.jobs
-        : (await loadExperimentWorkload(seeded.spec, { specFile: file, lenient: values.lenient === true })).jobs;
+        : (
+            await loadExperimentWorkload(seeded.spec, {
+              specFile: file,
+              lenient: values.lenient === true,
+              locateIssues: seeded.locate,
+            })
+          ).jobs;
     if (!values.quiet) console.error(`seed ${seed} (${k + 1}/${seeds}):`);
     const length = runLength(jobs, seeded.spec.live.speedup);
     const result = await runOnce(seeded, seedFolder(out, seed), runId(spec.name, seed), length, options);

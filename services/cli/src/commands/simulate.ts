@@ -9,7 +9,7 @@ import {
   writeProtocolTrace,
   type RunSummary,
 } from '@gridemu/metrics';
-import { parseOverrides, type ExperimentSpec } from '@gridemu/model';
+import { parseOverrides, type ExperimentSpec, type LoadedSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload, schemeSummary, simulate } from '@gridemu/schemes';
 import { jobsSha256 } from '@gridemu/workload';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
@@ -94,7 +94,8 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const seeds = values.seeds === undefined ? undefined : Number(values.seeds);
   if (seeds !== undefined && !(Number.isInteger(seeds) && seeds >= 1))
     throw new UsageError(`--seeds must be a positive integer (got "${values.seeds}")`);
-  const loaded = loadExperiment(file, parseOverrides(sets)).spec;
+  const experiment = loadExperiment(file, parseOverrides(sets));
+  const loaded = experiment.spec;
   const out = resolve(values.out ?? `results/${loaded.name}`);
   if (values['whole-delays'] === true && values['network-from'] === undefined)
     throw new UsageError('--whole-delays replays a live run: give it with --network-from LIVE_DIR');
@@ -108,7 +109,11 @@ export async function simulateCommand(argv: string[]): Promise<number> {
       : readMeasuredNetwork(values['network-from'], values['whole-delays'] === true);
   // A replay of a live run applies its crashes and server restarts as they happened there.
   const spec = measured ? withAppliedFaults(loaded, measured.network) : loaded;
-  const output = { lenient: values.lenient === true, summaryOnly: values['summary-only'] === true };
+  const output = {
+    lenient: values.lenient === true,
+    summaryOnly: values['summary-only'] === true,
+    locateIssues: experiment.locate,
+  };
   if (seeds === undefined) {
     const summary = await simulateOnce(spec, file, sets, output, out, measured);
     if (!summary) return EXIT_FAILED;
@@ -147,6 +152,14 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   return EXIT_OK;
 }
 
+/** How simulateOnce reads its input and what it writes. */
+interface SimulateOutput {
+  readonly lenient: boolean;
+  readonly summaryOnly: boolean;
+  /** The experiment file's LoadedSpec.locate: a fault time the workload refuses is named by its line. */
+  readonly locateIssues: LoadedSpec['locate'];
+}
+
 /**
  * One run: simulate, then DIR/jobs.csv and DIR/summary.json (summary.json alone with
  * `summaryOnly`); its summary, or undefined (after saying why) if an actor broke an invariant.
@@ -155,12 +168,12 @@ async function simulateOnce(
   spec: ExperimentSpec,
   file: string,
   sets: readonly string[],
-  { lenient, summaryOnly }: { readonly lenient: boolean; readonly summaryOnly: boolean },
+  { lenient, summaryOnly, locateIssues }: SimulateOutput,
   out: string,
   measured?: { source: string; network: MeasuredNetwork; networkSeed?: number },
 ): Promise<RunSummary | undefined> {
   const started = Date.now();
-  const workload = await loadExperimentWorkload(spec, { specFile: file, lenient });
+  const workload = await loadExperimentWorkload(spec, { specFile: file, lenient, locateIssues });
   // Made once the input has been read: a bad trace leaves no empty results folder behind.
   makeOutputFolder(out, '--out');
   clearRunOutputs(out);

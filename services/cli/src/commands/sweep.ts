@@ -115,14 +115,14 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     Array.from({ length: seedCount }, (_, i) => spec.seed + i),
   );
   // Check every variant's spec before running any, so a bad value fails at once.
-  const specs = runs.map(
-    (v) =>
-      loadExperiment(file, [
-        ...parseOverrides(common),
-        ...parseOverrides(v.sets, '--vary'),
-        parseOverride(`seed=${v.seed}`, '--seeds'),
-      ]).spec,
+  const experiments = runs.map((v) =>
+    loadExperiment(file, [
+      ...parseOverrides(common),
+      ...parseOverrides(v.sets, '--vary'),
+      parseOverride(`seed=${v.seed}`, '--seeds'),
+    ]),
   );
+  const specs = experiments.map((e) => e.spec);
   if (live && !values.nats && !natsServerBinary()) {
     console.error(`gridemu sweep --live: ${INSTALL_HINT}, or give --nats URL`);
     return EXIT_FAILED;
@@ -141,7 +141,11 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     const lengths: RunLength[] = [];
     for (const [i, s] of specs.entries()) {
       if (values.resume && finishedRun(join(out, folderName(runs[i]!)), s, true)) continue;
-      const { jobs } = await loadExperimentWorkload(s, { specFile: file, lenient: values.lenient === true });
+      const { jobs } = await loadExperimentWorkload(s, {
+        specFile: file,
+        lenient: values.lenient === true,
+        locateIssues: experiments[i]!.locate,
+      });
       lengths.push(runLength(jobs, s.live.speedup));
     }
     if (lengths.length > 0) console.error(`gridemu sweep: ${describeSweepLength(lengths, parallel)}`);

@@ -34,14 +34,18 @@ export async function validateCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError(`validate takes one experiment file\n\n${VALIDATE_HELP}`);
   const file = positionals[0]!;
-  const { spec } = loadExperiment(file, parseOverrides(values.set ?? []));
+  const { spec, locate } = loadExperiment(file, parseOverrides(values.set ?? []));
   if (values['file-only']) {
     console.log(JSON.stringify(spec, null, 2));
     console.error(`${file}: valid (the file alone: its workload was not read)`);
     return EXIT_OK;
   }
   // What simulate and run check once they have read the traces: a spec that passes here starts.
-  const workload = await loadExperimentWorkload(spec, { specFile: file, lenient: values.lenient === true });
+  const workload = await loadExperimentWorkload(spec, {
+    specFile: file,
+    lenient: values.lenient === true,
+    locateIssues: locate,
+  });
   console.log(JSON.stringify(spec, null, 2));
   for (const w of skippedLinesWarnings(workload.sources)) console.error(`gridemu: ${w}`);
   const sources = workload.sources.length;
