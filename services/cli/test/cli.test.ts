@@ -411,6 +411,12 @@ describe('gridemu sweep', () => {
     const stray = gridemu([...sweep, '--timeout', '60']);
     expect(stray.code).toBe(2);
     expect(stray.err).toContain('sweep: --timeout is an option of live runs: add --live, or leave it out');
+    const prometheus = gridemu([...sweep, '--prometheus']);
+    expect(prometheus.code).toBe(2);
+    expect(prometheus.err).toContain('sweep: --prometheus is an option of live runs');
+    const tlsElsewhere = gridemu([...sweep, '--live', '--tls', '--nats', 'nats://127.0.0.1:1']);
+    expect(tlsElsewhere.code).toBe(2);
+    expect(tlsElsewhere.err).toContain("--tls makes certificates for each run's own nats-server");
     const store = gridemu([...sweep, '--live', '--journal-store', 'disk']);
     expect(store.code).toBe(2);
     expect(store.err).toContain('--journal-store must be file or jetstream, got "disk"');

@@ -13,6 +13,7 @@ import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
 import { ChildRuns } from '../sweep/child-runs.js';
 import { finishedRun } from '../sweep/finished-run.js';
+import { PROMETHEUS_HINT, prometheusBinary } from '../live/prometheus-server.js';
 import { describeSweepLength, runLength, type RunLength } from '../live/run-length.js';
 import { skippedLinesWarnings } from '../skipped-lines.js';
 import { idleAxes } from '../sweep/idle-axes.js';
@@ -23,7 +24,7 @@ import { metricsSomeRunLacks, valueForMean, variantMeans } from '../sweep/varian
 
 export const SWEEP_HELP = `Usage: gridemu sweep SPEC --vary path=v1,v2,... [--vary ...] [--seeds N] [--set path=value]...
                     [--parallel N] [--out DIR] [--summaries-only] [--resume] [--lenient]
-                    [--live [--timeout S] [--journal-store S] [--nats URL]]
+                    [--live [--timeout S] [--journal-store S] [--nats URL] [--tls] [--prometheus]]
 
 Simulates every combination of the --vary values (each with N seeds: the spec's seed, +1, ...),
 in parallel, or with --live runs each as gridemu run does, one after another, and writes:
@@ -50,8 +51,8 @@ Options:
                        a live run keeps its check.json too
   --resume             keep the runs an earlier sweep into DIR finished (the same experiment, every
                        override and seed resolved; live, its check passed) and make only the rest:
-                       after a failed run, a Ctrl-C or a larger --seeds (a kept run's gridemu,
-                       --journal-store and --nats were those of its own sweep)
+                       after a failed run, a Ctrl-C or a larger --seeds (a kept run's gridemu
+                       and live options were those of its own sweep)
   --lenient            each run skips and counts malformed trace lines instead of failing (said
                        once at the end, per source); without it a malformed line, like any bad
                        input, stops the sweep: no run starts after the first that exits 2
@@ -64,7 +65,10 @@ Live (each run a distributed run over NATS, as gridemu run makes it, and checked
                        at the end. Vary live.speedup to see what the emulation itself changes
   --timeout S          each live run's limit in wall seconds (gridemu run --timeout)
   --journal-store S    file or jetstream (gridemu run --journal-store)
-  --nats URL           run every variant on this NATS server rather than one of its own`;
+  --nats URL           run every variant on this NATS server rather than one of its own
+  --tls                each run's own nats-server and processes speak TLS (gridemu run --tls)
+  --prometheus         each run starts Prometheus on its processes and records in its check.json
+                       what it saw (gridemu run --prometheus)`;
 
 interface RunResult {
   readonly variant: Variant;
@@ -90,6 +94,8 @@ export async function sweepCommand(argv: string[]): Promise<number> {
       timeout: { type: 'string' },
       'journal-store': { type: 'string' },
       nats: { type: 'string' },
+      tls: { type: 'boolean' },
+      prometheus: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -125,6 +131,10 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const specs = experiments.map((e) => e.spec);
   if (live && !values.nats && !natsServerBinary()) {
     console.error(`gridemu sweep --live: ${INSTALL_HINT}, or give --nats URL`);
+    return EXIT_FAILED;
+  }
+  if (values.prometheus && !prometheusBinary()) {
+    console.error(`gridemu sweep: --prometheus: ${PROMETHEUS_HINT}`);
     return EXIT_FAILED;
   }
   const out = resolve(values.out ?? `results/${spec.name}-sweep`);
@@ -282,24 +292,36 @@ export async function sweepCommand(argv: string[]): Promise<number> {
  * The options of `gridemu run` a live sweep passes to each of its runs. Refused without --live,
  * where a simulation would ignore them unseen.
  */
-function liveRunArgs(values: { live?: boolean; timeout?: string; 'journal-store'?: string; nats?: string }): string[] {
+function liveRunArgs(values: {
+  live?: boolean;
+  timeout?: string;
+  'journal-store'?: string;
+  nats?: string;
+  tls?: boolean;
+  prometheus?: boolean;
+}): string[] {
   const given: [string, string | undefined][] = [
     ['--timeout', values.timeout],
     ['--journal-store', values['journal-store']],
     ['--nats', values.nats],
   ];
+  const flags = (['tls', 'prometheus'] as const).filter((f) => values[f] === true).map((f) => `--${f}`);
   if (!values.live) {
-    const stray = given.find(([, v]) => v !== undefined);
-    if (stray) throw new UsageError(`sweep: ${stray[0]} is an option of live runs: add --live, or leave it out`);
+    const stray = [...given.filter(([, v]) => v !== undefined).map(([flag]) => flag), ...flags][0];
+    if (stray) throw new UsageError(`sweep: ${stray} is an option of live runs: add --live, or leave it out`);
     return [];
   }
+  if (values.tls && values.nats)
+    throw new UsageError(
+      "sweep: --tls makes certificates for each run's own nats-server; with --nats URL, the server is yours",
+    );
   // Checked here, once, rather than failing every run the same way.
   if (values.timeout !== undefined && !(Number(values.timeout) >= 0))
     throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
   const store = values['journal-store'];
   if (store !== undefined && store !== 'file' && store !== 'jetstream')
     throw new UsageError(`--journal-store must be file or jetstream, got "${store}"`);
-  return given.flatMap(([flag, v]) => (v === undefined ? [] : [flag, v]));
+  return [...given.flatMap(([flag, v]) => (v === undefined ? [] : [flag, v])), ...flags];
 }
 
 /**
