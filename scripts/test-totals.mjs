@@ -13,23 +13,29 @@ for (const group of ['shared', 'services']) {
   for (const name of readdirSync(group)) {
     const dir = join(group, name);
     if (!existsSync(join(dir, 'test'))) continue;
-    const report = join(dir, 'test-results.json');
+    // test-results.json, and a package whose files run in two passes (services/cli: those that
+    // start no live run side by side, then the rest one at a time) writes test-results-<pass>.json.
+    const reports = readdirSync(dir)
+      .filter((f) => /^test-results(-[a-z]+)?\.json$/.test(f))
+      .map((f) => join(dir, f));
     if (clean) {
       // Before a run: no report may be left from an earlier one.
-      rmSync(report, { force: true });
+      for (const report of reports) rmSync(report, { force: true });
       continue;
     }
-    if (!existsSync(report)) {
+    if (!reports.some((f) => f.endsWith('test-results.json'))) {
       missing.push(dir);
       continue;
     }
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-    for (const file of r.testResults ?? []) {
-      for (const t of file.assertionResults ?? [])
-        if (t.status === 'pending' || t.status === 'skipped') skippedTitles.push(`${dir}: ${t.title}`);
+    for (const report of reports) {
+      const r = JSON.parse(readFileSync(report, 'utf8'));
+      passed += r.numPassedTests;
+      failed += r.numFailedTests;
+      skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+      for (const file of r.testResults ?? []) {
+        for (const t of file.assertionResults ?? [])
+          if (t.status === 'pending' || t.status === 'skipped') skippedTitles.push(`${dir}: ${t.title}`);
+      }
     }
   }
 }

@@ -38,11 +38,12 @@ function gridemu(args: string[], env: Record<string, string> = {}) {
 const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-cli-'));
 
 describe('gridemu simulate', () => {
-  it("runs GRUBER's Grid3 example over several seeds: a folder per seed, and means with 90% intervals", () => {
+  // GRUBER's small example: the Grid3 one's local users submit some 133,000 jobs a run.
+  it('runs a GRUBER example over several seeds: a folder per seed, and means with 90% intervals', () => {
     const dir = tmp();
     const r = gridemu([
       'simulate',
-      'examples/gruber-grid3.yaml',
+      'examples/gruber-live.yaml',
       '--set',
       'workload[0].blast.jobs=10',
       '--seeds',
@@ -65,7 +66,7 @@ describe('gridemu simulate', () => {
     expect(
       gridemu([
         'simulate',
-        'examples/gruber-grid3.yaml',
+        'examples/gruber-live.yaml',
         '--set',
         'workload[0].blast.jobs=10',
         '--set',
@@ -76,7 +77,7 @@ describe('gridemu simulate', () => {
       ]).code,
     ).toBe(0);
     expect(readFileSync(join(dir, 'seed-2', 'jobs.csv'), 'utf8')).toBe(readFileSync(join(single, 'jobs.csv'), 'utf8'));
-    expect(gridemu(['simulate', 'examples/gruber-grid3.yaml', '--seeds', '0']).code).toBe(2);
+    expect(gridemu(['simulate', 'examples/gruber-live.yaml', '--seeds', '0']).code).toBe(2);
 
     // check takes the folder of seeds and checks each; one seed's broken run fails it.
     const checked = gridemu(['check', dir]);
@@ -96,7 +97,7 @@ describe('gridemu simulate', () => {
     // Fewer seeds into the same folder: the earlier seed-3, broken above, is not read as one of them.
     const again = gridemu([
       'simulate',
-      'examples/gruber-grid3.yaml',
+      'examples/gruber-live.yaml',
       '--set',
       'workload[0].blast.jobs=10',
       '--seeds',

@@ -10,7 +10,7 @@ import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
 import { MESSAGE_CHECK, parseExperiment, planGrid, Paper001MessageType } from '@gridemu/schemes';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { actorSubject, JetStreamJournal, journalStream, journalSubject, NatsTransport } from '@gridemu/transport-nats';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gridemuLive, readCheck, readSummary, smallSpec, tmp } from './live-helpers.js';
 
@@ -187,7 +187,9 @@ describe('journals under per-process credentials (issue 11)', () => {
 describe('the control plane: who may say what', () => {
   it("every control kind forged with s1's credentials is refused by the server or dropped by its receivers, and the run completes", async () => {
     const dir = tmp();
-    const spec = smallSpec(dir, { sites: 3, jobs: 40, speedup: 5000 });
+    // Its submissions span some 15 emulated hours, 5 s of wall at this speed-up: s1's forgeries,
+    // sent as its clock starts, reach every receiver while the run goes on.
+    const spec = smallSpec(dir, { sites: 3, jobs: 40, speedup: 10000 });
     const out = join(dir, 'out');
     const run = 'forge';
     const live = gridemuLive(['run', spec, '--out', out, '--run', run, '--timeout', '120']);
@@ -306,27 +308,5 @@ describe('TLS (issue 11)', () => {
       expect(p.warm_up?.finished, name).toBeGreaterThan(0);
       expect(p.warm_up?.finished, name).toBeLessThanOrEqual(p.warm_up!.jobs);
     }
-  });
-
-  it("gridemu run --tls with link latency and faults: each delay proxy ends its process's TLS, delays and drops as without it, and the check passes", async () => {
-    const dir = tmp();
-    const spec = smallSpec(dir, { sites: 3, jobs: 20, latency_ms: 10, jitter_ms: 0, speedup: 5000 });
-    writeFileSync(spec, readFileSync(spec, 'utf8') + 'faults:\n  drop: 0.05\n');
-    const out = join(dir, 'out');
-    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--tls', '--timeout', '90']).done;
-    expect(code, err).toBe(0);
-    expect(err).toContain('TLS only');
-    expect(err).toContain('through a delay proxy per process');
-    expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
-    const s = readSummary(out);
-    // A proxy never sends early: every cross-site message felt the link's 10 ms (less a millisecond
-    // for reading two processes' clocks).
-    expect(s.live.latency_ms.count).toBeGreaterThan(0);
-    expect(s.live.latency_ms.min_ms).toBeGreaterThanOrEqual(9);
-    // It read the messages through TLS: it could tell losable from durable ones and dropped some.
-    expect(s.faults.messages_dropped).toBeGreaterThan(0);
-    // The server itself still takes TLS only.
-    const conf = readFileSync(join(out, 'nats', 'nats-server.conf'), 'utf8');
-    expect(conf).toMatch(/tls/);
   });
 });

@@ -3,7 +3,16 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { readProtocolTrace } from '@gridemu/metrics';
-import { gridemuLive, readCheck, readJobs, readSummary, startsInLogs, tmp, type LooseSummary } from './live-helpers.js';
+import {
+  gridemuLive,
+  readCheck,
+  readJobs,
+  readSummary,
+  startsInLogs,
+  TEST_WARM_UP_JOBS,
+  tmp,
+  type LooseSummary,
+} from './live-helpers.js';
 
 /**
  * `gridemu run` end to end: a real nats-server, one Node process per site (and central), the
@@ -85,7 +94,7 @@ export const LIVE_DAG = [
   'workload: [{ name: tor, site: s1, tornado: { jobs: 12, parallel: 5, variation: high, median_s: 600 } }]',
   'meta: { scheme: dag-adaptive, mips: [100, 2000] }',
   'network: { latency_ms: 5 }',
-  'live: { speedup: 2000 }',
+  `live: { speedup: 2000, warm_up_jobs: ${TEST_WARM_UP_JOBS} }`,
 ];
 
 /**
