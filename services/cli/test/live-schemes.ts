@@ -2,21 +2,12 @@
 // (run-live.test.ts) and the rest, which npm run test:slow runs (test-slow/live-schemes.test.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Paper001Scheme } from '@gridemu/schemes';
 import { describe, expect, it } from 'vitest';
 import { gridemuLive, readSummary, smallSpec, tmp } from './live-helpers.js';
 import { checkExactlyOnce } from './live-checks.js';
 
-export const PAPER_001_SCHEMES = [
-  'independent',
-  'unified',
-  'centralized',
-  'hierarchical',
-  'distributed',
-  'k-distributed',
-  'k-dual',
-] as const;
-
-export function schemesRunLive(schemes: readonly (typeof PAPER_001_SCHEMES)[number][]): void {
+export function schemesRunLive(schemes: readonly Paper001Scheme[]): void {
   describe('gridemu run: every scheme of paper 001 as separate processes', () => {
     for (const scheme of schemes) {
       it(`${scheme}: every job has one row and ran at exactly one site`, async () => {

@@ -32,5 +32,7 @@ export type { FuzzDraw, FuzzSpecs } from './fuzz-draw.js';
 export { simulate, type SimulationResult, type SimulateOptions, type SimulationProgress } from './simulate.js';
 // Paper 001's message types, for tests and benches of the layers below that drive its protocol by hand.
 export { Paper001MessageType, LOAD_TOPIC } from './paper-001/index.js';
+// Its schemes' names, for the CLI's tests that run each live.
+export type { Paper001Scheme } from './paper-001/index.js';
 // The external policy protocol's reader, for tests that hold it against the published JSON Schemas.
 export { readAnswer, PROTOCOL_VERSION } from './external/index.js';
