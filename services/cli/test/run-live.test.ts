@@ -13,8 +13,8 @@ import {
   tmp,
 } from './live-helpers.js';
 import { checkExactlyOnce, checkProtocolTrace, clockStarted, LIVE_DAG } from './live-checks.js';
-
 import { schemesRunLive } from './live-schemes.js';
+
 // The schemes with a process of their own (central), two queues (k-dual), and the K copies with
 // their replay; the rest in npm run test:slow (test-slow/live-schemes.test.ts).
 schemesRunLive(['hierarchical', 'k-distributed', 'k-dual']);
