@@ -108,5 +108,13 @@ describe("a live run's timers and delays over its time (network.json)", () => {
       'slowdown',
       'messages',
     ]);
+    // Jobs that hold no processors of their own (paper 003's tasks, paper 000's): jobs.csv cannot
+    // say how busy the sites were over time, so no chart says 0; the summary's figure stands.
+    expect(runCharts(summary(0), [{ ...job, procs: 0 }]).map((c) => c.id)).toEqual([
+      'queue',
+      'waits',
+      'slowdown',
+      'messages',
+    ]);
   });
 });

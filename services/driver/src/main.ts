@@ -35,6 +35,7 @@ import {
   loadExperiment,
   loadExperimentWorkload,
   schemeReportPeriods,
+  schemeBusyProcessor_s,
   schemeSummary,
   schemeTimescales,
 } from '@gridemu/schemes';
@@ -250,6 +251,7 @@ async function main(argv: string[]): Promise<number> {
     provenance: runProvenance(),
     live,
     scheme: schemeSummary(spec, counters, result.driver.records),
+    busyProcessor_s: schemeBusyProcessor_s(spec, counters),
   });
   // Every live run checks, from jobs.csv as written, that its schedule could have happened: a live
   // clock read at the wrong moment once put two jobs on the same processors, and only the file shows it.

@@ -10,6 +10,8 @@ export interface RunSummaryInput {
   readonly mode: 'simulate' | 'run';
   readonly records: readonly JobRecord[];
   readonly execSites: readonly SiteCapacity[];
+  /** Each site's busy processor-seconds, where the scheme counts them (shared/schemes' schemeBusyProcessor_s). */
+  readonly busyProcessor_s?: Readonly<Record<string, number>>;
   /** Messages sent, by type: all of them, and those that crossed a link between two sites. */
   readonly messages: {
     readonly all: Record<string, number>;
@@ -64,7 +66,7 @@ export type RunSummary = Summary & {
 
 /** summary.json: the metrics, what the run cost in messages, where its jobs came from, and its spec. */
 export function buildRunSummary(input: RunSummaryInput): RunSummary {
-  const metrics = summarize(input.records, input.execSites);
+  const metrics = summarize(input.records, input.execSites, input.busyProcessor_s);
   const total = Object.values(input.messages.all).reduce((a, b) => a + b, 0);
   const jobs = Math.max(1, input.records.length);
   const core = new Set([

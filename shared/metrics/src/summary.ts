@@ -86,8 +86,16 @@ class Accumulator {
   }
 }
 
-/** The metrics of DESIGN.md's summary.json that come from the per-job records. */
-export function summarize(records: readonly JobRecord[], sites: readonly SiteCapacity[]): Summary {
+/**
+ * The metrics of DESIGN.md's summary.json that come from the per-job records. Utilization is each
+ * site's jobs' processors × run time over its CPUs × the makespan, or, given `busyProcessor_s`, those
+ * processor-seconds (a scheme whose jobs hold no processors of their own counts them).
+ */
+export function summarize(
+  records: readonly JobRecord[],
+  sites: readonly SiteCapacity[],
+  busyProcessor_s?: Readonly<Record<string, number>>,
+): Summary {
   const all = new Accumulator();
   const categories = new Map<JobCategory, Accumulator>(
     (['narrow_short', 'narrow_long', 'wide_short', 'wide_long', 'very_short_narrow'] as const).map((c) => [
@@ -141,7 +149,7 @@ export function summarize(records: readonly JobRecord[], sites: readonly SiteCap
   let totalWork = 0;
   let totalCpus = 0;
   for (const s of sites) {
-    const w = work.get(s.id) ?? 0;
+    const w = busyProcessor_s ? (busyProcessor_s[s.id] ?? 0) : (work.get(s.id) ?? 0);
     totalWork += w;
     totalCpus += s.cpus;
     perSite[s.id] = makespan > 0 ? roundNumber(w / (s.cpus * makespan)) : 0;

@@ -21,6 +21,7 @@ export { planGrid, liveLocations } from './plan.js';
 export { experimentFromData, loadExperiment, parseExperiment } from './experiment.js';
 export { loadExperimentWorkload } from './experiment-workload.js';
 export {
+  schemeBusyProcessor_s,
   schemeSummary,
   schemeMetrics,
   MEDIAN_RUN_TIMESCALE,

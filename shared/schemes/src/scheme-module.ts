@@ -103,6 +103,13 @@ export interface SchemeModule {
     records: readonly JobRecord[],
   ): Record<string, unknown>;
   /**
+   * The processor-seconds each executing site was busy, from its actors' counters, where its jobs'
+   * processors × run time do not say it (paper 003's tasks share a CR and hold no processors of
+   * their own; paper 000's tasks run as many grid jobs): summary.json's utilization is then these
+   * over CPUs × makespan. Absent: the jobs' processors × run time.
+   */
+  busyProcessor_s?(counters: Readonly<Record<string, number>>, spec: ExperimentSpec): Readonly<Record<string, number>>;
+  /**
    * Why its schemes start a live run cold, without the warm-up's throwaway run of the grid (the
    * external policy: the warm-up would start the user's programs and ask them about jobs that are
    * not the run's); undefined: they warm up.

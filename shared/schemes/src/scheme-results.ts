@@ -13,6 +13,14 @@ export function schemeSummary(
   return schemeModule(spec.meta.scheme).summary?.(counters, spec, records) ?? {};
 }
 
+/** The processor-seconds each site was busy, where the scheme's module counts them (SchemeModule.busyProcessor_s). */
+export function schemeBusyProcessor_s(
+  spec: ExperimentSpec,
+  counters: Readonly<Record<string, number>>,
+): Readonly<Record<string, number>> | undefined {
+  return schemeModule(spec.meta.scheme).busyProcessor_s?.(counters, spec);
+}
+
 /** The figures of a scheme's own that compare and sweep know (none for a scheme no module owns). */
 export function schemeMetrics(scheme: string): readonly SchemeMetric[] {
   return findSchemeModule(scheme)?.metrics ?? [];

@@ -82,6 +82,23 @@ describe('paper 003: a resource shared by its tasks (§3, §4)', () => {
     expect(r.finished(-2999)).toEqual(['A']);
   });
 
+  it('counts its busy time: while a task has work left, not after (worked by hand)', () => {
+    // 1000 MIPS. Idle until A (1000 MI, initial) starts at 2 s. D (500 MI) joins at 2.5 s: A stands
+    // still, D ends at 3 s, A has 500 MI left and ends at 3.5 s. Asked about 5 s before A is
+    // stopped, the resource was busy from 2 to 3.5 s: 1.5 s, not the 3 s it held a task.
+    const r = new SharedResource('r', 1000, 0);
+    r.start(2, 'A', 1000, true);
+    expect(r.takeBusy_s()).toBe(0);
+    r.start(2.5, 'D', 500, false);
+    expect(r.finished(3)).toEqual(['D']);
+    r.stop(3, 'D');
+    expect(r.takeBusy_s()).toBe(1);
+    expect(r.running(5)).toEqual([{ id: 'A', initial: true, remaining_mi: -1500 }]);
+    expect(r.takeBusy_s()).toBe(0.5);
+    r.stop(5, 'A');
+    expect(r.takeBusy_s()).toBe(0);
+  });
+
   it('refuses what cannot happen, naming the task', () => {
     const r = new SharedResource('r', 100);
     r.start(5, 'A', 10, false);
@@ -133,6 +150,9 @@ describe('paper 003: a resource shared by its tasks (§3, §4)', () => {
           const work = arrivals.reduce((s, a) => s + a.work_mi, 0);
           expect(ends.size).toBe(arrivals.length);
           expect(busy_s * mips).toBeCloseTo(work, 3);
+          // Its own count of its busy time is the same.
+          expect(r.takeBusy_s()).toBeCloseTo(busy_s, 6);
+          expect(r.takeBusy_s()).toBe(0);
           arrivals.forEach((a, i) =>
             expect(ends.get(`t${i}`)! - start.get(`t${i}`)!).toBeGreaterThanOrEqual(a.work_mi / mips - 1e-9),
           );

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { checkSchedule, executedJobsFromCsv, jobsCsvText, newRecord, type JobRecord } from '@gridemu/metrics';
+import {
+  checkSchedule,
+  executedJobsFromCsv,
+  jobsCsvText,
+  newRecord,
+  summarize,
+  type JobRecord,
+} from '@gridemu/metrics';
 import { SpecError } from '@gridemu/model';
-import { loadExperimentWorkload as loadWorkload, parseExperiment, simulate } from '../src/index.js';
+import {
+  loadExperimentWorkload as loadWorkload,
+  parseExperiment,
+  schemeBusyProcessor_s,
+  simulate,
+} from '../src/index.js';
 import { asDagTask, type DagTaskJob } from '../src/dag/index.js';
 import { dagSummary } from '../src/dag/summary.js';
 
@@ -23,7 +35,7 @@ async function run(meta: string[]) {
   const s = parseExperiment(text(meta), '/tmp/dag-test.yaml').spec;
   const w = await loadWorkload(s, { specFile: '/tmp/dag-test.yaml' });
   const r = simulate(s, w.jobs);
-  return { w, r, dag: r.counters['dag.migrations'] ?? 0 };
+  return { s, w, r, dag: r.counters['dag.migrations'] ?? 0 };
 }
 
 const issues = (t: string) => {
@@ -58,6 +70,24 @@ describe('paper 003 as a scheme: dag-static and dag-adaptive, simulated', () => 
     }
     // The paper's claim (§4, Figure 6): adaptive rescheduling beats random static placement.
     expect(turnaround['dag-adaptive']!).toBeLessThan(turnaround['dag-static']!);
+  });
+
+  it("counts each site's busy CR time, which its utilization is made of: with every CR at 1000 MIPS, the tasks' run times", async () => {
+    // Migrations carry their checkpoint's work, interrupted initial tasks keep theirs, and nothing
+    // is stopped at a limit here: the CRs ran each task's work once, its run_s at 1000 MIPS.
+    for (const scheme of ['dag-static', 'dag-adaptive']) {
+      const { s, w, r, dag } = await run([`scheme: ${scheme}`, 'limit_basis: true_length', 'mips: [1000, 1000]']);
+      if (scheme === 'dag-adaptive') expect(dag).toBeGreaterThan(0);
+      const busy = schemeBusyProcessor_s(s, r.counters)!;
+      expect(Object.keys(busy)).toEqual(['s1', 's2', 's3', 's4']);
+      const work_s = w.jobs.reduce((a, j) => a + j.run_s, 0);
+      expect(Object.values(busy).reduce((a, b) => a + b, 0)).toBeCloseTo(work_s, 3);
+      const summary = summarize(r.records, r.execSites, busy);
+      expect(summary.utilization.overall).toBeCloseTo(work_s / (32 * summary.makespan_s), 5);
+      expect(summary.utilization.overall).toBeLessThanOrEqual(1);
+      // Without the busy time, its tasks hold no processors of their own, and the jobs say 0.
+      expect(summarize(r.records, r.execSites).utilization.overall).toBe(0);
+    }
   });
 
   it('stops a job at 200% of its initially estimated length (§4): its unfinished tasks fail, and none of its work is useful', async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loadExperimentWorkload as loadWorkload, parseExperiment, planGrid, simulate } from '../src/index.js';
+import { summarize } from '@gridemu/metrics';
+import {
+  loadExperimentWorkload as loadWorkload,
+  parseExperiment,
+  planGrid,
+  schemeBusyProcessor_s,
+  simulate,
+} from '../src/index.js';
 import type { Address, Message } from '@gridemu/protocol';
 import { SimRuntime, type Actor, type ActorContext } from '@gridemu/runtime';
 import { readFileSync } from 'node:fs';
@@ -88,6 +95,27 @@ class Spy implements Actor<Message> {
     this.inner.receive(ctx, msg, from);
   }
 }
+
+describe("the hierarchy's utilization", () => {
+  it("is the CPU-seconds its grids' jobs ran, evicted ones' too, over the CPUs × makespan: its tasks hold no processors", async () => {
+    const s = spec('mq-hierarchy');
+    const w = await loadWorkload(s, { specFile: EXAMPLE });
+    const r = simulate(s, w.jobs);
+    const busy = schemeBusyProcessor_s(s, r.counters)!;
+    const lost = ['server', 'technion', 'madison'].reduce(
+      (a, g) => a + (r.counters[`hierarchy.grid.${g}.lost_cpu_s`] ?? 0),
+      0,
+    );
+    // What the jobs that were not evicted ran: each task's work once, at its grid's speed (the long
+    // task on Madison's P = 1; the 30-second one on the server's P = 1.259).
+    const ran = Object.values(busy).reduce((a, b) => a + b, 0);
+    expect(ran - lost).toBeCloseTo(10_800_000 + 30 / 1.259, 1);
+    const summary = summarize(r.records, r.execSites, busy);
+    expect(summary.utilization.per_site['madison']).toBeCloseTo(busy['madison']! / (1500 * summary.makespan_s), 5);
+    expect(summary.utilization.overall).toBeCloseTo(ran / (1702 * summary.makespan_s), 5);
+    expect(summarize(r.records, r.execSites).utilization.overall).toBe(0);
+  });
+});
 
 describe('the hierarchy over a task stream', () => {
   it('never runs a task in two queues at once, and a moved task keeps its finished jobs', async () => {

@@ -10,7 +10,13 @@ import {
   type RunSummary,
 } from '@gridemu/metrics';
 import { parseOverrides, type ExperimentSpec, type LoadedSpec } from '@gridemu/model';
-import { loadExperiment, loadExperimentWorkload, schemeSummary, simulate } from '@gridemu/schemes';
+import {
+  loadExperiment,
+  loadExperimentWorkload,
+  schemeBusyProcessor_s,
+  schemeSummary,
+  simulate,
+} from '@gridemu/schemes';
 import { jobsSha256 } from '@gridemu/workload';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -212,6 +218,7 @@ async function simulateOnce(
     wall_s: (Date.now() - started) / 1000,
     provenance: runProvenance(),
     scheme: schemeSummary(spec, result.counters, result.records),
+    busyProcessor_s: schemeBusyProcessor_s(spec, result.counters),
   });
   // What was replayed, so the results say which network they assumed.
   const withNetwork = measured

@@ -148,13 +148,21 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[], ne
   const waits = waitHistogram(jobs);
   const categories = Object.entries(summary.categories ?? {}).filter(([, c]) => c.jobs > 0);
   const faults = faultBars(summary.spec.faults, span.from_s);
+  // Jobs that hold no processors of their own (paper 003's tasks share a CR, paper 000's tasks run
+  // as many grid jobs) leave jobs.csv without what made the sites busy: the summary's utilization
+  // comes from the scheme's counters, over the whole run only.
+  const holdProcessors = jobs.some((j) => j.procs > 0);
   return [
-    {
-      id: 'utilization',
-      title: 'Utilization over time, per site',
-      caption: "Busy processors over the site's processors, averaged over each 1/200 of the run.",
-      config: lines(utilizationOverTime(jobs, cpus), 'utilization', 1),
-    },
+    ...(holdProcessors
+      ? [
+          {
+            id: 'utilization',
+            title: 'Utilization over time, per site',
+            caption: "Busy processors over the site's processors, averaged over each 1/200 of the run.",
+            config: lines(utilizationOverTime(jobs, cpus), 'utilization', 1),
+          },
+        ]
+      : []),
     {
       id: 'queue',
       title: 'Queue length over time, per site',

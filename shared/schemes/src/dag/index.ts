@@ -1,7 +1,7 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { DAG_DURABLE, DAG_MESSAGES } from './messages.js';
 import { readDagMeta } from './meta.js';
-import { DAG_SCHEMES, SERVICES_LOCATION } from './names.js';
+import { DAG_SCHEMES, SERVICES_LOCATION, siteBusyCounter } from './names.js';
 import { planDag } from './plan.js';
 import { DAG_METRICS, dagSummary } from './summary.js';
 import { DAG_FUZZ } from './fuzz.js';
@@ -24,6 +24,8 @@ export const dag: SchemeModule = {
   sources: [TORNADO_SOURCE, WFFORMAT_SOURCE],
   jobFields: DAG_TASK_FIELDS,
   summary: dagSummary,
+  busyProcessor_s: (counters, spec) =>
+    Object.fromEntries(spec.sites.map((s) => [s.id, counters[siteBusyCounter(s.id)] ?? 0])),
   metrics: DAG_METRICS,
   timescales: (spec) => metaTimescales(spec, ['round_period_s', 'progress_period_s']),
 };

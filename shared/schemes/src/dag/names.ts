@@ -14,3 +14,8 @@ export const CHECKPOINT_SERVER: Address = `${SERVICES}/cs`;
 export function crsAddress(site: string): Address {
   return `${site}/crs`;
 }
+
+/** The counter of the seconds a site's CRs ran work, summed over its CRs (the run's utilization). */
+export function siteBusyCounter(site: string): string {
+  return `dag.site.${site}.busy_s`;
+}

@@ -30,6 +30,8 @@ export class SharedResource {
   private initials = 0;
   /** The time its tasks' work was last brought forward to; unset until first asked (a live run's clock may start before 0). */
   private at_s: number | undefined;
+  /** Seconds it ran some task's work since takeBusy_s last asked. */
+  private busy_s = 0;
 
   constructor(
     readonly id: string,
@@ -125,15 +127,32 @@ export class SharedResource {
     return Number.isFinite(first) ? now_s + first : undefined;
   }
 
+  /**
+   * The seconds it ran some task's work, up to the last time it was asked about, since this was
+   * last called: its processor's busy time, for the run's utilization (shares of one processor add
+   * up to it once; a finished task not yet stopped does not keep it busy).
+   */
+  takeBusy_s(): number {
+    const busy = this.busy_s;
+    this.busy_s = 0;
+    return busy;
+  }
+
   /** Brings every task's remaining work forward to `now_s` at the speed it had since. */
   private advance(now_s: number): void {
     if (this.at_s !== undefined && now_s < this.at_s)
       throw new Error(`assertion: resource ${this.id} asked about ${now_s} s after ${this.at_s} s`);
     const elapsed = this.at_s === undefined ? 0 : now_s - this.at_s;
     if (elapsed > 0) {
-      const dependent = elapsed * this.speed;
-      const initial = elapsed * this.initialSpeed;
-      for (const t of this.tasks.values()) t.remaining_mi -= t.initial ? initial : dependent;
+      const dependent = this.speed;
+      const initial = this.initialSpeed;
+      let workFor_s = 0;
+      for (const t of this.tasks.values()) {
+        const speed = t.initial ? initial : dependent;
+        if (speed > 0) workFor_s = Math.max(workFor_s, Math.max(0, t.remaining_mi) / speed);
+        t.remaining_mi -= elapsed * speed;
+      }
+      this.busy_s += Math.min(elapsed, workFor_s);
     }
     this.at_s = now_s;
   }

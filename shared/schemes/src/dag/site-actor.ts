@@ -4,6 +4,7 @@ import type { Job } from '@gridemu/model';
 import type { DagResource } from './dag-grid.js';
 import type { DagRun, DagTaskProgress } from './messages.js';
 import { progressAt, type PredictionModel } from './progress-model.js';
+import { siteBusyCounter } from './names.js';
 import { SharedResource } from './shared-resource.js';
 
 /** A task's true length in MI: its run time on the 1000-MIPS reference machine (tornado.ts, §4). */
@@ -270,6 +271,9 @@ export class DagSiteActor implements Actor<Message> {
     this.due.delete(resource);
     const now = ctx.now();
     const cr = this.crs.get(resource)!;
+    // Every change to a CR passes here: what it ran since, the site's busy time (its utilization).
+    const busy_s = cr.takeBusy_s();
+    if (busy_s > 0) ctx.metrics.count(siteBusyCounter(this.o.site), busy_s);
     // After a late timer the CR's time is its last end's, behind the clock: the next end counts from there.
     const next = cr.nextFinish_s(cr.time_s ?? now);
     if (next !== undefined)

@@ -4,7 +4,7 @@ import { AlternatingPeriods } from '../alternating-periods.js';
 import { CycleTicks } from '../cycle-ticks.js';
 import { runJob, type GridPool } from './grid-pool.js';
 import type { GridSpec } from './meta.js';
-import { GRID_TOPIC } from './names.js';
+import { GRID_TOPIC, gridCpuCounter } from './names.js';
 
 /** What a grid actor is given: the pool, the application's β, whether priority preempts, and its Condor negotiation. */
 export type PoolModel = GridPool &
@@ -224,7 +224,7 @@ export class GridActor implements Actor<Message> {
       // A task's job, not the task: the task runs on, and summary.json's faults.lost_runs (tasks) stays 0.
       ctx.metrics.count('hierarchy.crash_evictions');
       ctx.metrics.count('jobs.lost_processor_s', ran_s);
-      ctx.metrics.count(`hierarchy.grid.${this.id}.cpu_s`, ran_s);
+      ctx.metrics.count(gridCpuCounter(this.id), ran_s);
       ctx.metrics.count(`hierarchy.grid.${this.id}.lost_cpu_s`, ran_s);
       ctx.send(job.queue, { type: 'hq.job-done', jobId: job.jobId, evicted: true, ran_s });
     }
@@ -305,7 +305,7 @@ export class GridActor implements Actor<Message> {
     this.running.delete(job);
     this.jobs.delete(job.jobId);
     this.busy--;
-    ctx.metrics.count(`hierarchy.grid.${this.id}.cpu_s`, ran_s);
+    ctx.metrics.count(gridCpuCounter(this.id), ran_s);
     if (evicted) {
       ctx.metrics.count(counter);
       ctx.metrics.count(`hierarchy.grid.${this.id}.lost_cpu_s`, ran_s);
@@ -340,7 +340,7 @@ export class GridActor implements Actor<Message> {
         this.running.delete(job);
         this.busy--;
         const ran_s = ctx.now() - job.started_s;
-        ctx.metrics.count(`hierarchy.grid.${this.id}.cpu_s`, ran_s);
+        ctx.metrics.count(gridCpuCounter(this.id), ran_s);
         ctx.metrics.count(`hierarchy.grid.${this.id}.lost_cpu_s`, ran_s);
       } else {
         for (const lists of [this.waiting, this.idle]) {

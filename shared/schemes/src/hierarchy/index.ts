@@ -1,7 +1,7 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { HIERARCHY_DURABLE, HIERARCHY_MESSAGES } from './messages.js';
 import { readHierarchyMeta } from './meta.js';
-import { FCFS_QUEUE, HIERARCHY_SCHEMES } from './names.js';
+import { FCFS_QUEUE, HIERARCHY_SCHEMES, gridCpuCounter } from './names.js';
 import { planHierarchy } from './plan.js';
 import { HIERARCHY_METRICS, hierarchySummary } from './summary.js';
 import { HIERARCHY_FUZZ } from './fuzz.js';
@@ -23,6 +23,8 @@ export const hierarchy: SchemeModule = {
   sources: [TASKS_SOURCE],
   jobFields: DIVISIBLE_TASK_FIELDS,
   summary: hierarchySummary,
+  busyProcessor_s: (counters, spec) =>
+    Object.fromEntries(spec.sites.map((s) => [s.id, counters[gridCpuCounter(s.id)] ?? 0])),
   metrics: HIERARCHY_METRICS,
   timescales: (spec) => metaTimescales(spec, ['load_sharing.period_s', 'enforce_period_s', 'estimator.tau_s']),
 };

@@ -20,6 +20,11 @@ export function gridAddress(site: string): Address {
   return `${site}/grid`;
 }
 
+/** The counter of the CPU-seconds a grid's jobs ran, evicted ones' too (the run's utilization). */
+export function gridCpuCounter(site: string): string {
+  return `hierarchy.grid.${site}.cpu_s`;
+}
+
 /** Grids publish their availability here; every queue samples it. */
 export const GRID_TOPIC = 'hierarchy-grids';
 /** Queues publish their workload and what their grids offer; queues of one level share load by it (§3.3). */

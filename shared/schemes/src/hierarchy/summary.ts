@@ -2,7 +2,7 @@ import type { ExperimentSpec } from '@gridemu/model';
 import type { JobRecord } from '@gridemu/metrics';
 import type { SchemeMetric } from '../scheme-module.js';
 import { hierarchyMeta } from './meta.js';
-import { FCFS_QUEUE } from './names.js';
+import { FCFS_QUEUE, gridCpuCounter } from './names.js';
 import { MIGRATION_POLICIES } from './queue-limits.js';
 
 const round = (x: number, digits = 4) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -55,7 +55,7 @@ export function hierarchySummary(
     records.reduce((a, r) => Math.max(a, r.finish_s ?? r.failed_s ?? 0), 0) - (records[0]?.job.submit_s ?? 0);
   const grids: Record<string, unknown> = {};
   for (const s of spec.sites) {
-    const cpu = c(`hierarchy.grid.${s.id}.cpu_s`);
+    const cpu = c(gridCpuCounter(s.id));
     grids[s.id] = {
       cpu_s: round(cpu, 1),
       lost_cpu_s: round(c(`hierarchy.grid.${s.id}.lost_cpu_s`), 1),
