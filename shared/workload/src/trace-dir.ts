@@ -21,18 +21,22 @@ export class TraceNotFoundError extends InputError {
     /** Files in the folders looked in whose names begin as the trace's does: what it likely meant. */
     readonly similar: readonly string[] = [],
   ) {
+    // The same log, compressed or not: nothing to download, only the name to change.
+    const sameLog = similar.find((s) => s === `${trace}.gz` || `${s}.gz` === trace);
     super(
       `trace "${trace}" not found; looked for:\n` +
         lookedIn.map((p) => `  ${p}`).join('\n') +
         (similar.length === 0 ? '' : `\nFound there with a name like it: ${similar.join(', ')}`) +
-        (!bareName
-          ? ''
-          : isArchiveLogName(trace)
-            ? `\nDownload it into the trace directory with:  gridemu trace fetch ${trace}\n` +
-              `or point GRIDEMU_TRACE_DIR at a folder that has it.`
-            : `\nIt is not a Parallel Workloads Archive log, which is all gridemu trace fetch downloads:\n` +
-              `copy it into the trace directory (${dirname(lookedIn[lookedIn.length - 1]!)}) or point GRIDEMU_TRACE_DIR at a folder that has it.` +
-              archiveLogsNote(trace)),
+        (sameLog !== undefined
+          ? `\nName it ${sameLog}: that is the same log${sameLog.endsWith('.gz') ? ', compressed (gridemu reads a .gz trace as it is)' : ', not compressed'}.`
+          : !bareName
+            ? ''
+            : isArchiveLogName(trace)
+              ? `\nDownload it into the trace directory with:  gridemu trace fetch ${trace}\n` +
+                `or point GRIDEMU_TRACE_DIR at a folder that has it.`
+              : `\nIt is not a Parallel Workloads Archive log, which is all gridemu trace fetch downloads:\n` +
+                `copy it into the trace directory (${dirname(lookedIn[lookedIn.length - 1]!)}) or point GRIDEMU_TRACE_DIR at a folder that has it.` +
+                archiveLogsNote(trace)),
     );
     this.name = 'TraceNotFoundError';
   }

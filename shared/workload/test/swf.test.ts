@@ -251,6 +251,14 @@ describe('finding traces', () => {
     expect(messageFor('KTH-SP2.swf.gz')).toContain('Found there with a name like it: KTH-SP2-1996-2.1-cln.swf\n');
     expect(messageFor('kth-sp2')).toContain('with a name like it: KTH-SP2-1996-2.1-cln.swf');
     expect(messageFor('SDSC-BLUE-2000-4.2-cln.swf.gz')).not.toContain('a name like it');
+    // The same log with or without .gz: the name to give, and nothing to download.
+    const compressed = messageFor('LANL-CM5-1994-4.1-cln.swf.gz');
+    expect(compressed).toContain('Name it LANL-CM5-1994-4.1-cln.swf: that is the same log, not compressed.');
+    expect(compressed).not.toContain('trace fetch');
+    writeSwf(dir, 'SDSC-SP2-1998-4.2-cln.swf.gz', [row(1, 0, 1, 1, 1)]);
+    expect(messageFor('SDSC-SP2-1998-4.2-cln.swf')).toContain(
+      'Name it SDSC-SP2-1998-4.2-cln.swf.gz: that is the same log, compressed (gridemu reads a .gz trace as it is).',
+    );
     expect(messageFor('KT.swf')).not.toContain('a name like it');
     // Not in the folders but in the archive: the full name to fetch.
     expect(messageFor('SDSC-BLUE.swf.gz')).toContain(
