@@ -23,8 +23,8 @@
 // CI's 300 fuzz seeds (`gridemu fuzz --seeds 300`; npm test runs 20), and the CLI's slow vitest
 // files (services/cli/test-slow: each family's crash runs with their replays, a 16-site run, K = 4
 // over 20 ms links, the paper 001 schemes and paper 004 routers npm test does not run live, TLS
-// through the delay proxies, a live sweep with --tls and --prometheus), each of their tests
-// counted here.
+// through the delay proxies, a live sweep with --tls and --prometheus, each other family's site
+// gauges in a real Prometheus), each of their tests counted here.
 //
 // Prints one "N passed, N failed" line; exits 1 on any failure.
 import { spawnSync } from 'node:child_process';

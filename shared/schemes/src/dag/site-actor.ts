@@ -6,6 +6,7 @@ import type { DagRun, DagTaskProgress } from './messages.js';
 import { progressAt, type PredictionModel } from './progress-model.js';
 import { siteBusyCounter } from './names.js';
 import { SharedResource } from './shared-resource.js';
+import { reportSiteState } from '../site-gauges.js';
 
 /** A task's true length in MI: its run time on the 1000-MIPS reference machine (tornado.ts, §4). */
 export const REFERENCE_MIPS = 1000;
@@ -62,6 +63,20 @@ export class DagSiteActor implements Actor<Message> {
   }
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
+    this.handle(ctx, msg);
+    // Queued: tasks whose inputs or checkpoint are on their way here. Busy: CRs running a task.
+    let running = 0;
+    let arriving = 0;
+    for (const t of this.tasks.values()) {
+      if (t.phase === 'running') running++;
+      else if (t.phase === 'arriving') arriving++;
+    }
+    let busy = 0;
+    for (const cr of this.crs.values()) if (cr.size > 0) busy++;
+    reportSiteState(ctx, { queued: arriving, running, busy, total: this.crs.size });
+  }
+
+  private handle(ctx: ActorContext<Message>, msg: Message): void {
     switch (msg.type) {
       case 'dag.run':
         return this.accept(ctx, msg);

@@ -10,6 +10,7 @@ import { burstCap, type GruberMeta } from './meta.js';
 import type { AlternatingPeriods } from '../alternating-periods.js';
 import { misbehaviourOf } from './misbehaviour.js';
 import { SiteQueue, type QueuedJob } from './site-queue.js';
+import { reportSiteState } from '../site-gauges.js';
 
 interface Entry {
   readonly job: Job;
@@ -77,6 +78,16 @@ export class GruberSiteActor implements Actor<Message> {
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
+    this.handle(ctx, msg, from);
+    reportSiteState(ctx, {
+      queued: this.queue.waitingJobs,
+      running: this.queue.runningJobs,
+      busy: this.queue.cpus - this.queue.freeCpus,
+      total: this.queue.cpus,
+    });
+  }
+
+  private handle(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case MessageType.JobSubmit:
         return this.arrive(ctx, { job: msg.job, attempt: 0, owner: DRIVER, queued_s: ctx.now(), fate: undefined });

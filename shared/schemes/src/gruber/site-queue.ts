@@ -61,6 +61,16 @@ export class SiteQueue {
     return this.free;
   }
 
+  /** Jobs waiting to start. */
+  get waitingJobs(): number {
+    return this.waitingById.size;
+  }
+
+  /** Jobs holding CPUs. */
+  get runningJobs(): number {
+    return this.running.size;
+  }
+
   /** Per VO with jobs waiting, their CPUs and count, in the order of each VO's first waiting job. */
   queued(): VoQueued[] {
     const first = (vo: string) =>

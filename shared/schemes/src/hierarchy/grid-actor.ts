@@ -5,6 +5,7 @@ import { CycleTicks } from '../cycle-ticks.js';
 import { runJob, type GridPool } from './grid-pool.js';
 import type { GridSpec } from './meta.js';
 import { GRID_TOPIC, gridCpuCounter } from './names.js';
+import { reportSiteState } from '../site-gauges.js';
 
 /** What a grid actor is given: the pool, the application's β, whether priority preempts, and its Condor negotiation. */
 export type PoolModel = GridPool &
@@ -80,6 +81,18 @@ export class GridActor implements Actor<Message> {
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
+    this.handle(ctx, msg, from);
+    // Its queued jobs are every one submitted here and not running: waiting for a cycle, an
+    // overhead or a CPU.
+    reportSiteState(ctx, {
+      queued: this.jobs.size - this.running.size,
+      running: this.running.size,
+      busy: this.busy,
+      total: this.pool.cpus,
+    });
+  }
+
+  private handle(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case 'hq.job-submit': {
         if (this.jobs.has(msg.jobId)) throw new Error(`assertion: job ${msg.jobId} submitted twice to grid ${this.id}`);

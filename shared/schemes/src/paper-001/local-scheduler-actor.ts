@@ -6,6 +6,7 @@ import { ClaimProtocol, type ClaimDecision, type ClaimEvent } from './claim-prot
 import { traceClaimStep } from './claim-trace.js';
 import { Paper001MessageType } from './messages.js';
 import { LOAD_TOPIC } from './names.js';
+import { reportSiteState } from '../site-gauges.js';
 
 export interface LocalSchedulerOptions {
   /** Where job reports go (the driver). */
@@ -71,11 +72,12 @@ export class LocalSchedulerActor implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     this.handle(ctx, msg, from);
-    // The site's state as gauges, for a live process's /metrics; a simulation keeps the last value.
-    ctx.metrics.set('jobs.queued', this.policy.queued);
-    ctx.metrics.set('jobs.running', this.policy.running);
-    ctx.metrics.set('processors.busy', this.policy.cpus - this.policy.free);
-    ctx.metrics.set('processors.total', this.policy.cpus);
+    reportSiteState(ctx, {
+      queued: this.policy.queued,
+      running: this.policy.running,
+      busy: this.policy.cpus - this.policy.free,
+      total: this.policy.cpus,
+    });
   }
 
   private handle(ctx: ActorContext<Message>, msg: Message, from: Address): void {

@@ -5,6 +5,7 @@ import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { OutPort } from './link-port.js';
 import { ROUTER } from './names.js';
 import { taskData, type TaskDataSpec } from './task-data.js';
+import { reportSiteState } from '../site-gauges.js';
 
 /** A resource's link to the scheduler and what moves on it (paper 004 §4). */
 export interface ResourceLink {
@@ -58,6 +59,16 @@ export class ResourceActor implements Actor<Message> {
   }
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
+    this.handle(ctx, msg, from);
+    reportSiteState(ctx, {
+      queued: this.queue.length,
+      running: this.running.size,
+      busy: this.cpus - this.free,
+      total: this.cpus,
+    });
+  }
+
+  private handle(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     switch (msg.type) {
       case 'sr.task':
         if (msg.job.procs > this.cpus) {
