@@ -1,10 +1,11 @@
-// Slow tests (npm run test:slow): the Grafana dashboard's utilization and queue panels have every
-// site's gauges under each family's schemes, not only paper 001's (prometheus.test.ts runs those).
+// Slow tests (npm run test:slow): the Grafana dashboard's panels and gridemu run --prometheus's
+// count of completed jobs have every site's series under each family's schemes, not only paper
+// 001's (prometheus.test.ts runs those).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prometheusBinary, startPrometheus } from '../src/live/prometheus-server.js';
-import { gridemuLive, readCheck, REPO, TEST_WARM_UP_JOBS, tmp } from '../test/live-helpers.js';
+import { gridemuLive, readCheck, readJobs, REPO, TEST_WARM_UP_JOBS, tmp } from '../test/live-helpers.js';
 
 const missing = prometheusBinary() ? undefined : 'skipped: needs prometheus on PATH (apt-get install -y prometheus)';
 
@@ -46,7 +47,7 @@ const FAMILIES: { family: string; spec: (dir: string) => string; args: string[];
 describe("Prometheus has every site's state under each family's schemes", () => {
   for (const { family, spec, args, sites } of FAMILIES)
     it.skipIf(missing !== undefined)(
-      `${family}: every site's processors, in all and busy, and its jobs, queued and running ${missing ?? ''}`,
+      `${family}: its completed jobs as jobs.csv has them; every site's processors and jobs, queued and running ${missing ?? ''}`,
       async () => {
         const dir = tmp();
         const out = join(dir, 'out');
@@ -65,13 +66,17 @@ describe("Prometheus has every site's state under each family's schemes", () => 
           '--quiet',
         ]).done;
         expect(code, err).toBe(0);
-        const check = readCheck(out) as { prometheus: { config: string } };
+        const check = readCheck(out) as { prometheus: { config: string; completed_jobs?: number } };
+        // What gridemu run --prometheus checks: the sites' completions, as jobs.csv has them.
+        const completed = readJobs(out).filter((j) => j.state === 'COMPLETED_SUCCESSFULLY').length;
+        expect(completed).toBeGreaterThan(0);
+        expect(check.prometheus.completed_jobs).toBe(completed);
         const prom = await startPrometheus(check.prometheus.config, join(out, 'prometheus', 'data'));
         try {
           const over = (metric: string) => `max_over_time(gridemu_${metric}{run="${run}"}[1d])`;
           // Each site's series: the panels' numerator and denominator, and the queue panel's two.
           // Whether a scrape found a site busy depends on how the run's second fell; the gauges'
-          // values over a run are checked in the simulator (shared/schemes' site-gauges.test.ts).
+          // values over a run are checked in the simulator (shared/schemes' site-metrics.test.ts).
           for (const gauge of ['processors_total', 'processors_busy', 'jobs_queued', 'jobs_running'])
             expect(await prom.query(`count(${over(gauge)})`), gauge).toBe(sites.length);
           expect(await prom.query(`sum(${over('processors_total')})`)).toBe(sites.reduce((a, b) => a + b, 0));

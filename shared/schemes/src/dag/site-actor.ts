@@ -6,7 +6,7 @@ import type { DagRun, DagTaskProgress } from './messages.js';
 import { progressAt, type PredictionModel } from './progress-model.js';
 import { siteBusyCounter } from './names.js';
 import { SharedResource } from './shared-resource.js';
-import { reportSiteState } from '../site-gauges.js';
+import { countJobCompleted, countJobStarted, reportSiteState } from '../site-metrics.js';
 
 /** A task's true length in MI: its run time on the 1000-MIPS reference machine (tornado.ts, §4). */
 export const REFERENCE_MIPS = 1000;
@@ -130,7 +130,7 @@ export class DagSiteActor implements Actor<Message> {
     if (t.run.first) {
       // One line per task's first start: the evidence, besides jobs.csv, that it ran once.
       ctx.log.info({ event: 'job.started', jobId, time_s: now, procs: t.run.job.procs }, 'job started');
-      ctx.metrics.count('jobs.started');
+      countJobStarted(ctx, now - t.run.job.submit_s);
       ctx.send(DRIVER, {
         type: MessageType.JobStarted,
         jobId,
@@ -159,7 +159,7 @@ export class DagSiteActor implements Actor<Message> {
         { event: 'dag.end', jobId, resource, time_s: end_s, done_mi: t.total_mi, why: 'done' },
         'task run ends',
       );
-      ctx.metrics.count('jobs.completed');
+      countJobCompleted(ctx);
       ctx.send(this.o.scheduler, { type: 'dag.done', jobId, resource });
       // Its migrations happened while it ran, after its start was reported: the completion carries them.
       const trail = t.run.migrations > 0 ? { trail: { copies: 1, migrations: t.run.migrations, replans: 0 } } : {};

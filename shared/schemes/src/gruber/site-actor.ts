@@ -10,7 +10,7 @@ import { burstCap, type GruberMeta } from './meta.js';
 import type { AlternatingPeriods } from '../alternating-periods.js';
 import { misbehaviourOf } from './misbehaviour.js';
 import { SiteQueue, type QueuedJob } from './site-queue.js';
-import { reportSiteState } from '../site-gauges.js';
+import { countJobCompleted, countJobStarted, reportSiteState } from '../site-metrics.js';
 
 interface Entry {
   readonly job: Job;
@@ -266,6 +266,7 @@ export class GruberSiteActor implements Actor<Message> {
       { event: 'job.started', jobId: id, time_s: now, procs: e.job.procs, attempt: e.attempt },
       'job started',
     );
+    countJobStarted(ctx, now - e.job.submit_s);
     if (e.attempt === 0) {
       ctx.send(DRIVER, {
         type: MessageType.JobStarted,
@@ -299,6 +300,7 @@ export class GruberSiteActor implements Actor<Message> {
     this.releaseDisk(e);
     // Reported when its run ended (the timer's due time), not when a late timer was handled (executor-actor.ts).
     const end_s = e.ends_s;
+    if (!failure) countJobCompleted(ctx);
     if (e.attempt === 0) {
       ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId, site: this.site.id, time_s: end_s });
     } else if (failure) {

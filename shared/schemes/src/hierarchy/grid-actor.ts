@@ -5,7 +5,7 @@ import { CycleTicks } from '../cycle-ticks.js';
 import { runJob, type GridPool } from './grid-pool.js';
 import type { GridSpec } from './meta.js';
 import { GRID_TOPIC, gridCpuCounter } from './names.js';
-import { reportSiteState } from '../site-gauges.js';
+import { reportSiteState } from '../site-metrics.js';
 
 /** What a grid actor is given: the pool, the application's β, whether priority preempts, and its Condor negotiation. */
 export type PoolModel = GridPool &

@@ -12,6 +12,7 @@ import {
 } from './load-sharing.js';
 import type { HqQueueStatus, TaskState } from './messages.js';
 import { QUEUE_TOPIC, gridAddress, queueAddress } from './names.js';
+import { countJobCompleted, countJobStarted } from '../site-metrics.js';
 import {
   afterEstimation,
   enforceQueueLimits,
@@ -336,7 +337,10 @@ export class QueueActor implements Actor<Message> {
       e.first_start_s = ctx.now();
       e.task.grid_wait_s += ctx.now() - e.first_submit_s!;
     }
-    e.task.first_start_s ??= ctx.now();
+    if (e.task.first_start_s === undefined) {
+      e.task.first_start_s = ctx.now();
+      countJobStarted(ctx, ctx.now() - e.task.submit_s);
+    }
     this.sampleAllocation(e);
   }
 
@@ -408,6 +412,7 @@ export class QueueActor implements Actor<Message> {
       trail,
     });
     ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: t.id, site: this.c.id, time_s: ctx.now() });
+    countJobCompleted(ctx);
     const q = `hierarchy.queue.${this.c.id}`;
     const count = (name: string, by = 1) => ctx.metrics.count(`${q}.${name}`, by);
     count('completed');

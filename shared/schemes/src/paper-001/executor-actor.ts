@@ -3,6 +3,7 @@ import { transferTime_s, type Job } from '@gridemu/model';
 import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { intervalSet, ProcessorIds, type ConfirmedRuns } from '@gridemu/actors';
 import { Paper001MessageType } from './messages.js';
+import { countJobCompleted, countJobStarted } from '../site-metrics.js';
 
 export interface ExecutorOptions {
   /** Where job reports go (the driver). */
@@ -102,7 +103,7 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
           return;
         }
         this.running.delete(msg.jobId);
-        ctx.metrics.count('jobs.completed');
+        countJobCompleted(ctx);
         ctx.send(this.resultsTo, {
           type: MessageType.JobCompleted,
           jobId: msg.jobId,
@@ -119,7 +120,7 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
         this.reportStart(ctx, r);
         if (r.ended_s !== undefined) {
           this.running.delete(msg.jobId);
-          ctx.metrics.count('jobs.completed');
+          countJobCompleted(ctx);
           ctx.send(this.resultsTo, {
             type: MessageType.JobCompleted,
             jobId: msg.jobId,
@@ -193,8 +194,7 @@ export class ExecutorActor implements Actor<Message>, ConfirmedRuns {
   private reportStart(ctx: ActorContext<Message>, r: Running): void {
     // One line per start in a live site's log: the evidence, besides jobs.csv, that a job ran once.
     ctx.log.info({ event: 'job.started', jobId: r.job.id, time_s: r.start_s, procs: r.job.procs }, 'job started');
-    ctx.metrics.count('jobs.started');
-    ctx.metrics.observe('jobs.wait_s', r.start_s - r.job.submit_s);
+    countJobStarted(ctx, r.start_s - r.job.submit_s);
     ctx.send(this.resultsTo, {
       type: MessageType.JobStarted,
       jobId: r.job.id,

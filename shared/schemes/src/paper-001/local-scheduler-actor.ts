@@ -6,7 +6,7 @@ import { ClaimProtocol, type ClaimDecision, type ClaimEvent } from './claim-prot
 import { traceClaimStep } from './claim-trace.js';
 import { Paper001MessageType } from './messages.js';
 import { LOAD_TOPIC } from './names.js';
-import { reportSiteState } from '../site-gauges.js';
+import { reportSiteState } from '../site-metrics.js';
 
 export interface LocalSchedulerOptions {
   /** Where job reports go (the driver). */

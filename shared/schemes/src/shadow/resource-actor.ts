@@ -5,7 +5,7 @@ import type { Actor, ActorContext, TimerId } from '@gridemu/runtime';
 import { OutPort } from './link-port.js';
 import { ROUTER } from './names.js';
 import { taskData, type TaskDataSpec } from './task-data.js';
-import { reportSiteState } from '../site-gauges.js';
+import { countJobCompleted, countJobStarted, reportSiteState } from '../site-metrics.js';
 
 /** A resource's link to the scheduler and what moves on it (paper 004 §4). */
 export interface ResourceLink {
@@ -112,6 +112,8 @@ export class ResourceActor implements Actor<Message> {
         // then (router-actor.ts): the run ends with every output in, and the flowtime counts them all.
         // The run's end is its start and run time, the timer's due time, not when a late timer was handled (executor-actor.ts).
         const ended_s = r.start_s + r.job.run_s / this.mu;
+        // Its run is done here; with an output, the driver hears of it once the output is in.
+        countJobCompleted(ctx);
         const output = taskData(this.link.data, msg.jobId, this.link.seed).output;
         if (output > 0)
           this.out.send(
@@ -170,6 +172,7 @@ export class ResourceActor implements Actor<Message> {
       this.running.set(q.job.id, { ...q, ids, start_s: ctx.now(), timer });
       // The evidence, besides jobs.csv, that a task ran once (gridemu check reads it).
       ctx.log.info({ event: 'job.started', jobId: q.job.id, time_s: ctx.now(), procs: q.job.procs }, 'job started');
+      countJobStarted(ctx, ctx.now() - q.job.submit_s);
       ctx.send(DRIVER, {
         type: MessageType.JobStarted,
         jobId: q.job.id,

@@ -6,8 +6,8 @@ import type { JobRecord } from '@gridemu/metrics';
 import type { ExperimentSpec } from '@gridemu/model';
 import type { Address, Message } from '@gridemu/protocol';
 import { SimRuntime, type Actor, type ActorContext, type MetricsSink } from '@gridemu/runtime';
-import { loadExperimentWorkload, parseExperiment, planGrid } from '../src/index.js';
-import type { SiteState } from '../src/site-gauges.js';
+import { loadExperimentWorkload, parseExperiment, planGrid, simulate } from '../src/index.js';
+import type { SiteState } from '../src/site-metrics.js';
 
 const EXAMPLES = resolve(fileURLToPath(import.meta.url), '../../../../examples');
 
@@ -137,7 +137,7 @@ const FAMILIES: { family: string; load: () => { file: string; spec: ExperimentSp
   { family: 'paper 000 (mq-hierarchy)', load: () => example('hierarchy-table1.yaml'), fromJobs: false },
 ];
 
-describe("each family's sites report their state as gauges (the Grafana dashboard's utilization and queues)", () => {
+describe("each family's sites report what the Grafana dashboard shows: their state as gauges, their jobs' starts and ends", () => {
   for (const { family, load, fromJobs } of FAMILIES) {
     it(`${family}: every site, busy within its CPUs, ${fromJobs ? "busy as its jobs' records say, " : ''}idle at the end`, async () => {
       const { file, spec } = load();
@@ -168,6 +168,19 @@ describe("each family's sites report their state as gauges (the Grafana dashboar
         });
       }
       expect(busiest).toBeGreaterThan(0);
+    });
+
+    it(`${family}: jobs started and completed, counted where they ran, as the jobs' records say`, async () => {
+      const { file, spec } = load();
+      const { jobs } = await loadExperimentWorkload(spec, { specFile: file });
+      const r = simulate(spec, jobs);
+      const completed = r.records.filter((x) => x.finish_s !== undefined && x.failReason === undefined).length;
+      expect(completed).toBeGreaterThan(0);
+      expect(r.counters['jobs.completed']).toBe(completed);
+      // A run lost and started again counts twice; none is lost here.
+      expect(r.counters['jobs.started']).toBeGreaterThanOrEqual(
+        r.records.filter((x) => x.start_s !== undefined).length,
+      );
     });
   }
 });
