@@ -96,7 +96,7 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
  * The experiment's `faults:` as the simulator applies them. A nats-server restart is the bus down
  * for its down_s: what any two processes send each other meanwhile arrives once it is back.
  */
-function simFaults(spec: ExperimentSpec): SimFaults {
+export function simFaults(spec: ExperimentSpec): SimFaults {
   const f = spec.faults;
   return {
     crashes: f.crash.map((c) => ({ location: c.process, at_s: c.at_s, down_s: c.down_s })),

@@ -3,11 +3,12 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '@gridemu/metrics';
-import type { ExperimentSpec } from '@gridemu/model';
+import { runEpoch_s, type ExperimentSpec } from '@gridemu/model';
 import type { Address, Message } from '@gridemu/protocol';
 import { SimRuntime, type Actor, type ActorContext, type MetricsSink } from '@gridemu/runtime';
 import { loadExperimentWorkload, parseExperiment, planGrid, simulate } from '../src/index.js';
 import type { SiteState } from '../src/site-metrics.js';
+import { simFaults } from '../src/simulate.js';
 
 const EXAMPLES = resolve(fileURLToPath(import.meta.url), '../../../../examples');
 
@@ -28,10 +29,14 @@ class GaugeSpy implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     this.inner.receive(this.wrap(ctx), msg, from);
+    this.record(ctx.now());
+  }
+
+  private record(at: number): void {
     if (!this.gauges.has('processors.total')) return; // not a site's actor (the driver has gauges of its own)
     const g = (name: string) => this.gauges.get(name) ?? Number.NaN;
     this.reports.push({
-      at: ctx.now(),
+      at,
       queued: g('jobs.queued'),
       running: g('jobs.running'),
       busy: g('processors.busy'),
@@ -41,6 +46,7 @@ class GaugeSpy implements Actor<Message> {
 
   recover(ctx: ActorContext<Message>, crashed_s: number): void {
     this.inner.recover?.(this.wrap(ctx), crashed_s);
+    this.record(ctx.now());
   }
 
   private wrap(ctx: ActorContext<Message>): ActorContext<Message> {
@@ -59,18 +65,18 @@ class GaugeSpy implements Actor<Message> {
   }
 }
 
-/** Runs the spec in the simulator with every actor spied on: the gauges each site's actors reported, and the jobs. */
+/** Runs the spec in the simulator as simulate() does, every actor spied on: the gauges each site's actors reported, and the jobs. */
 async function gauges(spec: ExperimentSpec, file: string) {
   const { jobs } = await loadExperimentWorkload(spec, { specFile: file });
   const plan = planGrid(spec, jobs);
-  const rt = new SimRuntime<Message>({ seed: spec.seed, network: spec.network });
+  const rt = new SimRuntime<Message>({ seed: spec.seed, network: spec.network, faults: simFaults(spec) });
   const spies = new Map<Address, { location: string | undefined; spy: GaugeSpy }>();
   for (const a of plan.actors) {
     const spy = new GaugeSpy(a.actor);
     spies.set(a.address, { location: a.location, spy });
     rt.spawn({ ...a, actor: spy });
   }
-  rt.start();
+  rt.start(runEpoch_s(jobs));
   rt.step(Number.POSITIVE_INFINITY, () => plan.driver.done);
   const bySite = new Map<string, Report[]>();
   for (const { location, spy } of spies.values())
@@ -183,4 +189,20 @@ describe("each family's sites report what the Grafana dashboard shows: their sta
       );
     });
   }
+
+  it('says at once what a restart changed: a crashed grid comes back with none of its jobs running', async () => {
+    // Table 1's long task runs on Madison's 500 CPUs; Madison's process dies 2 h in and is back
+    // 10 min later. Its running jobs died with it (evicted, their queue submits them again): the
+    // gauges say so from the restart, not from the next message.
+    const { file, spec } = example('hierarchy-table1.yaml', (t) =>
+      t.replace('meta:', 'faults: { crash: [{ process: madison, at_s: 7200, down_s: 600 }] }\nmeta:'),
+    );
+    const { bySite } = await gauges(spec, file);
+    const madison = bySite.get('madison')!;
+    const before = madison.filter((r) => r.at < 7200).at(-1)!;
+    expect(before.busy).toBeGreaterThan(0);
+    const restart = madison.find((r) => r.at === 7800)!;
+    // The first report at the restart is the restart's own, before anything held for it arrives.
+    expect(restart).toMatchObject({ running: 0, busy: 0 });
+  });
 });

@@ -64,6 +64,11 @@ export class DagSiteActor implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message): void {
     this.handle(ctx, msg);
+    this.reportState(ctx);
+  }
+
+  /** The site's state as its gauges (site-metrics.ts), after each message and after a restart. */
+  private reportState(ctx: ActorContext<Message>): void {
     // Queued: tasks whose inputs or checkpoint are on their way here. Busy: CRs running a task.
     let running = 0;
     let arriving = 0;
@@ -204,6 +209,7 @@ export class DagSiteActor implements Actor<Message> {
       }
       this.arm(ctx, resource);
     }
+    this.reportState(ctx);
   }
 
   /** Checkpoint and stop (§3): the work done so far is kept, at the checkpoint server. */

@@ -79,6 +79,11 @@ export class GruberSiteActor implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     this.handle(ctx, msg, from);
+    this.reportState(ctx);
+  }
+
+  /** The site's state as its gauges (site-metrics.ts), after each message and after a restart. */
+  private reportState(ctx: ActorContext<Message>): void {
     reportSiteState(ctx, {
       queued: this.queue.waitingJobs,
       running: this.queue.runningJobs,
@@ -372,6 +377,7 @@ export class GruberSiteActor implements Actor<Message> {
     // Nothing ran while it was down (and an epoch may have ended meanwhile).
     this.account(ctx.now());
     this.startWhatFits(ctx);
+    this.reportState(ctx);
   }
 
   private releaseDisk(e: Entry): void {

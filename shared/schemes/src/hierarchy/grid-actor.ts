@@ -82,6 +82,11 @@ export class GridActor implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     this.handle(ctx, msg, from);
+    this.reportState(ctx);
+  }
+
+  /** The site's state as its gauges (site-metrics.ts), after each message and after a restart. */
+  private reportState(ctx: ActorContext<Message>): void {
     // Its queued jobs are every one submitted here and not running: waiting for a cycle, an
     // overhead or a CPU.
     reportSiteState(ctx, {
@@ -243,6 +248,7 @@ export class GridActor implements Actor<Message> {
     }
     if (this.pool.cycle_s === 0) this.dispatch(ctx);
     else this.awaitCycleIfIdle(ctx);
+    this.reportState(ctx);
   }
 
   /** An outage starts (every running job is evicted) or ends (matching resumes). */

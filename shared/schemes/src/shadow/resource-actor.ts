@@ -60,6 +60,11 @@ export class ResourceActor implements Actor<Message> {
 
   receive(ctx: ActorContext<Message>, msg: Message, from: Address): void {
     this.handle(ctx, msg, from);
+    this.reportState(ctx);
+  }
+
+  /** The site's state as its gauges (site-metrics.ts), after each message and after a restart. */
+  private reportState(ctx: ActorContext<Message>): void {
     reportSiteState(ctx, {
       queued: this.queue.length,
       running: this.running.size,
@@ -160,6 +165,7 @@ export class ResourceActor implements Actor<Message> {
     this.running.clear();
     this.queue.unshift(...lost.map((r) => ({ job: r.job, Lhat: r.Lhat })));
     this.startWhatFits(ctx);
+    this.reportState(ctx);
   }
 
   /** FIFO: the head starts when its CPUs are free; nothing overtakes it. */
