@@ -35,6 +35,7 @@ describe('Prometheus in the loop (issue 12)', () => {
       expect(completedRows).toBeGreaterThan(0);
       const s = readCheck(out) as { prometheus: { completed_jobs?: number; config: string } };
       expect(s.prometheus.completed_jobs).toBe(completedRows);
+      expect(err).toContain(`counted ${completedRows} completed jobs, as jobs.csv does`);
 
       // Ask again, through the HTTP API of a Prometheus started afresh on what the run's one stored.
       const prom = await startPrometheus(s.prometheus.config, join(out, 'prometheus', 'data'));

@@ -320,10 +320,17 @@ async function runOnce(
     },
   };
   writeFileSync(resolve(out, CHECK_FILE), JSON.stringify(check, null, 2) + '\n');
-  if (p.url)
+  if (p.url) {
+    // Set beside jobs.csv's, so that a dashboard read during the run can be trusted as far as it goes.
+    const completed = summary.jobs.completed;
+    const against =
+      p.completedJobs === completed
+        ? ', as jobs.csv does'
+        : `; jobs.csv has ${completed} (Prometheus has what the sites' last scrapes saw: see docs/observability.md)`;
     say(
-      `Prometheus (${p.url}, now stopped; its data is in ${resolve(out, 'prometheus', 'data')}) counted ${p.completedJobs ?? 'no'} completed jobs`,
+      `Prometheus (${p.url}, now stopped; its data is in ${resolve(out, 'prometheus', 'data')}) counted ${p.completedJobs ?? 'no'} completed jobs${against}`,
     );
+  }
   if (!ok) {
     for (const i of invariants.filter((x) => !x.ok)) console.error(`gridemu: invariant broken: ${i.name}: ${i.detail}`);
     return { code: EXIT_FAILED };
