@@ -35,8 +35,7 @@ import {
   loadExperiment,
   loadExperimentWorkload,
   schemeReportPeriods,
-  schemeBusyProcessor_s,
-  schemeSummary,
+  schemeSummaryInput,
   schemeTimescales,
 } from '@gridemu/schemes';
 import { jobsSha256 } from '@gridemu/workload';
@@ -250,8 +249,7 @@ async function main(argv: string[]): Promise<number> {
     wall_s: (Date.now() - started) / 1000,
     provenance: runProvenance(),
     live,
-    scheme: schemeSummary(spec, counters, result.driver.records),
-    busyProcessor_s: schemeBusyProcessor_s(spec, counters),
+    ...schemeSummaryInput(spec, counters, result.driver.records),
   });
   // Every live run checks, from jobs.csv as written, that its schedule could have happened: a live
   // clock read at the wrong moment once put two jobs on the same processors, and only the file shows it.

@@ -10,7 +10,7 @@ export interface RunSummaryInput {
   readonly mode: 'simulate' | 'run';
   readonly records: readonly JobRecord[];
   readonly execSites: readonly SiteCapacity[];
-  /** Each site's busy processor-seconds, where the scheme counts them (shared/schemes' schemeBusyProcessor_s). */
+  /** Each site's busy processor-seconds, where the scheme counts them (shared/schemes' schemeSummaryInput). */
   readonly busyProcessor_s?: Readonly<Record<string, number>>;
   /** Messages sent, by type: all of them, and those that crossed a link between two sites. */
   readonly messages: {
@@ -28,7 +28,7 @@ export interface RunSummaryInput {
   readonly provenance?: Provenance;
   /** `gridemu run` only: timing, latency seen on the wire, the processes and their memory. */
   readonly live?: object;
-  /** The scheme module's own part (paper 001: `claims`), from shared/schemes' schemeSummary. */
+  /** The scheme module's own part (paper 001: `claims`), from shared/schemes' schemeSummaryInput. */
   readonly scheme?: Record<string, unknown>;
 }
 

@@ -23,6 +23,7 @@ export { loadExperimentWorkload } from './experiment-workload.js';
 export {
   schemeBusyProcessor_s,
   schemeSummary,
+  schemeSummaryInput,
   schemeMetrics,
   MEDIAN_RUN_TIMESCALE,
   schemeTimescales,

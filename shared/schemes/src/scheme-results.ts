@@ -1,5 +1,5 @@
 import type { ExperimentSpec } from '@gridemu/model';
-import type { JobRecord, ProtocolTraceRow } from '@gridemu/metrics';
+import type { JobRecord, ProtocolTraceRow, RunSummaryInput } from '@gridemu/metrics';
 import { medianRun_s } from '@gridemu/workload';
 import { findSchemeModule, schemeModule } from './registry.js';
 import type { SchemeMetric, TraceComparison } from './scheme-module.js';
@@ -19,6 +19,20 @@ export function schemeBusyProcessor_s(
   counters: Readonly<Record<string, number>>,
 ): Readonly<Record<string, number>> | undefined {
   return schemeModule(spec.meta.scheme).busyProcessor_s?.(counters, spec);
+}
+
+/**
+ * What the spec's scheme gives buildRunSummary, the same in both runtimes: its part of
+ * summary.json and, where it counts them, its sites' busy processor-seconds. A new module hook that
+ * feeds summary.json is wired here, not in each runtime's service.
+ */
+export function schemeSummaryInput(
+  spec: ExperimentSpec,
+  counters: Readonly<Record<string, number>>,
+  records: readonly JobRecord[],
+): Pick<RunSummaryInput, 'scheme' | 'busyProcessor_s'> {
+  const busy = schemeBusyProcessor_s(spec, counters);
+  return { scheme: schemeSummary(spec, counters, records), ...(busy ? { busyProcessor_s: busy } : {}) };
 }
 
 /** The figures of a scheme's own that compare and sweep know (none for a scheme no module owns). */

@@ -10,13 +10,7 @@ import {
   type RunSummary,
 } from '@gridemu/metrics';
 import { parseOverrides, type ExperimentSpec, type LoadedSpec } from '@gridemu/model';
-import {
-  loadExperiment,
-  loadExperimentWorkload,
-  schemeBusyProcessor_s,
-  schemeSummary,
-  simulate,
-} from '@gridemu/schemes';
+import { loadExperiment, loadExperimentWorkload, schemeSummaryInput, simulate } from '@gridemu/schemes';
 import { jobsSha256 } from '@gridemu/workload';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -217,8 +211,7 @@ async function simulateOnce(
     jobs_sha256: jobsSha256(workload.jobs),
     wall_s: (Date.now() - started) / 1000,
     provenance: runProvenance(),
-    scheme: schemeSummary(spec, result.counters, result.records),
-    busyProcessor_s: schemeBusyProcessor_s(spec, result.counters),
+    ...schemeSummaryInput(spec, result.counters, result.records),
   });
   // What was replayed, so the results say which network they assumed.
   const withNetwork = measured
