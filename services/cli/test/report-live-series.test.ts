@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LatencyState } from '@gridemu/protocol';
+import { LatencyHistogram } from '@gridemu/runtime/live';
 import { delayOverTime, timerLagOverTime } from '../src/report/live-series.js';
 import { runCharts, type ReportSummary } from '../src/report/run-report.js';
 import type { ReportJob } from '../src/report/run-series.js';
@@ -50,6 +51,34 @@ describe("a live run's timers and delays over its time (network.json)", () => {
     expect(series[0]!.points).toEqual([{ x: 50 / 3600, y: 2 }]);
     // (10 + 6) ms over 4 messages: 4 ms, 4 emulated s at 1000x; the empty window drawn as nothing.
     expect(series[1]!.points).toEqual([{ x: 50 / 3600, y: 4 }]);
+  });
+
+  it("draws each window's 95th percentile from the links' histograms merged into the receiver", () => {
+    const recorded = (ms: number, n: number): LatencyState => {
+      const h = new LatencyHistogram();
+      for (let i = 0; i < n; i++) h.record(ms);
+      return h.state();
+    };
+    // Into s2 in window 0: 94 messages of 10 ms from s1 and 6 of 2000 ms from the driver. Their
+    // mean, 129.4 ms, is far below what one message in twenty took; window 1 has s1's alone.
+    const timeline = {
+      bin_s: 100,
+      links: {
+        's1->s2': { '0': recorded(10, 94), '1': recorded(10, 50) },
+        'driver->s2': { '0': recorded(2000, 6) },
+      },
+    };
+    const at = (statistic: 'mean' | 'p95') =>
+      delayOverTime(timeline, 1000, 0, ['s1', 's2'], statistic)[0]!.points.map((p) => p.y);
+    const [mean0, mean1] = at('mean');
+    expect(mean0).toBeCloseTo(129.4, 6);
+    expect(mean1).toBeCloseTo(10, 6);
+    // From buckets about 4.4% wide, clamped to the window's exact longest delay.
+    const [tail0, tail1] = at('p95');
+    expect(tail0).toBeGreaterThan(2000 * 0.97);
+    expect(tail0).toBeLessThanOrEqual(2000);
+    expect(tail1).toBeGreaterThan(10 * 0.97);
+    expect(tail1).toBeLessThanOrEqual(10);
   });
 
   it("draws the guard's limit across the timer chart: its share of the shortest timescale, over a late run's mean", () => {

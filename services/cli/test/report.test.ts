@@ -63,7 +63,7 @@ describe('gridemu report (issue 12)', () => {
       ).toBe(false);
       expect(text.length).toBeGreaterThan(150_000); // Chart.js itself is in the file
       const page = openInChromium(html, join(SHOTS, 'report-run.png'));
-      expect(page.charts).toBe(8);
+      expect(page.charts).toBe(9);
       expect(page.canvases.map((c) => c.id)).toEqual([
         'utilization',
         'queue',
@@ -72,6 +72,7 @@ describe('gridemu report (issue 12)', () => {
         'messages',
         'timer-lag',
         'delay',
+        'delay-p95',
         'faults',
       ]);
       for (const c of page.canvases) {

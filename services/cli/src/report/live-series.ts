@@ -5,6 +5,7 @@
  */
 
 import { MIN_TIMERS_IN_WINDOW, timerWindowsOf } from '@gridemu/live';
+import { nestedHistogramOf, type LatencyHistogram } from '@gridemu/runtime/live';
 import type { LatencyState, MailboxTimeline, TimerTimeline } from '@gridemu/protocol';
 import { binMiddle_h, type TimeSeries } from './run-series.js';
 
@@ -56,32 +57,40 @@ export function timerLagOverTime(
   }));
 }
 
+/** What a point of the delay charts is of a window's messages. */
+export type DelayStatistic = 'mean' | 'p95';
+
 /**
- * Per receiving process, the mean time from the sending actor to its mailbox of the messages from
+ * Per receiving process, the time from the sending actor to its mailbox of the messages from
  * other processes, per window of when they were sent, in emulated seconds: the link latency the
- * spec asked for and what the processes and the wire added to it.
+ * spec asked for and what the processes and the wire added to it. Their mean, or their 95th
+ * percentile: a window's mean can stay near the links' latency while one message in twenty waits
+ * behind a busy process long enough to miss a timeout (issue 33's two-crash run: a mean of 288 ms,
+ * a 95th percentile of 1.27 s).
  */
 export function delayOverTime(
   timeline: MailboxTimeline,
   speedup: number,
   from_s: number,
   sites: readonly string[],
+  statistic: DelayStatistic = 'mean',
 ): TimeSeries[] {
-  const byReceiver = new Map<string, Map<number, { count: number; sum_ms: number }>>();
+  const byReceiver = new Map<string, Map<string, LatencyHistogram>>();
   for (const [link, windows] of Object.entries(timeline.links)) {
     const receiver = link.slice(link.indexOf('->') + 2);
-    const sums = byReceiver.get(receiver) ?? new Map<number, { count: number; sum_ms: number }>();
-    byReceiver.set(receiver, sums);
-    for (const [w, state] of Object.entries(windows) as [string, LatencyState][]) {
-      const sum = sums.get(Number(w)) ?? { count: 0, sum_ms: 0 };
-      sums.set(Number(w), { count: sum.count + state.count, sum_ms: sum.sum_ms + state.sum_ms });
-    }
+    for (const [w, state] of Object.entries(windows) as [string, LatencyState][])
+      nestedHistogramOf(byReceiver, receiver, w).merge(state);
   }
   return inSiteOrder(byReceiver.keys(), sites).map((receiver) => ({
     name: `to ${receiver}`,
     points: [...byReceiver.get(receiver)!.entries()]
-      .filter(([, s]) => s.count > 0)
-      .sort(([a], [b]) => a - b)
-      .map(([w, s]) => ({ x: hourOf(w, timeline.bin_s, from_s), y: emulated_s(s.sum_ms / s.count, speedup) })),
+      .map(([w, h]) => ({ window: Number(w), state: h.state(), stats: h.stats() }))
+      .filter(({ state }) => state.count > 0)
+      .sort((a, b) => a.window - b.window)
+      .map(({ window, state, stats }) => ({
+        x: hourOf(window, timeline.bin_s, from_s),
+        // The mean from the exact sum, not the rounded one of stats().
+        y: emulated_s(statistic === 'mean' ? state.sum_ms / state.count : stats.p95_ms, speedup),
+      })),
   }));
 }
