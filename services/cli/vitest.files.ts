@@ -9,6 +9,7 @@ export const NO_LIVE_RUN = [
   'test/grafana-dashboard.test.ts',
   'test/idle-axes.test.ts',
   'test/orchestrator-metrics.test.ts',
+  'test/report-hours-axis.test.ts',
   'test/report-live-series.test.ts',
   'test/report-run-series.test.ts',
   'test/run-facts.test.ts',

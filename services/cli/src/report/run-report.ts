@@ -1,5 +1,6 @@
 import { MIN_TIMERS_IN_WINDOW, shortestTimescale } from '@gridemu/live';
 import { describeCode, formatNumber, type Provenance } from '@gridemu/metrics';
+import { HoursAxis } from './hours-axis.js';
 import { delayOverTime, timerLagOverTime, type ReportNetwork } from './live-series.js';
 import type { ReportChart } from './report-html.js';
 import {
@@ -91,8 +92,6 @@ const PALETTE = [
 ];
 /** A measured figure in a sentence: two decimals at most. */
 const shown = (x: number) => formatNumber(Math.round(x * 100) / 100);
-const HOURS_AXIS = { type: 'linear', title: { display: true, text: 'emulated hours since the first submission' } };
-
 /** A level drawn across the chart, dashed: a limit the lines are judged against. */
 interface Level {
   readonly label: string;
@@ -100,7 +99,7 @@ interface Level {
   readonly to_h: number;
 }
 
-function lines(series: readonly TimeSeries[], yTitle: string, yMax?: number, level?: Level): object {
+function lines(hours: HoursAxis, series: readonly TimeSeries[], yTitle: string, yMax?: number, level?: Level): object {
   return {
     type: 'line',
     data: {
@@ -133,7 +132,7 @@ function lines(series: readonly TimeSeries[], yTitle: string, yMax?: number, lev
     },
     options: {
       scales: {
-        x: HOURS_AXIS,
+        x: hours.covering(series),
         y: { beginAtZero: true, ...(yMax !== undefined ? { max: yMax } : {}), title: { display: true, text: yTitle } },
       },
     },
@@ -148,6 +147,7 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[], ne
   const waits = waitHistogram(jobs);
   const categories = Object.entries(summary.categories ?? {}).filter(([, c]) => c.jobs > 0);
   const faults = faultBars(summary.spec.faults, span.from_s);
+  const hours = new HoursAxis((span.to_s - span.from_s) / 3600);
   // Jobs that hold no processors of their own (paper 003's tasks share a CR, paper 000's tasks run
   // as many grid jobs) leave jobs.csv without what made the sites busy: the summary's utilization
   // comes from the scheme's counters, over the whole run only.
@@ -159,7 +159,7 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[], ne
             id: 'utilization',
             title: 'Utilization over time, per site',
             caption: "Busy processors over the site's processors, averaged over each 1/200 of the run.",
-            config: lines(utilizationOverTime(jobs, cpus), 'utilization', 1),
+            config: lines(hours, utilizationOverTime(jobs, cpus), 'utilization', 1),
           },
         ]
       : []),
@@ -168,7 +168,7 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[], ne
       title: 'Queue length over time, per site',
       caption:
         'Jobs submitted and not yet started, counted at the site that ran them (or their origin), averaged over each 1/200 of the run.',
-      config: lines(queueOverTime(jobs, sites), 'jobs waiting'),
+      config: lines(hours, queueOverTime(jobs, sites), 'jobs waiting'),
     },
     {
       id: 'waits',
@@ -205,20 +205,16 @@ export function runCharts(summary: ReportSummary, jobs: readonly ReportJob[], ne
       id: 'messages',
       title: 'Messages over time',
       caption: `Protocol messages sent in each emulated hour, ${summary.messages.total} in all.`,
-      config: lines([messagesOverTime(summary.messages.per_hour, span.from_s)], 'messages per hour'),
+      config: lines(hours, [messagesOverTime(summary.messages.per_hour, span.from_s)], 'messages per hour'),
     },
-    ...liveCharts(summary, network, span, sites),
+    ...liveCharts(summary, network, span, sites, hours),
     // A run without faults says so in its table (runFacts) rather than with an empty chart.
-    ...(faults.length > 0 ? [faultsChart(summary, faults, span)] : []),
+    ...(faults.length > 0 ? [faultsChart(summary, faults, hours)] : []),
   ];
 }
 
 /** Each crash's downtime, partition and server restart as a bar on the time axis, a row per process or link. */
-function faultsChart(
-  summary: ReportSummary,
-  faults: readonly FaultBar[],
-  span: { from_s: number; to_s: number },
-): ReportChart {
+function faultsChart(summary: ReportSummary, faults: readonly FaultBar[], hours: HoursAxis): ReportChart {
   const rows = [...new Set(faults.map((f) => f.row))];
   const kinds = [
     ['crash', 'process down', '#c2453d'],
@@ -249,7 +245,7 @@ function faultsChart(
       options: {
         indexAxis: 'y',
         plugins: { legend: { uniqueLabels: true } },
-        scales: { x: { ...HOURS_AXIS, min: 0, max: Math.ceil((span.to_s - span.from_s) / 3600) } },
+        scales: { x: hours.covering([]) },
       },
     },
   };
@@ -264,6 +260,7 @@ function liveCharts(
   network: ReportNetwork | undefined,
   span: { from_s: number; to_s: number },
   sites: readonly string[],
+  hours: HoursAxis,
 ): ReportChart[] {
   const speedup = summary.live?.speedup;
   const mailbox = network?.mailbox;
@@ -283,6 +280,7 @@ function liveCharts(
           ? ` The fidelity guard warns of a window above the dashed line (${limit.says}): the jobs submitted in it measured the processes' backlog, not the scheme.`
           : ''),
       config: lines(
+        hours,
         timerLagOverTime(timers, speedup, span.from_s, sites),
         'emulated s late',
         undefined,
@@ -299,7 +297,7 @@ function liveCharts(
         caption:
           "Mean time from the sending actor to the receiving process's mailbox of the messages between processes " +
           `(the spec's link latency included), in emulated seconds, over each window of ${arrived.bin_s} emulated s of when they were sent.`,
-        config: lines(delayOverTime(arrived, speedup, span.from_s, sites), 'emulated s'),
+        config: lines(hours, delayOverTime(arrived, speedup, span.from_s, sites), 'emulated s'),
       },
       {
         id: 'delay-p95',
@@ -308,7 +306,7 @@ function liveCharts(
           "The same messages, the delay that one in twenty of each window exceeded: a mean near the links' latency can hide " +
           "the messages that waited behind a busy process long enough to miss a scheme's timeout. " +
           'From log-spaced buckets, within about 2% of the exact figure; in a window of fewer than twenty messages, its longest delay.',
-        config: lines(delayOverTime(arrived, speedup, span.from_s, sites, 'p95'), 'emulated s'),
+        config: lines(hours, delayOverTime(arrived, speedup, span.from_s, sites, 'p95'), 'emulated s'),
       },
     );
   return charts;
