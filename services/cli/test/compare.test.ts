@@ -88,6 +88,43 @@ describe('gridemu compare', () => {
     expect(gridemu(['compare', a, b, '--tolerance', '1000000']).code).toBe(0);
   });
 
+  it('sets what two live runs measured of themselves side by side, and names the one whose guard warned', () => {
+    const summary = JSON.parse(readFileSync(join(b, 'summary.json'), 'utf8'));
+    const liveFolder = (name: string, delay_ms: number, warnings: string[]) => {
+      const folder = join(dir, name);
+      mkdirSync(folder);
+      const live = {
+        speedup: 1000,
+        run_wall_s: 10 * delay_ms,
+        latency_ms: { count: 100, mean_ms: delay_ms, p95_ms: 3 * delay_ms },
+        timer_lag_ms: { count: 50, mean_ms: delay_ms / 10, p95_ms: delay_ms / 2 },
+        fidelity: { measured: { warnings } },
+      };
+      writeFileSync(join(folder, 'summary.json'), JSON.stringify({ ...summary, live }));
+      writeFileSync(join(folder, 'jobs.csv'), readFileSync(join(b, 'jobs.csv')));
+      return folder;
+    };
+    const quiet = liveFolder('live-quiet', 2, []);
+    const late = liveFolder('live-late', 8, ['timers fell behind', 'one hop is long']);
+    const r = gridemu(['compare', quiet, late, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const j = JSON.parse(r.out) as { metrics: { metric: string; a: number; b: number }[]; fidelity_warnings: object };
+    const row = (m: string) => j.metrics.find((x) => x.metric === m);
+    expect(row('live.latency_ms.p95_ms')).toMatchObject({ a: 6, b: 24 });
+    expect(row('live.timer_lag_ms.mean_ms')).toMatchObject({ a: 0.2, b: 0.8 });
+    expect(row('live.run_wall_s')).toMatchObject({ a: 20, b: 80 });
+    expect(j.fidelity_warnings).toEqual({ a: 0, b: 2 });
+    const text = gridemu(['compare', quiet, late]).out;
+    expect(text).toMatch(/^live\.latency_ms\.mean_ms +2\.00 +8\.00 /m);
+    expect(text).toContain("FIDELITY WARNING: B's fidelity guard warned 2 times");
+    expect(text).not.toContain("A's fidelity guard");
+    // A simulation has nothing of the kind: no live rows, no guard, against a live run or another simulation.
+    const mixed = JSON.parse(gridemu(['compare', a, late, '--json']).out) as typeof j;
+    expect(mixed.metrics.some((m) => m.metric.startsWith('live.'))).toBe(false);
+    expect(mixed.fidelity_warnings).toEqual({ b: 2 });
+    expect(JSON.parse(gridemu(['compare', a, b, '--json']).out).fidelity_warnings).toEqual({});
+  });
+
   it('names the runs of a folder of runs given instead of one run', () => {
     const sweep = join(dir, 'sweep');
     expect(gridemu(['sweep', spec, '--vary', 'meta.k=1,2', '--out', sweep]).code).toBe(0);

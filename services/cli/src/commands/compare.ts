@@ -38,7 +38,9 @@ true), also the scheme's protocol step by step (paper 001's claims: steps per jo
 ended, each claim's round trip, each job's time from its copies to its grant, and the jobs whose
 grant came furthest apart). A live run stopped before its end (summary.json's live.aborted) is named
 so beside its folder, and with --tolerance or --max-start-diff it fails the comparison: its metrics
-cover only the jobs that ended before.
+cover only the jobs that ended before. Two live runs add what each measured of itself (wall time,
+the one-way delay between its processes and its timers' lag, mean and 95th percentile), and a run
+whose fidelity guard warned is named: part of its figures are the emulator's, not the scheme's.
 
 Two folders of seeds (simulate --seeds or run --seeds, in any mix) are compared by their seeds.csv:
 each metric's mean over the seeds with its 90% interval on both sides, the difference of the means,
@@ -205,6 +207,11 @@ export async function compareCommand(argv: string[]): Promise<number> {
     }
     if (protocol) printProtocol(protocol);
     if (traces && values.job !== undefined) printJob(values.job, traces.a, traces.b);
+    const warned = (['a', 'b'] as const).filter((side) => (c.fidelity_warnings[side] ?? 0) > 0);
+    for (const side of warned)
+      console.log(
+        `FIDELITY WARNING: ${side.toUpperCase()}'s fidelity guard warned ${c.fidelity_warnings[side]} time${c.fidelity_warnings[side] === 1 ? '' : 's'} (its summary.json's live.fidelity.measured.warnings): its figures include what it measured of the emulator rather than the scheme`,
+      );
     for (const f of notWhole) console.log(`NOT A WHOLE RUN: ${f}`);
     for (const f of incomparable) console.log(`NOT COMPARABLE: ${f}`);
     for (const f of failures) console.log(`OVER TOLERANCE: ${f}`);

@@ -21,6 +21,19 @@ export const COMPARED_METRICS = [
   'messages.total',
 ] as const;
 
+/**
+ * Compared when both folders are live runs: what each run measured of itself, its wall time, the
+ * one-way delay between its processes and its timers' lag (wall ms). Two runs whose schedules
+ * differ may differ in these too, and then part of the schedules' difference is the emulator's.
+ */
+export const LIVE_METRICS = [
+  'live.run_wall_s',
+  'live.latency_ms.mean_ms',
+  'live.latency_ms.p95_ms',
+  'live.timer_lag_ms.mean_ms',
+  'live.timer_lag_ms.p95_ms',
+] as const;
+
 /** Checked against --tolerance unless --metrics names others. */
 export const CHECKED_BY_DEFAULT = ['mean_wait_s', 'mean_turnaround_s', 'mean_bounded_slowdown', 'utilization.overall'];
 
@@ -78,6 +91,8 @@ export interface Comparison {
   readonly schemes: { readonly a: string; readonly b: string };
   /** The fields the two runs' specs differ in. */
   readonly spec_differences: readonly SpecDifference[];
+  /** How many warnings each live run's fidelity guard gave (absent for a simulation). */
+  readonly fidelity_warnings: { readonly a?: number; readonly b?: number };
 }
 
 /** The difference between two results folders (simulate or run): metric by metric, and job by job. */
@@ -88,7 +103,8 @@ export function compareResults(dirA: string, dirB: string, extraMetrics: readonl
       .filter((m) => m.compared === true)
       .map((m) => m.path),
   );
-  const names = [...new Set<string>([...COMPARED_METRICS, ...own, ...extraMetrics])];
+  const live = isLiveRun(sa) && isLiveRun(sb) ? LIVE_METRICS : [];
+  const names = [...new Set<string>([...COMPARED_METRICS, ...own, ...live, ...extraMetrics])];
   const metrics = names.map((m) => metricDiff(m, pick(sa, m), pick(sb, m)));
   const [ja, jb] = [readJobs(dirA), readJobs(dirB)];
   return {
@@ -97,7 +113,23 @@ export function compareResults(dirA: string, dirB: string, extraMetrics: readonl
     starts: startDiffs(ja.starts, jb.starts),
     schemes: { a: String(sa['scheme']), b: String(sb['scheme']) },
     spec_differences: specDifferences(sa['spec'], sb['spec']),
+    fidelity_warnings: {
+      ...(isLiveRun(sa) ? { a: fidelityWarnings(sa) } : {}),
+      ...(isLiveRun(sb) ? { b: fidelityWarnings(sb) } : {}),
+    },
   };
+}
+
+/** A summary of gridemu run: it has a live section with the run's speed-up. */
+function isLiveRun(summary: Record<string, unknown>): boolean {
+  return pick(summary, 'live.speedup') !== undefined;
+}
+
+/** The fidelity guard's warnings in a live run's summary.json (0 when it was quiet). */
+function fidelityWarnings(summary: Record<string, unknown>): number {
+  const live = summary['live'] as { fidelity?: { measured?: { warnings?: unknown } } };
+  const warnings = live.fidelity?.measured?.warnings;
+  return Array.isArray(warnings) ? warnings.length : 0;
 }
 
 export function metricDiff(metric: string, a: number | undefined, b: number | undefined): MetricDiff {

@@ -92,6 +92,7 @@ const PALETTE = [
 ];
 /** A measured figure in a sentence: two decimals at most. */
 const shown = (x: number) => formatNumber(Math.round(x * 100) / 100);
+
 /** A level drawn across the chart, dashed: a limit the lines are judged against. */
 interface Level {
   readonly label: string;
