@@ -3,6 +3,7 @@
 // every other file, which starts live runs, runs one at a time (vitest.config.ts). A new file is
 // therefore run alone unless it is named here.
 export const NO_LIVE_RUN = [
+  'test/cli-input.test.ts',
   'test/cli.test.ts',
   'test/compare.test.ts',
   'test/deploy-manifests.test.ts',
