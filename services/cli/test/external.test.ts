@@ -334,7 +334,8 @@ describe('an external policy that breaks the protocol: the run stops with exit 2
     ['another protocol version', 'json.dumps({"v": 2, "actions": []})', /has v 2: this gridemu speaks version 1/],
     ['a job left undecided', 'json.dumps({"v": 1, "actions": []})', /leaves job \S+ without a decision/],
     ['a policy that exits', '(sys.exit(3))', /exited with code 3 before answering request 2/],
-    // The limit is the spec's (5 s here): the hello, Python's start-up included, is well inside it.
+    // The answer limit is the spec's (1 s here); the hello, Python's start-up included, has
+    // meta.startup_timeout_s (30 s), however busy the machine.
     ['a policy too slow to answer', '(time.sleep(60))', /did not answer request 2 within 1 s/, '1'],
     [
       'two lines for one request',

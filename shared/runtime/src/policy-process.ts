@@ -50,6 +50,12 @@ export class PolicyProcess {
     /** Who this is, for errors: "the external policy at s1". */
     private readonly label: string,
     private readonly answerTimeout_ms: number,
+    /**
+     * The limit on the first answer, which includes the program's start-up: an interpreter loading
+     * its libraries (Python with numpy, a JVM) may take seconds where an answer takes milliseconds,
+     * and a tight answer limit, set to catch a policy stuck on a request, should not fail its start.
+     */
+    private readonly startupTimeout_ms: number = answerTimeout_ms,
   ) {}
 
   /** Sends `request` as one line and returns the parsed answer line. */
@@ -62,12 +68,16 @@ export class PolicyProcess {
     // previous answer (its store seen at once, the worker preempted before it notified) can wake
     // this wait. Taken as this request's answer, it handed back the previous line (a run on a busy
     // machine failed so, 1 in 8). So the state decides, and the wait goes on until the deadline.
-    const deadline_ms = performance.now() + this.answerTimeout_ms;
+    const first = this.asked === 1;
+    const limit_ms = first ? this.startupTimeout_ms : this.answerTimeout_ms;
+    const deadline_ms = performance.now() + limit_ms;
     let state = Atomics.load(this.control, 0);
     while (state === WAITING) {
       const left_ms = deadline_ms - performance.now();
       if (left_ms <= 0)
-        throw this.error(`did not answer request ${this.asked} within ${this.answerTimeout_ms / 1000} s`);
+        throw this.error(
+          `did not answer request ${this.asked} within ${limit_ms / 1000} s${first ? ' (its start-up included)' : ''}`,
+        );
       Atomics.wait(this.control, 0, WAITING, left_ms);
       state = Atomics.load(this.control, 0);
     }

@@ -51,6 +51,34 @@ for (;;) Atomics.notify(word, 0);`,
     }
   });
 
+  it('gives the first answer, which includes the start-up, its own limit', () => {
+    // A policy that takes 1.5 s to start (an interpreter loading its libraries), then echoes.
+    const file = join(mkdtempSync(join(tmpdir(), 'gridemu-policy-')), 'slow-start.mjs');
+    writeFileSync(
+      file,
+      `await new Promise((started) => setTimeout(started, 1500));
+import('node:readline').then(({ createInterface }) =>
+  createInterface({ input: process.stdin }).on('line', (line) => process.stdout.write(line + '\\n')),
+);
+`,
+    );
+    // Its start-up is longer than the answer limit, which holds from the second request on.
+    const roomy = new PolicyProcess([process.execPath, file], 'the slow policy', 1_000, 30_000);
+    try {
+      expect(roomy.ask({ n: 1 })).toEqual({ n: 1 });
+      expect(roomy.ask({ n: 2 })).toEqual({ n: 2 });
+    } finally {
+      roomy.close();
+    }
+    // Without a limit of its own the first answer is held to the answer limit, start-up and all.
+    const tight = new PolicyProcess([process.execPath, file], 'the slow policy', 1_000);
+    try {
+      expect(() => tight.ask({ n: 1 })).toThrow(/did not answer request 1 within 1 s \(its start-up included\)/);
+    } finally {
+      tight.close();
+    }
+  });
+
   it('names a path in its command that is not there from the working directory when the policy exits', () => {
     const policy = new PolicyProcess([process.execPath, 'no-such-folder/policy.mjs'], 'the lost policy', 30_000);
     try {

@@ -23,6 +23,8 @@ export interface ExternalMeta extends MetaSpec {
   readonly locations: 'per-site' | 'central';
   /** How long, in wall seconds, a policy may take to answer one request before the run stops. */
   readonly answer_timeout_s: number;
+  /** The same for its first answer (the hello), which includes the program's start-up. */
+  readonly startup_timeout_s: number;
   /** How often each site publishes its load, as paper 001's distributed schemes do. */
   readonly load_period_s: number;
   /** How long a site holds processors for a copy's claim before it gives up and retries. */
@@ -35,7 +37,16 @@ export interface ExternalMeta extends MetaSpec {
   readonly claims: 'origin' | 'policy';
 }
 
-const OPTIONS = ['scheme', 'command', 'locations', 'answer_timeout_s', 'load_period_s', 'claim_timeout_s', 'claims'];
+const OPTIONS = [
+  'scheme',
+  'command',
+  'locations',
+  'answer_timeout_s',
+  'startup_timeout_s',
+  'load_period_s',
+  'claim_timeout_s',
+  'claims',
+];
 
 export function readExternalMeta(
   _scheme: string,
@@ -59,6 +70,7 @@ export function readExternalMeta(
     command,
     locations,
     answer_timeout_s: r.number(raw['answer_timeout_s'], 'meta.answer_timeout_s', POSITIVE, 10),
+    startup_timeout_s: r.number(raw['startup_timeout_s'], 'meta.startup_timeout_s', POSITIVE, 30),
     ...readSiteTimings(raw, r),
     claims: r.oneOf(raw['claims'], 'meta.claims', ['origin', 'policy'], 'origin'),
   };

@@ -21,7 +21,12 @@ export function planExternal(spec: ExperimentSpec, jobs: readonly Job[]): GridPl
   );
   const policies: PolicyProcess[] = [];
   const policyAt = (site: string) => {
-    const p = new PolicyProcess(meta.command, `the external policy at ${site}`, meta.answer_timeout_s * 1000);
+    const p = new PolicyProcess(
+      meta.command,
+      `the external policy at ${site}`,
+      meta.answer_timeout_s * 1000,
+      meta.startup_timeout_s * 1000,
+    );
     policies.push(p);
     return p;
   };
