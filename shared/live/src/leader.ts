@@ -11,7 +11,6 @@ import { driverPlan, liveMembers } from './members.js';
 import { answerRejoins } from './rejoin-announcement.js';
 import { cpu_s, cpuSince } from './process-stats.js';
 import { reliableDelivery } from './reliable-delivery.js';
-import { silentProcessAbort } from './silent-process.js';
 import { logWarmUp, warmUp, type WarmUpReport } from './warm-up.js';
 import { within } from './within.js';
 
@@ -208,7 +207,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
         // A process the spec crashes is silent while it is down, on purpose (faults.crash).
         if (isDownByPlan(spec, name, rt.now())) info.lastSeen_ms = now;
         if (now - info.lastSeen_ms > heartbeatTimeout_ms)
-          aborted ??= silentProcessAbort(name, info.pid, heartbeatTimeout_ms / 1000, spec.meta.scheme);
+          aborted ??= `process "${name}" (pid ${info.pid}) has been silent for ${heartbeatTimeout_ms / 1000} s`;
       }
       const wall = wallNow_ms();
       if (now - lastProgress >= 1000 && wall >= wallEpoch_ms) {

@@ -15,7 +15,6 @@ export {
   LATEST_VALUE_TOPICS,
   FAMILY_SOURCES,
   schemeModule,
-  schemeSilence,
   schemeSkipsWarmUp,
 } from './registry.js';
 export { planGrid, liveLocations } from './plan.js';

@@ -66,11 +66,6 @@ export function schemeSkipsWarmUp(scheme: string): string | undefined {
   return findSchemeModule(scheme)?.noWarmUp;
 }
 
-/** What may keep a scheme's live process silent (SchemeModule.silentWhile), or undefined. */
-export function schemeSilence(scheme: string): string | undefined {
-  return findSchemeModule(scheme)?.silentWhile;
-}
-
 /** The bus's message catalogue: the core's and every module's. */
 export const MESSAGE_CHECK: MessageCheck = messageValidator({
   messages: SCHEME_MODULES.flatMap((m) => (m.messages ? [m.messages] : [])),

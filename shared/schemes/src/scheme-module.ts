@@ -115,13 +115,6 @@ export interface SchemeModule {
    * not the run's); undefined: they warm up.
    */
   readonly noWarmUp?: string;
-  /**
-   * What may keep one of its live processes from sending anything, heartbeats included, said
-   * beside a silent process's abort so that the user looks there (the external policy: a site's
-   * process waits for its program's answer, and sends nothing meanwhile); undefined: nothing of
-   * the scheme's own.
-   */
-  readonly silentWhile?: string;
   /** Its figures that `compare` and `sweep` know. */
   readonly metrics?: readonly SchemeMetric[];
   /**

@@ -19,9 +19,6 @@ export const external: SchemeModule = {
   faultTolerant: ['external'],
   fuzz: EXTERNAL_FUZZ,
   noWarmUp: "a warm-up would start the user's policies and ask them about jobs that are not the run's",
-  silentWhile:
-    "a site's process sends nothing while it waits for its policy's answer, the first one's start-up included " +
-    '(meta.answer_timeout_s, meta.startup_timeout_s): a policy slower than the silence allowed stops a live run so (docs/external.md)',
   readMeta: readExternalMeta,
   plan: planExternal,
   messages: EXTERNAL_MESSAGES,
