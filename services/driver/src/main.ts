@@ -63,7 +63,8 @@ Options (each also from the environment):
   --out DIR              results folder                 GRIDEMU_OUT (default results/<name>-live)
   --lenient              skip malformed trace lines
   --ready-timeout S      wait this long for every process (default 60)
-  --heartbeat-timeout S  a process silent this long stops the run (default 10; 60 with live.journal)
+  --heartbeat-timeout S  a process silent this long stops the run (default 10; 60 with live.journal;
+                         longer where an external policy may block a site)
   --http-port N          /healthz and /metrics; 0: any  GRIDEMU_HTTP_PORT (default 9465)
   --log-level L          pino level                     GRIDEMU_LOG_LEVEL (default info)
   --timer-spin-ms MS     spin this long before a timer  GRIDEMU_TIMER_SPIN_MS (default 2; 0: never)

@@ -6,7 +6,14 @@ export { closeConnection } from './close-connection.js';
 export { connectFirst } from './first-connect.js';
 export { liveMembers, liveLocations, memberActors, driverPlan } from './members.js';
 export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase } from './member.js';
-export { leadRun, type LeaderOptions, type LeaderResult, type LiveProgress, type MemberInfo } from './leader.js';
+export {
+  leadRun,
+  silenceAllowance_s,
+  type LeaderOptions,
+  type LeaderResult,
+  type LiveProgress,
+  type MemberInfo,
+} from './leader.js';
 export { liveResults, type LiveSection } from './live-summary.js';
 export { startHealthServer, type HealthServer } from './health-server.js';
 export { listenOn, respondWithMetrics } from './metrics-http.js';

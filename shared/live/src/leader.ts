@@ -4,7 +4,7 @@ import type { DriverActor } from '@gridemu/actors';
 import type { MemberReport, OrchestratorTally, Rejoin, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
-import { MESSAGE_CHECK } from '@gridemu/schemes';
+import { MESSAGE_CHECK, schemeLongestSilence_s } from '@gridemu/schemes';
 import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
@@ -27,7 +27,8 @@ export interface LeaderOptions {
   /**
    * A member silent for this long is taken for dead and the run stops. Default 10 s, or 60 s with
    * `live.journal`: there a killed process is expected back, restarted by `gridemu run` or by its
-   * container engine's policy, and a container's restart on a loaded machine can take over 10 s.
+   * container engine's policy, and a container's restart on a loaded machine can take over 10 s;
+   * and longer where the scheme may block a process (silenceAllowance_s).
    */
   readonly heartbeatTimeout_s?: number;
   readonly reportTimeout_s?: number;
@@ -188,7 +189,7 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   // On the clock every LiveRuntime reads (sub-ms), so the driver and members count from the same instant.
   const wallEpoch_ms = wallNow_ms() + (options.startMargin_ms ?? 300);
   const speedup = spec.live.speedup;
-  const heartbeatTimeout_ms = (options.heartbeatTimeout_s ?? (spec.live.journal ? 60 : 10)) * 1000;
+  const heartbeatTimeout_ms = (options.heartbeatTimeout_s ?? silenceAllowance_s(spec)) * 1000;
   let started = false;
   let cpuAtStart_s: number | undefined;
   if (!aborted) {
@@ -280,4 +281,14 @@ function isDownByPlan(spec: ExperimentSpec, member: string, now_s: number): bool
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * How long a process may send nothing before the run stops: 10 s, or 60 s with live.journal, where
+ * a killed process is expected back from its supervisor; and at least 5 s past what the scheme
+ * itself may block a process for (an external policy's answer, its start-up included), so that a
+ * slow policy stops the run with the scheme's own error, naming the policy, not as a silent process.
+ */
+export function silenceAllowance_s(spec: ExperimentSpec): number {
+  return Math.max(spec.live.journal ? 60 : 10, schemeLongestSilence_s(spec) + 5);
 }

@@ -77,6 +77,9 @@ const FOLLOW_EVERY_MS = 50;
 /** The driver publishes progress every second of a run; this long without it, it is taken for dead. */
 const DRIVER_SILENCE_MS = 15_000;
 
+/** A heartbeat this late means the process itself did nothing meanwhile. */
+const STALLED_MS = 5_000;
+
 /**
  * One member process of a live run (a site, or the central metascheduler): asks the driver for the
  * plan, hosts its location's actors in a LiveRuntime, says `ready` once its subscriptions are on the
@@ -93,6 +96,8 @@ export class MemberProcess {
   /** This process's CPU seconds when it took part in the run (the clock's start, or its resume). */
   private cpuAtRun_s: number | undefined;
   private lastFromDriver_ms = Date.now();
+  /** When watchDriver last ran: a gap far past HEARTBEAT_MS is this process's own stall. */
+  private lastWatch_ms = Date.now();
   private rejoinAnnouncement: RejoinAnnouncement | undefined;
   /** When its predecessor was killed and when it is due back (options, or the standby's take-over). */
   private crashedAt_s: number | undefined;
@@ -382,9 +387,18 @@ export class MemberProcess {
     return this.outcome;
   }
 
-  /** A member never outlives its driver: without it the run can neither end nor report. */
+  /**
+   * A member never outlives its driver: without it the run can neither end nor report. A member
+   * that was itself stalled (waiting for an external policy's answer, which blocks its process) has
+   * read none of the driver's messages meanwhile, and cannot tell the driver's silence from its
+   * own: it gives the driver a fresh allowance from now, as its queued messages are read.
+   */
   private watchDriver(): void {
-    const silent_ms = Date.now() - this.lastFromDriver_ms;
+    const now = Date.now();
+    const stalled = now - this.lastWatch_ms > STALLED_MS;
+    this.lastWatch_ms = now;
+    if (stalled) this.lastFromDriver_ms = Math.max(this.lastFromDriver_ms, now);
+    const silent_ms = now - this.lastFromDriver_ms;
     if (this.phase === 'running' && silent_ms > DRIVER_SILENCE_MS)
       void this.fail(`the driver has been silent for ${DRIVER_SILENCE_MS / 1000} s`);
     if (this.phase === 'ready' && silent_ms > (this.options.joinTimeout_s ?? 120) * 1000)

@@ -15,6 +15,7 @@ export {
   LATEST_VALUE_TOPICS,
   FAMILY_SOURCES,
   schemeModule,
+  schemeLongestSilence_s,
   schemeSkipsWarmUp,
 } from './registry.js';
 export { planGrid, liveLocations } from './plan.js';

@@ -1,4 +1,4 @@
-import type { MetaSchemes } from '@gridemu/model';
+import type { ExperimentSpec, MetaSchemes } from '@gridemu/model';
 import { CORE_DURABLE_MESSAGES, messageValidator, type MessageCheck } from '@gridemu/protocol';
 import { CORE_SOURCE_KINDS, type SchemeModule, type WorkloadSourceKind } from './scheme-module.js';
 import { paper001 } from './paper-001/index.js';
@@ -64,6 +64,11 @@ export const META_SCHEMES: MetaSchemes = {
 /** Why a scheme's live processes skip the warm-up (SchemeModule.noWarmUp), or undefined. */
 export function schemeSkipsWarmUp(scheme: string): string | undefined {
   return findSchemeModule(scheme)?.noWarmUp;
+}
+
+/** How long a live process of the spec's scheme may be silent and still be well (SchemeModule.longestSilence_s), or 0. */
+export function schemeLongestSilence_s(spec: ExperimentSpec): number {
+  return findSchemeModule(spec.meta.scheme)?.longestSilence_s?.(spec) ?? 0;
 }
 
 /** The bus's message catalogue: the core's and every module's. */

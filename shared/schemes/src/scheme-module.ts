@@ -115,6 +115,14 @@ export interface SchemeModule {
    * not the run's); undefined: they warm up.
    */
   readonly noWarmUp?: string;
+  /**
+   * The longest, in wall seconds, one of its live processes may send nothing, heartbeats included,
+   * and still be well (the external scheme: a site's process waits for its policy's answer that
+   * long before it stops the run itself, naming the policy). The driver's allowance for a silent
+   * process is at least this and a margin, so that the scheme's own error comes first; undefined:
+   * its processes are never blocked so.
+   */
+  longestSilence_s?(spec: ExperimentSpec): number;
   /** Its figures that `compare` and `sweep` know. */
   readonly metrics?: readonly SchemeMetric[];
   /**

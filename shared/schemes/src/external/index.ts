@@ -3,7 +3,7 @@ import { PAPER_001_DURABLE } from '../paper-001/messages.js';
 import { EXTERNAL_DURABLE, EXTERNAL_MESSAGES } from './messages.js';
 import { CENTRAL_LOCATION, LOAD_TOPIC } from '../paper-001/names.js';
 import { EXTERNAL_FUZZ } from './fuzz.js';
-import { readExternalMeta } from './meta.js';
+import { externalMeta, readExternalMeta } from './meta.js';
 import { planExternal } from './plan.js';
 
 /**
@@ -19,6 +19,11 @@ export const external: SchemeModule = {
   faultTolerant: ['external'],
   fuzz: EXTERNAL_FUZZ,
   noWarmUp: "a warm-up would start the user's policies and ask them about jobs that are not the run's",
+  // A site's process sends nothing while it waits for its policy (policy-process.ts).
+  longestSilence_s: (spec) => {
+    const meta = externalMeta(spec);
+    return Math.max(meta.answer_timeout_s, meta.startup_timeout_s);
+  },
   readMeta: readExternalMeta,
   plan: planExternal,
   messages: EXTERNAL_MESSAGES,
