@@ -254,6 +254,24 @@ describe('deploy/k8s (issue 12)', () => {
     );
   });
 
+  it("lets a site waiting for its external policy miss probes until the policy's own limit stops the run", () => {
+    const probe = (meta: string) => {
+      const spec = parseExperiment(
+        `name: x\nsites: [{ id: s1, cpus: 1 }]\nworkload: [{ site: s1, synthetic: { jobs: 1 } }]\nmeta: ${meta}\n`,
+        'x.yaml',
+      ).spec;
+      const set = docsOf(kubernetesMembers(spec, 'k8s-run').get('members.yaml')!)[0]!;
+      const container = (set.spec as { template: Template }).template.spec.containers[0]!;
+      const p = (container as { livenessProbe?: { periodSeconds?: number; failureThreshold?: number } }).livenessProbe!;
+      return p.periodSeconds! * p.failureThreshold!;
+    };
+    // Kubernetes' default: three probes 10 s apart.
+    expect(probe('{ scheme: k-distributed, k: 1 }')).toBe(30);
+    // 30 s for the policy's start-up and 5 s past it, then one more probe.
+    expect(probe('{ scheme: external, command: [python3, p.py] }')).toBe(50);
+    expect(probe('{ scheme: external, command: [python3, p.py], answer_timeout_s: 100 }')).toBe(120);
+  });
+
   it('the schema check can fail: a StatefulSet with a text for replicas is refused', () => {
     expect(() =>
       new StatefulSet({

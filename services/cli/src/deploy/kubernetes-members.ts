@@ -1,8 +1,11 @@
 import { liveLocations } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
+import { schemeLongestSilence_s } from '@gridemu/schemes';
 import { stringify } from 'yaml';
 import { UsageError } from '../exit-codes.js';
 
+/** How often Kubernetes asks a member pod's /healthz. */
+const PROBE_PERIOD_S = 10;
 /** The port a member pod serves /metrics and /healthz on (deploy/k8s/common/members-service.yaml). */
 const METRICS_PORT = 9464;
 /** What every member pod is labelled: the headless Service, Prometheus and Chaos Mesh select it. */
@@ -49,6 +52,9 @@ export function kubernetesMembers(spec: ExperimentSpec, run: string): Map<string
       throw new UsageError(`locations "${other}" and "${location}" would both be the Kubernetes pod gridemu-${name}-0`);
     taken.set(name, location);
   }
+  // A site waiting for its external policy answers no probe either; Kubernetes' 3 failed probes
+  // (30 s) would restart it before the policy's own limits stop the run, naming the policy.
+  const probeFailures = Math.max(3, Math.ceil((schemeLongestSilence_s(spec) + 5) / PROBE_PERIOD_S) + 1);
   const sets = members.map(({ location, service, name }) => {
     const labels = { ...MEMBER_LABEL, 'app.kubernetes.io/component': service, 'gridemu.io/location': location };
     const flag = service === 'site' ? '--site' : '--member';
@@ -88,7 +94,11 @@ export function kubernetesMembers(spec: ExperimentSpec, run: string): Map<string
                   { name: 'GRIDEMU_JOIN_TIMEOUT', value: '600' },
                 ],
                 ports: [{ name: 'metrics', containerPort: METRICS_PORT }],
-                livenessProbe: { httpGet: { path: '/healthz', port: 'metrics' }, periodSeconds: 10 },
+                livenessProbe: {
+                  httpGet: { path: '/healthz', port: 'metrics' },
+                  periodSeconds: PROBE_PERIOD_S,
+                  failureThreshold: probeFailures,
+                },
                 resources: { requests: { cpu: '250m', memory: '128Mi' }, limits: { memory: '512Mi' } },
                 volumeMounts: [{ name: 'credentials', mountPath: '/credentials', readOnly: true }],
               },
