@@ -8,7 +8,7 @@ export { liveMembers, liveLocations, memberActors, driverPlan } from './members.
 export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase } from './member.js';
 export {
   leadRun,
-  silenceAllowance_s,
+  SILENCE_MARGIN_S,
   type LeaderOptions,
   type LeaderResult,
   type LiveProgress,

@@ -290,5 +290,8 @@ function sleep(ms: number): Promise<void> {
  * slow policy stops the run with the scheme's own error, naming the policy, not as a silent process.
  */
 export function silenceAllowance_s(spec: ExperimentSpec): number {
-  return Math.max(spec.live.journal ? 60 : 10, schemeLongestSilence_s(spec) + 5);
+  return Math.max(spec.live.journal ? 60 : 10, schemeLongestSilence_s(spec) + SILENCE_MARGIN_S);
 }
+
+/** How much longer than the scheme's own limit a process may be silent before it is taken for hung. */
+export const SILENCE_MARGIN_S = 5;

@@ -1,4 +1,4 @@
-import { liveLocations } from '@gridemu/live';
+import { liveLocations, SILENCE_MARGIN_S } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
 import { schemeLongestSilence_s } from '@gridemu/schemes';
 import { stringify } from 'yaml';
@@ -54,7 +54,10 @@ export function kubernetesMembers(spec: ExperimentSpec, run: string): Map<string
   }
   // A site waiting for its external policy answers no probe either; Kubernetes' 3 failed probes
   // (30 s) would restart it before the policy's own limits stop the run, naming the policy.
-  const probeFailures = Math.max(3, Math.ceil((schemeLongestSilence_s(spec) + 5) / PROBE_PERIOD_S) + 1);
+  const probeFailures = Math.max(
+    3,
+    Math.ceil((schemeLongestSilence_s(spec) + SILENCE_MARGIN_S) / PROBE_PERIOD_S) + 1,
+  );
   const sets = members.map(({ location, service, name }) => {
     const labels = { ...MEMBER_LABEL, 'app.kubernetes.io/component': service, 'gridemu.io/location': location };
     const flag = service === 'site' ? '--site' : '--member';
