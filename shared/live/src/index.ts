@@ -8,7 +8,7 @@ export { liveMembers, liveLocations, memberActors, driverPlan } from './members.
 export { MemberProcess, type MemberOptions, type MemberOutcome, type MemberPhase } from './member.js';
 export {
   leadRun,
-  SILENCE_MARGIN_S,
+  schemeSilence_s,
   type LeaderOptions,
   type LeaderResult,
   type LiveProgress,

@@ -285,13 +285,19 @@ function sleep(ms: number): Promise<void> {
 
 /**
  * How long a process may send nothing before the run stops: 10 s, or 60 s with live.journal, where
- * a killed process is expected back from its supervisor; and at least 5 s past what the scheme
- * itself may block a process for (an external policy's answer, its start-up included), so that a
- * slow policy stops the run with the scheme's own error, naming the policy, not as a silent process.
+ * a killed process is expected back from its supervisor; and at least schemeSilence_s, so that a
+ * slow external policy stops the run with the scheme's own error, naming the policy, not as a
+ * silent process.
  */
 export function silenceAllowance_s(spec: ExperimentSpec): number {
-  return Math.max(spec.live.journal ? 60 : 10, schemeLongestSilence_s(spec) + SILENCE_MARGIN_S);
+  return Math.max(spec.live.journal ? 60 : 10, schemeSilence_s(spec));
 }
 
-/** How much longer than the scheme's own limit a process may be silent before it is taken for hung. */
-export const SILENCE_MARGIN_S = 5;
+/**
+ * How long the spec's scheme may itself keep a live process silent (an external policy's answer,
+ * its start-up included), and 5 s more: past it the process is taken for hung, by the driver and
+ * by a Kubernetes liveness probe alike.
+ */
+export function schemeSilence_s(spec: ExperimentSpec): number {
+  return schemeLongestSilence_s(spec) + 5;
+}

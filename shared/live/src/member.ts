@@ -397,7 +397,7 @@ export class MemberProcess {
     const now = Date.now();
     const stalled = now - this.lastWatch_ms > STALLED_MS;
     this.lastWatch_ms = now;
-    if (stalled) this.lastFromDriver_ms = Math.max(this.lastFromDriver_ms, now);
+    if (stalled) this.lastFromDriver_ms = now;
     const silent_ms = now - this.lastFromDriver_ms;
     if (this.phase === 'running' && silent_ms > DRIVER_SILENCE_MS)
       void this.fail(`the driver has been silent for ${DRIVER_SILENCE_MS / 1000} s`);

@@ -1,6 +1,5 @@
-import { liveLocations, SILENCE_MARGIN_S } from '@gridemu/live';
+import { liveLocations, schemeSilence_s } from '@gridemu/live';
 import type { ExperimentSpec } from '@gridemu/model';
-import { schemeLongestSilence_s } from '@gridemu/schemes';
 import { stringify } from 'yaml';
 import { UsageError } from '../exit-codes.js';
 
@@ -54,10 +53,7 @@ export function kubernetesMembers(spec: ExperimentSpec, run: string): Map<string
   }
   // A site waiting for its external policy answers no probe either; Kubernetes' 3 failed probes
   // (30 s) would restart it before the policy's own limits stop the run, naming the policy.
-  const probeFailures = Math.max(
-    3,
-    Math.ceil((schemeLongestSilence_s(spec) + SILENCE_MARGIN_S) / PROBE_PERIOD_S) + 1,
-  );
+  const probeFailures = Math.max(3, Math.ceil(schemeSilence_s(spec) / PROBE_PERIOD_S) + 1);
   const sets = members.map(({ location, service, name }) => {
     const labels = { ...MEMBER_LABEL, 'app.kubernetes.io/component': service, 'gridemu.io/location': location };
     const flag = service === 'site' ? '--site' : '--member';

@@ -84,13 +84,13 @@ export function delayOverTime(
   return inSiteOrder(byReceiver.keys(), sites).map((receiver) => ({
     name: `to ${receiver}`,
     points: [...byReceiver.get(receiver)!.entries()]
-      .map(([w, h]) => ({ window: Number(w), state: h.state(), stats: h.stats() }))
+      .map(([w, h]) => ({ window: Number(w), h, state: h.state() }))
       .filter(({ state }) => state.count > 0)
       .sort((a, b) => a.window - b.window)
-      .map(({ window, state, stats }) => ({
+      .map(({ window, h, state }) => ({
         x: hourOf(window, timeline.bin_s, from_s),
         // The mean from the exact sum, not the rounded one of stats().
-        y: emulated_s(statistic === 'mean' ? state.sum_ms / state.count : stats.p95_ms, speedup),
+        y: emulated_s(statistic === 'mean' ? state.sum_ms / state.count : h.stats().p95_ms, speedup),
       })),
   }));
 }
