@@ -60,6 +60,7 @@ describe("one run's report: every chart over time on the same hours", () => {
       'queue',
       'messages',
       'timer-lag',
+      'timer-lag-p95',
       'delay',
       'delay-p95',
       'faults',

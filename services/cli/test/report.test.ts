@@ -63,7 +63,7 @@ describe('gridemu report (issue 12)', () => {
       ).toBe(false);
       expect(text.length).toBeGreaterThan(150_000); // Chart.js itself is in the file
       const page = openInChromium(html, join(SHOTS, 'report-run.png'));
-      expect(page.charts).toBe(9);
+      expect(page.charts).toBe(10);
       expect(page.canvases.map((c) => c.id)).toEqual([
         'utilization',
         'queue',
@@ -71,6 +71,7 @@ describe('gridemu report (issue 12)', () => {
         'slowdown',
         'messages',
         'timer-lag',
+        'timer-lag-p95',
         'delay',
         'delay-p95',
         'faults',

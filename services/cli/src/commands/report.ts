@@ -22,8 +22,9 @@ Writes one self-contained HTML file (Chart.js inlined; it opens without a networ
   for a results folder of simulate or run (DIR/jobs.csv, DIR/summary.json): utilization and queue
   length over time per site, the wait-time distribution, slowdown by job category, messages over
   time, and the faults on the time axis; for a live run also its speed-up, delays and fidelity
-  guard, and from DIR/network.json each process's timer lag over time against the guard's limit
-  and the one-way delay over time into each process (its mean and its 95th percentile);
+  guard, and from DIR/network.json each process's timer lag over time (its mean against the
+  guard's limit, and its 95th percentile) and the one-way delay over time into each process (its
+  mean and its 95th percentile);
   for a sweep folder (DIR/sweep-mean.csv): each metric against the variants, with its 90% interval;
   for a folder of simulate or run --seeds N (DIR/seeds.csv, DIR/seeds.json): each metric by seed,
   with the mean over the seeds and its 90% interval, and whether the seeds drew their own jobs.
