@@ -20,7 +20,8 @@
 // Needs the KTH-SP2 trace (GRIDEMU_TRACE_DIR, or ../shared beside the project); skipped, saying
 // so, without it.
 //
-// CI's 300 fuzz seeds (`gridemu fuzz --seeds 300`; npm test runs 20), and the CLI's slow vitest
+// CI's 300 fuzz seeds (`gridemu fuzz --seeds 300`; npm test runs 20), its first 10 run live too
+// (`gridemu fuzz --live --seeds 10`: faults applied to real processes), and the CLI's slow vitest
 // files (services/cli/test-slow: each family's crash runs with their replays, a 16-site run, K = 4
 // over 20 ms links, the paper 001 schemes and paper 004 routers npm test does not run live, TLS
 // through the delay proxies, a live sweep with --tls and --prometheus, each other family's site
@@ -205,6 +206,21 @@ try {
       problems,
       false,
     );
+  }
+  {
+    // The same experiments run live, as gridemu run runs them: the journal, exactly-once delivery,
+    // restarts and the transport, which the simulator's fuzz cannot reach.
+    const t0 = Date.now();
+    const out = join(work, 'fuzz-live');
+    const r = spawnSync(process.execPath, [cli, 'fuzz', '--live', '--seeds', '10', '--out', out], {
+      encoding: 'utf8',
+    });
+    const problems = [];
+    if (r.status !== 0 || !/10 seeds passed live \(1\.\.10\)/.test(r.stdout ?? ''))
+      problems.push(
+        `exit ${r.status}: ${((r.stdout ?? '') + (r.stderr ?? '')).trim().split('\n').slice(-20).join('\n')}`,
+      );
+    verdict("gridemu fuzz --live: CI's 10 seeds end live with gridemu check passing", out, t0, problems);
   }
   slowVitest();
 } finally {

@@ -293,6 +293,9 @@ describe('bad input: a clear message and exit code 2', () => {
     const whole = gridemu(['simulate', 'examples/quickstart.yaml', '--whole-delays']);
     expect(whole.code).toBe(2);
     expect(whole.err).toMatch(/--whole-delays replays a live run: give it with --network-from LIVE_DIR/);
+    const keep = gridemu(['fuzz', '--seeds', '1', '--keep']);
+    expect(keep.code).toBe(2);
+    expect(keep.err).toContain('fuzz: --keep is an option of --live: add --live, or leave it out');
   });
 });
 

@@ -1,12 +1,27 @@
+import { resolve } from 'node:path';
 import { parseCommandArgs } from '../command-args.js';
 import { checkRun, jobsCsvText } from '@gridemu/metrics';
+import { runEpoch_s } from '@gridemu/model';
+import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { simulate } from '@gridemu/schemes';
+import { ChildRuns } from '../child-runs.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { allRuns, assertNoJobAtTwoSites } from '../fuzz/fault-invariants.js';
+import {
+  faultCount,
+  liveFuzzSpec,
+  liveFuzzSpeedup,
+  liveSeedPaths,
+  runLiveSeed,
+  LIVE_FUZZ_WALL_S,
+} from '../fuzz/live-seed.js';
 import { fuzzExperiment } from '../fuzz/random-spec.js';
+import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 
 export const FUZZ_HELP = `Usage: gridemu fuzz [--seeds N] [--from S] | --seed S
+       gridemu fuzz --live [--seeds N] [--from S] [--out DIR] [--timeout S] [--keep]
+       gridemu fuzz --live --seed S [--out DIR] [--timeout S]
 
 Runs random small experiments in the simulator (any scheme of any family, a few sites, random
 latency, jitter and timeouts; for the schemes that survive faults, random crashes, partitions and
@@ -16,15 +31,31 @@ end the run must pass gridemu check's invariants, every run of a job (lost ones 
 A failure prints the seed and exits 1; --seed S reruns that one seed and prints its experiment
 file.
 
-Options:
-  --seeds N   how many seeds (default 100)
-  --from S    the first seed (default 1)
-  --seed S    one seed, verbosely`;
+With --live each seed's experiment, once it has passed in the simulator, also runs as gridemu run
+runs it: its own nats-server, a process per site, its faults applied by killing and starting
+processes, cutting links and restarting the server. What only a live run has is then checked:
+the journal, exactly-once delivery, restarts that catch up, the transport. The run must end, and
+its check (check.json) pass. Each seed runs at the speed-up that makes the simulator's run of it
+last about ${LIVE_FUZZ_WALL_S} s of wall time (10 to 20 s a seed with the processes' start-up).
 
-/** One seed: undefined if it passed, else what went wrong. */
-export async function fuzzSeed(seed: number): Promise<string | undefined> {
+Options:
+  --seeds N     how many seeds (default 100; with --live, 10)
+  --from S      the first seed (default 1)
+  --seed S      one seed, verbosely (with --live, the run's own messages and progress shown)
+  --live        run each seed live too, one at a time
+  --out DIR     with --live: where each seed's experiment file and results folder go (default
+                results/fuzz-live); a passed seed's are removed unless --keep
+  --timeout S   with --live: a seed's run that has not ended after S wall seconds fails (default
+                120)
+  --keep        with --live: keep every seed's experiment file and results, not only a failed one's`;
+
+/** One seed in the simulator: its experiment, how long its run lasted, and what went wrong if anything did. */
+async function simulateSeed(
+  seed: number,
+): Promise<{ experiment?: Awaited<ReturnType<typeof fuzzExperiment>>; emulated_s: number; failure?: string }> {
   try {
-    const { spec, jobs } = await fuzzExperiment(seed);
+    const experiment = await fuzzExperiment(seed);
+    const { spec, jobs } = experiment;
     const result = simulate(spec, jobs, { afterDelivery: assertNoJobAtTwoSites });
     const broken = checkRun({
       jobsCsv: jobsCsvText(result.records),
@@ -32,10 +63,18 @@ export async function fuzzSeed(seed: number): Promise<string | undefined> {
       cpus: new Map(spec.sites.map((s) => [s.id, s.cpus])),
       runs: allRuns(result.records),
     }).filter((r) => !r.ok);
-    return broken.length === 0 ? undefined : broken.map((r) => `${r.name}: ${r.detail}`).join('\n  ');
+    const emulated_s = jobs.length === 0 ? 0 : result.end_s - runEpoch_s(jobs);
+    return broken.length === 0
+      ? { experiment, emulated_s }
+      : { experiment, emulated_s, failure: broken.map((r) => `${r.name}: ${r.detail}`).join('\n  ') };
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return { emulated_s: 0, failure: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** One seed: undefined if it passed, else what went wrong. */
+export async function fuzzSeed(seed: number): Promise<string | undefined> {
+  return (await simulateSeed(seed)).failure;
 }
 
 export async function fuzzCommand(argv: string[]): Promise<number> {
@@ -45,6 +84,10 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
       seeds: { type: 'string' },
       from: { type: 'string' },
       seed: { type: 'string' },
+      live: { type: 'boolean' },
+      out: { type: 'string' },
+      timeout: { type: 'string' },
+      keep: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -58,6 +101,19 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
       throw new UsageError(`--${name} must be a positive whole number (got "${v}")`);
     return n;
   };
+  if (!values.live) {
+    const stray = (['out', 'timeout', 'keep'] as const).find((o) => values[o] !== undefined);
+    if (stray) throw new UsageError(`fuzz: --${stray} is an option of --live: add --live, or leave it out`);
+  } else {
+    return fuzzLive({
+      seed: values.seed === undefined ? undefined : whole(values.seed, 'seed', 1),
+      from: whole(values.from, 'from', 1),
+      seeds: whole(values.seeds, 'seeds', 10),
+      out: resolve(values.out ?? 'results/fuzz-live'),
+      timeout_s: whole(values.timeout, 'timeout', 120),
+      keep: values.keep === true,
+    });
+  }
   if (values.seed !== undefined) {
     const seed = whole(values.seed, 'seed', 1);
     console.log((await fuzzExperiment(seed)).text);
@@ -82,6 +138,76 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
   bar.done();
   console.log(
     `${seeds} seeds passed (${from}..${from + seeds - 1}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return EXIT_OK;
+}
+
+/**
+ * The seeds run live, one at a time, each first in the simulator (a seed that fails there is the
+ * simulator fuzz's failure, and is said as one). Stops at the first failure, as the simulator's
+ * fuzz does; its folder keeps the experiment file, the results and every process's log.
+ */
+async function fuzzLive(o: {
+  readonly seed: number | undefined;
+  readonly from: number;
+  readonly seeds: number;
+  readonly out: string;
+  readonly timeout_s: number;
+  readonly keep: boolean;
+}): Promise<number> {
+  if (!natsServerBinary()) {
+    console.error(`gridemu fuzz --live: ${INSTALL_HINT}`);
+    return EXIT_FAILED;
+  }
+  makeOutputFolder(o.out, '--out');
+  const one = o.seed !== undefined;
+  const first = o.seed ?? o.from;
+  const count = one ? 1 : o.seeds;
+  const children = new ChildRuns('fuzz');
+  const unwatch = children.stopOnSignals();
+  const started = Date.now();
+  try {
+    for (let seed = first; seed < first + count; seed++) {
+      const sim = await simulateSeed(seed);
+      if (sim.failure !== undefined || !sim.experiment) {
+        console.error(
+          `gridemu fuzz: seed ${seed} failed in the simulator:\n  ${sim.failure}\nreproduce with: gridemu fuzz --seed ${seed}`,
+        );
+        return EXIT_FAILED;
+      }
+      const { text, spec } = sim.experiment;
+      const speedup = liveFuzzSpeedup(sim.emulated_s);
+      if (one) console.log(liveFuzzSpec(text, speedup));
+      const what = `seed ${seed} (${spec.meta.scheme}, ${spec.sites.length} sites, ${faultCount(spec.faults)}, speed-up ${speedup})`;
+      console.error(`[${seed - first + 1}/${count}] ${what}: running live`);
+      const t0 = Date.now();
+      const failure = await runLiveSeed(
+        text,
+        speedup,
+        { ...liveSeedPaths(o.out, seed), timeout_s: o.timeout_s, shown: one, keep: o.keep || one },
+        children,
+      );
+      if (children.stopped) {
+        console.error(
+          `gridemu fuzz --live: stopped by ${children.stopped} at seed ${seed}; ${seed - first} seed${seed - first === 1 ? '' : 's'} passed before it`,
+        );
+        return EXIT_FAILED;
+      }
+      if (failure !== undefined) {
+        console.error(
+          `gridemu fuzz --live: seed ${seed} passed in the simulator and failed live:\n  ${failure}\nreproduce with: gridemu fuzz --live --seed ${seed}`,
+        );
+        return EXIT_FAILED;
+      }
+      console.error(`[${seed - first + 1}/${count}] ${what}: passed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    unwatch();
+  }
+  console.log(
+    one
+      ? `seed ${first}: passed live; its results in ${liveSeedPaths(o.out, first).out}`
+      : `${count} seed${count === 1 ? '' : 's'} passed live (${first}..${first + count - 1}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   return EXIT_OK;
 }

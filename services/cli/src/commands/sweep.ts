@@ -11,7 +11,7 @@ import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { barChartsHtml } from '../sweep/chart.js';
-import { ChildRuns } from '../sweep/child-runs.js';
+import { ChildRuns } from '../child-runs.js';
 import { finishedRun } from '../sweep/finished-run.js';
 import { PROMETHEUS_HINT, prometheusBinary } from '../live/prometheus-server.js';
 import { describeSweepLength, runLength, type RunLength } from '../live/run-length.js';
@@ -166,7 +166,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   // A run that exits 2 read bad input (a trace line, a file not found): the runs after it read the
   // same input, and would each fail the same way.
   const badInput = () => failures.some((f) => f.code === EXIT_BAD_INPUT);
-  const children = new ChildRuns();
+  const children = new ChildRuns('sweep');
   // A live run takes minutes: one at a time, it shows its own messages and progress as gridemu run
   // does (a bar on a terminal, a line every 10 s in a log), rather than nothing until it ends.
   // Runs side by side would mix their lines: they are quiet, and a failed one's are kept.

@@ -1,14 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /**
- * The gridemu processes a sweep runs its variants in. Stopping the sweep (Ctrl-C, SIGTERM) passes
- * the signal on to every one still running, so that a live run stops as `gridemu run` stops on it
- * (its driver writes what it has, its nats-server and site processes end) rather than outliving the
- * sweep that started it, and no further run starts.
+ * The gridemu processes a command runs its runs in (a sweep's variants, a live fuzz's seeds).
+ * Stopping the command (Ctrl-C, SIGTERM) passes the signal on to every one still running, so that a
+ * live run stops as `gridemu run` stops on it (its driver writes what it has, its nats-server and
+ * site processes end) rather than outliving the command that started it, and no further run starts.
  */
 export class ChildRuns {
   private readonly running = new Set<ChildProcess>();
   private stoppedBy: NodeJS.Signals | undefined;
+
+  /** `command` names the command in the line said when it is stopped (`sweep`). */
+  constructor(private readonly command: string) {}
 
   /** The signal that stopped the sweep, if one did. */
   get stopped(): NodeJS.Signals | undefined {
@@ -16,8 +19,8 @@ export class ChildRuns {
   }
 
   /**
-   * Runs `cmd` to its end. Its stderr is kept for the sweep's report of a failed run, or with
-   * `showStderr` goes to the sweep's own (a live run's progress bar on a terminal; `stderr` is
+   * Runs `cmd` to its end. Its stderr is kept for the command's report of a failed run, or with
+   * `showStderr` goes to the command's own (a live run's progress bar on a terminal; `stderr` is
    * then empty).
    */
   run(cmd: string, args: readonly string[], showStderr = false): Promise<{ code: number; stderr: string }> {
@@ -33,12 +36,14 @@ export class ChildRuns {
     });
   }
 
-  /** Stops the sweep on the first SIGINT or SIGTERM; returns what undoes the watching. */
+  /** Stops the command on the first SIGINT or SIGTERM; returns what undoes the watching. */
   stopOnSignals(): () => void {
     const onSignal = (signal: NodeJS.Signals) => {
       if (this.stoppedBy) return;
       this.stoppedBy = signal;
-      console.error(`gridemu sweep: ${signal}: stopping the ${this.running.size} run(s) under way; no more will start`);
+      console.error(
+        `gridemu ${this.command}: ${signal}: stopping the ${this.running.size} run(s) under way; no more will start`,
+      );
       for (const child of this.running) child.kill(signal);
     };
     process.on('SIGINT', onSignal);

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { NO_FAULTS } from '@gridemu/model';
+import { parseExperiment } from '@gridemu/schemes';
+import { faultCount, liveFuzzSpec, liveFuzzSpeedup, LIVE_FUZZ_WALL_S } from '../src/fuzz/live-seed.js';
+import { randomSpec } from '../src/fuzz/random-spec.js';
+
+describe('a fuzz seed run live (gridemu fuzz --live)', () => {
+  it("runs at the speed-up that makes the simulator's run last about the wall time asked", () => {
+    expect(LIVE_FUZZ_WALL_S).toBe(5);
+    // A month of emulated time in 5 s: 2,592,000 / 5.
+    expect(liveFuzzSpeedup(30 * 86_400)).toBe(518_400);
+    // Rounded up, so that the run never lasts longer than asked.
+    expect(liveFuzzSpeedup(1_001)).toBe(201);
+    // A run shorter than the wall time asked lasts what it lasts, at speed-up 1 at the least.
+    expect(liveFuzzSpeedup(3)).toBe(1);
+    expect(liveFuzzSpeedup(0)).toBe(1);
+  });
+
+  it("adds the speed-up to the seed's experiment file, which stays the simulator's otherwise", () => {
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const text = randomSpec(seed);
+      const simulated = parseExperiment(text, `fuzz-${seed}.yaml`).spec;
+      const live = parseExperiment(liveFuzzSpec(text, 4321), `fuzz-${seed}.yaml`).spec;
+      expect(live.live.speedup).toBe(4321);
+      expect({ ...live, live: simulated.live }).toEqual(simulated);
+    }
+  });
+
+  it('says the faults a seed applies, each kind counted', () => {
+    expect(faultCount(NO_FAULTS)).toBe('no faults');
+    expect(
+      faultCount({
+        crash: [
+          { process: 's1', at_s: 10, down_s: 5 },
+          { process: 's2', at_s: 20, down_s: 5 },
+        ],
+        partition: [{ sites: ['s1'], from_s: 30, to_s: 40 }],
+        drop: 0.02,
+        nats_restart: [{ at_s: 50, down_s: 1 }],
+      }),
+    ).toBe('2 crashes, 1 partition, 1 server restart, 2% loss');
+  });
+});
