@@ -16,6 +16,11 @@ export interface FuzzDraw {
    * the experiment once with 0, and then draws it again, the same draws, from there.
    */
   readonly faultsFrom_s: number;
+  /**
+   * The seed's stream for the server's restarts, apart from `rng` so that drawing them left every
+   * other draw of a seed, and so its experiment, as it was before they were added.
+   */
+  readonly serverRng: Rng;
 }
 
 /** A family's part in fuzzing: how often it is drawn against the others, and its random experiment. */
@@ -28,8 +33,8 @@ export interface FuzzSpecs {
 
 /**
  * A random fault schedule over the sites (s1..sN, or the ids given) and the processes named:
- * crashes (never two of one process at once), at most one partition, and some message loss, within
- * the first day, when the small fuzzed workloads run.
+ * crashes (never two of one process at once), at most one partition, at most one restart of the
+ * NATS server, and some message loss, within the first day, when the small fuzzed workloads run.
  */
 export function randomFaults(
   draw: FuzzDraw,
@@ -54,6 +59,10 @@ export function randomFaults(
     lines.push(
       `  partition: [{ sites: [${siteIds[rng.int(1, siteIds.length) - 1]}], from_s: ${from}, to_s: ${from + Math.round(rng.uniform(10, 20000))} }]`,
     );
+  }
+  if (draw.serverRng.next() < 0.3) {
+    const at = t0 + Math.round(draw.serverRng.uniform(0, 30000));
+    lines.push(`  nats_restart: [{ at_s: ${at}, down_s: ${Math.round(draw.serverRng.uniform(10, 3000))} }]`);
   }
   lines.push(`  drop: ${[0, 0.01, 0.1, 0.3][rng.int(0, 3)]}`);
   return lines;

@@ -16,6 +16,7 @@ describe("each family's fuzz specs", () => {
           head: [`name: t-${seed}`, `seed: ${seed}`],
           network: 'network: { latency_ms: 10, jitter_ms: 2 }',
           faultsFrom_s: 0,
+          serverRng: new Rng(seed, 'fuzz-test-server'),
         };
         const text = m.fuzz!.spec(draw);
         const { spec } = parseExperiment(text, `${m.family}-${seed}.yaml`);

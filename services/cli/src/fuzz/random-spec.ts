@@ -43,6 +43,7 @@ export function randomSpec(seed: number, faultsFrom_s = 0): string {
     head: [`name: fuzz-${seed}`, `seed: ${seed}`],
     network: `network: { latency_ms: ${latency}, jitter_ms: ${jitter} }`,
     faultsFrom_s,
+    serverRng: new Rng(seed, 'fuzz-server'),
   };
   return family.spec(draw);
 }
