@@ -49,6 +49,8 @@ export class FileJournal implements Journal {
   private followedRecords = 0;
   /** A newer file did not begin with what was followed: following stopped, takeOver() will say so. */
   private lost = false;
+  /** close() has run: the descriptor is no longer this journal's. */
+  private closed = false;
 
   private constructor(
     private readonly dir: string,
@@ -175,6 +177,9 @@ export class FileJournal implements Journal {
   append(batch: Uint8Array, _seq: number): Promise<void> {
     const held = this.held;
     if (!held) return Promise.reject(new Error('assertion: an append to a journal not taken over'));
+    // Its descriptor may be another file's by now: the next file opened takes the lowest free one.
+    if (this.closed)
+      return Promise.reject(new Error(`assertion: an append to ${this.location}'s journal after it was closed`));
     writeRecord(held.fd, batch);
     // After the write, before the output: a newer incarnation that has not yet read the file will read this.
     if (existsSync(held.nextFence))
@@ -193,7 +198,8 @@ export class FileJournal implements Journal {
   }
 
   close(): void {
-    if (this.held) closeSync(this.held.fd);
+    if (this.held && !this.closed) closeSync(this.held.fd);
+    this.closed = true;
   }
 }
 

@@ -162,6 +162,8 @@ export class LiveRuntime {
   private readonly outbox: DurableOutbox;
   /** Durable messages delivered in their link's order, whatever order resends bring them in. */
   private readonly linkOrder = new LinkOrder();
+  /** What stops each of this runtime's listeners to the bus connection's drops (stop()). */
+  private readonly busListeners: (() => void)[] = [];
   /** Per link, the highest number up to which this process may acknowledge (delivered and, with a journal, stored). */
   private readonly storedThrough = new StoredThrough();
   /** With a journal, what each append lets this process acknowledge, by the location of this process that received it. */
@@ -282,8 +284,8 @@ export class LiveRuntime {
     this.outbox = new DurableOutbox((target, from, bytes) => options.transport.publish(target, from, bytes));
     const reliable = options.reliable;
     // Every process is back on a restarted server within about 50 ms (docs/faults.md): a resend floor covers it.
-    if (reliable) options.transport.onReconnect?.(() => this.outbox.connectionRestored(reliable.resend_ms));
-    options.transport.onDisconnect?.(() => {
+    if (reliable) this.onBus('reconnect', () => this.outbox.connectionRestored(reliable.resend_ms));
+    this.onBus('disconnect', () => {
       if (!this.clock) return;
       const at_s = this.clock.now_s();
       this.busOutages.disconnected(at_s);
@@ -293,7 +295,7 @@ export class LiveRuntime {
         'cut off from the bus: nothing crosses until the connection is back',
       );
     });
-    options.transport.onReconnect?.(() => {
+    this.onBus('reconnect', () => {
       if (!this.clock) return;
       const at_s = this.clock.now_s();
       this.busOutages.reconnected(at_s);
@@ -735,6 +737,9 @@ export class LiveRuntime {
 
   /** Stops timers and subscriptions, and waits for messages already in mailboxes. */
   async stop(): Promise<void> {
+    // Deaf to the connection from here on: it may be shared (a warm-up's runtimes run on the
+    // process's connection) and outlive this runtime.
+    for (const stopListening of this.busListeners.splice(0)) stopListening();
     this.outbox.stop();
     this.throttle?.clear();
     this.timers.clear();
@@ -804,6 +809,20 @@ export class LiveRuntime {
     // While a journal is replayed no clock runs, but the sender's actor time is the one it had.
     const sent_s = this.clock ? this.actorNow(from) : this.hosted.get(from)?.now_s;
     this.output.local(seq, { h, msg, from }, sent_s !== undefined && Number.isFinite(sent_s) ? sent_s : undefined);
+  }
+
+  /**
+   * Listens to the connection's drops and returns. A warm-up's runtimes, stopped, once went on
+   * listening to the connection they shared with the run: at the run's server restart each
+   * journaled the edge through its closed file journal, whose descriptor the run's journal had
+   * reused, so the run's journal held batches not its own, and a restart's replay skipped the
+   * turn whose number one of them had taken (gridemu fuzz --live, seed 12).
+   */
+  private onBus(event: 'disconnect' | 'reconnect', listener: () => void): void {
+    const transport = this.options.transport;
+    const stopListening =
+      event === 'disconnect' ? transport.onDisconnect?.(listener) : transport.onReconnect?.(listener);
+    if (stopListening) this.busListeners.push(stopListening);
   }
 
   private arm(t: PendingTimer): void {

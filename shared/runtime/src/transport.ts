@@ -21,10 +21,15 @@ export interface Transport {
   flush(): Promise<void>;
   /** The transport's own counters for summary.json (the NATS transport: messages that crossed the server, several payloads to one subject going as one). */
   counts?(): Iterable<readonly [string, number]>;
-  /** Calls `listener` each time the connection to the bus is made again after it was lost: what was in flight may be lost. */
-  onReconnect?(listener: () => void): void;
-  /** Calls `listener` each time the connection to the bus is lost (a server restart): until the reconnect, nothing crosses. */
-  onDisconnect?(listener: () => void): void;
+  /**
+   * Calls `listener` each time the connection to the bus is made again after it was lost: what was
+   * in flight may be lost. Returns what stops the calls: a runtime that has stopped must hear
+   * nothing more of a connection it shared (a warm-up's heard the run's server restart and wrote
+   * into the run's journal: LiveRuntime.stop).
+   */
+  onReconnect?(listener: () => void): () => void;
+  /** Calls `listener` each time the connection to the bus is lost (a server restart): until the reconnect, nothing crosses. Returns what stops the calls. */
+  onDisconnect?(listener: () => void): () => void;
 }
 
 /** The envelope's `to` for a topic message (an actor address never starts with `#`). */

@@ -38,6 +38,24 @@ describe('FileJournal', () => {
     for (const j of [first, second, third]) j.close();
   });
 
+  it('closed, refuses an append rather than writing into the file that took its descriptor', async () => {
+    // A warm-up's journal, closed, then the run's opened: the lowest free descriptor is the same.
+    const warmUp = FileJournal.open(mkdtempSync(join(tmpdir(), 'gridemu-file-journal-')), 'warm-up', true);
+    await warmUp.append(bytes(9), 1);
+    warmUp.close();
+    const dir = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
+    const run = FileJournal.open(dir, 's1', true);
+    await run.append(bytes(1), 1);
+    await expect(warmUp.append(bytes(6, 6), 304)).rejects.toThrow(
+      "assertion: an append to warm-up's journal after it was closed",
+    );
+    await run.append(bytes(2), 2);
+    run.close();
+    const restart = FileJournal.open(dir, 's1', false);
+    expect(await restart.readAll()).toEqual([bytes(1), bytes(2)]);
+    restart.close();
+  });
+
   it('leaves out a torn last record, and refuses a fresh start over an earlier run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gridemu-file-journal-'));
     const j = FileJournal.open(dir, 's2', true);

@@ -71,14 +71,21 @@ export class NatsTransport implements Transport {
     });
   }
 
-  onReconnect(listener: () => void): void {
-    this.reconnectListeners.push(listener);
-    this.watchStatus();
+  onReconnect(listener: () => void): () => void {
+    return this.listen(this.reconnectListeners, listener);
   }
 
-  onDisconnect(listener: () => void): void {
-    this.disconnectListeners.push(listener);
+  onDisconnect(listener: () => void): () => void {
+    return this.listen(this.disconnectListeners, listener);
+  }
+
+  private listen(listeners: (() => void)[], listener: () => void): () => void {
+    listeners.push(listener);
     this.watchStatus();
+    return () => {
+      const i = listeners.indexOf(listener);
+      if (i >= 0) listeners.splice(i, 1);
+    };
   }
 
   private watchStatus(): void {
@@ -89,7 +96,7 @@ export class NatsTransport implements Transport {
       for await (const s of this.nc.status()) {
         const listeners =
           s.type === 'reconnect' ? this.reconnectListeners : s.type === 'disconnect' ? this.disconnectListeners : [];
-        for (const f of listeners) f();
+        for (const f of [...listeners]) f();
       }
     })();
   }
