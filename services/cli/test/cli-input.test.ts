@@ -296,6 +296,9 @@ describe('bad input: a clear message and exit code 2', () => {
     const keep = gridemu(['fuzz', '--seeds', '1', '--keep']);
     expect(keep.code).toBe(2);
     expect(keep.err).toContain('fuzz: --keep is an option of --live: add --live, or leave it out');
+    const store = gridemu(['fuzz', '--live', '--journal-store', 'disk']);
+    expect(store.code).toBe(2);
+    expect(store.err).toContain('--journal-store must be file or jetstream, got "disk"');
   });
 });
 

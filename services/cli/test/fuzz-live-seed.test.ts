@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_FAULTS } from '@gridemu/model';
 import { parseExperiment } from '@gridemu/schemes';
-import { faultCount, liveFuzzSpec, liveFuzzSpeedup, LIVE_FUZZ_WALL_S } from '../src/fuzz/live-seed.js';
+import { faultCount, faultsApplied, liveFuzzSpec, liveFuzzSpeedup, LIVE_FUZZ_WALL_S } from '../src/fuzz/live-seed.js';
 import { randomSpec } from '../src/fuzz/random-spec.js';
 
 describe('a fuzz seed run live (gridemu fuzz --live)', () => {
@@ -39,5 +39,35 @@ describe('a fuzz seed run live (gridemu fuzz --live)', () => {
         nats_restart: [{ at_s: 50, down_s: 1 }],
       }),
     ).toBe('2 crashes, 1 partition, 1 server restart, 2% loss');
+  });
+
+  it('says what the live run made of them: a fault timed after its end never fires', () => {
+    const none = {
+      crashes: 0,
+      crashes_applied: 0,
+      partitions: 0,
+      drop: 0,
+      nats_restarts: { asked: 0, applied: 0 },
+      lost_runs: 0,
+      jobs_restarted: 0,
+      lost_processor_s: 0,
+      messages_dropped: 0,
+      messages_lost_while_down: 0,
+      messages_held_by_partition: 0,
+      messages_held_by_outage: 0,
+      messages_held_for_sender: 0,
+    };
+    expect(faultsApplied(none)).toBe('');
+    expect(
+      faultsApplied({
+        ...none,
+        crashes: 3,
+        crashes_applied: 2,
+        nats_restarts: { asked: 1, applied: 1 },
+        lost_runs: 4,
+        drop: 0.1,
+        messages_dropped: 17,
+      }),
+    ).toBe('2 of 3 crashes applied, 1 of 1 server restarts applied, 4 runs lost and run again, 17 messages dropped');
   });
 });

@@ -21,7 +21,8 @@ import { ProgressBar } from '../progress.js';
 
 export const FUZZ_HELP = `Usage: gridemu fuzz [--seeds N] [--from S] | --seed S
        gridemu fuzz --live [--seeds N] [--from S] [--out DIR] [--timeout S] [--keep]
-       gridemu fuzz --live --seed S [--out DIR] [--timeout S]
+                    [--journal-store S]
+       gridemu fuzz --live --seed S [--out DIR] [--timeout S] [--journal-store S]
 
 Runs random small experiments in the simulator (any scheme of any family, a few sites, random
 latency, jitter and timeouts; for the schemes that survive faults, random crashes, partitions and
@@ -47,7 +48,10 @@ Options:
                 results/fuzz-live); a passed seed's are removed unless --keep
   --timeout S   with --live: a seed's run that has not ended after S wall seconds fails (default
                 120)
-  --keep        with --live: keep every seed's experiment file and results, not only a failed one's`;
+  --keep        with --live: keep every seed's experiment file and results, not only a failed one's
+  --journal-store S
+                with --live: file or jetstream, where the journals of the seeds with crashes or
+                server restarts go (gridemu run --journal-store; default file)`;
 
 /** One seed in the simulator: its experiment, how long its run lasted, and what went wrong if anything did. */
 async function simulateSeed(
@@ -88,6 +92,7 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
       out: { type: 'string' },
       timeout: { type: 'string' },
       keep: { type: 'boolean' },
+      'journal-store': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -102,10 +107,14 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
     return n;
   };
   if (!values.live) {
-    const stray = (['out', 'timeout', 'keep'] as const).find((o) => values[o] !== undefined);
+    const stray = (['out', 'timeout', 'keep', 'journal-store'] as const).find((o) => values[o] !== undefined);
     if (stray) throw new UsageError(`fuzz: --${stray} is an option of --live: add --live, or leave it out`);
   } else {
+    const store = values['journal-store'];
+    if (store !== undefined && store !== 'file' && store !== 'jetstream')
+      throw new UsageError(`--journal-store must be file or jetstream, got "${store}"`);
     return fuzzLive({
+      journalStore: store,
       seed: values.seed === undefined ? undefined : whole(values.seed, 'seed', 1),
       from: whole(values.from, 'from', 1),
       seeds: whole(values.seeds, 'seeds', 10),
@@ -154,6 +163,7 @@ async function fuzzLive(o: {
   readonly out: string;
   readonly timeout_s: number;
   readonly keep: boolean;
+  readonly journalStore: string | undefined;
 }): Promise<number> {
   if (!natsServerBinary()) {
     console.error(`gridemu fuzz --live: ${INSTALL_HINT}`);
@@ -178,13 +188,19 @@ async function fuzzLive(o: {
       const { text, spec } = sim.experiment;
       const speedup = liveFuzzSpeedup(sim.emulated_s);
       if (one) console.log(liveFuzzSpec(text, speedup));
-      const what = `seed ${seed} (${spec.meta.scheme}, ${spec.sites.length} sites, ${faultCount(spec.faults)}, speed-up ${speedup})`;
+      const what = `seed ${seed} (${spec.meta.scheme}, ${spec.sites.length} site${spec.sites.length === 1 ? '' : 's'}, ${faultCount(spec.faults)}, speed-up ${speedup})`;
       console.error(`[${seed - first + 1}/${count}] ${what}: running live`);
       const t0 = Date.now();
-      const failure = await runLiveSeed(
+      const outcome = await runLiveSeed(
         text,
         speedup,
-        { ...liveSeedPaths(o.out, seed), timeout_s: o.timeout_s, shown: one, keep: o.keep || one },
+        {
+          ...liveSeedPaths(o.out, seed),
+          timeout_s: o.timeout_s,
+          shown: one,
+          keep: o.keep || one,
+          ...(o.journalStore ? { journalStore: o.journalStore } : {}),
+        },
         children,
       );
       if (children.stopped) {
@@ -193,13 +209,16 @@ async function fuzzLive(o: {
         );
         return EXIT_FAILED;
       }
-      if (failure !== undefined) {
+      if ('failure' in outcome) {
         console.error(
-          `gridemu fuzz --live: seed ${seed} passed in the simulator and failed live:\n  ${failure}\nreproduce with: gridemu fuzz --live --seed ${seed}`,
+          `gridemu fuzz --live: seed ${seed} passed in the simulator and failed live:\n  ${outcome.failure}\nreproduce with: gridemu fuzz --live --seed ${seed}${o.journalStore ? ` --journal-store ${o.journalStore}` : ''}`,
         );
         return EXIT_FAILED;
       }
-      console.error(`[${seed - first + 1}/${count}] ${what}: passed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      const wall = `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+      console.error(
+        `[${seed - first + 1}/${count}] ${what}: passed (${outcome.applied ? `${outcome.applied}; ` : ''}${wall})`,
+      );
     }
   } finally {
     unwatch();

@@ -1,6 +1,7 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FaultsSummary } from '@gridemu/metrics';
 import type { FaultsSpec } from '@gridemu/model';
 import type { ChildRuns } from '../child-runs.js';
 
@@ -46,6 +47,20 @@ export function faultCount(faults: FaultsSpec): string {
   return said.length === 0 ? 'no faults' : said.join(', ');
 }
 
+/**
+ * What a live run's faults came to (summary.json's `faults`): a fault timed after the run's end
+ * never fires, so a seed can test fewer than its file lists; the progress line says how many did.
+ */
+export function faultsApplied(f: FaultsSummary): string {
+  const parts: string[] = [];
+  if (f.crashes > 0) parts.push(`${f.crashes_applied} of ${f.crashes} crashes applied`);
+  if (f.nats_restarts.asked > 0)
+    parts.push(`${f.nats_restarts.applied} of ${f.nats_restarts.asked} server restarts applied`);
+  if (f.lost_runs > 0) parts.push(`${f.lost_runs} runs lost and run again`);
+  if (f.messages_dropped > 0) parts.push(`${f.messages_dropped} messages dropped`);
+  return parts.join(', ');
+}
+
 export interface LiveSeedRun {
   /** The experiment file, written into the fuzz's folder. */
   readonly file: string;
@@ -57,26 +72,46 @@ export interface LiveSeedRun {
   readonly shown: boolean;
   /** Keep the experiment file and results folder of a run that passed (a failed one's are always kept). */
   readonly keep: boolean;
+  /** gridemu run --journal-store, when given. */
+  readonly journalStore?: string;
 }
 
-/** Runs one seed's experiment live: undefined if it passed, else what went wrong. */
+/**
+ * Runs one seed's experiment live: what went wrong if it failed, or what its faults came to if it
+ * passed.
+ */
 export async function runLiveSeed(
   text: string,
   speedup: number,
   run: LiveSeedRun,
   children: ChildRuns,
-): Promise<string | undefined> {
+): Promise<{ readonly failure: string } | { readonly applied: string }> {
   writeFileSync(run.file, liveFuzzSpec(text, speedup));
-  const args = [MAIN, 'run', run.file, '--out', run.out, '--timeout', String(run.timeout_s)];
+  const args = [
+    MAIN,
+    'run',
+    run.file,
+    '--out',
+    run.out,
+    '--timeout',
+    String(run.timeout_s),
+    ...(run.journalStore ? ['--journal-store', run.journalStore] : []),
+  ];
   const { code, stderr } = await children.run(process.execPath, run.shown ? args : [...args, '--quiet'], run.shown);
   if (code === 0) {
+    const summary = join(run.out, 'summary.json');
+    const faults = existsSync(summary)
+      ? (JSON.parse(readFileSync(summary, 'utf8')) as { faults?: FaultsSummary }).faults
+      : undefined;
     if (!run.keep) for (const path of [run.out, run.file]) rmSync(path, { recursive: true, force: true });
-    return undefined;
+    return { applied: faults ? faultsApplied(faults) : '' };
   }
   // gridemu run names what broke (an invariant, an assertion, a silent process, the time-out) in
   // its last lines; the folder keeps its logs.
   const tail = stderr.trim().split('\n').slice(-15).join('\n  ');
-  return `gridemu run exit ${code}${run.shown ? ' (its messages are above)' : tail ? `:\n  ${tail}` : ''}\n  results and logs in ${run.out}`;
+  return {
+    failure: `gridemu run exit ${code}${run.shown ? ' (its messages are above)' : tail ? `:\n  ${tail}` : ''}\n  results and logs in ${run.out}`,
+  };
 }
 
 export function liveSeedPaths(folder: string, seed: number): { file: string; out: string } {
