@@ -56,8 +56,8 @@ export function faultsApplied(f: FaultsSummary): string {
   if (f.crashes > 0) parts.push(`${f.crashes_applied} of ${f.crashes} crashes applied`);
   if (f.nats_restarts.asked > 0)
     parts.push(`${f.nats_restarts.applied} of ${f.nats_restarts.asked} server restarts applied`);
-  if (f.lost_runs > 0) parts.push(`${f.lost_runs} runs lost and run again`);
-  if (f.messages_dropped > 0) parts.push(`${f.messages_dropped} messages dropped`);
+  if (f.lost_runs > 0) parts.push(`${f.lost_runs} run${f.lost_runs === 1 ? '' : 's'} lost and run again`);
+  if (f.messages_dropped > 0) parts.push(`${f.messages_dropped} message${f.messages_dropped === 1 ? '' : 's'} dropped`);
   return parts.join(', ');
 }
 
