@@ -162,6 +162,16 @@ export class LiveRuntime {
   private readonly outbox: DurableOutbox;
   /** Durable messages delivered in their link's order, whatever order resends bring them in. */
   private readonly linkOrder = new LinkOrder();
+  /**
+   * Timers that fired and wait in their actor's mailbox, and those of them cancelled meanwhile: a
+   * cancelled timer is never delivered, as in the simulator, where a timer fires when its actor
+   * handles it. Live, two timers due together both fired before the first was handled, and a
+   * preemption in the first's turn cancelled the second, the preempted job's end, which was then
+   * delivered all the same (gridemu fuzz --live, seed 41: "job ... ended on grid server but was
+   * not running").
+   */
+  private readonly firedTimers = new Set<number>();
+  private readonly cancelledFiredTimers = new Set<number>();
   /** What stops each of this runtime's listeners to the bus connection's drops (stop()). */
   private readonly busListeners: (() => void)[] = [];
   /** Per link, the highest number up to which this process may acknowledge (delivered and, with a journal, stored). */
@@ -339,6 +349,7 @@ export class LiveRuntime {
       // first timer of a batch posted to an idle process runs a turn before the next is posted,
       // and a replay puts that wait in the mailbox, behind what reached it first.
       const fired_s = t.due_s + (late_ms / 1000) * this.clock!.speedup;
+      this.firedTimers.add(t.rid);
       this.recordTimerFired(t.h, t.due_s, fired_s, this.clock!.speedup, this.recovery?.heldByCrash(t.due_s) === true);
       this.enqueue(t.h, t.msg, t.h.placement.address, t.due_s, { k: 'timer', id: t.rid, fired_s });
     }, options.timerSpin_ms);
@@ -405,7 +416,12 @@ export class LiveRuntime {
     cancelTimer: (rid) => {
       if (this.recovery?.cancelPending(rid) === true) return true;
       const id = this.timerHandles.get(rid);
-      if (id === undefined) return false;
+      if (id === undefined) {
+        // Fired, not yet handled: it stays in the mailbox, and is dropped there.
+        if (!this.firedTimers.has(rid)) return false;
+        this.cancelledFiredTimers.add(rid);
+        return true;
+      }
       this.timerHandles.delete(rid);
       this.timers.cancel(id);
       return true;
@@ -449,6 +465,13 @@ export class LiveRuntime {
       actor: placement.actor,
       ctx,
       inbox: this.mailboxes.inbox((d) => {
+        if (d.src.k === 'timer') {
+          this.firedTimers.delete(d.src.id);
+          if (this.cancelledFiredTimers.delete(d.src.id)) {
+            this.tally.count('timers.cancelled_after_firing');
+            return;
+          }
+        }
         this.delivered++;
         this.countReceived(d.msg.type);
         // A timer's lateness is taken when its actor gets to it, as a message's felt delay is: the
