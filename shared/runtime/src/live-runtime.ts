@@ -835,11 +835,11 @@ export class LiveRuntime {
   }
 
   /**
-   * Listens to the connection's drops and returns. A warm-up's runtimes, stopped, once went on
-   * listening to the connection they shared with the run: at the run's server restart each
-   * journaled the edge through its closed file journal, whose descriptor the run's journal had
-   * reused, so the run's journal held batches not its own, and a restart's replay skipped the
-   * turn whose number one of them had taken (gridemu fuzz --live, seed 12).
+   * Listens to the connection being lost or made again, until stop(). A warm-up's runtimes,
+   * stopped, once went on listening to the connection they shared with the run: at the run's
+   * server restart each journaled the edge through its closed file journal, whose descriptor the
+   * run's journal had reused, so the run's journal held batches not its own, and a restart's replay
+   * skipped the turn whose number one of them had taken (gridemu fuzz --live, seed 12).
    */
   private onBus(event: 'disconnect' | 'reconnect', listener: () => void): void {
     const transport = this.options.transport;
