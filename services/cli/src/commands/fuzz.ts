@@ -37,7 +37,8 @@ runs it: its own nats-server, a process per site, its faults applied by killing 
 processes, cutting links and restarting the server. What only a live run has is then checked:
 the journal, exactly-once delivery, restarts that catch up, the transport. The run must end, and
 its check (check.json) pass. Each seed runs at the speed-up that makes the simulator's run of it
-last about ${LIVE_FUZZ_WALL_S} s of wall time (10 to 20 s a seed with the processes' start-up).
+last about ${LIVE_FUZZ_WALL_S} s of wall time (10 to 60 s a seed with the processes' start-up
+and restarts).
 
 Options:
   --seeds N     how many seeds (default 100; with --live, 10)
