@@ -22,3 +22,12 @@ export function parseCommandArgs<T extends ParseArgsConfig>(
     );
   }
 }
+
+/** Where a live run keeps its processes' journals (`gridemu run --journal-store`). */
+export type JournalStoreOption = 'file' | 'jetstream';
+
+/** `--journal-store`'s value checked, as run, sweep --live and fuzz --live read it (undefined if not given). */
+export function journalStoreOption(value: string | undefined): JournalStoreOption | undefined {
+  if (value === undefined || value === 'file' || value === 'jetstream') return value;
+  throw new UsageError(`--journal-store must be file or jetstream, got "${value}"`);
+}

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseCommandArgs } from '../command-args.js';
+import { journalStoreOption, parseCommandArgs, type JournalStoreOption } from '../command-args.js';
 import { checkRun, jobsCsvText } from '@gridemu/metrics';
 import { runEpoch_s } from '@gridemu/model';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
@@ -111,11 +111,8 @@ export async function fuzzCommand(argv: string[]): Promise<number> {
     const stray = (['out', 'timeout', 'keep', 'journal-store'] as const).find((o) => values[o] !== undefined);
     if (stray) throw new UsageError(`fuzz: --${stray} is an option of --live: add --live, or leave it out`);
   } else {
-    const store = values['journal-store'];
-    if (store !== undefined && store !== 'file' && store !== 'jetstream')
-      throw new UsageError(`--journal-store must be file or jetstream, got "${store}"`);
     return fuzzLive({
-      journalStore: store,
+      journalStore: journalStoreOption(values['journal-store']),
       seed: values.seed === undefined ? undefined : whole(values.seed, 'seed', 1),
       from: whole(values.from, 'from', 1),
       seeds: whole(values.seeds, 'seeds', 10),
@@ -164,7 +161,7 @@ async function fuzzLive(o: {
   readonly out: string;
   readonly timeout_s: number;
   readonly keep: boolean;
-  readonly journalStore: string | undefined;
+  readonly journalStore: JournalStoreOption | undefined;
 }): Promise<number> {
   if (!natsServerBinary()) {
     console.error(`gridemu fuzz --live: ${INSTALL_HINT}`);

@@ -2,7 +2,7 @@ import { PROMETHEUS_HINT, prometheusBinary } from '../live/prometheus-server.js'
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCommandArgs } from '../command-args.js';
+import { journalStoreOption, parseCommandArgs } from '../command-args.js';
 import { describeScheduleCheck, writeProtocolTrace, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
 import { parseOverride, parseOverrides, type LoadedSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
@@ -133,9 +133,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     console.error(`gridemu: ${INSTALL_HINT}, or give --nats URL`);
     return EXIT_FAILED;
   }
-  const journalStore = values['journal-store'] ?? 'file';
-  if (journalStore !== 'file' && journalStore !== 'jetstream')
-    throw new UsageError(`--journal-store must be file or jetstream, got "${journalStore}"`);
+  const journalStore = journalStoreOption(values['journal-store']) ?? 'file';
   // The workload is read once here, before any process starts, so that a malformed trace line or a
   // fault timed before the first submission fails at once and the same way as in `gridemu
   // simulate`, not from the driver after every process has started (issue 33 point 3). The driver

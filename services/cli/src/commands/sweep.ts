@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandArgs } from '../command-args.js';
+import { journalStoreOption, parseCommandArgs } from '../command-args.js';
 import type { RunSummary } from '@gridemu/metrics';
 import { formatNumber } from '@gridemu/metrics';
 import { parseOverride, parseOverrides } from '@gridemu/model';
@@ -318,9 +318,7 @@ function liveRunArgs(values: {
   // Checked here, once, rather than failing every run the same way.
   if (values.timeout !== undefined && !(Number(values.timeout) >= 0))
     throw new UsageError(`--timeout must be a number of seconds, got "${values.timeout}"`);
-  const store = values['journal-store'];
-  if (store !== undefined && store !== 'file' && store !== 'jetstream')
-    throw new UsageError(`--journal-store must be file or jetstream, got "${store}"`);
+  journalStoreOption(values['journal-store']);
   return [...given.flatMap(([flag, v]) => (v === undefined ? [] : [flag, v])), ...flags];
 }
 

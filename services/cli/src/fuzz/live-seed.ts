@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FaultsSummary } from '@gridemu/metrics';
 import type { FaultsSpec } from '@gridemu/model';
 import type { ChildRuns } from '../child-runs.js';
+import type { JournalStoreOption } from '../command-args.js';
 
 /**
  * A fuzz seed run live: the experiment the simulator's fuzz checks, run by `gridemu run` as a user
@@ -73,7 +74,7 @@ export interface LiveSeedRun {
   /** Keep the experiment file and results folder of a run that passed (a failed one's are always kept). */
   readonly keep: boolean;
   /** gridemu run --journal-store, when given. */
-  readonly journalStore?: string;
+  readonly journalStore?: JournalStoreOption;
 }
 
 /**
