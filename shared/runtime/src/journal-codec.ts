@@ -3,11 +3,14 @@ import type { Message } from '@gridemu/protocol';
 import type { JournalBatch, JournalEntry } from './journal-entry.js';
 
 /**
- * The first byte of a stored batch: the format it is in. 0x4d since the journal keeps when the
- * process was cut off from the bus and back on it (0x4c: a timer's entry keeps when it was due,
+ * The first byte of a stored batch: the format it is in. 0x4e since a batch says how far its
+ * process's output had left (0x4d: the journal keeps when the process was cut off from the bus
+ * and back on it; 0x4c: a timer's entry keeps when it was due,
  * fired and was handled; 0x4b: acknowledgements cumulative per link; 0x4a: an `ack` was a message id).
  */
-const FORMAT = 0x4d;
+const FORMAT = 0x4e;
+/** Its header: the format (u8), seq (f64), released (f64), the entry count (u32). */
+const HEADER_BYTES = 21;
 
 const KIND = { start: 1, bus: 2, local: 3, timer: 4, recover: 5, ack: 6, bus_outage: 7 } as const;
 const KIND_NAMES = ['', 'start', 'bus', 'local', 'timer', 'recover', 'ack', 'bus_outage'] as const;
@@ -30,7 +33,7 @@ const messageDecoder = new Decoder();
  * encoded again; an actor's address is written once per batch and named by its index after that;
  * only a timer's message (an object the process made) is encoded, as msgpack.
  *
- * Layout, little-endian: FORMAT (u8), seq (f64), entry count (u32), then each entry: its kind
+ * Layout, little-endian: FORMAT (u8), seq (f64), released (f64), entry count (u32), then each entry: its kind
  * (u8), then for `ack` its link (str) and the number acknowledged up to (f64); for `bus_outage` its
  * edge (u8: 1 cut off, 2 back) and its time (f64); for the others the actor (u16 index into the batch's
  * addresses, a new one followed by its str), the actor's time (f64), then by kind: `bus` flags
@@ -47,9 +50,10 @@ export class JournalBatchWriter {
   encode(batch: JournalBatch): Uint8Array {
     this.at = 0;
     this.addresses.clear();
-    this.room(13);
+    this.room(HEADER_BYTES);
     this.buf[this.at++] = FORMAT;
     this.at = this.buf.writeDoubleLE(batch.seq, this.at);
+    this.at = this.buf.writeDoubleLE(batch.released ?? 0, this.at);
     this.at = this.buf.writeUInt32LE(batch.entries.length, this.at);
     for (const e of batch.entries) this.entry(e);
     // A copy: the store may keep it (or send it later) while this buffer takes the next batch.
@@ -139,7 +143,7 @@ export class JournalBatchWriter {
 export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBatch {
   const bad = (why: string) => new Error(`journal record ${index + 1} is not a batch of deliveries: ${why}`);
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b.byteLength < 13 || b[0] !== FORMAT) throw bad('it does not start as one');
+  if (b.byteLength < HEADER_BYTES || b[0] !== FORMAT) throw bad('it does not start as one');
   let at = 1;
   const need = (n: number) => {
     if (at + n > b.byteLength) throw bad(`it ends inside an entry, at byte ${at}`);
@@ -168,6 +172,7 @@ export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBat
     return out;
   };
   const seq = f64();
+  const released = f64();
   need(4);
   const count = b.readUInt32LE(at);
   at += 4;
@@ -234,7 +239,7 @@ export function decodeJournalBatch(bytes: Uint8Array, index: number): JournalBat
     }
   }
   if (at !== b.byteLength) throw bad(`${b.byteLength - at} bytes follow its last entry`);
-  return { seq, entries };
+  return { seq, released, entries };
 }
 
 const writer = new JournalBatchWriter();

@@ -57,5 +57,11 @@ export interface TimerFired {
 /** What one append holds: the entries of one turn of the run loop, numbered from 1. */
 export interface JournalBatch {
   readonly seq: number;
+  /**
+   * The highest batch whose output (messages and log lines) had left the process when this one
+   * was encoded (0: none). A restart writes again the log lines of the batches after the highest it
+   * reads, since a crash between a batch's store and its output's release took them (LiveRecovery).
+   */
+  readonly released?: number;
   readonly entries: readonly JournalEntry[];
 }

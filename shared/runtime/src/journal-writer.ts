@@ -64,6 +64,8 @@ export class JournalWriter {
   /** Appends being retried after a failure: no new one starts until they are stored. */
   private retrying = 0;
   private nextBatch = 1;
+  /** The highest batch whose output has left (JournalBatch.released): every batch encoded says it. */
+  private releasedThrough = 0;
   /** Stored batches read for the replay and not yet replayed: past a gap (storedBatches). */
   private readonly unreplayed = new Map<number, JournalBatch>();
   /** Records read for the replay so far (named in a decoding error). */
@@ -216,12 +218,13 @@ export class JournalWriter {
     // In order: an append's output leaves once it and every earlier one are stored. Its log lines
     // first, written out at once, then its messages: nobody hears of a turn its log could lose.
     while (this.inFlight[0]?.stored) {
-      const { output } = this.inFlight.shift()!;
+      const { output, batches } = this.inFlight.shift()!;
       if (output.some((o) => o.log)) {
         for (const o of output) if (o.log) o.write();
         this.log.flush?.();
       }
       for (const o of output) if (!o.log) o.write();
+      this.releasedThrough = batches.at(-1)?.seq ?? this.releasedThrough;
     }
     this.startAppend();
     if (this.inFlight.length === 0) for (const f of this.whenIdle.splice(0)) f();
@@ -265,6 +268,15 @@ export class JournalWriter {
     }
   }
 
+  /**
+   * The output of every batch up to `seq` is out: a restart's replay wrote again the log lines of
+   * the batches its predecessor may not have released (LiveRecovery), and its own batches say so.
+   */
+  outputReleasedThrough(seq: number): void {
+    this.log.flush?.();
+    this.releasedThrough = Math.max(this.releasedThrough, seq);
+  }
+
   /** Commits what is left and waits for it; a store that can no longer be written (the server is gone at the end) is not waited for. */
   async stop(): Promise<void> {
     this.gather();
@@ -275,7 +287,7 @@ export class JournalWriter {
   }
 
   private encodeBatches(entries: JournalEntry[]): { bytes: Uint8Array; seq: number }[] {
-    const bytes = encodeJournalBatch({ seq: this.nextBatch, entries });
+    const bytes = encodeJournalBatch({ seq: this.nextBatch, released: this.releasedThrough, entries });
     if (bytes.byteLength <= MAX_JOURNAL_BATCH_BYTES || entries.length === 1) {
       return [{ bytes, seq: this.nextBatch++ }];
     }

@@ -91,7 +91,11 @@ export interface ActorOutput {
   timer(t: PendingTimer): void;
   /** Cancels a timer the actor holds; false if this output knows no such timer. */
   cancelTimer(rid: number): boolean;
-  log(write: () => void): void;
+  /**
+   * A log line: `write` writes it, marked `"replayed":true` when `again` (a restart writes a line
+   * again that its predecessor may not have written: LiveRecovery).
+   */
+  log(write: (again: boolean) => void): void;
 }
 
 /**

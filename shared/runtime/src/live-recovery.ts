@@ -65,7 +65,8 @@ export interface ReplayCount {
  * goes nowhere (`output`): what they sent was sent the first time; a durable message is kept to be
  * resent unless the journal says it was acknowledged; timers are kept to arm once the clock runs
  * again; a message between two of its actors is kept for the delivery the journal names; log lines
- * were written the first time. What the bus brings meanwhile waits (hold) until the replay is done,
+ * were written the first time, but for the last batches', which may not have been
+ * (writeUnreleasedLines). What the bus brings meanwhile waits (hold) until the replay is done,
  * and is judged then, once the messages already delivered are known again.
  */
 export class LiveRecovery {
@@ -86,6 +87,14 @@ export class LiveRecovery {
   private journaledResume_s = Number.NEGATIVE_INFINITY;
   /** Actors whose start turn the journal held. */
   private readonly startedActors = new Set<Address>();
+  /** The batch being replayed, and the highest batch whose output the journal says had left. */
+  private readonly replaying = { seq: 0, released: 0 };
+  /**
+   * The log lines of the replayed batches past `replaying.released`, in order: the predecessor
+   * stored them and may have died before its output left (between a JetStream append's store and
+   * its answer). Written again, marked, once the journal is replayed to its end.
+   */
+  private unreleasedLines: { readonly seq: number; readonly write: (again: boolean) => void }[] = [];
 
   constructor(private readonly host: RecoveryHost) {}
 
@@ -108,7 +117,9 @@ export class LiveRecovery {
     },
     timer: (t) => this.unarmedTimers.set(t.rid, t),
     cancelTimer: (rid) => this.cancelPending(rid),
-    log: () => {},
+    log: (write) => {
+      if (this.replaying.seq > this.replaying.released) this.unreleasedLines.push({ seq: this.replaying.seq, write });
+    },
   };
 
   /**
@@ -159,6 +170,11 @@ export class LiveRecovery {
     let entries = 0;
     for await (const batch of journal.storedBatches(final)) {
       this.count.batches++;
+      this.replaying.seq = batch.seq;
+      if ((batch.released ?? 0) > this.replaying.released) {
+        const released = (this.replaying.released = batch.released!);
+        this.unreleasedLines = this.unreleasedLines.filter((l) => l.seq > released);
+      }
       for (const e of batch.entries) {
         this.apply(e);
         if (e.k !== 'ack' && e.k !== 'bus_outage') this.count.last_s = Math.max(this.count.last_s, e.t);
@@ -167,7 +183,24 @@ export class LiveRecovery {
     }
     this.count.entries += entries;
     this.host.tally.count('journal.replayed_entries', entries);
+    if (final) this.writeUnreleasedLines(journal);
     return { ...this.count };
+  }
+
+  /**
+   * Output commit holds a turn's log lines until its batch is stored, and a crash can come after
+   * the store and before they are written. Messages lost so are resent (the outbox keeps them until
+   * acknowledged); log lines would be lost for good, and `gridemu check` would see a job's start
+   * without the loss of that run, which the restart had reported (fuzz seed 14, JetStream journals:
+   * docs/faults.md). So the lines of every batch past the last one the journal says was released
+   * are written again, marked `replayed`; a reader drops those its predecessor did write
+   * (ReplayedLineFilter). The restart's own batches then say they are out.
+   */
+  private writeUnreleasedLines(journal: JournalWriter): void {
+    for (const l of this.unreleasedLines) l.write(true);
+    this.host.tally.count('journal.log_lines_written_again', this.unreleasedLines.length);
+    this.unreleasedLines = [];
+    journal.outputReleasedThrough(this.replaying.seq);
   }
 
   /**

@@ -3,6 +3,7 @@ import { MessageType, type Address, type Message, type MessageCheck } from '@gri
 import { decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { withFields, type ActorPlacement, type Logger } from './actor.js';
 import { traceLine, TRACE_LOG_MESSAGE } from './trace-line.js';
+import { replayedLine } from './replayed-log-lines.js';
 import { makeContext, type ContextHost } from './context.js';
 import { EmulatedClock } from './emulated-clock.js';
 import type { LatencyHistogram } from './latency-histogram.js';
@@ -264,13 +265,14 @@ export class LiveRuntime {
   /**
    * What the actors log. With a journal, a line is output like any other: it is written once the
    * delivery that said it is stored, so the log never tells of a start the journal (and so the
-   * restarted process) knows nothing of; and it is not said again by the replay.
+   * restarted process) knows nothing of. The replay says again only the lines its predecessor may
+   * have died before writing, marked (LiveRecovery).
    */
   private readonly actorLog: Logger = {
-    debug: (f, m) => this.output.log(() => this.options.log.debug(f, m)),
-    info: (f, m) => this.output.log(() => this.options.log.info(f, m)),
-    warn: (f, m) => this.output.log(() => this.options.log.warn(f, m)),
-    error: (f, m) => this.output.log(() => this.options.log.error(f, m)),
+    debug: (f, m) => this.output.log((again) => this.options.log.debug(again ? replayedLine(f) : f, m)),
+    info: (f, m) => this.output.log((again) => this.options.log.info(again ? replayedLine(f) : f, m)),
+    warn: (f, m) => this.output.log((again) => this.options.log.warn(again ? replayedLine(f) : f, m)),
+    error: (f, m) => this.output.log((again) => this.options.log.error(again ? replayedLine(f) : f, m)),
   };
 
   constructor(private readonly options: LiveRuntimeOptions) {
@@ -427,8 +429,8 @@ export class LiveRuntime {
       return true;
     },
     log: (write) => {
-      if (this.journal) this.journal.emit(write, true);
-      else write();
+      if (this.journal) this.journal.emit(() => write(false), true);
+      else write(false);
     },
   };
 
@@ -445,7 +447,7 @@ export class LiveRuntime {
         ? undefined
         : raw
           ? (job: string, event: string, detail = '') => {
-              const line = traceLine({
+              const fields = {
                 run: this.run,
                 site: placement.location,
                 actor: address,
@@ -454,8 +456,8 @@ export class LiveRuntime {
                 detail,
                 time_s: this.actorNow(address),
                 wall_ms: Date.now(),
-              });
-              this.output.log(() => raw(line));
+              };
+              this.output.log((again) => raw(traceLine(again ? { ...fields, replayed: true } : fields)));
             }
           : (job: string, event: string, detail = '') =>
               log.info({ job, event, detail, time_s: this.actorNow(address) }, TRACE_LOG_MESSAGE);

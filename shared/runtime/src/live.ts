@@ -1,6 +1,7 @@
 // The live runtime: mailboxes, the emulated clock and its timers, logs and latency figures, over
 // any Transport (@gridemu/transport-nats in a live run).
 export { LiveRuntime, TRACE_LOG_MESSAGE, type LiveRuntimeOptions } from './live-runtime.js';
+export { ReplayedLineFilter } from './replayed-log-lines.js';
 export { MemoryBus } from './memory-transport.js';
 export { EmulatedClock } from './emulated-clock.js';
 export { wallNow_ms } from './wall-clock.js';

@@ -14,6 +14,8 @@ export interface TraceLineFields {
   readonly time_s: number;
   /** Wall milliseconds since the epoch, as pino's `time`. */
   readonly wall_ms: number;
+  /** Written again by a restart (replayed-log-lines.ts). */
+  readonly replayed?: true;
 }
 
 /**
@@ -27,6 +29,6 @@ export function traceLine(f: TraceLineFields): string {
   return (
     `{"level":30,"time":${f.wall_ms},"run":${JSON.stringify(f.run)},${site}"actor":${JSON.stringify(f.actor)},` +
     `"job":${JSON.stringify(f.job)},"event":${JSON.stringify(f.event)},"detail":${JSON.stringify(f.detail)},` +
-    `"time_s":${f.time_s},"msg":"${TRACE_LOG_MESSAGE}"}`
+    `"time_s":${f.time_s},${f.replayed === true ? '"replayed":true,' : ''}"msg":"${TRACE_LOG_MESSAGE}"}`
   );
 }

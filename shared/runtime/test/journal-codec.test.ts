@@ -13,6 +13,7 @@ const envelope = encodeEnvelope({
 
 const batch: JournalBatch = {
   seq: 42,
+  released: 39,
   entries: [
     { k: 'start', a: 's1/meta', t: 0 },
     { k: 'bus', a: 's1/meta', t: 1.25, envelope },

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseCommandArgs } from '../command-args.js';
 import { checkRun, executedJobsFromCsv, type InvariantResult, type RunCheckInput } from '@gridemu/metrics';
 import { InputError } from '@gridemu/model';
+import { ReplayedLineFilter } from '@gridemu/runtime/live';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { readResultsFile, readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
 
@@ -102,7 +103,9 @@ function workloadsOf(workload: unknown): Pick<RunCheckInput, 'workloads'> {
 /**
  * The runs a live run's logs record: every `job.started` event, and every `job.lost` event of a
  * process restarted after a crash. A lost run is known from its `job.lost` event alone
- * (site, start and loss), since a killed process may not have written its last lines; an
+ * (site, start and loss), since a killed process may not have written its last lines (a restart
+ * writes again those of turns it replays that its predecessor may not have written, marked
+ * `replayed`: one that repeats a line there already is read once, ReplayedLineFilter); an
  * optimistic run lost before its verdict (`provisional`) was never a start and is left out. The
  * other runs are the final ones jobs.csv reports. Nothing for a simulation (it has no logs).
  */
@@ -111,6 +114,7 @@ function logRuns(logs: string, jobsCsv: string, jobsCsvFile: string): Pick<RunCh
   const starts: { jobId: string; site: string; time_s: number; attempt?: number }[] = [];
   const lost: { jobId: string; site: string; start_s: number; end_s: number }[] = [];
   for (const file of readdirSync(logs).filter((f) => f.endsWith('.log'))) {
+    const once = new ReplayedLineFilter();
     readFileSync(join(logs, file), 'utf8')
       .split('\n')
       .forEach((line, i) => {
@@ -123,6 +127,7 @@ function logRuns(logs: string, jobsCsv: string, jobsCsvFile: string): Pick<RunCh
           started_s?: unknown;
           provisional?: unknown;
           attempt?: unknown;
+          replayed?: unknown;
         };
         try {
           e = JSON.parse(line) as typeof e;
@@ -131,7 +136,7 @@ function logRuns(logs: string, jobsCsv: string, jobsCsvFile: string): Pick<RunCh
             `${join(logs, file)}:${i + 1}: a ${started ? 'job.started' : 'job.lost'} line that is not JSON`,
           );
         }
-        if (typeof e.jobId !== 'string' || typeof e.site !== 'string') return;
+        if (typeof e.jobId !== 'string' || typeof e.site !== 'string' || once.repeats(e)) return;
         if (started)
           starts.push({
             jobId: e.jobId,
