@@ -21,8 +21,9 @@
 // so, without it.
 //
 // CI's 300 fuzz seeds (`gridemu fuzz --seeds 300`; npm test runs 20), its first 10 run live too
-// (`gridemu fuzz --live --seeds 10`: faults applied to real processes), and the CLI's slow vitest
-// files (services/cli/test-slow: each family's crash runs with their replays, a 16-site run, K = 4 over 20 ms links, the paper 001 schemes and paper
+// (`gridemu fuzz --live --seeds 10`: faults applied to real processes) and the next 5 live with
+// JetStream journals, and the CLI's slow vitest files (services/cli/test-slow: each family's crash
+// runs with their replays, a 16-site run, K = 4 over 20 ms links, the paper 001 schemes and paper
 // 004 routers npm test does not run live, TLS through the delay proxies, a live sweep with --tls
 // and --prometheus, each other family's site gauges in a real Prometheus, a live fuzz seed that
 // passes and one made to fail, a journaled run through a server restart), each of their tests
@@ -222,6 +223,27 @@ try {
         `exit ${r.status}: ${((r.stdout ?? '') + (r.stderr ?? '')).trim().split('\n').slice(-20).join('\n')}`,
       );
     verdict("gridemu fuzz --live: CI's 10 seeds end live with gridemu check passing", out, t0, problems);
+  }
+  {
+    // Five more with their journals in JetStream (those of seeds with crashes or server restarts).
+    const t0 = Date.now();
+    const out = join(work, 'fuzz-live-jetstream');
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'fuzz', '--live', '--from', '11', '--seeds', '5', '--journal-store', 'jetstream', '--out', out],
+      { encoding: 'utf8' },
+    );
+    const problems = [];
+    if (r.status !== 0 || !/5 seeds passed live \(11\.\.15\)/.test(r.stdout ?? ''))
+      problems.push(
+        `exit ${r.status}: ${((r.stdout ?? '') + (r.stderr ?? '')).trim().split('\n').slice(-20).join('\n')}`,
+      );
+    verdict(
+      'gridemu fuzz --live --journal-store jetstream: seeds 11 to 15 end live with gridemu check passing',
+      out,
+      t0,
+      problems,
+    );
   }
   slowVitest();
 } finally {
