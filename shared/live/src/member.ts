@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { InputError, type ExperimentSpec } from '@gridemu/model';
 import { experimentFromData, MESSAGE_CHECK } from '@gridemu/schemes';
 import type { MemberReport, RunClock } from '@gridemu/protocol';
-import type { Journal, Logger } from '@gridemu/runtime';
+import { flushedEachLine, type Journal, type Logger } from '@gridemu/runtime';
 import { FileJournal, LiveRuntime, byTypeStates, histogramStates, wallNow_ms } from '@gridemu/runtime/live';
 import { JetStreamJournal, NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
@@ -105,7 +105,11 @@ export class MemberProcess {
   private finish!: (o: MemberOutcome) => void;
   private readonly outcome = new Promise<MemberOutcome>((resolve) => (this.finish = resolve));
 
+  /** This process's own lines, each written at once (flushedEachLine); its actors log through the runtime. */
+  private readonly log: Logger;
+
   constructor(private readonly options: MemberOptions) {
+    this.log = flushedEachLine(options.log);
     this.bus = new ControlBus(options.nc, options.run, options.log, options.member);
     this.crashedAt_s = options.crashedAt_s;
     this.resumeAt_s = options.resumeAt_s;
@@ -113,7 +117,8 @@ export class MemberProcess {
 
   /** Runs to the end of the run (or an abort, a failure, or stop()). */
   async run(): Promise<MemberOutcome> {
-    const { member, log } = this.options;
+    const { member } = this.options;
+    const log = this.log;
     this.bus.on('start', (m) => {
       if (this.phase !== 'ready' || !this.runtime) return;
       this.phase = 'running';
@@ -238,7 +243,8 @@ export class MemberProcess {
     plan: { experiment: unknown; resume?: RunClock },
     standingBy: boolean,
   ): Promise<Built | undefined> {
-    const { member, log } = this.options;
+    const { member } = this.options;
+    const log = this.log;
     this.spec = experimentFromData(plan.experiment, 'the plan from the driver').spec;
     const actors = memberActors(this.spec, member);
     // Not on a rejoin: the run is on, and the restarted process must catch up at once.
@@ -263,7 +269,7 @@ export class MemberProcess {
       transport,
       run: this.options.run,
       seed: this.spec.seed,
-      log,
+      log: this.options.log,
       check: MESSAGE_CHECK,
       ...reliableDelivery(this.spec),
       ...(this.spec.protocol_trace === true ? { trace: true } : {}),
@@ -321,10 +327,10 @@ export class MemberProcess {
       }
       // What the predecessor stored between the last call and its death.
       const count = await rt.followJournal(resume.speedup);
-      this.options.log.info({ ...count }, "standby followed its predecessor's journal");
+      this.log.info({ ...count }, "standby followed its predecessor's journal");
       return { ...built, plan: { ...plan, resume }, store };
     } catch (err) {
-      this.options.log.warn(
+      this.log.warn(
         { err: (err as Error).message },
         "standby could not follow its predecessor's journal: it replays it whole when it takes over",
       );
@@ -336,10 +342,7 @@ export class MemberProcess {
   /** A followed file journal, taken over once the predecessor is dead. */
   private takeJournalOver(store: FileJournal): void {
     store.takeOver();
-    this.options.log.info(
-      { incarnation: store.incarnation, store: `files in ${this.options.journalDir}` },
-      'journal opened',
-    );
+    this.log.info({ incarnation: store.incarnation, store: `files in ${this.options.journalDir}` }, 'journal opened');
   }
 
   /**
@@ -360,7 +363,7 @@ export class MemberProcess {
       await this.leave('stopped', 'a standby no longer needed');
       return false;
     }
-    this.options.log.info({ ...resume }, 'standby taking over: its predecessor is dead');
+    this.log.info({ ...resume }, 'standby taking over: its predecessor is dead');
     this.crashedAt_s = resume.crashed_at_s;
     this.resumeAt_s = resume.resume_at_s;
     return true;
@@ -428,10 +431,7 @@ export class MemberProcess {
     const store = dir
       ? FileJournal.open(dir, member, resume === undefined)
       : await JetStreamJournal.open(nc, run, member, resume === undefined);
-    this.options.log.info(
-      { incarnation: store.incarnation, store: dir ? `files in ${dir}` : 'JetStream' },
-      'journal opened',
-    );
+    this.log.info({ incarnation: store.incarnation, store: dir ? `files in ${dir}` : 'JetStream' }, 'journal opened');
     return { store, recovering: resume !== undefined };
   }
 
@@ -459,7 +459,7 @@ export class MemberProcess {
   }
 
   private async fail(error: string, badInput = false): Promise<void> {
-    this.options.log.error({ error }, 'member failed');
+    this.log.error({ error }, 'member failed');
     this.bus.publish({ kind: 'failed', member: this.options.member, error });
     await this.leave('failed', error, badInput);
   }
