@@ -50,6 +50,9 @@ interface Output {
  * about 70% of the appends had no output (docs/performance.md). After a failed
  * append (the server restarting) the writer retries it alone before starting more, so the journal
  * stays in batch order; the replay also keeps only the unbroken run of batches from the first.
+ * Each batch says the highest batch whose output had left when it was encoded (`released`): a
+ * restart writes again the log lines of those after it, which a crash between a batch's store and
+ * its release would otherwise lose (LiveRecovery).
  */
 export class JournalWriter {
   private pendingEntries: JournalEntry[] = [];
