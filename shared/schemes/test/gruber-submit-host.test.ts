@@ -11,7 +11,8 @@ import { SubmitHostActor } from '../src/gruber/submit-host-actor.js';
  * says, and resource managers that start, starve or fail what they are sent. Every time and
  * outcome below is worked out by hand.
  */
-type Behaviour = 'start' | 'starve' | 'fail';
+/** `end-first`: starts it, and its report of the end reaches the host before the start's. */
+type Behaviour = 'start' | 'starve' | 'fail' | 'end-first';
 
 class ScriptedEngine implements Actor<Message> {
   readonly queries: { exclude: readonly string[] }[] = [];
@@ -39,6 +40,10 @@ class ScriptedLrm implements Actor<Message> {
       if (this.behaviour === 'start') {
         ctx.send(from, { type: 'gruber.started', ...base, queued_s: now, resources: '0' });
         ctx.send(from, { type: 'gruber.ended', ...base, time_s: now + msg.job.run_s });
+      }
+      if (this.behaviour === 'end-first') {
+        ctx.send(from, { type: 'gruber.ended', ...base, time_s: now + msg.job.run_s });
+        ctx.send(from, { type: 'gruber.started', ...base, queued_s: now, resources: '0' });
       }
     }
     if (msg.type === 'gruber.withdraw')
@@ -123,6 +128,14 @@ describe('GRUBER submit host: re-planning and failures (paper 002 §3.2, §4.2.4
     const { record, engine } = run({ a: 'start' }, [['a']], 10, 100_000);
     expect(engine.queries).toHaveLength(7);
     expect(record).toMatchObject({ start_s: 300, finish_s: 400, execSite: 'a', replans: 0 });
+  });
+
+  it('completes a job whose end is heard before its start (durable reports are resent, not ordered)', () => {
+    // Fuzz seed 4633: both reports held while the host was down, the end delivered first; the
+    // host dropped it and waited for ever on a job that had run.
+    const { record, lrms } = run({ a: 'end-first' }, [['a']]);
+    expect(lrms['a']!.received).toEqual([{ attempt: 1, at: 0 }]);
+    expect(record).toMatchObject({ start_s: 0, finish_s: 100, execSite: 'a', replans: 0 });
   });
 
   it('waits and asks again while no site is available', () => {

@@ -41,6 +41,12 @@ interface Plan {
   /** When it was first sent to a provider (Delay counts from here). */
   firstSent_s?: number;
   started?: { time_s: number; queued_s: number; resources: string; site: string };
+  /**
+   * When the current attempt ended, heard before its start: the site's reports are durable,
+   * resent and not ordered, so a crash of this host or a bus outage between them can bring the
+   * end first. Kept until the start comes.
+   */
+  endedBeforeStart_s?: number;
 }
 
 /**
@@ -117,30 +123,18 @@ export class SubmitHostActor implements Actor<Message> {
         p.phase = 'running';
         p.started = { time_s: msg.time_s, queued_s: msg.queued_s, resources: msg.resources, site: msg.site };
         this.selector.started(msg.site);
+        if (p.endedBeforeStart_s !== undefined) return this.ended(ctx, p, p.started, p.endedBeforeStart_s);
         return;
       }
       case 'gruber.ended': {
         const p = this.current(msg.jobId, msg.attempt);
-        if (!p?.started) return;
-        const trail = { copies: 1, migrations: 0, replans: p.replans };
-        ctx.send(DRIVER, {
-          type: MessageType.JobStarted,
-          jobId: p.job.id,
-          site: p.started.site,
-          time_s: p.started.time_s,
-          resources: p.started.resources,
-          trail,
-        });
-        ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: p.job.id, site: p.started.site, time_s: msg.time_s });
-        // Delay (§3.1): from when the job was first sent to a provider's queue until it started,
-        // its starved and failed attempts included (the paper's Delays track its Replans: Table IV).
-        const delay = p.started.time_s - p.firstSent_s!;
-        ctx.metrics.count('gruber.delay_s', delay);
-        ctx.metrics.count('gruber.completed');
-        ctx.metrics.count(`gruber.delay_s.group.${this.options.group}`, delay);
-        ctx.metrics.count('gruber.site_queue_s', p.started.time_s - p.started.queued_s);
-        ctx.metrics.count(`gruber.completed.group.${this.options.group}`);
-        return this.done(ctx, p);
+        if (!p) return;
+        if (p.started) return this.ended(ctx, p, p.started, msg.time_s);
+        // Its start is still on its way (fuzz seed 4633: both held while this host was down, the
+        // end delivered first). Dropped, the job stayed running here for ever and the run never ended.
+        this.stopTimer(ctx, p);
+        p.endedBeforeStart_s = msg.time_s;
+        return;
       }
       case 'gruber.failed': {
         const p = this.current(msg.jobId, msg.attempt);
@@ -154,6 +148,29 @@ export class SubmitHostActor implements Actor<Message> {
         ctx.log.warn({ type: msg.type, group: this.options.group }, 'submit host ignored an unexpected message');
         ctx.metrics.count('messages.unexpected');
     }
+  }
+
+  /** The job ran to its end at `started.site`: the driver hears its start and its end. */
+  private ended(ctx: ActorContext<Message>, p: Plan, started: NonNullable<Plan['started']>, end_s: number): void {
+    const trail = { copies: 1, migrations: 0, replans: p.replans };
+    ctx.send(DRIVER, {
+      type: MessageType.JobStarted,
+      jobId: p.job.id,
+      site: started.site,
+      time_s: started.time_s,
+      resources: started.resources,
+      trail,
+    });
+    ctx.send(DRIVER, { type: MessageType.JobCompleted, jobId: p.job.id, site: started.site, time_s: end_s });
+    // Delay (§3.1): from when the job was first sent to a provider's queue until it started,
+    // its starved and failed attempts included (the paper's Delays track its Replans: Table IV).
+    const delay = started.time_s - p.firstSent_s!;
+    ctx.metrics.count('gruber.delay_s', delay);
+    ctx.metrics.count('gruber.completed');
+    ctx.metrics.count(`gruber.delay_s.group.${this.options.group}`, delay);
+    ctx.metrics.count('gruber.site_queue_s', started.time_s - started.queued_s);
+    ctx.metrics.count(`gruber.completed.group.${this.options.group}`);
+    this.done(ctx, p);
   }
 
   /** Starts planning waiting jobs while the group's cap allows (§3.2: submitted in steps). */
