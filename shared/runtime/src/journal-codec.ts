@@ -5,8 +5,8 @@ import type { JournalBatch, JournalEntry } from './journal-entry.js';
 /**
  * The first byte of a stored batch: the format it is in. 0x4e since a batch says how far its
  * process's output had left (0x4d: the journal keeps when the process was cut off from the bus
- * and back on it; 0x4c: a timer's entry keeps when it was due,
- * fired and was handled; 0x4b: acknowledgements cumulative per link; 0x4a: an `ack` was a message id).
+ * and back on it; 0x4c: a timer's entry keeps when it was due, fired and was handled; 0x4b:
+ * acknowledgements cumulative per link; 0x4a: an `ack` was a message id).
  */
 const FORMAT = 0x4e;
 /** Its header: the format (u8), seq (f64), released (f64), the entry count (u32). */
@@ -33,14 +33,14 @@ const messageDecoder = new Decoder();
  * encoded again; an actor's address is written once per batch and named by its index after that;
  * only a timer's message (an object the process made) is encoded, as msgpack.
  *
- * Layout, little-endian: FORMAT (u8), seq (f64), released (f64), entry count (u32), then each entry: its kind
- * (u8), then for `ack` its link (str) and the number acknowledged up to (f64); for `bus_outage` its
- * edge (u8: 1 cut off, 2 back) and its time (f64); for the others the actor (u16 index into the batch's
- * addresses, a new one followed by its str), the actor's time (f64), then by kind: `bus` flags
- * (u8: 1 a topic's, 2 its arrival time follows), its arrival time (f64, if flagged) and the
- * envelope (u32 length, bytes); `local` seq (f64); `timer` id (f64), flags (u8: 1 its due, firing
- * and handling times follow), those times (3 f64, if flagged) and the message (u32 length, msgpack);
- * `recover` crashed_s (f64). A str is a u16 byte length and UTF-8.
+ * Layout, little-endian: FORMAT (u8), seq (f64), released (f64), entry count (u32), then each
+ * entry: its kind (u8), then for `ack` its link (str) and the number acknowledged up to (f64); for
+ * `bus_outage` its edge (u8: 1 cut off, 2 back) and its time (f64); for the others the actor (u16
+ * index into the batch's addresses, a new one followed by its str), the actor's time (f64), then by
+ * kind: `bus` flags (u8: 1 a topic's, 2 its arrival time follows), its arrival time (f64, if
+ * flagged) and the envelope (u32 length, bytes); `local` seq (f64); `timer` id (f64), flags (u8: 1
+ * its due, firing and handling times follow), those times (3 f64, if flagged) and the message (u32
+ * length, msgpack); `recover` crashed_s (f64). A str is a u16 byte length and UTF-8.
  */
 export class JournalBatchWriter {
   private buf = Buffer.allocUnsafe(64 * 1024);
