@@ -5,6 +5,7 @@ import { silentLogger, type Actor, type ActorContext, type Transport } from '../
 import { MAX_LIST_LENGTH, decodeEnvelope, encodeEnvelope } from '@gridemu/protocol/wire';
 import { LiveRuntime, MemoryJournal, decodeJournalBatch, wallNow_ms } from '../src/live.js';
 import type { Journal } from '../src/journal.js';
+import { handBus } from './hand-bus.js';
 
 /** A process alone: nothing crosses a bus. */
 const noBus: Transport = {
@@ -52,23 +53,6 @@ class Summer implements Actor<Message> {
     // When the ticker sent it, and when this actor handled it: the replay must give both back.
     if (msg.type === MessageType.JobCompleted) this.heard.push(`${msg.jobId}@${msg.time_s}@${ctx.now()}`);
   }
-}
-
-/** A bus in the test's hands: each publish goes to `onPublish`, and `deliver` hands bytes to a subscribed actor. */
-function handBus(onPublish: (bytes: Uint8Array) => void = () => undefined) {
-  const handlers = new Map<string, (bytes: Uint8Array, subject: string, sender: string) => void>();
-  const transport: Transport = {
-    publish: (_target, _from, bytes) => onPublish(bytes),
-    subscribe: (target, onBytes) => {
-      if ('actor' in target) handlers.set(target.actor, onBytes);
-      return { unsubscribe: () => undefined };
-    },
-    flush: () => Promise.resolve(),
-  };
-  return {
-    transport,
-    deliver: (actor: string, bytes: Uint8Array, sender: string) => handlers.get(actor)!(bytes, 'x', sender),
-  };
 }
 
 /** Passes each job completion it hears on to q/dst, another process. */

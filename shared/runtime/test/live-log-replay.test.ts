@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MessageType, type Message } from '@gridemu/protocol';
 import { encodeEnvelope } from '@gridemu/protocol/wire';
-import type { Actor, ActorContext, Logger, Transport } from '../src/index.js';
+import type { Actor, ActorContext, Logger } from '../src/index.js';
 import { LiveRuntime, MemoryJournal, ReplayedLineFilter, decodeJournalBatch, wallNow_ms } from '../src/live.js';
 import type { Journal } from '../src/journal.js';
+import { handBus } from './hand-bus.js';
 
 /** Logs a start for each job it hears of, as an executor does. */
 class Starter implements Actor<Message> {
@@ -36,34 +37,15 @@ function networkStore(memory: MemoryJournal): Journal & { unanswered: boolean } 
   };
 }
 
-const noBus = (): { transport: Transport; deliver: (jobId: string) => void } => {
-  let handler: ((bytes: Uint8Array, subject: string, sender: string) => void) | undefined;
-  return {
-    transport: {
-      publish: () => undefined,
-      subscribe: (_target, onBytes) => {
-        handler = onBytes;
-        return { unsubscribe: () => undefined };
-      },
-      flush: () => Promise.resolve(),
-    },
-    deliver: (jobId) =>
-      handler!(
-        encodeEnvelope({
-          run: 'logs',
-          from: 'q/src',
-          to: 'p/exec',
-          msg: { type: MessageType.JobCompleted, jobId, site: 'q', time_s: 0 },
-        }),
-        'x',
-        'q',
-      ),
-  };
-};
+/** Hands the executor a job's completion, as another process would send it. */
+function deliverJob(bus: ReturnType<typeof handBus>, jobId: string): void {
+  const msg: Message = { type: MessageType.JobCompleted, jobId, site: 'q', time_s: 0 };
+  bus.deliver('p/exec', encodeEnvelope({ run: 'logs', from: 'q/src', to: 'p/exec', msg }), 'q');
+}
 
 function starterProcess(store: Journal, recovering: boolean) {
   const log = capturingLogger();
-  const bus = noBus();
+  const bus = handBus();
   const rt = new LiveRuntime({ transport: bus.transport, run: 'logs', seed: 1, log, journal: { store, recovering } });
   rt.spawn({ address: 'p/exec', location: 'p', actor: new Starter() });
   return { rt, log, bus };
@@ -84,13 +66,13 @@ describe('log lines of a turn stored and not yet released at a crash', () => {
     const epoch_ms = wallNow_ms();
     first.rt.start(0, 1000, epoch_ms);
     for (const job of ['j1', 'j2']) {
-      first.bus.deliver(job);
+      deliverJob(first.bus, job);
       await until(() => startsIn(first.log.lines).includes(job));
     }
     // j3's turn is stored, and the process dies before the store's answer lets its line out.
     store.unanswered = true;
     const storedBefore = memory.batches.length;
-    first.bus.deliver('j3');
+    deliverJob(first.bus, 'j3');
     await until(() => memory.batches.length > storedBefore);
     await new Promise((r) => setTimeout(r, 20));
     expect(startsIn(first.log.lines)).toEqual(['j1', 'j2']);
