@@ -123,13 +123,13 @@ export class SubmitHostActor implements Actor<Message> {
         p.phase = 'running';
         p.started = { time_s: msg.time_s, queued_s: msg.queued_s, resources: msg.resources, site: msg.site };
         this.selector.started(msg.site);
-        if (p.endedBeforeStart_s !== undefined) return this.ended(ctx, p, p.started, p.endedBeforeStart_s);
+        if (p.endedBeforeStart_s !== undefined) return this.ended(ctx, p, p.endedBeforeStart_s);
         return;
       }
       case 'gruber.ended': {
         const p = this.current(msg.jobId, msg.attempt);
         if (!p) return;
-        if (p.started) return this.ended(ctx, p, p.started, msg.time_s);
+        if (p.started) return this.ended(ctx, p, msg.time_s);
         // Its start is still on its way (fuzz seed 4633: both held while this host was down, the
         // end delivered first). Dropped, the job stayed running here for ever and the run never ended.
         this.stopTimer(ctx, p);
@@ -150,8 +150,9 @@ export class SubmitHostActor implements Actor<Message> {
     }
   }
 
-  /** The job ran to its end at `started.site`: the driver hears its start and its end. */
-  private ended(ctx: ActorContext<Message>, p: Plan, started: NonNullable<Plan['started']>, end_s: number): void {
+  /** The job ran to its end at `p.started.site`: the driver hears its start and its end. */
+  private ended(ctx: ActorContext<Message>, p: Plan, end_s: number): void {
+    const started = p.started!;
     const trail = { copies: 1, migrations: 0, replans: p.replans };
     ctx.send(DRIVER, {
       type: MessageType.JobStarted,
