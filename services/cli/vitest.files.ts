@@ -8,7 +8,6 @@ export const NO_LIVE_RUN = [
   'test/compare.test.ts',
   'test/deploy-manifests.test.ts',
   'test/fuzz-live-seed.test.ts',
-  'test/fuzz-stalled-run.test.ts',
   'test/grafana-dashboard.test.ts',
   'test/idle-axes.test.ts',
   'test/orchestrator-metrics.test.ts',

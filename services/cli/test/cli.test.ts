@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gridemu, kth, tmp } from './cli-helpers.js';
+import { NEVER_ENDING_SPEC, NEVER_ENDING_STOP } from './live-helpers.js';
 
 describe('gridemu simulate', () => {
   // GRUBER's small example: the Grid3 one's local users submit some 133,000 jobs a run.
@@ -284,6 +285,17 @@ describe('gridemu simulate', () => {
       .trim()
       .split('\n');
     expect(rows[2]).toBe('s!2,s,5,64,20,0,REJECTED,,,,,,,,s,,1,0,0,,,wider_than_site,0,');
+  });
+
+  it('ends a run that never would, naming the jobs left and how to run it again (exit 1)', () => {
+    const dir = tmp();
+    const file = join(dir, 'never.yaml');
+    writeFileSync(file, NEVER_ENDING_SPEC);
+    const r = gridemu(['simulate', file, '--out', join(dir, 'out'), '--set', 'meta.alpha=0.1']);
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toMatch(NEVER_ENDING_STOP);
+    expect(r.err).toContain(`reproduce with: gridemu simulate ${file} --set 'meta.alpha=0.1' --set 'seed=3'`);
+    expect(existsSync(join(dir, 'out', 'jobs.csv'))).toBe(false);
   });
 
   it('runs the quickstart with no trace at all', () => {

@@ -152,3 +152,29 @@ export function csvRows(file: string): Record<string, string>[] {
   const cols = header!.split(',');
   return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i]!, v])));
 }
+
+/**
+ * A run that never ends: one pool up about 100 s between outages of a day on average, so a 1000 s
+ * task is evicted every time it starts and no task ever ends (a FCFS queue holds the 100 s one
+ * behind it). The watch for a stalled run (shared/schemes/src/stalled-run.ts) stops it once 50
+ * mean outages (50 emulated days) have passed with no outcome: about 4 s at this speed-up.
+ */
+export const NEVER_ENDING_SPEC = [
+  'name: never',
+  'seed: 3',
+  'sites: [{ id: g, cpus: 1 }]',
+  'workload:',
+  '  - { name: tasks, site: g, tasks: { list: [{ submit_s: 0, work_s: 1000 }, { submit_s: 10, work_s: 100 }] } }',
+  'meta:',
+  '  scheme: fcfs-flat',
+  '  grids:',
+  '    g: { N: 1, P: 1, overhead_s: 0, evictions_per_hour: 0, outages: { mean_s: 86400, mean_between_s: 100 } }',
+  '  queues:',
+  '    - { id: Q1, level: 1, grids: [g], T_q_min: 600, T_e_min: 300, parallel: false }',
+  'live: { speedup: 1000000 }',
+  '',
+].join('\n');
+
+/** How NEVER_ENDING_SPEC's run is stopped, in `simulate` and `run` alike. */
+export const NEVER_ENDING_STOP =
+  /no job reached its outcome for \d+ emulated s \(from 10 s, .*\); 2 of 2 jobs have none \(tasks!1, tasks!2\)/;

@@ -33,6 +33,7 @@ export {
 } from './scheme-results.js';
 export type { FuzzDraw, FuzzSpecs } from './fuzz-draw.js';
 export { simulate, type SimulationResult, type SimulateOptions, type SimulationProgress } from './simulate.js';
+export { StalledRunError, stalledRunWatch, type StalledRunWatch } from './stalled-run.js';
 // Paper 001's message types, for tests and benches of the layers below that drive its protocol by hand.
 export { Paper001MessageType, LOAD_TOPIC } from './paper-001/index.js';
 // Its schemes' names, for the CLI's tests that run each live.

@@ -71,6 +71,11 @@ export function schemeLongestSilence_s(spec: ExperimentSpec): number {
   return findSchemeModule(spec.meta.scheme)?.longestSilence_s?.(spec) ?? 0;
 }
 
+/** The mean of the spec's scheme's own outages that hold jobs back (SchemeModule.meanOutage_s); 0: none. */
+export function schemeMeanOutage_s(spec: ExperimentSpec): number {
+  return findSchemeModule(spec.meta.scheme)?.meanOutage_s?.(spec) ?? 0;
+}
+
 /** The bus's message catalogue: the core's and every module's. */
 export const MESSAGE_CHECK: MessageCheck = messageValidator({
   messages: SCHEME_MODULES.flatMap((m) => (m.messages ? [m.messages] : [])),

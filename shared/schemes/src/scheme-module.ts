@@ -123,6 +123,13 @@ export interface SchemeModule {
    * its processes are never blocked so.
    */
   longestSilence_s?(spec: ExperimentSpec): number;
+  /**
+   * The mean length, in emulated seconds, of its own outages that hold jobs back however the grid
+   * is (paper 000's pool outages, paper 002's misbehaving managers): the simulator allows a quiet
+   * without any job's outcome of many of them before it calls a run stuck (stalled-run.ts);
+   * undefined: none.
+   */
+  meanOutage_s?(spec: ExperimentSpec): number | undefined;
   /** Its figures that `compare` and `sweep` know. */
   readonly metrics?: readonly SchemeMetric[];
   /**

@@ -11,6 +11,7 @@ import {
 } from '@gridemu/runtime';
 import { planGrid } from './plan.js';
 import { DURABLE_MESSAGES, LATEST_VALUE_TOPICS } from './registry.js';
+import { stalledRunWatch } from './stalled-run.js';
 import type { GridPlan } from './scheme-module.js';
 
 export interface SimulationProgress {
@@ -47,7 +48,11 @@ export interface SimulateOptions {
   readonly networkSeed?: number;
 }
 
-/** Runs a spec's scheme on its jobs in the deterministic runtime, to the last event. */
+/**
+ * Runs a spec's scheme on its jobs in the deterministic runtime, to the last event. Throws a
+ * SimulationError when an actor breaks an invariant, and a StalledRunError when the run would never
+ * end (no job reaches its outcome for long past the last submission and fault: stalled-run.ts).
+ */
 export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: SimulateOptions = {}): SimulationResult {
   const runtime = new SimRuntime<Message>({
     seed: spec.seed,
@@ -66,11 +71,14 @@ export function simulate(spec: ExperimentSpec, jobs: readonly Job[], options: Si
   for (const p of plan.actors) runtime.spawn(p);
   runtime.start(runEpoch_s(jobs));
   const every = options.progressEvery ?? 20_000;
-  // Periodic actors (load gossip) never run out of work: the run ends when every job has its outcome.
+  // Periodic actors (load gossip) never run out of work: the run ends when every job has its
+  // outcome, or the watch calls it stuck.
   const check = options.afterDelivery;
   const done = check ? () => (check(plan), plan.driver.done) : () => plan.driver.done;
+  const stall = stalledRunWatch(spec, jobs);
   try {
     while (!done() && runtime.step(every, done)) {
+      stall.check(plan.driver.finished, runtime.now(), plan.driver.records);
       options.onProgress?.({ finished: plan.driver.finished, total: plan.driver.total, now_s: runtime.now() });
     }
   } finally {

@@ -3,7 +3,7 @@ import { journalStoreOption, parseCommandArgs, type JournalStoreOption } from '.
 import { checkRun, jobsCsvText } from '@gridemu/metrics';
 import { runEpoch_s } from '@gridemu/model';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
-import { simulate, type GridPlan } from '@gridemu/schemes';
+import { simulate } from '@gridemu/schemes';
 import { ChildRuns } from '../child-runs.js';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { allRuns, assertNoJobAtTwoSites } from '../fuzz/fault-invariants.js';
@@ -16,7 +16,6 @@ import {
   LIVE_FUZZ_WALL_S,
 } from '../fuzz/live-seed.js';
 import { fuzzExperiment } from '../fuzz/random-spec.js';
-import { StalledRunWatch } from '../fuzz/stalled-run.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 
@@ -63,15 +62,8 @@ async function simulateSeed(
   try {
     const experiment = await fuzzExperiment(seed);
     const { spec, jobs } = experiment;
-    const stall = new StalledRunWatch(spec, jobs);
-    let plan: GridPlan | undefined;
-    const result = simulate(spec, jobs, {
-      afterDelivery: (p) => {
-        plan = p;
-        assertNoJobAtTwoSites(p);
-      },
-      onProgress: (p) => stall.progress(p, plan),
-    });
+    // simulate() ends a run that would never end (StalledRunError), naming the jobs left.
+    const result = simulate(spec, jobs, { afterDelivery: assertNoJobAtTwoSites });
     const broken = checkRun({
       jobsCsv: jobsCsvText(result.records),
       submitted: result.records.length,

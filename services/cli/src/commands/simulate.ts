@@ -10,7 +10,13 @@ import {
   type RunSummary,
 } from '@gridemu/metrics';
 import { parseOverrides, type ExperimentSpec, type LoadedSpec } from '@gridemu/model';
-import { loadExperiment, loadExperimentWorkload, schemeSummaryInput, simulate } from '@gridemu/schemes';
+import {
+  loadExperiment,
+  loadExperimentWorkload,
+  schemeSummaryInput,
+  simulate,
+  StalledRunError,
+} from '@gridemu/schemes';
 import { jobsSha256 } from '@gridemu/workload';
 import { MeasuredNetwork, SimulationError } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
@@ -191,9 +197,11 @@ async function simulateOnce(
     });
   } catch (err) {
     bar.done();
-    if (!(err instanceof SimulationError)) throw err;
-    // A broken invariant: say where, and how to get back to the same instant (STYLE.md 7).
-    const again = [...sets.filter((x) => !x.startsWith('seed=')), `seed=${err.failure.seed}`];
+    if (!(err instanceof SimulationError || err instanceof StalledRunError)) throw err;
+    // A broken invariant, or a run that would never end: say where, and how to get back to the
+    // same instant (STYLE.md 7).
+    const seed = err instanceof SimulationError ? err.failure.seed : spec.seed;
+    const again = [...sets.filter((x) => !x.startsWith('seed=')), `seed=${seed}`];
     console.error(
       `gridemu: ${err.message}\nreproduce with: gridemu simulate ${file} ${again.map((x) => `--set '${x}'`).join(' ')}`,
     );

@@ -1,6 +1,6 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { GRUBER_DURABLE, GRUBER_MESSAGES } from './messages.js';
-import { readGruberMeta } from './meta.js';
+import { gruberMeta, readGruberMeta } from './meta.js';
 import { ENGINE_LOCATIONS, GRUBER_SCHEMES, SUBMIT_LOCATION } from './names.js';
 import { planGruber } from './plan.js';
 import { GRUBER_METRICS, gruberSummary } from './summary.js';
@@ -24,6 +24,8 @@ export const gruber: SchemeModule = {
   summary: gruberSummary,
   metrics: GRUBER_METRICS,
   timescales: (spec) => metaTimescales(spec, ['monitor_period_s', 'query_timeout_s', 'retry_wait_s']),
+  // A misbehaving manager starts no grid job for an episode (misbehaviour.ts).
+  meanOutage_s: (spec) => gruberMeta(spec).misbehaving?.mean_episode_s,
 };
 
 export {

@@ -1,6 +1,6 @@
 import { metaTimescales, type SchemeModule } from '../scheme-module.js';
 import { HIERARCHY_DURABLE, HIERARCHY_MESSAGES } from './messages.js';
-import { readHierarchyMeta } from './meta.js';
+import { hierarchyMeta, readHierarchyMeta } from './meta.js';
 import { FCFS_QUEUE, HIERARCHY_SCHEMES, gridCpuCounter } from './names.js';
 import { planHierarchy } from './plan.js';
 import { HIERARCHY_METRICS, hierarchySummary } from './summary.js';
@@ -27,6 +27,8 @@ export const hierarchy: SchemeModule = {
     Object.fromEntries(spec.sites.map((s) => [s.id, counters[gridCpuCounter(s.id)] ?? 0])),
   metrics: HIERARCHY_METRICS,
   timescales: (spec) => metaTimescales(spec, ['load_sharing.period_s', 'enforce_period_s', 'estimator.tau_s']),
+  // A pool in an outage starts nothing (grid-actor.ts).
+  meanOutage_s: (spec) => Math.max(0, ...Object.values(hierarchyMeta(spec).grids).map((g) => g.outages?.mean_s ?? 0)),
 };
 
 export { hierarchyMeta, type HierarchyMeta, type QueueSpec, type GridSpec } from './meta.js';

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { Job } from '@gridemu/model';
+import type { JobRecord } from '@gridemu/metrics';
+import { loadExperimentWorkload, parseExperiment, simulate } from '../src/index.js';
+import { StalledRunError, StalledRunWatch } from '../src/stalled-run.js';
+
+const spec = parseExperiment(
+  `name: stall
+seed: 1
+sites: [{ id: s1, cpus: 4 }]
+workload: [{ site: s1, synthetic: { jobs: 2 } }]
+faults:
+  crash: [{ process: s1, at_s: 5000, down_s: 1000 }]
+`,
+  'stall.yaml',
+).spec;
+
+const job = (id: string, submit_s: number, run_s: number): Job => ({
+  id,
+  workload: 'w',
+  origin: 's1',
+  submit_s,
+  run_s,
+  estimate_s: run_s,
+  procs: 1,
+});
+const jobs = [job('a', 0, 100), job('b', 2000, 100)];
+const DAYS_30 = 30 * 86_400;
+/** `a` finished and `b` without an outcome. */
+const records = [{ job: jobs[0], finish_s: 100 }, { job: jobs[1] }] as unknown as JobRecord[];
+
+describe("the simulator's watch for a run that never ends", () => {
+  it('calls a run stuck once no job has reached its outcome for 30 days past its last submission and fault, naming the jobs left', () => {
+    const watch = new StalledRunWatch(spec, jobs);
+    watch.check(1, 100, records);
+    // Quiet is counted from the crash's end at 6000 s, the last of the submissions and faults.
+    expect(() => watch.check(1, 6000 + DAYS_30, records)).not.toThrow();
+    expect(() => watch.check(1, 6001 + DAYS_30, records)).toThrow(
+      /no job reached its outcome for 2592001 emulated s \(from 6000 s, .* to 2598001 s\); 1 of 2 jobs have none \(b\)/,
+    );
+  });
+
+  it('starts counting again at every outcome, and allows ten times the longest job', () => {
+    const long = [job('a', 0, 100), job('b', 0, 10 * 86_400)];
+    const watch = new StalledRunWatch(spec, long);
+    watch.check(0, 50, records);
+    watch.check(1, 7000, records);
+    // Ten times a 10-day job is 100 days, counted from the outcome at 7000 s (after the crash's end).
+    expect(() => watch.check(1, 7000 + 100 * 86_400, records)).not.toThrow();
+    expect(() => watch.check(1, 7001 + 100 * 86_400, records)).toThrow(/1 of 2 jobs/);
+  });
+});
+
+describe('a run the watch must let end', () => {
+  it("allows fifty of the scheme's mean outages, and names every job left in the error", () => {
+    const watch = new StalledRunWatch(spec, jobs, 100 * 86_400);
+    expect(watch.limit_s).toBe(50 * 100 * 86_400);
+    watch.check(1, 100, records);
+    let thrown: unknown;
+    try {
+      watch.check(1, 6001 + watch.limit_s, records);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(StalledRunError);
+    expect((thrown as StalledRunError).left).toEqual(['b']);
+  });
+
+  it("a paper 000 pool's outage of months holds its jobs, and the run still ends once it is over", async () => {
+    // One pool of one CPU whose outages last 100 days on average, 2000 s apart. With seed 2 the
+    // first comes while t1 runs, evicts it, and lasts 140 days, in which no task ends: more than
+    // the 30 days the watch allows a run with no outages of its own.
+    const text = [
+      'name: long-outage',
+      'seed: 2',
+      'sites: [{ id: g, cpus: 1 }]',
+      'workload:',
+      '  - { name: tasks, site: g, tasks: { list: [{ submit_s: 0, work_s: 1000 }, { submit_s: 10, work_s: 100 }] } }',
+      'meta:',
+      '  scheme: fcfs-flat',
+      '  grids:',
+      '    g: { N: 1, P: 1, overhead_s: 0, evictions_per_hour: 0, outages: { mean_s: 8640000, mean_between_s: 2000 } }',
+      '  queues:',
+      '    - { id: Q1, level: 1, grids: [g], T_q_min: 600, T_e_min: 300, parallel: false }',
+    ].join('\n');
+    const file = '/tmp/long-outage.yaml';
+    const long = parseExperiment(text, file).spec;
+    const { jobs: tasks } = await loadExperimentWorkload(long, { specFile: file });
+    const r = simulate(long, tasks);
+    const [t1, t2] = r.records;
+    expect(t1!.finish_s! - 10).toBeGreaterThan(DAYS_30);
+    expect(t2!.finish_s).toBeCloseTo(t1!.finish_s! + 100, 6);
+  });
+});
