@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   REPO,
   gridemuLive,
+  NEVER_ENDING_SPEC,
+  NEVER_ENDING_STOP,
   readCheck,
   readSummary,
   runLiveLines,
@@ -359,6 +361,24 @@ describe('gridemu run, its nats-server killed from outside', () => {
     expect(s.live.aborted).toBe(cause);
     for (const [name, p] of Object.entries(s.live.processes as Record<string, { pid: number }>))
       expect(() => process.kill(p.pid, 0), `${name} (pid ${p.pid}) still runs`).toThrow(/ESRCH/);
+  });
+});
+
+describe('gridemu run, a run that would never end', () => {
+  it("is stopped as the simulator stops it, the driver's reason the run's, with what it had written", async () => {
+    const dir = tmp();
+    const spec = join(dir, 'never.yaml');
+    writeFileSync(spec, NEVER_ENDING_SPEC);
+    const out = join(dir, 'out');
+    const { code, err } = await gridemuLive(['run', spec, '--out', out, '--quiet', '--timeout', '300']).done;
+    expect(code, err).toBe(1);
+    // Not a process that left because the driver told it to.
+    expect(err).toMatch(
+      new RegExp(`gridemu: run failed: invariant: no job lost, and the run ends: ${NEVER_ENDING_STOP.source}`),
+    );
+    const s = readSummary(out);
+    expect(s.live.aborted).toMatch(NEVER_ENDING_STOP);
+    expect(s.jobs.unfinished).toBe(2);
   });
 });
 

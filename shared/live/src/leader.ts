@@ -4,7 +4,7 @@ import type { DriverActor } from '@gridemu/actors';
 import type { MemberReport, OrchestratorTally, Rejoin, RunClock } from '@gridemu/protocol';
 import { type Logger } from '@gridemu/runtime';
 import { LiveRuntime, wallNow_ms } from '@gridemu/runtime/live';
-import { MESSAGE_CHECK, schemeLongestSilence_s } from '@gridemu/schemes';
+import { MESSAGE_CHECK, schemeLongestSilence_s, stalledRunWatch } from '@gridemu/schemes';
 import { NatsTransport } from '@gridemu/transport-nats';
 import { ControlBus } from './control-bus.js';
 import { driverPlan, liveMembers } from './members.js';
@@ -200,10 +200,23 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     started = true;
     log.info({ epoch_s, speedup, members: expected }, 'run started');
     let lastProgress = 0;
+    // A run in which no job reaches its outcome for long would never end: stop it as the
+    // simulator does (stalled-run.ts), and write what it has. At a high speed-up a machine that
+    // stalls passes emulated days in seconds, so the quiet must also last as long in wall time as
+    // a silent process may (heartbeatTimeout_ms).
+    const stall = stalledRunWatch(spec, jobs);
+    let outcomes = plan.driver.finished;
+    let lastOutcome_ms = Date.now();
     for (;;) {
       if (plan.driver.done || aborted) break;
       aborted ??= options.shouldStop?.();
       const now = Date.now();
+      if (plan.driver.finished !== outcomes) [outcomes, lastOutcome_ms] = [plan.driver.finished, now];
+      try {
+        stall.check(plan.driver.finished, rt.now(), plan.driver.records);
+      } catch (err) {
+        if (now - lastOutcome_ms >= heartbeatTimeout_ms) aborted ??= err instanceof Error ? err.message : String(err);
+      }
       for (const [name, info] of members) {
         // A process the spec crashes is silent while it is down, on purpose (faults.crash).
         if (isDownByPlan(spec, name, rt.now())) info.lastSeen_ms = now;

@@ -164,7 +164,8 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
           ? `the driver refused its input:\n${driver.tail(4)}`
           : code === 3
             ? 'the schedule check failed (summary.json, schedule_check)'
-            : `the driver ${driver.describeExit()}; last lines of ${driver.logFile}:\n${driver.tail()}`;
+            : (processes.driverAborted ??
+              `the driver ${driver.describeExit()}; last lines of ${driver.logFile}:\n${driver.tail()}`);
     }
     // Members leave on the driver's `end` or `abort`; give them a moment, then stop any that linger.
     // Without the server they cannot hear either: stopped at once.

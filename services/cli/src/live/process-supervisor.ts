@@ -46,8 +46,12 @@ export class ProcessSupervisor {
   /** A process stopped the run on bad input found while running (it exited 2): so does the run. */
   badInput = false;
   private driver: RunProcess | undefined;
+  /** Why the driver aborted the run, once it has told every process so (they then leave, exit 1). */
+  driverAborted: string | undefined;
 
-  constructor(private readonly o: SupervisorOptions) {}
+  constructor(private readonly o: SupervisorOptions) {
+    o.bus.on('abort', (m) => (this.driverAborted ??= m.reason));
+  }
 
   /** The driver leads the run; when it exits the run is over. */
   startDriver(args: readonly string[]): RunProcess {
@@ -180,6 +184,8 @@ export class ProcessSupervisor {
       // reports its failure on the bus before it exits, and on busy cores its exit can come last.
       if (p.exit?.code === 2) this.badInput = true;
       if (p.exit?.code === 0 || !this.live || this.killedByPlan.has(p)) return;
+      // Told by the driver that the run is aborted, it left: the driver's reason is the run's.
+      if (p.exit?.code === 1 && this.driverAborted !== undefined) return;
       // A standby that died before taking over: its crash's restart starts a process of its own.
       if (this.standbys.delete(p)) {
         this.o.say(`the standby for ${p.name} (pid ${p.pid}) ${p.describeExit()}; its restart will start anew`);
