@@ -46,7 +46,7 @@ export class ProcessSupervisor {
   /** A process stopped the run on bad input found while running (it exited 2): so does the run. */
   badInput = false;
   private driver: RunProcess | undefined;
-  /** Why the driver aborted the run, once it has told every process so (they then leave, exit 1). */
+  /** Why the driver aborted the run, once it has told every process so (they then leave, and exit 1). */
   driverAborted: string | undefined;
 
   constructor(private readonly o: SupervisorOptions) {
@@ -184,8 +184,9 @@ export class ProcessSupervisor {
       // reports its failure on the bus before it exits, and on busy cores its exit can come last.
       if (p.exit?.code === 2) this.badInput = true;
       if (p.exit?.code === 0 || !this.live || this.killedByPlan.has(p)) return;
-      // Told by the driver that the run is aborted, it left: the driver's reason is the run's.
-      if (p.exit?.code === 1 && this.driverAborted !== undefined) return;
+      // Told by the driver that the run is aborted, it left: the driver's reason is the run's. Its
+      // log says so, however soon its exit comes after the driver's word reached this process.
+      if (p.exit?.code === 1 && p.exitPhase() === 'aborted') return;
       // A standby that died before taking over: its crash's restart starts a process of its own.
       if (this.standbys.delete(p)) {
         this.o.say(`the standby for ${p.name} (pid ${p.pid}) ${p.describeExit()}; its restart will start anew`);
