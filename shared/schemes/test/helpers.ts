@@ -64,3 +64,24 @@ export function failedChecks(spec: ExperimentSpec, submitted: number, records: r
   const cpus = new Map(spec.sites.map((s) => [s.id, s.cpus]));
   return checkRun({ jobsCsv: jobsCsvText(records), submitted, cpus, runs }).filter((v) => !v.ok);
 }
+
+/**
+ * Paper 000's smallest grid as experiment-file lines: one grid `g` of one CPU (no overhead, no
+ * evictions, `grid` adding its options) under one FCFS queue, and two tasks: 1000 s submitted at
+ * 0 and 100 s at 10.
+ */
+export function oneGridLines(o: { seed?: number; grid?: string } = {}): string[] {
+  return [
+    'name: one-grid',
+    `seed: ${o.seed ?? 1}`,
+    'sites: [{ id: g, cpus: 1 }]',
+    'workload:',
+    '  - { name: tasks, site: g, tasks: { list: [{ submit_s: 0, work_s: 1000 }, { submit_s: 10, work_s: 100 }] } }',
+    'meta:',
+    '  scheme: fcfs-flat',
+    '  grids:',
+    `    g: { N: 1, P: 1, overhead_s: 0, evictions_per_hour: 0${o.grid ? `, ${o.grid}` : ''} }`,
+    '  queues:',
+    '    - { id: Q1, level: 1, grids: [g], T_q_min: 600, T_e_min: 300, parallel: false }',
+  ];
+}

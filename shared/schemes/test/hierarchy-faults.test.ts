@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { jobsCsvText } from '@gridemu/metrics';
 import { SpecError } from '@gridemu/model';
 import { loadExperimentWorkload, parseExperiment, simulate } from '../src/index.js';
-import { failedChecks } from './helpers.js';
+import { failedChecks, oneGridLines } from './helpers.js';
 
 /** One grid `g` of one CPU (no overhead, no evictions) under one FCFS queue, two tasks, and `faults`. */
-const ONE_GRID = [
-  'name: hierarchy-faults',
-  'seed: 1',
-  'sites: [{ id: g, cpus: 1 }]',
-  'workload:',
-  '  - { name: tasks, site: g, tasks: { list: [{ submit_s: 0, work_s: 1000 }, { submit_s: 10, work_s: 100 }] } }',
-  'meta:',
-  '  scheme: fcfs-flat',
-  '  grids:',
-  '    g: { N: 1, P: 1, overhead_s: 0, evictions_per_hour: 0 }',
-  '  queues:',
-  '    - { id: Q1, level: 1, grids: [g], T_q_min: 600, T_e_min: 300, parallel: false }',
-];
+const ONE_GRID = oneGridLines();
 
 async function runOneGrid(faults: string) {
   const file = '/tmp/hierarchy-faults.yaml';

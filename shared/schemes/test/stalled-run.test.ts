@@ -3,6 +3,7 @@ import type { Job } from '@gridemu/model';
 import type { JobRecord } from '@gridemu/metrics';
 import { loadExperimentWorkload, parseExperiment, simulate } from '../src/index.js';
 import { StalledRunError, StalledRunWatch } from '../src/stalled-run.js';
+import { oneGridLines } from './helpers.js';
 
 const spec = parseExperiment(
   `name: stall
@@ -70,19 +71,7 @@ describe('a run the watch must let end', () => {
     // One pool of one CPU whose outages last 100 days on average, 2000 s apart. With seed 2 the
     // first comes while t1 runs, evicts it, and lasts 140 days, in which no task ends: more than
     // the 30 days the watch allows a run with no outages of its own.
-    const text = [
-      'name: long-outage',
-      'seed: 2',
-      'sites: [{ id: g, cpus: 1 }]',
-      'workload:',
-      '  - { name: tasks, site: g, tasks: { list: [{ submit_s: 0, work_s: 1000 }, { submit_s: 10, work_s: 100 }] } }',
-      'meta:',
-      '  scheme: fcfs-flat',
-      '  grids:',
-      '    g: { N: 1, P: 1, overhead_s: 0, evictions_per_hour: 0, outages: { mean_s: 8640000, mean_between_s: 2000 } }',
-      '  queues:',
-      '    - { id: Q1, level: 1, grids: [g], T_q_min: 600, T_e_min: 300, parallel: false }',
-    ].join('\n');
+    const text = oneGridLines({ seed: 2, grid: 'outages: { mean_s: 8640000, mean_between_s: 2000 }' }).join('\n');
     const file = '/tmp/long-outage.yaml';
     const long = parseExperiment(text, file).spec;
     const { jobs: tasks } = await loadExperimentWorkload(long, { specFile: file });
