@@ -10,7 +10,7 @@ import { ProxySet } from './proxy-set.js';
 import { RunClockWatch } from './run-clock.js';
 import { RunPlane } from './run-plane.js';
 import { lingerEnv, RunWatch, type LiveStatus, type WatchResult } from './run-watch.js';
-import { clearRunOutputs } from '../results-folder.js';
+import { abortedRunOf, clearRunOutputs } from '../results-folder.js';
 
 export type { LiveStatus } from './run-watch.js';
 
@@ -164,7 +164,8 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
           ? `the driver refused its input:\n${driver.tail(4)}`
           : code === 3
             ? 'the schedule check failed (summary.json, schedule_check)'
-            : (processes.driverAborted ??
+            : // The driver's own word, as summary.json keeps it, when it aborted the run itself.
+              (abortedRunOf(o.out) ??
               `the driver ${driver.describeExit()}; last lines of ${driver.logFile}:\n${driver.tail()}`);
     }
     // Members leave on the driver's `end` or `abort`; give them a moment, then stop any that linger.

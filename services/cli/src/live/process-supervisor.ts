@@ -46,12 +46,8 @@ export class ProcessSupervisor {
   /** A process stopped the run on bad input found while running (it exited 2): so does the run. */
   badInput = false;
   private driver: RunProcess | undefined;
-  /** Why the driver aborted the run, once it has told every process so (they then leave, and exit 1). */
-  driverAborted: string | undefined;
 
-  constructor(private readonly o: SupervisorOptions) {
-    o.bus.on('abort', (m) => (this.driverAborted ??= m.reason));
-  }
+  constructor(private readonly o: SupervisorOptions) {}
 
   /** The driver leads the run; when it exits the run is over. */
   startDriver(args: readonly string[]): RunProcess {
