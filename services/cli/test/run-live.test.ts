@@ -291,14 +291,21 @@ describe('gridemu run, stopped by a signal', () => {
       else run.child.kill(signal);
       const { code, err, out: stdout } = await run.done;
       expect(code, err).toBe(1);
-      expect(err).toContain(`gridemu: run failed: interrupted by ${signal}`);
+      // Signalled with its group, nats-server stops too (exit code 1 on SIGTERM), and on busy cores
+      // gridemu run may learn of that before it handles its own signal (seen once in npm test
+      // beside two other loads): either is the run's true stop.
+      expect(err).toMatch(
+        group
+          ? /gridemu: run failed: (interrupted by SIGTERM|the run's nats-server \(pid \d+\) exited during the run \(exit code 1\))\n/
+          : /gridemu: run failed: interrupted by SIGINT\n/,
+      );
       const s = readSummary(out);
       // gridemu run tells the driver why, and its word wins if it comes before the results are
       // written. Signalled with its group, every process stops at once, and on a busy machine the
       // driver may have written them on its own signal, or a site's, before it is told.
       expect(s.live.aborted).toMatch(
         group
-          ? /^(interrupted by SIGTERM|the driver got SIGTERM|process "s\d" failed: stopped by a signal during the run)$/
+          ? /^(interrupted by SIGTERM|the driver got SIGTERM|process "s\d" failed: stopped by a signal during the run|the run's nats-server \(pid \d+\) exited during the run \(exit code 1\))$/
           : /^interrupted by SIGINT$/,
       );
       expect(s.jobs.unfinished).toBeGreaterThan(0);
