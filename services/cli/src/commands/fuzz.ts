@@ -29,9 +29,10 @@ latency, jitter and timeouts; for the schemes that survive faults, random crashe
 message loss), one per seed, starting at S (default 1). After every delivery, no job may run at
 two sites at once, and the actors' own assertions must hold (a broken one stops the run); at the
 end the run must pass gridemu check's invariants, every run of a job (lost ones included) apart.
-A run must also end: once its last submission and fault are past, no job may go without an
-outcome for 30 emulated days (or ten times its longest job). A failure prints the seed and exits
-1; --seed S reruns that one seed and prints its experiment file.
+A run must also end, as every simulation must: once its last submission and fault are past, no
+job may go without an outcome for 30 emulated days (or ten times its longest job, or 50 times
+its scheme's mean outage). A failure prints the seed and exits 1; --seed S reruns that one seed
+and prints its experiment file.
 
 With --live each seed's experiment, once it has passed in the simulator, also runs as gridemu run
 runs it: its own nats-server, a process per site, its faults applied by killing and starting
