@@ -3,7 +3,7 @@ import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger } from '@gridemu/runtime/live';
 import { connectFirst } from './first-connect.js';
 import { startHealthServer } from './health-server.js';
-import { MemberProcess } from './member.js';
+import { MemberProcess, memberExitCode } from './member.js';
 import { takeOverFrom } from './standby.js';
 import { closeConnection } from './close-connection.js';
 import { natsConnectOptions, natsFlagOptions, timerSpinOf } from './nats-flags.js';
@@ -25,7 +25,8 @@ function help(o: MemberMainOptions): string {
 
 Hosts ${o.hosts ?? "the actors one grid site runs (its local scheduler, metascheduler and executor, or its scheme's)"} in a live run.
 It asks the run's driver for the plan, says ready once subscribed, and runs until the driver ends
-the run. SIGTERM or SIGINT drains the mailboxes and exits.
+the run. SIGTERM or SIGINT drains the mailboxes and exits. Exits 0 when the run ended, the driver
+aborted it or a signal stopped it; 2 on bad input; 1 when the process itself failed.
 
 Options (each also from the environment):
   --nats URL         NATS server                       NATS_URL (default nats://127.0.0.1:4222)
@@ -169,5 +170,5 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   await closeConnection(nc);
   clearInterval(rtt);
   await health.close();
-  return outcome.phase === 'done' || outcome.phase === 'stopped' ? 0 : outcome.badInput ? 2 : 1;
+  return memberExitCode(outcome);
 }

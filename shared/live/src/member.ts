@@ -62,6 +62,17 @@ export interface MemberOutcome {
   readonly badInput?: boolean;
 }
 
+/**
+ * A member process's exit code for how it left: 0 when the run ended, the driver aborted it or a
+ * signal stopped it (the driver reports an aborted run; a container's restart policy, compose's
+ * `on-failure`, then leaves the process down rather than starting it into a run that is over),
+ * 2 on bad input, 1 when it failed itself.
+ */
+export function memberExitCode(outcome: MemberOutcome): number {
+  if (outcome.phase === 'done' || outcome.phase === 'stopped' || outcome.phase === 'aborted') return 0;
+  return outcome.badInput ? 2 : 1;
+}
+
 const HEARTBEAT_MS = 1000;
 
 /** A member's runtime, built and spawned, not yet listening (MemberProcess.build). */

@@ -179,10 +179,9 @@ export class ProcessSupervisor {
       // Bad input stops the run with exit 2 even when the driver, told of it, ended first: a member
       // reports its failure on the bus before it exits, and on busy cores its exit can come last.
       if (p.exit?.code === 2) this.badInput = true;
+      // Exit 0: it left when the run ended, or when the driver aborted it (whose reason is the
+      // run's: memberExitCode).
       if (p.exit?.code === 0 || !this.live || this.killedByPlan.has(p)) return;
-      // Told by the driver that the run is aborted, it left: the driver's reason is the run's. Its
-      // log says so, however soon its exit comes after the driver's word reached this process.
-      if (p.exit?.code === 1 && p.exitPhase() === 'aborted') return;
       // A standby that died before taking over: its crash's restart starts a process of its own.
       if (this.standbys.delete(p)) {
         this.o.say(`the standby for ${p.name} (pid ${p.pid}) ${p.describeExit()}; its restart will start anew`);

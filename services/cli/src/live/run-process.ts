@@ -65,21 +65,6 @@ export class RunProcess {
     return this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`;
   }
 
-  /**
-   * The phase a member's log gives as it exits (its last line, `member process exiting`:
-   * member-main.ts), e.g. `aborted` when the driver told it the run was; undefined if the log does
-   * not end so (the driver, or a process that died).
-   */
-  exitPhase(): string | undefined {
-    try {
-      const last = readFileSync(this.logFile, 'utf8').trimEnd().split('\n').at(-1) ?? '';
-      const line = JSON.parse(last) as { msg?: unknown; phase?: unknown };
-      return line.msg === 'member process exiting' && typeof line.phase === 'string' ? line.phase : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
   /** The last lines of its log, to show with a failure. */
   tail(lines = 12): string {
     try {
