@@ -203,19 +203,16 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
     // A run in which no job reaches its outcome for long would never end: stop it as the
     // simulator does (stalled-run.ts), and write what it has. At a high speed-up a machine that
     // stalls passes emulated days in seconds, so the quiet must also last as long in wall time as
-    // a silent process may (heartbeatTimeout_ms).
-    const stall = stalledRunWatch(spec, jobs);
-    let outcomes = plan.driver.finished;
-    let lastOutcome_ms = Date.now();
+    // a silent process may: the run's clock is the wall's at the speed-up.
+    const stall = stalledRunWatch(spec, jobs, (heartbeatTimeout_ms / 1000) * speedup);
     for (;;) {
       if (plan.driver.done || aborted) break;
       aborted ??= options.shouldStop?.();
       const now = Date.now();
-      if (plan.driver.finished !== outcomes) [outcomes, lastOutcome_ms] = [plan.driver.finished, now];
       try {
         stall.check(plan.driver.finished, rt.now(), plan.driver.records);
       } catch (err) {
-        if (now - lastOutcome_ms >= heartbeatTimeout_ms) aborted ??= err instanceof Error ? err.message : String(err);
+        aborted ??= err instanceof Error ? err.message : String(err);
       }
       for (const [name, info] of members) {
         // A process the spec crashes is silent while it is down, on purpose (faults.crash).

@@ -40,8 +40,11 @@ export class StalledRunWatch {
   private finished = 0;
   private lastOutcome_s = Number.NEGATIVE_INFINITY;
 
-  /** `meanOutage_s`: the mean of the scheme's own outages that hold jobs back (0: none). */
-  constructor(spec: ExperimentSpec, jobs: readonly Job[], meanOutage_s = 0) {
+  /**
+   * `meanOutage_s`: the mean of the scheme's own outages that hold jobs back (0: none);
+   * `minQuiet_s`: a quiet the caller allows whatever the run (a live run's silence allowance).
+   */
+  constructor(spec: ExperimentSpec, jobs: readonly Job[], meanOutage_s = 0, minQuiet_s = 0) {
     const f = spec.faults;
     this.quietFrom_s = Math.max(
       ...jobs.map((j) => j.submit_s),
@@ -54,6 +57,7 @@ export class StalledRunWatch {
       MIN_QUIET_S,
       LONGEST_JOBS * Math.max(0, ...jobs.map((j) => j.run_s)),
       MEAN_OUTAGES * meanOutage_s,
+      minQuiet_s,
     );
   }
 
@@ -80,7 +84,7 @@ export class StalledRunWatch {
   }
 }
 
-/** The watch for a run of `spec` on `jobs`, its scheme's outages allowed for. */
-export function stalledRunWatch(spec: ExperimentSpec, jobs: readonly Job[]): StalledRunWatch {
-  return new StalledRunWatch(spec, jobs, schemeMeanOutage_s(spec));
+/** The watch for a run of `spec` on `jobs`, its scheme's outages allowed for, and `minQuiet_s` at least. */
+export function stalledRunWatch(spec: ExperimentSpec, jobs: readonly Job[], minQuiet_s = 0): StalledRunWatch {
+  return new StalledRunWatch(spec, jobs, schemeMeanOutage_s(spec), minQuiet_s);
 }

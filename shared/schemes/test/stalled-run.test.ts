@@ -56,6 +56,8 @@ describe('a run the watch must let end', () => {
   it("allows fifty of the scheme's mean outages, and names every job left in the error", () => {
     const watch = new StalledRunWatch(spec, jobs, 100 * 86_400);
     expect(watch.limit_s).toBe(50 * 100 * 86_400);
+    // A live run's silence allowance on its clock, when that is longer: 10 s at 10^6x.
+    expect(new StalledRunWatch(spec, jobs, 0, 10 * 1e6).limit_s).toBe(1e7);
     watch.check(1, 100, records);
     let thrown: unknown;
     try {

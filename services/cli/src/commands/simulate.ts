@@ -200,8 +200,7 @@ async function simulateOnce(
     if (!(err instanceof SimulationError || err instanceof StalledRunError)) throw err;
     // A broken invariant, or a run that would never end: say where, and how to get back to the
     // same instant (STYLE.md 7).
-    const seed = err instanceof SimulationError ? err.failure.seed : spec.seed;
-    const again = [...sets.filter((x) => !x.startsWith('seed=')), `seed=${seed}`];
+    const again = [...sets.filter((x) => !x.startsWith('seed=')), `seed=${spec.seed}`];
     console.error(
       `gridemu: ${err.message}\nreproduce with: gridemu simulate ${file} ${again.map((x) => `--set '${x}'`).join(' ')}`,
     );
