@@ -26,3 +26,4 @@ export {
   type PartitionFault,
   type NatsRestartFault,
 } from './faults.js';
+export { largest, smallest } from './extremes.js';

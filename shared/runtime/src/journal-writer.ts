@@ -1,3 +1,4 @@
+import { largest } from '@gridemu/model';
 import type { Logger } from './actor.js';
 import { JournalRefusedError, type Journal } from './journal.js';
 import { decodeJournalBatch, encodeJournalBatch } from './journal-codec.js';
@@ -163,8 +164,9 @@ export class JournalWriter {
     this.gathered++;
     for (const [link, upto] of this.pendingAcks) this.pendingEntries.push({ k: 'ack', link, upto });
     this.pendingAcks.clear();
-    this.gatheredEntries.push(...this.pendingEntries);
-    this.gatheredOutput.push(...this.pendingOutput);
+    // One by one: a turn's entries spread into push's arguments could overflow the call stack.
+    for (const e of this.pendingEntries) this.gatheredEntries.push(e);
+    for (const o of this.pendingOutput) this.gatheredOutput.push(o);
     this.pendingEntries = [];
     this.pendingOutput = [];
   }
@@ -266,7 +268,7 @@ export class JournalWriter {
     if (final && this.unreplayed.size > 0) {
       this.tally.count('journal.batches_after_gap', this.unreplayed.size);
       // Numbered past them, so no batch of this incarnation shares a number with one left behind.
-      this.nextBatch = Math.max(this.nextBatch, ...this.unreplayed.keys()) + 1;
+      this.nextBatch = Math.max(this.nextBatch, largest(this.unreplayed.keys())) + 1;
       this.unreplayed.clear();
     }
   }

@@ -1,4 +1,4 @@
-import type { ExperimentSpec, Job } from '@gridemu/model';
+import { largest, type ExperimentSpec, type Job } from '@gridemu/model';
 import type { JobRecord } from '@gridemu/metrics';
 import { schemeMeanOutage_s } from './registry.js';
 
@@ -47,15 +47,14 @@ export class StalledRunWatch {
   constructor(spec: ExperimentSpec, jobs: readonly Job[], meanOutage_s = 0, minQuiet_s = 0) {
     const f = spec.faults;
     this.quietFrom_s = Math.max(
-      ...jobs.map((j) => j.submit_s),
-      ...f.crash.map((c) => c.at_s + c.down_s),
-      ...f.partition.map((p) => p.to_s),
-      ...f.nats_restart.map((r) => r.at_s + r.down_s),
-      Number.NEGATIVE_INFINITY,
+      largest(jobs.map((j) => j.submit_s)),
+      largest(f.crash.map((c) => c.at_s + c.down_s)),
+      largest(f.partition.map((p) => p.to_s)),
+      largest(f.nats_restart.map((r) => r.at_s + r.down_s)),
     );
     this.limit_s = Math.max(
       MIN_QUIET_S,
-      LONGEST_JOBS * Math.max(0, ...jobs.map((j) => j.run_s)),
+      LONGEST_JOBS * Math.max(0, largest(jobs.map((j) => j.run_s))),
       MEAN_OUTAGES * meanOutage_s,
       minQuiet_s,
     );

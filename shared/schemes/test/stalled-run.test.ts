@@ -53,6 +53,16 @@ describe("the simulator's watch for a run that never ends", () => {
 });
 
 describe('a run the watch must let end', () => {
+  it('watches a run of a million jobs (the example gruber-grid3.yaml has more than 130,000)', () => {
+    // Spread into Math.max's arguments, 130,000 overflowed the CLI's call stack before the run began
+    // (a million overflows any stack of 8 MB or less).
+    const many = Array.from({ length: 1_000_000 }, (_, i) => job(`j${i}`, i, i === 7 ? 40 * 86_400 : 100));
+    const watch = new StalledRunWatch(spec, many);
+    expect(watch.limit_s).toBe(400 * 86_400);
+    expect(() => watch.check(0, 999_999 + watch.limit_s, [])).not.toThrow();
+    expect(() => watch.check(0, 1_000_000 + watch.limit_s, [])).toThrow(StalledRunError);
+  });
+
   it("allows fifty of the scheme's mean outages, and names every job left in the error", () => {
     const watch = new StalledRunWatch(spec, jobs, 100 * 86_400);
     expect(watch.limit_s).toBe(50 * 100 * 86_400);

@@ -1,3 +1,5 @@
+import { largest } from '@gridemu/model';
+
 /**
  * One DAG job of paper 003 (§2): tasks with input dependencies. A task is *initial* when it has no
  * parents; the parents of a task form its *parent set*, whose members must all finish before it
@@ -103,7 +105,7 @@ export class DagJob {
       memo.set(id, total);
       return total;
     };
-    return Math.max(0, ...[...this.specs.keys()].map(chain));
+    return Math.max(0, largest([...this.specs.keys()].map(chain)));
   }
 
   /** Tasks ready to run, in task order. */

@@ -1,3 +1,5 @@
+import { largest } from '@gridemu/model';
+
 /**
  * Step 2 of paper 003's adaptive algorithm (§3): reschedule the tasks of one fully scheduled
  * parent set so that they finish about together, on no faster resources than they need. Pure: it
@@ -56,10 +58,10 @@ export function rescheduleParentSet(
   const mine = placed.filter((t) => t.set === set);
   const time = (t: (typeof placed)[number]) =>
     t.penalty_s + t.remaining_mi / (res.get(t.resource)!.mips / res.get(t.resource)!.running);
-  const setMax = (s: string) => Math.max(...placed.filter((t) => t.set === s).map(time));
+  const setMax = (s: string) => largest(placed.filter((t) => t.set === s).map(time));
   // The sets a move must not delay: every other set, and the subsets inside this one (their own end
   // is the predicted end of their members, wherever those are counted).
-  const subsetMax = (s: string) => Math.max(...placed.filter((t) => t.subset === s).map(time));
+  const subsetMax = (s: string) => largest(placed.filter((t) => t.subset === s).map(time));
   const subsets = [...new Set(mine.flatMap((t) => (t.subset === undefined ? [] : [t.subset])))];
   const otherSets = [...new Set(placed.map((t) => t.set))].filter((s) => s !== set);
   const guarded = () => [...otherSets.map(setMax), ...subsets.map(subsetMax)];

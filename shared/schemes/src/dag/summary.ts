@@ -1,4 +1,4 @@
-import type { ExperimentSpec } from '@gridemu/model';
+import { largest, smallest, type ExperimentSpec } from '@gridemu/model';
 import type { JobRecord } from '@gridemu/metrics';
 import type { SchemeMetric } from '../scheme-module.js';
 import { asDagTask, type DagTaskJob } from './dag-sources.js';
@@ -36,7 +36,7 @@ export function dagSummary(
     list.push(r);
     byDag.set(r.job.dag ?? r.job.id, list);
   }
-  const first = Math.min(...records.map((r) => r.job.submit_s));
+  const first = smallest(records.map((r) => r.job.submit_s));
   const horizon = first + meta.horizon_s;
   const turnaround: number[] = [];
   let useful = 0;
@@ -51,12 +51,12 @@ export function dagSummary(
       ? (tasks: readonly JobRecord[]) => estimatedLength_s(tasks, file_bytes, bandwidth_bps)
       : criticalPath_s;
   for (const tasks of byDag.values()) {
-    const submit = Math.min(...tasks.map((t) => t.job.submit_s));
+    const submit = smallest(tasks.map((t) => t.job.submit_s));
     const work = tasks.reduce((a, t) => a + t.job.run_s * REFERENCE_MIPS, 0);
     if (submit <= horizon) offered += work;
     if (tasks.some((t) => t.failReason === LIMIT_REASON)) failedAtLimit++;
     if (!tasks.every((t) => t.finish_s !== undefined)) continue;
-    const end = Math.max(...tasks.map((t) => t.finish_s!));
+    const end = largest(tasks.map((t) => t.finish_s!));
     turnaround.push(end - submit);
     // A job whose last task ended as its limit passed, before the stop reached it, is over it all the same.
     const ok = end - submit <= (1 + meta.growth_limit) * length_s(tasks);
@@ -121,7 +121,7 @@ function longestChain_s(tasks: readonly JobRecord[], length: (job: DagTaskJob) =
     memo.set(id, f);
     return f;
   };
-  return Math.max(...tasks.map((t) => finish(t.job.id)));
+  return largest(tasks.map((t) => finish(t.job.id)));
 }
 
 export const DAG_METRICS: readonly SchemeMetric[] = [
