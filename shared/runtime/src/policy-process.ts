@@ -11,6 +11,11 @@ const WAITING = 0;
 const ANSWER = 1;
 const BROKEN = 2;
 
+/** The message that stops the worker (a request is a JSON object, never this). */
+const STOP = 'stop';
+/** How long a stopped worker has to reap its killed policy before it is terminated all the same. */
+const STOP_GRACE_MS = 5_000;
+
 /**
  * A program that is not ours went wrong: a policy process wrote something that is not an answer,
  * wrote too late, or exited. Bad input, like a malformed experiment file (exit 2), naming the
@@ -125,7 +130,13 @@ export class PolicyProcess {
         // already gone
       }
     }
-    void this.worker?.terminate();
+    // The worker ends itself once its child has exited: the child is the worker's, and only the
+    // worker's event loop reaps it (terminated at once, each run left a zombie in a long fuzz).
+    const worker = this.worker;
+    if (worker) {
+      worker.postMessage(STOP);
+      setTimeout(() => void worker.terminate(), STOP_GRACE_MS).unref();
+    }
     this.worker = undefined;
     process.off('exit', this.onExit);
   }
@@ -194,7 +205,13 @@ function goneWith(text) {
   if (pending) fail(text);
 }
 child.on('error', (err) => goneWith('could not be started: ' + err.message));
-child.on('exit', (code, signal) => goneWith('exited' + (signal ? ' on signal ' + signal : ' with code ' + code) + ' before answering request ' + requests));
+let exited = !child.pid;
+let stopping = false;
+child.on('exit', (code, signal) => {
+  exited = true;
+  if (stopping) return process.exit(0);
+  goneWith('exited' + (signal ? ' on signal ' + signal : ' with code ' + code) + ' before answering request ' + requests);
+});
 child.stdin.on('error', () => undefined);
 let buffered = '';
 let lines = 0;
@@ -216,6 +233,12 @@ child.stdout.on('data', (chunk) => {
   }
 });
 parentPort.on('message', (line) => {
+  // Stopped: the policy killed, and this worker gone once it is reaped.
+  if (line === ${JSON.stringify(STOP)}) {
+    stopping = true;
+    if (exited) return process.exit(0);
+    return void child.kill('SIGKILL');
+  }
   requests++;
   pending = true;
   if (gone !== null) return fail(gone);
