@@ -11,6 +11,7 @@ import { driverPlan, liveMembers } from './members.js';
 import { answerRejoins } from './rejoin-announcement.js';
 import { cpu_s, cpuSince } from './process-stats.js';
 import { reliableDelivery } from './reliable-delivery.js';
+import { lostConnectionNote } from './lost-connection-note.js';
 import { logWarmUp, warmUp, type WarmUpReport } from './warm-up.js';
 import { within } from './within.js';
 
@@ -212,13 +213,17 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
       try {
         stall.check(plan.driver.finished, rt.now(), plan.driver.records);
       } catch (err) {
-        aborted ??= err instanceof Error ? err.message : String(err);
+        aborted ??=
+          (err instanceof Error ? err.message : String(err)) +
+          lostConnectionNote(rt.outageSpans(), spec.live.journal === true);
       }
       for (const [name, info] of members) {
         // A process the spec crashes is silent while it is down, on purpose (faults.crash).
         if (isDownByPlan(spec, name, rt.now())) info.lastSeen_ms = now;
         if (now - info.lastSeen_ms > heartbeatTimeout_ms)
-          aborted ??= `process "${name}" (pid ${info.pid}) has been silent for ${heartbeatTimeout_ms / 1000} s`;
+          aborted ??=
+            `process "${name}" (pid ${info.pid}) has been silent for ${heartbeatTimeout_ms / 1000} s` +
+            lostConnectionNote(rt.outageSpans(), spec.live.journal === true);
       }
       const wall = wallNow_ms();
       if (now - lastProgress >= 1000 && wall >= wallEpoch_ms) {

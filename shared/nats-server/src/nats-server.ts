@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,7 +94,20 @@ export async function startLocalNatsServer(options: LocalNatsServerOptions = {})
   const storeToRemove = scratch ? dir : undefined;
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  // A kept folder keeps the server's log too (added to by a restart of the run's server): its
+  // warnings, a slow consumer's connection closed with what was in flight among them, are what
+  // explain a run's lost messages.
+  const log = scratch ? undefined : createWriteStream(join(dir, 'nats-server.log'), { flags: 'a' });
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+    log?.write(d);
+  });
+  const logWritten = new Promise<void>((resolve) => {
+    if (!log) return resolve();
+    log.once('close', () => resolve());
+    log.once('error', () => resolve());
+    child.once('close', () => log.end());
+  });
   try {
     await waitForPort(port, child, 10_000);
   } catch (err) {
@@ -108,6 +121,7 @@ export async function startLocalNatsServer(options: LocalNatsServerOptions = {})
     process: child,
     stop: async () => {
       await stopProcess(child);
+      await logWritten;
       if (storeToRemove) rmSync(storeToRemove, { recursive: true, force: true });
     },
   };
