@@ -7,6 +7,7 @@ export const NO_LIVE_RUN = [
   'test/cli.test.ts',
   'test/compare.test.ts',
   'test/deploy-manifests.test.ts',
+  'test/fidelity-estimate.test.ts',
   'test/fuzz-live-seed.test.ts',
   'test/grafana-dashboard.test.ts',
   'test/idle-axes.test.ts',

@@ -6,6 +6,7 @@ import {
   closeConnection,
   connectFirst,
   ControlBus,
+  fidelityInputs,
   feltHop_ms,
   judgeBacklog,
   judgeFidelity,
@@ -15,7 +16,6 @@ import {
   natsConnectOptions,
   natsFlagOptions,
   probeBus,
-  reportThrottle,
   shortestTimescale,
   startHealthServer,
   timerSpinOf,
@@ -31,13 +31,7 @@ import {
   writeSummary,
 } from '@gridemu/metrics';
 import { InputError, parseOverrides, UnavailableError, UsageError } from '@gridemu/model';
-import {
-  loadExperiment,
-  loadExperimentWorkload,
-  schemeReportPeriods,
-  schemeSummaryInput,
-  schemeTimescales,
-} from '@gridemu/schemes';
+import { loadExperiment, loadExperimentWorkload, schemeSummaryInput } from '@gridemu/schemes';
 import { jobsSha256 } from '@gridemu/workload';
 import { checkRunId, withFields } from '@gridemu/runtime';
 import { pinoLogger, type LiveRuntime } from '@gridemu/runtime/live';
@@ -144,9 +138,7 @@ async function main(argv: string[]): Promise<number> {
   new ControlBus(nc, values.run, log, 'driver').publish({ kind: 'serving', member: 'driver', http: health.address });
   // The fidelity guard, before the run: one hop is the spec's link latency and what a
   // trip through the server costs now; both become speed-up times as long in emulated time.
-  const timescales = schemeTimescales(spec, workload.jobs);
-  // The bound the sites' runtimes apply (reportThrottle), judged against the scheme's report periods.
-  const reports = { interval_ms: reportThrottle(spec).latestValue.interval_ms, periods: schemeReportPeriods(spec) };
+  const { timescales, reports } = fidelityInputs(spec, workload.jobs);
   const probe = await probeBus(nc, values.run);
   const before = judgeFidelity({
     speedup: spec.live.speedup,

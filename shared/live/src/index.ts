@@ -26,6 +26,7 @@ export { warmUp, warmUpJobs, warmUpRun, type WarmUpReport } from './warm-up.js';
 export { reliableDelivery } from './reliable-delivery.js';
 export { partitionCut } from './partition-cut.js';
 export { reportThrottle } from './report-throttle.js';
+export { fidelityInputs } from './fidelity-inputs.js';
 export { processRegistry, prometheusName, type MetricsSource } from './prometheus-metrics.js';
 export {
   judgeFidelity,

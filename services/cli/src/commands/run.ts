@@ -4,13 +4,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { journalStoreOption, parseCommandArgs } from '../command-args.js';
 import { describeScheduleCheck, writeProtocolTrace, type RunSummary, type ScheduleCheck } from '@gridemu/metrics';
-import { parseOverride, parseOverrides, type LoadedSpec } from '@gridemu/model';
+import { parseOverride, parseOverrides, type Job, type LoadedSpec } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
 import { INSTALL_HINT, natsServerBinary } from '@gridemu/nats-server';
 import { checkRunId } from '@gridemu/runtime';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { runLive, type LiveStatus } from '../live/live-run.js';
-import { describeRunLength, progressDetail, runLength, type RunLength } from '../live/run-length.js';
+import { describeRunLength, progressDetail, runLength } from '../live/run-length.js';
+import { fidelityEstimateLines } from '../live/fidelity-estimate.js';
 import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
@@ -161,9 +162,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       (values.run ?? `${name.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 40)}-${randomBytes(3).toString('hex')}`) +
         (seed === undefined || values.run === undefined ? '' : `-seed-${seed}`),
     );
-  if (seeds === undefined)
-    return (await runOnce(experiment, out, runId(spec.name), runLength(workload.jobs, spec.live.speedup), options))
-      .code;
+  if (seeds === undefined) return (await runOnce(experiment, out, runId(spec.name), workload.jobs, options)).code;
 
   // The same experiment again with seeds S, S+1, ..., each a live run of its own in DIR/seed-<s>/,
   // as simulate --seeds does; the tables over them are simulate's too.
@@ -188,8 +187,7 @@ export async function runCommand(argv: string[]): Promise<number> {
             })
           ).jobs;
     if (!values.quiet) console.error(`seed ${seed} (${k + 1}/${seeds}):`);
-    const length = runLength(jobs, seeded.spec.live.speedup);
-    const result = await runOnce(seeded, seedFolder(out, seed), runId(spec.name, seed), length, options);
+    const result = await runOnce(seeded, seedFolder(out, seed), runId(spec.name, seed), jobs, options);
     if (result.code !== EXIT_OK || !result.summary) {
       console.error(
         `gridemu: the run of seed ${seed} did not pass (exit ${result.code}); the seeds stop there, its results are in ${seedFolder(out, seed)}`,
@@ -234,7 +232,7 @@ async function runOnce(
   experiment: LoadedSpec,
   out: string,
   run: string,
-  length: RunLength,
+  jobs: readonly Job[],
   options: RunOptions,
 ): Promise<{ code: number; summary?: RunSummary }> {
   const { spec } = experiment;
@@ -243,7 +241,9 @@ async function runOnce(
     if (!options.quiet) console.error(line);
   };
   say(`gridemu run ${spec.name}: ${spec.meta.scheme}, speed-up ${spec.live.speedup}`);
+  const length = runLength(jobs, spec.live.speedup);
   say(describeRunLength(length));
+  for (const line of fidelityEstimateLines(spec, jobs)) say(line);
   const bar = new ProgressBar(
     `run ${spec.name}`,
     process.stderr,
