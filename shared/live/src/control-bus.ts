@@ -1,4 +1,5 @@
-import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import { randomBytes } from 'node:crypto';
+import { headers, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
   controlKindSubjects,
   controlSenderOf,
@@ -10,6 +11,7 @@ import {
   type ControlMessage,
 } from '@gridemu/protocol/wire';
 import type { Logger } from '@gridemu/runtime';
+import { PART_HEADER, PART_OF_HEADER, PartJoiner, partBytes, splitIntoParts } from './control-parts.js';
 
 type Of<K extends ControlKind> = Extract<ControlMessage, { kind: K }>;
 
@@ -24,6 +26,10 @@ export class ControlBus {
   malformed = 0;
   /** Messages dropped because their sender may not send them (controlSenderProblem). */
   forged = 0;
+  /** Messages this bus has sent in parts, to name each. */
+  private partedMessages = 0;
+  /** Apart from a restarted process's, which counts its parted messages from 1 again. */
+  private readonly incarnation = randomBytes(4).toString('hex');
 
   constructor(
     readonly nc: NatsConnection,
@@ -33,10 +39,26 @@ export class ControlBus {
   ) {}
 
   on<K extends ControlKind>(kind: K, handler: (msg: Of<K>, raw: Msg) => void): void {
+    const joiner = new PartJoiner();
     const sub = this.nc.subscribe(controlKindSubjects(this.run, kind), {
       callback: (err, m) => {
         if (err) return;
-        const d = decodeControl(m.data, this.run);
+        let data = m.data;
+        const partOf = m.headers?.get(PART_OF_HEADER);
+        if (partOf) {
+          const dropped = joiner.dropped;
+          const whole = joiner.add(`${m.subject} ${partOf}`, m.headers?.get(PART_HEADER) ?? '', m.data);
+          if (joiner.dropped > dropped) {
+            this.malformed += joiner.dropped - dropped;
+            this.log.warn(
+              { subject: m.subject },
+              'dropped a control message sent in parts: a part is missing or malformed',
+            );
+          }
+          if (!whole) return;
+          data = whole;
+        }
+        const d = decodeControl(data, this.run);
         if (!d.ok || d.msg.kind !== kind) {
           this.malformed++;
           if (this.malformed <= 20)
@@ -61,7 +83,18 @@ export class ControlBus {
   }
 
   publish(msg: ControlMessage): void {
-    this.nc.publish(controlSubject(this.run, msg.kind, this.self), encodeControl(this.run, msg));
+    const subject = controlSubject(this.run, msg.kind, this.self);
+    const bytes = encodeControl(this.run, msg);
+    const parts = splitIntoParts(bytes, partBytes(this.nc.info?.max_payload));
+    if (parts.length === 1) return this.nc.publish(subject, bytes);
+    // Larger than the server takes in one message (control-parts.ts): in parts, in order.
+    const partOf = `${this.self}.${this.incarnation}.${++this.partedMessages}`;
+    parts.forEach((part, i) => {
+      const h = headers();
+      h.set(PART_OF_HEADER, partOf);
+      h.set(PART_HEADER, `${i + 1}/${parts.length}`);
+      this.nc.publish(subject, part, { headers: h });
+    });
   }
 
   reply(raw: Msg, msg: ControlMessage): void {

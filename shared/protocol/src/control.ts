@@ -1,5 +1,5 @@
 import { decode, encode } from '@msgpack/msgpack';
-import { MAX_MESSAGE_BYTES, PROTOCOL_VERSION } from './codec.js';
+import { PROTOCOL_VERSION } from './codec.js';
 
 /**
  * The control plane of a live run: how its processes find each other, agree on the clock's epoch,
@@ -241,6 +241,15 @@ export function requestInboxPrefix(run: string, user: string): string {
   return `_INBOX.${run}.${user}`;
 }
 
+/**
+ * The largest control message, in bytes. A plan carries the whole spec, and a process's report at
+ * the end of a run its histograms and timelines per link: a GRUBER engine's on a 15-site grid was
+ * over the 1 MB that were the limit (and over what NATS takes in one message: such a message goes
+ * in parts, shared/live/src/control-parts.ts). Bounded still, so a malformed one cannot take the
+ * receiver's memory.
+ */
+export const MAX_CONTROL_BYTES = 64 * 1024 * 1024;
+
 export function encodeControl(run: string, msg: ControlMessage): Uint8Array {
   return encode({ v: PROTOCOL_VERSION, run, ...msg }, { ignoreUndefined: true });
 }
@@ -269,8 +278,7 @@ const CONTROL_SHAPES: Record<ControlKind, Record<string, FieldRule>> = {
 
 /** Decodes a control message of `run`; never throws (a bad one is counted and dropped by the caller). */
 export function decodeControl(bytes: Uint8Array, run: string): DecodedControl {
-  // A plan carries the whole spec, so control messages may be larger than actor messages.
-  if (bytes.byteLength > 16 * MAX_MESSAGE_BYTES)
+  if (bytes.byteLength > MAX_CONTROL_BYTES)
     return { ok: false, reason: `control payload of ${bytes.byteLength} bytes is too large` };
   let raw: unknown;
   try {

@@ -19,6 +19,7 @@ export {
   requestInboxPrefix,
   encodeControl,
   decodeControl,
+  MAX_CONTROL_BYTES,
   type ControlMessage,
   type ControlKind,
   type MemberReport,
