@@ -15,7 +15,7 @@ export const PART_HEADER = 'Gridemu-Part';
 
 /** Room left in each part for the subject, the headers and the protocol line. */
 const HEADROOM_BYTES = 16 * 1024;
-/** The smallest part, whatever the server says (a server's max_payload is never below 64 KB in practice). */
+/** The smallest part, whatever the server says: a floor, not a size any server is known to need. */
 const MIN_PART_BYTES = 32 * 1024;
 
 /** How large each part may be on a server whose largest message is `maxPayload` bytes. */
