@@ -14,8 +14,8 @@ export function lostConnectionNote(driverOutages: readonly OutageSpan[], journal
   const times = driverOutages.length === 1 ? 'once' : `${driverOutages.length} times`;
   return (
     `. The driver lost its connection to NATS ${times} (first at emulated ${Math.round(first.from_s)} s), ` +
-    'and without live.journal what was on its way then is lost: nats-server closes the connection of a client ' +
-    'too slow to keep up ("Slow Consumer" in its log, nats/nats-server.log in the output folder when gridemu run ' +
-    'started it); heed the fidelity warnings, lower the speed-up, or set live.journal: true'
+    'and without live.journal what was on its way then is lost: a restart of the server, or the server closing ' +
+    'the connection of a client too slow to keep up ("Slow Consumer" in its log, nats/nats-server.log in the ' +
+    'output folder when gridemu run started it; heed the fidelity warnings, lower the speed-up, or set live.journal: true)'
   );
 }

@@ -105,7 +105,8 @@ export async function startLocalNatsServer(options: LocalNatsServerOptions = {})
   const logWritten = new Promise<void>((resolve) => {
     if (!log) return resolve();
     log.once('close', () => resolve());
-    log.once('error', () => resolve());
+    // A log that cannot be written (its folder removed) must not take the run down with it.
+    log.on('error', () => resolve());
     child.once('close', () => log.end());
   });
   try {
