@@ -360,6 +360,12 @@ describe('help and trace info', () => {
     expect(gridemu(['trace', 'info', file, '--jobs', '0']).err).toContain(
       '--jobs must be an integer of 1 or more, got "0"',
     );
+    // One job is a span of 0 s: no rate of arrival, so no load (not 0%, which would say an idle machine).
+    const one = gridemu(['trace', 'info', file, '--skip', '3', '--jobs', '1']);
+    expect(one.out).toContain('offered load    undefined: every submission at one time (a span of 0 s)\n');
+    expect(
+      JSON.parse(gridemu(['trace', 'info', file, '--skip', '3', '--jobs', '1', '--json']).out).offeredLoad,
+    ).toBeNull();
   });
 
   it('reads a GWF trace and a Batsim workload as their sources read them, by name or --format', () => {

@@ -23,8 +23,11 @@ export interface TraceInfo {
   readonly machineProcs: number;
   /** Where machineProcs came from. */
   readonly machineProcsFrom: 'header' | 'nb_res' | 'widest job';
-  /** Σ procs × run / (machine processors × span): the load the trace offers its machine. */
-  readonly offeredLoad: number;
+  /**
+   * Σ procs × run / (machine processors × span): the load the trace offers its machine; null when
+   * the span is 0 (every submission at one time, or no job), where no rate of arrival is defined.
+   */
+  readonly offeredLoad: number | null;
   readonly anomalies: {
     readonly runtimeNotPositive: number;
     readonly requestedTimeMissing: number;
@@ -100,7 +103,7 @@ export async function traceInfo(
     maxProcsUsed: maxProcs,
     machineProcs,
     machineProcsFrom,
-    offeredLoad: span > 0 && machineProcs > 0 ? work / (machineProcs * span) : 0,
+    offeredLoad: span > 0 && machineProcs > 0 ? work / (machineProcs * span) : null,
     anomalies: a,
     malformedLines: malformed,
     header: Object.fromEntries(header.fields),

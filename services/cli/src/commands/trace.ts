@@ -136,7 +136,9 @@ export async function traceCommand(argv: string[]): Promise<number> {
           `jobs            ${info.records}${sliced}`,
           `span            ${info.span_s} s (${days.toFixed(1)} days), submits ${info.firstSubmit_s} .. ${info.lastSubmit_s}`,
           `processors      ${info.machineProcs} (${info.machineProcsFrom === 'widest job' ? "the widest job's: the file does not give the machine's size" : `widest job ${info.maxProcsUsed}`})`,
-          `offered load    ${(info.offeredLoad * 100).toFixed(1)}% of the machine over the span`,
+          info.offeredLoad === null
+            ? `offered load    undefined: every submission at one time (a span of 0 s)`
+            : `offered load    ${(info.offeredLoad * 100).toFixed(1)}% of the machine over the span`,
           `median run      ${info.medianRun_s} s`,
           ...(live
             ? [
