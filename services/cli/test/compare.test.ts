@@ -68,6 +68,21 @@ describe('gridemu compare', () => {
     const missing = gridemu(['compare', a, join(dir, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain(join(dir, 'nope', 'summary.json'));
+    // A cell that is not a number names its file, line and column, as bad input does everywhere;
+    // read as NaN it would count as a job submitted differently.
+    const bent = join(dir, 'bent');
+    mkdirSync(bent);
+    writeFileSync(join(bent, 'summary.json'), readFileSync(join(a, 'summary.json')));
+    const lines = readFileSync(join(a, 'jobs.csv'), 'utf8').split('\n');
+    const submitAt = lines[0]!.split(',').indexOf('submission_time');
+    lines[2] = lines[2]!
+      .split(',')
+      .map((f, i) => (i === submitAt ? 'soon' : f))
+      .join(',');
+    writeFileSync(join(bent, 'jobs.csv'), lines.join('\n'));
+    const bad = gridemu(['compare', a, bent]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(`${join(bent, 'jobs.csv')}:3: submission_time "soon" is not a number`);
   });
 
   it('names an aborted run, and fails it whatever its numbers once a limit is asked for', () => {
@@ -257,6 +272,12 @@ describe('gridemu compare of two folders of seeds', () => {
     const missing = gridemu(['compare', a, b, '--tolerance', '20']);
     expect(missing.code).toBe(1);
     expect(missing.out).toContain("OVER TOLERANCE: mean_turnaround_s: not a number in both folders' seeds");
+    // An empty cell is a metric the seed does not define; any other that is not a number is bad input.
+    const bad = seedsFolder([1, 2, 3], [10, 12, 14]);
+    writeFileSync(join(bad, 'seeds.csv'), 'seed,mean_wait_s,utilization\n1,10,0.5\n2,n/a,0.5\n');
+    const refused = gridemu(['compare', a, bad]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('seeds.csv:3: mean_wait_s "n/a" is not a number');
   });
 
   it("takes Welch's test when the folders ran different seeds, and says what it cannot compare", () => {
@@ -368,6 +389,16 @@ describe('gridemu compare of two variants of a sweep', () => {
     expect(job.err).toContain(
       '--job compares two runs job by job; two variants of a sweep are compared by their seeds',
     );
+    // A seed that is not a number is bad input naming its line, not a seed NaN.
+    const bent = sweepFolder([10, 12, 14], [11, 14, 17]);
+    const csv = readFileSync(join(bent, 'sweep.csv'), 'utf8').replace(
+      'distributed,distributed,2,',
+      'distributed,distributed,two,',
+    );
+    writeFileSync(join(bent, 'sweep.csv'), csv);
+    const seed = gridemu(['compare', bent, 'meta.scheme=distributed', 'meta.scheme=k-distributed']);
+    expect(seed.code).toBe(2);
+    expect(seed.err).toContain('sweep.csv:3: seed "two" is not a number');
   });
 
   it("of a sweep that ran: each side's mean is its runs' mean", () => {
@@ -431,6 +462,18 @@ describe('gridemu compare with protocol traces (issue 15)', () => {
     const job = gridemu(['compare', a, plain, '--job', 's1!1']);
     expect(job.code).toBe(2);
     expect(job.err).toContain('protocol_trace: true');
+  });
+
+  it('a protocol-trace.csv cut short is bad input naming its line (exit 2), not a crash', () => {
+    const cut = join(tmp(), 'cut');
+    mkdirSync(cut);
+    for (const f of ['summary.json', 'jobs.csv']) writeFileSync(join(cut, f), readFileSync(join(a, f)));
+    const trace = readFileSync(join(a, 'protocol-trace.csv'), 'utf8').split('\n');
+    writeFileSync(join(cut, 'protocol-trace.csv'), [...trace.slice(0, 3), trace[3]!.slice(0, 5)].join('\n'));
+    const r = gridemu(['compare', a, cut]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(cut, 'protocol-trace.csv')}:4: expected 5 fields with a numeric time_s`);
+    expect(r.err).not.toContain('    at ');
   });
 
   it("a live run's trace lines become rows by emulated time; a broken one names its log and line", () => {

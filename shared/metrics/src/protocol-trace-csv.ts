@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { CsvCells, CsvFileWriter } from './csv-cells.js';
 import { splitCsvLine } from './csv-table.js';
+import { InputError } from '@gridemu/model';
 
 /**
  * One protocol step of one job (runtime's TraceRecord): what `protocol-trace.csv` holds when the
@@ -37,7 +38,9 @@ export function readProtocolTrace(path: string): ProtocolTraceRow[] {
   const lines = readFileSync(path, 'utf8').split('\n');
   const header = lines[0]?.trim();
   if (header !== PROTOCOL_TRACE_COLUMNS.join(','))
-    throw new Error(`${path}:1: not a protocol-trace.csv (expected the header ${PROTOCOL_TRACE_COLUMNS.join(',')})`);
+    throw new InputError(
+      `${path}:1: not a protocol-trace.csv (expected the header ${PROTOCOL_TRACE_COLUMNS.join(',')})`,
+    );
   const rows: ProtocolTraceRow[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
@@ -45,7 +48,7 @@ export function readProtocolTrace(path: string): ProtocolTraceRow[] {
     const f = splitCsvLine(line);
     const time_s = Number(f[0]);
     if (f.length !== PROTOCOL_TRACE_COLUMNS.length || f[0] === '' || !Number.isFinite(time_s))
-      throw new Error(`${path}:${i + 1}: expected ${PROTOCOL_TRACE_COLUMNS.length} fields with a numeric time_s`);
+      throw new InputError(`${path}:${i + 1}: expected ${PROTOCOL_TRACE_COLUMNS.length} fields with a numeric time_s`);
     rows.push({ time_s, job_id: f[1]!, location: f[2]!, event: f[3]!, detail: f[4]! });
   }
   return rows;

@@ -392,11 +392,7 @@ function pct(m: MetricDiff): string {
 function readBothTraces(dirA: string, dirB: string): { a: ProtocolTraceRow[]; b: ProtocolTraceRow[] } | undefined {
   const [pa, pb] = [join(dirA, 'protocol-trace.csv'), join(dirB, 'protocol-trace.csv')];
   if (!existsSync(pa) || !existsSync(pb)) return undefined;
-  try {
-    return { a: readProtocolTrace(pa), b: readProtocolTrace(pb) };
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  return { a: readProtocolTrace(pa), b: readProtocolTrace(pb) };
 }
 
 function printProtocol(p: TraceComparison): void {

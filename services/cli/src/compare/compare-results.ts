@@ -172,7 +172,7 @@ function readJobs(dir: string): { submissions: Map<string, Submission>; starts: 
   const starts = new Map<string, Start>();
   table.rows.forEach((f, i) => {
     // Compared as given: a job with no requested time, say, has it empty in both runs.
-    const given = (column: number) => (f[column] === '' ? null : Number(f[column]));
+    const given = (column: number) => (f[column] === '' ? null : table.number(i, column));
     submissions.set(f[id!]!, { submit_s: given(submit!), procs: given(procs!), requested_s: given(requested!) });
     if (f[start!] === '') return;
     starts.set(f[id!]!, { start: table.number(i, start!), site: f[site!]! });

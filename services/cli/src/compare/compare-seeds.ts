@@ -63,11 +63,11 @@ export function readSeedsFolder(dir: string): SeedsFolder {
     if (i === seedAt) return;
     columns.set(
       name,
-      table.rows.map((r) => (r[i] === '' || r[i] === undefined ? undefined : Number(r[i]))),
+      table.rows.map((r, row) => (r[i] === '' || r[i] === undefined ? undefined : table.number(row, i))),
     );
   });
   const origin = seedsFolderOrigin(dir);
-  const seeds = table.rows.map((r) => Number(r[seedAt]));
+  const seeds = table.rows.map((_, row) => table.number(row, seedAt));
   return {
     dir,
     command: origin?.command ?? 'simulate',

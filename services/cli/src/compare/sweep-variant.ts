@@ -30,7 +30,7 @@ export function readSweepVariant(dir: string, variant: string): SeedsFolder {
       `${dir} has no variant "${variant}" (its variants: ${names.join('; ')})${didYouMean(closestName(variant, names))}`,
     );
   const rows = table.rows.map((r, i) => ({ r, i })).filter(({ r }) => r[variantAt] === variant);
-  const seeds = rows.map(({ r }) => Number(r[seedAt]));
+  const seeds = rows.map(({ i }) => table.number(i, seedAt));
   const columns = new Map<string, (number | undefined)[]>();
   table.header.forEach((name, c) => {
     if (c <= seedAt) return;
