@@ -14,6 +14,7 @@ export const NO_LIVE_RUN = [
   'test/orchestrator-metrics.test.ts',
   'test/report-hours-axis.test.ts',
   'test/report-live-series.test.ts',
+  'test/replayed-spec-note.test.ts',
   'test/report-run-series.test.ts',
   'test/run-facts.test.ts',
   'test/run-length.test.ts',

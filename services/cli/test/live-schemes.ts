@@ -91,6 +91,8 @@ export function schemesRunLive(schemes: readonly Paper001Scheme[]): void {
           const replay = join(dir, 'replay');
           const sim = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
           expect(sim.code, sim.err).toBe(0);
+          // The spec the live run's summary holds is the one replayed: no note of another experiment.
+          expect(sim.err).not.toContain('the experiment replayed differs');
           const r = readSummary(replay);
           const network = JSON.parse(readFileSync(join(out, 'network.json'), 'utf8')) as {
             links: Record<string, { count: number; sum_ms: number }>;

@@ -141,9 +141,27 @@ describe('gridemu run under faults (issue 11)', () => {
     expect(s.live!['bus_outages']).toEqual(network.outages);
     // Its replay holds what the processes sent each other meanwhile, at the times the run had.
     const replay = join(dir, 'replay');
-    const replayed = await gridemuLive(['simulate', spec, '--network-from', out, '--out', replay, '--quiet']).done;
+    const sets = ['--set', 'meta.claim_timeout_s=400', '--set', 'protocol_trace=true'];
+    const replayed = await gridemuLive(['simulate', spec, ...sets, '--network-from', out, '--out', replay, '--quiet'])
+      .done;
     expect(replayed.code, replayed.err).toBe(0);
     expect(readSummary(replay).counters['faults.bus_outages']).toBe(1);
+    // The same file and sets: its replay, nothing said; another seed is another workload, and said.
+    expect(replayed.err).not.toContain('the experiment replayed differs');
+    const other = await gridemuLive([
+      'simulate',
+      spec,
+      ...sets,
+      '--set',
+      'seed=99',
+      '--network-from',
+      out,
+      '--out',
+      join(dir, 'other'),
+      '--quiet',
+    ]).done;
+    expect(other.code, other.err).toBe(0);
+    expect(other.err).toMatch(/the experiment replayed differs from the one .* in seed \d+ → 99: /);
   });
 
   it('site processes killed and restarted, the origin among them: each replays its journal, no job lost, one grant per job, the check passes', async () => {

@@ -23,6 +23,7 @@ import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { abortedRunOf, clearRunOutputs } from '../results-folder.js';
 import { ProgressBar } from '../progress.js';
+import { replayedSpecNote } from '../replayed-spec-note.js';
 import { sameJobsEveryRun } from '../seed-spread.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { renderSummary } from '../summary-table.js';
@@ -59,7 +60,9 @@ Options:
                        gridemu compare LIVE_DIR DIR. With --seeds N, the seeds vary the replay's
                        draws of the network only: the workload and every other draw stay those of
                        the run it replays. A network.json from before 2026-11-29 has no mailbox
-                       split: it is replayed with whole delays, and a note says so
+                       split: it is replayed with whole delays, and a note says so. Give the
+                       file and --set the run had: a note names each field the experiment differs
+                       in from the run's (its summary.json's spec; name, faults and live aside)
   --whole-delays       with --network-from, draw each message's whole felt delay at once (hop, timer
                        lag and mailbox together) and keep every message between two actors in
                        order: the default replay before the mailbox split; in the six chaos
@@ -113,6 +116,11 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     values['network-from'] === undefined
       ? undefined
       : readMeasuredNetwork(values['network-from'], values['whole-delays'] === true);
+  if (measured) {
+    // Compared as summary.json holds it: JSON, overrides applied.
+    const note = replayedSpecNote(values['network-from']!, JSON.parse(JSON.stringify(loaded)));
+    if (note !== undefined) console.error(`gridemu: note: ${note}`);
+  }
   // A replay of a live run applies its crashes and server restarts as they happened there.
   const spec = measured ? withAppliedFaults(loaded, measured.network) : loaded;
   const output = {
