@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION, controlSubject } from '@gridemu/protocol/wire';
 import { startLocalNatsServer } from '@gridemu/nats-server';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
+import { removeRunJournals, runJournalStreams } from '@gridemu/transport-nats';
 import { gridemuLive, readJobs, readSummary, REPO, smallSpec, startsInLogs, tmp } from './live-helpers.js';
 
 let nats: NatsServerHandle;
@@ -117,6 +118,34 @@ describe('gridemu run under faults', () => {
     // Nothing lost: every job still has its row, finished or not.
     expect(readJobs(out)).toHaveLength(600);
     for (const pid of others) expect(alive(pid), `process ${pid} outlived the run`).toBe(false);
+  });
+
+  it('on a server it did not start, a run that ended deletes its JetStream journals; one stopped keeps and names them', async () => {
+    const journaled = (run: string, speedup: number, extra: string[]) => {
+      const dir = tmp();
+      const spec = smallSpec(dir, { sites: 3, jobs: 40, scheme: 'k-distributed', k: 2, speedup });
+      const args = ['run', spec, '--out', join(dir, 'out'), '--nats', nats.url, '--run', run];
+      return gridemuLive([...args, '--journal-store', 'jetstream', '--set', 'live.journal=true', ...extra]);
+    };
+    // Every process journals (live.journal), each in a stream of its own on the server.
+    const ended = await journaled('journals-ended', 20000, ['--timeout', '90']).done;
+    expect(ended.code, ended.err).toBe(0);
+    expect(ended.out + ended.err).toMatch(
+      new RegExp(`removed the run's [1-9]\\d* journal stream\\(s\\) from ${nats.url.replace(/[.]/g, '\\.')}`),
+    );
+    expect(await runJournalStreams(nc, 'journals-ended')).toEqual([]);
+    // Stopped (Ctrl-C) long before its end: its journals stay, named, for a look.
+    const stopped = journaled('journals-stopped', 500, ['--timeout', '600']);
+    await running('journals-stopped');
+    stopped.child.kill('SIGINT');
+    const { code, out, err } = await stopped.done;
+    expect(code).toBe(1);
+    const kept = await runJournalStreams(nc, 'journals-stopped');
+    expect(kept.length).toBeGreaterThan(0);
+    expect(out + err).toContain(
+      `the run's journals stay on ${nats.url} for a look at what they stored: stream(s) ${kept.join(', ')}`,
+    );
+    await removeRunJournals(nc, 'journals-stopped');
   });
 
   it('a site process started while its server is down keeps trying, and joins once the server is there', async () => {

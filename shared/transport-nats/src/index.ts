@@ -11,4 +11,5 @@ export {
   hearPatterns,
 } from './subjects.js';
 export { JetStreamJournal, journalStream, journalSubject, journalPermissions } from './jetstream-journal.js';
+export { runJournalStreams, removeRunJournals } from './run-journals.js';
 export { BATCH_MARK, encodeBatch, splitBatch, isBatch } from './batch-frame.js';

@@ -5,6 +5,7 @@ import { liveLocations, writeResolvedExperiment } from '@gridemu/live';
 import type { LoadedSpec } from '@gridemu/model';
 import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
 import { FaultInjector } from './fault-injector.js';
+import { settleRunJournals } from './journals-on-server.js';
 import { ProcessSupervisor } from './process-supervisor.js';
 import { ProxySet } from './proxy-set.js';
 import { RunClockWatch } from './run-clock.js';
@@ -68,8 +69,11 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   const members = [...serviceOf.keys()];
   const cleanup: (() => Promise<unknown>)[] = [];
   let processes: ProcessSupervisor | undefined;
+  let opened: RunPlane | undefined;
+  let ended = false;
   try {
     const plane = await RunPlane.open({ run: o.run, out: o.out, members, say, ...pick(o, 'nats', 'tls') });
+    opened = plane;
     cleanup.push(() => plane.close());
     const clock = new RunClockWatch(plane.bus);
     // Faults fire on the run's clock, and not once the driver has ended the run.
@@ -174,6 +178,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     if (lingering.length > 0) say(`stopping ${lingering.join(', ')}, still running after the driver ended`);
     // The members have lingered through a last scrape and left: ask what Prometheus saw.
     const prometheus = await watch.finish(say);
+    ended = failure === undefined;
     return {
       code: failure === undefined ? 0 : code === 2 || processes.badInput ? 2 : 1,
       ...(failure !== undefined ? { failure } : {}),
@@ -182,6 +187,9 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     };
   } finally {
     await processes?.stopAll(3000);
+    // Once no process of the run is left to append to them (a standby among them).
+    if (opened && o.nats !== undefined && o.journalStore === 'jetstream')
+      await settleRunJournals(opened.nc, o.run, o.nats, ended, say);
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
 }
