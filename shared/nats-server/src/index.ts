@@ -10,3 +10,4 @@ export {
 } from './nats-server.js';
 export { makeRunCertificates, type RunCertificates } from './run-certificates.js';
 export { programOnPath } from './program-on-path.js';
+export { diesWithParent } from './dies-with-parent.js';

@@ -4,6 +4,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { programOnPath } from './program-on-path.js';
+import { diesWithParent } from './dies-with-parent.js';
 
 /** How long a client may take to authenticate (the server's `authorization.timeout`). */
 export const AUTH_TIMEOUT_S = 20;
@@ -92,7 +93,9 @@ export async function startLocalNatsServer(options: LocalNatsServerOptions = {})
     args = ['-c', file];
   }
   const storeToRemove = scratch ? dir : undefined;
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A run's server must not outlive the run's process when that is killed outright.
+  const started = diesWithParent(binary, args);
+  const child = spawn(started.command, started.args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   // A kept folder keeps the server's log too (added to by a restart of the run's server): its
   // warnings, a slow consumer's connection closed with what was in flight among them, are what

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, programOnPath, stopProcess } from '@gridemu/nats-server';
+import { diesWithParent, freePort, programOnPath, stopProcess } from '@gridemu/nats-server';
 
 export const PROMETHEUS_HINT =
   'prometheus is not on PATH: install it with `apt-get install -y prometheus` (Debian), or point your own Prometheus at DIR/prometheus/prometheus.yml';
@@ -81,16 +81,14 @@ export async function startPrometheus(configFile: string, dataDir: string): Prom
   const binary = prometheusBinary();
   if (!binary) throw new Error(PROMETHEUS_HINT);
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    binary,
-    [
-      `--config.file=${configFile}`,
-      `--storage.tsdb.path=${dataDir}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--log.level=warn',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  // Not left running, holding its port and data, by a gridemu run that is killed outright.
+  const started = diesWithParent(binary, [
+    `--config.file=${configFile}`,
+    `--storage.tsdb.path=${dataDir}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ]);
+  const child: ChildProcess = spawn(started.command, started.args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
