@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
 import { encode } from '@msgpack/msgpack';
@@ -233,4 +233,46 @@ describe('gridemu run without a server', () => {
     );
     expect(await accepts(Number(port)), 'the nats-server is still listening').toBe(false);
   });
+
+  it('killed outright (SIGKILL), it takes its nats-server with it, and the driver stops the run saying why', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 2, jobs: 400, scheme: 'k-distributed', k: 2, speedup: 200 });
+    const out = join(dir, 'out');
+    const live = gridemuLive(['run', spec, '--out', out]);
+    const driverLog = join(out, 'logs', 'driver.log');
+    await until(() => existsSync(driverLog) && readFileSync(driverLog, 'utf8').includes('"run started"'));
+    // Its server's configuration says where it listens.
+    const config = JSON.parse(readFileSync(join(out, 'nats', 'nats-server.conf'), 'utf8')) as { listen: string };
+    const port = Number(config.listen.split(':')[1]);
+    expect(port).toBeGreaterThan(0);
+    live.child.kill('SIGKILL');
+    await live.done;
+    // The kernel stops the server (setpriv --pdeathsig; util-linux, on every Debian); the driver
+    // reads the end of its standard input, stops the run and writes what it has.
+    await until(async () => !(await accepts(port)));
+    await until(() => existsSync(join(out, 'summary.json')));
+    expect(readSummary(out).live.aborted).toContain('gridemu run, which started the driver, is gone');
+    // The sites follow the driver's abort.
+    await until(() => processesOf(out).length === 0);
+  });
 });
+
+/** Waits until `done` holds, asking every 100 ms (a test that never sees it times out). */
+async function until(done: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await done())) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** The pids of the processes whose command line names `dir` (a run's processes name its folder). */
+function processesOf(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+        return cmd.includes(dir) && !readFileSync(`/proc/${p}/stat`, 'utf8').includes(') Z ');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

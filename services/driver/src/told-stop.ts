@@ -1,6 +1,10 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 
+/** Why the run stopped when the orchestrator's end of standard input closed before it said why. */
+export const ORCHESTRATOR_GONE =
+  'gridemu run, which started the driver, is gone (standard input closed): the run lost its delay proxies and fault injector with it';
+
 /**
  * Why the orchestrator (gridemu run) stopped the run, told on the driver's standard input as one
  * JSON line, `{"stop": "<reason>"}`, before it signals the driver. A signal alone says only that
@@ -13,7 +17,7 @@ export class ToldStop {
   private readonly lines: ReturnType<typeof createInterface>;
 
   constructor(
-    input: Readable,
+    private readonly input: Readable,
     /** A line that is not a stop: said, and otherwise ignored. */
     onBadLine: (line: string) => void,
   ) {
@@ -23,10 +27,17 @@ export class ToldStop {
       if (reason === undefined) onBadLine(line);
       else this.reason ??= reason;
     });
+    // gridemu run holds the pipe open until the run has ended: its end closing says that it died
+    // (SIGKILL, the OOM killer), and with it the run's delay proxies and fault injector. The run
+    // stops at once and says so, rather than when a process cut off with its proxy falls silent.
+    input.once('end', this.onEnd);
   }
+
+  private readonly onEnd = () => void (this.reason ??= ORCHESTRATOR_GONE);
 
   /** Stops reading, so that an open pipe does not keep the process up. */
   close(): void {
+    this.input.off('end', this.onEnd);
     this.lines.close();
   }
 }

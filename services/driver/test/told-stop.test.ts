@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { abortCause, stopReasonOf, ToldStop } from '../src/told-stop.js';
+import { abortCause, ORCHESTRATOR_GONE, stopReasonOf, ToldStop } from '../src/told-stop.js';
 
 describe('stopReasonOf', () => {
   it('reads the reason of one {"stop": reason} line', () => {
@@ -32,6 +32,24 @@ describe('ToldStop', () => {
     input.write('{"stop": "too late"}\n');
     await new Promise((r) => setImmediate(r));
     expect(told.reason).toBe("the run's nats-server (pid 7) exited during the run");
+    input.end();
+    await new Promise((r) => setImmediate(r));
+    expect(told.reason).toBe("the run's nats-server (pid 7) exited during the run");
+  });
+
+  it('stops the run when the input ends untold: gridemu run died with the pipe', async () => {
+    const input = new PassThrough();
+    const told = new ToldStop(input, () => undefined);
+    input.end();
+    input.resume();
+    await new Promise((r) => setImmediate(r));
+    expect(told.reason).toBe(ORCHESTRATOR_GONE);
+    // A reason told before the end is kept.
+    const first = new PassThrough();
+    const toldFirst = new ToldStop(first, () => undefined);
+    first.end('{"stop": "interrupted by SIGINT"}\n');
+    await new Promise((r) => setImmediate(r));
+    expect(toldFirst.reason).toBe('interrupted by SIGINT');
   });
 });
 
