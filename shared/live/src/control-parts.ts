@@ -66,12 +66,13 @@ export class PartJoiner {
       this.dropped++;
       return undefined;
     }
-    if (entry.parts[i - 1] === undefined && entry.bytes + data.length > MAX_CONTROL_BYTES) {
-      this.open.delete(partOf);
-      this.dropped++;
-      return undefined;
-    }
+    // A part said twice is counted once.
     if (entry.parts[i - 1] === undefined) {
+      if (entry.bytes + data.length > MAX_CONTROL_BYTES) {
+        this.open.delete(partOf);
+        this.dropped++;
+        return undefined;
+      }
       entry.bytes += data.length;
       // A copy: the client may reuse what it handed the callback once the callback returns.
       entry.parts[i - 1] = data.slice();
