@@ -62,6 +62,39 @@ describe('bad input: a clear message and exit code 2', () => {
     expect(JSON.parse(ok.out).faults.crash[0].at_s).toBe(120);
   });
 
+  it('warns, in validate, simulate and sweep, of sources that never share their time, and says how to align them', () => {
+    const dir = tmp();
+    // Two slices of one trace, the second taken with skip: it keeps the trace's times, 10 days on.
+    const line = (n: number, submit: number) => `${n} ${submit} -1 10 4 -1 -1 -1 20 -1 1 -1 -1 -1 -1 -1 -1 -1`;
+    writeFileSync(join(dir, 't.swf'), [line(1, 0), line(2, 3600), line(3, 864000), line(4, 867600)].join('\n'));
+    writeFileSync(
+      join(dir, 'e.yaml'),
+      'name: w\nsites: [{ id: a, cpus: 8 }, { id: b, cpus: 8 }]\n' +
+        'workload: [{ site: a, swf: t.swf, jobs: 2 }, { site: b, swf: t.swf, skip: 2 }]\n',
+    );
+    const warning =
+      "warning: the workload's sources are apart in time: no job is submitted from 3600 s to 864000 s (10.0 days), " +
+      'longer than the submissions before it took (1.0 h), so the jobs of b never run beside those of a. ' +
+      "A source keeps its trace's submit times (skip does not move a slice to 0): adding 240 to shift_h on a starts it with b";
+    const validated = gridemu(['validate', join(dir, 'e.yaml')]);
+    expect(validated.code, validated.err).toBe(0);
+    expect(validated.err).toContain(`gridemu: ${warning}`);
+    const simulated = gridemu(['simulate', join(dir, 'e.yaml'), '--out', join(dir, 'o'), '--quiet']);
+    expect(simulated.code, simulated.err).toBe(0);
+    expect(simulated.err).toContain(`gridemu: ${warning}`);
+    expect(JSON.parse(readFileSync(join(dir, 'o', 'summary.json'), 'utf8')).workload[1]).toMatchObject({
+      first_submit_s: 864000,
+      last_submit_s: 867600,
+    });
+    const swept = gridemu(['sweep', join(dir, 'e.yaml'), '--vary', 'sites[0].cpus=4,8', '--out', join(dir, 's')]);
+    expect(swept.code, swept.err).toBe(0);
+    expect(swept.err.split(warning)).toHaveLength(2);
+    // Aligned as the warning says: nothing to say.
+    const aligned = gridemu(['validate', join(dir, 'e.yaml'), '--set', 'workload[0].shift_h=240']);
+    expect(aligned.code, aligned.err).toBe(0);
+    expect(aligned.err).not.toContain('apart in time');
+  });
+
   it('names the file and line of a malformed trace line; --lenient skips and counts it', () => {
     const dir = tmp();
     writeFileSync(

@@ -32,3 +32,4 @@ export { readGwfBatches, parseGwfLine, GWF_REQUIRED_FIELDS } from './gwf-reader.
 export { readBatsimWorkload } from './batsim-reader.js';
 export { JsonFormatError, parseJsonText } from './json-input.js';
 export { readWfFormat, parseWfFormat, type Workflow, type WorkflowTask } from './wfformat.js';
+export { sourcesApartInTime, type SourceWindow } from './sources-apart.js';

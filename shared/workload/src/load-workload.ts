@@ -38,6 +38,12 @@ export interface SourceReport {
   readonly malformed_examples: string[];
   /** The width every job was given, with equal_width. */
   equal_width?: number;
+  /**
+   * The source's first and last submit times, as the run has them (after skip and shift_h): where
+   * its jobs fall beside the other sources' (sourcesApartInTime).
+   */
+  first_submit_s?: number;
+  last_submit_s?: number;
 }
 
 export interface Workload {
@@ -104,7 +110,7 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
     // (loadSyntheticSource); a trace's numbers are its own, and may repeat.
     const jobs = source.kind === 'synthetic' ? loaded.jobs : uniqueIds(withMembership(loaded.jobs, source));
     perSource.push(source.equal_width ? equalWidth(jobs, report) : jobs);
-    sources.push(report);
+    sources.push({ ...report, ...submitWindow(jobs) });
   }
   const merged = mergeBySubmit(perSource);
   const jobs = spec.network.transfer ? withMemory(merged, spec.seed, spec.network.transfer) : merged;
@@ -113,6 +119,18 @@ export async function loadWorkload(spec: ExperimentSpec, options: LoadWorkloadOp
   if (early.length > 0)
     throw new SpecError(options.specFile ?? 'the experiment', options.locateIssues?.(early) ?? early);
   return { jobs, sources };
+}
+
+/** A source's first and last submit times (a family's jobs need not come in submit order). */
+function submitWindow(jobs: readonly Job[]): Pick<SourceReport, 'first_submit_s' | 'last_submit_s'> {
+  if (jobs.length === 0) return {};
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const j of jobs) {
+    first = Math.min(first, j.submit_s);
+    last = Math.max(last, j.submit_s);
+  }
+  return { first_submit_s: first, last_submit_s: last };
 }
 
 function loadFamilySource(

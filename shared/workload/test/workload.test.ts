@@ -115,6 +115,11 @@ workload:
       ['s1!3', 's1', 200, 10, 20],
     ]);
     expect(w.sources.map((s) => s.jobs)).toEqual([2, 2]);
+    // Each source's submit window, as the run has it (after skip and shift_h).
+    expect(w.sources.map((s) => [s.first_submit_s, s.last_submit_s])).toEqual([
+      [100, 200],
+      [90, 190],
+    ]);
   });
 
   it('refuses a fault timed before the first submission, naming the field and that time; one from it on is fine', async () => {

@@ -16,7 +16,7 @@ import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
-import { skippedLinesWarnings } from '../skipped-lines.js';
+import { workloadWarnings } from '../workload-warnings.js';
 import { sameJobsEveryRun } from '../seed-spread.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
@@ -145,7 +145,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     lenient: values.lenient === true,
     locateIssues: experiment.locate,
   });
-  for (const w of skippedLinesWarnings(workload.sources)) console.error(`gridemu: ${w}`);
+  for (const w of workloadWarnings(workload.sources)) console.error(`gridemu: ${w}`);
   const out = resolve(values.out ?? `results/${spec.name}-live`);
   makeOutputFolder(out, '--out');
   const options: RunOptions = {

@@ -27,7 +27,7 @@ import { replayedSpecNote } from '../replayed-spec-note.js';
 import { sameJobsEveryRun } from '../seed-spread.js';
 import { clearSeedsFolder, renderSeedMeans, seedFolder, writeSeedTables } from '../seed-tables.js';
 import { renderSummary } from '../summary-table.js';
-import { skippedLinesWarnings } from '../skipped-lines.js';
+import { workloadWarnings } from '../workload-warnings.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
 
 export const SIMULATE_HELP = `Usage: gridemu simulate SPEC [--out DIR] [--set path=value]... [--seeds N] [--summary-only]
@@ -131,7 +131,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   if (seeds === undefined) {
     const summary = await simulateOnce(spec, file, sets, output, out, measured);
     if (!summary) return EXIT_FAILED;
-    for (const w of skippedLinesWarnings(summary.workload)) console.error(`gridemu: ${w}`);
+    for (const w of workloadWarnings(summary.workload)) console.error(`gridemu: ${w}`);
     if (!values.quiet) {
       process.stdout.write(renderSummary(summary));
       const files = output.summaryOnly
@@ -156,7 +156,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     if (!summary) return EXIT_FAILED;
     digests.push(summary.jobs_sha256);
     // Every seed reads the same traces: their skipped lines are said once.
-    if (k === 0) for (const w of skippedLinesWarnings(summary.workload)) console.error(`gridemu: ${w}`);
+    if (k === 0) for (const w of workloadWarnings(summary.workload)) console.error(`gridemu: ${w}`);
     rows.push({ seed, ...flattenSummary(summary) });
     if (!values.quiet) console.log(`seed ${seed}: done (${k + 1}/${seeds})`);
   }

@@ -15,7 +15,7 @@ import { ChildRuns } from '../child-runs.js';
 import { finishedRun } from '../sweep/finished-run.js';
 import { PROMETHEUS_HINT, prometheusBinary } from '../live/prometheus-server.js';
 import { describeSweepLength, runLength, type RunLength } from '../live/run-length.js';
-import { skippedLinesWarnings } from '../skipped-lines.js';
+import { workloadWarnings } from '../workload-warnings.js';
 import { idleAxes } from '../sweep/idle-axes.js';
 import { samplingNotes, sweepSampling } from '../sweep/seeds-sampled.js';
 import { flattenSummary } from '../sweep/metrics-table.js';
@@ -251,7 +251,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         axes.map((a) => a.path),
         results.map((r) => ({ variant: r.variant, metrics: flattenSummary(r.summary) })),
       );
-  for (const warning of new Set(results.flatMap((r) => skippedLinesWarnings(r.summary.workload))))
+  for (const warning of new Set(results.flatMap((r) => workloadWarnings(r.summary.workload))))
     console.error(`gridemu sweep: ${warning}`);
   // A variant whose seeds all made one run (a trace's jobs, no draw from the seed): its "± 0" in
   // sweep-mean.csv would read as a tight interval; one whose seeds submitted the same jobs, an

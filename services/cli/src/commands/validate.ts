@@ -2,7 +2,7 @@ import { parseCommandArgs } from '../command-args.js';
 import { parseOverrides, runEpoch_s } from '@gridemu/model';
 import { loadExperiment, loadExperimentWorkload } from '@gridemu/schemes';
 import { EXIT_OK, UsageError } from '../exit-codes.js';
-import { skippedLinesWarnings } from '../skipped-lines.js';
+import { workloadWarnings } from '../workload-warnings.js';
 
 export const VALIDATE_HELP = `Usage: gridemu validate SPEC [--set path=value]... [--file-only] [--lenient]
 
@@ -47,7 +47,7 @@ export async function validateCommand(argv: string[]): Promise<number> {
     locateIssues: locate,
   });
   console.log(JSON.stringify(spec, null, 2));
-  for (const w of skippedLinesWarnings(workload.sources)) console.error(`gridemu: ${w}`);
+  for (const w of workloadWarnings(workload.sources)) console.error(`gridemu: ${w}`);
   const sources = workload.sources.length;
   console.error(
     `${file}: valid; its workload: ${workload.jobs.length} jobs from ${sources} source${sources === 1 ? '' : 's'}, ` +
