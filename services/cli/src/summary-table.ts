@@ -85,6 +85,7 @@ export function renderLiveSummary(s: RunSummary): string {
         speedup: number;
         run_wall_s: number;
         aborted?: string;
+        missing_reports?: string[];
         latency_ms: LatencyLine & { links: Record<string, LatencyLine> };
         emulated_latency_mean_s: number;
         timer_lag_ms: LatencyLine;
@@ -104,12 +105,19 @@ export function renderLiveSummary(s: RunSummary): string {
     | undefined;
   if (!live) return '';
   const l = live.latency_ms;
+  const missing = live.missing_reports ?? [];
   const lines = [
     '',
     `live: speed-up ${live.speedup}, ${fmt(live.run_wall_s, 1)} s wall${live.aborted ? `, ABORTED: ${live.aborted}` : ''}`,
+    ...(missing.length > 0
+      ? [
+          `no report from ${missing.join(', ')}${live.aborted ? ' (an aborted run asks for none)' : ''}: ` +
+            `the messages and latency counted above and below leave out what ${missing.length === 1 ? 'it' : 'they'} sent and received`,
+        ]
+      : []),
     l.count > 0
       ? `one-way latency seen: mean ${fmt(l.mean_ms)} ms, p50 ${fmt(l.p50_ms)}, p95 ${fmt(l.p95_ms)}, max ${fmt(l.max_ms)} over ${l.count} cross-site messages (${fmt(live.emulated_latency_mean_s)} emulated s each)`
-      : 'one-way latency seen: no cross-site messages',
+      : `one-way latency seen: no cross-site messages${missing.length > 0 ? ' reported' : ''}`,
     `timer lag: mean ${fmt(live.timer_lag_ms.mean_ms)} ms, p95 ${fmt(live.timer_lag_ms.p95_ms)}, max ${fmt(live.timer_lag_ms.max_ms)}`,
     ...fidelityLines(live.fidelity),
     ...(live.rejoins ?? []).map(

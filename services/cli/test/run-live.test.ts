@@ -327,6 +327,11 @@ describe('gridemu run, stopped by a signal', () => {
           : /^interrupted by SIGINT$/,
       );
       expect(s.jobs.unfinished).toBeGreaterThan(0);
+      // An aborted run asks for no reports: the summary says whose messages and latency it lacks
+      // rather than show them as none.
+      expect([...(s.live.missing_reports as string[])].sort()).toEqual(['s1', 's2', 's3']);
+      expect(stdout).toContain('no report from ');
+      expect(stdout).toContain(' (an aborted run asks for none): the messages and latency counted above and below');
       // Not checked, so no check.json, and the list of what was written does not name one.
       expect(existsSync(join(out, 'check.json'))).toBe(false);
       expect(stdout).toContain(`wrote ${join(out, 'jobs.csv')}`);

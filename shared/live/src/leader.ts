@@ -246,6 +246,9 @@ export async function leadRun(options: LeaderOptions): Promise<LeaderResult> {
   if (aborted) {
     log.error({ reason: aborted }, 'run aborted');
     bus.publish({ kind: 'abort', reason: aborted });
+    // An aborted run asks for no reports: its counts of messages and latency are the driver's
+    // alone, and the summary must say whose are missing rather than show them as none.
+    missingReports = expected.filter((m) => !members.get(m)?.report);
   } else {
     options.onProgress?.({
       finished: plan.driver.finished,
