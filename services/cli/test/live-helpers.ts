@@ -15,8 +15,12 @@ export interface Finished {
 
 /** Starts the built `gridemu` as a user would; `done` resolves when it exits. */
 /** `ownGroup`: the command leads a process group of its own, which a test can signal whole (kill(-pid)). */
-export function gridemuLive(args: string[], ownGroup = false): { child: ChildProcess; done: Promise<Finished> } {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: REPO, env: process.env, detached: ownGroup });
+export function gridemuLive(
+  args: string[],
+  ownGroup = false,
+  env: NodeJS.ProcessEnv = process.env,
+): { child: ChildProcess; done: Promise<Finished> } {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: REPO, env, detached: ownGroup });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

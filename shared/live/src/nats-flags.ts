@@ -1,6 +1,7 @@
 import type { ConnectionOptions } from '@nats-io/transport-node';
 import { requestInboxPrefix } from '@gridemu/protocol/wire';
 import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
+import { splitNatsUrlCredentials } from './nats-url-credentials.js';
 
 /** The command-line options every live process shares, each defaulting to its environment variable. */
 export function natsFlagOptions(env: NodeJS.ProcessEnv = process.env) {
@@ -34,15 +35,18 @@ export function natsConnectOptions(
   v: { nats?: string; user?: string; password?: string; token?: string; 'tls-ca'?: string; run?: string },
   name: string,
 ): ConnectionOptions {
+  // Credentials in the URL (nats://USER:PASSWORD@host) count when no user or token is given otherwise.
+  const { url, ...inUrl } = splitNatsUrlCredentials(v.nats ?? 'nats://127.0.0.1:4222');
+  const given = v.user || v.token ? v : inUrl;
   return {
-    servers: v.nats ?? 'nats://127.0.0.1:4222',
+    servers: url,
     name,
     // A restarted server (faults.nats_restart) is back within moments: try again soon, and for ever.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 50,
-    ...(v.user ? { user: v.user, pass: v.password ?? '' } : {}),
-    ...(v.user && v.run ? { inboxPrefix: requestInboxPrefix(v.run, v.user) } : {}),
-    ...(v.token ? { token: v.token } : {}),
+    ...(given.user ? { user: given.user, pass: given.password ?? '' } : {}),
+    ...(given.user && v.run ? { inboxPrefix: requestInboxPrefix(v.run, given.user) } : {}),
+    ...(given.token ? { token: given.token } : {}),
     ...(v['tls-ca'] ? { tls: { caFile: v['tls-ca'] } } : {}),
   };
 }

@@ -43,7 +43,10 @@ experiment as it ran, its --set overrides and speed-up applied.
 Options:
   --out DIR            where to write results (default: results/<name>-live)
   --nats URL           use this NATS server; without it, nats-server from PATH is started on a
-                       free loopback port and stopped at the end
+                       free loopback port and stopped at the end. A server that asks for
+                       credentials: nats://USER:PASSWORD@host:port (or TOKEN@), or NATS_USER
+                       and NATS_PASSWORD (NATS_TOKEN), which come first; every process gets them
+                       in its environment, and the password is shown nowhere
   --speedup S          emulated seconds per wall second (default: live.speedup of SPEC, 1000);
                        the run first says how long its submissions last at S
   --set path=value     override a field of SPEC, e.g. --set network.latency_ms=10

@@ -189,7 +189,7 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     await processes?.stopAll(3000);
     // Once no process of the run is left to append to them (a standby among them).
     if (opened && o.nats !== undefined && o.journalStore === 'jetstream')
-      await settleRunJournals(opened.nc, o.run, o.nats, ended, say);
+      await settleRunJournals(opened.nc, o.run, opened.url, ended, say);
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
 }

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   ControlBus,
+  describeNatsCredentials,
   natsConnectOptions,
   ORCHESTRATOR,
+  splitNatsUrlCredentials,
   runCredentials,
   type ProcessCredentials,
   type ProxyTls,
@@ -38,6 +40,8 @@ export class RunPlane {
     private readonly certificates: RunCertificates | undefined,
     private readonly serverOptions: LocalNatsServerOptions | undefined,
     private server: LocalNatsServer | undefined,
+    /** With --nats: the credentials its URL carried, as every process's environment takes them. */
+    private readonly givenCredentials: Readonly<Record<string, string>> = {},
   ) {}
 
   static async open(o: {
@@ -54,11 +58,13 @@ export class RunPlane {
       ? { users: [...credentials.values()], dir: join(o.out, 'nats'), ...(certificates ? { tls: certificates } : {}) }
       : undefined;
     const server = serverOptions ? await startLocalNatsServer(serverOptions) : undefined;
-    const url = o.nats ?? server!.url;
+    // A --nats URL's credentials are taken out of it: it is shown, and passed in processes' arguments.
+    const given = o.nats !== undefined ? givenServer(o.nats) : undefined;
+    const url = given?.url ?? server!.url;
     o.say(
       server
         ? `nats-server started on ${url}, a user per process${certificates ? ', TLS only' : ''} (${join(o.out, 'nats', 'nats-server.conf')})`
-        : `using NATS at ${url}`,
+        : `using NATS at ${url}${given?.credentials ? `, ${given.credentials}` : ''}`,
     );
     const own = credentials?.get(ORCHESTRATOR);
     let nc: NatsConnection;
@@ -67,9 +73,10 @@ export class RunPlane {
       nc = await connect(
         natsConnectOptions(
           {
-            nats: url,
+            nats: o.nats ?? url,
             run: o.run,
             ...(own ? { user: own.user, password: own.password } : {}),
+            ...(given ? fromEnv(process.env) : {}),
             ...(certificates ? { 'tls-ca': certificates.caFile } : {}),
           },
           `gridemu-${o.run}-orchestrator`,
@@ -79,11 +86,14 @@ export class RunPlane {
       await server?.stop();
       // A server the user named that cannot be reached is their input (exit 2), not a failed run.
       if (o.nats !== undefined)
-        throw new UsageError(`--nats ${o.nats}: cannot connect to it (${(err as Error).message})`, { cause: err });
+        throw new UsageError(
+          `--nats ${url}${given?.credentials ? `, ${given.credentials}` : ''}: cannot connect to it (${(err as Error).message})`,
+          { cause: err },
+        );
       throw err;
     }
     const bus = new ControlBus(nc, o.run, silentLogger, ORCHESTRATOR);
-    const plane = new RunPlane(url, nc, bus, credentials, certificates, serverOptions, server);
+    const plane = new RunPlane(url, nc, bus, credentials, certificates, serverOptions, server, given?.env);
     if (server) plane.watch(server);
     return plane;
   }
@@ -121,6 +131,7 @@ export class RunPlane {
     return {
       ...process.env,
       ...extra,
+      ...this.givenCredentials,
       ...(c
         ? {
             NATS_USER: c.user,
@@ -156,4 +167,38 @@ export class RunPlane {
     this.server = undefined;
     await server?.stop();
   }
+}
+
+/**
+ * A server given with --nats, and the credentials its processes use there: NATS_USER and
+ * NATS_PASSWORD (or NATS_TOKEN) of this environment, which every process inherits, or else those
+ * its URL carries (nats://USER:PASSWORD@host), then passed to each process in its environment.
+ */
+function givenServer(natsUrl: string): { url: string; env: Record<string, string>; credentials?: string } {
+  const { url, ...inUrl } = splitNatsUrlCredentials(natsUrl);
+  const env = fromEnv(process.env);
+  if (env.user || env.token)
+    return {
+      url,
+      env: {},
+      credentials: `${describeNatsCredentials(env)} (from ${env.user ? 'NATS_USER' : 'NATS_TOKEN'})`,
+    };
+  if (inUrl.user === undefined && inUrl.token === undefined) return { url, env: {} };
+  return {
+    url,
+    env:
+      inUrl.user !== undefined
+        ? { NATS_USER: inUrl.user, NATS_PASSWORD: inUrl.password ?? '' }
+        : { NATS_TOKEN: inUrl.token ?? '' },
+    credentials: `${describeNatsCredentials(inUrl)} (from the URL)`,
+  };
+}
+
+/** NATS credentials from the environment, as every gridemu process reads them. */
+function fromEnv(env: NodeJS.ProcessEnv): { user?: string; password?: string; token?: string } {
+  return {
+    ...(env['NATS_USER'] ? { user: env['NATS_USER'] } : {}),
+    ...(env['NATS_PASSWORD'] !== undefined ? { password: env['NATS_PASSWORD'] } : {}),
+    ...(env['NATS_TOKEN'] ? { token: env['NATS_TOKEN'] } : {}),
+  };
 }

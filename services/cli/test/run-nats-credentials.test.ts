@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
+import { gridemuLive, readJobs, readSummary, smallSpec, tmp } from './live-helpers.js';
+
+// A lab's own nats-server, which only its users may use: `gridemu run --nats` must get its
+// processes in with the credentials the user gives, and show them nowhere.
+const PASSWORD = 'p@ss:w0rd-7Qx';
+let server: LocalNatsServer;
+beforeAll(async () => {
+  server = await startLocalNatsServer({
+    users: [{ user: 'alice', password: PASSWORD, publish: ['>'], subscribe: ['>'] }],
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const withUser = (password: string) => server.url.replace('nats://', `nats://alice:${encodeURIComponent(password)}@`);
+
+/** Every file the run wrote, as text (the logs, the results): none may hold the password. */
+function filesOf(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+    .join('\n');
+}
+
+describe('gridemu run --nats on a server that asks for credentials', () => {
+  it("connects every process with the URL's user and password, through the delay proxies too, and prints neither", async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 3, jobs: 20, latency_ms: 1, speedup: 20000 });
+    const out = join(dir, 'out');
+    const {
+      code,
+      err,
+      out: stdout,
+    } = await gridemuLive(['run', spec, '--out', out, '--nats', withUser(PASSWORD)]).done;
+    expect(code, err).toBe(0);
+    expect(err).toContain(`using NATS at ${server.url}, as user alice (from the URL)`);
+    expect(err).toContain('through a delay proxy per process');
+    const s = readSummary(out);
+    expect(s.jobs.completed).toBe(s.jobs.submitted);
+    expect(readJobs(out)).toHaveLength(60);
+    for (const text of [err, stdout, filesOf(out)]) {
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(encodeURIComponent(PASSWORD));
+    }
+  });
+
+  it('refuses a wrong password as bad input (exit 2), naming the server and user but not the password', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 2, jobs: 5 });
+    const { code, err } = await gridemuLive(['run', spec, '--out', join(dir, 'out'), '--nats', withUser('wrong-one')])
+      .done;
+    expect(code, err).toBe(2);
+    expect(err).toContain(
+      `--nats ${server.url}, as user alice (from the URL): cannot connect to it (Authorization Violation)`,
+    );
+    expect(err).not.toContain('wrong-one');
+    // NATS_USER and NATS_PASSWORD, which every process of the run inherits, come before the URL's.
+    const fromEnv = await gridemuLive(['run', spec, '--out', join(dir, 'out2'), '--nats', withUser(PASSWORD)], false, {
+      ...process.env,
+      NATS_USER: 'alice',
+      NATS_PASSWORD: 'wrong-two',
+    }).done;
+    expect(fromEnv.code, fromEnv.err).toBe(2);
+    expect(fromEnv.err).toContain(`--nats ${server.url}, as user alice (from NATS_USER): cannot connect to it`);
+  });
+});
