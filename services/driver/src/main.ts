@@ -17,6 +17,7 @@ import {
   natsFlagOptions,
   probeBus,
   shortestTimescale,
+  shownNatsUrl,
   startHealthServer,
   timerSpinOf,
   timerWindowsOf,
@@ -130,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
   const first = await connectFirst(natsConnectOptions(values, `gridemu-${values.run}-driver`));
   if ('error' in first) {
     await health.close();
-    throw new UnavailableError(`cannot connect to NATS at ${values.nats}: ${first.error}`);
+    throw new UnavailableError(`cannot connect to NATS at ${shownNatsUrl(values.nats)}: ${first.error}`);
   }
   const nc = first.nc;
   // gridemu run lets the driver choose its port, so no other process can take it first; the

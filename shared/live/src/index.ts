@@ -21,7 +21,12 @@ export { memberMain, type MemberMainOptions } from './member-main.js';
 export { takeOverFrom, parseResume, type StandbyResume } from './standby.js';
 export { rss_mb, cpu_s } from './process-stats.js';
 export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';
-export { splitNatsUrlCredentials, describeNatsCredentials, type NatsUrlCredentials } from './nats-url-credentials.js';
+export {
+  splitNatsUrlCredentials,
+  describeNatsCredentials,
+  shownNatsUrl,
+  type NatsUrlCredentials,
+} from './nats-url-credentials.js';
 export { runCredentials, ORCHESTRATOR, type ProcessCredentials } from './run-credentials.js';
 export { warmUp, warmUpJobs, warmUpRun, type WarmUpReport } from './warm-up.js';
 export { reliableDelivery } from './reliable-delivery.js';

@@ -7,6 +7,7 @@ import { MemberProcess, memberExitCode } from './member.js';
 import { takeOverFrom } from './standby.js';
 import { closeConnection } from './close-connection.js';
 import { natsConnectOptions, natsFlagOptions, timerSpinOf } from './nats-flags.js';
+import { shownNatsUrl } from './nats-url-credentials.js';
 
 export interface MemberMainOptions {
   /** The command's name in help and errors. */
@@ -112,7 +113,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   const options = { ...natsConnectOptions(values, `gridemu-${values.run}-${member}`), maxReconnectAttempts: -1 };
   const first = await connectFirst(options);
   if ('error' in first) {
-    log.error({ nats: values.nats, error: first.error }, 'cannot connect to NATS');
+    log.error({ nats: shownNatsUrl(values.nats), error: first.error }, 'cannot connect to NATS');
     return 1;
   }
   const nc = first.nc;
@@ -161,7 +162,7 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   };
   process.once('SIGTERM', () => onSignal('SIGTERM'));
   process.once('SIGINT', () => onSignal('SIGINT'));
-  log.info({ nats: values.nats, http: health.address, pid: process.pid }, 'member process up');
+  log.info({ nats: shownNatsUrl(values.nats), http: health.address, pid: process.pid }, 'member process up');
   const outcome = await member_.run();
   // A standby's open standard input would keep this process alive after the run.
   if (values.standby) process.stdin.destroy();

@@ -41,3 +41,8 @@ export function splitNatsUrlCredentials(natsUrl: string): NatsUrlCredentials {
 export function describeNatsCredentials(c: Omit<NatsUrlCredentials, 'url'>): string {
   return c.user !== undefined ? `as user ${c.user}` : c.token !== undefined ? 'with a token' : 'without credentials';
 }
+
+/** A server URL as it may be logged or printed: without the credentials it may carry. */
+export function shownNatsUrl(natsUrl: string): string {
+  return splitNatsUrlCredentials(natsUrl).url;
+}

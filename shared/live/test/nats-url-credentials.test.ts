@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { natsConnectOptions } from '../src/nats-flags.js';
-import { describeNatsCredentials, splitNatsUrlCredentials } from '../src/nats-url-credentials.js';
+import { describeNatsCredentials, shownNatsUrl, splitNatsUrlCredentials } from '../src/nats-url-credentials.js';
 
 describe('credentials in a NATS URL', () => {
   it('takes a user and password, or a token, out of the URL, decoding what was percent-encoded', () => {
@@ -35,6 +35,8 @@ describe('credentials in a NATS URL', () => {
   it('names the user where they are shown, never the password', () => {
     expect(describeNatsCredentials({ user: 'alice', password: 's3cret' })).toBe('as user alice');
     expect(describeNatsCredentials({ token: 't' })).toBe('with a token');
+    // What a process logs of the URL it was given (gridemu-site --nats nats://alice:s3cret@host).
+    expect(shownNatsUrl('nats://alice:s3cret@10.0.0.5:4222')).toBe('nats://10.0.0.5:4222');
   });
 
   it("connects with the URL's credentials unless a user or token is given otherwise", () => {

@@ -9,6 +9,7 @@ import {
   natsFlagOptions,
   needsDelayProxies,
   proxyTarget,
+  shownNatsUrl,
 } from '@gridemu/live';
 import { UnavailableError } from '@gridemu/model';
 import { loadExperiment } from '@gridemu/schemes';
@@ -108,7 +109,7 @@ export async function delayProxyCommand(argv: string[]): Promise<number> {
   const first = await connectFirst(natsConnectOptions(values, `gridemu-${values.run}-proxy-${values.from}`));
   if ('error' in first) {
     await proxy.close();
-    throw new UnavailableError(`delay-proxy: cannot connect to NATS at ${values.nats}: ${first.error}`);
+    throw new UnavailableError(`delay-proxy: cannot connect to NATS at ${shownNatsUrl(values.nats)}: ${first.error}`);
   }
   const nc = first.nc;
   // It only listens (for the driver's start), and publishes nothing.
