@@ -67,8 +67,9 @@ Options:
   --journal-store S    where processes keep their journals (faults.crash, live.journal): file
                        (default: local files in DIR/journal, which survive the process and keep
                        pace with the run) or jetstream (the server's store, which survives the
-                       host too, at a cost in delay: docs/faults.md; on a --nats server, a run
-                       that ended deletes its streams, one that did not names them)
+                       host too, at a cost in delay: docs/faults.md; on a --nats server, which
+                       must have JetStream on (-js), a run that ended deletes its streams, one
+                       that did not names them)
   --tls                the run's own nats-server takes TLS only, with a CA and certificate made
                        for the run (DIR/nats/tls; needs openssl). With link latency or faults,
                        each delay proxy ends its process's TLS and opens its own to the server

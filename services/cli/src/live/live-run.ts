@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { liveLocations, writeResolvedExperiment } from '@gridemu/live';
-import type { LoadedSpec } from '@gridemu/model';
+import type { ExperimentSpec, LoadedSpec } from '@gridemu/model';
 import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
 import { FaultInjector } from './fault-injector.js';
 import { settleRunJournals } from './journals-on-server.js';
@@ -12,6 +12,7 @@ import { RunClockWatch } from './run-clock.js';
 import { RunPlane } from './run-plane.js';
 import { lingerEnv, RunWatch, type LiveStatus, type WatchResult } from './run-watch.js';
 import { abortedRunOf, clearRunOutputs } from '../results-folder.js';
+import { UsageError } from '../exit-codes.js';
 
 export type { LiveStatus } from './run-watch.js';
 
@@ -73,8 +74,14 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
   let ended = false;
   try {
     const plane = await RunPlane.open({ run: o.run, out: o.out, members, say, ...pick(o, 'nats', 'tls') });
-    opened = plane;
     cleanup.push(() => plane.close());
+    // Said before any process starts: a journaled process would find it out only after its warm-up,
+    // and fail the run with the address of its delay proxy as the server's.
+    if (o.journalStore === 'jetstream' && journaled(spec) && plane.nc.info?.jetstream !== true)
+      throw new UsageError(
+        `--journal-store jetstream: the server at ${plane.url} runs without JetStream, where this run's processes would keep their journals (start it with -js, or give --journal-store file)`,
+      );
+    opened = plane;
     const clock = new RunClockWatch(plane.bus);
     // Faults fire on the run's clock, and not once the driver has ended the run.
     plane.bus.on('end', () => clock.stop());
@@ -213,4 +220,9 @@ function stopOnSignalsAndTimeout(processes: ProcessSupervisor, timeout_s: number
 /** The options of `o` that are set, for passing on under exactOptionalPropertyTypes. */
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
+}
+
+/** Whether any process of the run keeps a journal: every one with live.journal, else those faults.crash names. */
+function journaled(spec: ExperimentSpec): boolean {
+  return spec.live.journal === true || spec.faults.crash.length > 0;
 }

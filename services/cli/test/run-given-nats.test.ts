@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
+import { spawn } from 'node:child_process';
+import { freePort, natsServerBinary, startLocalNatsServer, type LocalNatsServer } from '@gridemu/nats-server';
 import { gridemuLive, readJobs, readSummary, smallSpec, tmp } from './live-helpers.js';
 
-// A lab's own nats-server, which only its users may use: `gridemu run --nats` must get its
-// processes in with the credentials the user gives, and show them nowhere.
+// A server of the user's own (`gridemu run --nats`): one that only its users may use, where the run
+// must get its processes in with the credentials the user gives and show them nowhere; one without
+// JetStream, which a run keeping its journals there must refuse before it starts anything.
 const PASSWORD = 'p@ss:w0rd-7Qx';
 let server: LocalNatsServer;
 beforeAll(async () => {
@@ -67,5 +69,44 @@ describe('gridemu run --nats on a server that asks for credentials', () => {
     }).done;
     expect(fromEnv.code, fromEnv.err).toBe(2);
     expect(fromEnv.err).toContain(`--nats ${server.url}, as user alice (from NATS_USER): cannot connect to it`);
+  });
+});
+
+describe('gridemu run --nats --journal-store jetstream on a server without JetStream', () => {
+  it('refuses at once as bad input (exit 2), saying what to do, and starts no process', async () => {
+    const port = await freePort();
+    const plain = spawn(natsServerBinary()!, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    try {
+      const url = `nats://127.0.0.1:${port}`;
+      const dir = tmp();
+      const spec = smallSpec(dir, { sites: 2, jobs: 5 });
+      const out = join(dir, 'out');
+      let r = await gridemuLive(['run', spec, '--out', out, '--nats', url]).done;
+      for (let i = 0; i < 50 && r.code === 2 && r.err.includes('cannot connect'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the server was still starting
+        r = await gridemuLive(['run', spec, '--out', out, '--nats', url]).done;
+      }
+      // Without journals the store is never used: the run goes ahead.
+      expect(r.code, r.err).toBe(0);
+      const journaled = await gridemuLive([
+        'run',
+        spec,
+        '--out',
+        join(dir, 'out2'),
+        '--nats',
+        url,
+        '--journal-store',
+        'jetstream',
+        '--set',
+        'live.journal=true',
+      ]).done;
+      expect(journaled.code, journaled.err).toBe(2);
+      expect(journaled.err).toContain(
+        `--journal-store jetstream: the server at ${url} runs without JetStream, where this run's processes would keep their journals (start it with -js, or give --journal-store file)`,
+      );
+      expect(journaled.err).not.toContain('logs in');
+    } finally {
+      plain.kill('SIGTERM');
+    }
   });
 });
