@@ -336,6 +336,14 @@ describe('gridemu run, stopped by a signal', () => {
       expect(existsSync(join(out, 'check.json'))).toBe(false);
       expect(stdout).toContain(`wrote ${join(out, 'jobs.csv')}`);
       expect(stdout).not.toContain('check.json');
+      // Checked by hand, it says first that the run was stopped: its unfinished jobs break "no job
+      // lost" without the scheme having lost them.
+      const checked = await gridemuLive(['check', out]).done;
+      expect(checked.code, checked.err).toBe(1);
+      expect(checked.out).toContain(
+        `note    the run was aborted (${s.live.aborted as string}): the jobs it had not finished`,
+      );
+      expect(checked.out).toMatch(/BROKEN {2}no job lost/);
       // Its replay is told that the delays it draws were measured over part of the run.
       const replay = await gridemuLive([
         'simulate',

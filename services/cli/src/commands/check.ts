@@ -5,7 +5,13 @@ import { checkRun, executedJobsFromCsv, type InvariantResult, type RunCheckInput
 import { InputError } from '@gridemu/model';
 import { ReplayedLineFilter } from '@gridemu/runtime/live';
 import { EXIT_FAILED, EXIT_OK, UsageError } from '../exit-codes.js';
-import { readResultsFile, readResultsSummary, runsOfFolder, type ResultsSummary } from '../results-folder.js';
+import {
+  abortedRunOf,
+  readResultsFile,
+  readResultsSummary,
+  runsOfFolder,
+  type ResultsSummary,
+} from '../results-folder.js';
 
 export const CHECK_HELP = `Usage: gridemu check DIR
 
@@ -13,7 +19,8 @@ Checks a results folder (of simulate or run) against the invariants every run mu
 DIR/jobs.csv, DIR/summary.json and, for a live run, the processes' logs in DIR/logs:
   one final row per submitted job; no job ran twice or overlapped itself; no site over capacity
   and no processor held twice; no job lost.
-Prints one line per invariant and exits 1 if any is broken.
+Prints one line per invariant and exits 1 if any is broken. A live run that was aborted is said
+to be so first: the jobs it had not finished break "no job lost" without the scheme losing them.
 
 DIR may also be a folder of runs: the seeds of \`simulate --seeds N\` or \`run --seeds N\`, or the
 runs of \`sweep\`. Each run in it is checked (those a --summaries-only sweep kept no jobs.csv for
@@ -32,7 +39,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`check takes one results folder\n\n${CHECK_HELP}`);
   const dir = positionals[0]!;
   const runs = runsOfFolder(dir);
-  if (!runs) return printChecks(checkResultsFolder(dir), '') ? EXIT_OK : EXIT_FAILED;
+  if (!runs) return printChecks(checkResultsFolder(dir), '', abortedRunOf(dir)) ? EXIT_OK : EXIT_FAILED;
   let broken = 0;
   let skipped = 0;
   for (const run of runs) {
@@ -43,7 +50,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
       continue;
     }
     console.log(`${run}:`);
-    if (!printChecks(checkResultsFolder(folder), '  ')) broken++;
+    if (!printChecks(checkResultsFolder(folder), '  ', abortedRunOf(folder))) broken++;
   }
   const checked = runs.length - skipped;
   console.log(
@@ -54,8 +61,16 @@ export async function checkCommand(argv: string[]): Promise<number> {
   return broken === 0 ? EXIT_OK : EXIT_FAILED;
 }
 
-/** Prints each invariant's line; true when all hold. */
-function printChecks(results: readonly InvariantResult[], indent: string): boolean {
+/**
+ * Prints each invariant's line; true when all hold. A run that was stopped before its end is said
+ * to be so first: the jobs it had not finished break "no job lost" without the scheme having lost
+ * them (unless the stop was itself a stall: jobs that never came back).
+ */
+function printChecks(results: readonly InvariantResult[], indent: string, aborted: string | undefined): boolean {
+  if (aborted !== undefined)
+    console.log(
+      `${indent}note    the run was aborted (${aborted}): the jobs it had not finished when it stopped are counted as lost below`,
+    );
   for (const r of results) console.log(`${indent}${r.ok ? 'ok    ' : 'BROKEN'}  ${r.name}: ${r.detail}`);
   return results.every((r) => r.ok);
 }
