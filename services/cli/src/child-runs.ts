@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { diesWithParent } from '@gridemu/nats-server';
 
 /**
  * The gridemu processes a command runs its runs in (a sweep's variants, a live fuzz's seeds).
@@ -25,7 +26,12 @@ export class ChildRuns {
    */
   run(cmd: string, args: readonly string[], showStderr = false): Promise<{ code: number; stderr: string }> {
     return new Promise((resolvePromise) => {
-      const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', showStderr ? 'inherit' : 'pipe'] });
+      // A command killed outright (SIGKILL, the OOM killer) cannot pass a signal on: the kernel
+      // sends its runs SIGTERM, on which a live run stops and writes what it has.
+      const started = diesWithParent(cmd, args);
+      const child = spawn(started.command, started.args, {
+        stdio: ['ignore', 'ignore', showStderr ? 'inherit' : 'pipe'],
+      });
       this.running.add(child);
       let stderr = '';
       child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));

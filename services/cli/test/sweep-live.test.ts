@@ -96,6 +96,29 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     expect(existsSync(join(out, 'sweep.csv'))).toBe(false);
   }, 240_000);
 
+  it('killed outright (SIGKILL), takes the live run under way with it: the run stops as on SIGTERM, none outlives it', async () => {
+    const dir = tmp();
+    const spec = smallSpec(dir, { sites: 2, jobs: 2000, speedup: 200 });
+    const out = join(dir, 'sweep');
+    const sweep = gridemuLive(['sweep', spec, '--vary', 'meta.k=1,2', '--live', '--timeout', '300', '--out', out]);
+    const first = join(out, 'meta.k=1__seed7');
+    await clockStarted(first);
+    // A sweep that can say nothing: its run is started so that the kernel signals it (setpriv --pdeathsig).
+    sweep.child.kill('SIGKILL');
+    await sweep.done;
+    // The run writes what it had once it has stopped; a run that went on would time the test out.
+    const summary = join(first, 'summary.json');
+    while (!existsSync(summary)) await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 500)); // written whole before it is read
+    const s = readSummary(first);
+    expect(s.live.aborted).toBe('interrupted by SIGTERM');
+    for (const [name, p] of Object.entries(s.live.processes as Record<string, { pid: number }>))
+      await expect
+        .poll(() => alive(p.pid), { timeout: 60_000, message: `${name} (pid ${p.pid}) outlived the run` })
+        .toBe(false);
+    expect(existsSync(join(out, 'meta.k=2__seed7'))).toBe(false);
+  }, 240_000);
+
   // script(1), from util-linux, runs the sweep on a pseudo-terminal, as a user at a terminal would.
   const script = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!script)(
@@ -130,3 +153,12 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     300_000,
   );
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
