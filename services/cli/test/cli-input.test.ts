@@ -271,6 +271,23 @@ describe('bad input: a clear message and exit code 2', () => {
     }
   });
 
+  it('report of a folder that is not there, or of a file, refuses it as input and makes nothing', () => {
+    const dir = tmp();
+    const typo = join(dir, 'resluts');
+    const missing = gridemu(['report', typo]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(
+      `${typo}: not found: give a results folder of gridemu simulate or run, a sweep folder or a folder of seeds`,
+    );
+    // Before 2026-12-07 the mistyped folder was made, empty, as the report's.
+    expect(existsSync(typo)).toBe(false);
+    const file = join(dir, 'afile');
+    writeFileSync(file, 'x');
+    const notFolder = gridemu(['report', file]);
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.err).toContain(`${file}: is a file, not a results folder`);
+  });
+
   it('says in one line why a trace cannot be downloaded, and what to do instead (exit 1, no stack)', () => {
     const dir = tmp();
     // Port 1 is one fetch refuses to open ("bad port"): a failure that needs no network.

@@ -1,5 +1,5 @@
 import { CHECK_FILE, type RunCheckFile } from './check.js';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseCommandArgs } from '../command-args.js';
 import { InputError } from '@gridemu/model';
@@ -45,6 +45,11 @@ export async function reportCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError(`report takes one results, sweep or seeds folder\n\n${REPORT_HELP}`);
   const dir = resolve(positionals[0]!);
+  // A mistyped DIR is refused as input, not made as the report's folder (DIR/report.html).
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new InputError(
+      `${dir}: ${existsSync(dir) ? 'is a file, not' : 'not found: give'} a results folder of gridemu simulate or run, a sweep folder or a folder of seeds`,
+    );
   const out = resolve(values.out ?? join(dir, 'report.html'));
   makeOutputFolder(dirname(out), '--out');
   const html = buildReport(dir);
