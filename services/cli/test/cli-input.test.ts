@@ -74,7 +74,7 @@ describe('bad input: a clear message and exit code 2', () => {
     );
     const warning =
       "warning: the workload's sources are apart in time: no job is submitted from 3600 s to 864000 s (10.0 days), " +
-      'longer than the submissions before it took (1.0 h), so the jobs of b never run beside those of a. ' +
+      'longer than the submissions before it took (1.0 h), so b submits only once a has stopped. ' +
       "A source keeps its trace's submit times (skip does not move a slice to 0): adding 240 to shift_h on a starts it with b";
     const validated = gridemu(['validate', join(dir, 'e.yaml')]);
     expect(validated.code, validated.err).toBe(0);

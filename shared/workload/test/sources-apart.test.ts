@@ -9,7 +9,7 @@ describe('sources apart in time', () => {
     const warning = sourcesApartInTime([w('blue', 745709, 849391), w('cm5', 0, 160587), w('kth', 617850, 960927)]);
     expect(warning).toContain('no job is submitted from 160587 s to 617850 s (5.3 days)');
     expect(warning).toContain('longer than the submissions before it took (44.6 h)');
-    expect(warning).toContain('the jobs of kth, blue never run beside those of cm5');
+    expect(warning).toContain('so kth, blue submit only once cm5 has stopped');
     expect(warning).toContain('adding 171.6 to shift_h on cm5 starts it with kth');
   });
 
@@ -28,7 +28,7 @@ describe('sources apart in time', () => {
     // a and b overlap; b runs to 10,000 s; c begins at 30,000 s: 20,000 s of nothing after 10,000 s of submissions.
     const warning = sourcesApartInTime([w('a', 0, 2000), w('b', 1000, 10000), w('c', 30000, 31000)]);
     expect(warning).toContain('no job is submitted from 10000 s to 30000 s (5.6 h)');
-    expect(warning).toContain('the jobs of c never run beside those of a, b');
+    expect(warning).toContain('so c submits only once a, b have stopped');
     expect(warning).toContain('adding 8.3 to shift_h on a, b starts them with c');
     // c begins within the 10,000 s the others took: taken as meant.
     expect(sourcesApartInTime([w('a', 0, 2000), w('b', 1000, 10000), w('c', 19000, 31000)])).toBeUndefined();
