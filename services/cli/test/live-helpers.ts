@@ -182,3 +182,13 @@ export const NEVER_ENDING_SPEC = [
 /** How NEVER_ENDING_SPEC's run is stopped, in `simulate` and `run` alike. */
 export const NEVER_ENDING_STOP =
   /no job reached its outcome for \d+ emulated s \(from 10 s, .*\); 2 of 2 jobs have none \(tasks!1, tasks!2\)/;
+
+/** Whether a process with this pid is still there (signal 0 only asks). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

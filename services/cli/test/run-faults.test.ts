@@ -9,7 +9,7 @@ import { PROTOCOL_VERSION, controlSubject } from '@gridemu/protocol/wire';
 import { startLocalNatsServer } from '@gridemu/nats-server';
 import { startNatsServer, type NatsServerHandle } from '@gridemu/testkit';
 import { removeRunJournals, runJournalStreams } from '@gridemu/transport-nats';
-import { gridemuLive, readJobs, readSummary, REPO, smallSpec, startsInLogs, tmp } from './live-helpers.js';
+import { alive, gridemuLive, readJobs, readSummary, REPO, smallSpec, startsInLogs, tmp } from './live-helpers.js';
 
 let nats: NatsServerHandle;
 let nc: NatsConnection;
@@ -36,15 +36,6 @@ function accepts(port: number): Promise<boolean> {
     s.once('connect', () => (s.destroy(), resolve(true)));
     s.once('error', () => resolve(false));
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('gridemu run under faults', () => {

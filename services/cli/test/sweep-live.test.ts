@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvRows, gridemuLive, MAIN, readCheck, readSummary, REPO, smallSpec, tmp } from './live-helpers.js';
+import { alive, csvRows, gridemuLive, MAIN, readCheck, readSummary, REPO, smallSpec, tmp } from './live-helpers.js';
 import { checkExactlyOnce, clockStarted } from './live-checks.js';
 
 describe('gridemu sweep --live: every variant a live run over a real nats-server', () => {
@@ -77,7 +77,8 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     expect(readFileSync(join(out, 'sweep.csv'), 'utf8')).toBe(table);
   }, 300_000);
 
-  it('passes SIGTERM on to the live run under way, which stops as gridemu run stops, and starts no other', async () => {
+  /** A live sweep of two variants whose first run is under way (its clock started), far from its end. */
+  async function sweepMidRun() {
     const dir = tmp();
     // Far more emulated time than the test waits: the first variant's run is mid-way when the sweep is stopped.
     const spec = smallSpec(dir, { sites: 2, jobs: 2000, speedup: 200 });
@@ -85,6 +86,11 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     const sweep = gridemuLive(['sweep', spec, '--vary', 'meta.k=1,2', '--live', '--timeout', '300', '--out', out]);
     const first = join(out, 'meta.k=1__seed7');
     await clockStarted(first);
+    return { sweep, out, first };
+  }
+
+  it('passes SIGTERM on to the live run under way, which stops as gridemu run stops, and starts no other', async () => {
+    const { sweep, out, first } = await sweepMidRun();
     // Only the sweep is signalled, not its process group: the run hears of it from the sweep alone.
     sweep.child.kill('SIGTERM');
     const { code, err } = await sweep.done;
@@ -97,12 +103,7 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
   }, 240_000);
 
   it('killed outright (SIGKILL), takes the live run under way with it: the run stops as on SIGTERM, none outlives it', async () => {
-    const dir = tmp();
-    const spec = smallSpec(dir, { sites: 2, jobs: 2000, speedup: 200 });
-    const out = join(dir, 'sweep');
-    const sweep = gridemuLive(['sweep', spec, '--vary', 'meta.k=1,2', '--live', '--timeout', '300', '--out', out]);
-    const first = join(out, 'meta.k=1__seed7');
-    await clockStarted(first);
+    const { sweep, out, first } = await sweepMidRun();
     // A sweep that can say nothing: its run is started so that the kernel signals it (setpriv --pdeathsig).
     sweep.child.kill('SIGKILL');
     await sweep.done;
@@ -153,12 +154,3 @@ describe('gridemu sweep --live: every variant a live run over a real nats-server
     300_000,
   );
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
