@@ -21,6 +21,7 @@ export { memberMain, type MemberMainOptions } from './member-main.js';
 export { takeOverFrom, parseResume, type StandbyResume } from './standby.js';
 export { rss_mb, cpu_s } from './process-stats.js';
 export { natsFlagOptions, natsConnectOptions, timerSpinOf } from './nats-flags.js';
+export { keepsJournal } from './keeps-journal.js';
 export {
   splitNatsUrlCredentials,
   describeNatsCredentials,

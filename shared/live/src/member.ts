@@ -15,6 +15,7 @@ import { reliableDelivery } from './reliable-delivery.js';
 import { partitionCut } from './partition-cut.js';
 import { reportThrottle } from './report-throttle.js';
 import { logWarmUp, warmUp, warmUpFigures, type WarmUpReport } from './warm-up.js';
+import { keepsJournal } from './keeps-journal.js';
 
 export interface MemberOptions {
   readonly nc: NatsConnection;
@@ -560,9 +561,4 @@ export class MemberProcess {
 /** The wall time (wallNow_ms's clock) at which the run's clock reads `t_s`. */
 function wallOf(clock: RunClock, t_s: number): number {
   return clock.wallEpoch_ms + ((t_s - clock.epoch_s) * 1000) / clock.speedup;
-}
-
-/** Whether `member` keeps a journal: every process does with live.journal, else those faults.crash names. */
-function keepsJournal(spec: ExperimentSpec, member: string): boolean {
-  return spec.live.journal === true || spec.faults.crash.some((c) => c.process === member);
 }

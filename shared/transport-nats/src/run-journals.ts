@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { checkRunId } from '@gridemu/runtime';
+import { journalSubject } from './jetstream-journal.js';
 
 /**
  * The JetStream streams that hold run `run`'s journals (JetStreamJournal: one a location, on
@@ -9,7 +9,7 @@ import { checkRunId } from '@gridemu/runtime';
 export async function runJournalStreams(nc: NatsConnection, run: string): Promise<string[]> {
   const jsm = await jetstreamManager(nc, { checkAPI: false });
   const names: string[] = [];
-  for await (const name of jsm.streams.names(`gridemu-journal.${checkRunId(run)}.>`)) names.push(name);
+  for await (const name of jsm.streams.names(journalSubject(run, '>'))) names.push(name);
   return names.sort();
 }
 

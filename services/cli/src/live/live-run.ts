@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { liveLocations, writeResolvedExperiment } from '@gridemu/live';
-import type { ExperimentSpec, LoadedSpec } from '@gridemu/model';
+import { keepsJournal, liveLocations, writeResolvedExperiment } from '@gridemu/live';
+import type { LoadedSpec } from '@gridemu/model';
 import { DEFAULT_TIMER_SPIN_MS } from '@gridemu/runtime/live';
 import { FaultInjector } from './fault-injector.js';
 import { settleRunJournals } from './journals-on-server.js';
@@ -77,7 +77,8 @@ export async function runLive(o: LiveRunOptions): Promise<LiveRunResult> {
     cleanup.push(() => plane.close());
     // Said before any process starts: a journaled process would find it out only after its warm-up,
     // and fail the run with the address of its delay proxy as the server's.
-    if (o.journalStore === 'jetstream' && journaled(spec) && plane.nc.info?.jetstream !== true)
+    const journaled = members.some((m) => keepsJournal(spec, m));
+    if (o.journalStore === 'jetstream' && journaled && plane.nc.info?.jetstream !== true)
       throw new UsageError(
         `--journal-store jetstream: the server at ${plane.url} runs without JetStream, where this run's processes would keep their journals (start it with -js, or give --journal-store file)`,
       );
@@ -220,9 +221,4 @@ function stopOnSignalsAndTimeout(processes: ProcessSupervisor, timeout_s: number
 /** The options of `o` that are set, for passing on under exactOptionalPropertyTypes. */
 function pick<T extends object, K extends keyof T>(o: T, ...keys: K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
-}
-
-/** Whether any process of the run keeps a journal: every one with live.journal, else those faults.crash names. */
-function journaled(spec: ExperimentSpec): boolean {
-  return spec.live.journal === true || spec.faults.crash.length > 0;
 }
