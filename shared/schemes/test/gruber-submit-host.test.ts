@@ -124,10 +124,20 @@ describe('GRUBER submit host: re-planning and failures (paper 002 §3.2, §4.2.4
 
   it('uses a late answer to a query that timed out', () => {
     // 100 s links: the first answer comes back at 200, after the 30 s query timeout has re-asked at
-    // 30, 60, ..., 180; it is used, the job reaches a at 300 and runs to 400.
+    // 30 and, the wait doubled, at 90 (the next would be at 210); it is used, the job reaches a at
+    // 300 and runs to 400.
     const { record, engine } = run({ a: 'start' }, [['a']], 10, 100_000);
-    expect(engine.queries).toHaveLength(7);
+    expect(engine.queries).toHaveLength(3);
     expect(record).toMatchObject({ start_s: 300, finish_s: 400, execSite: 'a', replans: 0 });
+  });
+
+  it('asks a decision point that does not answer less and less often, down to one ask per 64 timeouts', () => {
+    // 10,000 s links: the first answer comes back at 20,000. The waits double from 30 s to 1,920 s
+    // (64 × 30), so it asks at 0, 30, 90, 210, 450, 930, 1,890, 3,810 and then every 1,920 s to
+    // 19,170: 16 queries, where a fixed 30 s timeout asked 667. The job reaches a at 30,000.
+    const { record, engine } = run({ a: 'start' }, [['a']], 10, 10_000_000);
+    expect(engine.queries).toHaveLength(16);
+    expect(record).toMatchObject({ start_s: 30_000, finish_s: 30_100, execSite: 'a', replans: 0 });
   });
 
   it('completes a job whose end is heard before its start (durable reports are resent, not ordered)', () => {
