@@ -39,6 +39,16 @@ export const tmp = () => mkdtempSync(join(tmpdir(), 'gridemu-live-'));
  */
 export const TEST_WARM_UP_JOBS = 25;
 
+/**
+ * The `--timeout` of a test's own live run, and the test's limit just above it. A run that does not
+ * end then fails with gridemu run's reason and last lines in the assertion's message, not with
+ * vitest's bare time-out, which keeps nothing of why: on 2026-12-07, with two `npm test` runs side
+ * by side, two such tests (about 12 s each alone) hit vitest's 60 s while their runs had 150 and
+ * 300 s to go. Room for a slow machine too: a run that ends within it passes.
+ */
+export const RUN_LIMIT_S = 100;
+export const RUN_TEST_LIMIT_MS = (RUN_LIMIT_S + 30) * 1000;
+
 /** A small synthetic experiment file: `sites` sites of 32 processors, `jobs` Lublin jobs each. */
 export function smallSpec(
   dir: string,

@@ -9,6 +9,8 @@ import {
   NEVER_ENDING_STOP,
   readCheck,
   readSummary,
+  RUN_LIMIT_S,
+  RUN_TEST_LIMIT_MS,
   runLiveLines,
   smallSpec,
   TEST_WARM_UP_JOBS,
@@ -67,7 +69,7 @@ describe('gridemu run: GRUBER (paper 002) with two decision points over 20 ms li
   });
 });
 
-describe('gridemu run under faults (issue 11)', () => {
+describe('gridemu run under faults (issue 11)', { timeout: RUN_TEST_LIMIT_MS }, () => {
   it('a fault timed before the first submission is refused alike by simulate and by run, naming the field and that time, before run starts a process', async () => {
     const dir = tmp();
     const spec = smallSpec(dir, { sites: 2, jobs: 10 });
@@ -116,7 +118,7 @@ describe('gridemu run under faults (issue 11)', () => {
       '--set',
       'protocol_trace=true',
       '--timeout',
-      '150',
+      String(RUN_LIMIT_S),
     ]).done;
     expect(code, err).toBe(0);
     checkExactlyOnce(out);
@@ -189,7 +191,7 @@ describe('gridemu run under faults (issue 11)', () => {
       '--set',
       'meta.claim_timeout_s=400',
       '--timeout',
-      '150',
+      String(RUN_LIMIT_S),
     ]).done;
     expect(code, err).toBe(0);
     expect(err).toMatch(/killed s1 \(pid \d+\) at emulated \d+ s \(faults\.crash\)/);
@@ -256,7 +258,7 @@ async function journaledRunWithS2Running() {
   const spec = smallSpec(dir, { sites: 4, jobs: 40, scheme: 'k-distributed', k: 2, speedup: 10000 });
   writeFileSync(spec, readFileSync(spec, 'utf8').replace(/^live: \{ (.*) \}$/m, 'live: { $1, journal: true }'));
   const out = join(dir, 'out');
-  const run = gridemuLive(['run', spec, '--out', out, '--timeout', '300']);
+  const run = gridemuLive(['run', spec, '--out', out, '--timeout', String(RUN_LIMIT_S)]);
   const log = join(out, 'logs', 's2.log');
   let pid: number | undefined;
   // A generous bound for start-up on a busy machine; a run that works is there in a few seconds.
@@ -271,7 +273,7 @@ async function journaledRunWithS2Running() {
   return { out, run, log, pid: pid! };
 }
 
-describe('gridemu run, a process killed from outside (live.journal, issue 11)', () => {
+describe('gridemu run, a process killed from outside (live.journal, issue 11)', { timeout: RUN_TEST_LIMIT_MS }, () => {
   it('kill -9 of a site mid-run: gridemu run starts it again, it rejoins from its journal, and the run ends with its check passing', async () => {
     const { out, run, log, pid } = await journaledRunWithS2Running();
     // Kill it as a user (or the OOM killer) would.
@@ -420,97 +422,105 @@ describe('gridemu run, a run that would never end', () => {
   });
 });
 
-describe('gridemu run, two incarnations of one site at once (a replaced container still running)', () => {
-  it('the newer fences the journal and carries on, the older stops by itself without failing the run, and every job runs once', async () => {
-    const { out, run, log, pid } = await journaledRunWithS2Running();
-    // The same command line and environment (its NATS user included), as a second pod or container would have.
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    const env = Object.fromEntries(
-      readFileSync(`/proc/${pid}/environ`, 'utf8')
-        .split('\0')
-        .filter((kv) => kv.includes('='))
-        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    );
-    const secondLog = join(out, 'logs', 's2-second.log');
-    const fd = openSync(secondLog, 'a');
-    const second = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', fd, fd] });
-    closeSync(fd);
-    const secondExit = new Promise<number | null>((r) => second.once('exit', (code) => r(code)));
-    const { code, err } = await run.done;
-    expect(code, err).toBe(0);
-    expect(await secondExit).toBe(0);
-    // The first found out at its next append and left; the second replayed the first's journal.
-    expect(readFileSync(log, 'utf8')).toMatch(/a newer incarnation of this process holds the journal/);
-    const secondText = readFileSync(secondLog, 'utf8');
-    expect(secondText).toMatch(/"incarnation":2/);
-    expect(secondText).toContain('rejoined the run');
-    const s = readSummary(out);
-    expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
-    expect(s.jobs.completed).toBe(s.jobs.submitted);
-    expect(s.counters['claims.granted']).toBe(s.jobs.submitted);
-    // gridemu run started no second s2 itself: it was not asked to.
-    expect(s.live.unplanned_restarts).toBeUndefined();
-  });
-});
+describe(
+  'gridemu run, two incarnations of one site at once (a replaced container still running)',
+  { timeout: RUN_TEST_LIMIT_MS },
+  () => {
+    it('the newer fences the journal and carries on, the older stops by itself without failing the run, and every job runs once', async () => {
+      const { out, run, log, pid } = await journaledRunWithS2Running();
+      // The same command line and environment (its NATS user included), as a second pod or container would have.
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const env = Object.fromEntries(
+        readFileSync(`/proc/${pid}/environ`, 'utf8')
+          .split('\0')
+          .filter((kv) => kv.includes('='))
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      );
+      const secondLog = join(out, 'logs', 's2-second.log');
+      const fd = openSync(secondLog, 'a');
+      const second = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', fd, fd] });
+      closeSync(fd);
+      const secondExit = new Promise<number | null>((r) => second.once('exit', (code) => r(code)));
+      const { code, err } = await run.done;
+      expect(code, err).toBe(0);
+      expect(await secondExit).toBe(0);
+      // The first found out at its next append and left; the second replayed the first's journal.
+      expect(readFileSync(log, 'utf8')).toMatch(/a newer incarnation of this process holds the journal/);
+      const secondText = readFileSync(secondLog, 'utf8');
+      expect(secondText).toMatch(/"incarnation":2/);
+      expect(secondText).toContain('rejoined the run');
+      const s = readSummary(out);
+      expect(readCheck(out).ok, JSON.stringify(readCheck(out))).toBe(true);
+      expect(s.jobs.completed).toBe(s.jobs.submitted);
+      expect(s.counters['claims.granted']).toBe(s.jobs.submitted);
+      // gridemu run started no second s2 itself: it was not asked to.
+      expect(s.live.unplanned_restarts).toBeUndefined();
+    });
+  },
+);
 
-describe('gridemu run: the grid execution hierarchy (paper 000), every queue and grid a process', () => {
-  it('Table 1 under MQ over the hierarchy: the short task is done in minutes while the long one runs; tasks move and queues share load over NATS', async () => {
-    const dir = tmp();
-    const out = join(dir, 'out');
-    const { code, err } = await gridemuLive([
-      'run',
-      join(REPO, 'examples/hierarchy-table1.yaml'),
-      '--out',
-      out,
-      '--timeout',
-      '120',
-      '--speedup',
-      '2000',
-      // 200 half-hour jobs instead of 3000 one-hour ones; 1 ms links (2 emulated seconds at this speed-up).
-      '--set',
-      'workload[0].tasks.list[0]={ submit_s: 0, work_s: 360000, jobs: 200 }',
-      '--set',
-      'network.latency_ms=1',
-      '--set',
-      'network.jitter_ms=0',
-      '--set',
-      `live.warm_up_jobs=${TEST_WARM_UP_JOBS}`,
-    ]).done;
-    expect(code, err).toBe(0);
-    const rows = readFileSync(join(out, 'jobs.csv'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => l.split(','));
-    const col = (name: string) => rows[0]!.indexOf(name);
-    const [long, short] = [rows[1]!, rows[2]!];
-    expect(rows).toHaveLength(3);
-    expect(short[col('exec_site')]).toBe('Q1');
-    // Not held behind the long task: done in a small part of the long one's time (33 s against
-    // 2,993 s in the simulator). A ratio, not a bound in emulated seconds: on a busy machine every
-    // late timer adds (wall lag x speed-up) to both, and the long task crosses more of them.
-    expect(Number(short[col('turnaround_time')])).toBeLessThan(Number(long[col('turnaround_time')]) / 4);
-    expect(Number(long[col('finish_time')])).toBeGreaterThan(Number(short[col('finish_time')]) + 1800);
-    expect(Number(long[col('migrations')])).toBeGreaterThanOrEqual(1);
-    const s = readSummary(out);
-    expect(Object.keys(s.live.processes).sort()).toEqual([
-      'Q1',
-      'Q2',
-      'Q3',
-      'Q4',
-      'driver',
-      'madison',
-      'server',
-      'technion',
-    ]);
-    expect(s.messages.cross_site_by_type['hq.task']).toBeGreaterThanOrEqual(1);
-    expect(s.messages.cross_site_by_type['hq.grid-status']).toBeGreaterThan(0);
-    expect(s.messages.cross_site_by_type['hq.queue-status']).toBeGreaterThan(0);
-    // The Condor pools matched jobs in negotiation cycles, live as in the simulator.
-    expect(s.hierarchy.negotiation.cycles).toBeGreaterThan(0);
-    expect(s.hierarchy.negotiation.matches).toBeGreaterThan(0);
-    expect(s.schedule_check.ok).toBe(true);
-  });
-});
+describe(
+  'gridemu run: the grid execution hierarchy (paper 000), every queue and grid a process',
+  { timeout: RUN_TEST_LIMIT_MS },
+  () => {
+    it('Table 1 under MQ over the hierarchy: the short task is done in minutes while the long one runs; tasks move and queues share load over NATS', async () => {
+      const dir = tmp();
+      const out = join(dir, 'out');
+      const { code, err } = await gridemuLive([
+        'run',
+        join(REPO, 'examples/hierarchy-table1.yaml'),
+        '--out',
+        out,
+        '--timeout',
+        String(RUN_LIMIT_S),
+        '--speedup',
+        '2000',
+        // 200 half-hour jobs instead of 3000 one-hour ones; 1 ms links (2 emulated seconds at this speed-up).
+        '--set',
+        'workload[0].tasks.list[0]={ submit_s: 0, work_s: 360000, jobs: 200 }',
+        '--set',
+        'network.latency_ms=1',
+        '--set',
+        'network.jitter_ms=0',
+        '--set',
+        `live.warm_up_jobs=${TEST_WARM_UP_JOBS}`,
+      ]).done;
+      expect(code, err).toBe(0);
+      const rows = readFileSync(join(out, 'jobs.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(','));
+      const col = (name: string) => rows[0]!.indexOf(name);
+      const [long, short] = [rows[1]!, rows[2]!];
+      expect(rows).toHaveLength(3);
+      expect(short[col('exec_site')]).toBe('Q1');
+      // Not held behind the long task: done in a small part of the long one's time (33 s against
+      // 2,993 s in the simulator). A ratio, not a bound in emulated seconds: on a busy machine every
+      // late timer adds (wall lag x speed-up) to both, and the long task crosses more of them.
+      expect(Number(short[col('turnaround_time')])).toBeLessThan(Number(long[col('turnaround_time')]) / 4);
+      expect(Number(long[col('finish_time')])).toBeGreaterThan(Number(short[col('finish_time')]) + 1800);
+      expect(Number(long[col('migrations')])).toBeGreaterThanOrEqual(1);
+      const s = readSummary(out);
+      expect(Object.keys(s.live.processes).sort()).toEqual([
+        'Q1',
+        'Q2',
+        'Q3',
+        'Q4',
+        'driver',
+        'madison',
+        'server',
+        'technion',
+      ]);
+      expect(s.messages.cross_site_by_type['hq.task']).toBeGreaterThanOrEqual(1);
+      expect(s.messages.cross_site_by_type['hq.grid-status']).toBeGreaterThan(0);
+      expect(s.messages.cross_site_by_type['hq.queue-status']).toBeGreaterThan(0);
+      // The Condor pools matched jobs in negotiation cycles, live as in the simulator.
+      expect(s.hierarchy.negotiation.cycles).toBeGreaterThan(0);
+      expect(s.hierarchy.negotiation.matches).toBeGreaterThan(0);
+      expect(s.schedule_check.ok).toBe(true);
+    });
+  },
+);
 
 describe('gridemu run: paper 004, a resource away from the grid', () => {
   it('MCT over NATS sends it nothing and asks only the resources present', async () => {
