@@ -243,7 +243,15 @@ describe('gridemu run without a server', () => {
     await until(async () => !(await accepts(port)));
     await until(() => existsSync(join(out, 'summary.json')));
     expect(readSummary(out).live.aborted).toContain('gridemu run, which started the driver, is gone');
-    // The sites follow the driver's abort.
+    // The sites go too, sent SIGTERM by the kernel as the server is (the driver's abort cannot reach
+    // them without it), not after their 15 s of the driver's silence.
+    const processes = readSummary(out).live.processes as Record<string, { pid: number }>;
+    for (const site of ['s1', 's2']) {
+      await until(() => !runs(processes[site]!.pid));
+      const log = readFileSync(join(out, 'logs', `${site}.log`), 'utf8');
+      expect(log, site).toMatch(/"signal":"SIGTERM","msg":"draining and exiting"/);
+      expect(log, site).not.toContain('the driver has been silent');
+    }
     await until(() => processesOf(out).length === 0);
   });
 });
@@ -253,7 +261,16 @@ async function until(done: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await done())) await new Promise((r) => setTimeout(r, 100));
 }
 
-/** The pids of the processes whose command line names `dir` (a run's processes name its folder). */
+/** Whether the process `pid` runs (is there and not a zombie its new parent has yet to reap). */
+function runs(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+}
+
+/** The pids of the processes whose command line names `dir`: the driver and the servers (a site names no folder). */
 function processesOf(dir: string): number[] {
   return readdirSync('/proc')
     .filter((p) => /^\d+$/.test(p))

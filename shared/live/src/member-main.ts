@@ -156,12 +156,18 @@ export async function memberMain(argv: string[], o: MemberMainOptions): Promise<
   );
   rtt.unref();
   proc.current = member_;
+  // Handled for good, not once: a process started through `setpriv --pdeathsig` (gridemu run's
+  // members) is sent its signal again each time the kernel hands it to another thread of its dead
+  // parent, and a second SIGTERM left to its default would kill it before it has written its log.
+  let signalled = false;
   const onSignal = (signal: string) => {
+    if (signalled) return;
+    signalled = true;
     log.info({ signal }, 'draining and exiting');
     void member_.stop();
   };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   log.info({ nats: shownNatsUrl(values.nats), http: health.address, pid: process.pid }, 'member process up');
   const outcome = await member_.run();
   // A standby's open standard input would keep this process alive after the run.

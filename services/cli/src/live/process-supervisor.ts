@@ -56,8 +56,9 @@ export class ProcessSupervisor {
       join(this.o.logs, 'driver.log'),
       serviceMain('driver'),
       args,
-      this.o.envOf('driver'),
-      true, // told why it is stopped (fail), with --stop-on-stdin
+      // Told why it is stopped (fail), with --stop-on-stdin; if this process dies outright, its
+      // standard input's end says so, and the driver writes what it has (no SIGTERM to race it).
+      { env: this.o.envOf('driver'), stdinPipe: true },
     );
     this.all.push(this.driver);
     return this.driver;
@@ -165,8 +166,9 @@ export class ProcessSupervisor {
       join(this.o.logs, `${member}.log`),
       serviceMain(service),
       args,
-      this.o.envOf(member),
-      standby,
+      // A member outlives a killed gridemu run by its driver-silence limit otherwise: the run's own
+      // nats-server goes with gridemu run, so the driver's abort never reaches it.
+      { env: this.o.envOf(member), stdinPipe: standby, diesWithRun: true },
     );
     this.all.push(p);
     if (!standby) this.current.set(member, p);

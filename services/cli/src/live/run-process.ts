@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { stopProcess } from '@gridemu/nats-server';
+import { diesWithParent, stopProcess } from '@gridemu/nats-server';
 
 /**
  * Where a service's entry point is: the workspace package services/<kind> (`site`, `central`,
@@ -30,16 +30,22 @@ export class RunProcess {
     readonly logFile: string,
     script: string,
     args: readonly string[],
-    env: NodeJS.ProcessEnv = process.env,
-    /** Its standard input is a pipe this process writes to (tell), not closed at once. */
-    stdinPipe = false,
+    o: {
+      readonly env?: NodeJS.ProcessEnv;
+      /** Its standard input is a pipe this process writes to (tell), not closed at once. */
+      readonly stdinPipe?: boolean;
+      /** Sent SIGTERM by the kernel if this process dies first (diesWithParent). */
+      readonly diesWithRun?: boolean;
+    } = {},
   ) {
     const fd = openSync(logFile, 'a');
     // GRIDEMU_NODE_ARGS passes Node options to every process of a run (e.g. --cpu-prof to profile one).
     const nodeArgs = (process.env['GRIDEMU_NODE_ARGS'] ?? '').split(' ').filter((a) => a !== '');
-    this.child = spawn(process.execPath, [...nodeArgs, script, ...args], {
-      stdio: [stdinPipe ? 'pipe' : 'ignore', fd, fd],
-      env,
+    const node = [...nodeArgs, script, ...args];
+    const started = o.diesWithRun ? diesWithParent(process.execPath, node) : { command: process.execPath, args: node };
+    this.child = spawn(started.command, started.args, {
+      stdio: [o.stdinPipe ? 'pipe' : 'ignore', fd, fd],
+      env: o.env ?? process.env,
     });
     // A child that exits before reading what it was told must not fail this process (EPIPE).
     this.child.stdin?.on('error', () => undefined);
