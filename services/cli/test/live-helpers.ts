@@ -171,7 +171,9 @@ export function csvRows(file: string): Record<string, string>[] {
  * A run that never ends: one pool up about 100 s between outages of a day on average, so a 1000 s
  * task is evicted every time it starts and no task ever ends (a FCFS queue holds the 100 s one
  * behind it). The watch for a stalled run (shared/schemes/src/stalled-run.ts) stops it once 50
- * mean outages (50 emulated days) have passed with no outcome: about 4 s at this speed-up.
+ * mean outages (50 emulated days) have passed with no outcome: about 4 s at this speed-up; a live
+ * run's watch allows at least the driver's 10 s of silence. No warm-up: its jobs, which would
+ * never end either, held the live run's start for the warm-up's 5 s limit.
  */
 export const NEVER_ENDING_SPEC = [
   'name: never',
@@ -185,7 +187,7 @@ export const NEVER_ENDING_SPEC = [
   '    g: { N: 1, P: 1, overhead_s: 0, evictions_per_hour: 0, outages: { mean_s: 86400, mean_between_s: 100 } }',
   '  queues:',
   '    - { id: Q1, level: 1, grids: [g], T_q_min: 600, T_e_min: 300, parallel: false }',
-  'live: { speedup: 1000000 }',
+  'live: { speedup: 1000000, warm_up_jobs: 0 }',
   '',
 ].join('\n');
 
