@@ -21,6 +21,7 @@ export const NO_LIVE_RUN = [
   'test/seed-spread.test.ts',
   'test/seeds-sampled.test.ts',
   'test/simulate-bundle.test.ts',
+  'test/slow-consumers.test.ts',
   'test/sweep-chart.test.ts',
   'test/sweep-finished-run.test.ts',
   'test/sweep-report.test.ts',

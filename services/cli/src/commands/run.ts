@@ -13,6 +13,7 @@ import { runLive, type LiveStatus } from '../live/live-run.js';
 import { describeRunLength, progressDetail, runLength } from '../live/run-length.js';
 import { fidelityEstimateLines } from '../live/fidelity-estimate.js';
 import { protocolTraceFromLogs } from '../live/protocol-trace-from-logs.js';
+import { slowConsumerNote } from '../live/slow-consumers.js';
 import { makeOutputFolder } from '../output-folder.js';
 import { ProgressBar } from '../progress.js';
 import { renderLiveSummary, renderSummary } from '../summary-table.js';
@@ -283,6 +284,9 @@ async function runOnce(
       : undefined;
   const summaryFile = resolve(out, 'summary.json');
   if (result.failure) console.error(`gridemu: run failed: ${result.failure}`);
+  // Only the server's log says whom it cut off; a failed run's lost jobs may be why it failed.
+  const slow = slowConsumerNote(resolve(out, 'nats', 'nats-server.log'), run, spec.live.journal === true);
+  if (slow !== undefined) (result.failure ? console.error : say)(`gridemu: ${slow}`);
   if (!existsSync(summaryFile)) return { code: result.code };
   // The driver wrote it, once; this process only reads it.
   const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as RunSummary & { schedule_check?: ScheduleCheck };
