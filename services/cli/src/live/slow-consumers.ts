@@ -38,7 +38,7 @@ export function slowConsumerNote(logFile: string, run: string, journaled: boolea
     `nats-server closed the connection of ${who} as too slow to take what it was sent ("Slow Consumer Detected" in ${logFile}): ` +
     (journaled
       ? 'what was on its way then was sent again (live.journal), late'
-      : 'what was on its way then was lost, and jobs with it (live.journal: true resends it)') +
+      : 'what was on its way then was lost, with any job it carried (live.journal: true resends it)') +
     '; the machine did not keep up with this speed-up: heed the fidelity warnings, or lower it'
   );
 }
