@@ -172,8 +172,8 @@ export function csvRows(file: string): Record<string, string>[] {
  * task is evicted every time it starts and no task ever ends (a FCFS queue holds the 100 s one
  * behind it). The watch for a stalled run (shared/schemes/src/stalled-run.ts) stops it once 50
  * mean outages (50 emulated days) have passed with no outcome: about 4 s at this speed-up; a live
- * run's watch allows at least the driver's 10 s of silence. No warm-up: its jobs, which would
- * never end either, held the live run's start for the warm-up's 5 s limit.
+ * run's watch allows at least its processes' heartbeat time-out (10 s here). No warm-up: its
+ * jobs, which would never end either, held the live run's start for the warm-up's 5 s limit.
  */
 export const NEVER_ENDING_SPEC = [
   'name: never',
