@@ -276,8 +276,7 @@ function processesOf(dir: string): number[] {
     .filter((p) => /^\d+$/.test(p))
     .filter((p) => {
       try {
-        const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
-        return cmd.includes(dir) && !readFileSync(`/proc/${p}/stat`, 'utf8').includes(') Z ');
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dir) && runs(Number(p));
       } catch {
         return false;
       }
